@@ -1,0 +1,242 @@
+// Package layer defines the Layer and Pass types through which the
+// validation layers of judge report to the engine, after the model of
+// golang.org/x/tools/go/analysis: a layer is a value with a name, a doc and
+// a Run function that reports issues through a Pass.
+//
+// The package imports only result, so the engine and every layer can import
+// it without a cycle.
+package layer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// Layer is one kind of validation: schema, criteria, facts, hallucination,
+// quality. A Layer holds no state; what it caches across requests lives in
+// the [Cache] the engine hands it through the [Pass].
+type Layer struct {
+	// Name is the validation type the layer implements, as it appears in
+	// validation_types and metadata.validation_types_run.
+	Name string
+	// Doc is the layer's documentation: its first line is a summary.
+	Doc string
+	// Applies reports whether the request carries what the layer needs;
+	// the engine runs, by default, every layer that applies.
+	Applies func(in *Input) bool
+	// Run checks in and reports through p. It returns an *InputError when
+	// the request itself is malformed (an invalid schema, a rule that does
+	// not compile): the engine then rejects the request. Any other error,
+	// a panic or a missed deadline is recorded as a layer_failed issue.
+	Run func(ctx context.Context, p *Pass) error
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Validate checks that l is well formed: an identifier name, a Doc and a
+// Run function.
+func (l *Layer) Validate() error {
+	switch {
+	case l == nil:
+		return errors.New("layer: nil layer")
+	case !nameRE.MatchString(l.Name):
+		return fmt.Errorf("layer: name %q is not a lower-case identifier", l.Name)
+	case l.Doc == "":
+		return fmt.Errorf("layer %s: empty Doc", l.Name)
+	case l.Run == nil:
+		return fmt.Errorf("layer %s: nil Run", l.Name)
+	}
+	return nil
+}
+
+// Input is what a request gives the layers. Values decoded from JSON use
+// json.Number for numbers, map[string]any for objects and []any for arrays.
+type Input struct {
+	// Output is the output under validation: a decoded JSON value, or a
+	// string when the output is text.
+	Output any
+	// ExpectedSchema is the JSON Schema the output must match, decoded, or
+	// nil.
+	ExpectedSchema any
+	// Schemas are further schema documents by URI, against which $ref
+	// resolves; nothing is fetched.
+	Schemas map[string]any
+	// Criteria are the acceptance criteria, in request order.
+	Criteria []Criterion
+	// Context is the request's context value, decoded, or nil.
+	Context any
+	// TrustedSources are URIs of sources the output must agree with.
+	TrustedSources []string
+	// Sources are inline source documents.
+	Sources []Source
+	// Options are the request's options.
+	Options Options
+}
+
+// Criterion is one acceptance criterion: plain language, a CEL rule, or
+// both.
+type Criterion struct {
+	ID          string `json:"id,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Rule is a CEL expression over output and context that must yield
+	// true.
+	Rule string `json:"rule,omitempty"`
+	// Message replaces the failure message when the rule is false.
+	Message string `json:"message,omitempty"`
+	// MessageExpression is a CEL expression yielding the failure message.
+	MessageExpression string `json:"messageExpression,omitempty"`
+}
+
+// Name is how the criterion appears in passed_criteria and failed_criteria:
+// its description, else its id, else its rule.
+func (c Criterion) Name() string {
+	switch {
+	case c.Description != "":
+		return c.Description
+	case c.ID != "":
+		return c.ID
+	default:
+		return c.Rule
+	}
+}
+
+// Source is an inline source document for fact checking.
+type Source struct {
+	ID      string `json:"id,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Content string `json:"content"`
+}
+
+// Options are a request's options that layers read.
+type Options struct {
+	// AssertFormat makes the schema layer assert "format" for every draft.
+	AssertFormat bool
+}
+
+// InputError is a malformed request found by a layer: the request is
+// rejected (HTTP 400, exit status 2) rather than answered with issues.
+type InputError struct {
+	Layer string // the layer that found it
+	// Location is where in the request: "expected_schema/properties/a",
+	// "acceptance_criteria[1].rule:1:5".
+	Location string
+	Msg      string
+	Err      error
+}
+
+func (e *InputError) Error() string {
+	s := e.Layer + ": "
+	if e.Location != "" {
+		s += e.Location + ": "
+	}
+	return s + e.Msg
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Pass is one run of one layer on one request. Reporting methods are safe
+// for concurrent use by the layer's goroutines.
+type Pass struct {
+	Layer *Layer
+	Input *Input
+	// Cache is shared by every run of this layer in one engine.
+	Cache *Cache
+
+	mu        sync.Mutex
+	issues    []result.Issue
+	passed    []string
+	failed    []string
+	checks    int
+	certainty float64
+	models    []string
+}
+
+// NewPass returns a pass of l over in that caches in c.
+func NewPass(l *Layer, in *Input, c *Cache) *Pass {
+	return &Pass{Layer: l, Input: in, Cache: c}
+}
+
+// Report records an issue.
+func (p *Pass) Report(is result.Issue) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.issues = append(p.issues, is)
+}
+
+// Reportf records an issue with a formatted message.
+func (p *Pass) Reportf(sev result.Severity, typ result.Type, location, format string, args ...any) {
+	p.Report(result.Issue{Severity: sev, Type: typ, Location: location, Message: fmt.Sprintf(format, args...)})
+}
+
+// Decided records a check decided with the given certainty in [0, 1]: 1 for
+// a deterministic check, a model's own confidence for a model's verdict.
+func (p *Pass) Decided(certainty float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.checks++
+	p.certainty += min(max(certainty, 0), 1)
+}
+
+// Undecided records a check that could not be decided, with an info issue
+// of type not_checked saying why. It counts with certainty 0 and is never
+// counted as passed.
+func (p *Pass) Undecided(location, message, suggestion string) {
+	p.Report(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: location, Message: message, Suggestion: suggestion})
+	p.Decided(0)
+}
+
+// Passed records a criterion that was met.
+func (p *Pass) Passed(criterion string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.passed = append(p.passed, criterion)
+}
+
+// Failed records a criterion that was not met.
+func (p *Pass) Failed(criterion string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failed = append(p.failed, criterion)
+}
+
+// UsedModel records that an LLM model decided a check.
+func (p *Pass) UsedModel(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.models = append(p.models, name)
+}
+
+// Findings is what a finished pass reported.
+type Findings struct {
+	Issues         []result.Issue
+	Passed, Failed []string
+	Models         []string
+	// Checks is the number of checks recorded by Decided and Undecided.
+	Checks int
+	// Confidence is the mean certainty of the checks, or 1 when the layer
+	// recorded none.
+	Confidence float64
+}
+
+// Findings returns a copy of what p has reported so far.
+func (p *Pass) Findings() Findings {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := Findings{
+		Issues: append([]result.Issue(nil), p.issues...),
+		Passed: append([]string(nil), p.passed...),
+		Failed: append([]string(nil), p.failed...),
+		Models: append([]string(nil), p.models...),
+		Checks: p.checks, Confidence: 1,
+	}
+	if p.checks > 0 {
+		f.Confidence = p.certainty / float64(p.checks)
+	}
+	return f
+}

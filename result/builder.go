@@ -1,0 +1,315 @@
+package result
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Text limits of Message and Suggestion, in characters, from the
+// specification.
+const (
+	MinTextLen = 10
+	MaxTextLen = 500
+)
+
+// DefaultMaxIssues is how many issues a built result keeps; the rest are
+// summarized by one info issue. Errors are kept first, so Valid stays right.
+const DefaultMaxIssues = 500
+
+// SelfCheckEnv names the environment variable that, when "1", makes every
+// Build validate its result against the embedded JSON Schema and panic on a
+// violation. The test script sets it so that every result produced anywhere
+// in the test suite is checked.
+const SelfCheckEnv = "JUDGE_SELFCHECK"
+
+// Builder collects the parts of a result and builds it with the invariants
+// enforced. The zero Builder is not usable: call [NewBuilder]. A Builder is
+// not safe for concurrent use.
+type Builder struct {
+	issues     []Issue
+	passed     []string
+	failed     []string
+	types      []string
+	models     []string
+	confidence float64
+	quality    float64
+	qualitySet bool
+	duration   time.Duration
+	maxIssues  int
+}
+
+// NewBuilder returns a Builder with confidence 1 and the quality score
+// derived from the issues by [QualityScore] unless set.
+func NewBuilder() *Builder {
+	return &Builder{confidence: 1, maxIssues: DefaultMaxIssues}
+}
+
+// Add appends issues.
+func (b *Builder) Add(issues ...Issue) *Builder {
+	b.issues = append(b.issues, issues...)
+	return b
+}
+
+// Pass records a criterion that was met.
+func (b *Builder) Pass(criterion string) *Builder {
+	b.passed = append(b.passed, criterion)
+	return b
+}
+
+// Fail records a criterion that was not met.
+func (b *Builder) Fail(criterion string) *Builder {
+	b.failed = append(b.failed, criterion)
+	return b
+}
+
+// Ran records validation types that ran, in order, once each.
+func (b *Builder) Ran(types ...string) *Builder {
+	for _, t := range types {
+		if !slices.Contains(b.types, t) {
+			b.types = append(b.types, t)
+		}
+	}
+	return b
+}
+
+// Model records an LLM model that decided a check. Several models are
+// joined with commas.
+func (b *Builder) Model(name string) *Builder {
+	if name != "" && !slices.Contains(b.models, name) {
+		b.models = append(b.models, name)
+	}
+	return b
+}
+
+// Confidence sets the confidence; it is clamped to [0, 1] and NaN becomes 0.
+func (b *Builder) Confidence(c float64) *Builder {
+	b.confidence = c
+	return b
+}
+
+// QualityScore sets the quality score, overriding [QualityScore] of the
+// issues; it is clamped to [0, 1] and NaN becomes 0.
+func (b *Builder) QualityScore(q float64) *Builder {
+	b.quality, b.qualitySet = q, true
+	return b
+}
+
+// Duration sets the duration reported in the metadata.
+func (b *Builder) Duration(d time.Duration) *Builder {
+	b.duration = d
+	return b
+}
+
+// MaxIssues sets how many issues the result keeps (at least 1).
+func (b *Builder) MaxIssues(n int) *Builder {
+	b.maxIssues = max(n, 1)
+	return b
+}
+
+// Build returns the result. It never fails: whatever was added is brought
+// within the invariants of the package documentation.
+func (b *Builder) Build() *ValidationResult {
+	issues := make([]Issue, 0, len(b.issues))
+	for _, is := range b.issues {
+		issues = append(issues, normalize(is))
+	}
+	slices.SortStableFunc(issues, compareIssues)
+	issues = slices.Compact(issues)
+	issues = capIssues(issues, b.maxIssues)
+
+	r := &ValidationResult{
+		Valid:          true,
+		Confidence:     unit(b.confidence),
+		Issues:         issues,
+		PassedCriteria: append([]string{}, b.passed...),
+		FailedCriteria: append([]string{}, b.failed...),
+		Metadata: Metadata{
+			ValidationTypesRun: append([]string{}, b.types...),
+			TotalIssues:        len(issues),
+			DurationMS:         math.Round(float64(b.duration.Microseconds())) / 1000,
+			Model:              Deterministic,
+		},
+	}
+	if len(b.models) > 0 {
+		r.Metadata.Model = strings.Join(b.models, ",")
+	}
+	for _, is := range issues {
+		switch is.Severity {
+		case Error:
+			r.Valid = false
+			r.Metadata.ErrorCount++
+		case Warning:
+			r.Metadata.WarningCount++
+		default:
+			r.Metadata.InfoCount++
+		}
+	}
+	if b.qualitySet {
+		r.QualityScore = unit(b.quality)
+	} else {
+		r.QualityScore = QualityScore(issues)
+	}
+	if os.Getenv(SelfCheckEnv) == "1" {
+		if err := Check(r); err != nil {
+			panic(fmt.Sprintf("result: built result breaks the specification: %v", err))
+		}
+	}
+	return r
+}
+
+// Quality penalties per severity: each issue multiplies the score by
+// (1 - penalty). Process types (see [TypeInfo]) carry no penalty.
+const (
+	ErrorPenalty   = 0.20
+	WarningPenalty = 0.10
+	InfoPenalty    = 0.02
+)
+
+// QualityScore is the default quality score of a list of issues: the
+// product over issues of (1 - penalty of its severity). It is 1 with no
+// issues, never rises when an issue is added or made more severe, and lands
+// the four complete examples of the specification in their rubric bands.
+func QualityScore(issues []Issue) float64 {
+	q := 1.0
+	for _, is := range issues {
+		if ti, ok := Lookup(is.Type); ok && ti.Process {
+			continue
+		}
+		switch is.Severity {
+		case Error:
+			q *= 1 - ErrorPenalty
+		case Warning:
+			q *= 1 - WarningPenalty
+		default:
+			q *= 1 - InfoPenalty
+		}
+	}
+	return unit(q)
+}
+
+// Grade is the rubric band of a quality score: Excellent, Good, Fair, Poor
+// or Very Poor.
+func Grade(q float64) string {
+	switch {
+	case q >= 0.9:
+		return "Excellent"
+	case q >= 0.7:
+		return "Good"
+	case q >= 0.5:
+		return "Fair"
+	case q >= 0.3:
+		return "Poor"
+	default:
+		return "Very Poor"
+	}
+}
+
+func unit(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return math.Round(min(max(x, 0), 1)*10000) / 10000
+}
+
+func severityRank(s Severity) int {
+	switch s {
+	case Error:
+		return 0
+	case Warning:
+		return 1
+	default:
+		return 2
+	}
+}
+
+func compareIssues(a, b Issue) int {
+	return cmp.Or(
+		cmp.Compare(a.Location, b.Location),
+		cmp.Compare(a.Type, b.Type),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
+		cmp.Compare(a.Suggestion, b.Suggestion),
+		cmp.Compare(a.Rule, b.Rule),
+	)
+}
+
+// capIssues keeps at most n issues, the most severe first, and adds one info
+// issue counting what was left out.
+func capIssues(issues []Issue, n int) []Issue {
+	if len(issues) <= n {
+		return issues
+	}
+	byRank := slices.Clone(issues)
+	slices.SortStableFunc(byRank, func(a, b Issue) int {
+		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+	})
+	kept, dropped := byRank[:n-1], byRank[n-1:]
+	var e, w, i int
+	for _, is := range dropped {
+		switch is.Severity {
+		case Error:
+			e++
+		case Warning:
+			w++
+		default:
+			i++
+		}
+	}
+	kept = append(kept, Issue{
+		Severity: Info,
+		Type:     NotChecked,
+		Message:  fmt.Sprintf("%d more issues were left out of this result (%d errors, %d warnings, %d info)", len(dropped), e, w, i),
+		Location: "root",
+		Rule:     "result.truncated",
+	})
+	slices.SortStableFunc(kept, compareIssues)
+	return kept
+}
+
+func normalize(is Issue) Issue {
+	if !is.Severity.Valid() {
+		is.Severity = Error
+	}
+	if is.Type == "" {
+		is.Type = SchemaViolation
+	}
+	is.Message = strings.TrimSpace(is.Message)
+	if utf8.RuneCountInString(is.Message) < MinTextLen {
+		meaning := string(is.Type)
+		if ti, ok := Lookup(is.Type); ok {
+			meaning = ti.Meaning
+		}
+		if is.Message == "" {
+			is.Message = meaning
+		} else {
+			is.Message = meaning + ": " + is.Message
+		}
+	}
+	is.Message = Clip(is.Message, MaxTextLen)
+	is.Suggestion = strings.TrimSpace(is.Suggestion)
+	if is.Suggestion != "" && utf8.RuneCountInString(is.Suggestion) < MinTextLen {
+		is.Suggestion = "Suggested fix: " + is.Suggestion
+	}
+	is.Suggestion = Clip(is.Suggestion, MaxTextLen)
+	return is
+}
+
+// Clip returns s cut to at most n characters; a cut text ends at a word
+// boundary with "…".
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)[:n-1]
+	cut := string(runes)
+	if i := strings.LastIndexAny(cut, " \t\n"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " \t\n.,;:") + "…"
+}

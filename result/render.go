@@ -1,0 +1,73 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteJSON writes r as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, r *ValidationResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the human-readable report of the specification's
+// "Pattern 4": verdict, confidence and quality, then errors, warnings and
+// notes each with its suggestion underneath, then passed and failed
+// criteria.
+func WriteText(w io.Writer, r *ValidationResult) error {
+	var sb strings.Builder
+	verdict := "✅ PASS"
+	if !r.Valid {
+		verdict = "❌ FAIL"
+	}
+	fmt.Fprintf(&sb, "Validation Result: %s\n", verdict)
+	fmt.Fprintf(&sb, "Confidence: %.2f\n", r.Confidence)
+	fmt.Fprintf(&sb, "Quality Score: %.2f (%s)\n", r.QualityScore, Grade(r.QualityScore))
+	if len(r.Metadata.ValidationTypesRun) > 0 {
+		fmt.Fprintf(&sb, "Checks: %s\n", strings.Join(r.Metadata.ValidationTypesRun, ", "))
+	}
+	sb.WriteString("\n")
+
+	sections := []struct {
+		sev   Severity
+		title string
+	}{{Error, "🔴 ERRORS"}, {Warning, "🟡 WARNINGS"}, {Info, "🔵 NOTES"}}
+	for _, sec := range sections {
+		issues := r.bySeverity(sec.sev)
+		if len(issues) == 0 {
+			continue
+		}
+		fmt.Fprintf(&sb, "%s (%d)\n", sec.title, len(issues))
+		for _, is := range issues {
+			fmt.Fprintf(&sb, "  • [%s] %s", is.Type, is.Message)
+			if is.Location != "" {
+				fmt.Fprintf(&sb, " (at %s)", is.Location)
+			}
+			sb.WriteString("\n")
+			if is.Suggestion != "" {
+				fmt.Fprintf(&sb, "    → %s\n", is.Suggestion)
+			}
+		}
+		sb.WriteString("\n")
+	}
+	writeList(&sb, "✅ PASSED CRITERIA", r.PassedCriteria)
+	writeList(&sb, "❌ FAILED CRITERIA", r.FailedCriteria)
+	_, err := io.WriteString(w, strings.TrimRight(sb.String(), "\n")+"\n")
+	return err
+}
+
+func writeList(sb *strings.Builder, title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(sb, "%s (%d)\n", title, len(items))
+	for _, it := range items {
+		fmt.Fprintf(sb, "  • %s\n", it)
+	}
+	sb.WriteString("\n")
+}

@@ -1,0 +1,128 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Severity is how much an issue matters: error blocks acceptance, warning
+// should be addressed, info needs no action.
+type Severity string
+
+// The three severities of the specification.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Valid reports whether s is one of the three severities.
+func (s Severity) Valid() bool { return s == Error || s == Warning || s == Info }
+
+// UnmarshalJSON accepts only the three severities.
+func (s *Severity) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if !Severity(v).Valid() {
+		return fmt.Errorf("severity %q is not one of error, warning, info", v)
+	}
+	*s = Severity(v)
+	return nil
+}
+
+// Type categorizes an issue. The vocabulary is the specification's list plus
+// the few process types judge adds; every type is registered in [Types] with
+// its one-line meaning.
+type Type string
+
+// Schema validation.
+const (
+	SchemaViolation     Type = "schema_violation"
+	MissingField        Type = "missing_field"
+	InvalidType         Type = "invalid_type"
+	ConstraintViolation Type = "constraint_violation"
+)
+
+// Criteria validation.
+const (
+	CriteriaNotMet    Type = "criteria_not_met"
+	CriteriaAmbiguous Type = "criteria_ambiguous"
+)
+
+// Fact checking.
+const (
+	FactMismatch     Type = "fact_mismatch"
+	UnsupportedClaim Type = "unsupported_claim"
+	SourceMissing    Type = "source_missing"
+)
+
+// Hallucination detection.
+const (
+	Hallucination       Type = "hallucination"
+	ConfidenceMismatch  Type = "confidence_mismatch"
+	DetailInconsistency Type = "detail_inconsistency"
+)
+
+// Quality assessment.
+const (
+	ReadabilityIssue Type = "readability_issue"
+	ComplexityIssue  Type = "complexity_issue"
+	PerformanceIssue Type = "performance_issue"
+	SecurityIssue    Type = "security_issue"
+	StyleIssue       Type = "style_issue"
+	Optimization     Type = "optimization"
+)
+
+// Process types: what judge says about its own run rather than about the
+// output. They never lower the quality score.
+const (
+	LayerFailed  Type = "layer_failed"
+	NotChecked   Type = "not_checked"
+	OutputParsed Type = "output_parsed"
+)
+
+// TypeInfo describes one registered issue type.
+type TypeInfo struct {
+	Type    Type
+	Meaning string // one line, used in docs and to complete short messages
+	// Process is true for types that describe judge's run, not the output.
+	Process bool
+}
+
+// Types is the registry of issue types, in documentation order. A new type
+// is added here with its one-line meaning and a page under docs/issues/.
+var Types = []TypeInfo{
+	{SchemaViolation, "Output does not match the expected schema", false},
+	{MissingField, "A required field is absent", false},
+	{InvalidType, "A field has the wrong data type", false},
+	{ConstraintViolation, "A field violates a constraint (bounds, length, pattern, enum)", false},
+	{CriteriaNotMet, "An acceptance criterion failed", false},
+	{CriteriaAmbiguous, "An acceptance criterion is unclear or subjective", false},
+	{FactMismatch, "A stated fact is close to, but differs from, the trusted sources", false},
+	{UnsupportedClaim, "A claim is found in no trusted source", false},
+	{SourceMissing, "A cited or trusted source is not available", false},
+	{Hallucination, "The output fabricated or contradicted information", false},
+	{ConfidenceMismatch, "Certain language is used for an uncertain or wrong claim", false},
+	{DetailInconsistency, "Details of the output contradict each other", false},
+	{ReadabilityIssue, "Code or text is hard to understand", false},
+	{ComplexityIssue, "A solution is more complex than it needs to be", false},
+	{PerformanceIssue, "An implementation is inefficient", false},
+	{SecurityIssue, "A potential security vulnerability", false},
+	{StyleIssue, "Code style is inconsistent with the language's conventions", false},
+	{Optimization, "An optional improvement", false},
+	{LayerFailed, "A validation layer failed or timed out, so its checks did not run", true},
+	{NotChecked, "A requested check could not be decided and was not counted as passed", true},
+	{OutputParsed, "How the output string was interpreted before validation", true},
+}
+
+// Lookup returns the registered information for t.
+func Lookup(t Type) (TypeInfo, bool) {
+	i := slices.IndexFunc(Types, func(ti TypeInfo) bool { return ti.Type == t })
+	if i < 0 {
+		return TypeInfo{}, false
+	}
+	return Types[i], true
+}
