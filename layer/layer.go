@@ -8,7 +8,9 @@
 package layer
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -239,4 +241,26 @@ func (p *Pass) Findings() Findings {
 		f.Confidence = p.certainty / float64(p.checks)
 	}
 	return f
+}
+
+// UnmarshalJSON accepts a criterion as a plain string (its description) or
+// as an object {id, description, rule, message, messageExpression}.
+func (c *Criterion) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*c = Criterion{Description: s}
+		return nil
+	}
+	type plain Criterion
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("a criterion is a string or an object {id, description, rule, message, messageExpression}: %w", err)
+	}
+	if p.Description == "" && p.Rule == "" && p.ID == "" {
+		return errors.New("a criterion object needs a description or a rule")
+	}
+	*c = Criterion(p)
+	return nil
 }

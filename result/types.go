@@ -88,7 +88,8 @@ const (
 type TypeInfo struct {
 	Type    Type
 	Meaning string // one line, used in docs and to complete short messages
-	// Process is true for types that describe judge's run, not the output.
+	// Process is true for types that describe judge's run or the request
+	// rather than the output; they never lower the quality score.
 	Process bool
 }
 
@@ -100,7 +101,7 @@ var Types = []TypeInfo{
 	{InvalidType, "A field has the wrong data type", false},
 	{ConstraintViolation, "A field violates a constraint (bounds, length, pattern, enum)", false},
 	{CriteriaNotMet, "An acceptance criterion failed", false},
-	{CriteriaAmbiguous, "An acceptance criterion is unclear or subjective", false},
+	{CriteriaAmbiguous, "An acceptance criterion is unclear or subjective", true},
 	{FactMismatch, "A stated fact is close to, but differs from, the trusted sources", false},
 	{UnsupportedClaim, "A claim is found in no trusted source", false},
 	{SourceMissing, "A cited or trusted source is not available", false},

@@ -1,0 +1,373 @@
+package judge
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
+)
+
+// DefaultLayerTimeout is each layer's deadline unless set otherwise.
+const DefaultLayerTimeout = 10 * time.Second
+
+// PlannedTypes are validation types of the specification that this build
+// does not implement yet. Asking for one gives a not_checked issue and lowers
+// the confidence; it is never counted as passed.
+var PlannedTypes = []string{"facts", "hallucination", "quality"}
+
+// DefaultLayers returns the layers a new Engine runs, cheap deterministic
+// ones first.
+func DefaultLayers() []*layer.Layer {
+	return []*layer.Layer{schema.Layer, criteria.Layer}
+}
+
+// Engine runs validation layers over requests. It is safe for concurrent
+// use; make one and reuse it, since it caches compiled schemas and rules.
+type Engine struct {
+	layers       []*layer.Layer
+	caches       map[string]*layer.Cache
+	layerTimeout time.Duration
+	schemas      map[string]any
+	maxDepth     int
+}
+
+// Option configures an Engine.
+type Option func(*Engine) error
+
+// WithLayers replaces the engine's layers (DefaultLayers by default).
+func WithLayers(layers ...*layer.Layer) Option {
+	return func(e *Engine) error {
+		e.layers = layers
+		return nil
+	}
+}
+
+// WithLayerTimeout sets each layer's deadline (DefaultLayerTimeout by
+// default). A request may shorten it with options.timeout_ms.
+func WithLayerTimeout(d time.Duration) Option {
+	return func(e *Engine) error {
+		if d <= 0 {
+			return fmt.Errorf("judge: layer timeout %v is not positive", d)
+		}
+		e.layerTimeout = d
+		return nil
+	}
+}
+
+// WithSchemas adds schema documents, by URI, that every request's $ref may
+// name (see [LoadSchemaDir]). A request's own schemas take precedence.
+func WithSchemas(schemas map[string]any) Option {
+	return func(e *Engine) error {
+		maps.Copy(e.schemas, schemas)
+		return nil
+	}
+}
+
+// WithMaxDepth sets how deeply the output, schemas and context may nest
+// (jsonvalue.DefaultMaxDepth by default).
+func WithMaxDepth(n int) Option {
+	return func(e *Engine) error {
+		if n <= 0 {
+			return fmt.Errorf("judge: max depth %d is not positive", n)
+		}
+		e.maxDepth = n
+		return nil
+	}
+}
+
+// New returns an Engine. It checks the layer set once: every layer well
+// formed, names unique.
+func New(opts ...Option) (*Engine, error) {
+	e := &Engine{
+		layers:       DefaultLayers(),
+		layerTimeout: DefaultLayerTimeout,
+		schemas:      map[string]any{},
+		maxDepth:     jsonvalue.DefaultMaxDepth,
+	}
+	for _, opt := range opts {
+		if err := opt(e); err != nil {
+			return nil, err
+		}
+	}
+	e.caches = make(map[string]*layer.Cache, len(e.layers))
+	for _, l := range e.layers {
+		if err := l.Validate(); err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+		if _, dup := e.caches[l.Name]; dup {
+			return nil, fmt.Errorf("judge: two layers are named %q", l.Name)
+		}
+		e.caches[l.Name] = layer.NewCache(0)
+	}
+	return e, nil
+}
+
+// Layers returns the engine's layers in the order they are reported.
+func (e *Engine) Layers() []*layer.Layer { return slices.Clone(e.layers) }
+
+// Types returns every validation type a request may name: the engine's
+// layers and the planned ones.
+func (e *Engine) Types() []string {
+	var names []string
+	for _, l := range e.layers {
+		names = append(names, l.Name)
+	}
+	for _, p := range PlannedTypes {
+		if !slices.Contains(names, p) {
+			names = append(names, p)
+		}
+	}
+	return names
+}
+
+// Validate checks req and returns its result. It returns a *RequestError
+// when req is malformed and ctx.Err() when ctx ends first; findings about
+// the output are never errors.
+func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
+	start := time.Now()
+	in, notes, err := e.input(req)
+	if err != nil {
+		return nil, err
+	}
+	b := result.NewBuilder().Add(notes...)
+
+	run, outcomes, err := e.plan(req, in)
+	if err != nil {
+		return nil, err
+	}
+	timeout := e.layerTimeout
+	if req.Options.TimeoutMS > 0 {
+		timeout = min(timeout, time.Duration(req.Options.TimeoutMS)*time.Millisecond)
+	}
+	ran := e.runLayers(ctx, run, in, timeout)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, o := range ran {
+		if o.inputErr != nil {
+			return nil, &RequestError{Field: o.inputErr.Location, Msg: o.inputErr.Error(), Err: o.inputErr}
+		}
+	}
+	outcomes = append(outcomes, ran...)
+	slices.SortStableFunc(outcomes, func(a, b LayerOutcome) int { return cmp.Compare(a.order, b.order) })
+
+	for _, o := range outcomes {
+		if o.Ran {
+			b.Ran(o.Name)
+		}
+		b.Add(o.Findings.Issues...)
+		for _, c := range o.Findings.Passed {
+			b.Pass(c)
+		}
+		for _, c := range o.Findings.Failed {
+			b.Fail(c)
+		}
+		for _, m := range o.Findings.Models {
+			b.Model(m)
+		}
+	}
+	if len(outcomes) == 0 {
+		b.Add(result.Issue{
+			Severity:   result.Info,
+			Type:       result.NotChecked,
+			Location:   "root",
+			Message:    "No validation type applied: the request has no expected_schema, acceptance_criteria or sources, so nothing was checked",
+			Suggestion: "Give an expected_schema or acceptance_criteria, or name validation_types, so that the output can be checked",
+			Rule:       "engine.nothing_to_check",
+		})
+	}
+	b.Confidence(Confidence(outcomes))
+	b.Duration(time.Since(start))
+	return b.Build(), nil
+}
+
+// input turns the raw request into the layers' input, with the notes the
+// reading produced (how a string output was parsed).
+func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
+	if len(req.Output) == 0 {
+		return nil, nil, &RequestError{Field: "output", Msg: "the request has no output", Err: ErrNoOutput}
+	}
+	in := &layer.Input{
+		Criteria:       req.AcceptanceCriteria,
+		TrustedSources: req.TrustedSources,
+		Sources:        req.Sources,
+		Options:        layer.Options{AssertFormat: req.Options.AssertFormat},
+	}
+	out, err := decodeField("output", req.Output, e.maxDepth)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []result.Issue
+	switch req.Options.OutputMode {
+	case "", OutputAuto:
+		if s, ok := out.(string); ok {
+			var note *result.Issue
+			out, note = parseOutputString(s, e.maxDepth)
+			if note != nil {
+				notes = append(notes, *note)
+			}
+		}
+	case OutputValue:
+	default:
+		return nil, nil, &RequestError{Field: "options.output_mode", Msg: fmt.Sprintf("output_mode %q is not %q or %q", req.Options.OutputMode, OutputAuto, OutputValue)}
+	}
+	in.Output = out
+	if len(req.ExpectedSchema) > 0 {
+		if in.ExpectedSchema, err = decodeField("expected_schema", req.ExpectedSchema, e.maxDepth); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(req.Context) > 0 {
+		if in.Context, err = decodeField("context", req.Context, e.maxDepth); err != nil {
+			return nil, nil, err
+		}
+	}
+	in.Schemas = maps.Clone(e.schemas)
+	for uri, raw := range req.Schemas {
+		v, err := decodeField("schemas["+uri+"]", raw, e.maxDepth)
+		if err != nil {
+			return nil, nil, err
+		}
+		in.Schemas[uri] = v
+	}
+	return in, notes, nil
+}
+
+// plan picks the layers to run. Types named but not runnable become
+// outcomes with zero confidence and a note saying why.
+func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOutcome, error) {
+	if len(req.ValidationTypes) == 0 {
+		var run []*layer.Layer
+		for _, l := range e.layers {
+			if l.Applies == nil || l.Applies(in) {
+				run = append(run, l)
+			}
+		}
+		return run, nil, nil
+	}
+	var run []*layer.Layer
+	var skipped []LayerOutcome
+	seen := map[string]bool{}
+	for _, name := range req.ValidationTypes {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		i := slices.IndexFunc(e.layers, func(l *layer.Layer) bool { return l.Name == name })
+		switch {
+		case i >= 0 && (e.layers[i].Applies == nil || e.layers[i].Applies(in)):
+			run = append(run, e.layers[i])
+		case i >= 0:
+			skipped = append(skipped, notRun(name, i, fmt.Sprintf("Validation type %q was requested but the request gives it nothing to check", name),
+				fmt.Sprintf("Give the input the %s layer needs (see docs/api.md) or drop %q from validation_types", name, name)))
+		case slices.Contains(PlannedTypes, name):
+			skipped = append(skipped, notRun(name, len(e.layers)+slices.Index(PlannedTypes, name),
+				fmt.Sprintf("Validation type %q is not available in this build of judge, so it was not checked", name),
+				fmt.Sprintf("Drop %q from validation_types or use a build that includes it", name)))
+		default:
+			known := e.Types()
+			sort.Strings(known)
+			return nil, nil, &RequestError{Field: "validation_types", Msg: fmt.Sprintf("unknown validation type %q (known: %s)", name, strings.Join(known, ", "))}
+		}
+	}
+	return run, skipped, nil
+}
+
+func notRun(name string, order int, msg, suggestion string) LayerOutcome {
+	return LayerOutcome{Name: name, order: order, Findings: layer.Findings{
+		Confidence: 0,
+		Issues: []result.Issue{{Severity: result.Info, Type: result.NotChecked, Location: "root",
+			Message: msg, Suggestion: suggestion, Rule: "engine.not_run"}},
+	}}
+}
+
+// LayerOutcome is how one layer's run ended, as the scorer sees it.
+type LayerOutcome struct {
+	Name string
+	// Ran is true when the layer was started (even if it then failed).
+	Ran bool
+	// Failed is true when the layer returned an error, panicked or missed
+	// its deadline; its checks count as undecided.
+	Failed   bool
+	Findings layer.Findings
+
+	order    int
+	inputErr *layer.InputError
+}
+
+// runLayers runs every layer concurrently, each under its own deadline, and
+// returns their outcomes in layer order.
+func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.Input, timeout time.Duration) []LayerOutcome {
+	outs := make([]LayerOutcome, len(run))
+	done := make(chan struct{}, len(run))
+	for i, l := range run {
+		go func() {
+			outs[i] = e.runLayer(ctx, l, in, timeout)
+			done <- struct{}{}
+		}()
+	}
+	for range run {
+		<-done
+	}
+	return outs
+}
+
+func (e *Engine) runLayer(ctx context.Context, l *layer.Layer, in *layer.Input, timeout time.Duration) LayerOutcome {
+	o := LayerOutcome{Name: l.Name, Ran: true, order: slices.Index(e.layers, l)}
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	pass := layer.NewPass(l, in, e.caches[l.Name])
+	errc := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				errc <- fmt.Errorf("internal error: %v\n%s", r, debug.Stack())
+			}
+		}()
+		errc <- l.Run(lctx, pass)
+	}()
+	var err error
+	select {
+	case err = <-errc:
+	case <-lctx.Done():
+		err = lctx.Err()
+	}
+	if err == nil {
+		o.Findings = pass.Findings()
+		return o
+	}
+	if ie := (*layer.InputError)(nil); errors.As(err, &ie) {
+		o.inputErr = ie
+		return o
+	}
+	// A failed layer's partial findings are dropped: only the failure is
+	// reported, and it counts as undecided.
+	o.Failed = true
+	msg := fmt.Sprintf("The %s layer failed, so its checks did not run: %s", l.Name, firstLine(err.Error()))
+	if errors.Is(err, context.DeadlineExceeded) {
+		msg = fmt.Sprintf("The %s layer did not finish within %v, so its checks did not run", l.Name, timeout)
+	}
+	o.Findings = layer.Findings{Confidence: 0, Issues: []result.Issue{{
+		Severity: result.Info, Type: result.LayerFailed, Location: "root", Message: msg,
+		Suggestion: "Retry the request; if it persists, simplify the input or raise options.timeout_ms, and report it",
+		Rule:       "engine.layer_failed",
+	}}}
+	return o
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
