@@ -1,0 +1,331 @@
+package criteria
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+//go:embed doc.go
+var docGo string
+
+// Layer checks the output against the request's acceptance criteria; see
+// the package documentation. It applies when the request has criteria.
+var Layer = newLayer(config{costLimit: CostLimit})
+
+// config is what a Layer value is made of. Tests build layers with other
+// configs; the package's Layer uses the defaults.
+type config struct {
+	// costLimit bounds one evaluation of an expression, in CEL cost units.
+	costLimit uint64
+	// judge decides plain-language criteria; nil when no model is
+	// configured, and then they are reported as not checked.
+	judge judgeFunc
+}
+
+// judgeFunc decides a plain-language criterion on an output and context
+// (decoded JSON as in layer.Input). It is where a model plugs in.
+type judgeFunc func(ctx context.Context, c layer.Criterion, output, context any) (verdict, error)
+
+// verdict is a judge's decision on one criterion.
+type verdict struct {
+	met       bool
+	certainty float64 // in [0, 1]
+	reason    string  // why it is not met, for the message; may be empty
+	model     string  // the model that decided, for metadata.model
+}
+
+func newLayer(cfg config) *layer.Layer {
+	return &layer.Layer{
+		Name:    "criteria",
+		Doc:     mustExtractDoc(docGo, "criteria"),
+		Applies: func(in *layer.Input) bool { return len(in.Criteria) > 0 },
+		Run:     cfg.run,
+	}
+}
+
+// mustExtractDoc returns the section of a package comment under the heading
+// "# Layer name", up to the next heading, as golang.org/x/tools'
+// analysisutil.MustExtractDoc does for analyzers.
+func mustExtractDoc(src, name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		panic(fmt.Sprintf("criteria: doc.go has no package comment: %v", err))
+	}
+	text := f.Doc.Text()
+	_, after, ok := strings.Cut(text, "\n# Layer "+name+"\n")
+	if !ok {
+		panic("criteria: doc.go has no heading '# Layer " + name + "'")
+	}
+	if i := strings.Index(after, "\n# "); i >= 0 {
+		after = after[:i]
+	}
+	return strings.TrimSpace(after)
+}
+
+// compiled are the programs of one criterion; nil where it has no such
+// expression.
+type compiled struct {
+	rule, message *program
+}
+
+func (cfg config) run(ctx context.Context, p *layer.Pass) error {
+	crit := p.Input.Criteria
+
+	// Compile everything first: a malformed criterion rejects the request
+	// before anything is reported.
+	progs := make([]compiled, len(crit))
+	for i, c := range crit {
+		if c.Name() == "" {
+			return &layer.InputError{Layer: "criteria", Location: location(i),
+				Msg: "the criterion has no description, id or rule"}
+		}
+		var err error
+		if c.Rule != "" {
+			if progs[i].rule, err = load(p.Cache, ruleExpr, cfg.costLimit, c.Rule); err != nil {
+				return placeError(err, i, ruleExpr)
+			}
+		}
+		if c.MessageExpression != "" {
+			if progs[i].message, err = load(p.Cache, messageExpr, cfg.costLimit, c.MessageExpression); err != nil {
+				return placeError(err, i, messageExpr)
+			}
+		}
+	}
+
+	for i, c := range crit {
+		if c.Rule != "" {
+			continue
+		}
+		if terms := vagueWords(c.Name()); len(terms) > 0 {
+			msg, sug := ambiguity(c.Name(), terms)
+			p.Report(result.Issue{Severity: result.Warning, Type: result.CriteriaAmbiguous,
+				Location: location(i), Message: msg, Suggestion: sug, Rule: "criteria.ambiguous"})
+		}
+	}
+
+	// Convert the output once, and only when some expression reads it.
+	var vars map[string]any
+	if slices.ContainsFunc(progs, func(c compiled) bool { return c.rule != nil || c.message != nil }) {
+		vars = map[string]any{"output": celValue(p.Input.Output), "context": celValue(p.Input.Context)}
+	}
+	var t tally
+	for i, c := range crit {
+		var o outcome
+		if progs[i].rule != nil {
+			o = cfg.checkRule(ctx, p, i, c, progs[i], vars)
+		} else {
+			o = cfg.checkPlain(ctx, p, i, c, progs[i], vars)
+		}
+		t.add(c.Name(), o)
+	}
+	t.report(p)
+	return nil
+}
+
+// placeError turns a compile error into the InputError of criterion i;
+// other errors (the environment failed) pass through.
+func placeError(err error, i int, kind exprKind) error {
+	var ce *compileError
+	if errors.As(err, &ce) {
+		return ce.inputError(i, kind)
+	}
+	return err
+}
+
+func location(i int) string { return fmt.Sprintf("acceptance_criteria[%d]", i) }
+
+// checkRule evaluates the rule of criterion i and reports the outcome.
+func (cfg config) checkRule(ctx context.Context, p *layer.Pass, i int, c layer.Criterion, pr compiled, vars map[string]any) outcome {
+	val, _, err := pr.rule.prg.ContextEval(ctx, vars)
+	if err != nil {
+		if why, ok := cfg.stopped(ctx, err); ok {
+			p.Undecided(location(i),
+				fmt.Sprintf("Rule of criterion '%s' was stopped: %s", c.Name(), why),
+				stoppedSuggestion(why))
+			return undecided
+		}
+		p.Decided(1)
+		msg := fmt.Sprintf("%s (rule could not be evaluated on this output: %s)", cfg.failureMessage(ctx, c, pr, vars), err)
+		cfg.reportFailure(p, i, c, msg, evalSuggestion(c, pr.rule, err))
+		return failed
+	}
+	p.Decided(1)
+	b, ok := val.(types.Bool)
+	if !ok {
+		msg := fmt.Sprintf("%s (rule yielded %s, not a bool)", cfg.failureMessage(ctx, c, pr, vars), display(val))
+		cfg.reportFailure(p, i, c, msg, fmt.Sprintf("Change the rule of '%s' so that it yields true or false (rule: %s)", c.Name(), c.Rule))
+		return failed
+	}
+	if b {
+		return passed
+	}
+	cfg.reportFailure(p, i, c, cfg.failureMessage(ctx, c, pr, vars), holdSuggestion(c))
+	return failed
+}
+
+// checkPlain decides a criterion without a rule through the judge, or
+// reports that it could not.
+func (cfg config) checkPlain(ctx context.Context, p *layer.Pass, i int, c layer.Criterion, pr compiled, vars map[string]any) outcome {
+	if cfg.judge == nil {
+		p.Undecided(location(i),
+			fmt.Sprintf("Criterion '%s' is plain language and no LLM is configured, so it was not checked", c.Name()),
+			"Give the criterion a CEL rule, or set JUDGE_LLM_BASE_URL to have a model judge it")
+		return undecided
+	}
+	v, err := cfg.judge(ctx, c, p.Input.Output, p.Input.Context)
+	if err != nil {
+		p.Undecided(location(i),
+			fmt.Sprintf("Criterion '%s' could not be judged by the model: %v", c.Name(), err),
+			"Retry the validation, or give the criterion a CEL rule so no model is needed")
+		return undecided
+	}
+	p.Decided(v.certainty)
+	if v.model != "" {
+		p.UsedModel(v.model)
+	}
+	if v.met {
+		return passed
+	}
+	msg := cfg.failureMessage(ctx, c, pr, vars)
+	if v.reason != "" {
+		msg += " (" + v.reason + ")"
+	}
+	p.Report(result.Issue{Severity: result.Error, Type: result.CriteriaNotMet, Location: location(i),
+		Message: msg, Suggestion: holdSuggestion(c), Rule: "criteria.judge"})
+	return failed
+}
+
+func (cfg config) reportFailure(p *layer.Pass, i int, c layer.Criterion, msg, suggestion string) {
+	p.Report(result.Issue{Severity: result.Error, Type: result.CriteriaNotMet, Location: location(i),
+		Message: msg, Suggestion: suggestion, Rule: "criteria.rule"})
+}
+
+// failureMessage is the message of a criterion that is not met: its
+// Message, else its MessageExpression evaluated to a non-blank string,
+// else "Acceptance criterion not met: <name>".
+func (cfg config) failureMessage(ctx context.Context, c layer.Criterion, pr compiled, vars map[string]any) string {
+	if strings.TrimSpace(c.Message) != "" {
+		return c.Message
+	}
+	if pr.message != nil {
+		val, _, err := pr.message.prg.ContextEval(ctx, vars)
+		if s, ok := val.(types.String); err == nil && ok && strings.TrimSpace(string(s)) != "" {
+			return string(s)
+		}
+	}
+	return "Acceptance criterion not met: " + c.Name()
+}
+
+// stopped reports whether err means the evaluation was stopped before it
+// finished, by the cost limit or the deadline, and says which.
+func (cfg config) stopped(ctx context.Context, err error) (string, bool) {
+	var ec interpreter.EvalCancelledError
+	switch {
+	case errors.As(err, &ec) && ec.Cause == interpreter.CostLimitExceeded:
+		return fmt.Sprintf("cost limit of %d exceeded", cfg.costLimit), true
+	case errors.As(err, &ec) && ec.Cause == interpreter.MemoryLimitExceeded:
+		return "memory limit exceeded", true
+	case errors.Is(err, context.Canceled):
+		return "the validation was cancelled before it finished", true
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ec), ctx.Err() != nil:
+		return "the deadline passed before it finished", true
+	case strings.HasPrefix(err.Error(), "internal error"):
+		return err.Error(), true
+	}
+	return "", false
+}
+
+func stoppedSuggestion(why string) string {
+	if strings.HasPrefix(why, "the ") {
+		return "Allow the validation more time, or simplify the rule"
+	}
+	return "Simplify the rule so that it does less work, e.g. avoid nesting comprehensions over the output's lists"
+}
+
+func holdSuggestion(c layer.Criterion) string {
+	if c.Rule == "" {
+		return fmt.Sprintf("Change the output so that it meets the criterion '%s'", c.Name())
+	}
+	if c.Name() == c.Rule {
+		return fmt.Sprintf("Change the output so that the rule %s holds", c.Rule)
+	}
+	return fmt.Sprintf("Change the output so that '%s' holds (rule: %s)", c.Name(), c.Rule)
+}
+
+// evalSuggestion is the suggestion for a rule that failed with err: add a
+// missing field, else make the rule hold.
+func evalSuggestion(c layer.Criterion, pr *program, err error) string {
+	if key, ok := strings.CutPrefix(err.Error(), "no such key: "); ok {
+		where := "the output"
+		if pr.usesContext {
+			where = "the output (or the context)"
+		}
+		return fmt.Sprintf("Add the field '%s' that the rule of '%s' reads to %s (rule: %s)", key, c.Name(), where, c.Rule)
+	}
+	return holdSuggestion(c)
+}
+
+// display renders a CEL value for a message, cut to a readable length.
+func display(v ref.Val) string {
+	return result.Clip(types.Format(v), 80)
+}
+
+// outcome is what became of one criterion.
+type outcome int
+
+const (
+	undecided outcome = iota
+	passed
+	failed
+)
+
+// tally merges the outcomes of criteria by name, in the order names first
+// appear: a name fails if any of its criteria failed and passes only if all
+// of them passed.
+type tally struct {
+	names []string
+	by    map[string]outcome
+	seen  map[string]bool
+}
+
+func (t *tally) add(name string, o outcome) {
+	if t.by == nil {
+		t.by, t.seen = map[string]outcome{}, map[string]bool{}
+	}
+	if !t.seen[name] {
+		t.seen[name] = true
+		t.names = append(t.names, name)
+		t.by[name] = o
+		return
+	}
+	switch prev := t.by[name]; {
+	case prev == failed || o == failed:
+		t.by[name] = failed
+	case prev == undecided || o == undecided:
+		t.by[name] = undecided
+	}
+}
+
+func (t *tally) report(p *layer.Pass) {
+	for _, n := range t.names {
+		switch t.by[n] {
+		case passed:
+			p.Passed(n)
+		case failed:
+			p.Failed(n)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+// Package criteria defines the layer that checks an output against the
+// acceptance criteria of a request.
+//
+// # Layer criteria
+//
+// criteria: check the output against the request's acceptance criteria
+//
+// A criterion with a rule is decided by the rule: a CEL expression over the
+// variables output (the output under validation) and context (the request's
+// context), both decoded JSON, that must yield a bool. True puts the
+// criterion in passed_criteria; false, or an evaluation error such as a
+// missing key, puts it in failed_criteria with a criteria_not_met error. A
+// rule stopped by the cost limit or the deadline is neither passed nor
+// failed: a not_checked note says so and confidence drops. A rule that does
+// not compile rejects the request, pointing at its line and column.
+//
+// A criterion in plain language (no rule) is never counted as passed: with
+// no model configured it is reported as not checked. A plain-language
+// criterion that uses subjective words ("good", "clean", "fast") with no
+// measurable anchor gets a criteria_ambiguous warning.
+//
+// # Rules
+//
+// Rules are CEL (https://cel.dev) with the standard macros (has, all,
+// exists, exists_one, map, filter, size, matches) and the extension
+// libraries strings, lists, sets, math, encoders, bindings (cel.bind),
+// two-variable comprehensions, regex and optional values (output.?a.orValue(x)).
+// Decoded JSON numbers become int when written as integers that fit in 64
+// bits and double otherwise; ints and doubles compare with each other.
+//
+// Each rule and message expression is compiled once and cached in the
+// layer's [layer.Cache] by a hash of its text. An evaluation costs at most
+// [CostLimit] CEL cost units; a rule whose estimated cost exceeds the limit
+// on every output is rejected at compile time.
+//
+// # Results
+//
+// Issues are located at acceptance_criteria[i], the 0-based index of the
+// criterion in the request, which stays unique when ids or descriptions
+// repeat. The failure message is the criterion's message if given, else
+// its messageExpression evaluated, else "Acceptance criterion not met:
+// <name>". Criteria sharing a name appear once in passed_criteria or
+// failed_criteria, at the place of the first: failed if any of them failed,
+// passed only if all of them passed.
+//
+// See docs/criteria.md for the rule language, the limits and examples.
+package criteria
