@@ -157,7 +157,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	}
 	for _, o := range ran {
 		if o.inputErr != nil {
-			return nil, &RequestError{Field: o.inputErr.Location, Msg: o.inputErr.Error(), Err: o.inputErr}
+			return nil, &RequestError{Field: o.inputErr.Location, Msg: o.inputErr.Msg, Err: o.inputErr}
 		}
 	}
 	outcomes = append(outcomes, ran...)

@@ -1,0 +1,35 @@
+// Command judge validates the outputs of LLM agents and answers with a
+// ValidationResult: valid, confidence, issues, passed and failed criteria,
+// quality score and metadata.
+//
+// # Commands
+//
+//	judge validate [FILE|-]   validate one output (a file, or stdin) against a
+//	                          JSON Schema (--schema, with $ref into --schemas DIR),
+//	                          CEL rules (--rules) and plain-language criteria
+//	                          (--criteria); --format json|text
+//	judge serve               serve the HTTP API (POST /validate, /healthz, …)
+//	                          on --addr; the bearer token is read from the
+//	                          environment variable named by --token-env
+//	judge version             print the version
+//
+// The output under validation is read as JSON when it is JSON; otherwise it
+// is text, and a JSON object inside a ```json fence is found and checked.
+//
+// # Exit status
+//
+// judge validate exits 0 when the output is valid (and its quality score is
+// at least --min-quality), 1 when it is invalid or below --min-quality, and 2
+// when it could not decide: an unreadable file, a malformed schema or rules
+// file, an unknown validation type, a bad flag. Errors are written to
+// stderr as "judge: FILE:LINE:COL: message" where a position is known.
+package main
+
+import (
+	"context"
+	"os"
+)
+
+func main() {
+	os.Exit(Execute(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/server"
+)
+
+// DefaultTokenEnv names the environment variable judge serve reads its
+// bearer token from unless --token-env names another.
+const DefaultTokenEnv = "JUDGE_API_TOKEN"
+
+// serveParams are the flags of judge serve.
+type serveParams struct {
+	addr         string        // --addr: TCP address to listen on
+	schemasDir   string        // --schemas: directory of schemas for $ref
+	tokenEnv     string        // --token-env: variable holding the bearer token
+	logLevel     *enumFlag     // --log-level
+	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
+	maxBodyBytes int64         // --max-body-bytes; 0 = server default
+	getenv       func(string) string
+}
+
+func newServeParams() serveParams {
+	return serveParams{
+		addr:     ":8080",
+		tokenEnv: DefaultTokenEnv,
+		logLevel: newEnumFlag("info", "debug", "info", "warn", "error"),
+		getenv:   os.Getenv,
+	}
+}
+
+func initServe(root *cobra.Command) {
+	params := newServeParams()
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the HTTP API",
+		Long: `Serve the HTTP API: POST /validate (alias /v1/validate) answers a
+ValidationResult; GET /healthz, /readyz, /metrics, /openapi.json and
+/capabilities describe the service.
+
+Every route except /healthz and /readyz requires "Authorization: Bearer
+<token>" when the environment variable named by --token-env (default
+JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
+in the process list. Logs are JSON lines on stderr. SIGINT or SIGTERM shuts
+the server down gracefully and exits 0.`,
+		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
+  curl -H 'Authorization: Bearer s3cret' --data @examples/request.json http://127.0.0.1:8080/validate`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, params, args, cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&params.addr, "addr", params.addr, "TCP address to listen on (port 0 picks a free port)")
+	f.StringVar(&params.schemasDir, "schemas", "", "directory of *.json schemas, by $id, that $ref may name")
+	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
+	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
+	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
+	f.Int64Var(&params.maxBodyBytes, "max-body-bytes", 0, fmt.Sprintf("largest request body in bytes (default %s)", sizeString(server.DefaultMaxBodyBytes)))
+	root.AddCommand(cmd)
+}
+
+// runServe serves the HTTP API until ctx is done, then shuts down
+// gracefully and returns nil. Logs, starting with the address listened on,
+// go to logOut as JSON lines.
+func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Writer) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
+		return badInputf("--log-level: %v", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if params.timeout < 0 {
+		return badInputf("--timeout %v is negative", params.timeout)
+	}
+	if params.maxBodyBytes < 0 {
+		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
+	}
+	var opts []judge.Option
+	if params.timeout > 0 {
+		opts = append(opts, judge.WithLayerTimeout(params.timeout))
+	}
+	nschemas := 0
+	if params.schemasDir != "" {
+		schemas, err := judge.LoadSchemaDir(params.schemasDir)
+		if err != nil {
+			return badInput(err)
+		}
+		nschemas = len(schemas)
+		opts = append(opts, judge.WithSchemas(schemas))
+	}
+	engine, err := judge.New(opts...)
+	if err != nil {
+		return err
+	}
+	getenv := params.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	token := ""
+	if params.tokenEnv != "" {
+		token = strings.TrimSpace(getenv(params.tokenEnv))
+	}
+
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", params.addr)
+	if err != nil {
+		return badInputf("--addr %s: %v", params.addr, err)
+	}
+	url := "http://" + ln.Addr().String()
+	logger.Info("judge serve listening", "url", url, "addr", ln.Addr().String(),
+		"version", versionString(), "auth", token != "", "schemas", nschemas)
+	if token == "" {
+		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
+	}
+	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, Version: versionString()})
+	return srv.Serve(ctx, ln)
+}

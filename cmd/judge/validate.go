@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// Output formats of --format.
+const (
+	formatJSON = "json"
+	formatText = "text"
+)
+
+// validateParams are the flags of judge validate.
+type validateParams struct {
+	schema       string        // --schema: expected JSON Schema file
+	schemasDir   string        // --schemas: directory of schemas for $ref
+	criteria     []string      // --criteria: plain-language criteria
+	rules        string        // --rules: JSON file of criteria objects
+	context      string        // --context: JSON file read by rules as context
+	sources      []string      // --source: files or directories of sources
+	types        []string      // --types: validation types to run
+	minQuality   float64       // --min-quality: lowest passing quality score
+	outputMode   *enumFlag     // --output-mode: auto | value
+	assertFormat bool          // --assert-format
+	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
+	format       *enumFlag     // --format: json | text; "" = by terminal
+	stdin        io.Reader     // where "-" reads from
+}
+
+func newValidateParams() validateParams {
+	return validateParams{
+		outputMode: newEnumFlag(judge.OutputAuto, judge.OutputAuto, judge.OutputValue),
+		format:     newEnumFlag("", formatJSON, formatText),
+		stdin:      os.Stdin,
+	}
+}
+
+func initValidate(root *cobra.Command) {
+	params := newValidateParams()
+	cmd := &cobra.Command{
+		Use:   "validate [FILE|-]",
+		Short: "Validate one output and print its ValidationResult",
+		Long: `Validate one output of an LLM agent and print its ValidationResult.
+
+FILE (or stdin, when FILE is "-" or absent) holds the output. When its content
+is JSON it is validated as that JSON value; otherwise it is text, and in the
+default --output-mode auto a JSON object or array inside a ` + "```json" + ` fence
+is found and validated.
+
+The checks are a JSON Schema (--schema, with $ref resolved against --schemas
+DIR and never fetched), CEL rules (--rules: a JSON array of
+{"id", "description", "rule", "message"} objects; a rule reads "output" and
+"context") and plain-language criteria (--criteria, reported as not checked
+without an LLM). --types limits the validation types that run.
+
+Exit status: 0 valid (and quality score >= --min-quality), 1 invalid or below
+--min-quality, 2 bad input (unreadable or malformed file, bad flag, unknown
+validation type).`,
+		Example: `  judge validate examples/ticket.json --schema examples/ticket.schema.json \
+      --rules examples/ticket.rules.json --format text
+  agent-cli run | judge validate - --schema ticket.schema.json --min-quality 0.8
+  judge validate answer.md --criteria "The answer cites the refund policy"`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			params.stdin = cmd.InOrStdin()
+			return runValidate(cmd.Context(), params, args, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&params.schema, "schema", "", "JSON Schema file the output must match (JSON only)")
+	f.StringVar(&params.schemasDir, "schemas", "", "directory of *.json schemas, by $id, that $ref may name")
+	f.StringArrayVar(&params.criteria, "criteria", nil, "a plain-language acceptance criterion (repeatable)")
+	f.StringVar(&params.rules, "rules", "", `JSON file holding an array of criteria [{"id", "description", "rule", "message"}] with CEL rules`)
+	f.StringVar(&params.context, "context", "", "JSON file whose value rules read as context")
+	f.StringArrayVar(&params.sources, "source", nil, "source document FILE, or DIR of .txt/.md/.json files (repeatable)")
+	f.StringSliceVar(&params.types, "types", nil, "comma-separated validation types to run (schema, criteria, facts, hallucination, quality); default: every type whose inputs are given")
+	f.Float64Var(&params.minQuality, "min-quality", 0, "exit 1 when the quality score is below this value in [0, 1]")
+	f.Var(params.outputMode, "output-mode", "how to read the output: auto (parse JSON in a string, also inside a json code fence) or value (as it is)")
+	f.BoolVar(&params.assertFormat, "assert-format", false, `assert the schema "format" keyword (email, date-time, …) for every draft`)
+	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
+	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
+	root.AddCommand(cmd)
+}
+
+// runValidate validates the output named by args (stdin when none or "-")
+// and writes its ValidationResult to out. It returns an *exitError with
+// status 1 when the output is invalid or below params.minQuality, and one
+// with status 2 for bad input.
+func runValidate(ctx context.Context, params validateParams, args []string, out io.Writer) error {
+	if math.IsNaN(params.minQuality) || params.minQuality < 0 || params.minQuality > 1 {
+		return badInputf("--min-quality %v is not in [0, 1]", params.minQuality)
+	}
+	if params.timeout < 0 {
+		return badInputf("--timeout %v is negative", params.timeout)
+	}
+	var opts []judge.Option
+	if params.timeout > 0 {
+		opts = append(opts, judge.WithLayerTimeout(params.timeout))
+	}
+	if params.schemasDir != "" {
+		schemas, err := judge.LoadSchemaDir(params.schemasDir)
+		if err != nil {
+			return badInput(err)
+		}
+		opts = append(opts, judge.WithSchemas(schemas))
+	}
+
+	req, src, err := buildRequest(params, args)
+	if err != nil {
+		return err
+	}
+	if params.schemasDir != "" {
+		src.schemas = indexSchemaFiles(params.schemasDir)
+	}
+	engine, err := judge.New(opts...)
+	if err != nil {
+		return err
+	}
+	res, err := engine.Validate(ctx, req)
+	if err != nil {
+		var re *judge.RequestError
+		if errors.As(err, &re) {
+			return badInput(errors.New(src.describe(re)))
+		}
+		return err
+	}
+
+	format := params.format.value
+	if format == "" {
+		format = formatJSON
+		if isTerminal(out) {
+			format = formatText
+		}
+	}
+	if format == formatText {
+		err = result.WriteText(out, res)
+	} else {
+		err = result.WriteJSON(out, res)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the result: %w", err)
+	}
+	return verdict(res, params.minQuality)
+}
+
+// verdict is the outcome of a written result: nil when it is valid with a
+// quality score of at least minQuality, else an *exitError with status 1,
+// silent when the result is invalid (it says why itself).
+func verdict(res *result.ValidationResult, minQuality float64) error {
+	switch {
+	case !res.Valid:
+		return &exitError{code: exitInvalid}
+	case res.QualityScore < minQuality:
+		return &exitError{code: exitInvalid, err: fmt.Errorf("quality score %v is below --min-quality %v", res.QualityScore, minQuality)}
+	}
+	return nil
+}
+
+// buildRequest reads the files the flags name into a request, and records
+// where each part came from so that errors can point into the files.
+func buildRequest(params validateParams, args []string) (*judge.Request, *origins, error) {
+	src := &origins{}
+	name := "-"
+	if len(args) > 0 {
+		name = args[0]
+	}
+	data, display, err := readInput(name, len(args) == 0, params.stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	src.output = fileText{name: display, data: data}
+	req := &judge.Request{
+		Output: readOutput(data),
+		Options: judge.Options{
+			OutputMode:   params.outputMode.value,
+			AssertFormat: params.assertFormat,
+		},
+	}
+	for _, t := range params.types {
+		if t = strings.TrimSpace(t); t != "" {
+			req.ValidationTypes = append(req.ValidationTypes, t)
+		}
+	}
+	if params.schema != "" {
+		data, err := readJSONFile(params.schema, "schema", judge.MaxSchemaFileBytes)
+		if err != nil {
+			return nil, nil, err
+		}
+		src.schema = fileText{name: params.schema, data: data}
+		req.ExpectedSchema = json.RawMessage(data)
+	}
+	for i, text := range params.criteria {
+		if strings.TrimSpace(text) == "" {
+			return nil, nil, badInputf("--criteria #%d is empty", i+1)
+		}
+		req.AcceptanceCriteria = append(req.AcceptanceCriteria, layer.Criterion{Description: text})
+		src.criteria = append(src.criteria, criterionOrigin{flag: i + 1})
+	}
+	if params.rules != "" {
+		data, rules, offsets, err := readRules(params.rules)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, c := range rules {
+			req.AcceptanceCriteria = append(req.AcceptanceCriteria, c)
+			src.criteria = append(src.criteria, criterionOrigin{
+				file: fileText{name: params.rules, data: data}, index: i, offset: offsets[i], id: c.ID,
+			})
+		}
+	}
+	if params.context != "" {
+		data, err := readJSONFile(params.context, "context", maxInputBytes)
+		if err != nil {
+			return nil, nil, err
+		}
+		src.context = fileText{name: params.context, data: data}
+		req.Context = json.RawMessage(data)
+	}
+	if len(params.sources) > 0 {
+		if req.Sources, err = readSources(params.sources); err != nil {
+			return nil, nil, err
+		}
+	}
+	return req, src, nil
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// enumFlag is a string flag that takes one of a fixed set of values.
+type enumFlag struct {
+	value   string
+	allowed []string
+}
+
+func newEnumFlag(def string, allowed ...string) *enumFlag {
+	return &enumFlag{value: def, allowed: allowed}
+}
+
+func (f *enumFlag) String() string { return f.value }
+
+func (f *enumFlag) Set(s string) error {
+	for _, a := range f.allowed {
+		if s == a {
+			f.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of %s", s, strings.Join(f.allowed, ", "))
+}
+
+func (f *enumFlag) Type() string { return strings.Join(f.allowed, "|") }
