@@ -1,0 +1,67 @@
+package schema_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/schema"
+)
+
+// The layer reports one issue per failed keyword, located in the output.
+func Example() {
+	decode := func(s string) any {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	in := &layer.Input{
+		ExpectedSchema: decode(`{
+			"type": "object",
+			"required": ["user", "tasks"],
+			"properties": {
+				"user": {"type": "object", "required": ["email"], "properties": {
+					"email": {"type": "string", "description": "the user's e-mail address"},
+					"age": {"type": "integer"}}},
+				"tasks": {"type": "array", "items": {"properties": {
+					"status": {"enum": ["todo", "doing", "done"]},
+					"priority": {"type": "integer", "minimum": 1, "maximum": 5}}}}
+			}
+		}`),
+		Output: decode(`{"user": {"age": "42"}, "tasks": [{"status": "done", "priority": 7}, {"status": "later"}]}`),
+	}
+	p := layer.NewPass(schema.Layer, in, layer.NewCache(0))
+	if err := schema.Layer.Run(context.Background(), p); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, is := range p.Findings().Issues {
+		fmt.Printf("%s %s: %s\n\t%s\n", is.Location, is.Type, is.Message, is.Suggestion)
+	}
+	// Output:
+	// tasks[0].priority constraint_violation: Field 'priority' is 7, above the maximum 5
+	// 	Use a value between 1 and 5 for 'priority'
+	// tasks[1].status constraint_violation: Field 'status' is "later", not one of the allowed values "todo", "doing", "done"
+	// 	Use one of the allowed values for 'status': "todo", "doing", "done"
+	// user missing_field: Missing required field 'email' in user
+	// 	Add an 'email' field (string): the user's e-mail address
+	// user.age invalid_type: Field 'age' has type string, expected integer
+	// 	Change 'age' to an integer value
+}
+
+// InstanceLocation writes paths in the notation of the specification.
+func ExampleInstanceLocation() {
+	doc := map[string]any{"tasks": []any{nil, nil, map[string]any{"a.b": 1}}, "7": true}
+	fmt.Println(schema.InstanceLocation(doc, nil))
+	fmt.Println(schema.InstanceLocation(doc, []string{"tasks", "2", "a.b"}))
+	fmt.Println(schema.InstanceLocation(doc, []string{"7"}))
+	// Output:
+	// root
+	// tasks[2]["a.b"]
+	// ["7"]
+}

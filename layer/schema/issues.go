@@ -1,0 +1,1014 @@
+package schema
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	gourl "net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// maxShown is how many characters of an actual value a message quotes.
+const maxShown = 60
+
+// maxName is how many characters of a field name a message quotes.
+const maxName = 100
+
+// finding is one issue with what the reporter needs to compose it into
+// others: the instance path as tokens, and the message as a phrase after its
+// subject ("has type string, expected integer").
+type finding struct {
+	issue  result.Issue
+	tokens []string
+	reason string
+}
+
+// reporter turns a *jsonschema.ValidationError tree into findings.
+type reporter struct {
+	c     *compiled // nil when the instance is a schema checked against a meta-schema
+	doc   any       // the instance
+	found []finding
+	err   *layer.InputError // met while walking: a $ref cycle, a value that is not JSON
+}
+
+// site is where an issue is: its tokens, its location, and how messages
+// name it.
+type site struct {
+	tokens []string
+	loc    string // "user.email", "tasks[2]", "root"
+	subj   string // starts a message: "Field 'email'", "Item tasks[2]", "The output"
+	ref    string // inside a sentence: "'email'", "tasks[2]", "the output"
+	where  string // after a noun: "in user", "at root"
+	into   string // after "Add x": "to user", "to the output"
+}
+
+func (r *reporter) at(tokens []string) site {
+	s := site{tokens: tokens, loc: InstanceLocation(r.doc, tokens)}
+	switch {
+	case len(tokens) == 0:
+		s.subj, s.ref, s.where, s.into = "The output", "the output", "at root", "to the output"
+	case isArrayIndex(tokens[len(tokens)-1]) && strings.HasSuffix(s.loc, "]") && !strings.HasSuffix(s.loc, `"]`):
+		s.subj, s.ref = "Item "+clipLeft(s.loc, maxShown), clipLeft(s.loc, maxShown)
+	default:
+		name := clip(tokens[len(tokens)-1], maxName)
+		s.subj, s.ref = "Field '"+name+"'", "'"+name+"'"
+	}
+	if s.where == "" {
+		s.where, s.into = "in "+clipLeft(s.loc, maxShown), "to "+clipLeft(s.loc, maxShown)
+	}
+	return s
+}
+
+// clipLeft cuts a location to its last n characters, starting with "…"
+// when cut.
+func clipLeft(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+func (r *reporter) schema(url string) *jsonschema.Schema {
+	if r.c == nil {
+		return nil
+	}
+	return r.c.index[url]
+}
+
+func (r *reporter) value(tokens []string) any {
+	v, _ := lookup(r.doc, tokens)
+	return v
+}
+
+func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion string) {
+	r.found = append(r.found, finding{
+		issue: result.Issue{
+			Severity:   result.Error,
+			Type:       typ,
+			Message:    result.Clip(msg, result.MaxTextLen),
+			Location:   s.loc,
+			Suggestion: result.Clip(suggestion, result.MaxTextLen),
+			Rule:       "schema." + keyword,
+		},
+		tokens: s.tokens,
+		reason: reason,
+	})
+}
+
+// addf adds an issue whose message is the subject followed by reason.
+func (r *reporter) addf(s site, typ result.Type, keyword, reason, suggestion string) {
+	r.add(s, typ, keyword, s.subj+" "+reason, reason, suggestion)
+}
+
+func (r *reporter) fail(err *layer.InputError) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// walk reports the leaves under e. Groups (the whole schema, allOf, $ref,
+// several failed keywords of one schema) are walked through; anyOf and oneOf
+// are judged as a whole by alternatives.
+func (r *reporter) walk(e *jsonschema.ValidationError) {
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
+		for _, c := range e.Causes {
+			r.walk(c)
+		}
+	case *kind.AnyOf:
+		r.alternatives(e, "anyOf")
+	case *kind.OneOf:
+		if len(k.Subschemas) < 2 {
+			r.alternatives(e, "oneOf")
+		} else {
+			r.leaf(e)
+		}
+	case *kind.RefCycle:
+		loc := k.URL
+		if r.c != nil {
+			loc = r.c.schemaLoc(k.URL)
+		}
+		path := "the schema's root"
+		if k.KeywordLocation1 != "" {
+			path = quoteJSON(k.KeywordLocation1)
+		}
+		r.fail(&layer.InputError{Layer: "schema", Location: loc,
+			Msg: fmt.Sprintf("$ref cycle: following %s comes back to %s for the same value, so validation would never end",
+				path, loc)})
+	case *kind.InvalidJsonValue:
+		loc := "output"
+		if len(e.InstanceLocation) > 0 {
+			loc += "/" + pointer(e.InstanceLocation)
+		}
+		r.fail(&layer.InputError{Layer: "schema", Location: loc,
+			Msg: fmt.Sprintf("the output holds a Go %T, which is not a JSON value", k.Value)})
+	default:
+		r.leaf(e)
+	}
+}
+
+// leaf reports one failed keyword.
+func (r *reporter) leaf(e *jsonschema.ValidationError) {
+	s := r.at(e.InstanceLocation)
+	holder := r.schema(e.SchemaURL)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		for _, name := range k.Missing {
+			name := clip(name, maxName)
+			r.add(s, result.MissingField, "required",
+				fmt.Sprintf("Missing required field '%s' %s", name, s.where),
+				fmt.Sprintf("is missing required field '%s'", name),
+				addFieldSuggestion(name, propertySchema(holder, name), s))
+		}
+	case *kind.Type:
+		want := strings.Join(k.Want, " or ")
+		r.addf(s, result.InvalidType, "type",
+			fmt.Sprintf("has type %s, expected %s", k.Got, want),
+			fmt.Sprintf("Change %s to %s %s value", s.ref, article(want), want))
+	case *kind.Enum:
+		r.enum(s, k.Got, k.Want)
+	case *kind.Const:
+		r.addf(s, result.ConstraintViolation, "const",
+			fmt.Sprintf("is %s, but must be the constant %s", show(k.Got), show(k.Want)),
+			fmt.Sprintf("Set %s to %s", s.ref, show(k.Want)))
+	case *kind.Minimum:
+		r.number(s, holder, "minimum", "is %s, below the minimum %s", k.Got, k.Want)
+	case *kind.Maximum:
+		r.number(s, holder, "maximum", "is %s, above the maximum %s", k.Got, k.Want)
+	case *kind.ExclusiveMinimum:
+		r.number(s, holder, "exclusiveMinimum", "is %s, not above the exclusive minimum %s", k.Got, k.Want)
+	case *kind.ExclusiveMaximum:
+		r.number(s, holder, "exclusiveMaximum", "is %s, not below the exclusive maximum %s", k.Got, k.Want)
+	case *kind.MultipleOf:
+		got := numString(r.value(s.tokens), k.Got)
+		r.addf(s, result.ConstraintViolation, "multipleOf",
+			fmt.Sprintf("is %s, not a multiple of %s", got, ratString(k.Want)),
+			fmt.Sprintf("Change %s to a multiple of %s", s.ref, ratString(k.Want)))
+	case *kind.MinLength:
+		r.addf(s, result.ConstraintViolation, "minLength",
+			fmt.Sprintf("is %s, %s long, shorter than the minimum length %d", show(r.value(s.tokens)), plural(k.Got, "character"), k.Want),
+			lengthSuggestion(s, holder, fmt.Sprintf("Lengthen %s to at least %s", s.ref, plural(k.Want, "character"))))
+	case *kind.MaxLength:
+		r.addf(s, result.ConstraintViolation, "maxLength",
+			fmt.Sprintf("is %s long, longer than the maximum length %d", plural(k.Got, "character"), k.Want),
+			lengthSuggestion(s, holder, fmt.Sprintf("Shorten %s to at most %s", s.ref, plural(k.Want, "character"))))
+	case *kind.Pattern:
+		pat := clip(k.Want, 120)
+		r.addf(s, result.ConstraintViolation, "pattern",
+			fmt.Sprintf("is %s, which does not match the pattern %s", show(k.Got), pat),
+			fmt.Sprintf("Change %s so that it matches the pattern %s", s.ref, pat))
+	case *kind.Format:
+		why := ""
+		if k.Err != nil {
+			why = " (" + clip(k.Err.Error(), 120) + ")"
+		}
+		r.addf(s, result.ConstraintViolation, "format",
+			fmt.Sprintf("is %s, not a valid %s%s", show(k.Got), k.Want, why),
+			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want)))
+	case *kind.MinItems:
+		r.addf(s, result.ConstraintViolation, "minItems",
+			fmt.Sprintf("has %s, fewer than the minimum %d", plural(k.Got, "item"), k.Want),
+			countSuggestion(s, holder, "items", fmt.Sprintf("Add items to %s until it has at least %d", s.ref, k.Want)))
+	case *kind.MaxItems:
+		r.addf(s, result.ConstraintViolation, "maxItems",
+			fmt.Sprintf("has %s, more than the maximum %d", plural(k.Got, "item"), k.Want),
+			countSuggestion(s, holder, "items", fmt.Sprintf("Remove items from %s until it has at most %d", s.ref, k.Want)))
+	case *kind.MinProperties:
+		r.addf(s, result.ConstraintViolation, "minProperties",
+			fmt.Sprintf("has %s, fewer than the minimum %d", plural(k.Got, "property"), k.Want),
+			countSuggestion(s, holder, "properties", fmt.Sprintf("Add properties to %s until it has at least %d", s.ref, k.Want)))
+	case *kind.MaxProperties:
+		r.addf(s, result.ConstraintViolation, "maxProperties",
+			fmt.Sprintf("has %s, more than the maximum %d", plural(k.Got, "property"), k.Want),
+			countSuggestion(s, holder, "properties", fmt.Sprintf("Remove properties from %s until it has at most %d", s.ref, k.Want)))
+	case *kind.UniqueItems:
+		i, j := k.Duplicates[0], k.Duplicates[1]
+		ti, tj := appendToken(s.tokens, strconv.Itoa(i)), appendToken(s.tokens, strconv.Itoa(j))
+		li, lj := InstanceLocation(r.doc, ti), InstanceLocation(r.doc, tj)
+		r.addf(s, result.ConstraintViolation, "uniqueItems",
+			fmt.Sprintf("has duplicate items, but its items must be unique: %s and %s are both %s", li, lj, show(r.value(ti))),
+			fmt.Sprintf("Remove the duplicate item %s, or change it so that no two items are equal", lj))
+	case *kind.AdditionalProperties:
+		r.additionalProperties(s, holder, k.Properties)
+	case *kind.AdditionalItems:
+		n := 0
+		if arr, ok := r.value(s.tokens).([]any); ok {
+			n = len(arr)
+		}
+		r.addf(s, result.ConstraintViolation, "additionalItems",
+			fmt.Sprintf("has %s, but the schema allows only the first %d (additionalItems is false)", plural(n, "item"), n-k.Count),
+			fmt.Sprintf("Remove the last %s from %s", plural(k.Count, "item"), s.ref))
+	case *kind.PropertyNames:
+		r.propertyNames(e, s, k.Property)
+	case *kind.Contains:
+		what := containsWhat(holder)
+		r.addf(s, result.ConstraintViolation, "contains",
+			fmt.Sprintf("has no item that matches %s", what),
+			fmt.Sprintf("Add an item that matches %s to %s", what, s.ref))
+	case *kind.MinContains:
+		what := containsWhat(holder)
+		r.addf(s, result.ConstraintViolation, "minContains",
+			fmt.Sprintf("has %s matching %s, fewer than minContains %d", plural(len(k.Got), "item"), what, k.Want),
+			fmt.Sprintf("Add items that match %s to %s until at least %d do", what, s.ref, k.Want))
+	case *kind.MaxContains:
+		what := containsWhat(holder)
+		r.addf(s, result.ConstraintViolation, "maxContains",
+			fmt.Sprintf("has %s matching %s, more than maxContains %d", plural(len(k.Got), "item"), what, k.Want),
+			fmt.Sprintf("Remove items that match %s from %s until at most %d do", what, s.ref, k.Want))
+	case *kind.Dependency:
+		r.dependent(s, "dependencies", k.Prop, k.Missing)
+	case *kind.DependentRequired:
+		r.dependent(s, "dependentRequired", k.Prop, k.Missing)
+	case *kind.FalseSchema:
+		r.falseSchema(e, s)
+	case *kind.Not:
+		what := "the schema under 'not'"
+		if holder != nil {
+			if sum := summarize(holder.Not); sum != "" {
+				what += " (" + sum + ")"
+			}
+		}
+		r.addf(s, result.SchemaViolation, "not",
+			fmt.Sprintf("matches %s, which it must not match", what),
+			fmt.Sprintf("Change %s so that it no longer matches %s", s.ref, what))
+	case *kind.OneOf:
+		i, j := k.Subschemas[0], k.Subschemas[1]
+		var branches []*jsonschema.Schema
+		if holder != nil {
+			branches = holder.OneOf
+		}
+		a, b := alternative(branches, i), alternative(branches, j)
+		r.addf(s, result.SchemaViolation, "oneOf",
+			fmt.Sprintf("matches more than one alternative of oneOf (%s and %s), but must match exactly one", a, b),
+			fmt.Sprintf("Change %s so that it matches exactly one of the alternatives, not both %s and %s", s.ref, a, b))
+	default:
+		kw := "invalid"
+		if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
+			kw = p[0]
+		}
+		r.addf(s, result.SchemaViolation, kw,
+			fmt.Sprintf("fails the '%s' keyword of the schema: %s", kw, clip(libraryText(e), 200)),
+			fmt.Sprintf("Change %s so that it satisfies the '%s' keyword of the schema", s.ref, kw))
+	}
+}
+
+func (r *reporter) enum(s site, got any, want []any) {
+	if len(want) == 1 {
+		r.addf(s, result.ConstraintViolation, "enum",
+			fmt.Sprintf("is %s, but the only allowed value is %s", show(got), show(want[0])),
+			fmt.Sprintf("Set %s to %s", s.ref, show(want[0])))
+		return
+	}
+	list := showList(want, 10)
+	reason := fmt.Sprintf("is %s, not one of the allowed values", show(got))
+	if len(want) <= 5 && utf8.RuneCountInString(list) <= 150 {
+		reason += " " + list
+	}
+	r.addf(s, result.ConstraintViolation, "enum", reason,
+		fmt.Sprintf("Use one of the allowed values for %s: %s", s.ref, list))
+}
+
+func (r *reporter) number(s site, holder *jsonschema.Schema, keyword, format string, got, want *big.Rat) {
+	r.addf(s, result.ConstraintViolation, keyword,
+		fmt.Sprintf(format, numString(r.value(s.tokens), got), ratString(want)),
+		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), s.ref))
+}
+
+// ofBounds puts "of" before bounds that start with "at": "of at most 5".
+func ofBounds(b string) string {
+	if strings.HasPrefix(b, "at ") {
+		return "of " + b
+	}
+	return b
+}
+
+func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props []string) {
+	var declared, patterns []string
+	if holder != nil {
+		declared = sortedKeys(holder.Properties)
+		for re := range holder.PatternProperties {
+			patterns = append(patterns, re.String())
+		}
+		slices.Sort(patterns)
+	}
+	obj, _ := r.value(s.tokens).(map[string]any)
+	for _, prop := range props {
+		p := r.at(appendToken(s.tokens, prop))
+		name := clip(prop, maxName)
+		var sugg string
+		if near := clip(nearest(prop, declared, obj), maxName); near != "" {
+			sugg = fmt.Sprintf("Rename '%s' to '%s', a field the schema declares, or remove it", name, near)
+		} else if len(declared) > 0 || len(patterns) > 0 {
+			allowed := quoteList(declared, 10)
+			if len(patterns) > 0 {
+				if allowed != "" {
+					allowed += ", and "
+				}
+				allowed += "fields whose names match " + strings.Join(patterns, " or ")
+			}
+			sugg = fmt.Sprintf("Remove '%s'; the fields allowed %s are %s", name, s.where, allowed)
+		} else {
+			sugg = fmt.Sprintf("Remove '%s' from %s", name, strings.TrimPrefix(s.into, "to "))
+		}
+		r.add(p, result.ConstraintViolation, "additionalProperties",
+			fmt.Sprintf("Field '%s' is not allowed %s: the schema permits no properties besides those it declares", name, s.where),
+			"is not allowed (additionalProperties is false)", sugg)
+	}
+}
+
+func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name string) {
+	sub := &reporter{c: r.c, doc: name}
+	for _, c := range e.Causes {
+		sub.walk(c)
+	}
+	why := "it fails the propertyNames schema"
+	if f := sub.first(); f != nil {
+		why = "the name " + f.reason
+	}
+	p := r.at(appendToken(s.tokens, name))
+	r.add(p, result.ConstraintViolation, "propertyNames",
+		fmt.Sprintf("Property name %s %s is not allowed: %s", show(name), s.where, why),
+		"has a name the schema does not allow: "+why,
+		fmt.Sprintf("Rename the property %s %s so that its name is allowed, or remove it", show(name), s.where))
+}
+
+func (r *reporter) dependent(s site, keyword, prop string, missing []string) {
+	prop = clip(prop, maxName)
+	for _, name := range missing {
+		name := clip(name, maxName)
+		r.add(s, result.ConstraintViolation, keyword,
+			fmt.Sprintf("Missing field '%s' %s, required when '%s' is present", name, s.where, prop),
+			fmt.Sprintf("is missing field '%s', required when '%s' is present", name, prop),
+			fmt.Sprintf("Add %s '%s' field %s, or remove '%s'", article(name), name, s.into, prop))
+	}
+}
+
+func (r *reporter) falseSchema(e *jsonschema.ValidationError, s site) {
+	toks := pointerTokens(e.SchemaURL)
+	last, parent := "", ""
+	if n := len(toks); n > 0 {
+		last = toks[n-1]
+		if n > 1 {
+			parent = toks[n-2]
+		}
+	}
+	remove := "Check the expected schema: the part that applies to the output is false and rejects every value"
+	if len(s.tokens) > 0 {
+		up := r.at(s.tokens[:len(s.tokens)-1])
+		remove = "Remove " + s.ref + " from " + strings.TrimPrefix(up.into, "to ")
+	}
+	switch {
+	case len(s.tokens) == 0 && len(toks) == 0:
+		r.addf(s, result.SchemaViolation, "false",
+			"is not allowed: the expected schema is false, which accepts no value at all",
+			"Check the expected schema: a schema of false rejects every output")
+	case last == "unevaluatedProperties" || last == "unevaluatedItems":
+		r.addf(s, result.SchemaViolation, last,
+			fmt.Sprintf("is not allowed: no keyword of the schema covers it and %s is false", last), remove)
+	case last == "items" || last == "additionalItems" || parent == "items" || parent == "prefixItems":
+		r.addf(s, result.SchemaViolation, "items",
+			"is not allowed: the schema accepts no item at this position", remove)
+	case parent == "properties" || parent == "patternProperties":
+		r.addf(s, result.SchemaViolation, parent, "is not allowed: its schema is false", remove)
+	case last == "additionalProperties":
+		r.addf(s, result.SchemaViolation, last, "is not allowed: its schema is false", remove)
+	default:
+		r.addf(s, result.SchemaViolation, "false",
+			"is not allowed here: the schema at this point is false and accepts no value", remove)
+	}
+}
+
+// alternatives reports an anyOf or oneOf none of whose branches matched.
+//
+// A branch is ruled out when the value fails it at the top: wrong type,
+// wrong const or enum, a false schema, or a const or enum on a direct
+// property (a discriminator such as "kind": "circle"). When exactly one
+// branch is left, the value was meant for it and its issues are reported.
+// When every branch is ruled out by type alone, one invalid_type issue
+// lists the types the branches accept. Otherwise one schema_violation issue
+// describes each alternative and why the value fails it.
+func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
+	s := r.at(e.InstanceLocation)
+	var branches []*jsonschema.Schema
+	if h := r.schema(e.SchemaURL); h != nil {
+		branches = h.AnyOf
+		if keyword == "oneOf" {
+			branches = h.OneOf
+		}
+	}
+	if len(branches) != len(e.Causes) {
+		branches = nil
+	}
+	type alt struct {
+		sub      *reporter
+		ruledOut bool
+		types    []string
+	}
+	alts := make([]alt, len(e.Causes))
+	var open []int
+	for i, c := range e.Causes {
+		sub := &reporter{c: r.c, doc: r.doc}
+		sub.walk(c)
+		if sub.err != nil {
+			r.fail(sub.err)
+			return
+		}
+		a := alt{sub: sub}
+		for _, l := range leaves(c) {
+			depth := len(l.InstanceLocation) - len(e.InstanceLocation)
+			switch k := l.ErrorKind.(type) {
+			case *kind.Type:
+				if depth == 0 {
+					a.ruledOut = true
+					a.types = append(a.types, k.Want...)
+				}
+			case *kind.FalseSchema:
+				a.ruledOut = a.ruledOut || depth == 0
+			case *kind.Const, *kind.Enum:
+				a.ruledOut = a.ruledOut || depth <= 1
+			}
+		}
+		alts[i] = a
+		if !a.ruledOut {
+			open = append(open, i)
+		}
+	}
+	if len(open) == 1 {
+		r.found = append(r.found, alts[open[0]].sub.found...)
+		return
+	}
+	if len(open) == 0 {
+		var want []string
+		for _, a := range alts {
+			if len(a.types) == 0 {
+				want = nil
+				break
+			}
+			for _, t := range a.types {
+				if !slices.Contains(want, t) {
+					want = append(want, t)
+				}
+			}
+		}
+		if len(want) > 0 {
+			got := "unknown"
+			for _, l := range leaves(e.Causes[0]) {
+				if k, ok := l.ErrorKind.(*kind.Type); ok && len(l.InstanceLocation) == len(e.InstanceLocation) {
+					got = k.Got
+					break
+				}
+			}
+			w := strings.Join(want, " or ")
+			r.addf(s, result.InvalidType, keyword,
+				fmt.Sprintf("has type %s, expected %s", got, w),
+				fmt.Sprintf("Change %s to %s %s value", s.ref, article(w), w))
+			return
+		}
+	}
+	const maxListed = 4
+	var parts, names []string
+	for i, a := range alts {
+		name := alternative(branches, i)
+		names = append(names, name)
+		if i == maxListed {
+			parts = append(parts, fmt.Sprintf("and %d more", len(alts)-maxListed))
+			continue
+		} else if i > maxListed {
+			continue
+		}
+		why := "it does not match"
+		if f := a.sub.first(); f != nil {
+			if slices.Equal(f.tokens, e.InstanceLocation) {
+				why = "it " + f.reason
+			} else {
+				why = InstanceLocation(r.doc, f.tokens) + " " + f.reason
+			}
+			if n := len(a.sub.found); n > 1 {
+				why += fmt.Sprintf(" (and %d more)", n-1)
+			}
+		}
+		parts = append(parts, name+": "+clip(why, 110))
+	}
+	reason := fmt.Sprintf("matches none of the %d alternatives of %s: %s", len(alts), keyword, strings.Join(parts, "; "))
+	one := "at least one"
+	if keyword == "oneOf" {
+		one = "exactly one"
+	}
+	r.addf(s, result.SchemaViolation, keyword, reason,
+		fmt.Sprintf("Change %s so that it matches %s of the alternatives: %s", s.ref, one, clip(strings.Join(names, ", "), 300)))
+}
+
+// first returns the first finding in issue order, or nil.
+func (r *reporter) first() *finding {
+	if len(r.found) == 0 {
+		return nil
+	}
+	f := slices.MinFunc(r.found, func(a, b finding) int { return compareIssues(a.issue, b.issue) })
+	return &f
+}
+
+// leaves returns the errors under e that are not groups, stopping at
+// anyOf, oneOf and other keywords that judge their causes themselves.
+func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	switch e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
+		var out []*jsonschema.ValidationError
+		for _, c := range e.Causes {
+			out = append(out, leaves(c)...)
+		}
+		return out
+	}
+	return []*jsonschema.ValidationError{e}
+}
+
+// alternative names branch i of an anyOf or oneOf: "#2 \"Dog\" (object)".
+func alternative(branches []*jsonschema.Schema, i int) string {
+	name := fmt.Sprintf("#%d", i+1)
+	if i < len(branches) {
+		if sum := summarize(branches[i]); sum != "" {
+			name += " " + sum
+		}
+	}
+	return name
+}
+
+// summarize describes a schema in a few words: its title or the name it is
+// defined under, and its type, constant or values. It returns "" when
+// nothing short describes it.
+func summarize(s *jsonschema.Schema) string {
+	if s == nil {
+		return ""
+	}
+	name := ""
+	refName := ""
+	cur := s
+	for range 8 {
+		if name == "" && cur.Title != "" {
+			name = cur.Title
+		}
+		if !alwaysRefs(cur) || cur.Ref == cur {
+			break
+		}
+		if refName == "" {
+			refName = definitionName(cur.Ref.Location)
+		}
+		cur = cur.Ref
+	}
+	if name == "" {
+		name = refName
+	}
+	var what string
+	switch {
+	case cur.Bool != nil:
+		what = "any value"
+		if !*cur.Bool {
+			what = "no value"
+		}
+	case cur.Const != nil:
+		what = "the constant " + show(*cur.Const)
+	case cur.Enum != nil && len(cur.Enum.Values) <= 5:
+		what = "one of " + showList(cur.Enum.Values, 5)
+	case cur.Types != nil:
+		what = strings.Join(cur.Types.ToStrings(), " or ")
+	}
+	name = clip(name, 40)
+	switch {
+	case name != "" && what != "":
+		return show(name) + " (" + clip(what, 80) + ")"
+	case name != "":
+		return show(name)
+	default:
+		return clip(what, 80)
+	}
+}
+
+// definitionName returns the name a schema is defined under, from its
+// location: "Cat" for ".../$defs/Cat", "cat.json" for ".../cat.json#".
+func definitionName(location string) string {
+	doc, _, _ := strings.Cut(location, "#")
+	toks := pointerTokens(location)
+	switch n := len(toks); {
+	case n == 0:
+		doc = displayURL(doc)
+		if i := strings.LastIndexAny(doc, "/:"); i >= 0 {
+			doc = doc[i+1:]
+		}
+		return doc
+	case n >= 2 && (toks[n-2] == "$defs" || toks[n-2] == "definitions"):
+		return toks[n-1]
+	}
+	return ""
+}
+
+func containsWhat(holder *jsonschema.Schema) string {
+	what := "the 'contains' schema"
+	if holder != nil {
+		if sum := summarize(holder.Contains); sum != "" {
+			what += " (" + sum + ")"
+		}
+	}
+	return what
+}
+
+// propertySchema returns the schema a holder declares for a property, or
+// nil.
+func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
+	if holder == nil {
+		return nil
+	}
+	return holder.Properties[name]
+}
+
+// addFieldSuggestion says how to add a missing field, with its type and
+// description when its schema gives them.
+func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
+	desc, types := "", ""
+	for cur, i := prop, 0; cur != nil && i < 8; cur, i = cur.Ref, i+1 {
+		if desc == "" {
+			desc = cmp.Or(cur.Description, cur.Title)
+		}
+		if types == "" && cur.Types != nil {
+			types = strings.Join(cur.Types.ToStrings(), " or ")
+		}
+	}
+	desc = clip(strings.Join(strings.Fields(desc), " "), 300)
+	field := fmt.Sprintf("Add %s '%s' field", article(name), name)
+	if types != "" {
+		field += " (" + types + ")"
+	}
+	if desc != "" {
+		return field + ": " + desc
+	}
+	return field + " " + s.into
+}
+
+// numberBounds describes the numbers the holder accepts: "between 1 and 5",
+// "greater than 0", "at most 10".
+func numberBounds(holder *jsonschema.Schema, keyword string, want *big.Rat) string {
+	var lo, hi string
+	if holder != nil {
+		switch {
+		case holder.ExclusiveMinimum != nil && (holder.Minimum == nil || holder.ExclusiveMinimum.Cmp(holder.Minimum) >= 0):
+			lo = "greater than " + ratString(holder.ExclusiveMinimum)
+		case holder.Minimum != nil:
+			lo = "at least " + ratString(holder.Minimum)
+		}
+		switch {
+		case holder.ExclusiveMaximum != nil && (holder.Maximum == nil || holder.ExclusiveMaximum.Cmp(holder.Maximum) <= 0):
+			hi = "less than " + ratString(holder.ExclusiveMaximum)
+		case holder.Maximum != nil:
+			hi = "at most " + ratString(holder.Maximum)
+		}
+	}
+	if lo == "" && hi == "" {
+		switch keyword {
+		case "minimum":
+			lo = "at least " + ratString(want)
+		case "exclusiveMinimum":
+			lo = "greater than " + ratString(want)
+		case "maximum":
+			hi = "at most " + ratString(want)
+		default:
+			hi = "less than " + ratString(want)
+		}
+	}
+	switch {
+	case lo == "":
+		return hi
+	case hi == "":
+		return lo
+	case strings.HasPrefix(lo, "at least ") && strings.HasPrefix(hi, "at most "):
+		return "between " + strings.TrimPrefix(lo, "at least ") + " and " + strings.TrimPrefix(hi, "at most ")
+	}
+	return lo + " and " + hi
+}
+
+// lengthSuggestion gives both length bounds when the holder has both.
+func lengthSuggestion(s site, holder *jsonschema.Schema, one string) string {
+	if holder != nil && holder.MinLength != nil && holder.MaxLength != nil {
+		return fmt.Sprintf("Use between %d and %d characters for %s", *holder.MinLength, *holder.MaxLength, s.ref)
+	}
+	return one
+}
+
+// countSuggestion gives both count bounds (of items or properties) when the
+// holder has both.
+func countSuggestion(s site, holder *jsonschema.Schema, what, one string) string {
+	if holder == nil {
+		return one
+	}
+	lo, hi := holder.MinItems, holder.MaxItems
+	if what == "properties" {
+		lo, hi = holder.MinProperties, holder.MaxProperties
+	}
+	if lo != nil && hi != nil {
+		return fmt.Sprintf("Give %s between %d and %d %s", s.ref, *lo, *hi, what)
+	}
+	return one
+}
+
+// formatExample shows what a valid value of a format looks like.
+func formatExample(format string) string {
+	ex := map[string]string{
+		"email":                 "name@example.com",
+		"idn-email":             "name@example.com",
+		"date":                  "2024-05-01 (YYYY-MM-DD)",
+		"time":                  "12:30:00Z (with a time zone)",
+		"date-time":             "2024-05-01T12:30:00Z (RFC 3339)",
+		"duration":              "P3DT4H (ISO 8601)",
+		"uri":                   "https://example.com/path (an absolute URI)",
+		"iri":                   "https://example.com/path (an absolute IRI)",
+		"uri-reference":         "../path#frag",
+		"uuid":                  "123e4567-e89b-12d3-a456-426614174000",
+		"ipv4":                  "192.0.2.1",
+		"ipv6":                  "2001:db8::1",
+		"hostname":              "api.example.com",
+		"json-pointer":          "/a/b/0",
+		"relative-json-pointer": "1/a",
+		"regex":                 "^[a-z]+$",
+		"semver":                "1.2.3",
+	}[format]
+	if ex == "" {
+		return ""
+	}
+	return " such as " + ex
+}
+
+// nearest returns the declared property that name most likely misspells:
+// one not present in obj, within an edit distance of 2 (1 for short
+// names).
+func nearest(name string, declared []string, obj map[string]any) string {
+	best, bestD := "", 3
+	if utf8.RuneCountInString(name) <= 4 {
+		bestD = 2
+	}
+	for _, d := range declared {
+		if _, ok := obj[d]; ok {
+			continue
+		}
+		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 99
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// show renders a value as compact JSON, cut to about maxShown characters.
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return quoteJSON(clip(s, maxShown))
+	}
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return clip(fmt.Sprint(v), maxShown)
+	}
+	return clip(strings.TrimSuffix(sb.String(), "\n"), maxShown)
+}
+
+// showList renders up to max values, and how many more there are.
+func showList(vals []any, max int) string {
+	var parts []string
+	for i, v := range vals {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(vals)-max))
+			break
+		}
+		parts = append(parts, show(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func quoteList(names []string, max int) string {
+	var parts []string
+	for i, n := range names {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(names)-max))
+			break
+		}
+		parts = append(parts, "'"+clip(n, maxName)+"'")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// clip cuts s to n characters, ending with "…" when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// numString renders the number at the instance as written, else rat.
+func numString(v any, rat *big.Rat) string {
+	switch v := v.(type) {
+	case json.Number:
+		return clip(v.String(), maxShown)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(v), 'g', -1, 32)
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(v)
+	}
+	if rat == nil {
+		return "?"
+	}
+	return ratString(rat)
+}
+
+// ratString renders a number of the schema: exactly when it is an integer,
+// else as the shortest float64 that reads back to it.
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return clip(r.Num().String(), maxShown)
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "y"):
+		noun = strings.TrimSuffix(noun, "y") + "ies"
+	default:
+		noun += "s"
+	}
+	return fmt.Sprintf("%d %s", n, noun)
+}
+
+// article returns "an" before a word that starts with a vowel, else "a".
+func article(word string) string {
+	if r, _ := utf8.DecodeRuneInString(word); strings.ContainsRune("aeiouAEIOU", r) {
+		return "an"
+	}
+	return "a"
+}
+
+func appendToken(tokens []string, tok string) []string {
+	return append(slices.Clip(tokens), tok)
+}
+
+// lookup returns the value at tokens in doc.
+func lookup(doc any, tokens []string) (any, bool) {
+	cur := doc
+	for _, tok := range tokens {
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(v) {
+				return nil, false
+			}
+			cur = v[n]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// pointer joins tokens as a JSON Pointer without the leading slash.
+func pointer(tokens []string) string {
+	esc := make([]string, len(tokens))
+	for i, t := range tokens {
+		esc[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+	}
+	return strings.Join(esc, "/")
+}
+
+// pointerTokens returns the tokens of the JSON Pointer fragment of a schema
+// URL.
+func pointerTokens(u string) []string {
+	_, frag, _ := strings.Cut(u, "#")
+	if f, err := gourl.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	if !strings.HasPrefix(frag, "/") {
+		return nil
+	}
+	toks := strings.Split(frag[1:], "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// libraryText is the validator's own English text for an error kind judge
+// has no words of its own for.
+func libraryText(e *jsonschema.ValidationError) string {
+	leaf := &jsonschema.ValidationError{SchemaURL: e.SchemaURL, ErrorKind: e.ErrorKind}
+	text := leaf.Error()
+	if _, after, ok := strings.Cut(text, "': "); ok && strings.HasPrefix(text, "at '") {
+		return after
+	}
+	return text
+}
+
+func compareIssues(a, b result.Issue) int {
+	return cmp.Or(
+		cmp.Compare(a.Location, b.Location),
+		cmp.Compare(a.Type, b.Type),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Suggestion, b.Suggestion),
+		cmp.Compare(a.Rule, b.Rule),
+	)
+}
+
+// sortIssues sorts findings in the result's issue order and drops exact
+// duplicates (allOf branches may repeat a check).
+func sortIssues(found []finding) []result.Issue {
+	issues := make([]result.Issue, len(found))
+	for i, f := range found {
+		issues[i] = f.issue
+	}
+	slices.SortFunc(issues, compareIssues)
+	return slices.Compact(issues)
+}

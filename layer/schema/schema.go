@@ -1,0 +1,591 @@
+package schema
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	gourl "net/url"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+//go:embed doc.go
+var docGo string
+
+// Layer validates the output against the request's expected JSON Schema. It
+// applies when the request has an expected schema. Run reports one issue
+// per failed schema keyword, records one deterministic check, and returns a
+// *layer.InputError when the schema itself is invalid. Layer is safe for
+// concurrent use.
+var Layer = &layer.Layer{
+	Name:    "schema",
+	Doc:     extractDoc(docGo, "schema"),
+	Applies: func(in *layer.Input) bool { return in.ExpectedSchema != nil },
+	Run:     run,
+}
+
+// BaseURI is the base URI of an expected schema that has no absolute $id,
+// and the base against which relative keys of layer.Input.Schemas resolve.
+// It is hierarchical, so that a relative $ref such as "common.json" in the
+// expected schema resolves to BaseURI's directory, where a local schema
+// given as "common.json" is found.
+const BaseURI = "judge:///schemas/expected_schema.json"
+
+const baseDir = "judge:///schemas/"
+
+// MaxSchemaDepth is how deeply the expected schema and each local schema may
+// nest arrays and objects. Checking a schema against its meta-schema takes
+// time cubic in its depth; at this depth it takes about 0.1s.
+const MaxSchemaDepth = 256
+
+func run(ctx context.Context, p *layer.Pass) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	in := p.Input
+	c, err := load(p.Cache, in.ExpectedSchema, in.Schemas, in.Options.AssertFormat)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	issues, err := c.validate(in.Output)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, is := range issues {
+		p.Report(is)
+	}
+	p.Decided(1)
+	return nil
+}
+
+// compiled is what the cache holds for one (schema, local schemas,
+// assert_format) triple. It is immutable and safe for concurrent use.
+type compiled struct {
+	sch *jsonschema.Schema
+	// index holds every compiled schema reachable from sch by its Location.
+	index map[string]*jsonschema.Schema
+	// names maps a document's URL to how a location in it is written in an
+	// InputError: "expected_schema" or `schemas["uri"]`.
+	names map[string]string
+}
+
+// load returns the compiled schema from cache, compiling it on a miss. A
+// nil cache compiles every time.
+func load(cache *layer.Cache, expected any, locals map[string]any, assertFormat bool) (*compiled, error) {
+	key, err := cacheKey(expected, locals, assertFormat)
+	if err != nil {
+		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
+			Msg: "the schema is not plain JSON: " + err.Error(), Err: err}
+	}
+	build := func() (any, error) { return compile(expected, locals, assertFormat) }
+	var v any
+	if cache == nil {
+		v, err = build()
+	} else {
+		v, err = cache.Load(key, build)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.(*compiled), nil
+}
+
+// cacheKey is the hex SHA-256 of a canonical JSON encoding of the inputs:
+// encoding/json writes object keys sorted, and the local schemas are
+// listed sorted by URI.
+func cacheKey(expected any, locals map[string]any, assertFormat bool) (string, error) {
+	type local struct {
+		URI    string `json:"uri"`
+		Schema any    `json:"schema"`
+	}
+	k := struct {
+		Version      int     `json:"v"`
+		Schema       any     `json:"schema"`
+		Schemas      []local `json:"schemas"`
+		AssertFormat bool    `json:"assert_format"`
+	}{Version: 1, Schema: expected, AssertFormat: assertFormat}
+	for _, uri := range sortedKeys(locals) {
+		k.Schemas = append(k.Schemas, local{uri, locals[uri]})
+	}
+	b, err := json.Marshal(k)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return "schema:" + hex.EncodeToString(sum[:]), nil
+}
+
+// compile builds the compiled form of expected. It never fetches: $ref
+// resolves only against the drafts' meta-schemas and locals.
+func compile(expected any, locals map[string]any, assertFormat bool) (c *compiled, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c, err = nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
+				Msg: fmt.Sprintf("the schema could not be compiled (internal error: %v)", r)}
+		}
+	}()
+	b := newBuilder(expected, locals)
+	if depth(expected, MaxSchemaDepth+1) > MaxSchemaDepth {
+		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema", Msg: tooDeep}
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(loader{b.docs})
+	comp.DefaultDraft(b.draft)
+	if assertFormat {
+		comp.AssertFormat()
+	}
+	if err := comp.AddResource(b.mainURL, expected); err != nil {
+		return nil, b.inputError(err)
+	}
+	sch, err := comp.Compile(b.mainURL)
+	if err != nil {
+		return nil, b.inputError(err)
+	}
+	c = &compiled{sch: sch, index: indexSchemas(sch), names: b.names}
+	if err := c.checkRefCycles(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// validate checks v and returns its issues, sorted, or an error when
+// validation could not run: an *layer.InputError for a $ref cycle met at
+// run time or a value that is not JSON.
+func (c *compiled) validate(v any) (issues []result.Issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			issues, err = nil, fmt.Errorf("schema: validation panicked: %v", r)
+		}
+	}()
+	verr := c.sch.Validate(v)
+	if verr == nil {
+		return nil, nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return nil, fmt.Errorf("schema: %w", verr)
+	}
+	r := &reporter{c: c, doc: v}
+	r.walk(ve)
+	if r.err != nil {
+		return nil, r.err
+	}
+	return sortIssues(r.found), nil
+}
+
+// checkRefCycles finds chains of $ref that lead back to where they started
+// without checking anything on the way, such as {"$ref": "#"}: whatever the
+// output, validation would loop. The validator finds such loops too, but
+// not under "not" or "if", where it only asks whether a value matches.
+func (c *compiled) checkRefCycles() error {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[*jsonschema.Schema]int{}
+	for _, loc := range sortedKeys(c.index) {
+		var path []*jsonschema.Schema
+		s := c.index[loc]
+		for s != nil && state[s] == 0 && alwaysRefs(s) {
+			state[s] = visiting
+			path = append(path, s)
+			s = s.Ref
+		}
+		if s != nil && state[s] == visiting {
+			i := slices.Index(path, s)
+			var chain []string
+			for _, p := range path[i:] {
+				chain = append(chain, c.schemaLoc(p.Location))
+			}
+			chain = append(chain, c.schemaLoc(s.Location))
+			return &layer.InputError{Layer: "schema", Location: chain[0],
+				Msg: "$ref cycle: " + strings.Join(chain, " → ") +
+					"; the reference leads back to itself without checking anything, so validation would never end"}
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+	return nil
+}
+
+// alwaysRefs reports whether validating against s always goes on to s.Ref:
+// no keyword the validator checks before $ref can stop it.
+func alwaysRefs(s *jsonschema.Schema) bool {
+	return s.Ref != nil && s.Bool == nil && s.Types == nil && s.Const == nil && s.Enum == nil && s.Format == nil
+}
+
+// indexSchemas maps the Location of every schema reachable from root to it.
+func indexSchemas(root *jsonschema.Schema) map[string]*jsonschema.Schema {
+	index := map[string]*jsonschema.Schema{}
+	stack := []*jsonschema.Schema{root}
+	push := func(ss ...*jsonschema.Schema) {
+		for _, s := range ss {
+			if s != nil {
+				stack = append(stack, s)
+			}
+		}
+	}
+	pushAny := func(v any) {
+		switch v := v.(type) {
+		case *jsonschema.Schema:
+			push(v)
+		case []*jsonschema.Schema:
+			push(v...)
+		}
+	}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, ok := index[s.Location]; ok {
+			continue
+		}
+		index[s.Location] = s
+		push(s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else, s.PropertyNames, s.UnevaluatedProperties,
+			s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema)
+		if s.DynamicRef != nil {
+			push(s.DynamicRef.Ref)
+		}
+		push(s.AllOf...)
+		push(s.AnyOf...)
+		push(s.OneOf...)
+		push(s.PrefixItems...)
+		for _, p := range s.Properties {
+			push(p)
+		}
+		for _, p := range s.PatternProperties {
+			push(p)
+		}
+		for _, p := range s.DependentSchemas {
+			push(p)
+		}
+		for _, d := range s.Dependencies {
+			pushAny(d)
+		}
+		pushAny(s.AdditionalProperties)
+		pushAny(s.Items)
+		pushAny(s.AdditionalItems)
+	}
+	return index
+}
+
+// loader is the compiler's URL loader. It serves the local schemas, and
+// only those the schema refers to, and refuses every other URL: the
+// drafts' meta-schemas are built in, and nothing is ever fetched.
+type loader struct{ docs map[string]any }
+
+func (l loader) Load(url string) (any, error) {
+	doc, ok := l.docs[url]
+	if !ok {
+		return nil, &refusedError{URL: url}
+	}
+	if depth(doc, MaxSchemaDepth+1) > MaxSchemaDepth {
+		return nil, errTooDeep
+	}
+	return doc, nil
+}
+
+// refusedError is a document that is neither local nor a meta-schema.
+type refusedError struct{ URL string }
+
+func (e *refusedError) Error() string {
+	return fmt.Sprintf("%q is not among the local schemas; judge never fetches schemas", displayURL(e.URL))
+}
+
+var tooDeep = fmt.Sprintf("the schema nests arrays and objects more than %d levels deep", MaxSchemaDepth)
+
+// errTooDeep is a local schema nested deeper than MaxSchemaDepth.
+var errTooDeep = errors.New(tooDeep)
+
+// displayURL writes a URL under the judge base as the relative reference
+// the user wrote.
+func displayURL(u string) string {
+	if rest, ok := strings.CutPrefix(u, BaseURI); ok {
+		return rest
+	}
+	if rest, ok := strings.CutPrefix(u, baseDir); ok {
+		return rest
+	}
+	return u
+}
+
+// builder holds what compile derives from the inputs before compiling.
+type builder struct {
+	draft   *jsonschema.Draft
+	mainURL string
+	docs    map[string]any    // local schemas by resolved URL: keys, and $id aliases
+	names   map[string]string // document URL -> how InputError locations name it
+	byURL   map[string]any    // document URL -> document, the expected schema included
+	raw     map[string]any    // local schemas by key as given, without fragment
+}
+
+func newBuilder(expected any, locals map[string]any) *builder {
+	b := &builder{names: map[string]string{}, byURL: map[string]any{}, docs: map[string]any{}}
+	keys := sortedKeys(locals)
+
+	// Draft of the expected schema: its $schema, followed through local
+	// meta-schemas by their keys as given; draft-07 when it names none.
+	b.raw = map[string]any{}
+	for _, k := range keys {
+		b.raw[stripFragment(k)] = locals[k]
+	}
+	b.draft = draftOf(expected, b.raw, jsonschema.Draft7)
+
+	// The expected schema is found under its absolute $id, unless that is
+	// a URL of json-schema.org, where the built-in meta-schemas live (a
+	// copy of a meta-schema is a fine expected schema).
+	b.mainURL = BaseURI
+	if id := absoluteID(expected, b.draft); id != "" && !isMetaURL(id) {
+		b.mainURL = id
+	}
+	b.names[b.mainURL] = "expected_schema"
+	b.byURL[b.mainURL] = expected
+
+	// Relative keys resolve against the expected schema's base URI, or
+	// against BaseURI when that base is opaque (a URN).
+	base, err := gourl.Parse(b.mainURL)
+	if err != nil || base.Opaque != "" {
+		base, _ = gourl.Parse(BaseURI)
+	}
+	for _, k := range keys {
+		u := resolveKey(base, k)
+		if _, ok := b.byURL[u]; ok {
+			continue
+		}
+		b.docs[u] = locals[k]
+		b.names[u] = "schemas[" + quoteJSON(k) + "]"
+		b.byURL[u] = locals[k]
+	}
+	// A local schema is also found by its absolute $id, when that URI is
+	// not taken.
+	for _, k := range keys {
+		doc := locals[k]
+		id := absoluteID(doc, draftOf(doc, b.raw, b.draft))
+		if id == "" || isMetaURL(id) {
+			continue
+		}
+		if _, ok := b.byURL[id]; ok {
+			continue
+		}
+		b.docs[id] = doc
+		b.names[id] = "schemas[" + quoteJSON(k) + "]"
+		b.byURL[id] = doc
+	}
+	return b
+}
+
+// resolveKey makes a key of the local schemas absolute: a key with a scheme
+// is taken as it is (without fragment), a relative one is resolved against
+// base.
+func resolveKey(base *gourl.URL, key string) string {
+	key = stripFragment(key)
+	ref, err := gourl.Parse(key)
+	if err != nil || ref.IsAbs() {
+		return key
+	}
+	return base.ResolveReference(ref).String()
+}
+
+func stripFragment(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	return u
+}
+
+// absoluteID returns the absolute $id (id for draft-04) of a schema
+// document without fragment, or "". As in drafts before 2019-09, an id
+// beside $ref is ignored.
+func absoluteID(doc any, draft *jsonschema.Draft) string {
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return ""
+	}
+	kw := "$id"
+	if draft == jsonschema.Draft4 {
+		kw = "id"
+	}
+	if _, ok := obj["$ref"]; ok && draftVersion(draft) < 2019 {
+		return ""
+	}
+	id, ok := obj[kw].(string)
+	if !ok {
+		return ""
+	}
+	id = stripFragment(id)
+	u, err := gourl.Parse(id)
+	if err != nil || !u.IsAbs() {
+		return ""
+	}
+	return id
+}
+
+// isMetaURL reports whether u is on json-schema.org, whose meta-schemas
+// are built in and cannot be replaced.
+func isMetaURL(u string) bool {
+	return strings.HasPrefix(u, "http://json-schema.org/") || strings.HasPrefix(u, "https://json-schema.org/")
+}
+
+// draftOf returns the draft a document is written for: the one its $schema
+// names, directly or through meta-schemas among docs (by URL), else
+// fallback.
+func draftOf(doc any, docs map[string]any, fallback *jsonschema.Draft) *jsonschema.Draft {
+	for range 8 {
+		obj, ok := doc.(map[string]any)
+		if !ok {
+			return fallback
+		}
+		s, ok := obj["$schema"].(string)
+		if !ok {
+			return fallback
+		}
+		if d := knownDraft(s); d != nil {
+			return d
+		}
+		if doc, ok = docs[stripFragment(s)]; !ok {
+			return fallback
+		}
+	}
+	return fallback
+}
+
+// knownDraft returns the draft whose meta-schema URL is u, or nil.
+func knownDraft(u string) *jsonschema.Draft {
+	u, frag, _ := strings.Cut(u, "#")
+	if frag != "" {
+		return nil
+	}
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+	switch u {
+	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
+		return jsonschema.Draft2020
+	case "json-schema.org/draft/2019-09/schema":
+		return jsonschema.Draft2019
+	case "json-schema.org/draft-07/schema":
+		return jsonschema.Draft7
+	case "json-schema.org/draft-06/schema":
+		return jsonschema.Draft6
+	case "json-schema.org/draft-04/schema":
+		return jsonschema.Draft4
+	}
+	return nil
+}
+
+func draftVersion(d *jsonschema.Draft) int {
+	switch d {
+	case jsonschema.Draft4:
+		return 4
+	case jsonschema.Draft6:
+		return 6
+	case jsonschema.Draft7:
+		return 7
+	case jsonschema.Draft2019:
+		return 2019
+	}
+	return 2020
+}
+
+// draftName is how messages name a draft.
+func draftName(version int) string {
+	switch version {
+	case 4, 6, 7:
+		return fmt.Sprintf("draft-%02d", version)
+	case 2019:
+		return "2019-09"
+	}
+	return "2020-12"
+}
+
+// schemaLoc renders a schema URL (with a JSON Pointer fragment) as an
+// InputError location: "expected_schema/properties/age".
+func (c *compiled) schemaLoc(u string) string { return schemaLoc(c.names, u) }
+
+func schemaLoc(names map[string]string, u string) string {
+	doc, frag, _ := strings.Cut(u, "#")
+	name, ok := names[doc]
+	if !ok {
+		name = displayURL(doc)
+	}
+	if f, err := gourl.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	switch {
+	case frag == "":
+		return name
+	case strings.HasPrefix(frag, "/"):
+		return name + frag
+	default:
+		return name + "#" + frag
+	}
+}
+
+// depth returns how deeply v nests arrays and objects, counting no further
+// than limit.
+func depth(v any, limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	d := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			d = max(d, depth(e, limit-1))
+		}
+	case []any:
+		for _, e := range v {
+			d = max(d, depth(e, limit-1))
+		}
+	default:
+		return 0
+	}
+	return d + 1
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// extractDoc returns the documentation of the layer called name from the
+// source of doc.go: the text after the "# Layer name" heading of its
+// package comment.
+func extractDoc(src, name string) string {
+	var lines []string
+	for line := range strings.Lines(src) {
+		line = strings.TrimRight(line, "\n")
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+		switch {
+		case line == "//":
+			lines = append(lines, "")
+		case strings.HasPrefix(line, "// "):
+			lines = append(lines, line[3:])
+		case strings.HasPrefix(line, "//\t"):
+			lines = append(lines, "\t"+line[3:])
+		}
+	}
+	text := strings.Join(lines, "\n")
+	_, after, ok := strings.Cut(text, "# Layer "+name+"\n")
+	if !ok {
+		panic("schema: doc.go has no \"# Layer " + name + "\" heading")
+	}
+	return strings.TrimSpace(after) + "\n"
+}
