@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"slices"
 	"strings"
 
@@ -50,29 +48,10 @@ type verdict struct {
 func newLayer(cfg config) *layer.Layer {
 	return &layer.Layer{
 		Name:    "criteria",
-		Doc:     mustExtractDoc(docGo, "criteria"),
+		Doc:     layer.MustExtractDoc(docGo, "criteria"),
 		Applies: func(in *layer.Input) bool { return len(in.Criteria) > 0 },
 		Run:     cfg.run,
 	}
-}
-
-// mustExtractDoc returns the section of a package comment under the heading
-// "# Layer name", up to the next heading, as golang.org/x/tools'
-// analysisutil.MustExtractDoc does for analyzers.
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(fmt.Sprintf("criteria: doc.go has no package comment: %v", err))
-	}
-	text := f.Doc.Text()
-	_, after, ok := strings.Cut(text, "\n# Layer "+name+"\n")
-	if !ok {
-		panic("criteria: doc.go has no heading '# Layer " + name + "'")
-	}
-	if i := strings.Index(after, "\n# "); i >= 0 {
-		after = after[:i]
-	}
-	return strings.TrimSpace(after)
 }
 
 // compiled are the programs of one criterion; nil where it has no such

@@ -47,17 +47,3 @@ func TestJudgeHook(t *testing.T) {
 		t.Errorf("got issues\n%+v\nwant\n%+v", f.Issues, want)
 	}
 }
-
-func TestMustExtractDoc(t *testing.T) {
-	t.Parallel()
-	src := "// Package x does x.\n//\n// # Layer x\n//\n// x: do x\n//\n// More.\n//\n// # Other\n//\n// Not this.\npackage x\n"
-	if got := mustExtractDoc(src, "x"); got != "x: do x\n\nMore." {
-		t.Errorf("got %q", got)
-	}
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for a missing heading")
-		}
-	}()
-	mustExtractDoc(src, "y")
-}

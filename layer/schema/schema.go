@@ -28,7 +28,7 @@ var docGo string
 // concurrent use.
 var Layer = &layer.Layer{
 	Name:    "schema",
-	Doc:     extractDoc(docGo, "schema"),
+	Doc:     layer.MustExtractDoc(docGo, "schema"),
 	Applies: func(in *layer.Input) bool { return in.ExpectedSchema != nil },
 	Run:     run,
 }
@@ -561,31 +561,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// extractDoc returns the documentation of the layer called name from the
-// source of doc.go: the text after the "# Layer name" heading of its
-// package comment.
-func extractDoc(src, name string) string {
-	var lines []string
-	for line := range strings.Lines(src) {
-		line = strings.TrimRight(line, "\n")
-		if strings.HasPrefix(line, "package ") {
-			break
-		}
-		switch {
-		case line == "//":
-			lines = append(lines, "")
-		case strings.HasPrefix(line, "// "):
-			lines = append(lines, line[3:])
-		case strings.HasPrefix(line, "//\t"):
-			lines = append(lines, "\t"+line[3:])
-		}
-	}
-	text := strings.Join(lines, "\n")
-	_, after, ok := strings.Cut(text, "# Layer "+name+"\n")
-	if !ok {
-		panic("schema: doc.go has no \"# Layer " + name + "\" heading")
-	}
-	return strings.TrimSpace(after) + "\n"
 }
