@@ -14,13 +14,24 @@ import (
 // MaxSchemaFileBytes is the largest schema file LoadSchemaDir reads.
 const MaxSchemaFileBytes = 8 << 20
 
-// LoadSchemaDir reads every *.json file under dir as a schema document for
-// $ref, keyed by its absolute "$id" (or "id" for draft 4). A file without an
-// absolute id is an error naming the file, since nothing could refer to it.
-// Give the result to [WithSchemas].
-func LoadSchemaDir(dir string) (map[string]any, error) {
-	schemas := map[string]any{}
-	files := map[string]string{}
+// SchemaFile is one schema document read from a directory.
+type SchemaFile struct {
+	// URI is how $ref names it: its absolute "$id" (or draft-4 "id"), else
+	// its path relative to the directory with forward slashes
+	// ("common.json", "defs/address.json"), which a relative $ref in the
+	// expected schema resolves to.
+	URI  string
+	Path string // the file's path
+	Data []byte // the file's bytes, to point errors at lines
+	Doc  any    // the decoded document
+}
+
+// ReadSchemaDir reads every *.json file under dir as a schema document for
+// $ref. Files over MaxSchemaFileBytes, files that are not JSON, and two
+// files with the same URI are errors naming the files.
+func ReadSchemaDir(dir string) ([]SchemaFile, error) {
+	var files []SchemaFile
+	byURI := map[string]string{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -43,19 +54,37 @@ func LoadSchemaDir(dir string) (map[string]any, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		id := schemaID(doc)
-		if id == "" {
-			return fmt.Errorf(`%s: the schema has no absolute "$id", so no $ref could name it; add one such as "https://example.com/schemas/%s"`, path, filepath.Base(path))
+		uri := schemaID(doc)
+		if uri == "" {
+			rel, err := filepath.Rel(dir, path)
+			if err != nil {
+				return err
+			}
+			uri = filepath.ToSlash(rel)
 		}
-		if prev, dup := files[id]; dup {
-			return fmt.Errorf("%s and %s both have $id %q", prev, path, id)
+		if prev, dup := byURI[uri]; dup {
+			return fmt.Errorf("%s and %s are both %q", prev, path, uri)
 		}
-		files[id] = path
-		schemas[id] = doc
+		byURI[uri] = path
+		files = append(files, SchemaFile{URI: uri, Path: path, Data: data, Doc: doc})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("schemas directory: %w", err)
+	}
+	return files, nil
+}
+
+// LoadSchemaDir reads the schemas under dir (see [ReadSchemaDir]) keyed by
+// URI, ready for [WithSchemas].
+func LoadSchemaDir(dir string) (map[string]any, error) {
+	files, err := ReadSchemaDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	schemas := make(map[string]any, len(files))
+	for _, f := range files {
+		schemas[f.URI] = f.Doc
 	}
 	return schemas, nil
 }

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -86,35 +83,6 @@ func (o *origins) describe(re *judge.RequestError) string {
 		return msg
 	}
 	return field + ": " + msg
-}
-
-// indexSchemaFiles maps the $id (or draft-4 id) of every *.json file under
-// dir to the file, as judge.LoadSchemaDir keys them, so that errors in them
-// can point into the file. Files it cannot read are left out.
-func indexSchemaFiles(dir string) map[string]fileText {
-	index := map[string]fileText{}
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".json") {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil
-		}
-		var doc map[string]any
-		if json.Unmarshal(data, &doc) != nil {
-			return nil
-		}
-		for _, k := range []string{"$id", "id"} {
-			if id, ok := doc[k].(string); ok {
-				id, _, _ = strings.Cut(id, "#")
-				index[id] = fileText{name: path, data: data}
-				break
-			}
-		}
-		return nil
-	})
-	return index
 }
 
 // isField reports whether loc is name or a location inside it.

@@ -57,7 +57,7 @@ JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
 in the process list. Logs are JSON lines on stderr. SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
-  curl -H 'Authorization: Bearer s3cret' --data @examples/request.json http://127.0.0.1:8080/validate`,
+  curl -H 'Authorization: Bearer s3cret' -H 'Content-Type: application/json' --data @examples/request.json http://127.0.0.1:8080/validate`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

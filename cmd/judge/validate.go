@@ -111,10 +111,15 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
 	}
+	var schemaFiles []judge.SchemaFile
 	if params.schemasDir != "" {
-		schemas, err := judge.LoadSchemaDir(params.schemasDir)
-		if err != nil {
+		var err error
+		if schemaFiles, err = judge.ReadSchemaDir(params.schemasDir); err != nil {
 			return badInput(err)
+		}
+		schemas := map[string]any{}
+		for _, f := range schemaFiles {
+			schemas[f.URI] = f.Doc
 		}
 		opts = append(opts, judge.WithSchemas(schemas))
 	}
@@ -123,8 +128,9 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if err != nil {
 		return err
 	}
-	if params.schemasDir != "" {
-		src.schemas = indexSchemaFiles(params.schemasDir)
+	src.schemas = map[string]fileText{}
+	for _, f := range schemaFiles {
+		src.schemas[f.URI] = fileText{name: f.Path, data: f.Data}
 	}
 	engine, err := judge.New(opts...)
 	if err != nil {

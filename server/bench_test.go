@@ -1,0 +1,131 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchCorpus is the part of ../shared/testdata/mcp-tools/bench-corpus.json
+// the benchmark reads: tool input schemas with a valid and an invalid
+// argument document each (as JSON text), and one large document.
+type benchCorpus struct {
+	Cases []struct {
+		Name    string          `json:"name"`
+		Schema  json.RawMessage `json:"schema"`
+		Valid   string          `json:"valid"`
+		Invalid string          `json:"invalid"`
+	} `json:"cases"`
+	Large struct {
+		Schema  json.RawMessage `json:"schema"`
+		Valid   string          `json:"valid"`
+		Invalid string          `json:"invalid"`
+	} `json:"large"`
+}
+
+// inlineToolOutput is a realistic tool output: a page of search results
+// as an MCP tool returns it, with a schema and two rules.
+const inlineToolOutput = `{
+  "output": {
+    "total_count": 3,
+    "incomplete_results": false,
+    "items": [
+      {"number": 4711, "title": "Server drops requests under load", "state": "open", "user": {"login": "ada"}, "labels": ["bug", "p1"], "comments": 12, "created_at": "2025-03-02T10:15:00Z"},
+      {"number": 4702, "title": "Document the metrics endpoint", "state": "closed", "user": {"login": "grace"}, "labels": ["docs"], "comments": 3, "created_at": "2025-02-27T08:01:00Z"},
+      {"number": 4698, "title": "Support draft 2020-12 $dynamicRef", "state": "open", "user": {"login": "alan"}, "labels": ["enhancement"], "comments": 0, "created_at": "2025-02-25T17:45:00Z"}
+    ]
+  },
+  "expected_schema": {
+    "type": "object",
+    "required": ["total_count", "incomplete_results", "items"],
+    "properties": {
+      "total_count": {"type": "integer", "minimum": 0},
+      "incomplete_results": {"type": "boolean"},
+      "items": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": ["number", "title", "state", "user"],
+          "properties": {
+            "number": {"type": "integer"},
+            "title": {"type": "string", "minLength": 1},
+            "state": {"enum": ["open", "closed"]},
+            "user": {"type": "object", "required": ["login"], "properties": {"login": {"type": "string"}}},
+            "labels": {"type": "array", "items": {"type": "string"}},
+            "comments": {"type": "integer", "minimum": 0},
+            "created_at": {"type": "string", "format": "date-time"}
+          }
+        }
+      }
+    }
+  },
+  "acceptance_criteria": [
+    {"description": "The count matches the items", "rule": "output.total_count == size(output.items)"},
+    {"description": "Every item has a title", "rule": "output.items.all(i, size(i.title) > 0)"}
+  ]
+}`
+
+// BenchmarkValidateHTTP measures POST /validate end to end over loopback:
+// encoding, the HTTP round trip, decoding, the schema and criteria layers
+// and the answer.
+func BenchmarkValidateHTTP(b *testing.B) {
+	_, ts := newTestServer(b, Options{})
+	client := ts.Client()
+	client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
+
+	run := func(b *testing.B, bodies []string) {
+		b.Helper()
+		var size int
+		for _, body := range bodies {
+			size += len(body)
+		}
+		b.SetBytes(int64(size / len(bodies)))
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			body := bodies[i%len(bodies)]
+			i++
+			resp, err := client.Post(ts.URL+"/validate", "application/json", strings.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	}
+	b.Run("inline", func(b *testing.B) { run(b, []string{inlineToolOutput}) })
+
+	corpus := func(b *testing.B) *benchCorpus {
+		data, err := os.ReadFile(filepath.Join(sharedTestdata(b), "mcp-tools", "bench-corpus.json"))
+		if err != nil {
+			b.Skipf("bench corpus unreadable: %v", err)
+		}
+		var c benchCorpus
+		if err := json.Unmarshal(data, &c); err != nil {
+			b.Fatal(err)
+		}
+		return &c
+	}
+	request := func(schema json.RawMessage, output string) string {
+		r, _ := json.Marshal(map[string]any{"output": json.RawMessage(output), "expected_schema": schema})
+		return string(r)
+	}
+	b.Run("github_tools", func(b *testing.B) {
+		var bodies []string
+		for _, c := range corpus(b).Cases {
+			bodies = append(bodies, request(c.Schema, c.Valid), request(c.Schema, c.Invalid))
+		}
+		run(b, bodies)
+	})
+	b.Run("large", func(b *testing.B) {
+		c := corpus(b)
+		run(b, []string{request(c.Large.Schema, c.Large.Valid)})
+	})
+}

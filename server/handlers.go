@@ -1,0 +1,111 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/server/api"
+)
+
+// handleValidate answers POST /validate and /v1/validate: the body is a
+// judge.Request, the answer its ValidationResult. Findings are 200 even
+// when the output is invalid; only a request that cannot be answered is an
+// error.
+func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
+	if err := checkMediaType(r.Header); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	req, err := judge.DecodeRequest(body, s.opts.MaxDepth)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	res, err := s.engine.Validate(r.Context(), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.metrics.observeResult(res)
+	var buf bytes.Buffer
+	if err := result.WriteJSON(&buf, res); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeBody(w, http.StatusOK, api.MediaTypeJSON, buf.Bytes())
+}
+
+// readBody reads the whole body within MaxBodyBytes. A body over the limit
+// is an *http.MaxBytesError; one that cannot be read is a
+// *judge.RequestError.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	limit := s.opts.MaxBodyBytes
+	if r.ContentLength > limit {
+		return nil, &http.MaxBytesError{Limit: limit}
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			return nil, err
+		}
+		if r.Context().Err() != nil {
+			return nil, r.Context().Err()
+		}
+		return nil, &judge.RequestError{Field: "body", Msg: "the request body could not be read: " + err.Error(), Err: err}
+	}
+	return buf.Bytes(), nil
+}
+
+// handleHealthz answers GET /healthz: the process is alive.
+func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, api.Health{Status: "ok"})
+}
+
+// handleReadyz answers GET /readyz: 200 while serving, 503 once shutting
+// down.
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	if !s.ready.Load() {
+		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: "the server is shutting down"})
+		return
+	}
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, api.Health{Status: "ok"})
+}
+
+// handleOpenAPI answers GET /openapi.json with the OpenAPI document.
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	writeBody(w, http.StatusOK, api.MediaTypeJSON, s.openapi)
+}
+
+// handleCapabilities answers GET /capabilities.
+func (s *Server) handleCapabilities(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, s.capabilities())
+}
+
+// capabilities describes the engine and the limits.
+func (s *Server) capabilities() api.Capabilities {
+	c := api.Capabilities{
+		Version:         s.opts.Version,
+		ValidationTypes: s.engine.Types(),
+		Layers:          []api.Layer{},
+		Limits:          api.Limits{MaxBodyBytes: s.opts.MaxBodyBytes, MaxDepth: s.opts.MaxDepth},
+	}
+	for _, l := range s.engine.Layers() {
+		doc, _, _ := strings.Cut(strings.TrimSpace(l.Doc), "\n")
+		c.Layers = append(c.Layers, api.Layer{Name: l.Name, Doc: strings.TrimSpace(doc)})
+	}
+	return c
+}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// Metric names, all in the server's own registry.
+const (
+	MetricRequests         = "judge_http_requests_total"
+	MetricRequestDuration  = "judge_http_request_duration_seconds"
+	MetricRequestsInFlight = "judge_http_requests_in_flight"
+	MetricIssues           = "judge_validation_issues_total"
+	MetricValidations      = "judge_validations_total"
+)
+
+// unmatched is the route label of requests to a path no route serves, so
+// that arbitrary paths cannot grow the label set.
+const unmatched = "unmatched"
+
+// metrics are one Server's Prometheus collectors and their registry.
+type metrics struct {
+	reg         *prometheus.Registry
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	inFlight    prometheus.Gauge
+	issues      *prometheus.CounterVec
+	validations *prometheus.CounterVec
+	handler     http.Handler
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricRequests,
+			Help: "HTTP requests answered, by route, method and status code.",
+		}, []string{"route", "method", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    MetricRequestDuration,
+			Help:    "Time to answer an HTTP request, by route, in seconds.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"route"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: MetricRequestsInFlight,
+			Help: "HTTP requests being answered.",
+		}),
+		issues: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricIssues,
+			Help: "Issues reported in validation results, by issue type and severity.",
+		}, []string{"type", "severity"}),
+		validations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricValidations,
+			Help: "Validation results returned, by whether the output was valid.",
+		}, []string{"valid"}),
+	}
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.issues, m.validations,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// Both outcomes are exported from the start, at 0.
+	m.validations.WithLabelValues("true")
+	m.validations.WithLabelValues("false")
+	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
+		ErrorHandling: promhttp.ContinueOnError,
+		Registry:      m.reg,
+	})
+	return m
+}
+
+// observeRequest counts one answered request.
+func (m *metrics) observeRequest(route, method string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, methodLabel(method), strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// observeResult counts one validation result and its issues.
+func (m *metrics) observeResult(r *result.ValidationResult) {
+	m.validations.WithLabelValues(strconv.FormatBool(r.Valid)).Inc()
+	for _, is := range r.Issues {
+		typ := string(is.Type)
+		if _, ok := result.Lookup(is.Type); !ok {
+			typ = "other"
+		}
+		m.issues.WithLabelValues(typ, string(is.Severity)).Inc()
+	}
+}
+
+// methodLabel bounds the method label to the standard methods; a client
+// can send any token as a method.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "OTHER"
+}

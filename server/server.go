@@ -1,0 +1,197 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/jsonvalue"
+)
+
+// Defaults of [Options].
+const (
+	DefaultMaxBodyBytes    = 10 << 20
+	DefaultMaxDepth        = jsonvalue.DefaultMaxDepth
+	DefaultReadTimeout     = 15 * time.Second
+	DefaultWriteTimeout    = 60 * time.Second
+	DefaultIdleTimeout     = 120 * time.Second
+	DefaultShutdownTimeout = 10 * time.Second
+	// MaxHeaderBytes is the largest request header block the server reads.
+	MaxHeaderBytes = 64 << 10
+)
+
+// Options configure a [Server]. The zero value is usable: every field has a
+// default.
+type Options struct {
+	// Logger receives one line per request and every internal error; nil
+	// discards.
+	Logger *slog.Logger
+	// Token, when not empty, is the bearer token every route except
+	// /healthz and /readyz requires ("Authorization: Bearer <token>").
+	Token string
+	// MaxBodyBytes is the largest request body, in bytes; 0 means
+	// DefaultMaxBodyBytes (10 MiB).
+	MaxBodyBytes int64
+	// MaxDepth is how deeply a request body may nest arrays and objects;
+	// 0 means DefaultMaxDepth (256).
+	MaxDepth int
+	// ReadTimeout, WriteTimeout and IdleTimeout are those of http.Server;
+	// 0 means 15s, 60s and 120s.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for in-flight requests
+	// once its context is done; 0 means DefaultShutdownTimeout (10s).
+	ShutdownTimeout time.Duration
+	// Version is reported by /capabilities; empty means the main module's
+	// version from the build information.
+	Version string
+}
+
+// Server is the HTTP API over one judge.Engine. It is safe for concurrent
+// use. Make one with [New]; serve it with [Server.Serve], or mount
+// [Server.Handler] in another server.
+type Server struct {
+	engine  *judge.Engine
+	opts    Options
+	log     *slog.Logger
+	metrics *metrics
+	openapi []byte
+	handler http.Handler
+	paths   map[string]bool // every routed path, for the route label
+	ready   atomic.Bool
+}
+
+// route is one route the server serves.
+type route struct {
+	method, path string
+	handler      http.HandlerFunc
+}
+
+// New returns a Server answering with e, with opts' zero fields set to
+// their defaults.
+func New(e *judge.Engine, opts Options) *Server {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	opts.ReadTimeout = orDefault(opts.ReadTimeout, DefaultReadTimeout)
+	opts.WriteTimeout = orDefault(opts.WriteTimeout, DefaultWriteTimeout)
+	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
+	opts.ShutdownTimeout = orDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
+	if opts.Version == "" {
+		opts.Version = buildVersion()
+	}
+	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(), paths: map[string]bool{}}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.openapi = buildOpenAPI(opts)
+	mux := http.NewServeMux()
+	for _, rt := range s.routes() {
+		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
+		s.paths[rt.path] = true
+	}
+	s.handler = s.observe(s.recoverPanics(s.authenticate(problemMux(mux))))
+	s.ready.Store(true)
+	return s
+}
+
+// routes returns every route served. The OpenAPI document lists exactly
+// these (a test checks it).
+func (s *Server) routes() []route {
+	return []route{
+		{http.MethodPost, "/validate", s.handleValidate},
+		{http.MethodPost, "/v1/validate", s.handleValidate},
+		{http.MethodGet, "/healthz", s.handleHealthz},
+		{http.MethodGet, "/readyz", s.handleReadyz},
+		{http.MethodGet, "/metrics", s.metrics.handler.ServeHTTP},
+		{http.MethodGet, "/openapi.json", s.handleOpenAPI},
+		{http.MethodGet, "/capabilities", s.handleCapabilities},
+	}
+}
+
+// Handler returns the server's handler: every route with its middleware.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// errShuttingDown is the cause of the cancellation of requests still
+// running when the shutdown timeout ends.
+var errShuttingDown = errors.New("server: shutting down")
+
+// Serve serves on ln until ctx is done, then shuts down gracefully: /readyz
+// turns 503, the listener closes, and in-flight requests get up to
+// ShutdownTimeout to finish, after which they are cancelled and their
+// connections closed. Serve closes ln. It returns nil after a clean
+// shutdown, an error wrapping context.DeadlineExceeded when requests had
+// to be cut off, or the error that stopped serving.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	base, abort := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer abort(nil)
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadTimeout:       s.opts.ReadTimeout,
+		ReadHeaderTimeout: s.opts.ReadTimeout,
+		WriteTimeout:      s.opts.WriteTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return base },
+	}
+	s.ready.Store(true)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.log.Info("serving", "addr", ln.Addr().String())
+
+	select {
+	case err := <-errc:
+		s.ready.Store(false)
+		return fmt.Errorf("server: %w", err)
+	case <-ctx.Done():
+	}
+	s.ready.Store(false)
+	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		abort(errShuttingDown)
+		_ = srv.Close()
+		<-errc
+		return fmt.Errorf("server: in-flight requests cut off after %v: %w", s.opts.ShutdownTimeout, err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("server: %w", err)
+	}
+	s.log.Info("shut down")
+	return nil
+}
+
+// ListenAndServe listens on the TCP address addr and calls [Server.Serve].
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
