@@ -123,4 +123,3 @@ func TestLayerValidate(t *testing.T) {
 		}
 	}
 }
-
