@@ -19,7 +19,7 @@ type SyntaxError struct {
 	Offset    int64 // byte offset of the error, 0-based
 	Line, Col int   // 1-based; Col counts bytes
 	Msg       string
-	Err       error // ErrTooDeep for over-deep input, else nil
+	Err       error // the cause: ErrTooDeep for over-deep input, or the decoder's error
 }
 
 // Unwrap returns the cause, if any.
@@ -101,9 +101,10 @@ func Decode(data []byte, maxDepth int) (any, error) {
 	return v, nil
 }
 
-// Wrap turns an encoding/json error into a *SyntaxError with the position
-// it names (or fallback, a byte offset, when it names none). Other errors
-// are returned unchanged.
+// Wrap turns an error of encoding/json's decoder into a *SyntaxError with
+// the position it names or, when it names none (an error returned by an
+// UnmarshalJSON method), at fallback, a byte offset such as the decoder's
+// InputOffset. The original error is kept as the cause.
 func Wrap(data []byte, fallback int64, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -116,11 +117,9 @@ func Wrap(data []byte, fallback int64, err error) error {
 		msg = fmt.Sprintf("%s must be %s, not %s", fieldName(te.Field), te.Type, te.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		off, msg = int64(len(data)), "unexpected end of JSON input"
-	default:
-		return err
 	}
 	line, col := Position(data, off)
-	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: msg}
+	return &SyntaxError{Offset: off, Line: line, Col: col, Msg: msg, Err: err}
 }
 
 func fieldName(f string) string {
