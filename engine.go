@@ -3,6 +3,9 @@ package judge
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -41,6 +44,11 @@ type Engine struct {
 	layerTimeout time.Duration
 	schemas      map[string]any
 	maxDepth     int
+	// schemasKey digests schemas once, for every request's SchemaKey.
+	schemasKey string
+	// docs holds decoded schema documents by a digest of their bytes, so a
+	// schema sent with every request is decoded once.
+	docs *layer.Cache
 }
 
 // Option configures an Engine.
@@ -101,6 +109,11 @@ func New(opts ...Option) (*Engine, error) {
 			return nil, err
 		}
 	}
+	key, err := digestValue(e.schemas)
+	if err != nil {
+		return nil, fmt.Errorf("judge: schemas: %w", err)
+	}
+	e.schemasKey, e.docs = key, layer.NewCache(0)
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {
@@ -224,25 +237,52 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 		return nil, nil, &RequestError{Field: "options.output_mode", Msg: fmt.Sprintf("output_mode %q is not %q or %q", req.Options.OutputMode, OutputAuto, OutputValue)}
 	}
 	in.Output = out
-	if len(req.ExpectedSchema) > 0 {
-		if in.ExpectedSchema, err = decodeField("expected_schema", req.ExpectedSchema, e.maxDepth); err != nil {
-			return nil, nil, err
-		}
-	}
 	if len(req.Context) > 0 {
 		if in.Context, err = decodeField("context", req.Context, e.maxDepth); err != nil {
 			return nil, nil, err
 		}
 	}
-	in.Schemas = maps.Clone(e.schemas)
-	for uri, raw := range req.Schemas {
-		v, err := decodeField("schemas["+uri+"]", raw, e.maxDepth)
-		if err != nil {
-			return nil, nil, err
-		}
-		in.Schemas[uri] = v
+	if err := e.schemaInput(req, in); err != nil {
+		return nil, nil, err
 	}
 	return in, notes, nil
+}
+
+// schemaInput decodes the request's schemas, each once per distinct
+// content across requests, and sets the digest that identifies them all.
+func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
+	h := sha256.New()
+	fmt.Fprintf(h, "engine:%s\n", e.schemasKey)
+	decode := func(field string, raw json.RawMessage) (any, error) {
+		sum := sha256.Sum256(raw)
+		fmt.Fprintf(h, "%s:%x\n", field, sum)
+		return e.docs.Load(string(sum[:]), func() (any, error) { return decodeField(field, raw, e.maxDepth) })
+	}
+	var err error
+	if len(req.ExpectedSchema) > 0 {
+		if in.ExpectedSchema, err = decode("expected_schema", req.ExpectedSchema); err != nil {
+			return err
+		}
+	}
+	in.Schemas = maps.Clone(e.schemas)
+	for _, uri := range slices.Sorted(maps.Keys(req.Schemas)) {
+		if in.Schemas[uri], err = decode(fmt.Sprintf("schemas[%q]", uri), req.Schemas[uri]); err != nil {
+			return err
+		}
+	}
+	in.SchemaKey = hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+// digestValue is the hex SHA-256 of v's JSON encoding, in which
+// encoding/json sorts object keys.
+func digestValue(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // plan picks the layers to run. Types named but not runnable become
@@ -307,43 +347,57 @@ type LayerOutcome struct {
 	inputErr *layer.InputError
 }
 
-// runLayers runs every layer concurrently, each under its own deadline, and
-// returns their outcomes in layer order.
+// runLayers runs every layer concurrently, each in one goroutine under its
+// own deadline, and returns their outcomes in layer order. A layer that
+// ignores its deadline is abandoned: its goroutine finishes on its own and
+// nothing it reports afterwards is read.
 func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.Input, timeout time.Duration) []LayerOutcome {
-	outs := make([]LayerOutcome, len(run))
-	done := make(chan struct{}, len(run))
+	type running struct {
+		pass   *layer.Pass
+		ctx    context.Context
+		cancel context.CancelFunc
+		errc   chan error
+	}
+	rs := make([]running, len(run))
 	for i, l := range run {
+		r := running{pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1)}
+		r.ctx, r.cancel = context.WithTimeout(ctx, timeout)
+		rs[i] = r
 		go func() {
-			outs[i] = e.runLayer(ctx, l, in, timeout)
-			done <- struct{}{}
+			defer func() {
+				if v := recover(); v != nil {
+					r.errc <- fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
+				}
+			}()
+			r.errc <- l.Run(r.ctx, r.pass)
 		}()
 	}
-	for range run {
-		<-done
+	outs := make([]LayerOutcome, len(run))
+	for i, l := range run {
+		r := rs[i]
+		var err error
+		select {
+		case err = <-r.errc:
+		case <-r.ctx.Done():
+			// A layer that finished before its deadline counts as
+			// finished, even if the deadline passed while an earlier
+			// layer was awaited.
+			select {
+			case err = <-r.errc:
+			default:
+				err = r.ctx.Err()
+			}
+		}
+		r.cancel()
+		outs[i] = outcome(l, slices.Index(e.layers, l), r.pass, err, timeout)
 	}
 	return outs
 }
 
-func (e *Engine) runLayer(ctx context.Context, l *layer.Layer, in *layer.Input, timeout time.Duration) LayerOutcome {
-	o := LayerOutcome{Name: l.Name, Ran: true, order: slices.Index(e.layers, l)}
-	lctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	pass := layer.NewPass(l, in, e.caches[l.Name])
-	errc := make(chan error, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				errc <- fmt.Errorf("internal error: %v\n%s", r, debug.Stack())
-			}
-		}()
-		errc <- l.Run(lctx, pass)
-	}()
-	var err error
-	select {
-	case err = <-errc:
-	case <-lctx.Done():
-		err = lctx.Err()
-	}
+// outcome is how layer l, the order-th of the engine, ended after
+// reporting through pass and returning err.
+func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout time.Duration) LayerOutcome {
+	o := LayerOutcome{Name: l.Name, Ran: true, order: order}
 	if err == nil {
 		o.Findings = pass.Findings()
 		return o

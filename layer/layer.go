@@ -58,6 +58,8 @@ func (l *Layer) Validate() error {
 
 // Input is what a request gives the layers. Values decoded from JSON use
 // json.Number for numbers, map[string]any for objects and []any for arrays.
+// Layers must not modify an Input or the values it holds: the engine shares
+// decoded schemas between requests.
 type Input struct {
 	// Output is the output under validation: a decoded JSON value, or a
 	// string when the output is text.
@@ -68,6 +70,10 @@ type Input struct {
 	// Schemas are further schema documents by URI, against which $ref
 	// resolves; nothing is fetched.
 	Schemas map[string]any
+	// SchemaKey, when not empty, identifies ExpectedSchema and Schemas
+	// exactly: the engine derives it from their bytes, so a layer may key
+	// its cache with it instead of hashing the decoded values.
+	SchemaKey string
 	// Criteria are the acceptance criteria, in request order.
 	Criteria []Criterion
 	// Context is the request's context value, decoded, or nil.

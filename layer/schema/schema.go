@@ -52,7 +52,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 		return err
 	}
 	in := p.Input
-	c, err := load(p.Cache, in.ExpectedSchema, in.Schemas, in.Options.AssertFormat)
+	c, err := load(p.Cache, in)
 	if err != nil {
 		return err
 	}
@@ -84,16 +84,22 @@ type compiled struct {
 	names map[string]string
 }
 
-// load returns the compiled schema from cache, compiling it on a miss. A
-// nil cache compiles every time.
-func load(cache *layer.Cache, expected any, locals map[string]any, assertFormat bool) (*compiled, error) {
-	key, err := cacheKey(expected, locals, assertFormat)
-	if err != nil {
-		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
-			Msg: "the schema is not plain JSON: " + err.Error(), Err: err}
+// load returns the compiled schema of in from cache, compiling it on a
+// miss. A nil cache compiles every time. The key is in.SchemaKey when the
+// engine gave one, else a hash of the decoded schemas.
+func load(cache *layer.Cache, in *layer.Input) (*compiled, error) {
+	expected, locals, assertFormat := in.ExpectedSchema, in.Schemas, in.Options.AssertFormat
+	key := fmt.Sprintf("schema:%s:%t", in.SchemaKey, assertFormat)
+	if in.SchemaKey == "" {
+		var err error
+		if key, err = cacheKey(expected, locals, assertFormat); err != nil {
+			return nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
+				Msg: "the schema is not plain JSON: " + err.Error(), Err: err}
+		}
 	}
 	build := func() (any, error) { return compile(expected, locals, assertFormat) }
 	var v any
+	var err error
 	if cache == nil {
 		v, err = build()
 	} else {
