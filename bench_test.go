@@ -3,51 +3,17 @@ package judge_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/sharedtest"
 )
-
-// benchCorpus is ../shared/testdata/mcp-tools/bench-corpus.json: the 117
-// github-mcp-server input schemas with a valid and an invalid argument
-// document each, and a ~110 KB array document with its schema.
-type benchCorpus struct {
-	Cases []struct {
-		Name    string          `json:"name"`
-		Schema  json.RawMessage `json:"schema"`
-		Valid   string          `json:"valid"`
-		Invalid string          `json:"invalid"`
-	} `json:"cases"`
-	Large struct {
-		Schema  json.RawMessage `json:"schema"`
-		Valid   string          `json:"valid"`
-		Invalid string          `json:"invalid"`
-	} `json:"large"`
-}
-
-func loadBenchCorpus(tb testing.TB) *benchCorpus {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "shared", "testdata", "mcp-tools", "bench-corpus.json"))
-	if os.IsNotExist(err) {
-		tb.Skip("../shared/testdata/mcp-tools/bench-corpus.json is absent: run beside the shared/ folder")
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var c benchCorpus
-	if err := json.Unmarshal(data, &c); err != nil {
-		tb.Fatal(err)
-	}
-	return &c
-}
 
 // The corpus's own labels agree with the engine: every valid document is
 // valid, every invalid one is not.
 func TestBenchCorpusVerdicts(t *testing.T) {
 	t.Parallel()
-	c := loadBenchCorpus(t)
+	c := sharedtest.LoadBenchCorpus(t)
 	e := mustEngine(t)
 	check := func(name string, schema json.RawMessage, doc string, want bool) {
 		r := validate(t, e, &judge.Request{Output: json.RawMessage(doc), ExpectedSchema: schema})
@@ -67,7 +33,7 @@ func TestBenchCorpusVerdicts(t *testing.T) {
 // of user records) through the engine: decoding, the cached compiled
 // schema, and building the result.
 func BenchmarkSchemaLarge(b *testing.B) {
-	c := loadBenchCorpus(b)
+	c := sharedtest.LoadBenchCorpus(b)
 	e := mustEngine(b)
 	for _, tc := range []struct {
 		name string
@@ -89,7 +55,7 @@ func BenchmarkSchemaLarge(b *testing.B) {
 // BenchmarkSchemaToolArguments validates the 234 argument documents of the
 // github-mcp-server tools, each against its own input schema.
 func BenchmarkSchemaToolArguments(b *testing.B) {
-	c := loadBenchCorpus(b)
+	c := sharedtest.LoadBenchCorpus(b)
 	e := mustEngine(b)
 	var reqs []*judge.Request
 	for _, tc := range c.Cases {

@@ -4,28 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// benchCorpus is the part of ../shared/testdata/mcp-tools/bench-corpus.json
-// the benchmark reads: tool input schemas with a valid and an invalid
-// argument document each (as JSON text), and one large document.
-type benchCorpus struct {
-	Cases []struct {
-		Name    string          `json:"name"`
-		Schema  json.RawMessage `json:"schema"`
-		Valid   string          `json:"valid"`
-		Invalid string          `json:"invalid"`
-	} `json:"cases"`
-	Large struct {
-		Schema  json.RawMessage `json:"schema"`
-		Valid   string          `json:"valid"`
-		Invalid string          `json:"invalid"`
-	} `json:"large"`
-}
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
 
 // inlineToolOutput is a realistic tool output: a page of search results
 // as an MCP tool returns it, with a schema and two rules.
@@ -102,30 +85,19 @@ func BenchmarkValidateHTTP(b *testing.B) {
 	}
 	b.Run("inline", func(b *testing.B) { run(b, []string{inlineToolOutput}) })
 
-	corpus := func(b *testing.B) *benchCorpus {
-		data, err := os.ReadFile(filepath.Join(sharedTestdata(b), "mcp-tools", "bench-corpus.json"))
-		if err != nil {
-			b.Skipf("bench corpus unreadable: %v", err)
-		}
-		var c benchCorpus
-		if err := json.Unmarshal(data, &c); err != nil {
-			b.Fatal(err)
-		}
-		return &c
-	}
 	request := func(schema json.RawMessage, output string) string {
 		r, _ := json.Marshal(map[string]any{"output": json.RawMessage(output), "expected_schema": schema})
 		return string(r)
 	}
 	b.Run("github_tools", func(b *testing.B) {
 		var bodies []string
-		for _, c := range corpus(b).Cases {
+		for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
 			bodies = append(bodies, request(c.Schema, c.Valid), request(c.Schema, c.Invalid))
 		}
 		run(b, bodies)
 	})
 	b.Run("large", func(b *testing.B) {
-		c := corpus(b)
+		c := sharedtest.LoadBenchCorpus(b)
 		run(b, []string{request(c.Large.Schema, c.Large.Valid)})
 	})
 }

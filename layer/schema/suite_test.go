@@ -12,14 +12,11 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
-
-// suiteDir is the JSON Schema Test Suite in the shared test data, relative
-// to this package.
-var suiteDir = filepath.Join("..", "..", "..", "shared", "testdata", "json-schema-test-suite")
 
 const (
 	draft7URI    = "http://json-schema.org/draft-07/schema#"
@@ -31,10 +28,8 @@ const (
 // the layer reports no error issue.
 func TestSuite(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(suiteDir); err != nil {
-		t.Skipf("JSON Schema Test Suite not found at %s (../shared absent): %v", suiteDir, err)
-	}
-	remotes := loadRemotes(t)
+	suiteDir := sharedtest.Dir(t, "json-schema-test-suite")
+	remotes := loadRemotes(t, suiteDir)
 	cache := layer.NewCache(0)
 	var total, agree atomic.Int64
 	t.Run("group", func(t *testing.T) {
@@ -114,7 +109,7 @@ func runSuiteFile(t *testing.T, file, draftURI string, remotes map[string]any, c
 // no $schema, so that they are read in the draft of the test that refers to
 // them (the layer reads a local schema without $schema in the draft of the
 // expected schema).
-func loadRemotes(t *testing.T) map[string]any {
+func loadRemotes(t *testing.T, suiteDir string) map[string]any {
 	dir := filepath.Join(suiteDir, "remotes")
 	remotes := map[string]any{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
