@@ -35,7 +35,11 @@ func NewCache(size int) *Cache {
 }
 
 // Load returns the value cached under key, building it with build on a miss.
+// A nil Cache builds every time.
 func (c *Cache) Load(key string, build func() (any, error)) (any, error) {
+	if c == nil {
+		return build()
+	}
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if ok {

@@ -64,6 +64,9 @@ type Input struct {
 	// Output is the output under validation: a decoded JSON value, or a
 	// string when the output is text.
 	Output any
+	// Text is the output as the request gave it when that was a string
+	// (before any JSON in it was parsed into Output), else "".
+	Text string
 	// ExpectedSchema is the JSON Schema the output must match, decoded, or
 	// nil.
 	ExpectedSchema any
@@ -264,7 +267,7 @@ func (c *Criterion) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&p); err != nil {
 		return fmt.Errorf("a criterion is a string or an object {id, description, rule, message, messageExpression}: %w", err)
 	}
-	if p.Description == "" && p.Rule == "" && p.ID == "" {
+	if p.Description == "" && p.Rule == "" {
 		return errors.New("a criterion object needs a description or a rule")
 	}
 	*c = Criterion(p)

@@ -106,9 +106,10 @@ func (b *Builder) Duration(d time.Duration) *Builder {
 	return b
 }
 
-// MaxIssues sets how many issues the result keeps (at least 1).
+// MaxIssues sets how many issues the result keeps, at least 2: one kept
+// issue and the note counting the rest.
 func (b *Builder) MaxIssues(n int) *Builder {
-	b.maxIssues = max(n, 1)
+	b.maxIssues = max(n, 2)
 	return b
 }
 
@@ -119,7 +120,7 @@ func (b *Builder) Build() *ValidationResult {
 	for _, is := range b.issues {
 		issues = append(issues, normalize(is))
 	}
-	slices.SortStableFunc(issues, compareIssues)
+	slices.SortStableFunc(issues, CompareIssues)
 	issues = slices.Compact(issues)
 	issues = capIssues(issues, b.maxIssues)
 
@@ -228,7 +229,9 @@ func severityRank(s Severity) int {
 	}
 }
 
-func compareIssues(a, b Issue) int {
+// CompareIssues orders issues as a built result lists them: by location,
+// type, message, then severity, suggestion and rule.
+func CompareIssues(a, b Issue) int {
 	return cmp.Or(
 		cmp.Compare(a.Location, b.Location),
 		cmp.Compare(a.Type, b.Type),
@@ -268,7 +271,7 @@ func capIssues(issues []Issue, n int) []Issue {
 		Location: "root",
 		Rule:     "result.truncated",
 	})
-	slices.SortStableFunc(kept, compareIssues)
+	slices.SortStableFunc(kept, CompareIssues)
 	return kept
 }
 
@@ -279,25 +282,30 @@ func normalize(is Issue) Issue {
 	if is.Type == "" {
 		is.Type = SchemaViolation
 	}
-	is.Message = strings.TrimSpace(is.Message)
-	if utf8.RuneCountInString(is.Message) < MinTextLen {
-		meaning := string(is.Type)
-		if ti, ok := Lookup(is.Type); ok {
-			meaning = ti.Meaning
-		}
-		if is.Message == "" {
-			is.Message = meaning
-		} else {
-			is.Message = meaning + ": " + is.Message
-		}
+	meaning := "Issue of type " + string(is.Type)
+	if ti, ok := Lookup(is.Type); ok {
+		meaning = ti.Meaning
 	}
-	is.Message = Clip(is.Message, MaxTextLen)
-	is.Suggestion = strings.TrimSpace(is.Suggestion)
-	if is.Suggestion != "" && utf8.RuneCountInString(is.Suggestion) < MinTextLen {
-		is.Suggestion = "Suggested fix: " + is.Suggestion
+	is.Message = fitText(is.Message, meaning+": ", meaning)
+	if strings.TrimSpace(is.Suggestion) != "" {
+		is.Suggestion = fitText(is.Suggestion, "Suggested fix: ", "Follow the message: "+meaning)
 	}
-	is.Suggestion = Clip(is.Suggestion, MaxTextLen)
 	return is
+}
+
+// fitText brings s within MinTextLen and MaxTextLen characters: a short text
+// gets prefix, a text that is still short (or that clipping reduced to
+// almost nothing, such as a run of punctuation) becomes fallback.
+func fitText(s, prefix, fallback string) string {
+	s = strings.TrimSpace(s)
+	if s != "" && utf8.RuneCountInString(s) < MinTextLen {
+		s = prefix + s
+	}
+	s = Clip(s, MaxTextLen)
+	if utf8.RuneCountInString(s) < MinTextLen {
+		s = Clip(fallback, MaxTextLen)
+	}
+	return s
 }
 
 // Clip returns s cut to at most n characters; a cut text ends at a word

@@ -111,7 +111,7 @@ func TestIssuesSortedAndCapped(t *testing.T) {
 	}
 	var truncated bool
 	for i, is := range r.Issues {
-		if i > 0 && compareIssues(r.Issues[i-1], is) > 0 {
+		if i > 0 && CompareIssues(r.Issues[i-1], is) > 0 {
 			t.Errorf("issues not sorted at %d", i)
 		}
 		if is.Rule == "result.truncated" {
@@ -206,5 +206,38 @@ func TestTypesDocumented(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("..", "docs", "issues", string(ti.Type)+".md")); err != nil {
 			t.Errorf("type %s has no docs/issues page: %v", ti.Type, err)
 		}
+	}
+}
+
+// Text that clipping reduces below the minimum, and unknown types without
+// a message, still give a result that matches the specification.
+func TestTextFallbacks(t *testing.T) {
+	t.Parallel()
+	r := NewBuilder().Add(
+		Issue{Severity: Error, Type: CriteriaNotMet, Message: strings.Repeat(".", 600), Suggestion: strings.Repeat(";", 600)},
+		Issue{Severity: Warning, Type: "xy"},
+	).Build()
+	for _, is := range r.Issues {
+		if n := utf8.RuneCountInString(is.Message); n < MinTextLen || n > MaxTextLen {
+			t.Errorf("message %q has %d characters", is.Message, n)
+		}
+		if is.Suggestion != "" && utf8.RuneCountInString(is.Suggestion) < MinTextLen {
+			t.Errorf("suggestion %q too short", is.Suggestion)
+		}
+	}
+	if err := Check(r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMaxIssuesKeepsAnError(t *testing.T) {
+	t.Parallel()
+	r := NewBuilder().MaxIssues(1).Add(
+		Issue{Severity: Error, Type: MissingField, Message: "Missing required field 'a'"},
+		Issue{Severity: Error, Type: MissingField, Message: "Missing required field 'b'"},
+		Issue{Severity: Warning, Type: StyleIssue, Message: "A style warning here"},
+	).Build()
+	if r.Valid || r.Metadata.ErrorCount != 1 || len(r.Issues) != 2 {
+		t.Fatalf("valid %v, %d errors, %d issues: %+v", r.Valid, r.Metadata.ErrorCount, len(r.Issues), r.Issues)
 	}
 }

@@ -554,7 +554,7 @@ func (r *reporter) first() *finding {
 	if len(r.found) == 0 {
 		return nil
 	}
-	f := slices.MinFunc(r.found, func(a, b finding) int { return compareIssues(a.issue, b.issue) })
+	f := slices.MinFunc(r.found, func(a, b finding) int { return result.CompareIssues(a.issue, b.issue) })
 	return &f
 }
 
@@ -992,16 +992,6 @@ func libraryText(e *jsonschema.ValidationError) string {
 	return text
 }
 
-func compareIssues(a, b result.Issue) int {
-	return cmp.Or(
-		cmp.Compare(a.Location, b.Location),
-		cmp.Compare(a.Type, b.Type),
-		cmp.Compare(a.Message, b.Message),
-		cmp.Compare(a.Suggestion, b.Suggestion),
-		cmp.Compare(a.Rule, b.Rule),
-	)
-}
-
 // sortIssues sorts findings in the result's issue order and drops exact
 // duplicates (allOf branches may repeat a check).
 func sortIssues(found []finding) []result.Issue {
@@ -1009,6 +999,6 @@ func sortIssues(found []finding) []result.Issue {
 	for i, f := range found {
 		issues[i] = f.issue
 	}
-	slices.SortFunc(issues, compareIssues)
+	slices.SortFunc(issues, result.CompareIssues)
 	return slices.Compact(issues)
 }
