@@ -222,6 +222,9 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if s, ok := out.(string); ok {
+		in.Text = s
+	}
 	var notes []result.Issue
 	switch req.Options.OutputMode {
 	case "", OutputAuto:

@@ -19,7 +19,11 @@ type SyntaxError struct {
 	Offset    int64 // byte offset of the error, 0-based
 	Line, Col int   // 1-based; Col counts bytes
 	Msg       string
-	Err       error // the cause: ErrTooDeep for over-deep input, or the decoder's error
+	// Err is the cause, if any: ErrTooDeep for over-deep input; for input
+	// that ends too soon, io.ErrUnexpectedEOF (io.EOF when it holds no
+	// value at all); for an error of Wrap, the decoder's error. It is nil
+	// for other syntax errors found by Decode.
+	Err error
 }
 
 // Unwrap returns the cause, if any.
@@ -63,9 +67,7 @@ func CheckDepth(data []byte, maxDepth int) error {
 		case '{', '[':
 			depth++
 			if depth > maxDepth {
-				line, col := Position(data, int64(i))
-				return &SyntaxError{Offset: int64(i), Line: line, Col: col,
-					Msg: fmt.Sprintf("JSON nested more than %d levels deep", maxDepth), Err: ErrTooDeep}
+				return tooDeep(data, i, maxDepth)
 			}
 		case '}', ']':
 			depth--
@@ -74,29 +76,46 @@ func CheckDepth(data []byte, maxDepth int) error {
 	return nil
 }
 
+// tooDeep is the error for the array or object opened at data[off] that
+// nests deeper than maxDepth.
+func tooDeep(data []byte, off, maxDepth int) *SyntaxError {
+	line, col := Position(data, int64(off))
+	return &SyntaxError{Offset: int64(off), Line: line, Col: col,
+		Msg: fmt.Sprintf("JSON nested more than %d levels deep", maxDepth), Err: ErrTooDeep}
+}
+
 // Decode parses one JSON value from data with numbers as json.Number. It
 // rejects trailing data and nesting deeper than maxDepth (DefaultMaxDepth
 // when maxDepth <= 0).
+//
+// The value is exactly what encoding/json's Decoder with UseNumber stores
+// in an any: objects as map[string]any (the last of duplicate keys wins),
+// arrays as []any, numbers as json.Number holding the number's text,
+// strings with invalid UTF-8 and unpaired surrogate escapes replaced by
+// U+FFFD, and true, false and null as bool and nil. On failure the value
+// is nil and the error is a *SyntaxError naming the offending byte: it
+// wraps ErrTooDeep when the input nests too deeply anywhere, which is
+// reported before any other error. Decode is safe for concurrent use.
 func Decode(data []byte, maxDepth int) (any, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
-	if err := CheckDepth(data, maxDepth); err != nil {
+	d := getDecoder(data, maxDepth)
+	v, i := d.value(skipSpace(data, 0))
+	if i >= 0 {
+		if i = skipSpace(data, i); i < len(data) {
+			i = d.failMsg(i, "unexpected data after the JSON value")
+		}
+	}
+	err := d.err
+	d.release()
+	if i < 0 {
+		// Over-deep input is reported first wherever it is, as when
+		// CheckDepth ran before parsing.
+		if derr := CheckDepth(data, maxDepth); derr != nil {
+			return nil, derr
+		}
 		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, Wrap(data, dec.InputOffset(), err)
-	}
-	off := dec.InputOffset()
-	for off < int64(len(data)) && isSpace(data[off]) {
-		off++
-	}
-	if off < int64(len(data)) {
-		line, col := Position(data, off)
-		return nil, &SyntaxError{Offset: off, Line: line, Col: col, Msg: "unexpected data after the JSON value"}
 	}
 	return v, nil
 }
