@@ -22,6 +22,11 @@ import (
 	"github.com/agentjudge/judge/result"
 )
 
+// maxCachedSchemaBytes is the largest schema document the engine keeps
+// decoded between requests; larger ones are decoded each time, so that the
+// cache's memory stays bounded (1024 entries of at most this size).
+const maxCachedSchemaBytes = 256 << 10
+
 // DefaultLayerTimeout is each layer's deadline unless set otherwise.
 const DefaultLayerTimeout = 10 * time.Second
 
@@ -161,8 +166,11 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 		return nil, err
 	}
 	timeout := e.layerTimeout
-	if req.Options.TimeoutMS > 0 {
-		timeout = min(timeout, time.Duration(req.Options.TimeoutMS)*time.Millisecond)
+	switch ms := req.Options.TimeoutMS; {
+	case ms < 0:
+		return nil, &RequestError{Field: "options.timeout_ms", Msg: fmt.Sprintf("timeout_ms %d is negative", ms)}
+	case ms > 0 && int64(ms) < e.layerTimeout.Milliseconds():
+		timeout = time.Duration(ms) * time.Millisecond
 	}
 	ran := e.runLayers(ctx, run, in, timeout)
 	if err := ctx.Err(); err != nil {
@@ -196,7 +204,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 			Severity:   result.Info,
 			Type:       result.NotChecked,
 			Location:   "root",
-			Message:    "No validation type applied: the request has no expected_schema, acceptance_criteria or sources, so nothing was checked",
+			Message:    "No validation type applied: the request has no expected_schema or acceptance_criteria, so nothing was checked",
 			Suggestion: "Give an expected_schema or acceptance_criteria, or name validation_types, so that the output can be checked",
 			Rule:       "engine.nothing_to_check",
 		})
@@ -230,7 +238,9 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 	case "", OutputAuto:
 		if s, ok := out.(string); ok {
 			var note *result.Issue
-			out, note = parseOutputString(s, e.maxDepth)
+			if out, note, err = parseOutputString(s, e.maxDepth); err != nil {
+				return nil, nil, &RequestError{Field: "output", Msg: "the JSON in the output string: " + err.Error(), Err: err}
+			}
 			if note != nil {
 				notes = append(notes, *note)
 			}
@@ -259,6 +269,9 @@ func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
 	decode := func(field string, raw json.RawMessage) (any, error) {
 		sum := sha256.Sum256(raw)
 		fmt.Fprintf(h, "%s:%x\n", field, sum)
+		if len(raw) > maxCachedSchemaBytes {
+			return decodeField(field, raw, e.maxDepth)
+		}
 		return e.docs.Load(string(sum[:]), func() (any, error) { return decodeField(field, raw, e.maxDepth) })
 	}
 	var err error
@@ -298,7 +311,15 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 				run = append(run, l)
 			}
 		}
-		return run, nil, nil
+		// Sources ask for fact checking: say it did not happen rather
+		// than ignore them.
+		var skipped []LayerOutcome
+		if (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, func(l *layer.Layer) bool { return l.Name == "facts" }) {
+			skipped = append(skipped, notRun("facts", len(e.layers),
+				"The request gives sources, but fact checking (validation type \"facts\") is not available in this build, so no claim was checked against them",
+				"Check the claims by hand, or use a build of judge that includes the facts layer"))
+		}
+		return run, skipped, nil
 	}
 	var run []*layer.Layer
 	var skipped []LayerOutcome
@@ -418,7 +439,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	}
 	o.Findings = layer.Findings{Confidence: 0, Issues: []result.Issue{{
 		Severity: result.Info, Type: result.LayerFailed, Location: "root", Message: msg,
-		Suggestion: "Retry the request; if it persists, simplify the input or raise options.timeout_ms, and report it",
+		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline (judge validate --timeout, judge serve --timeout)",
 		Rule:       "engine.layer_failed",
 	}}}
 	return o

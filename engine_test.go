@@ -215,6 +215,8 @@ func TestOutputModes(t *testing.T) {
 		{"broken JSON kept as string", `"{\"name\": \"Ada\",}"`, "", false, "looks like JSON but does not parse"},
 		{"value mode keeps the string", `"{\"name\": \"Ada\"}"`, "value", false, ""},
 		{"plain value", `{"name": "Ada"}`, "", true, ""},
+		{"fenced scalar stays text", "\"```json\\n42\\n```\"", "auto", false, ""},
+		{"unclosed fence noted", "\"Sure:\\n```json\\n{\\\"name\\\": \\\"Ada\"", "auto", false, "never closed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,5 +300,40 @@ func TestEngineConcurrentUse(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+func TestRequestLimits(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t, judge.WithLayerTimeout(time.Second))
+	schema := json.RawMessage(`{"type": "object"}`)
+	for name, tt := range map[string]struct {
+		req       judge.Request
+		wantField string
+	}{
+		"negative timeout": {judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: -1}}, "options.timeout_ms"},
+		"too deep JSON in a string": {judge.Request{Output: json.RawMessage(`"` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `"`)}, "output"},
+	} {
+		_, err := e.Validate(context.Background(), &tt.req)
+		var re *judge.RequestError
+		if !errors.As(err, &re) || re.Field != tt.wantField {
+			t.Errorf("%s: err = %v, want a RequestError at %s", name, err, tt.wantField)
+		}
+	}
+	// A huge timeout_ms neither overflows nor lengthens the engine's deadline.
+	r := validate(t, e, &judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: 1<<62}})
+	if !r.Valid || r.Confidence != 1 || hasIssue(r, result.LayerFailed, "") {
+		t.Fatalf("huge timeout_ms: %+v", r)
+	}
+}
+
+// Sources without a facts layer are reported as not checked, never ignored.
+func TestSourcesNotIgnored(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t)
+	r := validate(t, e, &judge.Request{Output: json.RawMessage(`"The CVSS score is 9.8"`),
+		Sources: []layer.Source{{ID: "nvd", Content: "CVSS 7.5"}}})
+	if !hasIssue(r, result.NotChecked, "fact checking") || r.Confidence != 0 {
+		t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
 	}
 }

@@ -17,18 +17,24 @@ var fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n(.*?)
 // JSON object or array, or holds one in a ```json (or unlabelled) fence, is
 // parsed. The note says what was done, or why a JSON-looking string was
 // left as text.
-func parseOutputString(s string, maxDepth int) (any, *result.Issue) {
+//
+// JSON nested deeper than maxDepth is an error: the output is rejected as
+// it would be when sent as a JSON value, not silently read as text.
+func parseOutputString(s string, maxDepth int) (any, *result.Issue, error) {
 	trimmed := strings.TrimSpace(s)
 	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
 		v, err := jsonvalue.Decode([]byte(trimmed), maxDepth)
+		if errors.Is(err, jsonvalue.ErrTooDeep) {
+			return nil, nil, err
+		}
 		if err != nil {
-			return s, unparsed("The output looks like JSON but does not parse", err, 0)
+			return s, unparsed("The output looks like JSON but does not parse", err, 0), nil
 		}
 		return v, &result.Issue{
 			Severity: result.Info, Type: result.OutputParsed, Location: "root", Rule: "output.json_string",
 			Message:    fmt.Sprintf("The output is a string holding a JSON %s; it was parsed and validated as JSON", kindOf(v)),
 			Suggestion: `Send JSON as a JSON value, or set options.output_mode to "value" to validate the string as it is`,
-		}
+		}, nil
 	}
 	for _, m := range fenceRE.FindAllStringSubmatchIndex(s, -1) {
 		lang := strings.ToLower(s[m[2]:m[3]])
@@ -38,22 +44,44 @@ func parseOutputString(s string, maxDepth int) (any, *result.Issue) {
 		body := s[m[4]:m[5]]
 		line := strings.Count(s[:m[4]], "\n") + 1
 		v, err := jsonvalue.Decode([]byte(body), maxDepth)
+		if errors.Is(err, jsonvalue.ErrTooDeep) {
+			return nil, nil, err
+		}
 		if err != nil {
 			if lang == "json" {
-				return s, unparsed(fmt.Sprintf("The ```json fence at line %d does not parse", line-1), err, line-1)
+				return s, unparsed(fmt.Sprintf("The ```json fence at line %d does not parse", line-1), err, line-1), nil
 			}
 			continue
 		}
-		if _, ok := v.(string); ok {
-			continue
+		if !isContainer(v) {
+			continue // a fenced scalar stays text, as decisions.md §9 says
 		}
 		return v, &result.Issue{
 			Severity: result.Info, Type: result.OutputParsed, Location: fmt.Sprintf("line:%d", line-1), Rule: "output.json_fence",
 			Message:    fmt.Sprintf("The output holds a JSON %s in a fenced block at line %d; that block was parsed and validated, the text around it was not", kindOf(v), line-1),
 			Suggestion: "Return the JSON alone, without prose or fences, when a JSON answer is expected",
-		}
+		}, nil
 	}
-	return s, nil
+	if m := openFenceRE.FindStringIndex(s); m != nil && !fenceRE.MatchString(s[m[0]:]) {
+		line := strings.Count(s[:m[0]], "\n") + 1
+		return s, &result.Issue{
+			Severity: result.Info, Type: result.OutputParsed, Location: fmt.Sprintf("line:%d", line), Rule: "output.json_unclosed",
+			Message:    fmt.Sprintf("The ```json fence opened at line %d is never closed, so the output looks cut off; it was validated as a plain string", line),
+			Suggestion: "Ask for the complete answer, or raise the model's output token limit, so that the JSON block is closed",
+		}, nil
+	}
+	return s, nil, nil
+}
+
+// openFenceRE finds the opening of a ```json fence.
+var openFenceRE = regexp.MustCompile("(?m)^[ \t]*```[ \t]*(?i:json)[ \t]*\r?$")
+
+func isContainer(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 func unparsed(what string, err error, lineOffset int) *result.Issue {
