@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 corpus=../shared/testdata/mcp-tools/bench-corpus.json
 secs=${1:-2}
 [ -f "$corpus" ] || { echo "bench/schema.sh: $corpus is absent" >&2; exit 2; }
-[ -d bench/node_modules/ajv ] || (cd bench && npm install --no-audit --no-fund --silent >/dev/null)
+[ -d bench/node_modules/ajv ] || (cd bench && npm ci --no-audit --no-fund --silent >/dev/null)
 
 go_out=$(go test -run '^$' -bench 'BenchmarkSchema(Large|ToolArguments)' -benchtime "${secs}s" . )
 ajv_out=$(node bench/ajv-schema.mjs "$corpus" "$secs")

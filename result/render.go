@@ -15,15 +15,24 @@ func WriteJSON(w io.Writer, r *ValidationResult) error {
 	return enc.Encode(r)
 }
 
+// UndecidedBelow is the confidence under which the text report calls a
+// result without errors undecided rather than passed, after the
+// specification's bands (below 0.5 is low confidence).
+const UndecidedBelow = 0.5
+
 // WriteText writes the human-readable report of the specification's
-// "Pattern 4": verdict, confidence and quality, then errors, warnings and
+// "Pattern 4": verdict (PASS, FAIL, or UNDECIDED for a result without
+// errors whose confidence is below UndecidedBelow), confidence and quality, then errors, warnings and
 // notes each with its suggestion underneath, then passed and failed
 // criteria.
 func WriteText(w io.Writer, r *ValidationResult) error {
 	var sb strings.Builder
 	verdict := "✅ PASS"
-	if !r.Valid {
+	switch {
+	case !r.Valid:
 		verdict = "❌ FAIL"
+	case r.Confidence < UndecidedBelow:
+		verdict = "❔ UNDECIDED (no error found, but too little could be checked to pass)"
 	}
 	fmt.Fprintf(&sb, "Validation Result: %s\n", verdict)
 	fmt.Fprintf(&sb, "Confidence: %.2f\n", r.Confidence)

@@ -96,3 +96,15 @@ func TestCheckJSONRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteTextUndecided(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	r := NewBuilder().Confidence(0).Add(Issue{Severity: Info, Type: NotChecked, Message: "Criterion 'x' was not checked"}).Build()
+	if err := WriteText(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(buf.Bytes(), []byte("Validation Result: ❔ UNDECIDED")) {
+		t.Fatalf("a valid result with confidence 0 is reported as:\n%s", buf.Bytes())
+	}
+}

@@ -34,6 +34,7 @@ type validateParams struct {
 	sources      []string      // --source: files or directories of sources
 	types        []string      // --types: validation types to run
 	minQuality   float64       // --min-quality: lowest passing quality score
+	minConf      float64       // --min-confidence: lowest confidence that can pass
 	outputMode   *enumFlag     // --output-mode: auto | value
 	assertFormat bool          // --assert-format
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
@@ -67,8 +68,10 @@ DIR and never fetched), CEL rules (--rules: a JSON array of
 "context") and plain-language criteria (--criteria, reported as not checked
 without an LLM). --types limits the validation types that run.
 
-Exit status: 0 valid (and quality score >= --min-quality), 1 invalid or below
---min-quality, 2 bad input (unreadable or malformed file, bad flag, unknown
+Exit status: 0 valid (with quality score >= --min-quality and confidence >=
+--min-confidence), 1 invalid, below --min-quality, or too little decided to
+pass (confidence below --min-confidence: checks that failed, timed out or
+could not be decided never count as passed), 2 bad input (unreadable or malformed file, bad flag, unknown
 validation type).`,
 		Example: `  judge validate examples/ticket.json --schema examples/ticket.schema.json \
       --rules examples/ticket.rules.json --format text
@@ -89,6 +92,7 @@ validation type).`,
 	f.StringArrayVar(&params.sources, "source", nil, "source document FILE, or DIR of .txt/.md/.json files (repeatable)")
 	f.StringSliceVar(&params.types, "types", nil, "comma-separated validation types to run (schema, criteria, facts, hallucination, quality); default: every type whose inputs are given")
 	f.Float64Var(&params.minQuality, "min-quality", 0, "exit 1 when the quality score is below this value in [0, 1]")
+	f.Float64Var(&params.minConf, "min-confidence", DefaultMinConfidence, "exit 1 when the confidence is below this value in [0, 1]: too little was decided to pass")
 	f.Var(params.outputMode, "output-mode", "how to read the output: auto (parse JSON in a string, also inside a json code fence) or value (as it is)")
 	f.BoolVar(&params.assertFormat, "assert-format", false, `assert the schema "format" keyword (email, date-time, …) for every draft`)
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
@@ -103,6 +107,9 @@ validation type).`,
 func runValidate(ctx context.Context, params validateParams, args []string, out io.Writer) error {
 	if math.IsNaN(params.minQuality) || params.minQuality < 0 || params.minQuality > 1 {
 		return badInputf("--min-quality %v is not in [0, 1]", params.minQuality)
+	}
+	if math.IsNaN(params.minConf) || params.minConf < 0 || params.minConf > 1 {
+		return badInputf("--min-confidence %v is not in [0, 1]", params.minConf)
 	}
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)
@@ -160,16 +167,23 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
-	return verdict(res, params.minQuality)
+	return verdict(res, params.minQuality, params.minConf)
 }
 
+// DefaultMinConfidence is the lowest confidence with which judge validate
+// exits 0: at least half of what was asked was decided.
+const DefaultMinConfidence = 0.5
+
 // verdict is the outcome of a written result: nil when it is valid with a
-// quality score of at least minQuality, else an *exitError with status 1,
-// silent when the result is invalid (it says why itself).
-func verdict(res *result.ValidationResult, minQuality float64) error {
+// quality score of at least minQuality and a confidence of at least minConf,
+// else an *exitError with status 1, silent when the result is invalid (it
+// says why itself).
+func verdict(res *result.ValidationResult, minQuality, minConf float64) error {
 	switch {
 	case !res.Valid:
 		return &exitError{code: exitInvalid}
+	case res.Confidence < minConf:
+		return &exitError{code: exitInvalid, err: fmt.Errorf("confidence %.2f is below --min-confidence %.2f: too few of the requested checks could be decided to pass the output (see the not_checked and layer_failed notes)", res.Confidence, minConf)}
 	case res.QualityScore < minQuality:
 		return &exitError{code: exitInvalid, err: fmt.Errorf("quality score %v is below --min-quality %v", res.QualityScore, minQuality)}
 	}

@@ -475,6 +475,7 @@ func TestVerdict(t *testing.T) {
 		Severity: result.Error, Type: result.MissingField, Location: "root",
 		Message: "Missing required field 'email' in the output",
 	}).Build()
+	undecided := result.NewBuilder().Confidence(0.4).Build()
 	tests := []struct {
 		name    string
 		res     *result.ValidationResult
@@ -486,11 +487,12 @@ func TestVerdict(t *testing.T) {
 		{"valid, above threshold", warned, 0.9, 0, ""},
 		{"valid, below threshold", warned, 0.95, 1, "quality score 0.9 is below --min-quality 0.95"},
 		{"invalid is silent", failed, 0, 1, ""},
+		{"valid but undecided", undecided, 0, 1, "confidence 0.40 is below --min-confidence 0.50: too few of the requested checks could be decided to pass the output (see the not_checked and layer_failed notes)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := verdict(tc.res, tc.min)
+			err := verdict(tc.res, tc.min, DefaultMinConfidence)
 			if exitCode(err) != tc.code {
 				t.Fatalf("exit status %d, want %d", exitCode(err), tc.code)
 			}
