@@ -311,7 +311,7 @@ func TestRequestLimits(t *testing.T) {
 		req       judge.Request
 		wantField string
 	}{
-		"negative timeout": {judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: -1}}, "options.timeout_ms"},
+		"negative timeout":          {judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: -1}}, "options.timeout_ms"},
 		"too deep JSON in a string": {judge.Request{Output: json.RawMessage(`"` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `"`)}, "output"},
 	} {
 		_, err := e.Validate(context.Background(), &tt.req)
@@ -321,7 +321,7 @@ func TestRequestLimits(t *testing.T) {
 		}
 	}
 	// A huge timeout_ms neither overflows nor lengthens the engine's deadline.
-	r := validate(t, e, &judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: 1<<62}})
+	r := validate(t, e, &judge.Request{Output: json.RawMessage(`{}`), ExpectedSchema: schema, Options: judge.Options{TimeoutMS: 1 << 62}})
 	if !r.Valid || r.Confidence != 1 || hasIssue(r, result.LayerFailed, "") {
 		t.Fatalf("huge timeout_ms: %+v", r)
 	}
