@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -54,6 +56,33 @@ type Engine struct {
 	// docs holds decoded schema documents by a digest of their bytes, so a
 	// schema sent with every request is decoded once.
 	docs *layer.Cache
+	// slots bounds the layer runs under way at once, abandoned ones
+	// included.
+	slots chan struct{}
+	maxRuns int
+}
+
+// errBusy is wrapped by the error of a layer that found no free slot before
+// its deadline.
+var errBusy = errors.New("the engine was running its maximum number of layers")
+
+// DefaultMaxConcurrentRuns returns the default bound on layer runs under way
+// at once in one Engine: four per processor.
+func DefaultMaxConcurrentRuns() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// WithMaxConcurrentRuns bounds how many layer runs one Engine has under way
+// at once (DefaultMaxConcurrentRuns by default). A run holds its slot until
+// its layer returns, even when the request stopped waiting for it at its
+// deadline; a layer that finds no slot before its deadline fails with a
+// layer_failed issue.
+func WithMaxConcurrentRuns(n int) Option {
+	return func(e *Engine) error {
+		if n <= 0 {
+			return fmt.Errorf("judge: max concurrent runs %d is not positive", n)
+		}
+		e.maxRuns = n
+		return nil
+	}
 }
 
 // Option configures an Engine.
@@ -108,12 +137,14 @@ func New(opts ...Option) (*Engine, error) {
 		layerTimeout: DefaultLayerTimeout,
 		schemas:      map[string]any{},
 		maxDepth:     jsonvalue.DefaultMaxDepth,
+		maxRuns:      DefaultMaxConcurrentRuns(),
 	}
 	for _, opt := range opts {
 		if err := opt(e); err != nil {
 			return nil, err
 		}
 	}
+	e.slots = make(chan struct{}, e.maxRuns)
 	key, err := digestValue(e.schemas)
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
@@ -381,13 +412,26 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 		ctx    context.Context
 		cancel context.CancelFunc
 		errc   chan error
+		// started is set once the run holds a slot.
+		started *atomic.Bool
 	}
 	rs := make([]running, len(run))
 	for i, l := range run {
-		r := running{pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1)}
+		r := running{pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1), started: new(atomic.Bool)}
 		r.ctx, r.cancel = context.WithTimeout(ctx, timeout)
 		rs[i] = r
 		go func() {
+			// A slot is held until Run returns, even after the engine
+			// stopped waiting, so abandoned layers count against the
+			// limit and cannot pile up.
+			select {
+			case e.slots <- struct{}{}:
+				r.started.Store(true)
+			case <-r.ctx.Done():
+				r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
+				return
+			}
+			defer func() { <-e.slots }()
 			defer func() {
 				if v := recover(); v != nil {
 					r.errc <- fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
@@ -410,6 +454,9 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			case err = <-r.errc:
 			default:
 				err = r.ctx.Err()
+				if !r.started.Load() {
+					err = fmt.Errorf("%w: %w", errBusy, err)
+				}
 			}
 		}
 		r.cancel()
@@ -434,7 +481,10 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	// reported, and it counts as undecided.
 	o.Failed = true
 	msg := fmt.Sprintf("The %s layer failed, so its checks did not run: %s", l.Name, firstLine(err.Error()))
-	if errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, errBusy):
+		msg = fmt.Sprintf("The %s layer could not start within %v because the engine was busy with other checks, so its checks did not run", l.Name, timeout)
+	case errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("The %s layer did not finish within %v, so its checks did not run", l.Name, timeout)
 	}
 	o.Findings = layer.Findings{Confidence: 0, Issues: []result.Issue{{

@@ -337,3 +337,29 @@ func TestSourcesNotIgnored(t *testing.T) {
 		t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
 	}
 }
+
+// Layers abandoned at their deadline keep their slot until they return, so
+// a flood of slow checks cannot pile up work without bound.
+func TestConcurrentRunsBounded(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	stuck := testLayer("stuck", func(ctx context.Context, p *layer.Pass) error {
+		<-release // ignores ctx, as a layer inside a library call would
+		return nil
+	})
+	e := mustEngine(t, judge.WithLayers(stuck), judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
+	first := validate(t, e, &judge.Request{Output: json.RawMessage(`1`)})
+	if !hasIssue(first, result.LayerFailed, "did not finish within") {
+		t.Fatalf("first request: %+v", first.Issues)
+	}
+	second := validate(t, e, &judge.Request{Output: json.RawMessage(`1`)})
+	if !hasIssue(second, result.LayerFailed, "engine was busy") {
+		t.Fatalf("second request got a slot the abandoned run still holds: %+v", second.Issues)
+	}
+	close(release)
+	time.Sleep(50 * time.Millisecond)
+	third := validate(t, e, &judge.Request{Output: json.RawMessage(`1`)})
+	if third.Confidence != 1 {
+		t.Fatalf("the slot was not given back: %+v", third.Issues)
+	}
+}

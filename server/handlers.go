@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -18,6 +19,15 @@ import (
 func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 	if err := checkMediaType(r.Header); err != nil {
 		s.writeError(w, r, err)
+		return
+	}
+	select {
+	case s.inFlight <- struct{}{}:
+		defer func() { <-s.inFlight }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
 		return
 	}
 	body, err := s.readBody(w, r)
@@ -54,7 +64,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	}
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
+		// Trust the announced length only so far: a slow client must not
+		// reserve the whole limit before sending anything.
+		buf.Grow(int(min(r.ContentLength, 64<<10)))
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {

@@ -51,20 +51,29 @@ type Options struct {
 	// Version is reported by /capabilities; empty means the main module's
 	// version from the build information.
 	Version string
+	// MaxInFlight bounds the validations answered at once; a request over
+	// it gets 503 with Retry-After at once, before its body is read. 0
+	// means DefaultMaxInFlight.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is the default of Options.MaxInFlight.
+const DefaultMaxInFlight = 64
 
 // Server is the HTTP API over one judge.Engine. It is safe for concurrent
 // use. Make one with [New]; serve it with [Server.Serve], or mount
 // [Server.Handler] in another server.
 type Server struct {
-	engine  *judge.Engine
-	opts    Options
-	log     *slog.Logger
-	metrics *metrics
-	openapi []byte
-	handler http.Handler
-	paths   map[string]bool // every routed path, for the route label
-	ready   atomic.Bool
+	engine *judge.Engine
+	// inFlight holds a token per validation being answered.
+	inFlight chan struct{}
+	opts     Options
+	log      *slog.Logger
+	metrics  *metrics
+	openapi  []byte
+	handler  http.Handler
+	paths    map[string]bool // every routed path, for the route label
+	ready    atomic.Bool
 }
 
 // route is one route the server serves.
@@ -82,6 +91,9 @@ func New(e *judge.Engine, opts Options) *Server {
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
 	opts.ReadTimeout = orDefault(opts.ReadTimeout, DefaultReadTimeout)
 	opts.WriteTimeout = orDefault(opts.WriteTimeout, DefaultWriteTimeout)
 	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
@@ -89,7 +101,8 @@ func New(e *judge.Engine, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = buildVersion()
 	}
-	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(), paths: map[string]bool{}}
+	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(), paths: map[string]bool{},
+		inFlight: make(chan struct{}, opts.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

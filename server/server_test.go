@@ -352,7 +352,7 @@ func TestDefaults(t *testing.T) {
 	want := Options{
 		MaxBodyBytes: 10 << 20, MaxDepth: 256,
 		ReadTimeout: DefaultReadTimeout, WriteTimeout: DefaultWriteTimeout, IdleTimeout: DefaultIdleTimeout,
-		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version,
+		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight,
 	}
 	if s.opts != want {
 		t.Errorf("options %+v, want %+v", s.opts, want)

@@ -30,6 +30,7 @@ type serveParams struct {
 	logLevel     *enumFlag     // --log-level
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
 	maxBodyBytes int64         // --max-body-bytes; 0 = server default
+	maxInFlight  int           // --max-in-flight; 0 = server default
 	getenv       func(string) string
 }
 
@@ -71,6 +72,7 @@ the server down gracefully and exits 0.`,
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
+	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("validations answered at once; more get 503 (default %d)", server.DefaultMaxInFlight))
 	f.Int64Var(&params.maxBodyBytes, "max-body-bytes", 0, fmt.Sprintf("largest request body in bytes (default %s)", sizeString(server.DefaultMaxBodyBytes)))
 	root.AddCommand(cmd)
 }
@@ -86,6 +88,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)
+	}
+	if params.maxInFlight < 0 {
+		return badInputf("--max-in-flight %d is negative", params.maxInFlight)
 	}
 	if params.maxBodyBytes < 0 {
 		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
@@ -127,6 +132,6 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}
-	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, Version: versionString()})
+	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, Version: versionString()})
 	return srv.Serve(ctx, ln)
 }
