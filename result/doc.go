@@ -7,7 +7,7 @@
 // A [ValidationResult] is serialized exactly as in the ValidationResult
 // specification: snake_case keys, the severities error, warning and info,
 // and the issue types of [Types]. The JSON Schema of the specification is
-// embedded and [CheckSchema] validates a serialized result against it.
+// embedded, and [Check] and [CheckJSON] validate a result against it.
 //
 // # Invariants
 //
