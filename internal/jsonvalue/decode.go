@@ -26,6 +26,9 @@ type decoder struct {
 	maxDepth int
 	limit    int // min(maxDepth, maxNestingDepth)
 	err      *SyntaxError
+	// bigNum is the offset of the first number over the size limits, or
+	// -1: reported only when the document is otherwise well formed.
+	bigNum int
 
 	vals []any    // elements of the arrays being read, innermost last
 	mems []member // members of the objects being read, innermost last
@@ -56,6 +59,7 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 func getDecoder(data []byte, maxDepth int) *decoder {
 	d := decoderPool.Get().(*decoder)
 	d.data, d.depth, d.maxDepth, d.limit = data, 0, maxDepth, min(maxDepth, maxNestingDepth)
+	d.bigNum = -1
 	return d
 }
 
@@ -193,6 +197,7 @@ func (d *decoder) number(i int) (any, int) {
 			i++
 		}
 	}
+	exp := 0
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
 		i++
 		if i < len(data) && (data[i] == '+' || data[i] == '-') {
@@ -205,8 +210,12 @@ func (d *decoder) number(i int) (any, int) {
 			return nil, d.fail(i, "in exponent of numeric literal")
 		}
 		for i < len(data) && isDigit(data[i]) {
+			exp = min(exp*10+int(data[i]-'0'), MaxNumberExponent+1)
 			i++
 		}
+	}
+	if d.bigNum < 0 && (exp > MaxNumberExponent || i-start > MaxNumberLen) {
+		d.bigNum = start
 	}
 	return d.numberValue(data[start:i]), i
 }

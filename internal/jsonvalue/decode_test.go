@@ -41,7 +41,39 @@ func referenceDecode(data []byte, maxDepth int) (any, error) {
 		line, col := Position(data, off)
 		return nil, &SyntaxError{Offset: off, Line: line, Col: col, Msg: "unexpected data after the JSON value"}
 	}
+	// The number limits, checked on the tokens in document order.
+	toks := json.NewDecoder(bytes.NewReader(data))
+	toks.UseNumber()
+	for {
+		tok, err := toks.Token()
+		if err != nil {
+			break
+		}
+		if n, ok := tok.(json.Number); ok && referenceNumberTooLarge(string(n)) {
+			return nil, numberTooLarge(data, int(toks.InputOffset())-len(n))
+		}
+	}
 	return v, nil
+}
+
+func referenceNumberTooLarge(n string) bool {
+	if len(n) > MaxNumberLen {
+		return true
+	}
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		exp := strings.TrimLeft(n[i+1:], "+-")
+		exp = strings.TrimLeft(exp, "0")
+		return len(exp) > 4 || (exp != "" && atoi(exp) > MaxNumberExponent)
+	}
+	return false
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // checkMatchesReference fails t unless Decode and referenceDecode agree on

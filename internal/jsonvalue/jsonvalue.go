@@ -33,6 +33,29 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg)
 }
 
+// Limits on a number's text, beyond which Decode refuses a document that is
+// otherwise well formed: validating such numbers exactly (as JSON Schema
+// needs) costs time that grows with the exponent, and no real output needs
+// them.
+const (
+	MaxNumberExponent = 1000 // largest |exponent| of a number
+	MaxNumberLen      = 1000 // longest number, in bytes
+)
+
+// ErrNumberTooLarge is wrapped by errors for a number over the limits.
+var ErrNumberTooLarge = errors.New("JSON number too large")
+
+// numberTooLarge is the error for the number at offset off of data.
+func numberTooLarge(data []byte, off int) error {
+	end := off
+	for end < len(data) && end-off < 40 && !isSpace(data[end]) && data[end] != ',' && data[end] != ']' && data[end] != '}' {
+		end++
+	}
+	line, col := Position(data, int64(off))
+	return &SyntaxError{Offset: int64(off), Line: line, Col: col, Err: ErrNumberTooLarge,
+		Msg: fmt.Sprintf("number %s is beyond what judge accepts (an exponent of at most %d, at most %d characters)", data[off:end], MaxNumberExponent, MaxNumberLen)}
+}
+
 // ErrTooDeep is wrapped by errors for JSON nested deeper than allowed.
 var ErrTooDeep = errors.New("JSON nested too deeply")
 
@@ -107,8 +130,11 @@ func Decode(data []byte, maxDepth int) (any, error) {
 			i = d.failMsg(i, "unexpected data after the JSON value")
 		}
 	}
-	err := d.err
+	err, bigNum := d.err, d.bigNum
 	d.release()
+	if i >= 0 && bigNum >= 0 {
+		return nil, numberTooLarge(data, bigNum)
+	}
 	if i < 0 {
 		// Over-deep input is reported first wherever it is, as when
 		// CheckDepth ran before parsing.

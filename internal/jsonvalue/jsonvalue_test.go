@@ -75,3 +75,22 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestNumberLimits(t *testing.T) {
+	t.Parallel()
+	for _, ok := range []string{`1e1000`, `-1E-1000`, `[1.5e+308, 123456789012345678901234567890]`, `"1e999999"`} {
+		if _, err := Decode([]byte(ok), 0); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{`1e1001`, `[1, 2e999999]`, `{"a": -1E-00000000000000000000000001001}`, strings.Repeat("9", 1001)} {
+		_, err := Decode([]byte(bad), 0)
+		if !errors.Is(err, ErrNumberTooLarge) {
+			t.Errorf("%.40s: err = %v, want ErrNumberTooLarge", bad, err)
+		}
+	}
+	// A syntax error is reported before a number over the limits.
+	if _, err := Decode([]byte(`[1e5000, }`), 0); errors.Is(err, ErrNumberTooLarge) {
+		t.Errorf("syntax error hidden: %v", err)
+	}
+}
