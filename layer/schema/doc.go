@@ -20,8 +20,10 @@
 // 2020-12 treat it as an annotation unless the meta-schema requires the
 // format-assertion vocabulary); the assert_format option asserts it for
 // every draft; unknown formats are ignored. "pattern" and "format": "regex"
-// use Go's RE2 syntax. Content keywords (contentEncoding, contentMediaType,
-// contentSchema) are annotations.
+// use Go's RE2 syntax: a pattern with a lookaround, a backreference or a
+// repetition count above 1000, valid in JSON Schema, makes the schema
+// rejected with a message that says so. Content keywords (contentEncoding,
+// contentMediaType, contentSchema) are annotations.
 //
 // A $ref to another document resolves only against the local schemas of
 // the request (its "schemas", or --schemas DIR), each found under its key
@@ -32,8 +34,11 @@
 // $ref to anything else, file:// included, makes the schema invalid.
 //
 // An invalid schema — one that fails its meta-schema, has a bad regular
-// expression, a $ref that resolves to nothing, a $ref cycle, or nests more
-// than [MaxSchemaDepth] levels — is not an issue of the output: Run
+// expression, a $ref that resolves to nothing, a $ref cycle (a chain of
+// $ref, not, if, or first alternatives of allOf, anyOf and oneOf that leads
+// back to where it started for the same value with nothing on the way that
+// could stop it), or nests more than [MaxSchemaDepth] levels — is not an
+// issue of the output: Run
 // returns a *layer.InputError whose Location points into the request
 // ("expected_schema/properties/age/minimum",
 // `schemas["common.json"]/$defs/id`) and the request is rejected.
@@ -58,6 +63,12 @@
 //	schemas, unevaluatedProperties,
 //	unevaluatedItems, oneOf matched
 //	twice)
+//
+// Run composes at most [MaxIssues] such issues, the first in the order of
+// the output (array items by index, object keys sorted); past them it only
+// counts failed keywords, and adds one info issue of type not_checked with
+// Rule "schema.truncated": "999501 more schema errors were not reported:
+// only the first 499 are listed".
 //
 // allOf and $ref are walked through: their failures are reported where they
 // happen. An anyOf or oneOf none of whose alternatives match is judged as a

@@ -3,7 +3,9 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	gourl "net/url"
+	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -53,8 +55,12 @@ func (b *builder) inputError(err error) *layer.InputError {
 		if pointerLast(regex.URL) == "patternProperties" {
 			ie.Location += "/" + pointer([]string{regex.Regex})
 		}
-		ie.Msg = fmt.Sprintf("invalid regular expression %s: %v (patterns use Go's RE2 syntax: no lookaround, no backreferences)",
-			show(regex.Regex), regex.Err)
+		if gap := re2Gap(regex.Regex); gap != "" {
+			ie.Msg = unsupportedPattern(regex.Regex, gap)
+		} else {
+			ie.Msg = fmt.Sprintf("invalid regular expression %s: %v (patterns use Go's RE2 syntax: no lookaround, no backreferences)",
+				show(regex.Regex), regex.Err)
+		}
 	case errors.As(err, &noPtr):
 		kw, loc, ref := b.findRef(noPtr.URL)
 		ie.Location = loc
@@ -118,7 +124,7 @@ func (b *builder) metaError(ie *layer.InputError, e *jsonschema.SchemaValidation
 		return
 	}
 	inst, _ := lookup(doc, pointerTokens(e.URL))
-	sub := &reporter{doc: inst}
+	sub := newReporter(nil, inst, MaxIssues)
 	sub.walk(verr)
 	f := sub.first()
 	if f == nil {
@@ -129,10 +135,60 @@ func (b *builder) metaError(ie *layer.InputError, e *jsonschema.SchemaValidation
 		ie.Location += "/" + pointer(f.tokens)
 		what = "'" + f.tokens[n-1] + "'"
 	}
+	n := len(sub.found) + sub.skipped
+	// A schema whose only fault is a pattern RE2 cannot run is valid: say
+	// what judge lacks rather than that the schema is wrong.
+	if sub.skipped == 0 && !slices.ContainsFunc(sub.found, func(f finding) bool { return f.gap == "" }) {
+		ie.Msg = unsupportedPattern(f.regex, f.gap)
+		if n > 1 {
+			ie.Msg += fmt.Sprintf(" (and %d more such patterns)", n-1)
+		}
+		return
+	}
 	ie.Msg += ": " + what + " " + f.reason
-	if n := len(sub.found); n > 1 {
+	if n > 1 {
 		ie.Msg += fmt.Sprintf(" (and %d more problems)", n-1)
 	}
+}
+
+// unsupportedPattern says that a pattern uses gap (see re2Gap).
+func unsupportedPattern(pattern, gap string) string {
+	return fmt.Sprintf("pattern %s uses %s, which judge's regular-expression engine (RE2) does not support", show(pattern), gap)
+}
+
+// re2Gap names what a regular expression uses that JSON Schema's
+// ECMA-262 regular expressions allow but judge's engine, Go's RE2, lacks:
+// "a lookahead", "a backreference". It returns "" for an expression RE2
+// compiles, or one that is invalid for another reason.
+func re2Gap(expr string) string {
+	_, err := syntax.Parse(expr, syntax.Perl)
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.Code {
+	case syntax.ErrInvalidPerlOp:
+		switch {
+		case strings.HasPrefix(se.Expr, "(?="):
+			return "a lookahead"
+		case strings.HasPrefix(se.Expr, "(?!"):
+			return "a negative lookahead"
+		}
+	case syntax.ErrInvalidNamedCapture:
+		switch {
+		case strings.HasPrefix(se.Expr, "(?<="):
+			return "a lookbehind"
+		case strings.HasPrefix(se.Expr, "(?<!"):
+			return "a negative lookbehind"
+		}
+	case syntax.ErrInvalidEscape:
+		if len(se.Expr) == 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k') {
+			return "a backreference"
+		}
+	case syntax.ErrInvalidRepeatSize:
+		return "a repetition count above 1000 (nested counts multiply)"
+	}
+	return ""
 }
 
 // loc renders a schema URL as an InputError location.
@@ -143,7 +199,7 @@ func (b *builder) loc(u string) string { return schemaLoc(b.names, u) }
 // location. Without an exact match it settles for a reference to the same
 // document; without any, for "$ref" and the expected schema.
 func (b *builder) findRef(target string) (keyword, location, written string) {
-	urls := sortedKeys(b.byURL)
+	urls := slices.Sorted(maps.Keys(b.byURL))
 	// The expected schema first.
 	if i := slices.Index(urls, b.mainURL); i > 0 {
 		urls = append(append([]string{b.mainURL}, urls[:i]...), urls[i+1:]...)
@@ -196,7 +252,7 @@ func scanRefs(doc any, base string, tokens []string, f func(kw, ref, resolved st
 				}
 			}
 		}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !scanRefs(v[k], base, appendToken(tokens, k), f) {
 				return false
 			}

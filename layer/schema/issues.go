@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	gourl "net/url"
 	"slices"
@@ -31,6 +32,10 @@ type finding struct {
 	issue  result.Issue
 	tokens []string
 	reason string
+	// regex and gap are set for a regular expression that JSON Schema
+	// allows but RE2 cannot run: the expression, and what it uses that RE2
+	// lacks ("a lookahead").
+	regex, gap string
 }
 
 // reporter turns a *jsonschema.ValidationError tree into findings.
@@ -38,7 +43,45 @@ type reporter struct {
 	c     *compiled // nil when the instance is a schema checked against a meta-schema
 	doc   any       // the instance
 	found []finding
-	err   *layer.InputError // met while walking: a $ref cycle, a value that is not JSON
+	// budget is how many findings the reporter composes; past it, it only
+	// counts them in skipped.
+	budget  int
+	skipped int
+	err     *layer.InputError // met while walking: a $ref cycle, a value that is not JSON
+}
+
+// newReporter returns a reporter of the errors of doc, a value validated
+// against c (nil for a schema checked against its meta-schema), that
+// composes at most budget findings.
+func newReporter(c *compiled, doc any, budget int) *reporter {
+	return &reporter{c: c, doc: doc, budget: max(budget, 0)}
+}
+
+// full reports whether the reporter has composed all the findings its
+// budget allows.
+func (r *reporter) full() bool { return len(r.found) >= r.budget }
+
+// issues returns the findings as issues, with an info issue counting those
+// past the budget, sorted as a result lists them. result.Builder.Build sorts
+// again and drops duplicates; sorting here keeps the layer's own findings
+// (Pass.Findings) in a stable order.
+func (r *reporter) issues() []result.Issue {
+	issues := make([]result.Issue, 0, len(r.found)+1)
+	for _, f := range r.found {
+		issues = append(issues, f.issue)
+	}
+	if r.skipped > 0 {
+		issues = append(issues, result.Issue{
+			Severity:   result.Info,
+			Type:       result.NotChecked,
+			Location:   "root",
+			Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
+			Suggestion: "Fix the errors listed, which are likely repeated across the output, and validate again to see any that remain",
+			Rule:       "schema.truncated",
+		})
+	}
+	slices.SortFunc(issues, result.CompareIssues)
+	return issues
 }
 
 // site is where an issue is: its tokens, its location, and how messages
@@ -60,7 +103,7 @@ func (r *reporter) at(tokens []string) site {
 	case isArrayIndex(tokens[len(tokens)-1]) && strings.HasSuffix(s.loc, "]") && !strings.HasSuffix(s.loc, `"]`):
 		s.subj, s.ref = "Item "+clipLeft(s.loc, maxShown), clipLeft(s.loc, maxShown)
 	default:
-		name := clip(tokens[len(tokens)-1], maxName)
+		name := result.Clip(tokens[len(tokens)-1], maxName)
 		s.subj, s.ref = "Field '"+name+"'", "'"+name+"'"
 	}
 	if s.where == "" {
@@ -91,7 +134,13 @@ func (r *reporter) value(tokens []string) any {
 	return v
 }
 
-func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion string) {
+// add adds a finding and returns it, or counts it and returns nil when the
+// budget is spent.
+func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion string) *finding {
+	if r.full() {
+		r.skipped++
+		return nil
+	}
 	r.found = append(r.found, finding{
 		issue: result.Issue{
 			Severity:   result.Error,
@@ -104,11 +153,12 @@ func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion
 		tokens: s.tokens,
 		reason: reason,
 	})
+	return &r.found[len(r.found)-1]
 }
 
 // addf adds an issue whose message is the subject followed by reason.
-func (r *reporter) addf(s site, typ result.Type, keyword, reason, suggestion string) {
-	r.add(s, typ, keyword, s.subj+" "+reason, reason, suggestion)
+func (r *reporter) addf(s site, typ result.Type, keyword, reason, suggestion string) *finding {
+	return r.add(s, typ, keyword, s.subj+" "+reason, reason, suggestion)
 }
 
 func (r *reporter) fail(err *layer.InputError) {
@@ -118,12 +168,14 @@ func (r *reporter) fail(err *layer.InputError) {
 }
 
 // walk reports the leaves under e. Groups (the whole schema, allOf, $ref,
-// several failed keywords of one schema) are walked through; anyOf and oneOf
-// are judged as a whole by alternatives.
+// several failed keywords of one schema) are walked through, in the order
+// of inOrder; anyOf and oneOf are judged as a whole by alternatives. Past
+// the budget, walk goes on to count the leaves and to find the errors that
+// make validation fail.
 func (r *reporter) walk(e *jsonschema.ValidationError) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
-		for _, c := range e.Causes {
+		for _, c := range inOrder(e.Causes) {
 			r.walk(c)
 		}
 	case *kind.AnyOf:
@@ -158,14 +210,71 @@ func (r *reporter) walk(e *jsonschema.ValidationError) {
 	}
 }
 
-// leaf reports one failed keyword.
+// inOrder returns errs ordered by instance location (array indices in
+// numeric order), schema location and keyword. The validator lists the
+// errors of an object's properties in Go's random map order; since the
+// budget keeps the first findings, the order must not vary.
+func inOrder(errs []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if slices.IsSortedFunc(errs, compareErrors) {
+		return errs
+	}
+	return slices.SortedStableFunc(slices.Values(errs), compareErrors)
+}
+
+func compareErrors(a, b *jsonschema.ValidationError) int {
+	if c := slices.CompareFunc(a.InstanceLocation, b.InstanceLocation, compareTokens); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.SchemaURL, b.SchemaURL); c != 0 {
+		return c
+	}
+	return slices.Compare(keywordPath(a), keywordPath(b))
+}
+
+// compareTokens orders two tokens of an instance location: array indices
+// by number, anything else as strings.
+func compareTokens(a, b string) int {
+	if isArrayIndex(a) && isArrayIndex(b) {
+		return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b))
+	}
+	return cmp.Compare(a, b)
+}
+
+func keywordPath(e *jsonschema.ValidationError) []string {
+	if e.ErrorKind == nil {
+		return nil
+	}
+	return e.ErrorKind.KeywordPath()
+}
+
+// leafFindings is how many findings leaf makes of e.
+func leafFindings(e *jsonschema.ValidationError) int {
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		return len(k.Missing)
+	case *kind.AdditionalProperties:
+		return len(k.Properties)
+	case *kind.Dependency:
+		return len(k.Missing)
+	case *kind.DependentRequired:
+		return len(k.Missing)
+	}
+	return 1
+}
+
+// leaf reports one failed keyword, or counts its findings when the budget
+// is spent.
 func (r *reporter) leaf(e *jsonschema.ValidationError) {
+	if r.full() {
+		r.skipped += leafFindings(e)
+		return
+	}
 	s := r.at(e.InstanceLocation)
 	holder := r.schema(e.SchemaURL)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
-			name := clip(name, maxName)
+			name := result.Clip(name, maxName)
 			r.add(s, result.MissingField, "required",
 				fmt.Sprintf("Missing required field '%s' %s", name, s.where),
 				fmt.Sprintf("is missing required field '%s'", name),
@@ -204,18 +313,29 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			fmt.Sprintf("is %s long, longer than the maximum length %d", plural(k.Got, "character"), k.Want),
 			lengthSuggestion(s, holder, fmt.Sprintf("Shorten %s to at most %s", s.ref, plural(k.Want, "character"))))
 	case *kind.Pattern:
-		pat := clip(k.Want, 120)
+		pat := result.Clip(k.Want, 120)
 		r.addf(s, result.ConstraintViolation, "pattern",
 			fmt.Sprintf("is %s, which does not match the pattern %s", show(k.Got), pat),
 			fmt.Sprintf("Change %s so that it matches the pattern %s", s.ref, pat))
 	case *kind.Format:
 		why := ""
 		if k.Err != nil {
-			why = " (" + clip(k.Err.Error(), 120) + ")"
+			why = " (" + result.Clip(k.Err.Error(), 120) + ")"
 		}
-		r.addf(s, result.ConstraintViolation, "format",
-			fmt.Sprintf("is %s, not a valid %s%s", show(k.Got), k.Want, why),
-			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want)))
+		reason := fmt.Sprintf("is %s, not a valid %s%s", show(k.Got), k.Want, why)
+		regex, _ := k.Got.(string)
+		gap := ""
+		if k.Want == "regex" {
+			gap = re2Gap(regex)
+		}
+		if gap != "" {
+			reason = fmt.Sprintf("is %s, a regular expression that uses %s, which judge's regular-expression engine (RE2) does not support",
+				show(regex), gap)
+		}
+		if f := r.addf(s, result.ConstraintViolation, "format", reason,
+			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want))); f != nil && gap != "" {
+			f.regex, f.gap = regex, gap
+		}
 	case *kind.MinItems:
 		r.addf(s, result.ConstraintViolation, "minItems",
 			fmt.Sprintf("has %s, fewer than the minimum %d", plural(k.Got, "item"), k.Want),
@@ -298,7 +418,7 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			kw = p[0]
 		}
 		r.addf(s, result.SchemaViolation, kw,
-			fmt.Sprintf("fails the '%s' keyword of the schema: %s", kw, clip(libraryText(e), 200)),
+			fmt.Sprintf("fails the '%s' keyword of the schema: %s", kw, result.Clip(libraryText(e), 200)),
 			fmt.Sprintf("Change %s so that it satisfies the '%s' keyword of the schema", s.ref, kw))
 	}
 }
@@ -336,18 +456,18 @@ func ofBounds(b string) string {
 func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props []string) {
 	var declared, patterns []string
 	if holder != nil {
-		declared = sortedKeys(holder.Properties)
+		declared = slices.Sorted(maps.Keys(holder.Properties))
 		for re := range holder.PatternProperties {
 			patterns = append(patterns, re.String())
 		}
 		slices.Sort(patterns)
 	}
 	obj, _ := r.value(s.tokens).(map[string]any)
-	for _, prop := range props {
+	for _, prop := range slices.Sorted(slices.Values(props)) {
 		p := r.at(appendToken(s.tokens, prop))
-		name := clip(prop, maxName)
+		name := result.Clip(prop, maxName)
 		var sugg string
-		if near := clip(nearest(prop, declared, obj), maxName); near != "" {
+		if near := result.Clip(nearest(prop, declared, obj), maxName); near != "" {
 			sugg = fmt.Sprintf("Rename '%s' to '%s', a field the schema declares, or remove it", name, near)
 		} else if len(declared) > 0 || len(patterns) > 0 {
 			allowed := quoteList(declared, 10)
@@ -368,25 +488,28 @@ func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props
 }
 
 func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name string) {
-	sub := &reporter{c: r.c, doc: name}
+	sub := newReporter(r.c, name, MaxIssues)
 	for _, c := range e.Causes {
 		sub.walk(c)
 	}
 	why := "it fails the propertyNames schema"
-	if f := sub.first(); f != nil {
+	f := sub.first()
+	if f != nil {
 		why = "the name " + f.reason
 	}
 	p := r.at(appendToken(s.tokens, name))
-	r.add(p, result.ConstraintViolation, "propertyNames",
+	if added := r.add(p, result.ConstraintViolation, "propertyNames",
 		fmt.Sprintf("Property name %s %s is not allowed: %s", show(name), s.where, why),
 		"has a name the schema does not allow: "+why,
-		fmt.Sprintf("Rename the property %s %s so that its name is allowed, or remove it", show(name), s.where))
+		fmt.Sprintf("Rename the property %s %s so that its name is allowed, or remove it", show(name), s.where)); added != nil && f != nil {
+		added.regex, added.gap = f.regex, f.gap
+	}
 }
 
 func (r *reporter) dependent(s site, keyword, prop string, missing []string) {
-	prop = clip(prop, maxName)
+	prop = result.Clip(prop, maxName)
 	for _, name := range missing {
-		name := clip(name, maxName)
+		name := result.Clip(name, maxName)
 		r.add(s, result.ConstraintViolation, keyword,
 			fmt.Sprintf("Missing field '%s' %s, required when '%s' is present", name, s.where, prop),
 			fmt.Sprintf("is missing field '%s', required when '%s' is present", name, prop),
@@ -439,7 +562,6 @@ func (r *reporter) falseSchema(e *jsonschema.ValidationError, s site) {
 // lists the types the branches accept. Otherwise one schema_violation issue
 // describes each alternative and why the value fails it.
 func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
-	s := r.at(e.InstanceLocation)
 	var branches []*jsonschema.Schema
 	if h := r.schema(e.SchemaURL); h != nil {
 		branches = h.AnyOf
@@ -458,7 +580,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	alts := make([]alt, len(e.Causes))
 	var open []int
 	for i, c := range e.Causes {
-		sub := &reporter{c: r.c, doc: r.doc}
+		sub := newReporter(r.c, r.doc, r.budget-len(r.found))
 		sub.walk(c)
 		if sub.err != nil {
 			r.fail(sub.err)
@@ -486,8 +608,14 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	}
 	if len(open) == 1 {
 		r.found = append(r.found, alts[open[0]].sub.found...)
+		r.skipped += alts[open[0]].sub.skipped
 		return
 	}
+	if r.full() {
+		r.skipped++
+		return
+	}
+	s := r.at(e.InstanceLocation)
 	if len(open) == 0 {
 		var want []string
 		for _, a := range alts {
@@ -534,11 +662,11 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 			} else {
 				why = InstanceLocation(r.doc, f.tokens) + " " + f.reason
 			}
-			if n := len(a.sub.found); n > 1 {
+			if n := len(a.sub.found) + a.sub.skipped; n > 1 {
 				why += fmt.Sprintf(" (and %d more)", n-1)
 			}
 		}
-		parts = append(parts, name+": "+clip(why, 110))
+		parts = append(parts, name+": "+result.Clip(why, 110))
 	}
 	reason := fmt.Sprintf("matches none of the %d alternatives of %s: %s", len(alts), keyword, strings.Join(parts, "; "))
 	one := "at least one"
@@ -546,7 +674,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 		one = "exactly one"
 	}
 	r.addf(s, result.SchemaViolation, keyword, reason,
-		fmt.Sprintf("Change %s so that it matches %s of the alternatives: %s", s.ref, one, clip(strings.Join(names, ", "), 300)))
+		fmt.Sprintf("Change %s so that it matches %s of the alternatives: %s", s.ref, one, result.Clip(strings.Join(names, ", "), 300)))
 }
 
 // first returns the first finding in issue order, or nil.
@@ -622,14 +750,14 @@ func summarize(s *jsonschema.Schema) string {
 	case cur.Types != nil:
 		what = strings.Join(cur.Types.ToStrings(), " or ")
 	}
-	name = clip(name, 40)
+	name = result.Clip(name, 40)
 	switch {
 	case name != "" && what != "":
-		return show(name) + " (" + clip(what, 80) + ")"
+		return show(name) + " (" + result.Clip(what, 80) + ")"
 	case name != "":
 		return show(name)
 	default:
-		return clip(what, 80)
+		return result.Clip(what, 80)
 	}
 }
 
@@ -682,7 +810,7 @@ func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
 			types = strings.Join(cur.Types.ToStrings(), " or ")
 		}
 	}
-	desc = clip(strings.Join(strings.Fields(desc), " "), 300)
+	desc = result.Clip(strings.Join(strings.Fields(desc), " "), 300)
 	field := fmt.Sprintf("Add %s '%s' field", article(name), name)
 	if types != "" {
 		field += " (" + types + ")"
@@ -831,15 +959,15 @@ func editDistance(a, b string) int {
 // show renders a value as compact JSON, cut to about maxShown characters.
 func show(v any) string {
 	if s, ok := v.(string); ok {
-		return quoteJSON(clip(s, maxShown))
+		return quoteJSON(result.Clip(s, maxShown))
 	}
 	var sb strings.Builder
 	enc := json.NewEncoder(&sb)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return clip(fmt.Sprint(v), maxShown)
+		return result.Clip(fmt.Sprint(v), maxShown)
 	}
-	return clip(strings.TrimSuffix(sb.String(), "\n"), maxShown)
+	return result.Clip(strings.TrimSuffix(sb.String(), "\n"), maxShown)
 }
 
 // showList renders up to max values, and how many more there are.
@@ -862,24 +990,16 @@ func quoteList(names []string, max int) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(names)-max))
 			break
 		}
-		parts = append(parts, "'"+clip(n, maxName)+"'")
+		parts = append(parts, "'"+result.Clip(n, maxName)+"'")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// clip cuts s to n characters, ending with "…" when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }
 
 // numString renders the number at the instance as written, else rat.
 func numString(v any, rat *big.Rat) string {
 	switch v := v.(type) {
 	case json.Number:
-		return clip(v.String(), maxShown)
+		return result.Clip(v.String(), maxShown)
 	case float64:
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	case float32:
@@ -900,7 +1020,7 @@ func ratString(r *big.Rat) string {
 		return "?"
 	}
 	if r.IsInt() {
-		return clip(r.Num().String(), maxShown)
+		return result.Clip(r.Num().String(), maxShown)
 	}
 	f, _ := r.Float64()
 	return strconv.FormatFloat(f, 'g', -1, 64)
@@ -990,15 +1110,4 @@ func libraryText(e *jsonschema.ValidationError) string {
 		return after
 	}
 	return text
-}
-
-// sortIssues sorts findings in the result's issue order and drops exact
-// duplicates (allOf branches may repeat a check).
-func sortIssues(found []finding) []result.Issue {
-	issues := make([]result.Issue, len(found))
-	for i, f := range found {
-		issues[i] = f.issue
-	}
-	slices.SortFunc(issues, result.CompareIssues)
-	return slices.Compact(issues)
 }

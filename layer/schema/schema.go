@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	gourl "net/url"
 	"slices"
 	"strings"
@@ -23,7 +24,8 @@ var docGo string
 
 // Layer validates the output against the request's expected JSON Schema. It
 // applies when the request has an expected schema. Run reports one issue
-// per failed schema keyword, records one deterministic check, and returns a
+// per failed schema keyword (at most [MaxIssues], then one note counting
+// the rest), records one deterministic check, and returns a
 // *layer.InputError when the schema itself is invalid. Layer is safe for
 // concurrent use.
 var Layer = &layer.Layer{
@@ -41,6 +43,15 @@ var Layer = &layer.Layer{
 const BaseURI = "judge:///schemas/expected_schema.json"
 
 const baseDir = "judge:///schemas/"
+
+// MaxIssues is how many failed keywords Run reports for one output. Past
+// it, failed keywords are only counted, and one info issue of type
+// not_checked with Rule "schema.truncated" says how many were not
+// reported, so that an output with a million errors costs little more to
+// report than one with a few hundred. It is one less than
+// result.DefaultMaxIssues, so that the issues and that note fit in a
+// result.
+const MaxIssues = result.DefaultMaxIssues - 1
 
 // MaxSchemaDepth is how deeply the expected schema and each local schema may
 // nest arrays and objects. Checking a schema against its meta-schema takes
@@ -85,7 +96,7 @@ type compiled struct {
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
-// miss. A nil cache compiles every time. The key is in.SchemaKey when the
+// miss (a nil cache compiles every time). The key is in.SchemaKey when the
 // engine gave one, else a hash of the decoded schemas.
 func load(cache *layer.Cache, in *layer.Input) (*compiled, error) {
 	expected, locals, assertFormat := in.ExpectedSchema, in.Schemas, in.Options.AssertFormat
@@ -97,14 +108,7 @@ func load(cache *layer.Cache, in *layer.Input) (*compiled, error) {
 				Msg: "the schema is not plain JSON: " + err.Error(), Err: err}
 		}
 	}
-	build := func() (any, error) { return compile(expected, locals, assertFormat) }
-	var v any
-	var err error
-	if cache == nil {
-		v, err = build()
-	} else {
-		v, err = cache.Load(key, build)
-	}
+	v, err := cache.Load(key, func() (any, error) { return compile(expected, locals, assertFormat) })
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func cacheKey(expected any, locals map[string]any, assertFormat bool) (string, e
 		Schemas      []local `json:"schemas"`
 		AssertFormat bool    `json:"assert_format"`
 	}{Version: 1, Schema: expected, AssertFormat: assertFormat}
-	for _, uri := range sortedKeys(locals) {
+	for _, uri := range slices.Sorted(maps.Keys(locals)) {
 		k.Schemas = append(k.Schemas, local{uri, locals[uri]})
 	}
 	b, err := json.Marshal(k)
@@ -169,9 +173,10 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 	return c, nil
 }
 
-// validate checks v and returns its issues, sorted, or an error when
-// validation could not run: an *layer.InputError for a $ref cycle met at
-// run time or a value that is not JSON.
+// validate checks v and returns its issues, at most MaxIssues errors and
+// the note counting the rest, sorted as a result lists them, or an error
+// when validation could not run: an *layer.InputError for a $ref cycle met
+// at run time or a value that is not JSON.
 func (c *compiled) validate(v any) (issues []result.Issue, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -186,36 +191,34 @@ func (c *compiled) validate(v any) (issues []result.Issue, err error) {
 	if !errors.As(verr, &ve) {
 		return nil, fmt.Errorf("schema: %w", verr)
 	}
-	r := &reporter{c: c, doc: v}
+	r := newReporter(c, v, MaxIssues)
 	r.walk(ve)
 	if r.err != nil {
 		return nil, r.err
 	}
-	return sortIssues(r.found), nil
+	return r.issues(), nil
 }
 
-// checkRefCycles finds chains of $ref that lead back to where they started
-// without checking anything on the way, such as {"$ref": "#"}: whatever the
-// output, validation would loop. The validator finds such loops too, but
-// not under "not" or "if", where it only asks whether a value matches.
+// checkRefCycles finds chains of schemas that lead back to where they
+// started for the same value without checking anything on the way, such as
+// {"$ref": "#"} or {"if": {"$ref": "#"}}: whatever the output, validation
+// would loop. The validator finds such loops too, but not under "not" or
+// "if", where it only asks whether a value matches.
 func (c *compiled) checkRefCycles() error {
 	const (
 		visiting = 1
 		done     = 2
 	)
 	state := map[*jsonschema.Schema]int{}
-	for _, loc := range sortedKeys(c.index) {
-		var path []*jsonschema.Schema
-		s := c.index[loc]
-		for s != nil && state[s] == 0 && alwaysRefs(s) {
-			state[s] = visiting
-			path = append(path, s)
-			s = s.Ref
-		}
-		if s != nil && state[s] == visiting {
-			i := slices.Index(path, s)
+	var path []*jsonschema.Schema
+	var visit func(s *jsonschema.Schema) error
+	visit = func(s *jsonschema.Schema) error {
+		switch state[s] {
+		case done:
+			return nil
+		case visiting:
 			var chain []string
-			for _, p := range path[i:] {
+			for _, p := range path[slices.Index(path, s):] {
 				chain = append(chain, c.schemaLoc(p.Location))
 			}
 			chain = append(chain, c.schemaLoc(s.Location))
@@ -223,8 +226,20 @@ func (c *compiled) checkRefCycles() error {
 				Msg: "$ref cycle: " + strings.Join(chain, " → ") +
 					"; the reference leads back to itself without checking anything, so validation would never end"}
 		}
-		for _, p := range path {
-			state[p] = done
+		state[s] = visiting
+		path = append(path, s)
+		for _, next := range inPlace(s) {
+			if err := visit(next); err != nil {
+				return err
+			}
+		}
+		path = path[:len(path)-1]
+		state[s] = done
+		return nil
+	}
+	for _, loc := range slices.Sorted(maps.Keys(c.index)) {
+		if err := visit(c.index[loc]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -233,7 +248,59 @@ func (c *compiled) checkRefCycles() error {
 // alwaysRefs reports whether validating against s always goes on to s.Ref:
 // no keyword the validator checks before $ref can stop it.
 func alwaysRefs(s *jsonschema.Schema) bool {
-	return s.Ref != nil && s.Bool == nil && s.Types == nil && s.Const == nil && s.Enum == nil && s.Format == nil
+	return s.Ref != nil && !stops(s)
+}
+
+// stops reports whether s has a keyword that the validator checks first and
+// that ends the validation of a value that fails it.
+func stops(s *jsonschema.Schema) bool {
+	return s.Bool != nil || s.Types != nil || s.Const != nil || s.Enum != nil || s.Format != nil
+}
+
+// inPlace returns the schemas that validating a value against s always
+// goes on to, for the same value, before any keyword can stop it: its $ref;
+// or, when it has neither a $ref nor a keyword for values of one type, the
+// schemas under not and if and the first of allOf, anyOf and oneOf, which
+// the validator tries whatever the value.
+func inPlace(s *jsonschema.Schema) []*jsonschema.Schema {
+	switch {
+	case stops(s):
+		return nil
+	case s.Ref != nil:
+		return []*jsonschema.Schema{s.Ref}
+	case checksValues(s):
+		return nil
+	}
+	var next []*jsonschema.Schema
+	for _, n := range []*jsonschema.Schema{s.Not, first(s.AllOf), first(s.AnyOf), first(s.OneOf), s.If} {
+		if n != nil {
+			next = append(next, n)
+		}
+	}
+	return next
+}
+
+func first(ss []*jsonschema.Schema) *jsonschema.Schema {
+	if len(ss) == 0 {
+		return nil
+	}
+	return ss[0]
+}
+
+// checksValues reports whether s has a keyword for objects, arrays, strings
+// or numbers, or a dynamic reference: one that, failing, makes the
+// validator skip not, allOf, anyOf, oneOf and if when it only asks whether
+// a value matches.
+func checksValues(s *jsonschema.Schema) bool {
+	return s.RecursiveRef != nil || s.DynamicRef != nil || len(s.Extensions) > 0 ||
+		s.MaxProperties != nil || s.MinProperties != nil || len(s.Required) > 0 || s.PropertyNames != nil ||
+		len(s.Properties) > 0 || len(s.PatternProperties) > 0 || s.AdditionalProperties != nil ||
+		len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
+		s.MinItems != nil || s.MaxItems != nil || s.UniqueItems || s.Contains != nil || s.MinContains != nil ||
+		s.MaxContains != nil || s.Items != nil || s.AdditionalItems != nil || len(s.PrefixItems) > 0 || s.Items2020 != nil ||
+		s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil || s.ContentEncoding != nil ||
+		s.ContentMediaType != nil || s.ContentSchema != nil ||
+		s.Maximum != nil || s.Minimum != nil || s.ExclusiveMaximum != nil || s.ExclusiveMinimum != nil || s.MultipleOf != nil
 }
 
 // indexSchemas maps the Location of every schema reachable from root to it.
@@ -342,7 +409,7 @@ type builder struct {
 
 func newBuilder(expected any, locals map[string]any) *builder {
 	b := &builder{names: map[string]string{}, byURL: map[string]any{}, docs: map[string]any{}}
-	keys := sortedKeys(locals)
+	keys := slices.Sorted(maps.Keys(locals))
 
 	// Draft of the expected schema: its $schema, followed through local
 	// meta-schemas by their keys as given; draft-07 when it names none.
@@ -558,13 +625,4 @@ func depth(v any, limit int) int {
 		return 0
 	}
 	return d + 1
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -187,6 +188,23 @@ func TestIssues(t *testing.T) {
 			output: `"` + strings.Repeat("x", 100) + `"`,
 			want: []result.Issue{
 				issue(constraint, "root", `The output is "`+strings.Repeat("x", 59)+`…", but must be the constant "a"`, `Set the output to "a"`, "schema.const"),
+			},
+		},
+		{
+			name:   "long values are cut at a word, as result.Clip cuts",
+			schema: `{"const": "a"}`,
+			output: `"` + strings.Repeat("abcdefg ", 20) + `"`,
+			want: []result.Issue{
+				issue(constraint, "root", `The output is "`+strings.TrimSpace(strings.Repeat("abcdefg ", 7))+`…", but must be the constant "a"`, `Set the output to "a"`, "schema.const"),
+			},
+		},
+		{
+			name:   "a regular expression RE2 cannot run",
+			schema: `{"format": "regex"}`,
+			output: `"^(?=.*[0-9])[a-z0-9]+$"`,
+			want: []result.Issue{
+				issue(constraint, "root", `The output is "^(?=.*[0-9])[a-z0-9]+$", a regular expression that uses a lookahead, which judge's regular-expression engine (RE2) does not support`,
+					"Change the output to a valid regex such as ^[a-z]+$", "schema.format"),
 			},
 		},
 		{
@@ -651,8 +669,20 @@ func TestInvalidSchema(t *testing.T) {
 			loc: "expected_schema/items", msg: "not a valid 2020-12 schema: 'items' has type array, expected boolean or object"},
 		{name: "invalid regex", schema: `{"properties": {"id": {"pattern": "(["}}}`,
 			loc: "expected_schema/properties/id/pattern", msg: "not a valid draft-07 schema: 'pattern' is \"([\", not a valid regex (error parsing regexp: missing closing ]: `[`)"},
-		{name: "regex beyond RE2", schema: `{"pattern": "(?<=a)b"}`,
-			loc: "expected_schema/pattern", msg: "not a valid draft-07 schema: 'pattern' is \"(?<=a)b\", not a valid regex (error parsing regexp: invalid named capture: `(?<=a)b`)"},
+		{name: "lookbehind, valid draft-07 that RE2 cannot run", schema: `{"pattern": "(?<=a)b"}`,
+			loc: "expected_schema/pattern", msg: `pattern "(?<=a)b" uses a lookbehind, which judge's regular-expression engine (RE2) does not support`},
+		{name: "lookahead", schema: `{"properties": {"password": {"pattern": "^(?=.*[0-9])[a-z0-9]{8,}$"}}}`,
+			loc: "expected_schema/properties/password/pattern", msg: `pattern "^(?=.*[0-9])[a-z0-9]{8,}$" uses a lookahead, which judge's regular-expression engine (RE2) does not support`},
+		{name: "negative lookahead in a 2020-12 patternProperties key", schema: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "patternProperties": {"^(?!x-)": {"type": "string"}}}`,
+			loc: "expected_schema/patternProperties/^(?!x-)", msg: `pattern "^(?!x-)" uses a negative lookahead, which judge's regular-expression engine (RE2) does not support`},
+		{name: "backreference", schema: `{"items": {"pattern": "^(a+)-\\1$"}}`,
+			loc: "expected_schema/items/pattern", msg: `pattern "^(a+)-\\1$" uses a backreference, which judge's regular-expression engine (RE2) does not support`},
+		{name: "repetition beyond RE2", schema: `{"pattern": "^a{1001}$"}`,
+			loc: "expected_schema/pattern", msg: `pattern "^a{1001}$" uses a repetition count above 1000 (nested counts multiply), which judge's regular-expression engine (RE2) does not support`},
+		{name: "two patterns beyond RE2", schema: `{"properties": {"a": {"pattern": "(?=a)"}, "b": {"pattern": "(?=b)"}}}`,
+			loc: "expected_schema/properties/a/pattern", msg: `pattern "(?=a)" uses a lookahead, which judge's regular-expression engine (RE2) does not support (and 1 more such patterns)`},
+		{name: "a pattern beyond RE2 beside a real error", schema: `{"pattern": "(?=a)", "minimum": "0"}`,
+			loc: "expected_schema/minimum", msg: "not a valid draft-07 schema: 'minimum' has type string, expected number (and 1 more problems)"},
 		{name: "pointer to nothing", schema: `{"properties": {"a": {"$ref": "#/definitions/missing"}}}`,
 			loc: "expected_schema/properties/a/$ref", msg: `$ref "#/definitions/missing" points to nothing: no value exists at that JSON Pointer`},
 		{name: "unknown anchor", schema: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#nope"}`,
@@ -798,8 +828,8 @@ func TestContext(t *testing.T) {
 	}
 }
 
-// TestHostile checks that hostile schemas end, quickly, in issues or an
-// InputError, never in a panic or a hang.
+// TestHostile checks that hostile schemas end, quickly, in the issues or
+// the InputError they call for, never in a panic or a hang.
 func TestHostile(t *testing.T) {
 	t.Parallel()
 	nest := func(open, leaf, close string, n int) string {
@@ -812,20 +842,43 @@ func TestHostile(t *testing.T) {
 		fmt.Fprintf(&alts, `"d%d": {"anyOf": [{"$ref": "#/$defs/d%d"}, {"$ref": "#/$defs/d%d"}]},`, i, i+1, i+1)
 	}
 	alts.WriteString(`"d12": {"type": "string"}}, "$ref": "#/$defs/d0", "$schema": "https://json-schema.org/draft/2020-12/schema"}`)
+	const loops = "; the reference leads back to itself without checking anything, so validation would never end"
 	tests := []struct {
 		name, schema, output string
+		// errLoc and errMsg are the location of the InputError expected
+		// and a fragment of its message; else want are the issues
+		// expected, as "location type rule".
+		errLoc, errMsg string
+		want           []string
 	}{
-		{"deep schema", nest(`{"items": `, `{"type": "string"}`, `}`, schema.MaxSchemaDepth-1), deepValue},
-		{"too deep a schema", nest(`{"items": `, `{"type": "string"}`, `}`, 5000), deepValue},
-		{"too deep a local schema", `{"$ref": "deep.json"}`, `1`},
-		{"deep value", `{"type": "array", "items": {"$ref": "#"}}`, deepValue},
-		{"huge pattern", `{"pattern": "` + strings.Repeat("(a|b)", 20000) + `"}`, `"ab"`},
-		{"huge repetition", `{"pattern": "(a{1000}){1000}"}`, `"a"`},
-		{"invalid regex", `{"patternProperties": {"[": {}}}`, `{}`},
-		{"self reference", `{"$ref": "#"}`, `1`},
-		{"mutual references", `{"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}, "anyOf": [{"$ref": "#/definitions/a"}]}`, `1`},
-		{"reference cycle under if", `{"if": {"$ref": "#"}, "then": true}`, `1`},
-		{"doubling alternatives", alts.String(), `1`},
+		{name: "deep schema", schema: nest(`{"items": `, `{"type": "string"}`, `}`, schema.MaxSchemaDepth-1), output: deepValue,
+			want: []string{strings.Repeat("[0]", schema.MaxSchemaDepth-1) + " invalid_type schema.type"}},
+		{name: "too deep a schema", schema: nest(`{"items": `, `{"type": "string"}`, `}`, 5000), output: deepValue,
+			errLoc: "expected_schema", errMsg: "the schema nests arrays and objects more than 256 levels deep"},
+		{name: "too deep a local schema", schema: `{"$ref": "deep.json"}`, output: `1`,
+			errLoc: `schemas["deep.json"]`, errMsg: "the schema nests arrays and objects more than 256 levels deep"},
+		{name: "deep value", schema: `{"type": "array", "items": {"$ref": "#"}}`, output: deepValue,
+			want: []string{strings.Repeat("[0]", 2000) + " invalid_type schema.type"}},
+		{name: "huge pattern", schema: `{"pattern": "` + strings.Repeat("(a|b)", 20000) + `"}`, output: `"ab"`,
+			want: []string{"root constraint_violation schema.pattern"}},
+		{name: "huge repetition", schema: `{"pattern": "(a{1000}){1000}"}`, output: `"a"`,
+			errLoc: "expected_schema/pattern", errMsg: `pattern "(a{1000}){1000}" uses a repetition count above 1000`},
+		{name: "invalid regex", schema: `{"patternProperties": {"[": {}}}`, output: `{}`,
+			errLoc: "expected_schema/patternProperties/[", errMsg: `not a valid draft-07 schema: '[' has a name the schema does not allow: the name is "[", not a valid regex`},
+		{name: "self reference", schema: `{"$ref": "#"}`, output: `1`,
+			errLoc: "expected_schema", errMsg: "$ref cycle: expected_schema → expected_schema" + loops},
+		{name: "mutual references", schema: `{"definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}, "anyOf": [{"$ref": "#/definitions/a"}]}`, output: `1`,
+			errLoc: "expected_schema/definitions/a", errMsg: "$ref cycle: expected_schema/definitions/a → expected_schema/definitions/b → expected_schema/definitions/a" + loops},
+		{name: "reference cycle under if", schema: `{"if": {"$ref": "#"}, "then": true}`, output: `1`,
+			errLoc: "expected_schema", errMsg: "$ref cycle: expected_schema → expected_schema/if → expected_schema" + loops},
+		{name: "reference cycle under not", schema: `{"not": {"$ref": "#"}}`, output: `1`,
+			errLoc: "expected_schema", errMsg: "$ref cycle: expected_schema → expected_schema/not → expected_schema" + loops},
+		{name: "reference cycle through allOf", schema: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"a": {"allOf": [{"$ref": "#"}]}}, "not": {"$ref": "#/$defs/a"}}`, output: `1`,
+			errLoc: "expected_schema", errMsg: "$ref cycle: expected_schema → expected_schema/not → expected_schema/$defs/a → expected_schema/$defs/a/allOf/0 → expected_schema" + loops},
+		{name: "doubling alternatives", schema: alts.String(), output: `1`,
+			want: []string{"root schema_violation schema.anyOf"}},
+		{name: "many errors", schema: `{"items": {"type": "string"}}`, output: "[" + strings.Repeat("1, ", 200_000) + "1]",
+			want: append([]string{"root not_checked schema.truncated"}, manyLocations(schema.MaxIssues, "[%d] invalid_type schema.type")...)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -836,12 +889,26 @@ func TestHostile(t *testing.T) {
 				in := input(t, tt.schema, tt.output)
 				in.Schemas = map[string]any{"deep.json": decode(t, nest(`{"not": `, `{}`, `}`, 3000))}
 				f, err := check(t, in, layer.NewCache(0))
-				var ie *layer.InputError
-				if err != nil && !errors.As(err, &ie) {
-					t.Errorf("err = %v, want nil or an InputError", err)
+				if tt.errLoc != "" {
+					var ie *layer.InputError
+					if !errors.As(err, &ie) || ie.Location != tt.errLoc || !strings.Contains(ie.Msg, tt.errMsg) {
+						t.Errorf("err = %v\nwant an InputError at %s: …%s…", err, tt.errLoc, tt.errMsg)
+					}
+					return
 				}
+				if err != nil {
+					t.Errorf("Run: %v", err)
+					return
+				}
+				var got []string
 				for _, is := range f.Issues {
 					checkIssue(t, is)
+					got = append(got, fmt.Sprintf("%s %s %s", is.Location, is.Type, is.Rule))
+				}
+				slices.Sort(got)
+				want := slices.Sorted(slices.Values(tt.want))
+				if !slices.Equal(got, want) {
+					t.Errorf("got %d issues %.300q\nwant %d %.300q", len(got), got, len(want), want)
 				}
 			}()
 			select {
@@ -850,6 +917,126 @@ func TestHostile(t *testing.T) {
 				t.Fatal("the layer did not finish in 20s")
 			}
 		})
+	}
+}
+
+// manyLocations formats the first n locations of a list, one per index.
+func manyLocations(n int, format string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(format, i)
+	}
+	return out
+}
+
+// TestManyErrors checks that the layer composes at most MaxIssues errors,
+// counts the rest in one note, and reports the same errors every time.
+func TestManyErrors(t *testing.T) {
+	t.Parallel()
+	list := func(n int, format string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(format, i)
+		}
+		return strings.Join(parts, ", ")
+	}
+	tests := []struct {
+		name, schema, output string
+		want                 []string // the errors reported, as "location rule"
+		skipped              int
+	}{
+		{name: "items", schema: `{"items": {"type": "string"}}`, output: "[" + list(5000, "%d") + "]",
+			want: manyLocations(schema.MaxIssues, "[%d] schema.type"), skipped: 5000 - schema.MaxIssues},
+		{name: "properties, whose errors the validator lists in random order",
+			schema: `{"additionalProperties": {"type": "string"}}`, output: "{" + list(1000, `"p%03d": 1`) + "}",
+			want: manyLocations(schema.MaxIssues, "p%03d schema.type"), skipped: 1000 - schema.MaxIssues},
+		{name: "additional properties, one keyword for them all",
+			schema: `{"additionalProperties": false}`, output: "{" + list(1000, `"p%03d": 1`) + "}",
+			want: manyLocations(schema.MaxIssues, "p%03d schema.additionalProperties"), skipped: 1000 - schema.MaxIssues},
+		{name: "required, the budget ending inside a keyword and then spent",
+			schema: `{"items": {"required": [` + list(600, `"r%03d"`) + `]}}`, output: `[{}, {}]`,
+			want: slices.Repeat([]string{"[0] schema.required"}, schema.MaxIssues), skipped: 1200 - schema.MaxIssues},
+		{name: "alternatives with one left, whose issues are reported",
+			schema: `{"items": {"anyOf": [{"type": "string"}, {"required": ["a"]}]}}`, output: "[" + list(1000, `{"b%d": 1}`) + "]",
+			want: manyLocations(schema.MaxIssues, "[%d] schema.required"), skipped: 1000 - schema.MaxIssues},
+		{name: "alternatives judged as a whole",
+			schema: `{"items": {"anyOf": [{"type": "string"}, {"type": "boolean"}]}}`, output: "[" + list(1000, `%d`) + "]",
+			want: manyLocations(schema.MaxIssues, "[%d] schema.anyOf"), skipped: 1000 - schema.MaxIssues},
+		{name: "an alternative with many errors",
+			schema: `{"anyOf": [{"type": "string"}, {"items": {"type": "string"}}]}`, output: "[" + list(1000, `%d`) + "]",
+			want: manyLocations(schema.MaxIssues, "[%d] schema.type"), skipped: 1000 - schema.MaxIssues},
+		{name: "just within the budget",
+			schema: `{"items": {"type": "string"}}`, output: "[" + list(schema.MaxIssues, "%d") + "]",
+			want: manyLocations(schema.MaxIssues, "[%d] schema.type")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var first []result.Issue
+			for run := range 3 {
+				f, err := check(t, input(t, tt.schema, tt.output), layer.NewCache(0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Checks != 1 {
+					t.Errorf("%d checks, want 1", f.Checks)
+				}
+				if run > 0 {
+					if !slices.Equal(f.Issues, first) {
+						t.Fatalf("run %d reported other issues than run 0", run)
+					}
+					continue
+				}
+				first = f.Issues
+				var got []string
+				var notes []result.Issue
+				for _, is := range f.Issues {
+					checkIssue(t, is)
+					if is.Rule == "schema.truncated" {
+						notes = append(notes, is)
+						continue
+					}
+					got = append(got, is.Location+" "+is.Rule)
+				}
+				slices.Sort(got)
+				want := slices.Sorted(slices.Values(tt.want))
+				if !slices.Equal(got, want) {
+					t.Errorf("got %d errors %.200q…\nwant %d %.200q…", len(got), got, len(want), want)
+				}
+				switch {
+				case tt.skipped == 0 && len(notes) != 0:
+					t.Errorf("unexpected note %+v", notes)
+				case tt.skipped > 0 && len(notes) != 1:
+					t.Errorf("got notes %+v, want one", notes)
+				case tt.skipped > 0:
+					want := fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", tt.skipped, schema.MaxIssues)
+					if notes[0].Message != want {
+						t.Errorf("note %q, want %q", notes[0].Message, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestManyErrorsResult checks that the issues and the note fit in a built
+// result, which stays invalid.
+func TestManyErrorsResult(t *testing.T) {
+	t.Parallel()
+	out := "[" + strings.Repeat("1, ", 9999) + "1]"
+	f, err := check(t, input(t, `{"items": {"type": "string"}}`, out), layer.NewCache(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := result.NewBuilder().Add(f.Issues...).Build()
+	if res.Valid || res.Metadata.ErrorCount != schema.MaxIssues || res.Metadata.InfoCount != 1 || len(res.Issues) > result.DefaultMaxIssues {
+		t.Fatalf("valid %v, %d errors, %d info, %d issues; want invalid, %d errors and the note",
+			res.Valid, res.Metadata.ErrorCount, res.Metadata.InfoCount, len(res.Issues), schema.MaxIssues)
+	}
+	if i := slices.IndexFunc(res.Issues, func(is result.Issue) bool { return is.Rule == "schema.truncated" }); i < 0 {
+		t.Errorf("the note counting the errors not reported is not in the result")
+	} else if want := "9501 more schema errors were not reported: only the first 499 are listed"; res.Issues[i].Message != want {
+		t.Errorf("note %q, want %q", res.Issues[i].Message, want)
 	}
 }
 
