@@ -58,7 +58,7 @@ type Engine struct {
 	docs *layer.Cache
 	// slots bounds the layer runs under way at once, abandoned ones
 	// included.
-	slots chan struct{}
+	slots   chan struct{}
 	maxRuns int
 }
 
