@@ -18,9 +18,11 @@ import (
 // Limits of rule and message expressions.
 const (
 	// CostLimit is the most one evaluation of a rule or message expression
-	// may cost, in CEL cost units (about one unit per operation, list
-	// element or comprehension step; a million takes some tens of
-	// milliseconds). The same limit as Kubernetes validation rules.
+	// may cost, in CEL cost units: about one unit per operation, list
+	// element or comprehension step, and one per ten bytes of every
+	// string a call builds. A million takes some tens of milliseconds and
+	// lets a rule build about 10 MB. The same limit as Kubernetes
+	// validation rules.
 	CostLimit = 1_000_000
 	// MaxExpressionLen is the longest rule or message expression accepted,
 	// in Unicode code points.
@@ -46,6 +48,7 @@ const (
 var env = sync.OnceValues(func() (*cel.Env, error) {
 	e, err := cel.NewEnv(
 		cel.Variable("output", cel.DynType),
+		cel.Variable("text", cel.StringType),
 		cel.Variable("context", cel.DynType),
 		cel.OptionalTypes(),
 		cel.CrossTypeNumericComparisons(true),
@@ -55,7 +58,11 @@ var env = sync.OnceValues(func() (*cel.Env, error) {
 		ext.Lists(ext.ListsMaxRangeSize(maxRangeSize)),
 		ext.Sets(),
 		ext.Math(),
-		ext.Encoders(),
+		// Version 0 has base64 only: json.encode, json.parse,
+		// yaml.encode and yaml.parse build values unbounded by their
+		// input (YAML aliases, a list holding one long string many
+		// times) before the cost tracker sees them.
+		ext.Encoders(ext.EncodersVersion(0)),
 		ext.Bindings(),
 		ext.TwoVarComprehensions(),
 		ext.Regex(),
@@ -146,14 +153,7 @@ func cacheKey(kind exprKind, costLimit uint64, text string) string {
 // load returns the compiled program of text, compiling it on a cache miss.
 // A text that does not compile yields a *compileError, cached as well.
 func load(c *layer.Cache, kind exprKind, costLimit uint64, text string) (*program, error) {
-	build := func() (any, error) { return compile(kind, costLimit, text) }
-	var v any
-	var err error
-	if c == nil {
-		v, err = build()
-	} else {
-		v, err = c.Load(cacheKey(kind, costLimit, text), build)
-	}
+	v, err := c.Load(cacheKey(kind, costLimit, text), func() (any, error) { return compile(kind, costLimit, text) })
 	if err != nil {
 		return nil, err
 	}
@@ -186,14 +186,21 @@ func compile(kind exprKind, costLimit uint64, text string) (*program, error) {
 	if out := ast.OutputType(); out.Kind() != want.Kind() && out.Kind() != types.DynKind {
 		return nil, fail("%s must yield a %s, not %s", kind, cel.FormatCELType(want), cel.FormatCELType(out))
 	}
-	// With output and context of unknown size the estimate has no useful
-	// maximum; its minimum is what the expression costs on any input,
-	// so an expression whose minimum exceeds the limit can never finish.
+	// With output, text and context of unknown size the estimate has no
+	// useful maximum; its minimum is what the expression costs on any
+	// input, so an expression whose minimum exceeds the limit can never
+	// finish.
 	if est, err := e.EstimateCost(ast, nil); err == nil && est.Min > costLimit {
 		return nil, fail("%s costs at least %d to evaluate on any output, more than the limit of %d", kind, est.Min, costLimit)
 	}
+	impls, err := guardedImpls()
+	if err != nil {
+		return nil, fmt.Errorf("criteria: CEL environment: %w", err)
+	}
 	prg, err := e.Program(ast,
 		cel.CostLimit(costLimit),
+		cel.CostTracking(buildCost{}),
+		cel.CustomDecoratorV2(guardCalls(costLimit, impls)),
 		cel.InterruptCheckFrequency(interruptCheckFrequency),
 		cel.EvalOptions(cel.OptOptimize),
 	)

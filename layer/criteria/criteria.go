@@ -10,6 +10,7 @@ import (
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/agentjudge/judge/layer"
@@ -98,7 +99,7 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 	// Convert the output once, and only when some expression reads it.
 	var vars map[string]any
 	if slices.ContainsFunc(progs, func(c compiled) bool { return c.rule != nil || c.message != nil }) {
-		vars = map[string]any{"output": celValue(p.Input.Output), "context": celValue(p.Input.Context)}
+		vars = map[string]any{"output": celValue(p.Input.Output), "text": p.Input.Text, "context": celValue(p.Input.Context)}
 	}
 	var t tally
 	for i, c := range crit {
@@ -160,8 +161,8 @@ func (cfg config) checkRule(ctx context.Context, p *layer.Pass, i int, c layer.C
 func (cfg config) checkPlain(ctx context.Context, p *layer.Pass, i int, c layer.Criterion, pr compiled, vars map[string]any) outcome {
 	if cfg.judge == nil {
 		p.Undecided(location(i),
-			fmt.Sprintf("Criterion '%s' is plain language and no LLM is configured, so it was not checked", c.Name()),
-			"Give the criterion a CEL rule, or set JUDGE_LLM_BASE_URL to have a model judge it")
+			fmt.Sprintf("Criterion '%s' is plain language and was not checked: judge cannot check plain-language criteria without a model, and this build has none", c.Name()),
+			"Give the criterion a CEL rule that states it, so that judge can check it")
 		return undecided
 	}
 	v, err := cfg.judge(ctx, c, p.Input.Output, p.Input.Context)
@@ -209,10 +210,12 @@ func (cfg config) failureMessage(ctx context.Context, c layer.Criterion, pr comp
 }
 
 // stopped reports whether err means the evaluation was stopped before it
-// finished, by the cost limit or the deadline, and says which.
+// finished, by the cost limit, a guard or the deadline, and says which.
 func (cfg config) stopped(ctx context.Context, err error) (string, bool) {
 	var ec interpreter.EvalCancelledError
 	switch {
+	case errors.As(err, &ec) && ec.Cause == callRefused:
+		return ec.Message, true
 	case errors.As(err, &ec) && ec.Cause == interpreter.CostLimitExceeded:
 		return fmt.Sprintf("cost limit of %d exceeded", cfg.costLimit), true
 	case errors.As(err, &ec) && ec.Cause == interpreter.MemoryLimitExceeded:
@@ -228,8 +231,11 @@ func (cfg config) stopped(ctx context.Context, err error) (string, bool) {
 }
 
 func stoppedSuggestion(why string) string {
-	if strings.HasPrefix(why, "the ") {
+	switch {
+	case strings.HasPrefix(why, "the "):
 		return "Allow the validation more time, or simplify the rule"
+	case strings.HasPrefix(why, "it would "):
+		return "Simplify the rule so that it builds and compares smaller values, e.g. test parts of the output rather than transforming all of it"
 	}
 	return "Simplify the rule so that it does less work, e.g. avoid nesting comprehensions over the output's lists"
 }
@@ -257,9 +263,27 @@ func evalSuggestion(c layer.Criterion, pr *program, err error) string {
 	return holdSuggestion(c)
 }
 
+// displayLen is how much of a value a message shows.
+const displayLen = 80
+
 // display renders a CEL value for a message, cut to a readable length.
+// A long string is cut before it is formatted, and a list or map too long
+// to show (a rule may yield the whole output) is described by its size,
+// so that a huge value is never formatted whole.
 func display(v ref.Val) string {
-	return result.Clip(types.Format(v), 80)
+	if textLen(v, 2*displayLen) > 2*displayLen {
+		switch x := v.(type) {
+		case types.String:
+			return result.Clip(types.Format(types.String(strings.ToValidUTF8(string(x[:2*displayLen]), ""))), displayLen)
+		case types.Bytes:
+			return result.Clip(types.Format(x[:2*displayLen]), displayLen)
+		case traits.Lister:
+			return fmt.Sprintf("a list of %d elements", size(x))
+		case traits.Mapper:
+			return fmt.Sprintf("a map of %d entries", size(x))
+		}
+	}
+	return result.Clip(types.Format(v), displayLen)
 }
 
 // outcome is what became of one criterion.

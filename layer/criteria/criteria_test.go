@@ -385,8 +385,13 @@ func TestPlainLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIssues(t, f.Issues, []wantIssue{{result.Info, result.NotChecked, "acceptance_criteria[0]",
-		`^Criterion 'Code implements addition' is plain language and no LLM is configured, so it was not checked$`,
-		`^Give the criterion a CEL rule, or set JUDGE_LLM_BASE_URL to have a model judge it$`}})
+		`^Criterion 'Code implements addition' is plain language and was not checked: judge cannot check plain-language criteria without a model, and this build has none$`,
+		`^Give the criterion a CEL rule that states it, so that judge can check it$`}})
+	for _, is := range f.Issues {
+		if strings.Contains(is.Message+is.Suggestion, "JUDGE_LLM") {
+			t.Errorf("the issue points to a setting nothing reads: %s | %s", is.Message, is.Suggestion)
+		}
+	}
 	if !slices.Equal(f.Passed, []string{"Has a language"}) || len(f.Failed) != 0 {
 		t.Errorf("got passed %q failed %q; want the plain criterion in neither", f.Passed, f.Failed)
 	}
@@ -585,7 +590,7 @@ func TestDocExamples(t *testing.T) {
 		"code": "def sort_list(xs): return sorted(xs)", "tests": [1], "name": "Ada", "title": " T ",
 		"tags": ["python", "math"], "items": [{"id": 1, "price": 2.5}], "nested": [[1], [2]],
 		"scores": {"a": 1}, "status": "ok", "email": "a@b.c", "language": "python", "blob": "aGk=",
-		"summary": "short", "user": {"email": "x@y.z"}, "ok": true}`)
+		"summary": "short", "user": {"email": "x@y.z"}, "ok": true, "refund_issued": true}`)
 	rules := []string{
 		`output.name.lowerAscii() == "ada"`,
 		`output.code.split("\n").size() == 1`,
@@ -615,6 +620,9 @@ func TestDocExamples(t *testing.T) {
 		`output.language == context.expected_language`,
 		`size(output.summary.split(" ")) <= 200`,
 		`!output.code.contains("eval(")`,
+		`text.contains("refund")`,
+		`text.contains("refund") && output.refund_issued == true`,
+		`size(text.split(" ")) <= 200`,
 		`output.ok`,
 		`output["content-type"] == "json" || !has(output.x)`,
 	}
@@ -622,11 +630,29 @@ func TestDocExamples(t *testing.T) {
 	for _, r := range rules {
 		crit = append(crit, layer.Criterion{Rule: r})
 	}
-	f, err := run(t, context.Background(), criteria.Layer, &layer.Input{Output: output, Context: map[string]any{"expected_language": "python"}, Criteria: crit})
+	f, err := run(t, context.Background(), criteria.Layer, &layer.Input{Output: output, Text: "We issued the refund.\n```json\n{}\n```",
+		Context: map[string]any{"expected_language": "python"}, Criteria: crit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(f.Failed) != 0 || len(f.Passed) != len(rules) {
 		t.Errorf("failed %q\n%s", f.Failed, dump(f.Issues))
+	}
+}
+
+// TestNilCache checks that a pass without a cache compiles every time, as
+// layer.Cache.Load does for a nil Cache.
+func TestNilCache(t *testing.T) {
+	t.Parallel()
+	p := layer.NewPass(criteria.Layer, &layer.Input{Output: decode(t, program), Criteria: []layer.Criterion{
+		{Description: "count", Rule: "output.count == 3"}, {Description: "bad", Rule: "output.count >"},
+	}}, nil)
+	var ie *layer.InputError
+	if err := criteria.Layer.Run(context.Background(), p); !errors.As(err, &ie) || ie.Location != "acceptance_criteria[1].rule:1:15" {
+		t.Fatalf("got %v, want the InputError of the second rule", err)
+	}
+	p = layer.NewPass(criteria.Layer, &layer.Input{Output: decode(t, program), Criteria: []layer.Criterion{{Description: "count", Rule: "output.count == 3"}}}, nil)
+	if err := criteria.Layer.Run(context.Background(), p); err != nil || !slices.Equal(p.Findings().Passed, []string{"count"}) {
+		t.Fatalf("got %v, passed %q", err, p.Findings().Passed)
 	}
 }

@@ -39,6 +39,14 @@ func FuzzCriteriaRule(f *testing.F) {
 		{`output.m.all(k, v, k.size() > 0 && v != null)`, ``, `{"m": {"": 0}}`},
 		{`1/output.z == 1`, ``, `{"z": 0}`},
 		{`"ü\u0000".size() == 2`, `"\xff"`, `"\u00e9"`},
+		// Rules that build far more than the output, or work far longer.
+		{`output.s.replace("a", output.s) != ""`, ``, `{"s": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`},
+		{`output.xs.map(x, output.s + output.s).size() > 0`, `output.s + output.s`, `{"s": "aaaaaaaa", "xs": [1, 2, 3, 4]}`},
+		{`lists.range(1000).map(i, text).join(text) != ""`, `"%s%s".format([text, lists.range(100).map(i, text)])`, `"aaaaaaaaaaaaaaaa"`},
+		{`regex.replace(text, "", text) != "" && regex.extractAll(text, "").size() > 0`, `text.split("").join(text)`, `"abcdefgh"`},
+		{`text.matches(text) && text.indexOf(text.substring(1)) >= 0 && strings.quote(text.reverse()) != ""`, ``, `"(a|b)*c"`},
+		{`output.distinct().size() > 0 && sets.contains(output, output) && output.flatten().sort().size() >= 0`, ``, `[[1], [2], [3, 3]]`},
+		{`cel.bind(a, output + output, cel.bind(b, a + a, b + b)).size() > 0 && lists.range(3000).transformMap(i, v, v).size() > 0`, ``, `[1, 2, 3]`},
 	}
 	for _, s := range seeds {
 		f.Add(s.rule, s.msg, s.output)
@@ -53,7 +61,7 @@ func FuzzCriteriaRule(f *testing.F) {
 			out = v
 		}
 		c := layer.Criterion{Description: "fuzzed", Rule: rule, MessageExpression: msg}
-		in := &layer.Input{Output: out, Context: out, Criteria: []layer.Criterion{c}}
+		in := &layer.Input{Output: out, Text: output, Context: out, Criteria: []layer.Criterion{c}}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		p := layer.NewPass(criteria.Layer, in, cache)
