@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,6 +85,8 @@ type program struct {
 	prg cel.Program
 	// usesContext is true when the expression reads the context variable.
 	usesContext bool
+	// refs are the variables the expression reads, sorted.
+	refs []string
 }
 
 // compileError is an expression that does not compile, kept in the cache
@@ -167,6 +170,12 @@ func compile(kind exprKind, costLimit uint64, text string) (*program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("criteria: CEL environment: %w", err)
 	}
+	return compileIn(e, kind, costLimit, text)
+}
+
+// compileIn is compile in the environment e, which is env or an extension
+// of it.
+func compileIn(e *cel.Env, kind exprKind, costLimit uint64, text string) (*program, error) {
 	ast, iss := e.Compile(text)
 	if iss.Err() != nil {
 		return nil, &compileError{text: text, errs: iss.Errors()}
@@ -214,6 +223,10 @@ func compile(kind exprKind, costLimit uint64, text string) (*program, error) {
 		if r.Name == "context" {
 			pr.usesContext = true
 		}
+		if r.Name != "" && r.Value == nil && !slices.Contains(pr.refs, r.Name) {
+			pr.refs = append(pr.refs, r.Name)
+		}
 	}
+	slices.Sort(pr.refs)
 	return pr, nil
 }

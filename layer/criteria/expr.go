@@ -1,0 +1,128 @@
+package criteria
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+)
+
+// Env compiles boolean CEL expressions over variables of the caller's
+// choosing (rules of tool contracts read "args"), with the functions,
+// limits and guards of criteria rules: the same cost limit, the same
+// guards against calls that build huge values, the same deadline checks.
+// An Env is safe for concurrent use.
+type Env struct {
+	env  *cel.Env
+	vars []string
+}
+
+// NewEnv returns an Env declaring vars, each of any type. It is costly (a
+// few milliseconds): make one and keep it.
+func NewEnv(vars ...string) (*Env, error) {
+	base, err := env()
+	if err != nil {
+		return nil, fmt.Errorf("criteria: CEL environment: %w", err)
+	}
+	opts := make([]cel.EnvOption, 0, len(vars))
+	for _, v := range vars {
+		opts = append(opts, cel.Variable(v, cel.DynType))
+	}
+	e, err := base.Extend(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("criteria: CEL environment: %w", err)
+	}
+	// As in env: build the checker's catalog before the Env is shared.
+	e.Compile("undeclared_reference_to_build_the_catalog")
+	return &Env{env: e, vars: slices.Clone(vars)}, nil
+}
+
+// ExprError is an expression that does not compile. Line and Col are
+// 1-based and locate the first error in the expression; Msg renders every
+// error as cel-go does, with a caret under the position.
+type ExprError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *ExprError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// Expr is a compiled boolean expression; it is immutable and safe for
+// concurrent use.
+type Expr struct {
+	prg *program
+}
+
+// Compile type-checks text as an expression yielding a bool that reads
+// only the Env's variables, and plans its program under [CostLimit]. A text
+// that does not compile, yields another type or reads another variable
+// gives an *ExprError.
+func (e *Env) Compile(text string) (*Expr, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, &ExprError{Line: 1, Col: 1, Msg: "the expression is empty"}
+	}
+	p, err := compileIn(e.env, ruleExpr, CostLimit, text)
+	if err != nil {
+		var ce *compileError
+		if errors.As(err, &ce) {
+			line, col := 1, 1
+			if len(ce.errs) > 0 {
+				line, col = position(ce.errs[0])
+			}
+			return nil, &ExprError{Line: line, Col: col, Msg: ce.render("<expression>")}
+		}
+		return nil, err
+	}
+	// The checker rejects names no environment declares; the variables
+	// of criteria rules are declared in the base environment, so a
+	// reference to one that this Env does not declare is refused here.
+	for _, name := range p.refs {
+		if isRuleVar(name) && !slices.Contains(e.vars, name) {
+			return nil, &ExprError{Line: 1, Col: 1, Msg: fmt.Sprintf("undeclared reference to '%s' (the expression may read %s)",
+				name, strings.Join(e.vars, ", "))}
+		}
+	}
+	return &Expr{prg: p}, nil
+}
+
+// StoppedError is an evaluation stopped before it finished: by the cost
+// limit, a guard or the context. Its outcome is undecided, not false.
+type StoppedError struct {
+	Reason string // "cost limit of 1000000 exceeded"
+}
+
+func (e *StoppedError) Error() string { return "evaluation stopped: " + e.Reason }
+
+// Eval evaluates the expression with vars (decoded JSON values; numbers as
+// json.Number or float64 are read as CEL int where integral). It returns
+// the bool the expression yields and a nil error; a *StoppedError when
+// the evaluation was stopped; or another error when the expression failed
+// on these values (a missing key) or yielded something other than a bool.
+func (x *Expr) Eval(ctx context.Context, vars map[string]any) (bool, error) {
+	act := make(map[string]any, len(vars))
+	for k, v := range vars {
+		act[k] = celValue(v)
+	}
+	val, _, err := x.prg.prg.ContextEval(ctx, act)
+	if err != nil {
+		if why, ok := (config{costLimit: CostLimit}).stopped(ctx, err); ok {
+			return false, &StoppedError{Reason: why}
+		}
+		return false, err
+	}
+	b, ok := val.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("the expression yielded %s, not a bool", display(val))
+	}
+	return bool(b), nil
+}
+
+// isRuleVar reports whether name is a variable env declares for criteria
+// rules.
+func isRuleVar(name string) bool {
+	return name == "output" || name == "text" || name == "context"
+}
