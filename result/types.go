@@ -76,6 +76,16 @@ const (
 	Optimization     Type = "optimization"
 )
 
+// Tool manifests and definitions.
+const (
+	SyntaxError          Type = "syntax_error"
+	UnknownField         Type = "unknown_field"
+	DuplicateID          Type = "duplicate_id"
+	ExecutorInvalid      Type = "executor_invalid"
+	FileMissing          Type = "file_missing"
+	ProviderIncompatible Type = "provider_incompatible"
+)
+
 // Process types: what judge says about its own run rather than about the
 // output. They never lower the quality score.
 const (
@@ -114,6 +124,12 @@ var Types = []TypeInfo{
 	{SecurityIssue, "A potential security vulnerability", false},
 	{StyleIssue, "Code style is inconsistent with the language's conventions", false},
 	{Optimization, "An optional improvement", false},
+	{SyntaxError, "A file is not well formed: YAML, XML, JSONPath, a requirement or a script", false},
+	{UnknownField, "A manifest field is not known for its tool type and is ignored", false},
+	{DuplicateID, "Two tools of one registry share a tool_id", false},
+	{ExecutorInvalid, "A tool's executor is missing, of the wrong type, or its chain never reaches a primitive", false},
+	{FileMissing, "A file a tool needs is absent or cannot be read", false},
+	{ProviderIncompatible, "A tool definition that a model provider would reject or silently change", false},
 	{LayerFailed, "A validation layer failed or timed out, so its checks did not run", true},
 	{NotChecked, "A requested check could not be decided and was not counted as passed", true},
 	{OutputParsed, "How the output string was interpreted before validation", true},
