@@ -1,0 +1,155 @@
+package llm
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Environment variables that configure the model.
+const (
+	// EnvBaseURL is the OpenAI-compatible base URL, with its /v1:
+	// https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama),
+	// http://127.0.0.1:8000/v1 (vLLM).
+	EnvBaseURL = "JUDGE_LLM_BASE_URL"
+	// EnvModel is the model's name as the server knows it.
+	EnvModel = "JUDGE_LLM_MODEL"
+	// EnvAPIKey is the bearer token, if the server needs one.
+	EnvAPIKey = "JUDGE_LLM_API_KEY"
+)
+
+// Defaults of [Config].
+const (
+	DefaultCallTimeout    = 60 * time.Second
+	DefaultRequestTimeout = 120 * time.Second
+	DefaultMaxConcurrency = 4
+	DefaultMaxRetries     = 2
+	DefaultCacheEntries   = 1024
+	DefaultMaxTokens      = 2048
+	// DefaultBackoff is the wait before the first retry; it doubles with
+	// each further retry.
+	DefaultBackoff = 500 * time.Millisecond
+	// maxBackoff caps one wait, a Retry-After header included.
+	maxBackoff = 10 * time.Second
+)
+
+// Config configures a [Client]. The zero value of every field but BaseURL
+// and Model means its default.
+type Config struct {
+	// BaseURL is the OpenAI-compatible API's base URL, ending in /v1
+	// (http or https). Required.
+	BaseURL string
+	// Model is the model's name. Required.
+	Model string
+	// APIKey is sent as a bearer token when not empty. Nothing else is
+	// read from the environment: OPENAI_API_KEY is ignored, so that a key
+	// meant for one server is never sent to another.
+	APIKey string
+	// CallTimeout bounds one HTTP call (DefaultCallTimeout).
+	CallTimeout time.Duration
+	// RequestTimeout bounds one question, its retries included
+	// (DefaultRequestTimeout). The caller's context may end it sooner.
+	RequestTimeout time.Duration
+	// MaxConcurrency bounds the calls under way at once through one Client
+	// (DefaultMaxConcurrency).
+	MaxConcurrency int
+	// MaxRetries is how many times a call answered 429 or 5xx is retried,
+	// with backoff (DefaultMaxRetries); -1 means never.
+	MaxRetries int
+	// Backoff is the wait before the first retry, doubled for each next
+	// one and capped at 10s (DefaultBackoff).
+	Backoff time.Duration
+	// CacheEntries bounds the answers kept (DefaultCacheEntries); -1
+	// disables the cache.
+	CacheEntries int
+	// MaxTokens bounds the tokens of one answer (DefaultMaxTokens).
+	MaxTokens int
+}
+
+// ConfigError is a model configuration that cannot work.
+type ConfigError struct {
+	Field string // the variable or field: "JUDGE_LLM_BASE_URL"
+	Msg   string
+}
+
+func (e *ConfigError) Error() string { return "llm: " + e.Field + ": " + e.Msg }
+
+// ConfigFromEnv reads the model's configuration through getenv (os.Getenv
+// in a program). It returns ok false, and no error, when neither
+// JUDGE_LLM_BASE_URL nor JUDGE_LLM_MODEL is set: then there is no model, and
+// judge stays deterministic. Setting one without the other, or a base URL
+// that is not http(s), is a *ConfigError.
+func ConfigFromEnv(getenv func(string) string) (cfg Config, ok bool, err error) {
+	cfg = Config{
+		BaseURL: strings.TrimSpace(getenv(EnvBaseURL)),
+		Model:   strings.TrimSpace(getenv(EnvModel)),
+		APIKey:  strings.TrimSpace(getenv(EnvAPIKey)),
+	}
+	if cfg.BaseURL == "" && cfg.Model == "" {
+		return Config{}, false, nil
+	}
+	if err := cfg.check(); err != nil {
+		return Config{}, false, err
+	}
+	return cfg, true, nil
+}
+
+// check reports the first problem of c.
+func (c Config) check() error {
+	switch {
+	case c.BaseURL == "":
+		return &ConfigError{Field: EnvBaseURL, Msg: "is not set, but " + EnvModel + " is: set both to use a model, or neither"}
+	case c.Model == "":
+		return &ConfigError{Field: EnvModel, Msg: "is not set, but " + EnvBaseURL + " is: set both to use a model, or neither"}
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &ConfigError{Field: EnvBaseURL, Msg: fmt.Sprintf("%q is not an http or https URL such as http://127.0.0.1:11434/v1", c.BaseURL)}
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"CallTimeout", c.CallTimeout}, {"RequestTimeout", c.RequestTimeout}, {"Backoff", c.Backoff}} {
+		if d.v < 0 {
+			return &ConfigError{Field: d.name, Msg: fmt.Sprintf("%v is negative", d.v)}
+		}
+	}
+	if c.MaxConcurrency < 0 || c.MaxTokens < 0 || c.MaxRetries < -1 || c.CacheEntries < -1 {
+		return &ConfigError{Field: "Config", Msg: "a bound is negative"}
+	}
+	return nil
+}
+
+// withDefaults fills the zero fields of c.
+func (c Config) withDefaults() Config {
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/") + "/"
+	if c.CallTimeout == 0 {
+		c.CallTimeout = DefaultCallTimeout
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.MaxConcurrency == 0 {
+		c.MaxConcurrency = DefaultMaxConcurrency
+	}
+	switch c.MaxRetries {
+	case 0:
+		c.MaxRetries = DefaultMaxRetries
+	case -1:
+		c.MaxRetries = 0
+	}
+	if c.Backoff == 0 {
+		c.Backoff = DefaultBackoff
+	}
+	switch c.CacheEntries {
+	case 0:
+		c.CacheEntries = DefaultCacheEntries
+	case -1:
+		c.CacheEntries = 0
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
+	return c
+}

@@ -1,0 +1,258 @@
+package llm
+
+import (
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"text/template"
+
+	"github.com/agentjudge/judge/result"
+)
+
+//go:embed prompts
+var prompts embed.FS
+
+func mustRead(name string) []byte {
+	b, err := prompts.ReadFile("prompts/" + name)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// The criteria check: its prompt and its answer's schema. Immutable.
+var (
+	criteriaSystem = string(mustRead("criteria.system.txt"))
+	criteriaUser   = template.Must(template.New("criteria.user.tmpl").Funcs(template.FuncMap{
+		"json": func(s string) string { b, _ := json.Marshal(s); return string(b) },
+	}).Parse(string(mustRead("criteria.user.tmpl"))))
+	// CriteriaSchema is the shape of the criteria check's answer.
+	CriteriaSchema = MustSchema("criteria_verdicts", mustRead("criteria.schema.json"))
+)
+
+// Bounds of one criteria call.
+const (
+	// MaxPromptChars bounds the characters of one call's messages; an
+	// output too large to fit with one criterion is not judged.
+	MaxPromptChars = 48000
+	// MaxBatch is the most criteria judged in one call.
+	MaxBatch = 10
+	// maxReason bounds a verdict's reason, in characters.
+	maxReason = 300
+)
+
+// Criterion is a plain-language criterion to judge.
+type Criterion struct {
+	// ID names the criterion in the prompt and the answer: its index in
+	// the request.
+	ID   int
+	Text string
+}
+
+// CriteriaQuestion asks whether an output meets plain-language criteria.
+type CriteriaQuestion struct {
+	// Output is the output under validation as text: as sent when it was
+	// text, else its JSON.
+	Output string
+	// Context is the request's context as JSON, or "".
+	Context  string
+	Criteria []Criterion
+}
+
+// Verdict values of the criteria check.
+const (
+	Met        = "met"
+	NotMet     = "not_met"
+	CannotTell = "cannot_tell"
+)
+
+// Verdict is the model's decision on one criterion.
+type Verdict struct {
+	ID int
+	// Verdict is Met, NotMet or CannotTell.
+	Verdict string
+	// Confidence is the model's own, in [0, 1].
+	Confidence float64
+	// Reason is one short sentence, at most 300 characters.
+	Reason string
+	// Cached is true when the answer came from the cache.
+	Cached bool
+}
+
+// CriterionResult is what became of one criterion: a verdict, or the error
+// that left it undecided.
+type CriterionResult struct {
+	Verdict *Verdict
+	Err     error
+}
+
+// TooLargeError is a prompt over MaxPromptChars.
+type TooLargeError struct {
+	Chars, Limit int
+	What         string // "the output and context", "the criterion"
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s take %d characters, over the %d a prompt may hold", e.What, e.Chars, e.Limit)
+}
+
+// JudgeCriteria asks the model about q's criteria: as many in one call as
+// fit in MaxPromptChars and MaxBatch, the calls in parallel. It returns one
+// result per criterion, in q's order, and the tokens spent.
+func (c *Client) JudgeCriteria(ctx context.Context, q CriteriaQuestion) ([]CriterionResult, Usage) {
+	out := make([]CriterionResult, len(q.Criteria))
+	fixed := len(criteriaSystem) + len(q.Output) + len(q.Context) + 1000
+	if fixed > MaxPromptChars {
+		err := &TooLargeError{Chars: len(q.Output) + len(q.Context), Limit: MaxPromptChars - len(criteriaSystem) - 1000, What: "the output and context"}
+		for i := range out {
+			out[i].Err = err
+		}
+		return out, Usage{}
+	}
+	// Batches of consecutive criteria that fit.
+	var batches [][]int
+	var cur []int
+	size := fixed
+	for i, cr := range q.Criteria {
+		n := len(cr.Text) + 20
+		if fixed+n > MaxPromptChars {
+			out[i].Err = &TooLargeError{Chars: len(cr.Text), Limit: MaxPromptChars - fixed - 20, What: "the criterion's text"}
+			continue
+		}
+		if len(cur) == MaxBatch || size+n > MaxPromptChars {
+			batches = append(batches, cur)
+			cur, size = nil, fixed
+		}
+		cur = append(cur, i)
+		size += n
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		usage Usage
+	)
+	for _, b := range batches {
+		wg.Go(func() {
+			crits := make([]Criterion, len(b))
+			for j, i := range b {
+				crits[j] = q.Criteria[i]
+			}
+			vs, u, err := c.judgeBatch(ctx, q, crits)
+			mu.Lock()
+			defer mu.Unlock()
+			usage = usage.Add(u)
+			for j, i := range b {
+				if err != nil {
+					out[i].Err = err
+				} else {
+					out[i].Verdict = &vs[j]
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, usage
+}
+
+// judgeBatch asks about crits in one call; the verdicts are in crits' order.
+func (c *Client) judgeBatch(ctx context.Context, q CriteriaQuestion, crits []Criterion) ([]Verdict, Usage, error) {
+	msgs, err := CriteriaMessages(q.Output, q.Context, crits)
+	if err != nil {
+		return nil, Usage{}, err
+	}
+	var vs []Verdict
+	check := func(v any) error {
+		var err error
+		vs, err = verdicts(v, crits)
+		return err
+	}
+	a, err := c.Ask(ctx, Question{Messages: msgs, Schema: CriteriaSchema, Check: check})
+	if err != nil {
+		var u Usage
+		if me := (*MalformedError)(nil); errors.As(err, &me) {
+			u = me.Usage
+		} else if ce := (*CallError)(nil); errors.As(err, &ce) {
+			u = ce.Usage
+		}
+		return nil, u, err
+	}
+	if a.Cached {
+		if vs, err = verdicts(a.Value, crits); err != nil {
+			return nil, Usage{}, err
+		}
+		for i := range vs {
+			vs[i].Cached = true
+		}
+	}
+	return vs, a.Usage, nil
+}
+
+// verdicts reads the answer v (valid against CriteriaSchema) into one
+// verdict per criterion, in crits' order; an answer that misses a
+// criterion, names one not asked, or names one twice is an error.
+func verdicts(v any, crits []Criterion) ([]Verdict, error) {
+	list, _ := v.(map[string]any)["verdicts"].([]any)
+	pos := make(map[int]int, len(crits))
+	for i, c := range crits {
+		pos[c.ID] = i
+	}
+	out := make([]Verdict, len(crits))
+	seen := make([]bool, len(crits))
+	for _, item := range list {
+		m := item.(map[string]any)
+		id, err := m["id"].(json.Number).Int64()
+		if err != nil {
+			return nil, fmt.Errorf("verdict id %v is not an integer", m["id"])
+		}
+		i, ok := pos[int(id)]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("the answer has a verdict for id %d, which was not asked", id)
+		case seen[i]:
+			return nil, fmt.Errorf("the answer has two verdicts for id %d", id)
+		}
+		seen[i] = true
+		conf, _ := m["confidence"].(json.Number).Float64()
+		out[i] = Verdict{ID: int(id), Verdict: m["verdict"].(string), Confidence: conf,
+			Reason: result.Clip(strings.TrimSpace(m["reason"].(string)), maxReason)}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("the answer has no verdict for id %d", crits[i].ID)
+		}
+	}
+	return out, nil
+}
+
+// CriteriaMessages returns the messages of the criteria check: the system
+// prompt, then the criteria and the output (and context), fenced and
+// labelled as data under a tag derived from their content.
+func CriteriaMessages(output, context string, crits []Criterion) ([]Message, error) {
+	h := sha256.New()
+	for _, s := range []string{output, context} {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	for _, c := range crits {
+		fmt.Fprintf(h, "%d:%d:%s", c.ID, len(c.Text), c.Text)
+	}
+	var b strings.Builder
+	err := criteriaUser.Execute(&b, struct {
+		Criteria        []Criterion
+		Output, Context string
+		Tag             string
+	}{crits, output, context, hex.EncodeToString(h.Sum(nil))[:16]})
+	if err != nil {
+		return nil, fmt.Errorf("llm: criteria prompt: %w", err)
+	}
+	return []Message{{Role: "system", Content: criteriaSystem}, {Role: "user", Content: b.String()}}, nil
+}
