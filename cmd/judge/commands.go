@@ -81,6 +81,7 @@ what it cannot decide it reports as not checked.`,
 	})
 	initValidate(root)
 	initServe(root)
+	initMetrics(root)
 	initVersion(root)
 	return root
 }
