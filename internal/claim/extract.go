@@ -1,0 +1,538 @@
+package claim
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var (
+	urlRE   = regexp.MustCompile(`\bhttps?://[^\s<>"'\x60\[\]{}|\\^]+`)
+	emailRE = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`)
+	cveRE   = regexp.MustCompile(`(?i)\bCVE-\d{4}-\d{4,7}\b`)
+	// pathRE: absolute, home or dot-relative paths with two segments or
+	// more, Windows paths, and relative paths ending in a file extension.
+	pathRE = regexp.MustCompile(`(?:^|[\s(\x60"'=])((?:~|\.{1,2})?/(?:[A-Za-z0-9._@+-]+/)+[A-Za-z0-9._@+-]*|[A-Za-z]:\\(?:[A-Za-z0-9._ -]+\\)*[A-Za-z0-9._-]+|(?:[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*/)+[A-Za-z0-9_@+-][A-Za-z0-9_@+-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b`)
+
+	versionCore = `v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?`
+	rangeOpRE   = regexp.MustCompile(`(?i)\b(prior to|before|earlier than|older than|lower than|below|until|up to and including|up to|through|at most|after|later than|newer than|higher than|above|since|at least|starting (?:with|from|at)|from)\s+(?:versions?\s+|releases?\s+)?(` + versionCore + `)`)
+	rangeSymRE  = regexp.MustCompile(`(<=|>=|≤|≥|<|>|==|=)\s*(` + versionCore + `)`)
+	rangeSpanRE = regexp.MustCompile(`(?i)\b(?:versions?|releases?|v)\s+(` + versionCore + `)\s*(?:to|through|-|–)\s*(` + versionCore + `)\b`)
+	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+\.\d+\b`)
+
+	monthAlt   = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
+	isoDateRE  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	mdyRE      = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dmyRE      = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `,?\s+(\d{4})\b`)
+	myRE       = regexp.MustCompile(`\b` + monthAlt + `,?\s+(?:of\s+)?(\d{4})\b`)
+	mdRE       = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	dmRE       = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `\b`)
+	monthRE    = regexp.MustCompile(`\b(January|February|March|April|May|June|July|August|September|October|November|December)\b`)
+	weekdayRE  = regexp.MustCompile(`\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b`)
+	yearRE     = regexp.MustCompile(`\b(?:in|of|since|by|until|during|from|year)\s+((?:1[89]|20)\d{2})\b`)
+	timeRE     = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?|\b(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)`)
+	moneyRE    = regexp.MustCompile(`(?i)([$€£¥])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(k|m|mn|bn|b|tn|million|billion|trillion|thousand)\b)?`)
+	numberRE   = regexp.MustCompile(`(?i)(?:^|[^\w.,-])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(%|percent|per cent|percentage points?|k|mn|bn|tn|million|billion|trillion|thousand|hundred)\b|\s*(%))?`)
+	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
+	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
+	nameRE     = regexp.MustCompile(`\b[A-Z][\p{L}\d'’-]*(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?[A-Z][\p{L}\d'’-]*)*`)
+	negRE      = regexp.MustCompile(`(?i)\b(not|never|no|none|nothing|nobody|neither|nor|cannot|without)\b|n['’]t\b`)
+)
+
+// Extract returns the claims of text. path is the field path of the JSON
+// string text came from, or "" when text is the output itself.
+func Extract(text, path string) Set {
+	var set Set
+	if len(text) > MaxTextBytes {
+		text = text[:MaxTextBytes]
+		set.Truncated = true
+	}
+	x := &extractor{text: text, path: path, taken: make([]bool, len(text)), sents: Sentences(text)}
+	x.run()
+	sort.SliceStable(x.claims, func(i, j int) bool { return x.claims[i].Start < x.claims[j].Start })
+	if len(x.claims) > MaxClaims {
+		x.claims = x.claims[:MaxClaims]
+		set.Truncated = true
+	}
+	x.finish()
+	set.Claims = x.claims
+	return set
+}
+
+type extractor struct {
+	text   string
+	path   string
+	taken  []bool
+	sents  []Span
+	claims []Claim
+}
+
+// free reports whether no byte of [s, e) is taken, and takes them if so.
+func (x *extractor) take(s, e int) bool {
+	for i := s; i < e; i++ {
+		if x.taken[i] {
+			return false
+		}
+	}
+	for i := s; i < e; i++ {
+		x.taken[i] = true
+	}
+	return true
+}
+
+func (x *extractor) add(c Claim) {
+	if len(x.claims) > MaxClaims {
+		return
+	}
+	c.Text = x.text[c.Start:c.End]
+	x.claims = append(x.claims, c)
+}
+
+// each calls f for each match of re in text whose group g span is free,
+// after taking it.
+func (x *extractor) each(re *regexp.Regexp, g int, f func(m []int)) {
+	for _, m := range re.FindAllStringSubmatchIndex(x.text, -1) {
+		if len(x.claims) > MaxClaims {
+			return
+		}
+		s, e := m[2*g], m[2*g+1]
+		if s < 0 || !x.take(s, e) {
+			continue
+		}
+		f(m)
+	}
+}
+
+func (x *extractor) group(m []int, g int) string {
+	if m[2*g] < 0 {
+		return ""
+	}
+	return x.text[m[2*g]:m[2*g+1]]
+}
+
+func (x *extractor) run() {
+	x.each(urlRE, 0, func(m []int) {
+		e := m[1]
+		for e > m[0] && strings.ContainsRune(".,;:!?)'\"", rune(x.text[e-1])) {
+			e--
+		}
+		for i := e; i < m[1]; i++ {
+			x.taken[i] = false
+		}
+		u := x.text[m[0]:e]
+		x.add(Claim{Kind: URL, Start: m[0], End: e, Value: strings.TrimSuffix(strings.ToLower(u), "/")})
+	})
+	x.each(emailRE, 0, func(m []int) {
+		x.add(Claim{Kind: Email, Start: m[0], End: m[1], Value: strings.ToLower(x.group(m, 0))})
+	})
+	x.each(cveRE, 0, func(m []int) {
+		x.add(Claim{Kind: CVE, Start: m[0], End: m[1], Value: strings.ToUpper(x.group(m, 0))})
+	})
+	x.each(pathRE, 1, func(m []int) {
+		p := x.group(m, 1)
+		if onlyDigitsAndSlashes(p) {
+			return
+		}
+		x.add(Claim{Kind: Path, Start: m[2], End: m[3], Value: p})
+	})
+	x.each(rangeSpanRE, 0, func(m []int) {
+		lo, hi := normVersion(x.group(m, 1)), normVersion(x.group(m, 2))
+		x.add(Claim{Kind: VersionRange, Start: m[2], End: m[5], Value: ">=" + lo + ",<=" + hi})
+	})
+	x.each(rangeOpRE, 0, func(m []int) {
+		op := rangeOp(x.group(m, 1))
+		x.add(Claim{Kind: VersionRange, Start: m[0], End: m[1], Value: op + normVersion(x.group(m, 2))})
+	})
+	x.each(rangeSymRE, 0, func(m []int) {
+		op := map[string]string{"≤": "<=", "≥": ">=", "==": "=", "=": "="}[x.group(m, 1)]
+		if op == "" {
+			op = x.group(m, 1)
+		}
+		x.add(Claim{Kind: VersionRange, Start: m[0], End: m[1], Value: op + normVersion(x.group(m, 2))})
+	})
+	x.each(versionRE, 0, func(m []int) {
+		v := x.group(m, 0)
+		x.add(Claim{Kind: Version, Start: m[0], End: m[1], Value: normVersion(v)})
+	})
+	x.dates()
+	x.each(timeRE, 0, func(m []int) {
+		h, mi, ampm := x.group(m, 1), x.group(m, 2), x.group(m, 3)
+		if h == "" {
+			h, mi, ampm = x.group(m, 4), "00", x.group(m, 5)
+		}
+		hh, _ := strconv.Atoi(h)
+		mm, _ := strconv.Atoi(mi)
+		if hh > 24 || mm > 59 {
+			return
+		}
+		ampm = strings.ToLower(strings.ReplaceAll(ampm, ".", ""))
+		if ampm == "pm" && hh < 12 {
+			hh += 12
+		}
+		if ampm == "am" && hh == 12 {
+			hh = 0
+		}
+		x.add(Claim{Kind: Time, Start: m[0], End: m[1], Value: strconv.Itoa(hh) + ":" + twoDigits(mm)})
+	})
+	x.numbers()
+	x.each(citationRE, 1, func(m []int) {
+		name := trimName(x.group(m, 1))
+		if name == "" {
+			return
+		}
+		x.add(Claim{Kind: Citation, Start: m[2], End: m[2] + len(name), Value: strings.ToLower(name)})
+	})
+	x.names()
+	x.negations()
+}
+
+// rangeOp maps the phrase before a version to a comparison operator.
+func rangeOp(phrase string) string {
+	phrase = strings.ToLower(phrase)
+	switch {
+	case strings.HasPrefix(phrase, "up to and"), strings.HasPrefix(phrase, "up to"), phrase == "through", phrase == "at most":
+		return "<="
+	case phrase == "since", phrase == "at least", phrase == "from", strings.HasPrefix(phrase, "starting"):
+		return ">="
+	case phrase == "after", strings.HasPrefix(phrase, "later"), strings.HasPrefix(phrase, "newer"), strings.HasPrefix(phrase, "higher"), phrase == "above":
+		return ">"
+	}
+	return "<" // prior to, before, earlier than, older than, lower than, below, until
+}
+
+func normVersion(v string) string {
+	v = strings.ToLower(strings.TrimSpace(v))
+	for _, p := range []string{"version", "release"} {
+		v = strings.TrimSpace(strings.TrimPrefix(v, p))
+	}
+	return strings.TrimPrefix(v, "v")
+}
+
+func onlyDigitsAndSlashes(s string) bool {
+	return strings.Trim(s, "0123456789/.") == ""
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// dates extracts dates, most specific form first.
+func (x *extractor) dates() {
+	month := func(s string) int { return monthNames[strings.ToLower(strings.TrimSuffix(s, "."))] }
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	add := func(m []int, d DateValue) {
+		if d.Month > 12 || d.Day > 31 {
+			return
+		}
+		x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
+	}
+	x.each(isoDateRE, 0, func(m []int) {
+		add(m, DateValue{Year: atoi(x.group(m, 1)), Month: atoi(x.group(m, 2)), Day: atoi(x.group(m, 3))})
+	})
+	x.each(mdyRE, 0, func(m []int) {
+		add(m, DateValue{Year: atoi(x.group(m, 3)), Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
+	})
+	x.each(dmyRE, 0, func(m []int) {
+		add(m, DateValue{Year: atoi(x.group(m, 3)), Month: month(x.group(m, 2)), Day: atoi(x.group(m, 1))})
+	})
+	x.each(myRE, 0, func(m []int) {
+		add(m, DateValue{Year: atoi(x.group(m, 2)), Month: month(x.group(m, 1))})
+	})
+	x.each(mdRE, 0, func(m []int) {
+		if x.group(m, 1) == "May" && !strings.HasSuffix(x.text[m[1]-1:m[1]], "h") && atoi(x.group(m, 2)) > 31 {
+			return
+		}
+		add(m, DateValue{Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
+	})
+	x.each(dmRE, 0, func(m []int) {
+		add(m, DateValue{Month: month(x.group(m, 2)), Day: atoi(x.group(m, 1))})
+	})
+	for _, m := range monthRE.FindAllStringSubmatchIndex(x.text, -1) {
+		name := x.group(m, 1)
+		if name == "May" || name == "March" {
+			// "May" and "March" are also words: take them only after a
+			// preposition of time.
+			prev := lastWord(x.text[:m[0]])
+			if prev != "in" && prev != "of" && prev != "since" && prev != "until" && prev != "by" && prev != "during" && prev != "early" && prev != "late" && prev != "mid" {
+				continue
+			}
+		}
+		if x.take(m[0], m[1]) {
+			add(m, DateValue{Month: month(name)})
+		}
+	}
+	x.each(weekdayRE, 0, func(m []int) {
+		add(m, DateValue{Weekday: strings.ToLower(x.group(m, 1))})
+	})
+	x.each(yearRE, 1, func(m []int) {
+		x.add(Claim{Kind: Date, Start: m[2], End: m[3], Value: DateValue{Year: atoi(x.group(m, 1))}.String()})
+	})
+}
+
+// lastWord returns the last word of s in lower case.
+func lastWord(s string) string {
+	s = strings.TrimRight(s, " \t\n")
+	i := strings.LastIndexAny(s, " \t\n(\"'")
+	return strings.ToLower(s[i+1:])
+}
+
+// numbers extracts money, percentages, plain numbers and number words.
+func (x *extractor) numbers() {
+	x.each(moneyRE, 0, func(m []int) {
+		f, ok := parseNum(x.group(m, 2))
+		if !ok {
+			return
+		}
+		if sc := strings.ToLower(x.group(m, 3)); sc != "" {
+			f *= scales[sc]
+		}
+		x.add(Claim{Kind: Number, Start: m[0], End: m[1], Num: f, Unit: x.group(m, 1), Value: fmtNum(f) + " " + x.group(m, 1)})
+	})
+	for _, m := range numberRE.FindAllStringSubmatchIndex(x.text, -1) {
+		s, e := m[2], m[3]
+		if m[5] > 0 {
+			e = m[5]
+		}
+		if m[7] > 0 {
+			e = m[7]
+		}
+		if !x.take(s, e) {
+			continue
+		}
+		f, ok := parseNum(x.group(m, 1))
+		if !ok {
+			continue
+		}
+		unit := ""
+		switch suf := strings.ToLower(x.group(m, 2) + x.group(m, 3)); {
+		case suf == "%" || suf == "percent" || suf == "per cent":
+			unit = "%"
+		case strings.HasPrefix(suf, "percentage point"):
+			unit = "percentage point"
+		case suf != "":
+			f *= scales[suf]
+		}
+		x.addNumber(s, e, f, unit)
+	}
+	x.each(numWordRE, 0, func(m []int) {
+		w := strings.ToLower(x.group(m, 1))
+		f := numberWords[w]
+		if o := strings.ToLower(x.group(m, 2)); o != "" {
+			f += numberWords[o]
+		}
+		if sc := strings.ToLower(x.group(m, 3)); sc != "" {
+			f *= scales[sc]
+		}
+		if w == "one" && x.group(m, 3) == "" {
+			// "one of", "no one", "one day": too often not a count.
+			next := firstWord(x.text[m[1]:])
+			if next == "of" || next == "day" || next == "another" || next == "" || lastWord(x.text[:m[0]]) == "no" {
+				return
+			}
+		}
+		x.addNumber(m[0], m[1], f, "")
+	})
+}
+
+func (x *extractor) addNumber(s, e int, f float64, unit string) {
+	if unit == "" {
+		if w := firstWord(x.text[e:]); w != "" && !stopwords[w] && !negators[w] && isAlpha(w) && len(w) > 1 {
+			if _, isScale := scales[w]; !isScale {
+				unit = singular(w)
+			}
+		}
+	}
+	x.add(Claim{Kind: Number, Start: s, End: e, Num: f, Unit: unit, Value: fmtNum(f) + unitSuffix(unit)})
+}
+
+func unitSuffix(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " " + u
+}
+
+func isAlpha(w string) bool {
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// singular turns a plural unit into its singular: "litres" -> "litre".
+func singular(w string) string {
+	switch {
+	case w == "people" || w == "men" || w == "women" || w == "children":
+		return w
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ss"):
+		return w
+	case strings.HasSuffix(w, "s") && len(w) > 3:
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// firstWord returns the first word of s in lower case, or "" when s
+// starts with anything else than spaces and a word.
+func firstWord(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '-') {
+		i++
+	}
+	return strings.ToLower(s[:i])
+}
+
+func parseNum(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	return f, err == nil
+}
+
+// fmtNum renders a number the same way whatever way it was written:
+// "1,200", "1200" and "1.2 thousand" are "1200".
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', 12, 64) }
+
+// trimName drops trailing particles from a name match.
+func trimName(s string) string {
+	fs := strings.Fields(s)
+	for len(fs) > 0 {
+		last := strings.ToLower(fs[len(fs)-1])
+		if !stopwords[last] && !particles[last] {
+			break
+		}
+		fs = fs[:len(fs)-1]
+	}
+	return strings.TrimRight(strings.Join(fs, " "), ".,;:")
+}
+
+var particles = setOf(`of de van von der den la le du da del bin al the`)
+
+// names extracts capitalized sequences that are not sentence-initial
+// function words, months or weekdays.
+func (x *extractor) names() {
+	for _, m := range nameRE.FindAllStringIndex(x.text, -1) {
+		s, e := m[0], m[1]
+		words := strings.Fields(x.text[s:e])
+		// Drop leading function words ("The", "In") and trailing particles.
+		for len(words) > 0 && (stopwords[strings.ToLower(words[0])] || negators[strings.ToLower(words[0])]) {
+			s = strings.Index(x.text[s:e], words[0]) + s + len(words[0])
+			s += len(x.text[s:e]) - len(strings.TrimLeft(x.text[s:e], " \t\n"))
+			words = words[1:]
+		}
+		name := trimName(strings.Join(words, " "))
+		if name == "" {
+			continue
+		}
+		e = s + strings.Index(x.text[s:e], lastField(name)) + len(lastField(name))
+		lw := strings.ToLower(name)
+		if _, isMonth := monthNames[lw]; isMonth || weekdays[strings.TrimSuffix(lw, "s")] || len(name) < 2 {
+			continue
+		}
+		for _, suf := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasSuffix(name, suf) {
+				name = strings.TrimSuffix(name, suf)
+				e -= len(suf)
+			}
+		}
+		if len(words) == 1 && x.sentenceInitial(s) && commonInitial(lw) {
+			continue
+		}
+		if e <= s || !x.take(s, e) {
+			continue
+		}
+		x.add(Claim{Kind: Name, Start: s, End: e, Value: strings.ToLower(name)})
+	}
+}
+
+func lastField(s string) string {
+	fs := strings.Fields(s)
+	return fs[len(fs)-1]
+}
+
+// negations records each negator with the content words after it, up to
+// the end of the clause: the statement it negates.
+func (x *extractor) negations() {
+	for _, m := range negRE.FindAllStringIndex(x.text, -1) {
+		w := strings.ToLower(x.text[m[0]:m[1]])
+		if w == "no" {
+			// "no one", "No," as an answer: too often not a negated claim.
+			if next := firstWord(x.text[m[1]:]); next == "one" || next == "" || next == "longer" || next == "doubt" {
+				continue
+			}
+		}
+		end := m[1] + clauseEnd(x.text[m[1]:])
+		var words []string
+		for _, cw := range ContentWords(x.text[m[1]:end]) {
+			words = append(words, cw)
+			if len(words) == 3 {
+				break
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		x.add(Claim{Kind: Negation, Start: m[0], End: m[1], Value: strings.Join(words, " ")})
+	}
+}
+
+// clauseEnd is the offset where the clause starting s ends: a punctuation
+// mark or a conjunction, at most 60 bytes on.
+func clauseEnd(s string) int {
+	n := min(len(s), 60)
+	if i := strings.IndexAny(s[:n], ".,;:!?\n"); i >= 0 {
+		n = i
+	}
+	for _, conj := range []string{" but ", " and ", " because ", " although ", " while "} {
+		if i := strings.Index(s[:n], conj); i >= 0 {
+			n = i
+		}
+	}
+	return n
+}
+
+// sentenceInitial reports whether offset s starts a sentence or follows a
+// colon.
+func (x *extractor) sentenceInitial(s int) bool {
+	before := strings.TrimRight(x.text[:s], " \t\"'(")
+	if before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "\n") {
+		return true
+	}
+	for _, sp := range x.sents {
+		if sp.Start == s {
+			return true
+		}
+	}
+	return false
+}
+
+// initialWords are common words that start sentences and headings
+// capitalized without being names.
+var initialWords = setOf(`see note please check use read visit update upgrade install run click affected published reported fixed
+summary description impact severity score status result results overall additionally furthermore moreover finally first second
+third thus therefore hence instead otherwise overview conclusion background details example warning important critical high
+medium low yes no thanks thank sorry hello hi hey well oh okay sure great good bad maybe perhaps both many most several some
+according based despite although though since unlike like following references reference source sources solution workaround
+mitigation vendor vendors version versions product products type vulnerability write mail email contact send call go get
+make take let try open close add remove set start stop keep find follow ask tell give`)
+
+// commonInitial reports whether a sentence-initial capitalized word w (in
+// lower case) is more likely a common word than a name.
+func commonInitial(w string) bool {
+	if initialWords[w] || len(w) <= 2 {
+		return true
+	}
+	for _, suf := range []string{"ed", "ing", "ly", "ment", "tion", "ness"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package claim_test
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/claim"
+)
+
+// FuzzExtract checks that extraction never panics and that every claim's
+// span, line and column point at its text.
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{
+		"CVE-2024-12345 has a CVSS score of 9.8 and affects versions prior to 1.24.0.",
+		"Discovered by Alice Smith in March 2024, according to NVD.",
+		"$5bn, 45%, seven people, 1:34 PM, 2024-02-13, https://x.test/a, a@b.co, /etc/x/y",
+		"He wasn't happy.\nNo one came. 1.2 to 1.5 >= 2.0",
+		"", ".", "\x00\xff", "May May May 31st", "1,000,000.5 bn",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		set := claim.Extract(s, "")
+		for _, c := range set.Claims {
+			if c.Start < 0 || c.End > len(s) || c.Start > c.End || s[c.Start:c.End] != c.Text {
+				t.Fatalf("claim %+v: bad span in %q", c, s)
+			}
+			if c.Line < 1 || c.Col < 1 {
+				t.Fatalf("claim %+v: bad position", c)
+			}
+			if utf8.ValidString(s) && !utf8.ValidString(c.Location()) {
+				t.Fatalf("location %q is not UTF-8", c.Location())
+			}
+		}
+	})
+}

@@ -1,0 +1,418 @@
+package source
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentjudge/judge/internal/claim"
+)
+
+// Index is the documents one request checks against: several DocIndexes
+// searched together. It is safe for concurrent use.
+type Index struct {
+	parts []*DocIndex
+}
+
+// NewIndex joins document indexes.
+func NewIndex(parts ...*DocIndex) *Index { return &Index{parts: parts} }
+
+// Docs returns the indexed documents.
+func (ix *Index) Docs() []*Doc {
+	var out []*Doc
+	for _, p := range ix.parts {
+		out = append(out, p.doc)
+	}
+	return out
+}
+
+// Status is a claim's verdict.
+type Status int
+
+// The verdicts of a claim.
+const (
+	// Undecided: the sources hold nothing to decide the claim on.
+	Undecided Status = iota
+	// Supported: a passage states the claim's value.
+	Supported
+	// Contradicted: a passage about the same thing states another value.
+	Contradicted
+	// Unsupported: no passage states the claim's value.
+	Unsupported
+)
+
+func (s Status) String() string {
+	return [...]string{"undecided", "supported", "contradicted", "unsupported"}[s]
+}
+
+// Verdict is the outcome of checking one claim.
+type Verdict struct {
+	Status Status
+	// Evidence is the passage that supports or contradicts the claim, or,
+	// for an unsupported negation, the passage stating it un-negated; nil
+	// otherwise.
+	Evidence *Passage
+	// Found is the value the evidence states instead, when Contradicted.
+	Found claim.Claim
+	// Near is set for a contradiction that is a near miss: a date off in
+	// its month or day only, a number within 5%.
+	Near bool
+}
+
+// maxCandidates is how many passages are read for a contradiction.
+const maxCandidates = 12
+
+// Check decides claim c against the index. Citations are not checked here
+// (they name sources, see the facts layer); they come back Undecided.
+func (ix *Index) Check(c claim.Claim) Verdict {
+	q := newQuery(c)
+	switch c.Kind {
+	case claim.Citation:
+		return Verdict{}
+	case claim.Negation:
+		return ix.checkNegation(c, q)
+	case claim.Name:
+		if p := ix.findName(c); p != nil {
+			return Verdict{Status: Supported, Evidence: p}
+		}
+	default:
+		if p := ix.findValue(c, q); p != nil {
+			return Verdict{Status: Supported, Evidence: p}
+		}
+	}
+	if v, ok := ix.contradiction(c, q); ok {
+		return v
+	}
+	return Verdict{Status: Unsupported}
+}
+
+// query is what a claim's passages are searched by: the stems of its
+// attribute and of its sentence's other content words.
+type query struct {
+	attr, ctx []string
+}
+
+func newQuery(c claim.Claim) query {
+	own := map[string]bool{}
+	for _, w := range claim.ContentWords(c.Text) {
+		own[w] = true
+	}
+	var q query
+	q.attr = claim.ContentWords(c.Attribute)
+	for _, w := range claim.ContentWords(c.Sentence) {
+		if !own[w] && !slices.Contains(q.attr, w) && !isNumeric(w) {
+			q.ctx = append(q.ctx, w)
+		}
+	}
+	return q
+}
+
+func isNumeric(w string) bool { return strings.Trim(w, "0123456789.,") == "" }
+
+// overlap counts the query's words in passage text: attribute words count
+// twice.
+func (q query) overlap(p *Passage) int {
+	words := claim.ContentWords(p.Text)
+	n := 0
+	for _, w := range q.attr {
+		if slices.Contains(words, w) {
+			n += 2
+		}
+	}
+	for _, w := range q.ctx {
+		if slices.Contains(words, w) {
+			n++
+		}
+	}
+	return n
+}
+
+// findValue returns the best passage stating c's value, or nil.
+func (ix *Index) findValue(c claim.Claim, q query) *Passage {
+	var best *Passage
+	bestScore := -1
+	for _, key := range valueKeys(c) {
+		for _, part := range ix.parts {
+			for _, id := range part.values[key] {
+				p := &part.passages[id]
+				if !slices.ContainsFunc(p.Claims, func(s claim.Claim) bool { return sameValue(c, s) }) {
+					continue
+				}
+				if score := q.overlap(p); score > bestScore {
+					best, bestScore = p, score
+				}
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	switch c.Kind {
+	case claim.Number, claim.Date, claim.Time:
+		// A bare number or date supports only where the passage is about
+		// the same thing, unless the claim's sentence gives nothing to
+		// compare.
+		if bestScore == 0 && len(q.attr)+len(q.ctx) > 0 {
+			return nil
+		}
+	}
+	return best
+}
+
+// sameValue reports whether source claim s states claim c's value.
+func sameValue(c, s claim.Claim) bool {
+	switch c.Kind {
+	case claim.Number:
+		if s.Kind != claim.Number || !closeEnough(c.Num, s.Num, 1e-9) {
+			return false
+		}
+		return c.Unit == "" || s.Unit == "" || sameUnit(c.Unit, s.Unit)
+	case claim.Date:
+		if s.Kind != claim.Date {
+			return false
+		}
+		cd, ok1 := claim.ParseDate(c.Value)
+		sd, ok2 := claim.ParseDate(s.Value)
+		return ok1 && ok2 && cd.Shared(sd) && cd.Agrees(sd) && covers(sd, cd)
+	}
+	return c.Kind == s.Kind && c.Value == s.Value
+}
+
+// covers reports whether source date s gives every part claim date c
+// gives (c "February 2024" is covered by "February 13, 2024", not by
+// "2024").
+func covers(s, c claim.DateValue) bool {
+	return (c.Year == 0 || s.Year != 0) && (c.Month == 0 || s.Month != 0) && (c.Day == 0 || s.Day != 0) && (c.Weekday == "" || s.Weekday != "")
+}
+
+func sameUnit(a, b string) bool { return claim.Stem(a) == claim.Stem(b) }
+
+func closeEnough(a, b, rel float64) bool {
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// findName returns a passage holding every word of name c, or nil.
+func (ix *Index) findName(c claim.Claim) *Passage {
+	words := claim.ContentWords(c.Text)
+	if len(words) == 0 {
+		return nil
+	}
+	// Titles ("President") may be left out by the source.
+	var core []string
+	for _, w := range words {
+		if !titles[w] {
+			core = append(core, w)
+		}
+	}
+	if len(core) == 0 {
+		core = words
+	}
+	for _, part := range ix.parts {
+		if ids := intersect(part, core); len(ids) > 0 {
+			return &part.passages[ids[0]]
+		}
+	}
+	// A name whose words the source gives in different passages ("Alice
+	// Smith" ... "Smith said") is supported by the passage of its last
+	// word.
+	for _, part := range ix.parts {
+		all := true
+		for _, w := range core {
+			if len(part.words[w]) == 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			return &part.passages[part.words[core[len(core)-1]][0]]
+		}
+	}
+	return nil
+}
+
+var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "president": true, "minister": true,
+	"senator": true, "sir": true, "king": true, "queen": true, "prince": true, "princ": true, "pope": true, "captain": true,
+	"general": true, "chief": true, "judg": true, "mayor": true, "governor": true, "chancellor": true, "ceo": true}
+
+// intersect returns the passages of part holding every word.
+func intersect(part *DocIndex, words []string) []int32 {
+	lists := make([][]int32, 0, len(words))
+	for _, w := range words {
+		l := part.words[w]
+		if len(l) == 0 {
+			return nil
+		}
+		lists = append(lists, l)
+	}
+	sort.Slice(lists, func(i, j int) bool { return len(lists[i]) < len(lists[j]) })
+	out := lists[0]
+	for _, l := range lists[1:] {
+		var next []int32
+		for _, id := range out {
+			if _, ok := slices.BinarySearch(l, id); ok {
+				next = append(next, id)
+			}
+		}
+		out = next
+		if len(out) == 0 {
+			return nil
+		}
+	}
+	return out
+}
+
+// candidates returns the passages that share the most query words, best
+// first, at most maxCandidates, each with its score.
+func (ix *Index) candidates(q query) []scored {
+	type key struct {
+		part *DocIndex
+		id   int32
+	}
+	score := map[key]int{}
+	add := func(words []string, weight int) {
+		for _, w := range words {
+			for _, part := range ix.parts {
+				list := part.words[w]
+				// A word in most passages says nothing about which one.
+				if len(list) > 50 && len(list)*3 > len(part.passages) {
+					continue
+				}
+				for _, id := range list {
+					score[key{part, id}] += weight
+				}
+			}
+		}
+	}
+	add(q.attr, 2)
+	add(q.ctx, 1)
+	out := make([]scored, 0, len(score))
+	for k, s := range score {
+		out = append(out, scored{&k.part.passages[k.id], s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		if out[i].p.Doc.ID != out[j].p.Doc.ID {
+			return out[i].p.Doc.ID < out[j].p.Doc.ID
+		}
+		return out[i].p.Line < out[j].p.Line
+	})
+	if len(out) > maxCandidates {
+		out = out[:maxCandidates]
+	}
+	return out
+}
+
+type scored struct {
+	p     *Passage
+	score int
+}
+
+// contradiction looks for a passage about the same thing as c that states
+// another value of the same kind.
+func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
+	switch c.Kind {
+	case claim.Number, claim.Date, claim.Time, claim.Version, claim.VersionRange, claim.Name, claim.CVE:
+	default:
+		return Verdict{}, false
+	}
+	if c.Kind == claim.Name && c.Attribute == "" {
+		return Verdict{}, false
+	}
+	need := 2
+	if len(q.attr) == 0 && len(q.ctx) < 3 {
+		need = max(1, len(q.ctx))
+	}
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		for _, s := range cand.p.Claims {
+			if near, ok := conflicts(c, s); ok {
+				return Verdict{Status: Contradicted, Evidence: cand.p, Found: s, Near: near}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// conflicts reports whether source claim s gives another value for what
+// claim c states, and whether that is a near miss.
+func conflicts(c, s claim.Claim) (near, ok bool) {
+	if c.Kind != s.Kind {
+		return false, false
+	}
+	if c.Attribute != "" && s.Attribute != "" && !sharesWord(c.Attribute, s.Attribute) {
+		return false, false
+	}
+	switch c.Kind {
+	case claim.Number:
+		if c.Unit != "" && s.Unit != "" && !sameUnit(c.Unit, s.Unit) {
+			return false, false
+		}
+		if c.Unit != s.Unit && c.Attribute == "" && s.Attribute == "" {
+			return false, false
+		}
+		if c.Attribute != "" && s.Attribute == "" && c.Unit == "" {
+			return false, false
+		}
+		if closeEnough(c.Num, s.Num, 1e-9) {
+			return false, false
+		}
+		return closeEnough(c.Num, s.Num, 0.05), true
+	case claim.Date:
+		cd, ok1 := claim.ParseDate(c.Value)
+		sd, ok2 := claim.ParseDate(s.Value)
+		if !ok1 || !ok2 || !cd.Shared(sd) {
+			return false, false
+		}
+		diff := cd.Disagree(sd)
+		if len(diff) == 0 {
+			return false, false
+		}
+		return !slices.Contains(diff, "year") && !slices.Contains(diff, "weekday"), true
+	case claim.Name:
+		if c.Attribute == "" || s.Attribute == "" || c.Value == s.Value {
+			return false, false
+		}
+		return false, true
+	default:
+		return false, c.Value != s.Value
+	}
+}
+
+func sharesWord(a, b string) bool {
+	bw := claim.ContentWords(b)
+	for _, w := range claim.ContentWords(a) {
+		if slices.Contains(bw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNegation decides a negation by the passages holding its words.
+func (ix *Index) checkNegation(c claim.Claim, q query) Verdict {
+	words := strings.Fields(c.Value)
+	var plain *Passage
+	for _, part := range ix.parts {
+		for _, id := range intersect(part, words) {
+			p := &part.passages[id]
+			if p.negated {
+				return Verdict{Status: Supported, Evidence: p}
+			}
+			if plain == nil {
+				plain = p
+			}
+		}
+	}
+	if plain == nil {
+		return Verdict{Status: Undecided}
+	}
+	return Verdict{Status: Unsupported, Evidence: plain}
+}

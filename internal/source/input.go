@@ -1,0 +1,121 @@
+package source
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/agentjudge/judge/layer"
+)
+
+// Missing is a trusted_sources entry that names no given source.
+type Missing struct {
+	Index int    // its index in trusted_sources
+	URI   string // the entry
+}
+
+// FromInput indexes the sources of a request: every inline source, each
+// through cache (keyed by a SHA-256 of its id, URL, title and content, so
+// a document sent again, or resolved again from the engine's source
+// directory, is indexed once). It returns the trusted_sources entries that
+// no source answers to (by id, URL, or file name; see [Matches]). It fails
+// with a *layer.InputError for a source that cannot be indexed, and with
+// ctx's error when ctx ends.
+func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index, []Missing, error) {
+	var parts []*DocIndex
+	for i, s := range in.Sources {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		d := Doc{ID: s.ID, URL: s.URL, Title: s.Title, Content: s.Content}
+		if d.ID == "" {
+			d.ID = fmt.Sprintf("sources[%d]", i)
+		}
+		h := sha256.New()
+		for _, f := range []string{d.ID, d.URL, d.Title, d.Content} {
+			fmt.Fprintf(h, "%d:%s", len(f), f)
+		}
+		v, err := cache.Load("source:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) { return Build(d) })
+		if err != nil {
+			return nil, nil, &layer.InputError{Layer: "facts", Location: fmt.Sprintf("sources[%d]", i), Msg: err.Error(), Err: err}
+		}
+		parts = append(parts, v.(*DocIndex))
+	}
+	ix := NewIndex(parts...)
+	var missing []Missing
+	for i, uri := range in.TrustedSources {
+		found := false
+		for _, d := range ix.Docs() {
+			if Matches(d, uri) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, Missing{Index: i, URI: uri})
+		}
+	}
+	return ix, missing, nil
+}
+
+// Matches reports whether document d is the source uri names: uri is its
+// id or URL, or the last segment of uri is d's file name with or without
+// its extension ("https://nvd.nist.gov/vuln/detail/CVE-2024-12345" names
+// "CVE-2024-12345.md").
+func Matches(d *Doc, uri string) bool {
+	if uri == "" {
+		return false
+	}
+	if uri == d.ID || uri == d.URL || strings.TrimSuffix(uri, "/") == strings.TrimSuffix(d.URL, "/") {
+		return true
+	}
+	base := lastSegment(uri)
+	if base == "" {
+		return false
+	}
+	file := path.Base(d.ID)
+	return strings.EqualFold(file, base) || strings.EqualFold(strings.TrimSuffix(file, path.Ext(file)), base)
+}
+
+// lastSegment is the last path segment of a URI or path, or its host when
+// it has no path.
+func lastSegment(uri string) string {
+	if u, err := url.Parse(uri); err == nil && u.Host != "" {
+		if p := strings.Trim(u.Path, "/"); p != "" {
+			return path.Base(p)
+		}
+		return u.Host
+	}
+	return path.Base(strings.TrimSuffix(uri, "/"))
+}
+
+// Cites reports whether the name an output cites ("NVD", "the National
+// Vulnerability Database") is one of the documents: it appears in the
+// document's title, id or URL host, case-insensitively, or the document's
+// title or id appears in it.
+func (ix *Index) Cites(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "" {
+		return true
+	}
+	for _, d := range ix.Docs() {
+		for _, field := range []string{d.Title, d.ID, d.URL} {
+			f := strings.ToLower(field)
+			if f == "" {
+				continue
+			}
+			stem := strings.TrimSuffix(f, path.Ext(f))
+			if strings.Contains(f, n) || len(stem) >= 3 && strings.Contains(n, stem) {
+				return true
+			}
+		}
+		if u, err := url.Parse(d.URL); err == nil && u.Host != "" && strings.Contains(strings.ToLower(u.Host), n) {
+			return true
+		}
+	}
+	return false
+}

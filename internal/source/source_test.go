@@ -1,0 +1,151 @@
+package source_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+)
+
+func mustIndex(t *testing.T, docs ...source.Doc) *source.Index {
+	t.Helper()
+	var parts []*source.DocIndex
+	for _, d := range docs {
+		x, err := source.Build(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, x)
+	}
+	return source.NewIndex(parts...)
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "news.txt", Content: "Four people, three men and one woman, were arrested on Thursday. " +
+		"The activists spread 170 litres of yellow paint on Bayswater Road.\n" +
+		"The invasion began on Feb. 24, 2022. Sam said he was not happy living there. The report was written by Jane Doe."},
+		source.Doc{ID: "nvd.md", URL: "https://nvd.test/CVE-1", Content: "# CVE-2024-12345\n\n| Metric | Value |\n|---|---|\n| CVSS score | 7.5 |\n\nAffected: versions prior to 1.24.1."},
+		source.Doc{ID: "meta.json", Content: `{"release": {"releaseDate": "2024-02-20", "downloads": 1200}}`})
+	tests := []struct {
+		text   string
+		status source.Status
+		found  string // the contradicting value, if any
+		near   bool
+	}{
+		{"Four people were arrested.", source.Supported, "", false},
+		{"Five people were arrested.", source.Contradicted, "Four", false},
+		{"They spread 170 litres of paint.", source.Supported, "", false},
+		{"They spread 200 litres of paint.", source.Contradicted, "170", false},
+		{"They were arrested on Thursday.", source.Supported, "", false},
+		{"They were arrested on Tuesday.", source.Contradicted, "Thursday", false},
+		{"The invasion began on Feb. 24, 2022.", source.Supported, "", false},
+		{"The invasion began on March 24, 2022.", source.Contradicted, "Feb. 24, 2022", true},
+		{"Sam was not happy.", source.Supported, "", false},
+		{"The report was written by John Roe.", source.Contradicted, "Jane Doe", false},
+		{"The report was written by Jane Doe.", source.Supported, "", false},
+		{"A mention of Jane Doe.", source.Supported, "", false},
+		{"The CVSS score is 9.8.", source.Contradicted, "7.5", false},
+		{"It affects versions prior to 1.24.0.", source.Contradicted, "prior to 1.24.1", false},
+		{"It affects versions prior to 1.24.1.", source.Supported, "", false},
+		{"See CVE-2024-12345.", source.Supported, "", false},
+		{"The release date: 2024-03-20.", source.Contradicted, "2024-02-20", true},
+		{"There were 1,200 downloads.", source.Supported, "", false},
+		{"Zeta Corp was involved.", source.Unsupported, "", false},
+		{"The weather was not cold.", source.Undecided, "", false},
+	}
+	for _, tt := range tests {
+		set := claim.Extract(tt.text, "")
+		var c *claim.Claim
+		for i := range set.Claims {
+			if set.Claims[i].Kind != claim.Name || c == nil {
+				if c == nil || c.Kind == claim.Name {
+					c = &set.Claims[i]
+				}
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no claim", tt.text)
+			continue
+		}
+		v := ix.Check(*c)
+		if v.Status != tt.status || v.Near != tt.near || (tt.found != "" && v.Found.Text != tt.found) {
+			t.Errorf("%q (%s): got %s near=%v found %q, want %s near=%v found %q", tt.text, c, v.Status, v.Near, v.Found.Text, tt.status, tt.near, tt.found)
+		}
+		if (v.Status == source.Supported || v.Status == source.Contradicted) && v.Evidence == nil {
+			t.Errorf("%q: %s without evidence", tt.text, v.Status)
+		}
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	t.Parallel()
+	if _, err := source.Build(source.Doc{ID: "bad", Content: "\xff"}); err == nil || !strings.Contains(err.Error(), `source "bad": the document is not UTF-8`) {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
+	if _, err := source.Build(source.Doc{ID: "big", Content: strings.Repeat("a", source.MaxDocBytes+1)}); err == nil {
+		t.Error("oversized document accepted")
+	}
+	// A JSON source that does not parse is read as text.
+	x, err := source.Build(source.Doc{ID: "x.json", Content: `{"a": 1`})
+	if err != nil || x.Passages() != 1 {
+		t.Errorf("broken JSON: %v, %d passages", err, x.Passages())
+	}
+}
+
+func TestLoadDirAndMatches(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"CVE-2024-12345.md": "CVSS score: 7.5.",
+		"sub/notes.txt":     "Plain notes.",
+		"wrapped.json":      `{"id": "nvd", "url": "https://nvd.test/x", "title": "NVD", "content": "Score 7.5."}`,
+		".hidden/skip.txt":  "skipped",
+		"image.png":         "skipped",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := source.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range docs {
+		ids = append(ids, d.ID)
+	}
+	if strings.Join(ids, ",") != "CVE-2024-12345.md,sub/notes.txt,nvd" {
+		t.Fatalf("ids %v", ids)
+	}
+	if docs[2].URL != "https://nvd.test/x" || docs[2].Content != "Score 7.5." {
+		t.Errorf("wrapped JSON doc %+v", docs[2])
+	}
+	for _, tt := range []struct {
+		uri  string
+		doc  int
+		want bool
+	}{
+		{"https://nvd.nist.gov/vuln/detail/CVE-2024-12345", 0, true},
+		{"CVE-2024-12345.md", 0, true},
+		{"sub/notes.txt", 1, true},
+		{"notes", 1, true},
+		{"https://nvd.test/x", 2, true},
+		{"nvd", 2, true},
+		{"https://other.test/CVE-2024-9", 0, false},
+	} {
+		if got := source.Matches(&docs[tt.doc], tt.uri); got != tt.want {
+			t.Errorf("Matches(%s, %q) = %v", docs[tt.doc].ID, tt.uri, got)
+		}
+	}
+	if _, err := source.LoadDir(filepath.Join(dir, "absent")); err == nil {
+		t.Error("absent directory loaded")
+	}
+}

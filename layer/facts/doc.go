@@ -1,0 +1,39 @@
+// Package facts defines the layer that checks the claims of an output
+// against the trusted sources of the request.
+//
+// # Layer facts
+//
+// facts: check the output's claims against the request's trusted sources
+//
+// The layer applies when the request gives sources (inline "sources") or
+// names trusted_sources. It extracts every atomic claim of the output
+// (numbers with what they measure, versions and ranges, dates, CVE ids,
+// URLs, emails, file paths, names, negations: see internal/claim) and
+// decides each against the sources, split into passages and indexed once
+// per content (see internal/source). Each claim gets one verdict:
+//
+//   - supported: a passage states it; nothing is reported;
+//   - contradicted: a passage about the same thing states another value: a
+//     hallucination error, "CVSS score stated as 9.8 but 7.5 according to
+//     NVD", with the evidence passage, or a fact_mismatch warning for a
+//     near miss (a date off in its month or day, a number within 5%); the
+//     suggestion gives the source's value and its URL (or id);
+//   - unsupported: no passage states it: an unsupported_claim error
+//     ("Discoverer 'Alice Smith' not found in sources"), a warning for a
+//     negation the sources state without negation;
+//   - undecided: a negation whose words no source has; a not_checked note
+//     says so and the layer's confidence drops.
+//
+// A trusted_sources entry that no source answers to (by id, URL or file
+// name) and a source the output cites ("according to NVD") that is not
+// given are source_missing errors. The arithmetic is honest: every claim
+// counts once; a supported or contradicted claim is decided with certainty
+// 1, an unsupported one with certainty 0.75 (a lexical search can miss a
+// paraphrase), an undecided one with 0. "All facts are supported by trusted
+// sources" is in passed_criteria when every claim is supported, in
+// failed_criteria when any is contradicted or unsupported, and in neither
+// otherwise. An output with no checkable claim is reported as not checked.
+//
+// Nothing is fetched from the network: a URL only names a source. See
+// docs/grounding.md.
+package facts

@@ -1,0 +1,178 @@
+package facts
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+//go:embed doc.go
+var docGo string
+
+// Criterion is the name under which the layer reports, in passed_criteria
+// or failed_criteria, whether every claim was supported.
+const Criterion = "All facts are supported by trusted sources"
+
+// Certainty of an unsupported verdict: a lexical search can miss a
+// paraphrase that supports the claim.
+const unsupportedCertainty = 0.75
+
+// Layer checks the output's claims against the request's sources; see the
+// package documentation. It applies when the request gives sources or
+// trusted_sources.
+var Layer = &layer.Layer{
+	Name:    "facts",
+	Doc:     layer.MustExtractDoc(docGo, "facts"),
+	Applies: HasSources,
+	Run:     run,
+}
+
+// HasSources reports whether in gives sources or trusted_sources.
+func HasSources(in *layer.Input) bool {
+	return len(in.Sources) > 0 || len(in.TrustedSources) > 0
+}
+
+func run(ctx context.Context, p *layer.Pass) error {
+	ix, missing, err := source.FromInput(ctx, p.Input, p.Cache)
+	if err != nil {
+		return err
+	}
+	for _, m := range missing {
+		p.Decided(1)
+		p.Report(result.Issue{Severity: result.Error, Type: result.SourceMissing, Location: fmt.Sprintf("trusted_sources[%d]", m.Index),
+			Message:    fmt.Sprintf("Trusted source '%s' is not among the sources given, so no claim could be checked against it (judge never fetches URLs)", m.URI),
+			Suggestion: "Give the source inline in sources, or put it in the directory given to --sources / --source",
+			Rule:       "facts.trusted_source_missing"})
+	}
+	set := claim.FromOutput(p.Input.Output)
+	if set.Truncated {
+		p.Undecided("root", fmt.Sprintf("The output is too large to check whole: only its first %d claims or %d bytes of text were checked", claim.MaxClaims, claim.MaxTextBytes),
+			"Check a shorter output, or split it into parts")
+	}
+	var t tally
+	for _, c := range set.Claims {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t.add(checkClaim(p, ix, c))
+	}
+	if len(set.Claims) == 0 {
+		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
+			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
+		return nil
+	}
+	switch {
+	case t.bad > 0 || len(missing) > 0:
+		p.Failed(Criterion)
+	case t.undecided == 0:
+		p.Passed(Criterion)
+	}
+	return nil
+}
+
+type tally struct{ bad, undecided int }
+
+func (t *tally) add(s source.Status) {
+	switch s {
+	case source.Contradicted, source.Unsupported:
+		t.bad++
+	case source.Undecided:
+		t.undecided++
+	}
+}
+
+// checkClaim decides c, reports what it found and returns the verdict.
+func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim) source.Status {
+	if c.Kind == claim.Citation {
+		p.Decided(1)
+		if ix.Cites(c.Text) {
+			return source.Supported
+		}
+		p.Report(result.Issue{Severity: result.Error, Type: result.SourceMissing, Location: c.Location(),
+			Message:    fmt.Sprintf("The output cites '%s' but no source given is '%s', so the citation cannot be checked", c.Text, c.Text),
+			Suggestion: fmt.Sprintf("Give '%s' in sources (or trusted_sources), or remove the citation", c.Text),
+			Rule:       "facts.citation_missing"})
+		return source.Unsupported
+	}
+	v := ix.Check(c)
+	switch v.Status {
+	case source.Supported:
+		p.Decided(1)
+	case source.Contradicted:
+		p.Decided(1)
+		reportContradiction(p, c, v)
+	case source.Unsupported:
+		p.Decided(unsupportedCertainty)
+		reportUnsupported(p, c, v)
+	default:
+		p.Undecided(c.Location(),
+			fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200)),
+			"Give a source that covers this statement, or check it by hand")
+	}
+	return v.Status
+}
+
+func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
+	d := v.Evidence.Doc
+	found := v.Found.Quoted()
+	msg := fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)",
+		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+	verb := "Correct"
+	if c.Kind == claim.Number {
+		verb = "Update"
+	}
+	sug := fmt.Sprintf("%s %s to %s based on %s", verb, lowerSubject(c), found, d.Ref())
+	is := result.Issue{Severity: result.Error, Type: result.Hallucination, Location: c.Location(), Message: msg, Suggestion: sug, Rule: "facts.contradicted"}
+	if v.Near {
+		is.Severity, is.Type, is.Rule = result.Warning, result.FactMismatch, "facts.near_miss"
+	}
+	p.Report(is)
+}
+
+func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
+	if c.Kind == claim.Negation {
+		d := v.Evidence.Doc
+		p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: c.Location(),
+			Message: fmt.Sprintf("The negation in '%s' is not found in sources: %s states it without negation (line %d: %q)",
+				clip(c.Sentence, 160), d.Name(), v.Evidence.Line, clip(v.Evidence.Text, 160)),
+			Suggestion: fmt.Sprintf("Check whether '%s' belongs in the statement, based on %s", c.Text, d.Ref()),
+			Rule:       "facts.negation_unsupported"})
+		return
+	}
+	p.Report(result.Issue{Severity: result.Error, Type: result.UnsupportedClaim, Location: c.Location(),
+		Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
+		Suggestion: "Remove unsupported claim or provide valid source",
+		Rule:       "facts.unsupported"})
+}
+
+// lowerSubject is the claim's subject inside a sentence: "CVSS score",
+// "affected versions", "discovery date".
+func lowerSubject(c claim.Claim) string {
+	s := c.Subject()
+	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}
+
+// clip shortens s to at most n bytes at a word boundary.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,93 @@
+package facts_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/facts"
+	"github.com/agentjudge/judge/result"
+)
+
+// nvd is the source of the specification's Example 3: the true values of
+// the CVE the summary gets wrong.
+var nvd = layer.Source{
+	ID:    "nvd",
+	Title: "NVD",
+	URL:   "https://nvd.nist.gov/vuln/detail/CVE-2024-12345",
+	Content: `CVE-2024-12345 Detail
+A heap-based buffer overflow in the parser of libfoo allows remote attackers to execute arbitrary code.
+CVSS v3.1 base score: 7.5 (HIGH).
+Affected versions: libfoo versions prior to 1.24.1.
+Discovery date: February 2024.
+Published: February 20, 2024.
+Credit: reported by the libfoo security team.`,
+}
+
+const example3 = `{"summary": "CVE-2024-12345 is a heap-based buffer overflow in libfoo with a CVSS score of 9.8. It affects versions prior to 1.24.0. It was discovered by Alice Smith in March 2024."}`
+
+func decode(t *testing.T, s string) any {
+	t.Helper()
+	v, err := jsonvalue.Decode([]byte(s), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func runFacts(t *testing.T, in *layer.Input) layer.Findings {
+	t.Helper()
+	p := layer.NewPass(facts.Layer, in, layer.NewCache(0))
+	if err := facts.Layer.Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Findings()
+}
+
+// TestExample3 is the specification's Example 3: a CVE summary with a
+// wrong CVSS score, a wrong affected version, an invented discoverer and a
+// wrong month.
+func TestExample3(t *testing.T) {
+	t.Parallel()
+	f := runFacts(t, &layer.Input{Output: decode(t, example3), Sources: []layer.Source{nvd}})
+	want := []result.Issue{
+		{Severity: result.Error, Type: result.Hallucination, Location: "summary:cvss_score",
+			Message:    "CVSS score stated as 9.8 but 7.5 according to NVD",
+			Suggestion: "Update CVSS score to 7.5 based on https://nvd.nist.gov/vuln/detail/CVE-2024-12345"},
+		{Severity: result.Error, Type: result.Hallucination, Location: "summary:affected_versions",
+			Message:    "Affected versions stated as 'prior to 1.24.0' but 'prior to 1.24.1' according to NVD",
+			Suggestion: "Correct affected versions to 'prior to 1.24.1' based on https://nvd.nist.gov/vuln/detail/CVE-2024-12345"},
+		{Severity: result.Error, Type: result.UnsupportedClaim, Location: "summary:discoverer",
+			Message:    "Discoverer 'Alice Smith' not found in sources",
+			Suggestion: "Remove unsupported claim or provide valid source"},
+		{Severity: result.Warning, Type: result.FactMismatch, Location: "summary:discovery_date",
+			Message:    "Discovery date stated as March 2024 but February 2024 according to NVD",
+			Suggestion: "Correct discovery date to February 2024 based on https://nvd.nist.gov/vuln/detail/CVE-2024-12345"},
+	}
+	if len(f.Issues) != len(want) {
+		t.Errorf("got %d issues, want %d:\n%s", len(f.Issues), len(want), dump(f.Issues))
+	}
+	for _, w := range want {
+		i := slices.IndexFunc(f.Issues, func(is result.Issue) bool { return is.Location == w.Location })
+		if i < 0 {
+			t.Errorf("no issue at %s", w.Location)
+			continue
+		}
+		got := f.Issues[i]
+		if got.Severity != w.Severity || got.Type != w.Type || !strings.HasPrefix(got.Message, w.Message) || got.Suggestion != w.Suggestion {
+			t.Errorf("at %s:\n got %s %s %q / %q\nwant %s %s %q… / %q", w.Location, got.Severity, got.Type, got.Message, got.Suggestion, w.Severity, w.Type, w.Message, w.Suggestion)
+		}
+	}
+	if !slices.Contains(f.Failed, facts.Criterion) {
+		t.Errorf("failed criteria %v lack %q", f.Failed, facts.Criterion)
+	}
+}
+
+func dump(issues []result.Issue) string {
+	b, _ := json.MarshalIndent(issues, "", "  ")
+	return string(b)
+}
