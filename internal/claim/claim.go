@@ -132,6 +132,16 @@ func (c Claim) Subject() string {
 	return upperFirst(string(c.Kind))
 }
 
+// Noun is Subject inside a sentence: "CVSS score", "affected versions",
+// "the number".
+func (c Claim) Noun() string {
+	s := c.Subject()
+	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' || len(s) == 1 {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}
+
 // Quoted is the claim's text as a message shows it: numbers and dates bare
 // ("9.8", "March 2024"), other kinds in single quotes ("'prior to
 // 1.24.0'", "'Alice Smith'").

@@ -130,6 +130,11 @@ func attribute(before string, c Claim) string {
 	if strings.HasSuffix(trimmed, ",") || strings.HasSuffix(trimmed, ";") {
 		return ""
 	}
+	// An adverb between attribute and value says nothing of what it is:
+	// "the score is definitely 9.8".
+	for len(toks) > 1 && strings.HasSuffix(toks[len(toks)-1].w, "ly") && !linkWords[toks[len(toks)-1].w] {
+		toks = toks[:len(toks)-1]
+	}
 	n := len(toks)
 	switch c.Kind {
 	case Name:

@@ -127,7 +127,7 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 	if c.Kind == claim.Number {
 		verb = "Update"
 	}
-	sug := fmt.Sprintf("%s %s to %s based on %s", verb, lowerSubject(c), found, d.Ref())
+	sug := fmt.Sprintf("%s %s to %s based on %s", verb, c.Noun(), found, d.Ref())
 	is := result.Issue{Severity: result.Error, Type: result.Hallucination, Location: c.Location(), Message: msg, Suggestion: sug, Rule: "facts.contradicted"}
 	if v.Near {
 		is.Severity, is.Type, is.Rule = result.Warning, result.FactMismatch, "facts.near_miss"
@@ -149,16 +149,6 @@ func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
 		Suggestion: "Remove unsupported claim or provide valid source",
 		Rule:       "facts.unsupported"})
-}
-
-// lowerSubject is the claim's subject inside a sentence: "CVSS score",
-// "affected versions", "discovery date".
-func lowerSubject(c claim.Claim) string {
-	s := c.Subject()
-	if len(s) > 1 && s[1] >= 'a' && s[1] <= 'z' {
-		return strings.ToLower(s[:1]) + s[1:]
-	}
-	return s
 }
 
 // clip shortens s to at most n bytes at a word boundary.

@@ -1,0 +1,31 @@
+// Package hallucination defines the layer that looks for signs of
+// fabrication within an output: details that contradict each other, and
+// certainty language on claims the sources do not bear out.
+//
+// # Layer hallucination
+//
+// hallucination: find self-contradicting details and overconfident claims
+//
+// The layer applies when the request gives sources or trusted_sources,
+// like the facts layer, and reads the same claims (see internal/claim):
+//
+//   - detail_inconsistency (warning): one attribute given two values in
+//     the same output ("The CVSS score is given as 9.8 and as 7.5"): two
+//     numbers, dates, versions, version ranges or names under the same
+//     attribute in the same field, or under the same JSON key, that differ;
+//   - confidence_mismatch (warning): certainty language ("definitely",
+//     "confirmed", "100%") in the sentence of a claim that the sources
+//     contradict or do not support.
+//
+// Contradicted and unsupported claims themselves are reported by the facts
+// layer; this layer only adds what they mean for the output as a whole.
+// "No hallucinations present" is in failed_criteria when any claim is
+// contradicted or any issue above is found, in passed_criteria when every
+// claim was decided and none is, and in neither otherwise. The internal
+// consistency check counts as one deterministic check, each certain claim
+// as one more (undecided when the sources cannot decide it).
+//
+// The hook for a model (an LLM judging what the deterministic checks leave
+// undecided) is the facts layer's; this layer needs none. See
+// docs/grounding.md.
+package hallucination

@@ -1,0 +1,171 @@
+package hallucination
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+//go:embed doc.go
+var docGo string
+
+// Criterion is the name under which the layer reports, in passed_criteria
+// or failed_criteria, whether the output shows signs of fabrication.
+const Criterion = "No hallucinations present"
+
+// Layer finds self-contradicting details and overconfident claims; see
+// the package documentation. It applies when the request gives sources or
+// trusted_sources.
+var Layer = &layer.Layer{
+	Name:    "hallucination",
+	Doc:     layer.MustExtractDoc(docGo, "hallucination"),
+	Applies: func(in *layer.Input) bool { return len(in.Sources) > 0 || len(in.TrustedSources) > 0 },
+	Run:     run,
+}
+
+func run(ctx context.Context, p *layer.Pass) error {
+	set := claim.FromOutput(p.Input.Output)
+	bad := inconsistencies(p, set.Claims)
+	p.Decided(1)
+
+	ix, _, err := source.FromInput(ctx, p.Input, p.Cache)
+	if err != nil {
+		return err
+	}
+	undecided := 0
+	for _, c := range set.Claims {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if c.Kind == claim.Citation {
+			continue
+		}
+		v := ix.Check(c)
+		if v.Status == source.Contradicted {
+			bad++
+		}
+		if !c.Certain {
+			continue
+		}
+		switch v.Status {
+		case source.Undecided:
+			undecided++
+			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', which no source speaks of, so whether the certainty is warranted could not be checked", upper(c.CertainWord), clip(c.Sentence, 200)),
+				"Give a source that covers the statement, or check it by hand")
+		case source.Supported:
+			p.Decided(1)
+		default:
+			p.Decided(1)
+			bad++
+			what := "a claim no source supports"
+			if v.Status == source.Contradicted {
+				what = fmt.Sprintf("a claim %s contradicts", v.Evidence.Doc.Name())
+			}
+			p.Report(result.Issue{Severity: result.Warning, Type: result.ConfidenceMismatch, Location: c.Location(),
+				Message:    fmt.Sprintf("'%s' asserts %s: %s %s", upper(c.CertainWord), what, c.Subject(), c.Quoted()),
+				Suggestion: fmt.Sprintf("Drop '%s' or hedge the claim, and state only what the sources support", c.CertainWord),
+				Rule:       "hallucination.overconfident"})
+		}
+	}
+	switch {
+	case bad > 0:
+		p.Failed(Criterion)
+	case undecided == 0:
+		p.Passed(Criterion)
+	}
+	return nil
+}
+
+// inconsistencies reports each attribute the output gives two different
+// values, and returns how many it found.
+func inconsistencies(p *layer.Pass, claims []claim.Claim) int {
+	type key struct {
+		kind      claim.Kind
+		path, att string
+	}
+	first := map[key]claim.Claim{}
+	n := 0
+	for _, c := range claims {
+		switch c.Kind {
+		case claim.Number, claim.Date, claim.Version, claim.VersionRange, claim.Name:
+		default:
+			continue
+		}
+		if c.Key() == "" {
+			continue
+		}
+		k := key{c.Kind, c.Path, c.Key()}
+		prev, seen := first[k]
+		if !seen {
+			first[k] = c
+			continue
+		}
+		if same(prev, c) {
+			continue
+		}
+		n++
+		p.Report(result.Issue{Severity: result.Warning, Type: result.DetailInconsistency, Location: c.Location(),
+			Message: fmt.Sprintf("The %s is given as %s (%s) and as %s (%s)", prev.Noun(),
+				prev.Quoted(), where(prev), c.Quoted(), where(c)),
+			Suggestion: fmt.Sprintf("Keep one value for the %s, the one the sources support", prev.Attribute),
+			Rule:       "hallucination.inconsistent_detail"})
+	}
+	return n
+}
+
+// same reports whether two claims of one attribute agree.
+func same(a, b claim.Claim) bool {
+	switch a.Kind {
+	case claim.Number:
+		return a.Num == b.Num && (a.Unit == "" || b.Unit == "" || a.Unit == b.Unit)
+	case claim.Date:
+		da, ok1 := claim.ParseDate(a.Value)
+		db, ok2 := claim.ParseDate(b.Value)
+		return !ok1 || !ok2 || da.Agrees(db)
+	case claim.Name:
+		// "Alice Smith" and later "Smith" are one person.
+		return strings.Contains(a.Value, b.Value) || strings.Contains(b.Value, a.Value)
+	}
+	return a.Value == b.Value
+}
+
+// where is a claim's place for a message: "line 3" or "line 1, column 40
+// of summary".
+func where(c claim.Claim) string {
+	if c.Path == "" {
+		return fmt.Sprintf("line %d", c.Line)
+	}
+	if c.Line == 1 && c.Col == 1 && c.Start == 0 && c.End == 0 {
+		return c.Path
+	}
+	return fmt.Sprintf("%s, line %d column %d", c.Path, c.Line, c.Col)
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// clip shortens s to at most n bytes at a word boundary.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,107 @@
+package hallucination_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/hallucination"
+	"github.com/agentjudge/judge/result"
+)
+
+var nvd = layer.Source{ID: "nvd", Title: "NVD", URL: "https://nvd.nist.gov/vuln/detail/CVE-2024-12345",
+	Content: "CVSS v3.1 base score: 7.5 (HIGH).\nAffected versions: prior to 1.24.1.\nDiscovery date: February 2024."}
+
+func TestHallucination(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		output string   // JSON
+		want   []string // "severity type location /message substring/"
+		crit   string   // "passed", "failed" or ""
+		conf   float64
+	}{
+		{
+			name:   "overconfident contradicted claim",
+			output: `"The CVSS score is definitely 9.8."`,
+			want:   []string{"warning confidence_mismatch line:1:cvss_score 'Definitely' asserts a claim NVD contradicts: CVSS score 9.8"},
+			crit:   "failed", conf: 1,
+		},
+		{
+			name:   "overconfident unsupported claim",
+			output: `{"summary": "It was confirmed that it was found by Bob Stone."}`,
+			want:   []string{"warning confidence_mismatch summary:finder 'Confirmed' asserts a claim no source supports: Finder 'Bob Stone'"},
+			crit:   "failed", conf: 1,
+		},
+		{
+			name:   "certain and right",
+			output: `"The CVSS score is definitely 7.5, affecting versions prior to 1.24.1."`,
+			crit:   "passed", conf: 1,
+		},
+		{
+			name:   "two values for one attribute",
+			output: `"The CVSS score is 7.5.\nIn short, the CVSS score is 9.8."`,
+			want:   []string{"warning detail_inconsistency line:2:cvss_score The CVSS score is given as 7.5 (line 1) and as 9.8 (line 2)"},
+			crit:   "failed", conf: 1,
+		},
+		{
+			name:   "one value twice",
+			output: `{"a": "The CVSS score is 7.5.", "b": {"cvss_score": 7.5}}`,
+			crit:   "passed", conf: 1,
+		},
+		{
+			name:   "certain about something no source covers",
+			output: `"He definitely did not sleep."`,
+			want:   []string{"info not_checked line:1 'Definitely' asserts 'He definitely did not sleep.'"},
+			conf:   0.5,
+		},
+		{
+			name:   "contradiction without certainty still fails the criterion",
+			output: `"The CVSS score is 9.8."`,
+			crit:   "failed", conf: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := jsonvalue.Decode([]byte(tt.output), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := layer.NewPass(hallucination.Layer, &layer.Input{Output: out, Sources: []layer.Source{nvd}}, layer.NewCache(0))
+			if err := hallucination.Layer.Run(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			f := p.Findings()
+			var got []string
+			for _, is := range f.Issues {
+				got = append(got, strings.Join([]string{string(is.Severity), string(is.Type), is.Location, is.Message}, " "))
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("issues\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("issue %d\n got %s\nwant %s…", i, got[i], tt.want[i])
+				}
+			}
+			for _, is := range f.Issues {
+				if is.Severity != result.Info && (len(is.Suggestion) < 10 || is.Rule == "") {
+					t.Errorf("issue without suggestion or rule: %+v", is)
+				}
+			}
+			switch {
+			case tt.crit == "passed" && !slices.Contains(f.Passed, hallucination.Criterion),
+				tt.crit == "failed" && !slices.Contains(f.Failed, hallucination.Criterion),
+				tt.crit == "" && (len(f.Passed) > 0 || len(f.Failed) > 0):
+				t.Errorf("criterion: passed %v failed %v, want %s", f.Passed, f.Failed, tt.crit)
+			}
+			if f.Confidence != tt.conf {
+				t.Errorf("confidence %v, want %v", f.Confidence, tt.conf)
+			}
+		})
+	}
+}
