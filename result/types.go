@@ -94,6 +94,13 @@ const (
 	OutputParsed Type = "output_parsed"
 )
 
+// Tool calls (package toolcall).
+const (
+	ArgumentNormalized Type = "argument_normalized"
+	ToolError          Type = "tool_error"
+	EmptyResult        Type = "empty_result"
+)
+
 // TypeInfo describes one registered issue type.
 type TypeInfo struct {
 	Type    Type
@@ -133,6 +140,9 @@ var Types = []TypeInfo{
 	{LayerFailed, "A validation layer failed or timed out, so its checks did not run", true},
 	{NotChecked, "A requested check could not be decided and was not counted as passed", true},
 	{OutputParsed, "How the output string was interpreted before validation", true},
+	{ArgumentNormalized, "A tool call's argument was changed before execution: a default filled, a safe coercion, a parameter dropped", true},
+	{ToolError, "A tool call failed: an error result, success false, a non-zero exit code or an HTTP error status", false},
+	{EmptyResult, "A tool call returned nothing useful: an empty list, object or text, or a no-results message", false},
 }
 
 // Lookup returns the registered information for t.

@@ -1,0 +1,572 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/result"
+)
+
+// MaxArgumentsBytes is the largest arguments document a call may carry.
+const MaxArgumentsBytes = 1 << 20
+
+// ValidationType is the validation type the results of this package name
+// in metadata.validation_types_run.
+const ValidationType = "toolcall"
+
+// Call is one tool call: the tool's name, its arguments as JSON, and the
+// session it belongs to, if any.
+type Call struct {
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	// SessionID, when not empty, names the session that counts repair
+	// attempts and watches for progress.
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// CallError is a call that cannot be checked at all: its arguments are not
+// JSON or too large. Field is "arguments" or "tool"; Line and Col locate a
+// JSON error in the arguments (0 when unknown).
+type CallError struct {
+	Field     string
+	Line, Col int
+	Msg       string
+	Err       error
+}
+
+func (e *CallError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Field, e.Line, e.Col, e.Msg)
+	}
+	return e.Field + ": " + e.Msg
+}
+
+// Unwrap returns the cause.
+func (e *CallError) Unwrap() error { return e.Err }
+
+// CheckResult is the verdict on a call before it runs: the ValidationResult,
+// the arguments as they should be executed, and the repair feedback beside
+// the result when it is invalid.
+type CheckResult struct {
+	Result *result.ValidationResult `json:"result"`
+	// NormalizedArguments are the arguments after normalization: defaults
+	// filled, parameters of other actions dropped, safe coercions made.
+	// Each change is an info issue of the result. For an unknown tool
+	// they are the arguments as given.
+	NormalizedArguments any `json:"normalized_arguments"`
+	// Repair is the feedback for the model; nil when the call is valid.
+	Repair *Repair `json:"repair,omitempty"`
+}
+
+// decodeArguments decodes the arguments of a call: absent or null means
+// an empty object.
+func decodeArguments(raw json.RawMessage) (any, error) {
+	if len(raw) > MaxArgumentsBytes {
+		return nil, &CallError{Field: "arguments", Msg: fmt.Sprintf("the arguments are larger than %d bytes", MaxArgumentsBytes)}
+	}
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return map[string]any{}, nil
+	}
+	v, err := jsonvalue.Decode(raw, 0)
+	if err != nil {
+		ce := &CallError{Field: "arguments", Msg: err.Error(), Err: err}
+		var se *jsonvalue.SyntaxError
+		if errors.As(err, &se) {
+			ce.Line, ce.Col, ce.Msg = se.Line, se.Col, se.Msg
+		}
+		return nil, ce
+	}
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	return v, nil
+}
+
+// Check validates a call before it runs: the tool must exist, the
+// arguments must match its schema (each violation its own error issue at
+// the parameter's path; unknown parameters are errors unless the contract
+// allows them) and its rules; the arguments are normalized first (defaults,
+// action scopes, safe coercions), each change reported as an info issue.
+// An invalid result comes with repair feedback; with a session, the repair
+// counts an attempt. Check returns a *CallError when the arguments cannot
+// be read, and ctx's error when it is done.
+func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
+	start := time.Now()
+	args, err := decodeArguments(call.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	b := result.NewBuilder().Ran(ValidationType)
+	ct, ok := ts.contracts[call.Tool]
+	if !ok {
+		is, rep := ts.unknownTool(call.Tool)
+		b.Add(is)
+		res := b.Duration(time.Since(start)).Build()
+		if err := ts.countAttempt(ctx, call, rep, false); err != nil {
+			return nil, err
+		}
+		return &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}, nil
+	}
+	issues, norm, decided, undecided, err := ct.check(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	b.Add(issues...)
+	if decided+undecided > 0 {
+		b.Confidence(float64(decided) / float64(decided+undecided))
+	}
+	res := b.Duration(time.Since(start)).Build()
+	out := &CheckResult{Result: res, NormalizedArguments: norm}
+	if !res.Valid {
+		out.Repair = ct.repair(res.Issues)
+	}
+	if err := ts.countAttempt(ctx, call, out.Repair, res.Valid); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// countAttempt records an invalid call as a repair attempt of the session
+// and fills the repair's attempt counts; a valid call ends the attempts.
+func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, valid bool) error {
+	if call.SessionID == "" {
+		return nil
+	}
+	var used int
+	err := ts.checker.store.Update(ctx, call.SessionID, func(s *Session) error {
+		if s.RepairAttempts == nil {
+			s.RepairAttempts = map[string]int{}
+		}
+		if valid {
+			delete(s.RepairAttempts, call.Tool)
+			return nil
+		}
+		s.RepairAttempts[call.Tool]++
+		used = s.RepairAttempts[call.Tool]
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("toolcall: session %q: %w", call.SessionID, err)
+	}
+	if rep != nil && !valid {
+		limit := ts.checker.limits.RepairAttempts
+		rep.Attempt, rep.MaxAttempts = used, limit
+		rem := max(limit-used, 0)
+		rep.RemainingAttempts = &rem
+	}
+	return nil
+}
+
+// unknownTool reports a call to a tool the set does not have.
+func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
+	closest := closestNames(name, ts.names, 3)
+	avail := ts.names
+	msg := fmt.Sprintf("Unknown tool '%s'", result.Clip(name, 80))
+	if len(closest) > 0 {
+		msg += "; did you mean " + quoteList(closest, " or ") + "?"
+	}
+	shown := avail
+	if len(shown) > 30 {
+		shown = shown[:30]
+	}
+	msg += fmt.Sprintf(" Available tools (%d): %s", len(avail), strings.Join(shown, ", "))
+	if len(avail) > len(shown) {
+		msg += ", …"
+	}
+	sug := "Call one of the available tools by its exact name"
+	if len(closest) > 0 {
+		sug = fmt.Sprintf("Call '%s' instead, or another of the available tools by its exact name", closest[0])
+	}
+	is := result.Issue{Severity: result.Error, Type: result.SchemaViolation, Location: "tool",
+		Message: msg, Suggestion: sug, Rule: "toolcall.unknown_tool"}
+	return is, &Repair{Tool: name, Fixes: []Fix{{Location: "tool", Problem: is.Message, Suggestion: sug}},
+		ClosestTools: closest, AvailableTools: slices.Clone(avail)}
+}
+
+// check runs the contract on decoded arguments. It returns the issues, the
+// normalized arguments, and how many checks were decided and not decided.
+func (ct *Contract) check(ctx context.Context, args any) (issues []result.Issue, norm any, decided, undecided int, err error) {
+	obj, isObj := args.(map[string]any)
+	if !isObj {
+		is := result.Issue{Severity: result.Error, Type: result.InvalidType, Location: "root",
+			Message:    fmt.Sprintf("The arguments of '%s' are %s; they must be an object of named parameters", ct.Name, kindOf(args)),
+			Suggestion: fmt.Sprintf("Pass the arguments as a JSON object, e.g. {%s}", exampleParams(ct.Params)),
+			Rule:       "toolcall.arguments_object"}
+		return []result.Issue{is}, args, 1, 0, nil
+	}
+	obj, changes := ct.normalize(obj)
+	issues = append(issues, changes...)
+
+	found, err := ct.input.validate(ctx, obj)
+	if err != nil {
+		return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
+	}
+	for _, is := range found {
+		issues = append(issues, argumentsIssue(is))
+	}
+	decided++
+	if ct.checkUnknown {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if _, ok := ct.props[k]; ok || ct.patterns {
+				continue
+			}
+			issues = append(issues, ct.unknownParam(k))
+		}
+	}
+	for _, r := range ct.rules {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, 0, err
+		}
+		is, ok := r.check(ctx, ct.Name, obj)
+		if ok {
+			decided++
+		} else {
+			undecided++
+		}
+		if is != nil {
+			issues = append(issues, *is)
+		}
+	}
+	return issues, obj, decided, undecided, nil
+}
+
+// argumentsIssue rewrites a schema layer issue about "the output" as one
+// about the arguments.
+func argumentsIssue(is result.Issue) result.Issue {
+	r := strings.NewReplacer("The output", "The arguments", "the output", "the arguments")
+	is.Message = r.Replace(is.Message)
+	is.Suggestion = r.Replace(is.Suggestion)
+	// A missing parameter is located at its own path, not its parent's.
+	if rest, ok := strings.CutPrefix(is.Message, "Missing required field '"); ok && is.Rule == "schema.required" {
+		if i := strings.LastIndex(rest, "' "); i > 0 && !strings.HasSuffix(rest[:i], "…") {
+			name := locationOf(rest[:i])
+			switch {
+			case is.Location == "root" || is.Location == "":
+				is.Location = name
+			case strings.HasPrefix(name, "["):
+				is.Location += name
+			default:
+				is.Location += "." + name
+			}
+		}
+	}
+	return is
+}
+
+func (ct *Contract) unknownParam(k string) result.Issue {
+	names := slices.Sorted(maps.Keys(ct.props))
+	msg := fmt.Sprintf("Unknown parameter '%s' for tool '%s'", result.Clip(k, 80), ct.Name)
+	sug := fmt.Sprintf("Remove '%s'", result.Clip(k, 80))
+	if c := closestNames(k, names, 1); len(c) > 0 {
+		msg += fmt.Sprintf("; did you mean '%s'?", c[0])
+		sug = fmt.Sprintf("Rename '%s' to '%s'", result.Clip(k, 80), c[0])
+	}
+	if len(names) > 0 {
+		sug += "; the parameters are " + strings.Join(names, ", ")
+	} else {
+		sug += "; the tool takes no parameters"
+	}
+	return result.Issue{Severity: result.Error, Type: result.SchemaViolation, Location: locationOf(k),
+		Message: msg, Suggestion: sug, Rule: "toolcall.unknown_parameter"}
+}
+
+// check evaluates one rule. It returns the issue to report, if any, and
+// whether the rule was decided.
+func (r compiledRule) check(ctx context.Context, tool string, args map[string]any) (*result.Issue, bool) {
+	vars := map[string]any{"args": args}
+	loc := "root"
+	if r.FieldPath != "" {
+		loc = r.FieldPath
+	}
+	undecided := func(err error) (*result.Issue, bool) {
+		return &result.Issue{Severity: result.Info, Type: result.NotChecked, Location: loc,
+			Message:    fmt.Sprintf("Rule '%s' of tool '%s' could not be decided on these arguments: %s", r.ID, tool, err),
+			Suggestion: "Write the rule so that it decides every call, e.g. guard optional fields with has()",
+			Rule:       "toolcall.rule"}, false
+	}
+	if r.when != nil {
+		ok, err := r.when.Eval(ctx, vars)
+		if err != nil {
+			var se *criteria.StoppedError
+			if !errors.As(err, &se) && strings.HasPrefix(err.Error(), "no such key") {
+				// The condition reads a parameter the call does
+				// not have: it does not hold, and the rule does
+				// not apply.
+				return nil, true
+			}
+			return undecided(err)
+		}
+		if !ok {
+			return nil, true
+		}
+	}
+	ok, err := r.expr.Eval(ctx, vars)
+	if err != nil {
+		return undecided(err)
+	}
+	if ok {
+		return nil, true
+	}
+	sug := r.Suggestion
+	if sug == "" {
+		sug = fmt.Sprintf("Change the arguments so that rule '%s' holds: %s", r.ID, result.Clip(r.Expression, 300))
+	}
+	return &result.Issue{Severity: result.Error, Type: result.ConstraintViolation, Location: loc,
+		Message: r.Message, Suggestion: sug, Rule: "toolcall.rule." + r.ID}, true
+}
+
+// normalize returns a copy of args with the safe changes made, and an info
+// issue for each change: coercions, parameters of other actions dropped,
+// defaults filled.
+func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Issue) {
+	var out map[string]any
+	var issues []result.Issue
+	cp := func() {
+		if out == nil {
+			out = maps.Clone(args)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		ps := asMap(ct.props[k])
+		if ps == nil {
+			continue
+		}
+		if v, how, ok := coerce(args[k], ps); ok {
+			cp()
+			out[k] = v
+			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+				Message:    fmt.Sprintf("Parameter '%s' was %s", k, how),
+				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", k, typeName(ps)),
+				Rule:       "toolcall.coerced"})
+		}
+	}
+	cur := args
+	if out != nil {
+		cur = out
+	}
+	for _, k := range slices.Sorted(maps.Keys(ct.def.AppliesWhen)) {
+		if _, present := cur[k]; !present {
+			continue
+		}
+		for field, vals := range ct.def.AppliesWhen[k] {
+			sel, ok := cur[field].(string)
+			if !ok || slices.Contains(vals, sel) {
+				continue
+			}
+			cp()
+			delete(out, k)
+			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+				Message:    fmt.Sprintf("Parameter '%s' was dropped: it applies only when %s is %s, not '%s'", k, field, quoteList(vals, " or "), sel),
+				Suggestion: fmt.Sprintf("Leave out '%s' when %s is '%s'", k, field, sel),
+				Rule:       "toolcall.dropped"})
+		}
+	}
+	if out != nil {
+		cur = out
+	}
+	for _, k := range slices.Sorted(maps.Keys(ct.props)) {
+		if _, present := cur[k]; present {
+			continue
+		}
+		d, ok := asMap(ct.props[k])["default"]
+		if !ok {
+			continue
+		}
+		if scope, scoped := ct.def.AppliesWhen[k]; scoped && !inScope(cur, scope) {
+			continue
+		}
+		cp()
+		out[k] = d
+		issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+			Message:    fmt.Sprintf("Parameter '%s' was filled with its default %s", k, shortJSON(d)),
+			Suggestion: fmt.Sprintf("Pass '%s' explicitly to use another value", k),
+			Rule:       "toolcall.default"})
+	}
+	if out == nil {
+		return args, issues
+	}
+	return out, issues
+}
+
+// inScope reports whether the arguments select an action for which a
+// scoped parameter applies.
+func inScope(args map[string]any, scope map[string][]string) bool {
+	for field, vals := range scope {
+		sel, ok := args[field].(string)
+		if !ok || !slices.Contains(vals, sel) {
+			return false
+		}
+	}
+	return true
+}
+
+// coerce makes the safe coercions: a string holding an integer for a
+// parameter that takes integers (or numbers) but not strings, and a single
+// value for a parameter that takes arrays but not that value's type. It
+// returns the new value and how it was changed.
+func coerce(v any, ps map[string]any) (any, string, bool) {
+	types := schemaTypes(ps)
+	if len(types) == 0 {
+		return nil, "", false
+	}
+	switch x := v.(type) {
+	case string:
+		if slices.Contains(types, "string") {
+			return nil, "", false
+		}
+		if slices.Contains(types, "integer") || slices.Contains(types, "number") {
+			s := strings.TrimSpace(x)
+			if n, ok := new(big.Int).SetString(s, 10); ok && len(s) <= 30 {
+				return json.Number(n.String()), fmt.Sprintf("the string %s, read as the integer %s", shortJSON(x), n.String()), true
+			}
+		}
+	}
+	if _, isArr := v.([]any); !isArr && slices.Contains(types, "array") {
+		it := schemaTypes(asMap(ps["items"]))
+		if len(it) == 0 || slices.Contains(it, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(it, "number")) {
+			if slices.Contains(types, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(types, "number")) {
+				return nil, "", false
+			}
+			if v == nil {
+				return nil, "", false
+			}
+			return []any{v}, fmt.Sprintf("a single %s, wrapped in a list", jsonType(v)), true
+		}
+	}
+	return nil, "", false
+}
+
+// schemaTypes returns the types a schema's "type" keyword names.
+func schemaTypes(s map[string]any) []string {
+	switch t := s["type"].(type) {
+	case string:
+		return []string{t}
+	case []any:
+		return asStrings(t)
+	}
+	return nil
+}
+
+// jsonType is the JSON Schema type of a decoded value.
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, ok := new(big.Int).SetString(string(x), 10); ok {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "unknown"
+}
+
+// locationOf writes a parameter name as a location: the name itself when it
+// is an identifier, else ["name"].
+func locationOf(k string) string {
+	for i, r := range k {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			b, _ := json.Marshal(k)
+			return "[" + string(b) + "]"
+		}
+	}
+	if k == "" {
+		return `[""]`
+	}
+	return k
+}
+
+func quoteList(ss []string, sep string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, sep)
+}
+
+// exampleParams renders the required parameters as a hint: "owner": …
+func exampleParams(ps []Param) string {
+	var parts []string
+	for _, p := range ps {
+		if p.Required {
+			parts = append(parts, fmt.Sprintf("%q: <%s>", p.Name, p.Type))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// closestNames returns up to n names nearest to name by edit distance,
+// ignoring case, among those close enough to be a likely typo or a near
+// synonym (a shared word).
+func closestNames(name string, names []string, n int) []string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	ln := strings.ToLower(name)
+	for _, s := range names {
+		ls := strings.ToLower(s)
+		d := levenshtein(ln, ls, 64)
+		limit := max(2, min(len(ln), len(ls))/3)
+		switch {
+		case d <= limit:
+		case ln != "" && (strings.Contains(ls, ln) || strings.Contains(ln, ls)):
+			d = limit + 1
+		default:
+			continue
+		}
+		cs = append(cs, cand{s, d})
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.d - b.d })
+	var out []string
+	for _, c := range cs {
+		if len(out) == n {
+			break
+		}
+		out = append(out, c.s)
+	}
+	return out
+}
+
+// levenshtein is the edit distance of a and b in bytes, or limit+1 when
+// either is longer than limit characters.
+func levenshtein(a, b string, limit int) int {
+	if len(a) > limit || len(b) > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,297 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Defaults of the in-memory session store.
+const (
+	// DefaultSessionTTL is how long a session idles before it is
+	// forgotten.
+	DefaultSessionTTL = 30 * time.Minute
+	// DefaultMaxSessions is how many sessions the store keeps; past it,
+	// the least recently used is forgotten.
+	DefaultMaxSessions = 10_000
+	// MaxSessionIDLen is the longest session id accepted, in bytes.
+	MaxSessionIDLen = 256
+)
+
+// Session is what a store keeps of one session. It is plain data with
+// JSON tags, so that a store may keep it anywhere (memory, Redis).
+type Session struct {
+	// RepairAttempts counts the invalid calls of each tool since its last
+	// valid call.
+	RepairAttempts map[string]int `json:"repair_attempts,omitempty"`
+	// LastCall is the signature of the last call (tool and arguments) and
+	// SameCall how many times in a row it was made.
+	LastCall string `json:"last_call,omitempty"`
+	SameCall int    `json:"same_call,omitempty"`
+	// LastError is the signature of the last failure and SameError how
+	// many failures in a row had it.
+	LastError string `json:"last_error,omitempty"`
+	SameError int    `json:"same_error,omitempty"`
+	// Empty counts empty results in a row.
+	Empty int `json:"empty,omitempty"`
+	// LastResult is the signature of the last result and SameResult how
+	// many results in a row had it.
+	LastResult string `json:"last_result,omitempty"`
+	SameResult int    `json:"same_result,omitempty"`
+	// Calls counts the outcomes recorded.
+	Calls int `json:"calls"`
+	// Escalated is true once a verdict escalated: the next limit crossed
+	// stops.
+	Escalated bool `json:"escalated,omitempty"`
+}
+
+// Store keeps sessions. Update must apply fn atomically to the session
+// named id, creating an empty one when there is none, and keep what fn left
+// unless it returns an error. Implementations are safe for concurrent use.
+// The in-memory [MemoryStore] is the default; a store shared by several
+// replicas (Redis) implements the same interface.
+type Store interface {
+	Update(ctx context.Context, id string, fn func(*Session) error) error
+}
+
+// ErrSessionID is wrapped by the error for an empty or over-long session
+// id.
+var ErrSessionID = errors.New("invalid session id")
+
+// MemoryStore is a Store in memory with a TTL and a size bound. It is safe
+// for concurrent use.
+type MemoryStore struct {
+	ttl time.Duration
+	max int
+	now func() time.Time
+
+	mu sync.Mutex
+	m  map[string]*memEntry
+}
+
+type memEntry struct {
+	s    Session
+	seen time.Time
+}
+
+// NewMemoryStore returns a store forgetting sessions idle for ttl
+// (DefaultSessionTTL when <= 0) and keeping at most maxSessions
+// (DefaultMaxSessions when <= 0).
+func NewMemoryStore(ttl time.Duration, maxSessions int) *MemoryStore {
+	if ttl <= 0 {
+		ttl = DefaultSessionTTL
+	}
+	if maxSessions <= 0 {
+		maxSessions = DefaultMaxSessions
+	}
+	return &MemoryStore{ttl: ttl, max: maxSessions, now: time.Now, m: map[string]*memEntry{}}
+}
+
+// Update implements Store.
+func (ms *MemoryStore) Update(ctx context.Context, id string, fn func(*Session) error) error {
+	if err := checkSessionID(id); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	now := ms.now()
+	e, ok := ms.m[id]
+	if ok && now.Sub(e.seen) > ms.ttl {
+		delete(ms.m, id)
+		ok = false
+	}
+	var s Session
+	if ok {
+		s = cloneSession(e.s)
+	}
+	if err := fn(&s); err != nil {
+		return err
+	}
+	if !ok {
+		ms.makeRoom(now)
+		e = &memEntry{}
+		ms.m[id] = e
+	}
+	e.s, e.seen = s, now
+	return nil
+}
+
+// Len returns how many sessions the store holds, expired ones included
+// until they are swept.
+func (ms *MemoryStore) Len() int {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return len(ms.m)
+}
+
+// makeRoom drops expired sessions and, when the store is still full, the
+// least recently used one. Called with mu held.
+func (ms *MemoryStore) makeRoom(now time.Time) {
+	if len(ms.m) < ms.max {
+		return
+	}
+	var oldest string
+	var at time.Time
+	for id, e := range ms.m {
+		if now.Sub(e.seen) > ms.ttl {
+			delete(ms.m, id)
+			continue
+		}
+		if oldest == "" || e.seen.Before(at) {
+			oldest, at = id, e.seen
+		}
+	}
+	if len(ms.m) >= ms.max && oldest != "" {
+		delete(ms.m, oldest)
+	}
+}
+
+func cloneSession(s Session) Session {
+	if s.RepairAttempts != nil {
+		m := make(map[string]int, len(s.RepairAttempts))
+		for k, v := range s.RepairAttempts {
+			m[k] = v
+		}
+		s.RepairAttempts = m
+	}
+	return s
+}
+
+func checkSessionID(id string) error {
+	if id == "" || len(id) > MaxSessionIDLen {
+		return fmt.Errorf("toolcall: session id of %d bytes (1 to %d): %w", len(id), MaxSessionIDLen, ErrSessionID)
+	}
+	return nil
+}
+
+// Limits are how much repetition a session tolerates before the progress
+// verdict escalates, then stops. A zero field takes its default.
+type Limits struct {
+	// SameCall is how many times in a row the same call (tool and
+	// arguments) may be made; default 3.
+	SameCall int `json:"same_call"`
+	// SameError is how many failures in a row may have the same error;
+	// default 2.
+	SameError int `json:"same_error"`
+	// Empty is how many empty results in a row are tolerated; default 3.
+	Empty int `json:"empty"`
+	// SameResult is how many results in a row may be the same; default 3.
+	SameResult int `json:"same_result"`
+	// RepairAttempts is how many invalid calls of one tool in a row are
+	// tolerated; default 3.
+	RepairAttempts int `json:"repair_attempts"`
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.SameCall, 3)
+	def(&l.SameError, 2)
+	def(&l.Empty, 3)
+	def(&l.SameResult, 3)
+	def(&l.RepairAttempts, 3)
+	return l
+}
+
+// Verdicts of [Progress].
+const (
+	Continue = "continue"
+	Escalate = "escalate"
+	Stop     = "stop"
+)
+
+// Progress is the verdict on a session after a call: continue, escalate
+// (widen the tool set the model sees; given once per session), or stop,
+// with the reason and the counters behind it.
+type Progress struct {
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	// Limit names the limit crossed: "same_call", "same_error", "empty",
+	// "same_result", "repair_attempts".
+	Limit string `json:"limit,omitempty"`
+	// Calls counts the outcomes recorded in the session.
+	Calls int `json:"calls"`
+}
+
+// observation is what one outcome tells the session.
+type observation struct {
+	call, err, res string // signatures; err empty when the call did not fail
+	empty          bool
+}
+
+// observe records an outcome in s and returns the verdict.
+func (l Limits) observe(s *Session, o observation, tool string) Progress {
+	s.Calls++
+	if o.call == s.LastCall {
+		s.SameCall++
+	} else {
+		s.LastCall, s.SameCall = o.call, 1
+	}
+	switch {
+	case o.err == "":
+		s.LastError, s.SameError = "", 0
+	case o.err == s.LastError:
+		s.SameError++
+	default:
+		s.LastError, s.SameError = o.err, 1
+	}
+	if o.empty {
+		s.Empty++
+	} else {
+		s.Empty = 0
+	}
+	if o.res == s.LastResult {
+		s.SameResult++
+	} else {
+		s.LastResult, s.SameResult = o.res, 1
+	}
+	var limit, reason string
+	switch {
+	case s.SameError > l.SameError:
+		limit, reason = "same_error", fmt.Sprintf("the same error came back %d times in a row", s.SameError)
+	case s.SameCall > l.SameCall:
+		limit, reason = "same_call", fmt.Sprintf("the same call of '%s' was made %d times in a row", tool, s.SameCall)
+	case s.Empty > l.Empty:
+		limit, reason = "empty", fmt.Sprintf("%d empty results in a row", s.Empty)
+	case s.SameResult > l.SameResult:
+		limit, reason = "same_result", fmt.Sprintf("the same result came back %d times in a row", s.SameResult)
+	case s.RepairAttempts[tool] > l.RepairAttempts:
+		limit, reason = "repair_attempts", fmt.Sprintf("%d invalid calls of '%s' in a row", s.RepairAttempts[tool], tool)
+	}
+	return l.verdict(s, limit, reason)
+}
+
+// verdict turns a crossed limit into continue, escalate (once) or stop.
+func (l Limits) verdict(s *Session, limit, reason string) Progress {
+	p := Progress{Verdict: Continue, Calls: s.Calls}
+	if limit == "" {
+		return p
+	}
+	p.Limit = limit
+	if !s.Escalated {
+		s.Escalated = true
+		p.Verdict, p.Reason = Escalate, "no progress: "+reason+"; widen the tools the model sees"
+		return p
+	}
+	p.Verdict, p.Reason = Stop, "no progress: "+reason+", after the tool set was already widened"
+	return p
+}
+
+// signature is a short digest of a JSON value, for comparing calls and
+// results across a session without keeping them.
+func signature(parts ...any) string {
+	b, err := json.Marshal(parts)
+	if err != nil {
+		return fmt.Sprint(parts...)
+	}
+	return digestBytes(b)
+}
