@@ -229,6 +229,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 		for _, m := range o.Findings.Models {
 			b.Model(m)
 		}
+		b.Tokens(o.Findings.PromptTokens, o.Findings.CompletionTokens)
 	}
 	if len(outcomes) == 0 {
 		b.Add(result.Issue{

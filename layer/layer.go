@@ -166,6 +166,7 @@ type Pass struct {
 	checks    int
 	certainty float64
 	models    []string
+	tokens    [2]int64
 }
 
 // NewPass returns a pass of l over in that caches in c.
@@ -223,11 +224,22 @@ func (p *Pass) UsedModel(name string) {
 	p.models = append(p.models, name)
 }
 
+// UsedTokens adds the tokens a model call cost, for metadata.token_usage.
+func (p *Pass) UsedTokens(prompt, completion int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.tokens[0] += prompt
+	p.tokens[1] += completion
+}
+
 // Findings is what a finished pass reported.
 type Findings struct {
 	Issues         []result.Issue
 	Passed, Failed []string
 	Models         []string
+	// PromptTokens and CompletionTokens are what the layer's model calls
+	// cost.
+	PromptTokens, CompletionTokens int64
 	// Checks is the number of checks recorded by Decided and Undecided.
 	Checks int
 	// Confidence is the mean certainty of the checks, or 1 when the layer
@@ -245,6 +257,7 @@ func (p *Pass) Findings() Findings {
 		Failed: append([]string(nil), p.failed...),
 		Models: append([]string(nil), p.models...),
 		Checks: p.checks, Confidence: 1,
+		PromptTokens: p.tokens[0], CompletionTokens: p.tokens[1],
 	}
 	if p.checks > 0 {
 		f.Confidence = p.certainty / float64(p.checks)

@@ -37,6 +37,7 @@ type Builder struct {
 	failed     []string
 	types      []string
 	models     []string
+	tokens     TokenUsage
 	confidence float64
 	quality    float64
 	qualitySet bool
@@ -84,6 +85,15 @@ func (b *Builder) Model(name string) *Builder {
 	if name != "" && !slices.Contains(b.models, name) {
 		b.models = append(b.models, name)
 	}
+	return b
+}
+
+// Tokens adds the tokens of model calls to metadata.token_usage; negative
+// counts are ignored.
+func (b *Builder) Tokens(prompt, completion int64) *Builder {
+	b.tokens.PromptTokens += max(prompt, 0)
+	b.tokens.CompletionTokens += max(completion, 0)
+	b.tokens.TotalTokens = b.tokens.PromptTokens + b.tokens.CompletionTokens
 	return b
 }
 
@@ -139,6 +149,10 @@ func (b *Builder) Build() *ValidationResult {
 	}
 	if len(b.models) > 0 {
 		r.Metadata.Model = strings.Join(b.models, ",")
+	}
+	if b.tokens != (TokenUsage{}) {
+		tu := b.tokens
+		r.Metadata.TokenUsage = &tu
 	}
 	for _, is := range issues {
 		switch is.Severity {

@@ -43,6 +43,17 @@ type Metadata struct {
 	// Model is the LLM model that decided any check, or "deterministic"
 	// when none did.
 	Model string `json:"model"`
+	// TokenUsage is what the model calls of the validation cost, summed;
+	// absent when no model was called. An extension of the
+	// specification's metadata, which allows further members.
+	TokenUsage *TokenUsage `json:"token_usage,omitempty"`
+}
+
+// TokenUsage counts the tokens of model calls.
+type TokenUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
 }
 
 // Deterministic is the Model of a result that no LLM contributed to.

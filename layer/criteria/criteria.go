@@ -34,16 +34,26 @@ type config struct {
 	judge judgeFunc
 }
 
-// judgeFunc decides a plain-language criterion on an output and context
-// (decoded JSON as in layer.Input). It is where a model plugs in.
-type judgeFunc func(ctx context.Context, c layer.Criterion, output, context any) (verdict, error)
+// judgeFunc decides the plain-language criteria crits of in, all at once,
+// and returns one verdict per criterion, in order, with the prompt and
+// completion tokens it spent. It is where a model plugs in.
+type judgeFunc func(ctx context.Context, in *layer.Input, crits []plainCriterion) ([]verdict, [2]int64)
+
+// plainCriterion is a criterion without a rule and its index in the
+// request.
+type plainCriterion struct {
+	index int
+	layer.Criterion
+}
 
 // verdict is a judge's decision on one criterion.
 type verdict struct {
 	met       bool
 	certainty float64 // in [0, 1]
-	reason    string  // why it is not met, for the message; may be empty
-	model     string  // the model that decided, for metadata.model
+	reason    string  // why, for the message of a failure; may be empty
+	model     string  // the model that answered, for metadata.model
+	// err, when not nil, says why the criterion was not decided.
+	err error
 }
 
 func newLayer(cfg config) *layer.Layer {
@@ -96,6 +106,30 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		}
 	}
 
+	// Plain-language criteria go to the model together, before any is
+	// reported.
+	var verdicts map[int]verdict
+	if cfg.judge != nil {
+		var plain []plainCriterion
+		for i, c := range crit {
+			if progs[i].rule == nil {
+				plain = append(plain, plainCriterion{i, c})
+			}
+		}
+		if len(plain) > 0 {
+			vs, tokens := cfg.judge(ctx, p.Input, plain)
+			p.UsedTokens(tokens[0], tokens[1])
+			verdicts = make(map[int]verdict, len(plain))
+			for j, pc := range plain {
+				if j < len(vs) {
+					verdicts[pc.index] = vs[j]
+				} else {
+					verdicts[pc.index] = verdict{err: errors.New("the judge gave no verdict")}
+				}
+			}
+		}
+	}
+
 	// Convert the output once, and only when some expression reads it.
 	var vars map[string]any
 	if slices.ContainsFunc(progs, func(c compiled) bool { return c.rule != nil || c.message != nil }) {
@@ -107,7 +141,7 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		if progs[i].rule != nil {
 			o = cfg.checkRule(ctx, p, i, c, progs[i], vars)
 		} else {
-			o = cfg.checkPlain(ctx, p, i, c, progs[i], vars)
+			o = cfg.checkPlain(ctx, p, i, c, progs[i], vars, verdicts[i])
 		}
 		t.add(c.Name(), o)
 	}
@@ -156,26 +190,25 @@ func (cfg config) checkRule(ctx context.Context, p *layer.Pass, i int, c layer.C
 	return failed
 }
 
-// checkPlain decides a criterion without a rule through the judge, or
-// reports that it could not.
-func (cfg config) checkPlain(ctx context.Context, p *layer.Pass, i int, c layer.Criterion, pr compiled, vars map[string]any) outcome {
+// checkPlain reports the judge's verdict v on criterion i, which has no
+// rule, or that it could not be decided.
+func (cfg config) checkPlain(ctx context.Context, p *layer.Pass, i int, c layer.Criterion, pr compiled, vars map[string]any, v verdict) outcome {
 	if cfg.judge == nil {
 		p.Undecided(location(i),
-			fmt.Sprintf("Criterion '%s' is plain language and was not checked: judge cannot check plain-language criteria without a model, and this build has none", c.Name()),
-			"Give the criterion a CEL rule that states it, so that judge can check it")
+			fmt.Sprintf("Criterion '%s' is plain language and was not checked: no model is configured to judge it", c.Name()),
+			"Configure a model (JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL; see docs/llm.md), or give the criterion a CEL rule that states it")
 		return undecided
 	}
-	v, err := cfg.judge(ctx, c, p.Input.Output, p.Input.Context)
-	if err != nil {
+	if v.model != "" {
+		p.UsedModel(v.model)
+	}
+	if v.err != nil {
 		p.Undecided(location(i),
-			fmt.Sprintf("Criterion '%s' could not be judged by the model: %v", c.Name(), err),
+			fmt.Sprintf("Criterion '%s' could not be judged by the model: %v", c.Name(), v.err),
 			"Retry the validation, or give the criterion a CEL rule so no model is needed")
 		return undecided
 	}
 	p.Decided(v.certainty)
-	if v.model != "" {
-		p.UsedModel(v.model)
-	}
 	if v.met {
 		return passed
 	}

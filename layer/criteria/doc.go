@@ -16,11 +16,18 @@
 // a not_checked note says so and confidence drops. A rule that does not
 // compile rejects the request, pointing at its line and column.
 //
-// A criterion in plain language (no rule) is never counted as passed:
-// judge cannot check plain-language criteria without a model, and this
-// build has none, so it is reported as not checked. A plain-language
-// criterion that uses subjective words ("good", "clean", "fast") with no
-// measurable anchor gets a criteria_ambiguous warning.
+// A criterion in plain language (no rule) needs a model. Without one (the
+// package's [Layer]) it is reported as not checked and never counted as
+// passed. With one ([NewLayer], which the engine uses when a model is
+// configured) the plain criteria of a request go to the model together, in
+// as few calls as fit: a "met" verdict passes the criterion, a "not_met"
+// one fails it with a criteria_not_met error (rule criteria.judge) whose
+// message carries the model's reason, and either counts with the model's
+// own confidence; an answer that stays malformed, a model that cannot tell,
+// fails or does not answer before the layer's deadline leaves the criterion
+// undecided (not_checked, certainty 0). A plain-language criterion that
+// uses subjective words ("good", "clean", "fast") with no measurable anchor
+// gets a criteria_ambiguous warning, before any call to the model.
 //
 // # Rules
 //

@@ -42,7 +42,7 @@ func Example() {
 	// failed: [Tests are included]
 	// warning criteria_ambiguous at acceptance_criteria[2]: Criterion 'Code is clean' is subjective: 'clean' has no measurable meaning
 	// error criteria_not_met at acceptance_criteria[1]: Expected at least one test, found 0
-	// info not_checked at acceptance_criteria[2]: Criterion 'Code is clean' is plain language and was not checked: judge cannot check plain-language criteria without a model, and this build has none
+	// info not_checked at acceptance_criteria[2]: Criterion 'Code is clean' is plain language and was not checked: no model is configured to judge it
 	// confidence: 0.67
 }
 

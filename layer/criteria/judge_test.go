@@ -11,17 +11,25 @@ import (
 )
 
 // TestJudgeHook checks the plumbing a model plugs into: verdicts become
-// passed and failed criteria with the model's certainty.
+// passed and failed criteria with the model's certainty, and every plain
+// criterion goes to the judge in one call.
 func TestJudgeHook(t *testing.T) {
 	t.Parallel()
-	judge := func(_ context.Context, c layer.Criterion, output, _ any) (verdict, error) {
-		switch c.Description {
-		case "met":
-			return verdict{met: true, certainty: 0.9, model: "m1"}, nil
-		case "not met":
-			return verdict{certainty: 0.7, reason: "the output has no tests", model: "m1"}, nil
+	var calls int
+	judge := func(_ context.Context, _ *layer.Input, crits []plainCriterion) ([]verdict, [2]int64) {
+		calls++
+		var out []verdict
+		for _, c := range crits {
+			switch c.Description {
+			case "met":
+				out = append(out, verdict{met: true, certainty: 0.9, model: "m1"})
+			case "not met":
+				out = append(out, verdict{certainty: 0.7, reason: "the output has no tests", model: "m1"})
+			default:
+				out = append(out, verdict{err: errors.New("model unavailable")})
+			}
 		}
-		return verdict{}, errors.New("model unavailable")
+		return out, [2]int64{100, 20}
 	}
 	l := newLayer(config{costLimit: CostLimit, judge: judge})
 	p := layer.NewPass(l, &layer.Input{Output: "x", Criteria: []layer.Criterion{
@@ -31,6 +39,9 @@ func TestJudgeHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := p.Findings()
+	if calls != 1 || f.PromptTokens != 100 || f.CompletionTokens != 20 {
+		t.Errorf("got %d judge calls and tokens %d/%d; want every plain criterion in one call, its tokens recorded", calls, f.PromptTokens, f.CompletionTokens)
+	}
 	if !slices.Equal(f.Passed, []string{"met"}) || !slices.Equal(f.Failed, []string{"not met"}) {
 		t.Errorf("got passed %q failed %q", f.Passed, f.Failed)
 	}
