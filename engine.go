@@ -20,6 +20,8 @@ import (
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/layer/facts"
+	"github.com/agentjudge/judge/layer/hallucination"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
@@ -35,12 +37,12 @@ const DefaultLayerTimeout = 10 * time.Second
 // PlannedTypes are validation types of the specification that this build
 // does not implement yet. Asking for one gives a not_checked issue and lowers
 // the confidence; it is never counted as passed.
-var PlannedTypes = []string{"facts", "hallucination", "quality"}
+var PlannedTypes = []string{"quality"}
 
 // DefaultLayers returns the layers a new Engine runs, cheap deterministic
 // ones first.
 func DefaultLayers() []*layer.Layer {
-	return []*layer.Layer{schema.Layer, criteria.Layer}
+	return []*layer.Layer{schema.Layer, criteria.Layer, facts.Layer, hallucination.Layer}
 }
 
 // Engine runs validation layers over requests. It is safe for concurrent
@@ -60,6 +62,9 @@ type Engine struct {
 	// included.
 	slots   chan struct{}
 	maxRuns int
+	// sourceDocs are the documents of WithSourceDir, against which
+	// trusted_sources resolve.
+	sourceDocs []layer.Source
 }
 
 // errBusy is wrapped by the error of a layer that found no free slot before
@@ -255,7 +260,7 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 	in := &layer.Input{
 		Criteria:       req.AcceptanceCriteria,
 		TrustedSources: req.TrustedSources,
-		Sources:        req.Sources,
+		Sources:        e.resolveSources(req),
 		Options:        layer.Options{AssertFormat: req.Options.AssertFormat},
 	}
 	out, err := decodeField("output", req.Output, e.maxDepth)
@@ -348,8 +353,8 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		var skipped []LayerOutcome
 		if (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, func(l *layer.Layer) bool { return l.Name == "facts" }) {
 			skipped = append(skipped, notRun("facts", len(e.layers),
-				"The request gives sources, but fact checking (validation type \"facts\") is not available in this build, so no claim was checked against them",
-				"Check the claims by hand, or use a build of judge that includes the facts layer"))
+				"The request gives sources, but fact checking (validation type \"facts\") is not among this engine's layers, so no claim was checked against them",
+				"Check the claims by hand, or use an engine that includes the facts layer (judge.DefaultLayers)"))
 		}
 		return run, skipped, nil
 	}

@@ -174,8 +174,8 @@ func TestValidationTypes(t *testing.T) {
 	t.Run("planned type", func(t *testing.T) {
 		t.Parallel()
 		r := validate(t, e, &judge.Request{Output: json.RawMessage(`{"a":1}`), ExpectedSchema: json.RawMessage(`{"type":"object"}`),
-			ValidationTypes: []string{"schema", "facts"}})
-		if !hasIssue(r, result.NotChecked, `"facts" is not available`) || r.Confidence != 0.5 {
+			ValidationTypes: []string{"schema", "quality"}})
+		if !hasIssue(r, result.NotChecked, `"quality" is not available`) || r.Confidence != 0.5 {
 			t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
 		}
 		if got := strings.Join(r.Metadata.ValidationTypesRun, ","); got != "schema" {
@@ -327,10 +327,11 @@ func TestRequestLimits(t *testing.T) {
 	}
 }
 
-// Sources without a facts layer are reported as not checked, never ignored.
+// Sources given to an engine without a facts layer are reported as not
+// checked, never ignored.
 func TestSourcesNotIgnored(t *testing.T) {
 	t.Parallel()
-	e := mustEngine(t)
+	e := mustEngine(t, judge.WithLayers(withoutGrounding()...))
 	r := validate(t, e, &judge.Request{Output: json.RawMessage(`"The CVSS score is 9.8"`),
 		Sources: []layer.Source{{ID: "nvd", Content: "CVSS 7.5"}}})
 	if !hasIssue(r, result.NotChecked, "fact checking") || r.Confidence != 0 {

@@ -72,7 +72,7 @@ var agents = map[string]string{
 
 // dateNouns turn "<verb> in/on DATE" into what the date is of.
 var dateNouns = map[string]string{
-	"discovered": "discovery", "published": "publication", "released": "release", "reported": "report",
+	"discovered": "discovery", "found": "discovery", "published": "publication", "released": "release", "reported": "report",
 	"founded": "founding", "born": "birth", "disclosed": "disclosure", "fixed": "fix", "patched": "patch",
 	"announced": "announcement", "launched": "launch", "created": "creation", "died": "death", "signed": "signing",
 	"updated": "update", "issued": "issue", "filed": "filing", "introduced": "introduction", "acquired": "acquisition",

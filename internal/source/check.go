@@ -148,16 +148,35 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 	if best == nil {
 		return nil
 	}
-	switch c.Kind {
-	case claim.Number, claim.Date, claim.Time:
-		// A bare number or date supports only where the passage is about
-		// the same thing, unless the claim's sentence gives nothing to
-		// compare.
-		if bestScore == 0 && len(q.attr)+len(q.ctx) > 0 {
-			return nil
-		}
+	if bestScore == 0 && len(q.attr)+len(q.ctx) > 0 && !specific(c) {
+		// A bare number, a lone month or weekday supports only where the
+		// passage is about the same thing, unless the claim's sentence
+		// gives nothing to compare.
+		return nil
 	}
 	return best
+}
+
+// specific reports whether c's value is unlikely to appear by chance: a
+// number with a unit, a date with two parts or more, a version or an
+// identifier.
+func specific(c claim.Claim) bool {
+	switch c.Kind {
+	case claim.Number:
+		return c.Unit != ""
+	case claim.Time:
+		return false
+	case claim.Date:
+		d, _ := claim.ParseDate(c.Value)
+		n := 0
+		for _, part := range []int{d.Year, d.Month, d.Day} {
+			if part != 0 {
+				n++
+			}
+		}
+		return n >= 2
+	}
+	return true
 }
 
 // sameValue reports whether source claim s states claim c's value.
