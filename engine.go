@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/facts"
@@ -62,6 +63,8 @@ type Engine struct {
 	// included.
 	slots   chan struct{}
 	maxRuns int
+	// model decides what rules cannot; nil without WithLLM.
+	model *llm.Client
 	// sourceDocs are the documents of WithSourceDir, against which
 	// trusted_sources resolve.
 	sourceDocs []layer.Source
@@ -149,6 +152,7 @@ func New(opts ...Option) (*Engine, error) {
 			return nil, err
 		}
 	}
+	e.applyModel()
 	e.slots = make(chan struct{}, e.maxRuns)
 	key, err := digestValue(e.schemas)
 	if err != nil {

@@ -1,0 +1,69 @@
+package judge
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/agentjudge/judge/internal/llm"
+	"github.com/agentjudge/judge/layer/criteria"
+)
+
+// LLMConfig configures the model that decides what rules cannot: the
+// OpenAI-compatible base URL (OpenAI, vLLM, Ollama, llama.cpp server), the
+// model's name, an optional API key, and the bounds of its calls (zero
+// means the default). See docs/llm.md.
+type LLMConfig = llm.Config
+
+// LLMLayerTimeout is each layer's deadline when a model is configured and
+// no other was set with [WithLayerTimeout]: a model's answer takes seconds.
+const LLMLayerTimeout = 60 * time.Second
+
+// LLMConfigFromEnv reads the model's configuration through getenv
+// (os.Getenv in a program) from JUDGE_LLM_BASE_URL, JUDGE_LLM_MODEL and
+// JUDGE_LLM_API_KEY. It returns ok false, and no error, when neither of the
+// first two is set: then there is no model and judge stays deterministic.
+// Setting only one of them, or a base URL that is not http(s), is an error.
+func LLMConfigFromEnv(getenv func(string) string) (cfg LLMConfig, ok bool, err error) {
+	return llm.ConfigFromEnv(getenv)
+}
+
+// WithLLM gives the engine a model. Plain-language acceptance criteria are
+// then judged by it (see docs/criteria.md) instead of being reported as
+// not checked; metadata.model names it and metadata.token_usage sums what
+// its calls cost. The layer deadline becomes LLMLayerTimeout unless
+// WithLayerTimeout set another. It makes no call until a request needs
+// one.
+func WithLLM(cfg LLMConfig) Option {
+	return func(e *Engine) error {
+		c, err := llm.New(cfg)
+		if err != nil {
+			return fmt.Errorf("judge: %w", err)
+		}
+		e.model = c
+		return nil
+	}
+}
+
+// applyModel puts the engine's model, if any, into the layers that use
+// one, after every option has been applied.
+func (e *Engine) applyModel() {
+	if e.model == nil {
+		return
+	}
+	for i, l := range e.layers {
+		if l == criteria.Layer {
+			e.layers[i] = criteria.NewLayer(e.model)
+		}
+	}
+	if e.layerTimeout == DefaultLayerTimeout {
+		e.layerTimeout = LLMLayerTimeout
+	}
+}
+
+// Model returns the name of the engine's model, or "" when it has none.
+func (e *Engine) Model() string {
+	if e.model == nil {
+		return ""
+	}
+	return e.model.Model()
+}
