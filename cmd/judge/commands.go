@@ -81,6 +81,8 @@ what it cannot decide it reports as not checked.`,
 	})
 	initValidate(root)
 	initServe(root)
+	initTools(root)
+	initCall(root)
 	initMetrics(root)
 	initVersion(root)
 	return root

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge/manifest"
+)
+
+// formatSARIF is the SARIF 2.1.0 output of judge tools lint.
+const formatSARIF = "sarif"
+
+// toolsLintParams are the flags of judge tools lint.
+type toolsLintParams struct {
+	mcp    string    // --mcp: MCP tools/list file to lint instead of directories
+	format *enumFlag // --format: json | text | sarif; "" = by terminal
+	stdin  io.Reader // where --mcp - reads from
+}
+
+func newToolsLintParams() toolsLintParams {
+	return toolsLintParams{format: newEnumFlag("", formatJSON, formatText, formatSARIF), stdin: os.Stdin}
+}
+
+func initTools(root *cobra.Command) {
+	tools := &cobra.Command{
+		Use:   "tools",
+		Short: "Work with tool manifests",
+	}
+	params := newToolsLintParams()
+	lint := &cobra.Command{
+		Use:   "lint [DIR...]",
+		Short: "Lint tool manifests: one ValidationResult per tool",
+		Long: `Lint the tool manifests below each DIR (default ` + manifest.DefaultDir + `) and print one
+ValidationResult per tool, keyed by tool_id, with a summary.
+
+A tool is a directory with tool.yaml, a single NAME.yaml, a script with
+embedded metadata, a Markdown knowledge entry with YAML frontmatter, or a
+directive (XML, alone or in a Markdown xml fence). Each is validated by its
+tool_type: the universal fields, the rules of its type, its executor chain
+(which must end in a primitive, subprocess or http_client), its parameters'
+JSON Schema, and what model providers would reject (warnings). Every issue
+has its location as file:line:column.
+
+With --mcp FILE the tool definitions of an MCP tools/list answer are linted
+instead (name, description, inputSchema).
+
+--format sarif writes SARIF 2.1.0 for code-scanning UIs.
+
+Exit status: 0 no tool has an error, 1 some tool has an error, 2 bad input
+(a directory that cannot be read, an MCP file that is not a definitions
+document, a bad flag).`,
+		Example: `  judge tools lint
+  judge tools lint examples/tools --format text
+  judge tools lint --mcp tools-list.json --format sarif > lint.sarif`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			params.stdin = cmd.InOrStdin()
+			return runToolsLint(cmd.Context(), params, args, cmd.OutOrStdout())
+		},
+	}
+	f := lint.Flags()
+	f.StringVar(&params.mcp, "mcp", "", `MCP tool definitions to lint (a tools/list result as JSON; "-" reads stdin) instead of directories`)
+	f.Var(params.format, "format", "output format: json, text or sarif (default text on a terminal, json otherwise)")
+	tools.AddCommand(lint)
+	root.AddCommand(tools)
+}
+
+// runToolsLint lints the directories args (or the --mcp file) and writes
+// the report to out. It returns an *exitError with status 1 when a tool
+// has an error and with status 2 for bad input.
+func runToolsLint(ctx context.Context, params toolsLintParams, args []string, out io.Writer) error {
+	var (
+		rep *manifest.Report
+		err error
+	)
+	if params.mcp != "" {
+		if len(args) > 0 {
+			return badInputf("give either --mcp FILE or directories, not both")
+		}
+		var data []byte
+		name := params.mcp
+		if name == "-" {
+			data, err = io.ReadAll(io.LimitReader(params.stdin, 16*manifest.MaxFileBytes+1))
+			name = "<stdin>"
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return badInputf("--mcp: %w", err)
+		}
+		rep, err = manifest.LintMCP(ctx, name, data)
+	} else {
+		if len(args) == 0 {
+			args = []string{manifest.DefaultDir}
+		}
+		var reg *manifest.Registry
+		reg, err = manifest.LoadDirs(ctx, args...)
+		if err == nil {
+			rep, err = manifest.Lint(ctx, reg)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("tools lint: %w", err)
+		}
+		return badInput(err)
+	}
+	format := params.format.value
+	if format == "" {
+		format = formatJSON
+		if isTerminal(out) {
+			format = formatText
+		}
+	}
+	var buf bytes.Buffer
+	switch format {
+	case formatText:
+		err = writeLintText(&buf, rep)
+	case formatSARIF:
+		err = manifest.WriteSARIF(&buf, rep, version)
+	default:
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(rep)
+	}
+	if err != nil {
+		return fmt.Errorf("tools lint: %w", err)
+	}
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("tools lint: %w", err)
+	}
+	if rep.Summary.Invalid > 0 {
+		return &exitError{code: exitInvalid}
+	}
+	return nil
+}
+
+// writeLintText writes a report for people: each tool with its verdict and
+// issues, then the summary.
+func writeLintText(w io.Writer, rep *manifest.Report) error {
+	var sb strings.Builder
+	for _, key := range rep.Keys() {
+		r := rep.Results[key]
+		mark := "✅"
+		switch {
+		case !r.Valid:
+			mark = "❌"
+		case r.Metadata.WarningCount > 0:
+			mark = "⚠️"
+		}
+		fmt.Fprintf(&sb, "%s %s", mark, key)
+		if n := len(r.Issues); n > 0 {
+			fmt.Fprintf(&sb, " (%d errors, %d warnings, %d notes)", r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount)
+		}
+		sb.WriteString("\n")
+		for _, is := range r.Issues {
+			fmt.Fprintf(&sb, "  %s: %s [%s] %s\n", is.Location, is.Severity, is.Type, is.Message)
+			if is.Suggestion != "" {
+				fmt.Fprintf(&sb, "    → %s\n", is.Suggestion)
+			}
+		}
+	}
+	s := rep.Summary
+	fmt.Fprintf(&sb, "\n%d tools: %d valid, %d invalid; %d errors, %d warnings, %d notes\n",
+		s.Tools, s.Valid, s.Invalid, s.Errors, s.Warnings, s.Infos)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

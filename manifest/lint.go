@@ -1,0 +1,432 @@
+package manifest
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// Report is the answer of a lint: one ValidationResult per tool, keyed by
+// tool_id (or by file path for a tool whose tool_id is missing or shared),
+// and a summary.
+type Report struct {
+	Results map[string]*result.ValidationResult `json:"results"`
+	Summary Summary                             `json:"summary"`
+}
+
+// Summary counts a lint's tools and issues.
+type Summary struct {
+	Tools    int `json:"tools"`
+	Valid    int `json:"valid"`
+	Invalid  int `json:"invalid"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+	// ByType counts the tools of each tool_type; a tool without a valid
+	// tool_type counts as "unknown".
+	ByType map[string]int `json:"by_type"`
+}
+
+// Keys returns the report's keys, sorted.
+func (r *Report) Keys() []string {
+	keys := make([]string, 0, len(r.Results))
+	for k := range r.Results {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Lint validates every tool of reg: layer 1 (the universal fields), layer
+// 2 (the rules of the tool's type), the executor graph, and the tool's
+// parameters against their meta-schema and the providers' rules. It
+// returns an error only when ctx is done.
+func Lint(ctx context.Context, reg *Registry) (*Report, error) {
+	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
+	for _, t := range reg.Tools() {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("manifest: lint: %w", err)
+		}
+		start := time.Now()
+		c := &checker{Tool: t, reg: reg, issues: slices.Clone(t.issues)}
+		c.run()
+		b := result.NewBuilder().Add(c.issues...).Ran(c.ran...).Duration(time.Since(start))
+		conf := 1.0
+		for _, is := range c.issues {
+			if is.Type == result.NotChecked {
+				conf -= 0.1
+			}
+		}
+		b.Confidence(max(conf, 0.5))
+		res := b.Build()
+		key := t.key(len(reg.byID[t.ID]) == 1)
+		if _, taken := rep.Results[key]; taken {
+			key = t.Path
+		}
+		rep.Results[key] = res
+		rep.Summary.Tools++
+		if res.Valid {
+			rep.Summary.Valid++
+		} else {
+			rep.Summary.Invalid++
+		}
+		rep.Summary.Errors += res.Metadata.ErrorCount
+		rep.Summary.Warnings += res.Metadata.WarningCount
+		rep.Summary.Infos += res.Metadata.InfoCount
+		typ := "unknown"
+		if t.Type.Valid() {
+			typ = string(t.Type)
+		}
+		rep.Summary.ByType[typ]++
+	}
+	return rep, nil
+}
+
+// checker lints one tool. It shadows the Tool's report so that a lint
+// never changes the registry.
+type checker struct {
+	*Tool
+	reg    *Registry
+	issues []result.Issue
+	ran    []string
+}
+
+func (c *checker) report(sev result.Severity, typ result.Type, rule string, p Pos, suggestion, format string, args ...any) {
+	c.issues = append(c.issues, result.Issue{Severity: sev, Type: typ, Rule: rule, Location: c.loc(p),
+		Message: fmt.Sprintf(format, args...), Suggestion: suggestion})
+}
+
+func (c *checker) run() {
+	if c.doc == nil && c.xml == nil && c.Type == "" {
+		// Nothing could be read: the load issues say why.
+		if !slices.ContainsFunc(c.issues, func(is result.Issue) bool { return is.Severity == result.Error }) &&
+			!slices.ContainsFunc(c.issues, func(is result.Issue) bool { return is.Type == result.NotChecked }) && len(c.issues) == 0 {
+			c.report(result.Error, result.MissingField, "manifest.empty", Pos{1, 1}, "Write the tool's manifest", "The file defines no tool")
+		}
+		return
+	}
+	c.ran = append(c.ran, "universal")
+	c.universal()
+	if c.Type.Valid() {
+		c.ran = append(c.ran, string(c.Type))
+		switch c.Type {
+		case Primitive:
+			c.primitive()
+		case Runtime:
+			c.runtime()
+		case MCPServer:
+			c.mcpServer()
+		case MCPTool:
+			c.mcpTool()
+		case Script:
+			c.script()
+		case API:
+			c.api()
+		case Directive:
+			c.directive()
+		case Knowledge:
+			c.knowledge()
+		}
+	}
+	c.ran = append(c.ran, "executor_graph")
+	c.graph()
+	if c.schema != nil {
+		c.ran = append(c.ran, "parameters")
+		c.checkSchema()
+		c.provider()
+	}
+}
+
+// idPattern is the rule for tool_ids: a letter, then letters, digits, '_'
+// and '-', at most 64 characters in all, so that every tool_id is also a
+// valid function name for the model providers.
+var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
+// semverPattern is Semantic Versioning 2.0.0's own regular expression.
+var semverPattern = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// fieldPos is where the universal field name (tool_id, tool_type, version,
+// description, executor) is written, whatever the form.
+func (t *Tool) fieldPos(name string) Pos {
+	if t.xml != nil {
+		if p, ok := t.xml.pos[name]; ok {
+			return p
+		}
+		return t.xml.pos["directive"]
+	}
+	path := name
+	if t.Form == FormMCP && name == "tool_id" {
+		path = "name"
+	}
+	if t.Type == Knowledge && t.Form == FormMarkdown {
+		switch name {
+		case "tool_id":
+			path = "id"
+		case "description":
+			path = "title"
+		}
+	}
+	if name == "executor" && t.doc.field("executor") == nil && t.doc.field("executor_id") != nil {
+		path = "executor_id"
+	}
+	if n, _ := t.lookup(path); n != nil {
+		return n.pos
+	}
+	return t.startPos()
+}
+
+// fieldName is how the form spells the universal field name.
+func (t *Tool) fieldName(name string) string {
+	switch {
+	case t.xml != nil && name == "tool_id":
+		return "<directive name>"
+	case t.xml != nil && name == "version":
+		return "<directive version>"
+	case t.xml != nil && name == "description":
+		return "<metadata><description>"
+	case t.Type == Knowledge && t.Form == FormMarkdown && name == "tool_id":
+		return "id"
+	case t.Type == Knowledge && t.Form == FormMarkdown && name == "description":
+		return "title"
+	}
+	return name
+}
+
+// universal is layer 1: the fields every tool has, and its executor rule.
+func (c *checker) universal() {
+	switch {
+	case c.ID == "":
+		c.report(result.Error, result.MissingField, "manifest.tool_id", c.fieldPos("tool_id"),
+			"Add "+c.fieldName("tool_id")+": a unique snake_case identifier such as weather_forecast",
+			"Required field '%s' is missing", c.fieldName("tool_id"))
+	case !idPattern.MatchString(c.ID):
+		c.report(result.Error, result.ConstraintViolation, "manifest.tool_id", c.fieldPos("tool_id"),
+			"Use a letter, then letters, digits, '_' or '-', at most 64 characters",
+			"tool_id '%s' does not match ^[A-Za-z][A-Za-z0-9_-]{0,63}$", result.Clip(c.ID, 80))
+	}
+	if dups := c.reg.byID[c.ID]; c.ID != "" && len(dups) > 1 {
+		var others []string
+		for _, o := range dups {
+			if o != c.Tool {
+				others = append(others, o.loc(o.fieldPos("tool_id")))
+			}
+		}
+		c.report(result.Error, result.DuplicateID, "manifest.duplicate_id", c.fieldPos("tool_id"),
+			"Rename one of the tools, or remove the stale copy",
+			"tool_id '%s' is also defined in %s", c.ID, strings.Join(others, ", "))
+	}
+	switch {
+	case c.Type == "":
+		c.report(result.Error, result.MissingField, "manifest.tool_type", c.fieldPos("tool_type"),
+			"Add tool_type: one of "+typeList(),
+			"Required field 'tool_type' is missing")
+	case !c.Type.Valid():
+		sugg := "Use one of " + typeList()
+		if cl := closest(string(c.Type), typeStrings()); cl != "" {
+			sugg = fmt.Sprintf("Use tool_type: %s", cl)
+		}
+		c.report(result.Error, result.ConstraintViolation, "manifest.tool_type", c.fieldPos("tool_type"), sugg,
+			"tool_type '%s' is not one of %s", result.Clip(string(c.Type), 60), typeList())
+	}
+	switch {
+	case c.Version == "" && c.Type != Knowledge:
+		c.report(result.Error, result.MissingField, "manifest.version", c.fieldPos("version"),
+			"Add "+c.fieldName("version")+": a semantic version such as \"1.0.0\"",
+			"Required field '%s' is missing", c.fieldName("version"))
+	case c.Version != "" && !semverPattern.MatchString(c.Version):
+		c.report(result.Error, result.ConstraintViolation, "manifest.version", c.fieldPos("version"),
+			"Write a semantic version MAJOR.MINOR.PATCH, such as \"1.0.0\"",
+			"Version '%s' is not a semantic version (MAJOR.MINOR.PATCH)", result.Clip(c.Version, 60))
+	}
+	if strings.TrimSpace(c.Description) == "" {
+		c.report(result.Error, result.MissingField, "manifest.description", c.fieldPos("description"),
+			"Add "+c.fieldName("description")+": one sentence saying what the tool does",
+			"Required field '%s' is missing or empty", c.fieldName("description"))
+	}
+	switch c.Type {
+	case Primitive, Knowledge:
+		if c.Executor != "" {
+			c.report(result.Error, result.ExecutorInvalid, "manifest.executor_forbidden", c.fieldPos("executor"),
+				"Remove the executor field",
+				"A %s has no executor, but executor '%s' is given", c.Type, result.Clip(c.Executor, 60))
+		}
+	case Directive, "":
+	default:
+		if c.Type.Valid() && c.Executor == "" {
+			c.report(result.Error, result.MissingField, "manifest.executor_required", c.fieldPos("executor"),
+				"Add executor: the tool_id of the "+wantExecutor(c.Type)+" that runs it",
+				"Tool type '%s' requires an executor, and none is given", c.Type)
+		}
+	}
+	if c.doc != nil && c.Form != FormMarkdown && c.Form != FormMCP {
+		c.checkUnknown(topFields, "a tool manifest")
+	}
+}
+
+// checkUnknown is Tool.checkUnknown reporting through the checker.
+func (c *checker) checkUnknown(known []string, what string, path ...pathElem) {
+	n, _ := c.lookup(path...)
+	if n == nil || n.kind != kindMap {
+		return
+	}
+	for _, k := range n.keys {
+		if slices.Contains(known, k) {
+			continue
+		}
+		full := dotted(append(slices.Clone(path), k)...)
+		sugg := "Remove the field, or rename it to one of: " + strings.Join(known, ", ")
+		if cl := closest(k, known); cl != "" {
+			sugg = fmt.Sprintf("Rename it to '%s', or remove it", cl)
+		}
+		c.report(result.Warning, result.UnknownField, "manifest.unknown_field", n.keyPos[k], sugg,
+			"Field '%s' is not known for %s and is ignored", full, what)
+	}
+}
+
+func typeStrings() []string {
+	var s []string
+	for _, t := range ToolTypes() {
+		s = append(s, string(t))
+	}
+	return s
+}
+
+func typeList() string { return strings.Join(typeStrings(), ", ") }
+
+// wantExecutor names what a tool of type t is run by.
+func wantExecutor(t ToolType) string {
+	switch t {
+	case Script:
+		return "runtime"
+	case API:
+		return "http_client primitive"
+	case MCPTool:
+		return "mcp_server"
+	case MCPServer:
+		return "subprocess or http_client primitive"
+	case Runtime:
+		return "primitive (subprocess or http_client)"
+	}
+	return "tool"
+}
+
+// executorOK reports whether a tool of type t may be run by ex.
+func executorOK(t ToolType, ex *Tool) bool {
+	switch t {
+	case Script:
+		return ex.Type == Runtime
+	case API:
+		return ex.Type == Primitive && ex.ID == HTTPClient
+	case MCPTool:
+		return ex.Type == MCPServer
+	case MCPServer:
+		return ex.Type == Primitive && (ex.ID == Subprocess || ex.ID == HTTPClient)
+	case Runtime:
+		return ex.Type == Primitive
+	case Directive:
+		return true
+	}
+	return false
+}
+
+// MaxChain is the longest executor chain followed.
+const MaxChain = 32
+
+// graph follows the tool's executor chain to a primitive: a missing link
+// names the tool that refers to it, a cycle is printed, and each step's
+// types must fit.
+func (c *checker) graph() {
+	if c.Executor == "" || c.Type == Primitive || c.Type == Knowledge {
+		return
+	}
+	at := c.fieldPos("executor")
+	chain := []string{c.ID}
+	seen := map[string]int{c.ID: 0}
+	cur := c.Tool
+	for range MaxChain {
+		ex := cur.Executor
+		if ex == "" {
+			if cur.Type != Primitive && cur != c.Tool {
+				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_chain", at,
+					fmt.Sprintf("Give %s an executor, or point this tool at one whose chain ends in subprocess or http_client", cur.ID),
+					"Executor chain %s does not reach a primitive: %s has no executor", strings.Join(chain, " -> "), cur.ID)
+			}
+			return
+		}
+		next, ok := c.reg.Lookup(ex)
+		if !ok {
+			if cur == c.Tool {
+				sugg := "Add a tool with this tool_id, or name an existing " + wantExecutor(c.Type)
+				if cl := closest(ex, c.reg.IDs()); cl != "" {
+					sugg = fmt.Sprintf("Did you mean '%s'? Name an existing %s", cl, wantExecutor(c.Type))
+				}
+				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_missing", at, sugg,
+					"Executor '%s' of tool '%s' is not a tool in the registry", result.Clip(ex, 60), c.ID)
+			} else {
+				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_chain", at,
+					fmt.Sprintf("Fix the executor of %s", cur.ID),
+					"Executor chain %s -> %s breaks: '%s', the executor of %s, is not in the registry",
+					strings.Join(chain, " -> "), ex, ex, cur.ID)
+			}
+			return
+		}
+		if cur == c.Tool && c.Type.Valid() && !executorOK(c.Type, next) {
+			c.report(result.Error, result.ExecutorInvalid, "manifest."+string(c.Type)+".executor_type", at,
+				fmt.Sprintf("Point executor at a %s", wantExecutor(c.Type)),
+				"Executor '%s' is a %s, but a %s tool must be run by a %s", ex, typeOrUnknown(next.Type), c.Type, wantExecutor(c.Type))
+		}
+		if i, loop := seen[ex]; loop {
+			cycle := append(slices.Clone(chain[i:]), ex)
+			if i == 0 {
+				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_cycle", at,
+					"Break the cycle: one tool of it must be run by a primitive (subprocess or http_client)",
+					"Executor chain forms a cycle: %s", strings.Join(cycle, " -> "))
+			} else {
+				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_cycle", at,
+					"Break the cycle so that the chain ends in a primitive (subprocess or http_client)",
+					"Executor chain %s never reaches a primitive: it enters the cycle %s",
+					strings.Join(chain[:i+1], " -> "), strings.Join(cycle, " -> "))
+			}
+			return
+		}
+		chain = append(chain, ex)
+		seen[ex] = len(chain) - 1
+		cur = next
+		if cur.Type == Primitive {
+			return
+		}
+	}
+	c.report(result.Error, result.ExecutorInvalid, "manifest.executor_chain", at,
+		"Shorten the executor chain", "Executor chain %s is longer than %d steps", strings.Join(chain, " -> "), MaxChain)
+}
+
+func typeOrUnknown(t ToolType) string {
+	if t.Valid() {
+		return string(t)
+	}
+	return "tool of unknown type"
+}
+
+// provider reports what model providers would reject in the tool's
+// definition.
+func (c *checker) provider() {
+	c.ran = append(c.ran, "provider")
+	for _, f := range providerFindings(c.ID, c.Description, c.schema) {
+		if f.rule == "provider.name" && !idPattern.MatchString(c.ID) {
+			continue // already an error of the tool_id
+		}
+		if f.rule == "provider.description" {
+			continue // already an error of layer 1
+		}
+		p := c.schemaPos(f.ptr)
+		if f.onToolName {
+			p = c.fieldPos("tool_id")
+		}
+		c.report(result.Warning, result.ProviderIncompatible, f.rule, p, f.sugg, "%s", f.msg)
+	}
+}

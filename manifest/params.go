@@ -1,0 +1,510 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// paramFields are the keys a parameter may have.
+var paramFields = []string{"name", "type", "required", "description", "enum", "default", "minimum", "maximum", "pattern", "items", "format"}
+
+// paramTypes are the JSON Schema types a parameter may have.
+var paramTypes = []string{"string", "number", "integer", "boolean", "array", "object"}
+
+// readParameters reads parameters and input_schema into t.Parameters and
+// the tool's one JSON Schema.
+func (t *Tool) readParameters() {
+	ps := t.doc.field("parameters")
+	is := t.doc.field("input_schema")
+	if is != nil && is.kind != kindNull {
+		if is.kind != kindMap {
+			t.report(result.Error, result.InvalidType, "manifest.type", is.pos, "Write input_schema as a JSON Schema object",
+				"Field 'input_schema' must be a JSON Schema mapping, not %s", is.describe())
+		} else {
+			t.schema, _ = is.toAny().(map[string]any)
+			t.schemaBase = []pathElem{"input_schema"}
+		}
+		if ps != nil && ps.kind != kindNull {
+			t.report(result.Warning, result.ConstraintViolation, "manifest.parameters_and_schema", t.keyPosOf("parameters"),
+				"Keep one of the two: move the parameters into input_schema, or drop input_schema",
+				"Both 'parameters' and 'input_schema' are given; input_schema is used and parameters are ignored")
+		}
+		return
+	}
+	if ps == nil || ps.kind == kindNull {
+		return
+	}
+	if ps.kind != kindSeq {
+		t.report(result.Error, result.InvalidType, "manifest.type", ps.pos, "Write parameters as a list of {name, type, required, description}",
+			"Field 'parameters' must be a list, not %s", ps.describe())
+		return
+	}
+	props := map[string]any{}
+	required := []any{}
+	seen := map[string]int{}
+	for i, pn := range ps.items {
+		if pn.kind != kindMap {
+			t.report(result.Error, result.InvalidType, "manifest.type", pn.pos, "Write each parameter as a mapping with name and type",
+				"Parameter %d must be a mapping, not %s", i, pn.describe())
+			continue
+		}
+		t.checkUnknown(paramFields, "a parameter", "parameters", i)
+		p := Parameter{}
+		name, ok := t.stringField("parameters", i, "name")
+		if !ok || name == "" {
+			t.report(result.Error, result.MissingField, "manifest.parameter_name", pn.pos, "Add a name: to the parameter",
+				"Parameter %d has no name", i)
+			continue
+		}
+		p.Name = name
+		if j, dup := seen[name]; dup {
+			t.report(result.Error, result.DuplicateID, "manifest.parameter_duplicate", t.posOf("parameters", i, "name"),
+				"Rename or remove one of the two parameters",
+				"Parameter '%s' is declared twice (parameters[%d] and parameters[%d])", name, j, i)
+			continue
+		}
+		seen[name] = i
+		prop := map[string]any{}
+		if typ, ok := t.stringField("parameters", i, "type"); ok {
+			p.Type = typ
+			if !slices.Contains(paramTypes, typ) {
+				t.report(result.Error, result.ConstraintViolation, "manifest.parameter_type", t.posOf("parameters", i, "type"),
+					"Use one of: "+strings.Join(paramTypes, ", "),
+					"Parameter '%s' has type '%s', not one of %s", name, typ, strings.Join(paramTypes, ", "))
+			}
+			prop["type"] = typ
+		} else {
+			t.report(result.Error, result.MissingField, "manifest.parameter_type", pn.pos,
+				"Add a type: string, number, integer, boolean, array or object", "Parameter '%s' has no type", name)
+		}
+		if rn := pn.field("required"); rn != nil {
+			b, isBool := rn.value.(bool)
+			if !isBool || rn.kind != kindScalar {
+				t.report(result.Error, result.InvalidType, "manifest.type", rn.pos, "Write required: true or required: false",
+					"Field 'parameters[%d].required' must be a boolean, not %s", i, rn.describe())
+			}
+			p.Required = b
+		}
+		if d, ok := t.stringField("parameters", i, "description"); ok {
+			p.Description = d
+			prop["description"] = d
+		}
+		if en := pn.field("enum"); en != nil {
+			if en.kind != kindSeq || len(en.items) == 0 {
+				t.report(result.Error, result.InvalidType, "manifest.type", en.pos, "Write enum as a non-empty list of allowed values",
+					"Field 'parameters[%d].enum' must be a non-empty list, not %s", i, en.describe())
+			} else {
+				p.Enum, _ = en.toAny().([]any)
+				prop["enum"] = p.Enum
+			}
+		}
+		if dn := pn.field("default"); dn != nil {
+			p.Default = dn.toAny()
+			prop["default"] = p.Default
+		}
+		for _, k := range []string{"minimum", "maximum"} {
+			n := pn.field(k)
+			if n == nil {
+				continue
+			}
+			f, ok := n.number()
+			if !ok {
+				t.report(result.Error, result.InvalidType, "manifest.type", n.pos, "Write "+k+" as a number",
+					"Field 'parameters[%d].%s' must be a number, not %s", i, k, n.describe())
+				continue
+			}
+			if k == "minimum" {
+				p.Minimum = &f
+			} else {
+				p.Maximum = &f
+			}
+			prop[k] = f
+		}
+		if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
+			t.report(result.Error, result.ConstraintViolation, "manifest.parameter_range", t.posOf("parameters", i, "maximum"),
+				"Swap the bounds, or correct one of them",
+				"Parameter '%s' has minimum %v above its maximum %v, so no value is valid", name, *p.Minimum, *p.Maximum)
+		}
+		if pat, ok := t.stringField("parameters", i, "pattern"); ok {
+			p.Pattern = pat
+			prop["pattern"] = pat
+		}
+		if f, ok := t.stringField("parameters", i, "format"); ok {
+			prop["format"] = f
+		}
+		if it := pn.field("items"); it != nil {
+			p.Items = it.toAny()
+			prop["items"] = p.Items
+		}
+		t.Parameters = append(t.Parameters, p)
+		props[name] = prop
+		if p.Required {
+			required = append(required, name)
+		}
+	}
+	t.schema = map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		t.schema["required"] = required
+	}
+	t.fromParams = true
+}
+
+// schemaPos maps a JSON Pointer's tokens into the tool's schema to a
+// position in the manifest: through input_schema (or an MCP inputSchema)
+// as written, or back to the parameters list the schema was built from.
+func (t *Tool) schemaPos(ptr []string) Pos {
+	if t.fromParams {
+		if len(ptr) >= 2 && ptr[0] == "properties" {
+			for _, p := range t.Parameters {
+				if p.Name != ptr[1] {
+					continue
+				}
+				path := []pathElem{"parameters", t.paramIndex(p.Name)}
+				for _, tok := range ptr[2:] {
+					path = append(path, tok)
+				}
+				return t.nodePos(path)
+			}
+		}
+		return t.keyPosOf("parameters")
+	}
+	path := slices.Clone(t.schemaBase)
+	for _, tok := range ptr {
+		path = append(path, tok)
+	}
+	return t.nodePos(path)
+}
+
+// paramIndex is the index in the parameters list of the parameter name.
+func (t *Tool) paramIndex(name string) int {
+	ps := t.doc.field("parameters")
+	if ps == nil {
+		return 0
+	}
+	for i, pn := range ps.items {
+		if s, _ := pn.field("name").str(); s == name {
+			return i
+		}
+	}
+	return 0
+}
+
+// nodePos is posOf for a path whose list indexes may be given as strings,
+// as JSON Pointer tokens are.
+func (t *Tool) nodePos(path []pathElem) Pos {
+	n := t.doc
+	best := t.startPos()
+	if n != nil {
+		best = n.pos
+	}
+	for _, e := range path {
+		if n == nil {
+			break
+		}
+		var next *node
+		switch k := e.(type) {
+		case int:
+			if n.kind == kindSeq && k >= 0 && k < len(n.items) {
+				next = n.items[k]
+			}
+		case string:
+			if n.kind == kindSeq {
+				if i, err := strconv.Atoi(k); err == nil && i >= 0 && i < len(n.items) {
+					next = n.items[i]
+				}
+			} else {
+				next = n.field(k)
+			}
+		}
+		if next == nil {
+			break
+		}
+		n, best = next, next.pos
+	}
+	return best
+}
+
+// checkSchema compiles the tool's schema against its meta-schema (draft
+// 2020-12 unless $schema says otherwise) and reports each violation.
+func (c *checker) checkSchema() {
+	if c.schema == nil {
+		return
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(jsonschema.SchemeURLLoader{}) // nothing is fetched
+	const url = "mem:///tool-schema.json"
+	if err := comp.AddResource(url, c.schema); err != nil {
+		c.report(result.Error, result.SchemaViolation, "manifesc.schema", c.schemaPos(nil), "Correct the schema", "The parameter schema cannot be read: %v", err)
+		return
+	}
+	_, err := comp.Compile(url)
+	if err == nil {
+		return
+	}
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			for _, leaf := range leafErrors(ve, 0) {
+				msg := leaf.Error()
+				if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "at ") {
+					msg = msg[i+2:]
+				}
+				c.report(result.Error, result.SchemaViolation, "manifesc.schema_meta", c.schemaPos(leaf.InstanceLocation),
+					"Correct the schema so that it is valid against its JSON Schema meta-schema",
+					"The parameter schema is not a valid JSON Schema at '%s': %s", pointer(leaf.InstanceLocation), msg)
+			}
+			return
+		}
+	}
+	var re *jsonschema.InvalidRegexError
+	if errors.As(err, &re) {
+		c.report(result.Error, result.SchemaViolation, "manifesc.schema_pattern", c.schemaPos(ptrOfURL(re.URL)),
+			"Write the pattern as an ECMA-262 regular expression", "The parameter schema has an invalid pattern %q: %v", re.Regex, re.Err)
+		return
+	}
+	c.report(result.Error, result.SchemaViolation, "manifesc.schema", c.schemaPos(nil),
+		"Correct the schema; $ref may point only inside the schema itself", "The parameter schema does not compile: %v", err)
+}
+
+// ptrOfURL extracts the JSON Pointer tokens of a schema URL's fragment.
+func ptrOfURL(u string) []string {
+	_, frag, ok := strings.Cut(u, "#")
+	if !ok || frag == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	for i, tok := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+func leafErrors(e *jsonschema.ValidationError, depth int) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 || depth > 32 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, leafErrors(c, depth+1)...)
+		if len(out) >= 20 {
+			break
+		}
+	}
+	return out
+}
+
+// pointer renders tokens as a JSON Pointer; the root is "#".
+func pointer(toks []string) string {
+	if len(toks) == 0 {
+		return "#"
+	}
+	var sb strings.Builder
+	sb.WriteByte('#')
+	for _, tok := range toks {
+		sb.WriteByte('/')
+		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	return sb.String()
+}
+
+// namePattern is the function-name rule shared by OpenAI, Anthropic and
+// Gemini tool definitions.
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// propertyNamePattern is Anthropic's rule for the keys of input_schema
+// properties.
+var propertyNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+
+// strictUnsupported are keywords OpenAI strict mode does not support.
+var strictUnsupported = []string{"minLength", "maxLength", "patternProperties", "unevaluatedProperties",
+	"propertyNames", "minProperties", "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains",
+	"uniqueItems", "prefixItems", "additionalItems", "allOf", "not", "if", "then", "else", "dependentRequired",
+	"dependentSchemas", "dependencies", "$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema"}
+
+// strictFormats are the string formats OpenAI strict mode accepts.
+var strictFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+
+// finding is one provider rule a definition breaks.
+type finding struct {
+	ptr        []string
+	rule       string
+	msg, sugg  string
+	onToolName bool
+}
+
+// providerFindings lists what providers would reject in a tool named name
+// with description desc and parameter schema schema (nil: none).
+func providerFindings(name, desc string, schema map[string]any) []finding {
+	var out []finding
+	if !namePattern.MatchString(name) {
+		out = append(out, finding{rule: "provider.name", onToolName: true,
+			msg:  fmt.Sprintf("Tool name '%s' does not match ^[a-zA-Z0-9_-]{1,64}$, which OpenAI, Anthropic and Gemini require of function names", result.Clip(name, 80)),
+			sugg: "Rename the tool with letters, digits, '_' and '-' only, at most 64 characters"})
+	}
+	if strings.TrimSpace(desc) == "" {
+		out = append(out, finding{rule: "provider.description", onToolName: true,
+			msg:  fmt.Sprintf("Tool '%s' has no description, which models read to decide when to call it", result.Clip(name, 80)),
+			sugg: "Add a description saying what the tool does and when to use it"})
+	}
+	if schema == nil {
+		return out
+	}
+	if t, ok := schema["type"]; !ok || t != "object" {
+		out = append(out, finding{rule: "provider.root_object",
+			msg:  "The parameter schema's root is not \"type\": \"object\"; function-calling APIs take an object of named arguments",
+			sugg: "Make the root an object schema with properties"})
+	}
+	if props, ok := schema["properties"].(map[string]any); ok {
+		for _, k := range sortedKeys(props) {
+			p, _ := props[k].(map[string]any)
+			if d, _ := p["description"].(string); strings.TrimSpace(d) == "" && p != nil {
+				if _, isRef := p["$ref"]; !isRef {
+					out = append(out, finding{ptr: []string{"properties", k}, rule: "provider.parameter_description",
+						msg:  fmt.Sprintf("Parameter '%s' has no description, so a model must guess what to pass", result.Clip(k, 80)),
+						sugg: "Add a description saying what the parameter means and which values are valid"})
+				}
+			}
+		}
+	}
+	w := &schemaWalker{}
+	w.walk(schema, nil, 0, 0)
+	return append(out, w.out...)
+}
+
+type schemaWalker struct {
+	out []finding
+}
+
+// sub returns the subschemas of s with their pointer tokens.
+func (w *schemaWalker) walk(s any, ptr []string, depth, objects int) {
+	m, ok := s.(map[string]any)
+	if !ok || depth > MaxDepth || len(w.out) > 200 {
+		return
+	}
+	at := func(toks ...string) []string { return append(slices.Clone(ptr), toks...) }
+	isType := func(want string) bool {
+		switch t := m["type"].(type) {
+		case string:
+			return t == want
+		case []any:
+			return slices.Contains(t, any(want))
+		}
+		return false
+	}
+	if isType("array") {
+		_, hasItems := m["items"]
+		_, hasPrefix := m["prefixItems"]
+		if !hasItems && !hasPrefix {
+			w.out = append(w.out, finding{ptr: ptr, rule: "provider.array_items",
+				msg:  fmt.Sprintf("Array schema at '%s' has no 'items'; OpenAI and Gemini reject an array without items", pointer(ptr)),
+				sugg: "Add items with the schema of each element, such as {\"type\": \"string\"}"})
+		}
+	}
+	props, hasProps := m["properties"].(map[string]any)
+	if isType("object") || hasProps {
+		objects++
+		if objects == 11 {
+			w.out = append(w.out, finding{ptr: ptr, rule: "openai_strict.nesting",
+				msg:  fmt.Sprintf("Objects nest more than 10 levels deep at '%s', beyond OpenAI strict mode's limit", pointer(ptr)),
+				sugg: "Flatten the parameters to at most 10 levels of objects"})
+		}
+		if ap, ok := m["additionalProperties"]; !ok || ap != false {
+			w.out = append(w.out, finding{ptr: ptr, rule: "openai_strict.additional_properties",
+				msg:  fmt.Sprintf("Object schema at '%s' does not set \"additionalProperties\": false, which OpenAI strict mode requires", pointer(ptr)),
+				sugg: "Add \"additionalProperties\": false to the object schema"})
+		}
+		req := map[string]bool{}
+		if rs, ok := m["required"].([]any); ok {
+			for _, r := range rs {
+				if s, ok := r.(string); ok {
+					req[s] = true
+				}
+			}
+		}
+		var optional []string
+		for _, k := range sortedKeys(props) {
+			if !propertyNamePattern.MatchString(k) {
+				w.out = append(w.out, finding{ptr: at("properties", k), rule: "provider.property_name",
+					msg:  fmt.Sprintf("Property name '%s' does not match ^[a-zA-Z0-9_.-]{1,64}$, which Anthropic requires of input_schema properties", result.Clip(k, 80)),
+					sugg: "Rename the property with letters, digits, '_', '.' and '-' only, at most 64 characters"})
+			}
+			if !req[k] {
+				optional = append(optional, k)
+			}
+		}
+		if len(optional) > 0 {
+			w.out = append(w.out, finding{ptr: ptr, rule: "openai_strict.required",
+				msg: fmt.Sprintf("Object schema at '%s' leaves %s out of 'required'; OpenAI strict mode requires every property to be required",
+					pointer(ptr), quoteList(optional, 6)),
+				sugg: "List every property in required and write an optional one as a union with null, as \"type\": [\"string\", \"null\"]"})
+		}
+	}
+	for _, kw := range strictUnsupported {
+		if _, ok := m[kw]; ok {
+			w.out = append(w.out, finding{ptr: at(kw), rule: "openai_strict.keyword",
+				msg:  fmt.Sprintf("Keyword '%s' at '%s' is not supported by OpenAI strict mode and would be rejected", kw, pointer(ptr)),
+				sugg: "Remove the keyword, or state the constraint in the description, when the tool is used in strict mode"})
+		}
+	}
+	if f, ok := m["format"].(string); ok && isType("string") && !slices.Contains(strictFormats, f) {
+		w.out = append(w.out, finding{ptr: at("format"), rule: "openai_strict.format",
+			msg:  fmt.Sprintf("Format '%s' at '%s' is not one OpenAI strict mode supports (%s)", result.Clip(f, 40), pointer(ptr), strings.Join(strictFormats, ", ")),
+			sugg: "Remove the format, or use one of the supported formats"})
+	}
+	for _, k := range sortedKeys(props) {
+		w.walk(props[k], at("properties", k), depth+1, objects)
+	}
+	for _, kw := range []string{"items", "additionalProperties", "not", "if", "then", "else", "contains"} {
+		if sub, ok := m[kw].(map[string]any); ok {
+			w.walk(sub, at(kw), depth+1, objects)
+		}
+	}
+	for _, kw := range []string{"anyOf", "oneOf", "allOf", "prefixItems", "items"} {
+		if subs, ok := m[kw].([]any); ok {
+			for i, sub := range subs {
+				w.walk(sub, at(kw, strconv.Itoa(i)), depth+1, objects)
+			}
+		}
+	}
+	for _, kw := range []string{"$defs", "definitions", "patternProperties"} {
+		if defs, ok := m[kw].(map[string]any); ok {
+			for _, k := range sortedKeys(defs) {
+				w.walk(defs[k], at(kw, k), depth+1, objects)
+			}
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// quoteList renders names as 'a', 'b' and 'c', at most n of them.
+func quoteList(names []string, n int) string {
+	q := make([]string, 0, min(len(names), n))
+	for i, s := range names {
+		if i == n {
+			break
+		}
+		q = append(q, "'"+result.Clip(s, 40)+"'")
+	}
+	s := strings.Join(q, ", ")
+	if len(names) > n {
+		s += fmt.Sprintf(" and %d more", len(names)-n)
+	}
+	return s
+}

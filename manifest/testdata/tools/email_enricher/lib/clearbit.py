@@ -1,0 +1,2 @@
+def lookup(email: str) -> dict:
+    return {"email": email, "company": email.split("@")[-1]}

@@ -1,0 +1,361 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+)
+
+// Limits on what one manifest file may hold.
+const (
+	// MaxFileBytes is the largest manifest, script or Markdown file read.
+	MaxFileBytes = 1 << 20
+	// MaxDepth is how deeply a manifest may nest mappings and sequences.
+	MaxDepth = 64
+	// MaxNodes is how many values a manifest may expand to, counting every
+	// use of an alias, so that an alias bomb stops early.
+	MaxNodes = 100_000
+)
+
+// Pos is a 1-based line and column in a file.
+type Pos struct {
+	Line, Col int
+}
+
+// kind is the kind of a YAML value.
+type kind int
+
+const (
+	kindNull kind = iota
+	kindScalar
+	kindMap
+	kindSeq
+)
+
+// node is a decoded YAML value with the position goccy/go-yaml gives each
+// token: the position of a value, and of each mapping key.
+type node struct {
+	kind   kind
+	value  any    // scalar: string, int64, uint64, float64 or bool
+	text   string // scalar: the token's source text
+	pos    Pos
+	keys   []string // mapping keys in order
+	fields map[string]*node
+	keyPos map[string]Pos
+	items  []*node
+	size   int // values in this subtree, aliases expanded
+}
+
+// field returns the value of key in a mapping, or nil.
+func (n *node) field(key string) *node {
+	if n == nil || n.kind != kindMap {
+		return nil
+	}
+	return n.fields[key]
+}
+
+// str returns a scalar's value as a string and whether it is a string.
+func (n *node) str() (string, bool) {
+	if n == nil || n.kind != kindScalar {
+		return "", false
+	}
+	s, ok := n.value.(string)
+	return s, ok
+}
+
+// number returns a numeric scalar as a float64.
+func (n *node) number() (float64, bool) {
+	if n == nil || n.kind != kindScalar {
+		return 0, false
+	}
+	switch v := n.value.(type) {
+	case int64:
+		return float64(v), true
+	case uint64:
+		return float64(v), true
+	case float64:
+		return v, !math.IsNaN(v) && !math.IsInf(v, 0)
+	}
+	return 0, false
+}
+
+// describe names the kind of n for messages: "a string", "a mapping".
+func (n *node) describe() string {
+	if n == nil {
+		return "absent"
+	}
+	switch n.kind {
+	case kindNull:
+		return "null"
+	case kindMap:
+		return "a mapping"
+	case kindSeq:
+		return "a list"
+	}
+	switch n.value.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64, uint64:
+		return "an integer"
+	default:
+		return "a number"
+	}
+}
+
+// toAny converts n to plain Go values as encoding/json decodes them:
+// map[string]any, []any, string, float64, bool, nil. Integers become
+// float64, as in JSON.
+func (n *node) toAny() any {
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case kindMap:
+		m := make(map[string]any, len(n.keys))
+		for _, k := range n.keys {
+			m[k] = n.fields[k].toAny()
+		}
+		return m
+	case kindSeq:
+		s := make([]any, len(n.items))
+		for i, it := range n.items {
+			s[i] = it.toAny()
+		}
+		return s
+	case kindScalar:
+		if f, ok := n.number(); ok {
+			return f
+		}
+		if _, isNum := n.value.(float64); isNum {
+			return n.text // NaN and infinities have no JSON form
+		}
+		return n.value
+	}
+	return nil
+}
+
+// YAMLError is a file that is not well-formed YAML, or that breaks a
+// limit, with the position of the first error.
+type YAMLError struct {
+	File string
+	Pos  Pos
+	Msg  string
+	Err  error
+}
+
+func (e *YAMLError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+func (e *YAMLError) Unwrap() error { return e.Err }
+
+// decodeYAML parses src, shifting every position by the line and column
+// offsets (for YAML embedded in a script or Markdown file). An empty
+// document decodes to a null node.
+func decodeYAML(file string, src []byte, lineOff, colOff int) (*node, error) {
+	if len(src) > MaxFileBytes {
+		return nil, &YAMLError{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxFileBytes)}
+	}
+	f, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		pos := Pos{1 + lineOff, 1 + colOff}
+		msg := err.Error()
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) {
+			msg = se.GetMessage()
+			if t := se.GetToken(); t != nil && t.Position != nil {
+				pos = shift(t.Position, lineOff, colOff)
+			}
+		}
+		return nil, &YAMLError{File: file, Pos: pos, Msg: "YAML syntax error: " + msg, Err: err}
+	}
+	d := &decoder{file: file, lineOff: lineOff, colOff: colOff, anchors: map[string]*node{}}
+	if len(f.Docs) > 1 {
+		return nil, &YAMLError{File: file, Pos: d.pos(f.Docs[1]), Msg: "the file holds more than one YAML document; a manifest is one document"}
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return &node{kind: kindNull, pos: Pos{1 + lineOff, 1 + colOff}, size: 1}, nil
+	}
+	return d.node(f.Docs[0].Body, 0)
+}
+
+func shift(p *token.Position, lineOff, colOff int) Pos {
+	return Pos{p.Line + lineOff, p.Column + colOff}
+}
+
+type decoder struct {
+	file            string
+	lineOff, colOff int
+	anchors         map[string]*node
+	total           int
+}
+
+func (d *decoder) pos(n ast.Node) Pos {
+	if n == nil {
+		return Pos{1 + d.lineOff, 1 + d.colOff}
+	}
+	t := n.GetToken()
+	if t == nil || t.Position == nil {
+		return Pos{1 + d.lineOff, 1 + d.colOff}
+	}
+	return shift(t.Position, d.lineOff, d.colOff)
+}
+
+func (d *decoder) fail(n ast.Node, format string, args ...any) error {
+	return &YAMLError{File: d.file, Pos: d.pos(n), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) count(n ast.Node, size int) error {
+	d.total += size
+	if d.total > MaxNodes {
+		return d.fail(n, "the document expands to more than %d values (through aliases); a manifest is smaller", MaxNodes)
+	}
+	return nil
+}
+
+func (d *decoder) node(n ast.Node, depth int) (*node, error) {
+	if depth > MaxDepth {
+		return nil, d.fail(n, "the document nests deeper than %d levels", MaxDepth)
+	}
+	switch v := n.(type) {
+	case *ast.DocumentNode:
+		if v.Body == nil {
+			return &node{kind: kindNull, pos: d.pos(n), size: 1}, nil
+		}
+		return d.node(v.Body, depth)
+	case *ast.CommentGroupNode, *ast.CommentNode:
+		return &node{kind: kindNull, pos: d.pos(n), size: 1}, nil
+	case *ast.TagNode:
+		if v.Value == nil {
+			return &node{kind: kindNull, pos: d.pos(n), size: 1}, nil
+		}
+		return d.node(v.Value, depth)
+	case *ast.AnchorNode:
+		out, err := d.node(v.Value, depth)
+		if err != nil {
+			return nil, err
+		}
+		if v.Name != nil {
+			d.anchors[v.Name.GetToken().Value] = out
+		}
+		return out, nil
+	case *ast.AliasNode:
+		name := ""
+		if v.Value != nil {
+			name = v.Value.GetToken().Value
+		}
+		target, ok := d.anchors[name]
+		if !ok {
+			return nil, d.fail(n, "alias *%s names no anchor defined before it", name)
+		}
+		if err := d.count(n, target.size); err != nil {
+			return nil, err
+		}
+		return target, nil
+	case *ast.MappingNode:
+		return d.mapping(n, v.Values, depth)
+	case *ast.MappingValueNode:
+		return d.mapping(n, []*ast.MappingValueNode{v}, depth)
+	case *ast.SequenceNode:
+		out := &node{kind: kindSeq, pos: d.pos(n), size: 1}
+		for _, it := range v.Values {
+			c, err := d.node(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out.items = append(out.items, c)
+			out.size += c.size
+		}
+		return out, d.count(n, 1)
+	case *ast.NullNode:
+		return &node{kind: kindNull, pos: d.pos(n), size: 1}, d.count(n, 1)
+	case *ast.StringNode:
+		return d.scalar(n, v.Value, v.GetToken().Value)
+	case *ast.LiteralNode:
+		s := ""
+		if v.Value != nil {
+			s = v.Value.Value
+		}
+		return d.scalar(n, s, s)
+	case *ast.IntegerNode:
+		switch iv := v.Value.(type) {
+		case int64:
+			return d.scalar(n, iv, v.GetToken().Value)
+		case uint64:
+			return d.scalar(n, iv, v.GetToken().Value)
+		default:
+			f, err := strconv.ParseFloat(v.GetToken().Value, 64)
+			if err != nil {
+				return d.scalar(n, v.GetToken().Value, v.GetToken().Value)
+			}
+			return d.scalar(n, f, v.GetToken().Value)
+		}
+	case *ast.FloatNode:
+		return d.scalar(n, v.Value, v.GetToken().Value)
+	case *ast.InfinityNode:
+		return d.scalar(n, v.Value, v.GetToken().Value)
+	case *ast.NanNode:
+		return d.scalar(n, math.NaN(), v.GetToken().Value)
+	case *ast.BoolNode:
+		return d.scalar(n, v.Value, v.GetToken().Value)
+	}
+	return nil, d.fail(n, "unsupported YAML node %s", n.Type())
+}
+
+func (d *decoder) scalar(n ast.Node, v any, text string) (*node, error) {
+	return &node{kind: kindScalar, value: v, text: text, pos: d.pos(n), size: 1}, d.count(n, 1)
+}
+
+func (d *decoder) mapping(n ast.Node, values []*ast.MappingValueNode, depth int) (*node, error) {
+	out := &node{kind: kindMap, pos: d.pos(n), fields: map[string]*node{}, keyPos: map[string]Pos{}, size: 1}
+	if len(values) > 0 {
+		out.pos = d.pos(values[0].Key)
+	}
+	for _, mv := range values {
+		val, err := d.node(mv.Value, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if _, merge := mv.Key.(*ast.MergeKeyNode); merge {
+			if val.kind != kindMap {
+				return nil, d.fail(mv.Key, "a merge key (<<) needs a mapping, not %s", val.describe())
+			}
+			for _, k := range val.keys {
+				if _, ok := out.fields[k]; !ok {
+					out.keys = append(out.keys, k)
+					out.fields[k] = val.fields[k]
+					out.keyPos[k] = val.keyPos[k]
+				}
+			}
+			out.size += val.size
+			continue
+		}
+		key, err := d.node(mv.Key, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if key.kind != kindScalar {
+			return nil, d.fail(mv.Key, "a mapping key must be a scalar, not %s", key.describe())
+		}
+		k := key.text
+		if s, ok := key.value.(string); ok {
+			k = s
+		}
+		if _, dup := out.fields[k]; dup {
+			return nil, d.fail(mv.Key, "mapping key %q is repeated", k)
+		}
+		out.keys = append(out.keys, k)
+		out.fields[k] = val
+		out.keyPos[k] = key.pos
+		out.size += val.size
+	}
+	return out, d.count(n, 1)
+}
