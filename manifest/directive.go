@@ -142,6 +142,7 @@ func (t *Tool) parseDirective(src []byte, lineOff int) {
 				"Correct the XML here; escape '<' as &lt; and '&' as &amp; in text", "%s", xe.Msg)
 		}
 		t.xml = &directiveDoc{pos: map[string]Pos{"directive": {1 + lineOff, 1}}}
+		t.broken = true
 		return
 	}
 	doc := &directiveDoc{root: root, pos: map[string]Pos{"directive": root.pos}}
@@ -149,6 +150,7 @@ func (t *Tool) parseDirective(src []byte, lineOff int) {
 	if root.name != "directive" {
 		t.report(result.Error, result.ConstraintViolation, "manifest.directive.root", root.pos,
 			"Make <directive name=\"...\" version=\"...\"> the root element", "The root element is <%s>, not <directive>", root.name)
+		t.broken = true
 		return
 	}
 	t.ID = root.attrs["name"]

@@ -117,6 +117,7 @@ func (t *Tool) parseYAML(src []byte, lineOff, colOff int) {
 }
 
 func (t *Tool) yamlIssue(err error) {
+	t.broken = true
 	var ye *YAMLError
 	if errors.As(err, &ye) {
 		t.report(result.Error, result.SyntaxError, "manifest.yaml", ye.Pos,

@@ -102,10 +102,9 @@ func (c *checker) report(sev result.Severity, typ result.Type, rule string, p Po
 }
 
 func (c *checker) run() {
-	if c.doc == nil && c.xml == nil && c.Type == "" {
-		// Nothing could be read: the load issues say why.
-		if !slices.ContainsFunc(c.issues, func(is result.Issue) bool { return is.Severity == result.Error }) &&
-			!slices.ContainsFunc(c.issues, func(is result.Issue) bool { return is.Type == result.NotChecked }) && len(c.issues) == 0 {
+	if c.broken || (c.doc == nil && c.xml == nil && c.Type == "") {
+		// Nothing more can be read: the load issues say why.
+		if len(c.issues) == 0 {
 			c.report(result.Error, result.MissingField, "manifest.empty", Pos{1, 1}, "Write the tool's manifest", "The file defines no tool")
 		}
 		return

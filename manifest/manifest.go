@@ -106,6 +106,7 @@ type Tool struct {
 	body       []byte         // Markdown or XML body, for knowledge and directives
 	bodyAt     int            // line offset of body in the file
 	issues     []result.Issue // found while loading
+	broken     bool           // the file could not be parsed: only its load issues count
 }
 
 // Schema returns the tool's parameters as one JSON Schema (an object

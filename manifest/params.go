@@ -80,7 +80,9 @@ func (t *Tool) readParameters() {
 					"Use one of: "+strings.Join(paramTypes, ", "),
 					"Parameter '%s' has type '%s', not one of %s", name, typ, strings.Join(paramTypes, ", "))
 			}
-			prop["type"] = typ
+			if slices.Contains(paramTypes, typ) {
+				prop["type"] = typ
+			}
 		} else {
 			t.report(result.Error, result.MissingField, "manifest.parameter_type", pn.pos,
 				"Add a type: string, number, integer, boolean, array or object", "Parameter '%s' has no type", name)
@@ -242,7 +244,7 @@ func (c *checker) checkSchema() {
 	comp.UseLoader(jsonschema.SchemeURLLoader{}) // nothing is fetched
 	const url = "mem:///tool-schema.json"
 	if err := comp.AddResource(url, c.schema); err != nil {
-		c.report(result.Error, result.SchemaViolation, "manifesc.schema", c.schemaPos(nil), "Correct the schema", "The parameter schema cannot be read: %v", err)
+		c.report(result.Error, result.SchemaViolation, "manifest.schema", c.schemaPos(nil), "Correct the schema", "The parameter schema cannot be read: %v", err)
 		return
 	}
 	_, err := comp.Compile(url)
@@ -253,12 +255,18 @@ func (c *checker) checkSchema() {
 	if errors.As(err, &sve) {
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
+			seen := map[string]bool{}
 			for _, leaf := range leafErrors(ve, 0) {
+				if ptr := pointer(leaf.InstanceLocation); seen[ptr] {
+					continue
+				} else {
+					seen[ptr] = true
+				}
 				msg := leaf.Error()
 				if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "at ") {
 					msg = msg[i+2:]
 				}
-				c.report(result.Error, result.SchemaViolation, "manifesc.schema_meta", c.schemaPos(leaf.InstanceLocation),
+				c.report(result.Error, result.SchemaViolation, "manifest.schema_meta", c.schemaPos(leaf.InstanceLocation),
 					"Correct the schema so that it is valid against its JSON Schema meta-schema",
 					"The parameter schema is not a valid JSON Schema at '%s': %s", pointer(leaf.InstanceLocation), msg)
 			}
@@ -267,11 +275,11 @@ func (c *checker) checkSchema() {
 	}
 	var re *jsonschema.InvalidRegexError
 	if errors.As(err, &re) {
-		c.report(result.Error, result.SchemaViolation, "manifesc.schema_pattern", c.schemaPos(ptrOfURL(re.URL)),
+		c.report(result.Error, result.SchemaViolation, "manifest.schema_pattern", c.schemaPos(ptrOfURL(re.URL)),
 			"Write the pattern as an ECMA-262 regular expression", "The parameter schema has an invalid pattern %q: %v", re.Regex, re.Err)
 		return
 	}
-	c.report(result.Error, result.SchemaViolation, "manifesc.schema", c.schemaPos(nil),
+	c.report(result.Error, result.SchemaViolation, "manifest.schema", c.schemaPos(nil),
 		"Correct the schema; $ref may point only inside the schema itself", "The parameter schema does not compile: %v", err)
 }
 

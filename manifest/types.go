@@ -669,7 +669,7 @@ func lineCol(data []byte, off int) (int, int) {
 
 // knowledgeFields are the frontmatter keys of a knowledge entry.
 var knowledgeFields = []string{"id", "title", "entry_type", "category", "tags", "version", "description", "author",
-	"created_at", "updated_at", "references", "name"}
+	"created_at", "updated_at", "references", "name", "executor", "executor_id"}
 
 func (c *checker) knowledge() {
 	if c.Form != FormMarkdown {

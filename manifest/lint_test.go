@@ -1,0 +1,183 @@
+package manifest_test
+
+import (
+	"context"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/broken/*.txtar")
+
+// validTree is the fixture tree with one valid tool of each type.
+const validTree = "testdata/tools"
+
+// copyTree copies the valid fixture tree into a temporary directory.
+func copyTree(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(validTree, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(validTree, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// lintDir loads and lints dir.
+func lintDir(t *testing.T, dir string) *manifest.Report {
+	t.Helper()
+	reg, err := manifest.LoadDirs(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := manifest.Lint(context.Background(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, r := range rep.Results {
+		if err := result.Check(r); err != nil {
+			t.Errorf("result of %s breaks the result schema: %v", key, err)
+		}
+	}
+	return rep
+}
+
+// findings renders the errors and warnings of rep as "KEY LOCATION TYPE
+// RULE" lines, with dir stripped from locations and keys, sorted.
+func findings(rep *manifest.Report, dir string) []string {
+	var out []string
+	for key, r := range rep.Results {
+		for _, is := range r.Issues {
+			if is.Severity == result.Info {
+				continue
+			}
+			k := strings.TrimPrefix(filepath.ToSlash(key), filepath.ToSlash(dir)+"/")
+			loc := strings.TrimPrefix(filepath.ToSlash(is.Location), filepath.ToSlash(dir)+"/")
+			out = append(out, k+" "+loc+" "+string(is.Type)+" "+is.Rule)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestValidTree(t *testing.T) {
+	t.Parallel()
+	rep := lintDir(t, validTree)
+	if got := findings(rep, validTree); len(got) > 0 {
+		t.Errorf("valid tree has findings:\n%s", strings.Join(got, "\n"))
+	}
+	want := []string{"api-design", "bash_runtime", "cleanup_tmp", "docs_mcp", "email_enricher", "github_create_issue",
+		"github_mcp", "python_runtime", "release_notes", "review_code", "slugify", "subprocess", "weather_forecast", "word_count"}
+	if got := rep.Keys(); !slices.Equal(got, want) {
+		t.Errorf("keys = %v, want %v", got, want)
+	}
+	for _, typ := range manifest.ToolTypes() {
+		if rep.Summary.ByType[string(typ)] == 0 {
+			t.Errorf("the valid tree has no %s tool", typ)
+		}
+	}
+	if rep.Summary.Invalid != 0 || rep.Summary.Errors != 0 || rep.Summary.Warnings != 0 {
+		t.Errorf("summary = %+v, want no errors or warnings", rep.Summary)
+	}
+	// A script's syntax is not checked in this build: reported, not passed.
+	r := rep.Results["email_enricher"]
+	if len(r.Issues) != 1 || r.Issues[0].Type != result.NotChecked || r.Confidence >= 1 {
+		t.Errorf("email_enricher = %+v, want one not_checked note and confidence below 1", r)
+	}
+}
+
+// TestBroken overlays each testdata/broken/*.txtar on the valid tree and
+// compares every error and warning (tool, file:line:column, type, rule)
+// with the archive's want section: an unexpected finding fails, and so
+// does an expected one that never came. A section named "rm" lists files
+// to remove from the tree first.
+func TestBroken(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/broken/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test archives: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := copyTree(t)
+			var want []string
+			wantAt := -1
+			for i, f := range ar.Files {
+				switch f.Name {
+				case "want":
+					wantAt = i
+					for _, line := range strings.Split(string(f.Data), "\n") {
+						if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+							want = append(want, line)
+						}
+					}
+				case "rm":
+					for _, p := range strings.Fields(string(f.Data)) {
+						if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
+							t.Fatal(err)
+						}
+					}
+				default:
+					p := filepath.Join(dir, filepath.FromSlash(f.Name))
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			got := findings(lintDir(t, dir), dir)
+			if *update {
+				data := []byte(strings.Join(got, "\n") + "\n")
+				if wantAt < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "want", Data: data})
+				} else {
+					ar.Files[wantAt].Data = data
+				}
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			slices.Sort(want)
+			for _, g := range got {
+				if !slices.Contains(want, g) {
+					t.Errorf("unexpected finding: %s", g)
+				}
+			}
+			for _, w := range want {
+				if !slices.Contains(got, w) {
+					t.Errorf("missing finding: %s", w)
+				}
+			}
+		})
+	}
+}
