@@ -26,6 +26,7 @@ const DefaultTokenEnv = "JUDGE_API_TOKEN"
 type serveParams struct {
 	addr         string        // --addr: TCP address to listen on
 	schemasDir   string        // --schemas: directory of schemas for $ref
+	sourcesDir   string        // --sources: directory trusted_sources resolve against
 	tokenEnv     string        // --token-env: variable holding the bearer token
 	logLevel     *enumFlag     // --log-level
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
@@ -69,6 +70,7 @@ the server down gracefully and exits 0.`,
 	f := cmd.Flags()
 	f.StringVar(&params.addr, "addr", params.addr, "TCP address to listen on (port 0 picks a free port)")
 	f.StringVar(&params.schemasDir, "schemas", "", "directory of *.json schemas, by $id, that $ref may name")
+	f.StringVar(&params.sourcesDir, "sources", "", "directory of .txt/.md/.json documents that trusted_sources resolve against (by path, URL or file name); read once")
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
@@ -108,8 +110,14 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		nschemas = len(schemas)
 		opts = append(opts, judge.WithSchemas(schemas))
 	}
+	if params.sourcesDir != "" {
+		opts = append(opts, judge.WithSourceDir(params.sourcesDir))
+	}
 	engine, err := judge.New(opts...)
 	if err != nil {
+		if params.sourcesDir != "" {
+			return badInput(err)
+		}
 		return err
 	}
 	getenv := params.getenv
@@ -128,7 +136,7 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	url := "http://" + ln.Addr().String()
 	logger.Info("judge serve listening", "url", url, "addr", ln.Addr().String(),
-		"version", versionString(), "auth", token != "", "schemas", nschemas)
+		"version", versionString(), "auth", token != "", "schemas", nschemas, "sources", engine.SourceDocs())
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}

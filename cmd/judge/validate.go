@@ -32,6 +32,7 @@ type validateParams struct {
 	rules        string        // --rules: JSON file of criteria objects
 	context      string        // --context: JSON file read by rules as context
 	sources      []string      // --source: files or directories of sources
+	trusted      []string      // --trusted-source: URIs the output must agree with
 	types        []string      // --types: validation types to run
 	minQuality   float64       // --min-quality: lowest passing quality score
 	minConf      float64       // --min-confidence: lowest confidence that can pass
@@ -90,6 +91,7 @@ validation type).`,
 	f.StringVar(&params.rules, "rules", "", `JSON file holding an array of criteria [{"id", "description", "rule", "message"}] with CEL rules`)
 	f.StringVar(&params.context, "context", "", "JSON file whose value rules read as context")
 	f.StringArrayVar(&params.sources, "source", nil, "source document FILE, or DIR of .txt/.md/.json files (repeatable)")
+	f.StringArrayVar(&params.trusted, "trusted-source", nil, "URI of a source the output must agree with, resolved against the --source files by path, URL or file name; one that names none is a source_missing error (repeatable)")
 	f.StringSliceVar(&params.types, "types", nil, "comma-separated validation types to run (schema, criteria, facts, hallucination, quality); default: every type whose inputs are given")
 	f.Float64Var(&params.minQuality, "min-quality", 0, "exit 1 when the quality score is below this value in [0, 1]")
 	f.Float64Var(&params.minConf, "min-confidence", DefaultMinConfidence, "exit 1 when the confidence is below this value in [0, 1]: too little was decided to pass")
@@ -255,6 +257,7 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 			return nil, nil, err
 		}
 	}
+	req.TrustedSources = params.trusted
 	return req, src, nil
 }
 
