@@ -84,6 +84,7 @@ what it cannot decide it reports as not checked.`,
 	initTools(root)
 	initCall(root)
 	initMetrics(root)
+	initSchema(root)
 	initVersion(root)
 	return root
 }

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// callParams are the flags of judge call check and judge call outcome.
+type callParams struct {
+	defs    string    // --defs: tool definitions file
+	session string    // --session: session id
+	goal    string    // --goal: the user's goal (outcome)
+	budget  int       // --budget: compaction budget in characters (outcome)
+	format  *enumFlag // --format: json | text; "" = by terminal
+	stdin   io.Reader // where "-" reads from
+}
+
+func newCallParams() callParams {
+	return callParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin}
+}
+
+func initCall(root *cobra.Command) {
+	cmd := &cobra.Command{
+		Use:   "call",
+		Short: "Check tool calls before and after they run",
+		Long: `Check the tool calls of an LLM agent against the tools' contracts.
+
+The contracts come from --defs FILE: an MCP tool definition, an OpenAI
+function definition, a list of them, or a tools/list answer; each may carry
+CEL rules on its arguments. See docs/toolcall.md.`,
+	}
+	initCallCheck(cmd)
+	initCallOutcome(cmd)
+	root.AddCommand(cmd)
+}
+
+func initCallCheck(parent *cobra.Command) {
+	params := newCallParams()
+	cmd := &cobra.Command{
+		Use:   "check --defs FILE TOOL ARGS_JSON",
+		Short: "Check a tool call's arguments before it runs",
+		Long: `Check a tool call's arguments against the tool's contract before it runs,
+and print {result, normalized_arguments, repair}: the ValidationResult, the
+arguments to execute (defaults filled, parameters of other actions dropped,
+safe coercions made), and, for an invalid call, the repair feedback for the
+model.
+
+ARGS_JSON is the arguments as JSON; "-" reads them from stdin and @FILE from
+a file.
+
+Exit status: 0 valid, 1 invalid, 2 bad input (unreadable or malformed
+definitions, arguments that are not JSON, a bad flag).`,
+		Example: `  judge call check --defs examples/tools.json get_events '{"action": "by_ids", "ids": ["e1"], "limit": 5}'
+  judge call check --defs tools-list.json --session s1 create_issue @args.json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			params.stdin = cmd.InOrStdin()
+			return runCallCheck(cmd.Context(), params, args, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept only for this process)")
+	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
+	parent.AddCommand(cmd)
+}
+
+// loadToolset reads the definitions file and compiles its contracts.
+func loadToolset(c *toolcall.Checker, params callParams) (*toolcall.Toolset, error) {
+	if params.defs == "" {
+		return nil, badInputf("no tool definitions: give --defs FILE (see 'judge call check --help')")
+	}
+	data, err := readJSONFile(params.defs, "definitions", toolcall.MaxDefsBytes)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := toolcall.ParseDefinitions(data, params.defs)
+	if err == nil {
+		var ts *toolcall.Toolset
+		if ts, err = c.NewToolset(defs...); err == nil {
+			return ts, nil
+		}
+	}
+	var de *toolcall.DefinitionError
+	if errors.As(err, &de) {
+		de.File = params.defs
+		return nil, badInput(de)
+	}
+	return nil, err
+}
+
+// readArgument reads a JSON argument: literal text, "-" for stdin, @FILE.
+func readArgument(arg, what string, stdin io.Reader) (json.RawMessage, error) {
+	var data []byte
+	switch {
+	case arg == "-":
+		if stdin == nil {
+			return nil, badInputf("no %s: stdin is closed", what)
+		}
+		var err error
+		if data, err = readLimited(stdin, "<stdin>", what, maxInputBytes); err != nil {
+			return nil, err
+		}
+	case strings.HasPrefix(arg, "@"):
+		var err error
+		if data, err = readFile(arg[1:], what, maxInputBytes); err != nil {
+			return nil, err
+		}
+	default:
+		data = []byte(arg)
+	}
+	return json.RawMessage(bytes.TrimPrefix(data, utf8BOM)), nil
+}
+
+// runCallCheck checks the call of args[0] with the arguments args[1] and
+// writes the answer to out.
+func runCallCheck(ctx context.Context, params callParams, args []string, out io.Writer) error {
+	c, err := toolcall.New()
+	if err != nil {
+		return err
+	}
+	ts, err := loadToolset(c, params)
+	if err != nil {
+		return err
+	}
+	raw, err := readArgument(args[1], "arguments", params.stdin)
+	if err != nil {
+		return err
+	}
+	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session})
+	if err != nil {
+		var ce *toolcall.CallError
+		if errors.As(err, &ce) {
+			return badInput(err)
+		}
+		return err
+	}
+	if chosenFormat(params.format, out) == formatText {
+		err = writeCheckText(out, res)
+	} else {
+		err = writeIndented(out, res)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the result: %w", err)
+	}
+	if !res.Result.Valid {
+		return &exitError{code: exitInvalid}
+	}
+	return nil
+}
+
+// chosenFormat is the --format value, or text on a terminal and JSON
+// otherwise.
+func chosenFormat(f *enumFlag, out io.Writer) string {
+	if f.value != "" {
+		return f.value
+	}
+	if isTerminal(out) {
+		return formatText
+	}
+	return formatJSON
+}
+
+// writeIndented writes v as indented JSON.
+func writeIndented(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeCheckText writes a check's result as text, then the normalized
+// arguments and the repair fixes.
+func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
+	if err := result.WriteText(out, res.Result); err != nil {
+		return err
+	}
+	norm, err := json.Marshal(res.NormalizedArguments)
+	if err != nil {
+		return err
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\nNormalized arguments: %s\n", norm)
+	if r := res.Repair; r != nil {
+		fmt.Fprintf(&sb, "\nRepair %s", r.Tool)
+		if r.Intent != "" {
+			fmt.Fprintf(&sb, " (%s)", r.Intent)
+		}
+		sb.WriteString("\n")
+		for _, f := range r.Fixes {
+			fmt.Fprintf(&sb, "  - %s: %s\n", f.Location, f.Suggestion)
+		}
+		if r.RemainingAttempts != nil {
+			fmt.Fprintf(&sb, "  attempt %d of %d, %d remaining\n", r.Attempt, r.MaxAttempts, *r.RemainingAttempts)
+		}
+	}
+	_, err = io.WriteString(out, sb.String())
+	return err
+}
+
+func initCallOutcome(parent *cobra.Command) {
+	params := newCallParams()
+	cmd := &cobra.Command{
+		Use:   "outcome --defs FILE TOOL ARGS_JSON RESULT_JSON",
+		Short: "Classify a tool call's result after it ran",
+		Long: `Classify a tool call's result after it ran and print {status, reason, result,
+extracted_facts, suggested_next_tools, progress, compacted}.
+
+The status is SATISFIED, NEEDS_MORE_TOOLS (an empty result, or candidates to
+act on), NEED_USER_INPUT (the tool asks the user to clarify) or FAILED (an
+explicit failure: MCP isError, an error field, success false, a non-zero exit
+code, an HTTP status of 400 or more; or a structuredContent that breaks the
+tool's output schema). A result over --budget characters is also given
+compacted; validation and error fields are never compacted.
+
+ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
+@FILE from a file.
+
+Exit status: 0 when classified, whatever the status; 2 bad input.`,
+		Example: `  judge call outcome --defs tools.json search_issues '{"q": "bug"}' @result.json
+  mcp-call get_issue | judge call outcome --defs tools.json get_issue '{"issue_number": 7}' -`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			params.stdin = cmd.InOrStdin()
+			return runCallOutcome(cmd.Context(), params, args, cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept only for this process)")
+	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")
+	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
+	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
+	parent.AddCommand(cmd)
+}
+
+// runCallOutcome classifies the result args[2] of the call of args[0] with
+// the arguments args[1] and writes the outcome to out.
+func runCallOutcome(ctx context.Context, params callParams, args []string, out io.Writer) error {
+	if args[1] == "-" && args[2] == "-" {
+		return badInputf("only one of ARGS_JSON and RESULT_JSON can be read from stdin")
+	}
+	if params.budget <= 0 {
+		return badInputf("--budget %d is not positive", params.budget)
+	}
+	c, err := toolcall.New(toolcall.WithCompactBudget(params.budget))
+	if err != nil {
+		return err
+	}
+	ts, err := loadToolset(c, params)
+	if err != nil {
+		return err
+	}
+	rawArgs, err := readArgument(args[1], "arguments", params.stdin)
+	if err != nil {
+		return err
+	}
+	rawRes, err := readArgument(args[2], "result", params.stdin)
+	if err != nil {
+		return err
+	}
+	o, err := ts.Outcome(ctx, toolcall.OutcomeRequest{
+		Call:   toolcall.Call{Tool: args[0], Arguments: rawArgs, SessionID: params.session},
+		Result: rawRes, Goal: params.goal,
+	})
+	if err != nil {
+		var ce *toolcall.CallError
+		if errors.As(err, &ce) {
+			return badInput(err)
+		}
+		return err
+	}
+	if chosenFormat(params.format, out) == formatText {
+		err = writeOutcomeText(out, o)
+	} else {
+		err = writeIndented(out, o)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the outcome: %w", err)
+	}
+	return nil
+}
+
+// writeOutcomeText writes an outcome as text: status and reason, the
+// result, the facts and the next tools.
+func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
+	if _, err := fmt.Fprintf(out, "%s: %s\n\n", o.Status, o.Reason); err != nil {
+		return err
+	}
+	if err := result.WriteText(out, o.Result); err != nil {
+		return err
+	}
+	var sb strings.Builder
+	if len(o.ExtractedFacts) > 0 {
+		sb.WriteString("\nFacts:\n")
+		for _, f := range o.ExtractedFacts {
+			v, _ := json.Marshal(f.Value)
+			fmt.Fprintf(&sb, "  %s = %s\n", f.Path, v)
+		}
+	}
+	if len(o.SuggestedNextTools) > 0 {
+		sb.WriteString("\nNext tools:\n")
+		for _, n := range o.SuggestedNextTools {
+			a, _ := json.Marshal(n.Arguments)
+			fmt.Fprintf(&sb, "  %s (%s) %s\n", n.Tool, n.Reason, a)
+		}
+	}
+	if o.Progress != nil {
+		fmt.Fprintf(&sb, "\nProgress: %s", o.Progress.Verdict)
+		if o.Progress.Reason != "" {
+			fmt.Fprintf(&sb, " (%s)", o.Progress.Reason)
+		}
+		sb.WriteString("\n")
+	}
+	_, err := io.WriteString(out, sb.String())
+	return err
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// tools is examples/tools.json, the tools of the specification's examples.
+func toolsFile(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(repoRoot(t), "examples", "tools.json")
+}
+
+func TestCallCheck(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"args.json":   `{"action": "by_ids", "ids": ["e1"], "limit": 5}`,
+		"broken.json": `{"name": "a", "inputSchema": {}, "rules": [{"id": "r", "message": "m", "expression": "args.x =="}]}`,
+		"bad.json":    "[\n  {\"name\": 1,}\n]",
+	})
+	tools := toolsFile(t)
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   string
+		code    int
+		wantOut []string // substrings of stdout
+		wantErr string   // substring of stderr
+	}{
+		{name: "valid, limit dropped", args: []string{"call", "check", "--defs", tools, "get_events", "@" + filepath.Join(dir, "args.json")},
+			code: 0, wantOut: []string{`"valid": true`, `"normalized_arguments": {`, `"rule": "toolcall.dropped"`}},
+		{name: "invalid with repair", args: []string{"call", "check", "--defs", tools, "home_assistant", `{"action": "call_tool"}`},
+			code: 1, wantOut: []string{`"valid": false`, `"repair": {`, `"location": "tool_name"`, `"intent": "Control smart-home devices through Home Assistant."`}},
+		{name: "arguments from stdin", args: []string{"call", "check", "--defs", tools, "lookup_contact_places", "-"}, stdin: `{"contact_id": "c1"}`,
+			code: 0, wantOut: []string{`"valid": true`}},
+		{name: "unknown tool", args: []string{"call", "check", "--defs", tools, "get_event", `{}`},
+			code: 1, wantOut: []string{`"closest_tools": [`, `"get_events"`}},
+		{name: "text", args: []string{"call", "check", "--format", "text", "--defs", tools, "home_assistant", `{"action": "call_tool"}`},
+			code: 1, wantOut: []string{"FAIL", "Repair home_assistant", "tool_name: Add tool_name"}},
+		{name: "arguments not JSON", args: []string{"call", "check", "--defs", tools, "get_events", `{"action": }`},
+			code: 2, wantErr: "arguments:1:12: invalid character"},
+		{name: "broken rule", args: []string{"call", "check", "--defs", filepath.Join(dir, "broken.json"), "a", `{}`},
+			code: 2, wantErr: "broken.json: rules[0].expression:1:10: Syntax error"},
+		{name: "definitions not JSON", args: []string{"call", "check", "--defs", filepath.Join(dir, "bad.json"), "a", `{}`},
+			code: 2, wantErr: "bad.json:2:14: the definitions file is not valid JSON"},
+		{name: "no defs", args: []string{"call", "check", "a", `{}`}, code: 2, wantErr: "give --defs FILE"},
+		{name: "missing argument", args: []string{"call", "check", "--defs", tools, "a"}, code: 2, wantErr: "accepts 2 arg(s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+				}
+			}
+			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
+			}
+			if code != 2 && !strings.Contains(strings.Join(tt.args, " "), "text") {
+				var res toolcall.CheckResult
+				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || res.Result == nil {
+					t.Errorf("stdout is not a check result: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestCallOutcome(t *testing.T) {
+	t.Parallel()
+	tools := toolsFile(t)
+	tests := []struct {
+		name    string
+		args    []string
+		stdin   string
+		code    int
+		wantOut []string
+		wantErr string
+	}{
+		{name: "failure", args: []string{"call", "outcome", "--defs", tools, "get_events", `{"action": "by_ids", "ids": ["e1"]}`,
+			`{"content": [{"type": "text", "text": "calendar offline"}], "isError": true}`},
+			code: 0, wantOut: []string{`"status": "FAILED"`, `"type": "tool_error"`, "calendar offline"}},
+		{name: "result from stdin, follow-up", args: []string{"call", "outcome", "--defs", tools, "get_events", `{"action": "by_ids", "ids": ["e1"]}`, "-"},
+			stdin: `[{"event_id": "e1", "title": "Standup"}]`,
+			code:  0, wantOut: []string{`"status": "SATISFIED"`, `"tool": "update_event"`, `"event_id": "e1"`}},
+		{name: "session progress", args: []string{"call", "outcome", "--session", "s", "--defs", tools, "get_events", `{}`, `[]`},
+			code: 0, wantOut: []string{`"status": "NEEDS_MORE_TOOLS"`, `"verdict": "continue"`}},
+		{name: "text", args: []string{"call", "outcome", "--format", "text", "--defs", tools, "get_events", `{}`, `{"need_user_input": true, "question": "Which calendar?"}`},
+			code: 0, wantOut: []string{"NEED_USER_INPUT: the tool asks the user: Which calendar?"}},
+		{name: "compacted", args: []string{"call", "outcome", "--budget", "100", "--defs", tools, "get_events", `{}`, `{"items": [` + strings.Repeat(`{"id": "x", "body": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},`, 20) + `{"id": "y"}]}`},
+			code: 0, wantOut: []string{`"compacted": {`, `more items cut (21 in all)`}},
+		{name: "result not JSON", args: []string{"call", "outcome", "--defs", tools, "get_events", `{}`, `{x}`}, code: 2, wantErr: "result:1:2"},
+		{name: "two stdins", args: []string{"call", "outcome", "--defs", tools, "get_events", "-", "-"}, code: 2, wantErr: "only one of"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
+				}
+			}
+			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
+			}
+		})
+	}
+}
+
+// The built binary checks a call and exits with the verdict.
+func TestBinaryCallCheck(t *testing.T) {
+	t.Parallel()
+	r := runJudge(t, nil, "call", "check", "--defs", "examples/tools.json", "lookup_contact_places", `{}`)
+	if r.code != 1 || !strings.Contains(r.stdout, "requires one of contact_id, contact_query or group_query") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runJudge(t, []byte(`{"group_query": "family"}`), "call", "check", "--defs", "examples/tools.json", "lookup_contact_places", "-")
+	if r.code != 0 || !strings.Contains(r.stdout, `"valid": true`) {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,704 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/result"
+)
+
+// MaxResultBytes is the largest tool result Outcome reads.
+const MaxResultBytes = 16 << 20
+
+// Status is the coverage status of a call's outcome.
+type Status string
+
+// The coverage statuses of the specification.
+const (
+	// Satisfied: the call answered; nothing says more is needed.
+	Satisfied Status = "SATISFIED"
+	// NeedsMoreTools: the call gave nothing useful yet (an empty
+	// result, candidates to look up): call another tool.
+	NeedsMoreTools Status = "NEEDS_MORE_TOOLS"
+	// NeedUserInput: the tool asks the user to clarify (a
+	// need_user_input envelope, an ambiguity list).
+	NeedUserInput Status = "NEED_USER_INPUT"
+	// Failed: the call failed, or its result breaks the output schema.
+	Failed Status = "FAILED"
+)
+
+// OutcomeRequest is a finished call: the call, the tool's result as JSON,
+// and optionally the user's goal.
+type OutcomeRequest struct {
+	Call
+	// Result is the tool's result: an MCP CallToolResult ({content,
+	// isError, structuredContent}) or any JSON value the tool returned.
+	Result json.RawMessage `json:"result"`
+	// Goal is what the user asked for. Whether the result answers it is
+	// not decided without a model: it is reported as not checked.
+	Goal string `json:"goal,omitempty"`
+}
+
+// Outcome is the verdict on a finished call.
+type Outcome struct {
+	Status Status `json:"status"`
+	Reason string `json:"reason"`
+	// Result holds the issues found: the failure, the empty result, the
+	// output-schema violations, the clarification asked.
+	Result *result.ValidationResult `json:"result"`
+	// ExtractedFacts are the identifiers and key fields of the result.
+	ExtractedFacts []Fact `json:"extracted_facts"`
+	// SuggestedNextTools are the tools to call next, with the arguments
+	// known for them.
+	SuggestedNextTools []NextTool `json:"suggested_next_tools"`
+	// Progress is the session's verdict; nil without a session.
+	Progress *Progress `json:"progress,omitempty"`
+	// Compacted is the result compacted to the checker's budget; nil
+	// when the result fits.
+	Compacted *Compacted `json:"compacted,omitempty"`
+}
+
+// Fact is one identifier or key field of a result, at its path.
+type Fact struct {
+	Path  string `json:"path"`
+	Value any    `json:"value"`
+}
+
+// NextTool is a tool to call next: why, and the arguments already known
+// (identifiers from the result, parameters of the call).
+type NextTool struct {
+	Tool      string         `json:"tool"`
+	Reason    string         `json:"reason"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
+// Limits of fact extraction.
+const (
+	maxFacts     = 50
+	maxFactDepth = 4
+)
+
+// Outcome classifies a finished call: an explicit failure (MCP isError, an
+// error field, success false, a non-zero exit code, an HTTP status of 400
+// or more) is FAILED; a clarification envelope is NEED_USER_INPUT; an
+// empty or no-signal result is NEEDS_MORE_TOOLS; a result that breaks the
+// tool's output schema is FAILED (a failure is never checked against the
+// output schema); otherwise SATISFIED, or NEEDS_MORE_TOOLS when a discovery
+// tool returned candidates and a follow-up tool is known. With a session,
+// the outcome is recorded and Progress says whether to go on. Outcome
+// returns a *CallError when the result or arguments are not JSON.
+func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, error) {
+	start := time.Now()
+	args, err := decodeArguments(req.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Result) > MaxResultBytes {
+		return nil, &CallError{Field: "result", Msg: fmt.Sprintf("the result is larger than %d bytes", MaxResultBytes)}
+	}
+	res, err := jsonvalue.Decode(req.Result, 0)
+	if err != nil {
+		ce := &CallError{Field: "result", Msg: err.Error(), Err: err}
+		if se, ok := err.(*jsonvalue.SyntaxError); ok {
+			ce.Line, ce.Col, ce.Msg = se.Line, se.Col, se.Msg
+		}
+		return nil, ce
+	}
+	ct := ts.contracts[req.Tool]
+	b := result.NewBuilder().Ran(ValidationType)
+	o := &Outcome{ExtractedFacts: []Fact{}, SuggestedNextTools: []NextTool{}}
+	decided, undecided := 1, 0
+	if ct == nil {
+		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "tool",
+			Message:    fmt.Sprintf("Tool '%s' has no contract here, so its result was not checked against an output schema", result.Clip(req.Tool, 80)),
+			Suggestion: "Give the tool's definition (--defs, or tools in the request) to check its output schema",
+			Rule:       "toolcall.no_contract"})
+		undecided++
+	}
+
+	payload, env := inspect(res)
+	errSig, empty := "", false
+	switch {
+	case env.failure != "":
+		o.Status, o.Reason = Failed, fmt.Sprintf("the tool reported a failure: %s", env.failure)
+		errSig = signature(env.failure, env.errorText)
+		msg := fmt.Sprintf("Tool '%s' failed: %s", req.Tool, env.failure)
+		if env.errorText != "" {
+			msg += ": " + result.Clip(env.errorText, 300)
+		}
+		b.Add(result.Issue{Severity: result.Error, Type: result.ToolError, Location: env.failureAt, Message: msg,
+			Suggestion: "Read the error, repair the arguments or choose another tool, and do not repeat the same call",
+			Rule:       "toolcall." + env.failureRule})
+	case env.clarify != "":
+		o.Status, o.Reason = NeedUserInput, "the tool asks the user: "+env.clarify
+		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: env.clarifyAt,
+			Message:    fmt.Sprintf("Tool '%s' needs input from the user: %s", req.Tool, result.Clip(env.clarify, 300)),
+			Suggestion: "Ask the user the question, with the candidates if any, instead of retrying the call",
+			Rule:       "toolcall.need_user_input"})
+	default:
+		if ct != nil && ct.output != nil {
+			if issues, err := ts.checkOutput(ctx, ct, res); err != nil {
+				return nil, err
+			} else if len(issues) > 0 {
+				b.Add(issues...)
+				o.Status, o.Reason = Failed, fmt.Sprintf("the result breaks the output schema of '%s' (%d issues)", ct.Name, len(issues))
+				errSig = signature("output_schema", issues)
+			}
+			decided++
+		}
+		if o.Status == "" {
+			if why, at := emptiness(payload); why != "" {
+				o.Status, o.Reason, empty = NeedsMoreTools, "the result is empty: "+why, true
+				b.Add(result.Issue{Severity: result.Warning, Type: result.EmptyResult, Location: at,
+					Message:    fmt.Sprintf("Tool '%s' returned no results: %s", req.Tool, why),
+					Suggestion: "Broaden the query or try another tool; do not repeat the same call",
+					Rule:       "toolcall.empty"})
+			}
+		}
+	}
+	if o.Status != Failed {
+		o.ExtractedFacts = extractFacts(payload)
+	}
+	if o.Status == "" {
+		o.Status, o.Reason = Satisfied, "the tool returned a result with content"
+		if next := ts.nextTools(ct, args, o.ExtractedFacts); len(next) > 0 {
+			o.SuggestedNextTools = next
+			if isDiscovery(req.Tool) {
+				o.Status = NeedsMoreTools
+				o.Reason = fmt.Sprintf("'%s' found candidates; call %s with one of them", req.Tool, quoteList(toolNames(next), " or "))
+			}
+		}
+	} else if o.Status == NeedsMoreTools {
+		o.SuggestedNextTools = ts.alternatives(req.Tool)
+	}
+	if strings.TrimSpace(req.Goal) != "" && o.Status == Satisfied {
+		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "goal",
+			Message:    "Whether the result answers the goal was not checked: that needs a model, and judge decides without one",
+			Suggestion: "Read the extracted facts against the goal, or check the answer with judge validate and acceptance criteria",
+			Rule:       "toolcall.goal"})
+		undecided++
+	}
+	b.Confidence(float64(decided) / float64(decided+undecided))
+	o.Result = b.Duration(time.Since(start)).Build()
+	if c := Compact(res, ts.checker.budget); c.Chars < c.OriginalChars || c.OverBudget {
+		o.Compacted = &c
+	}
+	if req.SessionID != "" {
+		var p Progress
+		err := ts.checker.store.Update(ctx, req.SessionID, func(s *Session) error {
+			p = ts.checker.limits.observe(s, observation{
+				call:  signature(req.Tool, args),
+				err:   errSig,
+				res:   signature(res),
+				empty: empty,
+			}, req.Tool)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("toolcall: session %q: %w", req.SessionID, err)
+		}
+		o.Progress = &p
+	}
+	return o, nil
+}
+
+// envelope is what inspect found in a result.
+type envelope struct {
+	failure, failureAt, failureRule string // why it failed, where, which rule
+	errorText                       string
+	clarify, clarifyAt              string // the question asked, where
+}
+
+// inspect finds the payload of a result (structuredContent, JSON inside a
+// text content, or the value itself) and the failure or clarification
+// signals in the result and its payload.
+func inspect(res any) (any, envelope) {
+	var env envelope
+	payload := res
+	if m, ok := res.(map[string]any); ok {
+		if content, ok := m["content"].([]any); ok {
+			payload = contentPayload(content)
+			if sc, ok := m["structuredContent"]; ok && sc != nil {
+				payload = sc
+			}
+			if b, _ := m["isError"].(bool); b {
+				env.failure, env.failureAt, env.failureRule = "the result has isError true", "isError", "is_error"
+				env.errorText = textOf(content)
+				return payload, env
+			}
+		}
+	}
+	for _, v := range []any{res, payload} {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		if why, at, rule, text := failureOf(m); why != "" {
+			env.failure, env.failureAt, env.failureRule, env.errorText = why, at, rule, text
+			return payload, env
+		}
+		if q, at := clarificationOf(m); q != "" {
+			env.clarify, env.clarifyAt = q, at
+			return payload, env
+		}
+	}
+	return payload, env
+}
+
+// contentPayload is the payload of MCP content: the JSON inside a single
+// text item when it holds JSON, the texts otherwise.
+func contentPayload(content []any) any {
+	var texts []any
+	for _, c := range content {
+		cm, _ := c.(map[string]any)
+		if cm["type"] != "text" {
+			if cm != nil {
+				texts = append(texts, cm)
+			}
+			continue
+		}
+		t, _ := cm["text"].(string)
+		if s := strings.TrimSpace(t); strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[") {
+			if v, err := jsonvalue.Decode([]byte(s), 0); err == nil {
+				texts = append(texts, v)
+				continue
+			}
+		}
+		texts = append(texts, t)
+	}
+	if len(texts) == 1 {
+		return texts[0]
+	}
+	return texts
+}
+
+// textOf joins the texts of MCP content.
+func textOf(content []any) string {
+	var parts []string
+	for _, c := range content {
+		if t, ok := asMap(c)["text"].(string); ok && strings.TrimSpace(t) != "" {
+			parts = append(parts, strings.TrimSpace(t))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// failureOf finds an explicit failure in an object: an error field that
+// is not empty, success false, a non-zero exit code, an HTTP status of 400
+// or more.
+func failureOf(m map[string]any) (why, at, rule, text string) {
+	if e, ok := m["error"]; ok && !isEmpty(e) && e != false {
+		return "the result has an error field", "error", "error_field", errorText(e)
+	}
+	if v, ok := m["valid"].(bool); ok && !v {
+		return "the result has valid false", "valid", "valid_false", errorText(firstOf(m, "message", "issues", "suggestions"))
+	}
+	if s, ok := m["success"].(bool); ok && !s {
+		return "the result has success false", "success", "success_false", errorText(m["message"])
+	}
+	if s, ok := m["ok"].(bool); ok && !s {
+		return "the result has ok false", "ok", "success_false", errorText(m["message"])
+	}
+	for _, k := range []string{"exit_code", "exitCode", "returncode", "return_code"} {
+		if n, ok := intOf(m[k]); ok && n != 0 {
+			return fmt.Sprintf("the exit code is %d", n), k, "exit_code", errorText(firstOf(m, "stderr", "message"))
+		}
+	}
+	for _, k := range []string{"status_code", "statusCode", "http_status", "status"} {
+		if n, ok := intOf(m[k]); ok && n >= 400 && n < 600 {
+			return fmt.Sprintf("the HTTP status is %d", n), k, "http_status", errorText(firstOf(m, "message", "body"))
+		}
+	}
+	return "", "", "", ""
+}
+
+func firstOf(m map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// errorText renders an error value for a message.
+func errorText(e any) string {
+	switch x := e.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(x)
+	case map[string]any:
+		for _, k := range []string{"message", "detail", "error", "reason"} {
+			if s, ok := x[k].(string); ok && s != "" {
+				return s
+			}
+		}
+	}
+	return shortJSON(e)
+}
+
+// intOf reads an integral JSON number.
+func intOf(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
+}
+
+// clarificationOf finds a request for the user's input: a need_user_input
+// flag, or a list of ambiguous candidates.
+func clarificationOf(m map[string]any) (question, at string) {
+	for _, k := range []string{"need_user_input", "needs_user_input", "requires_user_input", "needs_clarification", "need_clarification"} {
+		v, ok := m[k]
+		if !ok || isEmpty(v) || v == false {
+			continue
+		}
+		q := errorText(firstOf(m, "question", "prompt", "message", "reason"))
+		if s, ok := v.(string); ok && q == "" {
+			q = s
+		}
+		if vm, ok := v.(map[string]any); ok && q == "" {
+			q = errorText(firstOf(vm, "question", "prompt", "message", "reason"))
+		}
+		if q == "" || q == "true" {
+			q = "the tool needs more information"
+		}
+		return q, k
+	}
+	for _, k := range []string{"ambiguous", "ambiguities", "ambiguous_matches", "ambiguous_contacts", "disambiguation"} {
+		v, ok := m[k]
+		if !ok || isEmpty(v) || v == false {
+			continue
+		}
+		if l, ok := v.([]any); ok && len(l) < 2 && k != "ambiguities" {
+			continue
+		}
+		cands := asList(v)
+		if len(cands) == 0 {
+			cands = asList(firstOf(m, "candidates", "matches", "options"))
+		}
+		q := errorText(firstOf(m, "question", "prompt", "message"))
+		if q == "" {
+			q = "the request is ambiguous"
+		}
+		if len(cands) > 0 {
+			q += fmt.Sprintf(" (%d candidates)", len(cands))
+		}
+		return q, k
+	}
+	return "", ""
+}
+
+// noResults matches short texts that say nothing was found.
+var noResults = regexp.MustCompile(`(?i)^\W*(no (results?|matches|matching|items|records|entries|data|\w+ found)|nothing found|not found|0 (results|matches|items)|none found|empty)\b`)
+
+// emptiness says why a payload carries no signal, and where, or "".
+func emptiness(v any) (why, at string) {
+	switch x := v.(type) {
+	case nil:
+		return "the result is null", "root"
+	case string:
+		s := strings.TrimSpace(x)
+		if s == "" {
+			return "the result is an empty text", "root"
+		}
+		if len(s) < 200 && noResults.MatchString(s) {
+			return fmt.Sprintf("the tool said %q", result.Clip(s, 80)), "root"
+		}
+	case []any:
+		if len(x) == 0 {
+			return "the result is an empty list", "root"
+		}
+		for _, e := range x {
+			if w, _ := emptiness(e); w == "" {
+				return "", ""
+			}
+		}
+		return "every item of the result is empty", "root"
+	case map[string]any:
+		if len(x) == 0 {
+			return "the result is an empty object", "root"
+		}
+		// An object whose lists are all empty, with nothing else but
+		// counts of zero and paging fields, found nothing.
+		var lists []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			switch e := x[k].(type) {
+			case []any:
+				if len(e) > 0 {
+					return "", ""
+				}
+				lists = append(lists, k)
+			case json.Number:
+				if n, ok := intOf(e); !ok || n != 0 {
+					if !isPaging(k) {
+						return "", ""
+					}
+				}
+			case nil:
+			case bool, string:
+				if !isPaging(k) {
+					return "", ""
+				}
+			default:
+				return "", ""
+			}
+		}
+		if len(lists) > 0 {
+			return fmt.Sprintf("%s is an empty list", lists[0]), locationOf(lists[0])
+		}
+	}
+	return "", ""
+}
+
+// isPaging reports whether k names a paging or status field that carries
+// no answer by itself.
+func isPaging(k string) bool {
+	switch strings.ToLower(k) {
+	case "page", "per_page", "perpage", "page_size", "pagesize", "cursor", "next_cursor", "nextcursor", "next",
+		"next_page", "offset", "limit", "has_more", "hasmore", "incomplete_results", "total_pages", "query", "q", "type", "kind":
+		return true
+	}
+	return false
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return strings.TrimSpace(x) == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// isIdentifierKey reports whether k names an identifier or a key field
+// worth keeping as a fact.
+func isIdentifierKey(k string) bool {
+	l := strings.ToLower(k)
+	switch l {
+	case "id", "uuid", "number", "name", "title", "url", "html_url", "uri", "path", "sha", "key", "slug",
+		"status", "state", "email", "login", "full_name", "owner", "repo", "ref", "branch", "version":
+		return true
+	}
+	return strings.HasSuffix(l, "_id") || strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID")
+}
+
+// extractFacts collects the identifiers and key fields of a payload, in
+// document order of sorted keys, at most maxFacts.
+func extractFacts(v any) []Fact {
+	facts := []Fact{}
+	var walk func(v any, path []string, arrays []bool, depth int)
+	walk = func(v any, path []string, arrays []bool, depth int) {
+		if len(facts) >= maxFacts || depth > maxFactDepth {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			keys := slices.Sorted(maps.Keys(x))
+			for _, k := range keys {
+				if len(facts) >= maxFacts {
+					return
+				}
+				switch e := x[k].(type) {
+				case string, json.Number, bool:
+					if isIdentifierKey(k) {
+						if s, ok := e.(string); ok && (s == "" || len(s) > 300) {
+							continue
+						}
+						facts = append(facts, Fact{Path: renderPath(append(path, k), append(arrays, false)), Value: e})
+					}
+				}
+			}
+			for _, k := range keys {
+				switch x[k].(type) {
+				case map[string]any, []any:
+					walk(x[k], append(slices.Clip(path), k), append(slices.Clip(arrays), false), depth+1)
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if i >= 10 {
+					break
+				}
+				walk(e, append(slices.Clip(path), fmt.Sprint(i)), append(slices.Clip(arrays), true), depth+1)
+			}
+		}
+	}
+	walk(v, nil, nil, 0)
+	return facts
+}
+
+// renderPath writes a path in the specification's notation.
+func renderPath(tokens []string, arrays []bool) string {
+	if len(tokens) == 0 {
+		return "root"
+	}
+	var sb strings.Builder
+	for i, t := range tokens {
+		switch {
+		case arrays[i]:
+			sb.WriteString("[" + t + "]")
+		case strings.HasPrefix(locationOf(t), "["):
+			sb.WriteString(locationOf(t))
+		default:
+			if sb.Len() > 0 {
+				sb.WriteString(".")
+			}
+			sb.WriteString(t)
+		}
+	}
+	return sb.String()
+}
+
+// checkOutput validates an MCP result's structuredContent against the
+// output schema; a result without structuredContent breaks the MCP rule
+// that a tool with an output schema returns it.
+func (ts *Toolset) checkOutput(ctx context.Context, ct *Contract, res any) ([]result.Issue, error) {
+	m, _ := res.(map[string]any)
+	sc, ok := m["structuredContent"]
+	if !ok {
+		return []result.Issue{{Severity: result.Error, Type: result.MissingField, Location: "structuredContent",
+			Message:    fmt.Sprintf("Tool '%s' declares an output schema but its result has no structuredContent", ct.Name),
+			Suggestion: "Return the result as structuredContent matching the output schema (MCP requires it of tools with an outputSchema)",
+			Rule:       "toolcall.output_schema"}}, nil
+	}
+	found, err := ct.output.validate(ctx, sc)
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: %s: output schema: %w", ct.Name, err)
+	}
+	issues := make([]result.Issue, 0, len(found))
+	for _, is := range found {
+		r := strings.NewReplacer("The output", "The structuredContent", "the output", "the structuredContent")
+		is.Message, is.Suggestion = r.Replace(is.Message), r.Replace(is.Suggestion)
+		if is.Location == "root" || is.Location == "" {
+			is.Location = "structuredContent"
+		} else if strings.HasPrefix(is.Location, "[") {
+			is.Location = "structuredContent" + is.Location
+		} else {
+			is.Location = "structuredContent." + is.Location
+		}
+		issues = append(issues, is)
+	}
+	return issues, nil
+}
+
+// isDiscovery reports whether a tool's name says it finds candidates
+// rather than acting on one.
+func isDiscovery(name string) bool {
+	verb, _, _ := strings.Cut(strings.ToLower(name), "_")
+	switch verb {
+	case "search", "list", "find", "lookup", "query", "discover":
+		return true
+	}
+	return false
+}
+
+// stem is a tool name's object: "list_issues" → "issue".
+func stem(name string) string {
+	_, obj, ok := strings.Cut(strings.ToLower(name), "_")
+	if !ok {
+		return ""
+	}
+	obj = strings.TrimSuffix(obj, "s")
+	return obj
+}
+
+// nextTools suggests the tools to call after a successful call: the
+// contract's declared follow-ups, else, after a discovery tool, the
+// execution tools on the same object (list_issues → get_issue,
+// update_issue), with the arguments known from the call and the result.
+func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
+	var names []string
+	reason := "a declared follow-up of this tool"
+	if ct != nil && len(ct.NextTools) > 0 {
+		names = ct.NextTools
+	} else if ct != nil && isDiscovery(ct.Name) {
+		reason = "acts on what this discovery tool found"
+		s := stem(ct.Name)
+		for _, n := range ts.names {
+			if n != ct.Name && !isDiscovery(n) && s != "" && stem(n) == s {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 5 {
+			names = names[:5]
+		}
+	}
+	var out []NextTool
+	for _, n := range names {
+		nt := NextTool{Tool: n, Reason: reason}
+		if next, ok := ts.contracts[n]; ok {
+			nt.Arguments = knownArguments(next, asMap(args), facts)
+		}
+		out = append(out, nt)
+	}
+	return out
+}
+
+// knownArguments fills the required parameters of a next tool that the
+// call's arguments or the first extracted facts name exactly.
+func knownArguments(next *Contract, args map[string]any, facts []Fact) map[string]any {
+	known := map[string]any{}
+	for _, p := range next.Params {
+		if !p.Required {
+			continue
+		}
+		if v, ok := args[p.Name]; ok {
+			known[p.Name] = v
+			continue
+		}
+		for _, f := range facts {
+			last := f.Path
+			if i := strings.LastIndexAny(last, ".]"); i >= 0 {
+				last = last[i+1:]
+			}
+			if last == p.Name || (last == "id" && strings.HasSuffix(p.Name, "_id")) || (last == "number" && strings.HasSuffix(p.Name, "_number")) {
+				known[p.Name] = f.Value
+				break
+			}
+		}
+	}
+	if len(known) == 0 {
+		return nil
+	}
+	return known
+}
+
+// alternatives suggests, after an empty result, the other discovery tools
+// on the same object.
+func (ts *Toolset) alternatives(tool string) []NextTool {
+	out := []NextTool{}
+	s := stem(tool)
+	if s == "" {
+		return out
+	}
+	for _, n := range ts.names {
+		if n != tool && isDiscovery(n) && stem(n) == s {
+			out = append(out, NextTool{Tool: n, Reason: "another way to find " + s + "s, as this call found none"})
+		}
+	}
+	return out
+}
+
+func toolNames(next []NextTool) []string {
+	var ns []string
+	for _, n := range next {
+		ns = append(ns, n.Tool)
+	}
+	return ns
+}
