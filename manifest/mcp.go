@@ -41,8 +41,11 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 	if err := json.Unmarshal(data, &probe); err != nil {
 		p := Pos{1, 1}
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			l, c := lineCol(data, int(se.Offset))
+		if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
+			l, c := lineCol(data, int(se.Offset)-1)
+			p = Pos{l, c}
+		} else {
+			l, c := lineCol(data, len(data))
 			p = Pos{l, c}
 		}
 		return nil, &MCPError{File: file, Pos: p, Msg: "not a JSON document: " + err.Error(), Err: err}
@@ -69,7 +72,11 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 		if tools != nil {
 			what = "\"tools\" is " + tools.describe() + ", not a list of definitions"
 		}
-		return nil, &MCPError{File: file, Pos: doc.pos,
+		at := doc.pos
+		if tools != nil {
+			at = tools.pos
+		}
+		return nil, &MCPError{File: file, Pos: at,
 			Msg: what + `: expected a tools/list result {"tools": [{"name", "description", "inputSchema"}]}, a list of definitions, or one definition`}
 	}
 	reg := &Registry{byID: map[string][]*Tool{}}

@@ -178,6 +178,9 @@ func (t *Tool) schemaPos(ptr []string) Pos {
 		}
 		return t.keyPosOf("parameters")
 	}
+	if len(ptr) == 0 {
+		return t.keyPosOf(t.schemaBase...)
+	}
 	path := slices.Clone(t.schemaBase)
 	for _, tok := range ptr {
 		path = append(path, tok)

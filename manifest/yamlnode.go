@@ -261,7 +261,11 @@ func (d *decoder) node(n ast.Node, depth int) (*node, error) {
 		}
 		return target, nil
 	case *ast.MappingNode:
-		return d.mapping(n, v.Values, depth)
+		out, err := d.mapping(n, v.Values, depth)
+		if err == nil && v.IsFlowStyle && v.Start != nil && v.Start.Position != nil {
+			out.pos = shift(v.Start.Position, d.lineOff, d.colOff)
+		}
+		return out, err
 	case *ast.MappingValueNode:
 		return d.mapping(n, []*ast.MappingValueNode{v}, depth)
 	case *ast.SequenceNode:
