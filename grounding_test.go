@@ -115,8 +115,8 @@ func TestGroundingSupported(t *testing.T) {
 	}
 }
 
-// withoutGrounding is DefaultLayers without the facts and hallucination
-// layers.
+// withoutGrounding is the schema and criteria layers of DefaultLayers:
+// an engine with no facts layer.
 func withoutGrounding() []*layer.Layer {
-	return slices.DeleteFunc(judge.DefaultLayers(), func(l *layer.Layer) bool { return l.Name == "facts" || l.Name == "hallucination" })
+	return slices.DeleteFunc(judge.DefaultLayers(), func(l *layer.Layer) bool { return l.Name != "schema" && l.Name != "criteria" })
 }

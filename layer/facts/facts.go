@@ -55,6 +55,17 @@ func run(ctx context.Context, p *layer.Pass) error {
 		p.Undecided("root", fmt.Sprintf("The output is too large to check whole: only its first %d claims or %d bytes of text were checked", claim.MaxClaims, claim.MaxTextBytes),
 			"Check a shorter output, or split it into parts")
 	}
+	if len(ix.Docs()) == 0 && len(set.Claims) > 0 {
+		// Nothing to check against: every claim is undecided, not
+		// unsupported.
+		p.Undecided("root", fmt.Sprintf("None of the trusted sources could be found, so the %d claims of the output were not checked", len(set.Claims)),
+			"Give the sources inline in sources, or put them in the directory given to --sources / --source")
+		for range len(set.Claims) - 1 {
+			p.Decided(0)
+		}
+		p.Failed(Criterion)
+		return nil
+	}
 	var t tally
 	for _, c := range set.Claims {
 		if err := ctx.Err(); err != nil {

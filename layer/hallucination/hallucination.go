@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -39,6 +40,11 @@ func run(ctx context.Context, p *layer.Pass) error {
 		return err
 	}
 	undecided := 0
+	if len(ix.Docs()) == 0 {
+		// No source to weigh the claims against: certainty cannot be
+		// judged, and contradictions are not known.
+		set.Claims = slices.DeleteFunc(set.Claims, func(c claim.Claim) bool { return !c.Certain })
+	}
 	for _, c := range set.Claims {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -46,7 +52,10 @@ func run(ctx context.Context, p *layer.Pass) error {
 		if c.Kind == claim.Citation {
 			continue
 		}
-		v := ix.Check(c)
+		v := source.Verdict{}
+		if len(ix.Docs()) > 0 {
+			v = ix.Check(c)
+		}
 		if v.Status == source.Contradicted {
 			bad++
 		}
