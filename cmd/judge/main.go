@@ -11,7 +11,15 @@
 //	judge serve               serve the HTTP API (POST /validate, /healthz, …)
 //	                          on --addr; the bearer token is read from the
 //	                          environment variable named by --token-env
+//	judge schema strict FILE  print the OpenAI strict-mode form of a JSON Schema,
+//	                          listing on stderr what it no longer enforces
+//	judge schema response-format --name N FILE
+//	                          print the response_format object around it
 //	judge version             print the version
+//
+// Plain-language criteria are judged by a model when JUDGE_LLM_BASE_URL and
+// JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY, if the server needs a key) name an
+// OpenAI-compatible server; without them they are reported as not checked.
 //
 // The output under validation is read as JSON when it is JSON; otherwise it
 // is text, and a JSON object inside a ```json fence is found and checked.

@@ -56,7 +56,10 @@ ValidationResult; GET /healthz, /readyz, /metrics, /openapi.json and
 Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
 JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
-in the process list. Logs are JSON lines on stderr. SIGINT or SIGTERM shuts
+in the process list. Plain-language criteria are judged by the model that
+JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
+a key), and reported as not checked without one. Logs are JSON lines on
+stderr. SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
   curl -H 'Authorization: Bearer s3cret' -H 'Content-Type: application/json' --data @examples/request.json http://127.0.0.1:8080/validate`,
@@ -101,6 +104,13 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
 	}
+	model, err := modelOption(params.getenv)
+	if err != nil {
+		return err
+	}
+	if model != nil {
+		opts = append(opts, model)
+	}
 	nschemas := 0
 	if params.schemasDir != "" {
 		schemas, err := judge.LoadSchemaDir(params.schemasDir)
@@ -136,7 +146,7 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	url := "http://" + ln.Addr().String()
 	logger.Info("judge serve listening", "url", url, "addr", ln.Addr().String(),
-		"version", versionString(), "auth", token != "", "schemas", nschemas, "sources", engine.SourceDocs())
+		"version", versionString(), "auth", token != "", "schemas", nschemas, "sources", engine.SourceDocs(), "model", engine.Model())
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}

@@ -41,6 +41,8 @@ type validateParams struct {
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
 	format       *enumFlag     // --format: json | text; "" = by terminal
 	stdin        io.Reader     // where "-" reads from
+	// getenv reads the model's configuration (JUDGE_LLM_*).
+	getenv func(string) string
 }
 
 func newValidateParams() validateParams {
@@ -48,6 +50,7 @@ func newValidateParams() validateParams {
 		outputMode: newEnumFlag(judge.OutputAuto, judge.OutputAuto, judge.OutputValue),
 		format:     newEnumFlag("", formatJSON, formatText),
 		stdin:      os.Stdin,
+		getenv:     os.Getenv,
 	}
 }
 
@@ -66,8 +69,10 @@ is found and validated.
 The checks are a JSON Schema (--schema, with $ref resolved against --schemas
 DIR and never fetched), CEL rules (--rules: a JSON array of
 {"id", "description", "rule", "message"} objects; a rule reads "output" and
-"context") and plain-language criteria (--criteria, reported as not checked
-without an LLM). --types limits the validation types that run.
+"context") and plain-language criteria (--criteria), which a model judges
+when JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY if it
+needs one) name an OpenAI-compatible server, and which are reported as not
+checked without one. --types limits the validation types that run.
 
 Exit status: 0 valid (with quality score >= --min-quality and confidence >=
 --min-confidence), 1 invalid, below --min-quality, or too little decided to
@@ -119,6 +124,11 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	var opts []judge.Option
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
+	}
+	if model, err := modelOption(params.getenv); err != nil {
+		return err
+	} else if model != nil {
+		opts = append(opts, model)
 	}
 	var schemaFiles []judge.SchemaFile
 	if params.schemasDir != "" {
@@ -294,3 +304,20 @@ func (f *enumFlag) Set(s string) error {
 }
 
 func (f *enumFlag) Type() string { return strings.Join(f.allowed, "|") }
+
+// modelOption is the engine option of the model configured in the
+// environment read through getenv (os.Getenv when nil), or nil when none
+// is; a half or malformed configuration is bad input.
+func modelOption(getenv func(string) string) (judge.Option, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, ok, err := judge.LLMConfigFromEnv(getenv)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	return judge.WithLLM(cfg), nil
+}

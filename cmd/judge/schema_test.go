@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// TestSchemaGolden runs judge schema strict and response-format on the
+// schema of testdata/schema.txtar and compares stdout and stderr with its
+// sections; -update rewrites them.
+func TestSchemaGolden(t *testing.T) {
+	t.Parallel()
+	const file = "testdata/schema.txtar"
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	schema := filepath.Join(dir, "schema.json")
+	for _, f := range ar.Files {
+		if f.Name == "schema.json" {
+			if err := os.WriteFile(schema, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got := map[string][]byte{}
+	for _, sub := range []string{"strict", "response-format"} {
+		var out, errOut bytes.Buffer
+		params := newSchemaParams()
+		params.name = "ticket"
+		run := runSchemaStrict
+		if sub == "response-format" {
+			run = runSchemaResponseFormat
+		}
+		if err := run(context.Background(), params, []string{schema}, &out, &errOut); err != nil {
+			t.Fatalf("%s: %v", sub, err)
+		}
+		if !json.Valid(out.Bytes()) {
+			t.Errorf("%s: stdout is not JSON", sub)
+		}
+		got[sub+".stdout"] = out.Bytes()
+		got[sub+".stderr"] = []byte(strings.ReplaceAll(errOut.String(), schema, "schema.json"))
+	}
+	changed := false
+	for i, f := range ar.Files {
+		g, ok := got[f.Name]
+		if !ok {
+			continue
+		}
+		if *update {
+			ar.Files[i].Data, changed = g, true
+		} else if !bytes.Equal(g, f.Data) {
+			t.Errorf("%s differs (run with -update to accept):\ngot:\n%s\nwant:\n%s", f.Name, g, f.Data)
+		}
+	}
+	if changed {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSchemaErrors(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"array.json":  `[1]`,
+		"string.json": `{"type": "string"}`,
+		"bad.json":    `{"type": `,
+		"ok.json":     `{"type": "object"}`,
+	})
+	tests := []struct {
+		name  string
+		rf    bool
+		param string // --name
+		file  string
+		stdin string
+		want  string
+	}{
+		{"not an object", false, "", "array.json", "", "array.json: strict schema: #: the schema is an array, not a JSON object"},
+		{"root not an object schema", false, "", "string.json", "", `string.json: strict schema: #: the root of a strict schema must be an object schema`},
+		{"not JSON", false, "", "bad.json", "", "bad.json:1:10: the schema file is not valid JSON"},
+		{"no such file", false, "", "missing.json", "", "missing.json: no such schema file"},
+		{"stdin not JSON", false, "", "-", "nope", "<stdin>:1:2: the schema file is not valid JSON"},
+		{"no name", true, "", "ok.json", "", "--name is required"},
+		{"bad name", true, "a b", "ok.json", "", `--name: strict schema: response format name "a b" is not 1 to 64`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			params := newSchemaParams()
+			params.name = tt.param
+			params.stdin = strings.NewReader(tt.stdin)
+			file := tt.file
+			if file != "-" {
+				file = filepath.Join(dir, file)
+			}
+			run := runSchemaStrict
+			if tt.rf {
+				run = runSchemaResponseFormat
+			}
+			var out bytes.Buffer
+			err := run(context.Background(), params, []string{file}, &out, new(bytes.Buffer))
+			if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v (exit %d), want exit 2 with %q", err, exitCode(err), tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("wrote %q to stdout on an error", out.String())
+			}
+		})
+	}
+}
