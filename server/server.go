@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/toolcall"
 )
 
 // Defaults of [Options].
@@ -55,6 +56,14 @@ type Options struct {
 	// it gets 503 with Retry-After at once, before its body is read. 0
 	// means DefaultMaxInFlight.
 	MaxInFlight int
+	// Tools are the tools whose calls /v1/calls/check and
+	// /v1/calls/outcome check when a request gives no "tools"; nil means
+	// requests must give them.
+	Tools *toolcall.Toolset
+	// Calls compiles the tools of requests and keeps the sessions; nil
+	// means a new toolcall.Checker with its defaults. Give the Checker
+	// that made Tools.
+	Calls *toolcall.Checker
 }
 
 // DefaultMaxInFlight is the default of Options.MaxInFlight.
@@ -74,6 +83,10 @@ type Server struct {
 	handler  http.Handler
 	paths    map[string]bool // every routed path, for the route label
 	ready    atomic.Bool
+	// calls checks tool calls; nil, with callsErr, when it could not be
+	// made.
+	calls    *toolcall.Checker
+	callsErr error
 }
 
 // route is one route the server serves.
@@ -106,6 +119,9 @@ func New(e *judge.Engine, opts Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.calls = opts.Calls; s.calls == nil {
+		s.calls, s.callsErr = toolcall.New()
+	}
 	s.openapi = buildOpenAPI(opts)
 	mux := http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -128,6 +144,8 @@ func (s *Server) routes() []route {
 		{http.MethodGet, "/metrics", s.metrics.handler.ServeHTTP},
 		{http.MethodGet, "/openapi.json", s.handleOpenAPI},
 		{http.MethodGet, "/capabilities", s.handleCapabilities},
+		{http.MethodPost, "/v1/calls/check", s.handleCallCheck},
+		{http.MethodPost, "/v1/calls/outcome", s.handleCallOutcome},
 	}
 }
 

@@ -225,8 +225,8 @@ func TestRouting(t *testing.T) {
 		{http.MethodGet, "/nope", 404, ""},
 		{http.MethodGet, "/", 404, ""},
 		{http.MethodPost, "/v1/tools/lint", 404, ""},
-		{http.MethodPost, "/v1/calls/check", 404, ""},
-		{http.MethodPost, "/v1/calls/outcome", 404, ""},
+		{http.MethodGet, "/v1/calls/check", 405, "POST"},
+		{http.MethodGet, "/v1/calls/outcome", 405, "POST"},
 		{http.MethodPost, "/validate/extra", 404, ""},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/server/api"
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// handleCallCheck answers POST /v1/calls/check: the body is an
+// api.CallCheckRequest, the answer {result, normalized_arguments, repair}.
+// An invalid call is 200 with valid false; only a request that cannot be
+// answered (malformed body, broken tool definitions, arguments that are
+// not JSON) is an error.
+func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
+	var req api.CallCheckRequest
+	release, ok := s.startCall(w, r, &req, "tool, arguments, session_id, tools")
+	if !ok {
+		return
+	}
+	defer release()
+	ts, err := s.toolsetFor(req.Tools)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	res, err := ts.Check(r.Context(), toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID})
+	if err != nil {
+		s.writeError(w, r, callError(err))
+		return
+	}
+	s.metrics.observeResult(res.Result)
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, res)
+}
+
+// handleCallOutcome answers POST /v1/calls/outcome: the body is an
+// api.CallOutcomeRequest, the answer {status, reason, result,
+// extracted_facts, suggested_next_tools, progress, compacted}.
+func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
+	var req api.CallOutcomeRequest
+	release, ok := s.startCall(w, r, &req, "tool, arguments, result, goal, session_id, tools")
+	if !ok {
+		return
+	}
+	defer release()
+	if len(req.Result) == 0 {
+		s.writeError(w, r, &judge.RequestError{Field: "result", Msg: `the request has no "result"`})
+		return
+	}
+	ts, err := s.toolsetFor(req.Tools)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	o, err := ts.Outcome(r.Context(), toolcall.OutcomeRequest{
+		Call:   toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID},
+		Result: req.Result, Goal: req.Goal,
+	})
+	if err != nil {
+		s.writeError(w, r, callError(err))
+		return
+	}
+	s.metrics.observeResult(o.Result)
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, o)
+}
+
+// startCall takes an in-flight slot and decodes the body into v strictly
+// (known lists the fields for the error of an unknown one). It answers the
+// request itself and returns false when it cannot go on; otherwise the
+// caller calls release when done.
+func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known string) (release func(), ok bool) {
+	if err := checkMediaType(r.Header); err != nil {
+		s.writeError(w, r, err)
+		return nil, false
+	}
+	select {
+	case s.inFlight <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
+		return nil, false
+	}
+	release = func() { <-s.inFlight }
+	body, err := s.readBody(w, r)
+	if err == nil {
+		err = decodeStrict(body, s.opts.MaxDepth, v, known)
+	}
+	if err != nil {
+		release()
+		s.writeError(w, r, err)
+		return nil, false
+	}
+	if s.calls == nil {
+		release()
+		s.writeError(w, r, fmt.Errorf("server: tool-call checker: %w", s.callsErr))
+		return nil, false
+	}
+	tool := ""
+	switch x := v.(type) {
+	case *api.CallCheckRequest:
+		tool = x.Tool
+	case *api.CallOutcomeRequest:
+		tool = x.Tool
+	}
+	if strings.TrimSpace(tool) == "" {
+		release()
+		s.writeError(w, r, &judge.RequestError{Field: "tool", Msg: `the request has no "tool"`})
+		return nil, false
+	}
+	return release, true
+}
+
+// decodeStrict decodes a JSON body into v: unknown fields and nesting
+// deeper than maxDepth are errors, each a *judge.RequestError with the
+// line and column.
+func decodeStrict(data []byte, maxDepth int, v any, known string) error {
+	if err := jsonvalue.CheckDepth(data, maxDepth); err != nil {
+		return &judge.RequestError{Field: "body", Msg: err.Error(), Err: err}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
+		msg := werr.Error()
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			msg = fmt.Sprintf("unknown field %s (known: %s)", f, known)
+		}
+		return &judge.RequestError{Field: "body", Msg: msg, Err: werr}
+	}
+	if dec.More() {
+		return &judge.RequestError{Field: "body", Msg: "unexpected data after the request object"}
+	}
+	return nil
+}
+
+// toolsetFor compiles the request's tool definitions (cached by content in
+// the checker), or returns the server's own tools when the request has
+// none.
+func (s *Server) toolsetFor(raw json.RawMessage) (*toolcall.Toolset, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		if s.opts.Tools == nil {
+			return nil, &judge.RequestError{Field: "tools",
+				Msg: `the request has no "tools" and the server has none: give the tool definitions (MCP tools, OpenAI functions or a tools/list answer)`}
+		}
+		return s.opts.Tools, nil
+	}
+	defs, err := toolcall.ParseDefinitions(raw, "")
+	if err == nil {
+		var ts *toolcall.Toolset
+		if ts, err = s.calls.NewToolset(defs...); err == nil {
+			return ts, nil
+		}
+	}
+	var de *toolcall.DefinitionError
+	if errors.As(err, &de) {
+		field := "tools"
+		if de.Path != "" {
+			field = "tools" + pathSuffix(de.Path)
+		}
+		if de.Line > 0 {
+			field += fmt.Sprintf(":%d:%d", de.Line, de.Col)
+		}
+		return nil, &judge.RequestError{Field: field, Msg: de.Msg, Err: err}
+	}
+	return nil, err
+}
+
+// pathSuffix appends a definition path to "tools": "[2].rules[0]" as it
+// is, "rules[0]" after a dot.
+func pathSuffix(p string) string {
+	if strings.HasPrefix(p, "[") {
+		return p
+	}
+	return "." + p
+}
+
+// callError turns a *toolcall.CallError into a *judge.RequestError, so
+// that it answers 400 with its field and position.
+func callError(err error) error {
+	var ce *toolcall.CallError
+	if errors.As(err, &ce) {
+		field := ce.Field
+		if ce.Line > 0 {
+			field += fmt.Sprintf(":%d:%d", ce.Line, ce.Col)
+		}
+		return &judge.RequestError{Field: field, Msg: ce.Msg, Err: err}
+	}
+	return err
+}
