@@ -23,6 +23,7 @@ import (
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/facts"
 	"github.com/agentjudge/judge/layer/hallucination"
+	"github.com/agentjudge/judge/layer/quality"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
@@ -38,12 +39,12 @@ const DefaultLayerTimeout = 10 * time.Second
 // PlannedTypes are validation types of the specification that this build
 // does not implement yet. Asking for one gives a not_checked issue and lowers
 // the confidence; it is never counted as passed.
-var PlannedTypes = []string{"quality"}
+var PlannedTypes = []string{}
 
 // DefaultLayers returns the layers a new Engine runs, cheap deterministic
 // ones first.
 func DefaultLayers() []*layer.Layer {
-	return []*layer.Layer{schema.Layer, criteria.Layer, facts.Layer, hallucination.Layer}
+	return []*layer.Layer{schema.Layer, criteria.Layer, quality.Layer, facts.Layer, hallucination.Layer}
 }
 
 // Engine runs validation layers over requests. It is safe for concurrent
@@ -265,7 +266,7 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 		Criteria:       req.AcceptanceCriteria,
 		TrustedSources: req.TrustedSources,
 		Sources:        e.resolveSources(req),
-		Options:        layer.Options{AssertFormat: req.Options.AssertFormat},
+		Options:        layer.Options{AssertFormat: req.Options.AssertFormat, Quality: req.Options.Quality},
 	}
 	out, err := decodeField("output", req.Output, e.maxDepth)
 	if err != nil {
@@ -348,7 +349,7 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 	if len(req.ValidationTypes) == 0 {
 		var run []*layer.Layer
 		for _, l := range e.layers {
-			if l.Applies == nil || l.Applies(in) {
+			if !l.OnRequest && (l.Applies == nil || l.Applies(in)) {
 				run = append(run, l)
 			}
 		}

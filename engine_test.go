@@ -171,11 +171,11 @@ func TestValidationTypes(t *testing.T) {
 			t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
 		}
 	})
-	t.Run("planned type", func(t *testing.T) {
+	t.Run("quality without code or text", func(t *testing.T) {
 		t.Parallel()
 		r := validate(t, e, &judge.Request{Output: json.RawMessage(`{"a":1}`), ExpectedSchema: json.RawMessage(`{"type":"object"}`),
 			ValidationTypes: []string{"schema", "quality"}})
-		if !hasIssue(r, result.NotChecked, `"quality" is not available`) || r.Confidence != 0.5 {
+		if !hasIssue(r, result.NotChecked, `"quality" was requested but the request gives it nothing to check`) || r.Confidence != 0.5 {
 			t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
 		}
 		if got := strings.Join(r.Metadata.ValidationTypesRun, ","); got != "schema" {

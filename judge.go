@@ -86,6 +86,9 @@ type Options struct {
 	// TimeoutMS is each layer's deadline in milliseconds; 0 means the
 	// engine's default (see [WithLayerTimeout]).
 	TimeoutMS int `json:"timeout_ms,omitempty"`
+	// Quality sets the thresholds of the quality layer: max_complexity,
+	// max_line_length, max_function_length; zero fields keep the defaults.
+	Quality layer.QualityOptions `json:"quality,omitzero"`
 }
 
 // RequestError is a malformed request: the output could not be read, a
@@ -125,7 +128,7 @@ func DecodeRequest(data []byte, maxDepth int) (*Request, error) {
 		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
 		msg := werr.Error()
 		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			msg = fmt.Sprintf("unknown field %s (known: output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms})", f)
+			msg = fmt.Sprintf("unknown field %s (known: output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms, quality{max_complexity, max_line_length, max_function_length}})", f)
 		}
 		return nil, &RequestError{Field: "body", Msg: msg, Err: werr}
 	}

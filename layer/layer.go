@@ -31,6 +31,10 @@ type Layer struct {
 	// Applies reports whether the request carries what the layer needs;
 	// the engine runs, by default, every layer that applies.
 	Applies func(in *Input) bool
+	// OnRequest, when true, keeps the layer out of the default set: it
+	// runs only when validation_types names it (and Applies then tells
+	// whether the request gives it anything to check).
+	OnRequest bool
 	// Run checks in and reports through p. It returns an *InputError when
 	// the request itself is malformed (an invalid schema, a rule that does
 	// not compile): the engine then rejects the request. Any other error,
@@ -128,6 +132,22 @@ type Source struct {
 type Options struct {
 	// AssertFormat makes the schema layer assert "format" for every draft.
 	AssertFormat bool
+	// Quality tunes the thresholds of the quality layer.
+	Quality QualityOptions
+}
+
+// QualityOptions are the thresholds of the quality layer; a zero field
+// takes the layer's default, a negative one is an error.
+type QualityOptions struct {
+	// MaxComplexity is the highest cyclomatic complexity of a function
+	// that is not reported (default 10).
+	MaxComplexity int `json:"max_complexity,omitempty"`
+	// MaxLineLength is the longest line, in characters, that is not
+	// reported (default 88 for Python, 100 for other languages).
+	MaxLineLength int `json:"max_line_length,omitempty"`
+	// MaxFunctionLength is the longest function, in lines, that is not
+	// reported (default 50).
+	MaxFunctionLength int `json:"max_function_length,omitempty"`
 }
 
 // InputError is a malformed request found by a layer: the request is

@@ -170,6 +170,9 @@ func (b *Builder) Build() *ValidationResult {
 	} else {
 		r.QualityScore = QualityScore(issues)
 	}
+	if slices.Contains(b.types, QualityType) {
+		r.Metadata.QualityDimensions = QualityDimensions(issues)
+	}
 	if os.Getenv(SelfCheckEnv) == "1" {
 		if err := Check(r); err != nil {
 			panic(fmt.Sprintf("result: built result breaks the specification: %v", err))

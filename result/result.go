@@ -47,6 +47,10 @@ type Metadata struct {
 	// absent when no model was called. An extension of the
 	// specification's metadata, which allows further members.
 	TokenUsage *TokenUsage `json:"token_usage,omitempty"`
+	// QualityDimensions are the sub-scores of quality_score by dimension
+	// (see [QualityDimensions]), present when the quality layer ran. An
+	// extension of the specification's metadata.
+	QualityDimensions map[string]float64 `json:"quality_dimensions,omitempty"`
 }
 
 // TokenUsage counts the tokens of model calls.

@@ -1,0 +1,193 @@
+package quality
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// Thresholds of the prose checks.
+const (
+	// maxSentenceWords is the longest sentence, in words, not reported.
+	maxSentenceWords = 40
+	// maxMeanSentenceWords and maxMeanWordLetters bound the averages over
+	// a text of at least minProseSentences sentences.
+	maxMeanSentenceWords = 25.0
+	maxMeanWordLetters   = 6.5
+	minProseSentences    = 3
+	// minRepeatWords is the shortest sentence whose repetition is reported.
+	minRepeatWords = 5
+)
+
+// sentenceEnd splits prose into sentences: after . ! ? followed by space,
+// or at blank lines and list items.
+var sentenceEnd = regexp.MustCompile(`([.!?])["')\]]*\s+|\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s+`)
+
+// placeholders are the marks of text left unfinished.
+var placeholders = []struct {
+	re    *regexp.Regexp
+	sev   result.Severity
+	label string
+}{
+	{regexp.MustCompile(`(?i)\blorem ipsum\b`), result.Error, "lorem ipsum filler text"},
+	{regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>|\{\{\s*\w+\s*\}\}`), result.Error, "a placeholder to fill in"},
+	{regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)\b`), result.Warning, "a TODO marker"},
+}
+
+// sentence is a sentence of prose with its 1-based line in the piece.
+type sentence struct {
+	text string
+	line int
+}
+
+func splitSentences(text string) []sentence {
+	var out []sentence
+	start := 0
+	add := func(end int) {
+		s := strings.TrimSpace(text[start:end])
+		if s != "" {
+			lead := len(text[start:end]) - len(strings.TrimLeft(text[start:end], " \t\r\n"))
+			out = append(out, sentence{text: s, line: strings.Count(text[:start+lead], "\n") + 1})
+		}
+	}
+	for _, m := range sentenceEnd.FindAllStringSubmatchIndex(text, -1) {
+		end := m[1]
+		if m[2] >= 0 {
+			end = m[3] // keep the punctuation
+		}
+		add(end)
+		start = m[1]
+	}
+	add(len(text))
+	return out
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-' })
+}
+
+// checkProse reviews a piece of prose.
+func checkProse(p *layer.Pass, pc piece) {
+	r := newReporter(p, pc)
+	defer r.flush()
+	sentences := splitSentences(pc.text)
+
+	var totalWords, totalLetters, counted int
+	firstSeen := map[string]int{}
+	for _, s := range sentences {
+		ws := words(s.text)
+		if isStructural(s.text) {
+			continue
+		}
+		counted++
+		totalWords += len(ws)
+		for _, w := range ws {
+			totalLetters += utf8.RuneCountInString(w)
+		}
+		if len(ws) > maxSentenceWords {
+			r.report(result.Warning, result.ReadabilityIssue, "prose.long_sentence", "", s.line,
+				fmt.Sprintf("A sentence of %d words is hard to follow (recommended max: %d)", len(ws), maxSentenceWords),
+				"Split the sentence into shorter ones, one idea each")
+		}
+		if len(ws) >= minRepeatWords {
+			key := strings.ToLower(strings.Join(ws, " "))
+			if line, ok := firstSeen[key]; ok {
+				r.report(result.Warning, result.ReadabilityIssue, "prose.repeated_sentence", "", s.line,
+					fmt.Sprintf("The sentence %q repeats the one on line %d", clip(s.text, 80), line+pc.lineOffset),
+					"Remove the repeated sentence, or say what is new in it")
+			} else {
+				firstSeen[key] = s.line
+			}
+		}
+	}
+	if counted >= minProseSentences && totalWords > 0 {
+		if mean := float64(totalWords) / float64(counted); mean > maxMeanSentenceWords {
+			r.report(result.Info, result.ReadabilityIssue, "prose.sentence_length", "", 0,
+				fmt.Sprintf("Sentences average %.1f words (recommended at most %.0f)", mean, maxMeanSentenceWords),
+				"Shorten sentences: split long ones and cut filler words")
+		}
+		if mean := float64(totalLetters) / float64(totalWords); mean > maxMeanWordLetters {
+			r.report(result.Info, result.ReadabilityIssue, "prose.word_length", "", 0,
+				fmt.Sprintf("Words average %.1f letters (recommended at most %.1f): the text reads as dense", mean, maxMeanWordLetters),
+				"Prefer short, common words to long or technical ones where they say the same")
+		}
+	}
+
+	lines := strings.Split(pc.text, "\n")
+	for i, line := range lines {
+		for _, ph := range placeholders {
+			if m := ph.re.FindString(line); m != "" {
+				r.report(ph.sev, result.ReadabilityIssue, "prose.placeholder", "", i+1,
+					fmt.Sprintf("The output holds %s (%q): it is not finished", ph.label, m),
+					"Replace the placeholder with the real content before using the output")
+				break
+			}
+		}
+	}
+	unfinished(r, pc.text)
+}
+
+// isStructural reports lines that are not sentences: headings, table rows.
+func isStructural(s string) bool {
+	return strings.HasPrefix(s, "#") || strings.HasPrefix(s, "|") || strings.HasPrefix(s, ">")
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// unfinished reports a text cut off mid-sentence and brackets left open.
+func unfinished(r *reporter, text string) {
+	trimmed := strings.TrimRight(text, " \t\r\n")
+	if trimmed == "" {
+		return
+	}
+	lastLine := trimmed[strings.LastIndexByte(trimmed, '\n')+1:]
+	line := strings.Count(trimmed, "\n") + 1
+	last, _ := utf8.DecodeLastRuneInString(trimmed)
+	ws := words(lastLine)
+	structural := isStructural(strings.TrimSpace(lastLine)) || listItem.MatchString(lastLine)
+	if !structural && len(ws) >= 4 && !strings.ContainsRune(".!?:;)\"'`*_]}>…", last) && !unicode.IsDigit(last) && !unicode.IsSymbol(last) {
+		r.report(result.Warning, result.ReadabilityIssue, "prose.unfinished", "", line,
+			fmt.Sprintf("The output ends mid-sentence (%q): it looks cut off", clip(strings.TrimSpace(lastLine), 60)),
+			"Check that the whole output was produced (a token limit is the usual cause) and complete the last sentence")
+	}
+	var stack []struct {
+		r    rune
+		line int
+	}
+	ln := 1
+	pairs := map[rune]rune{')': '(', ']': '[', '}': '{'}
+	for _, c := range text {
+		switch c {
+		case '\n':
+			ln++
+		case '(', '[', '{':
+			stack = append(stack, struct {
+				r    rune
+				line int
+			}{c, ln})
+		case ')', ']', '}':
+			if len(stack) > 0 && stack[len(stack)-1].r == pairs[c] {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) > 0 {
+		open := stack[0]
+		r.report(result.Warning, result.ReadabilityIssue, "prose.unclosed_bracket", "", open.line,
+			fmt.Sprintf("The '%c' opened on line %d is never closed: the output may be cut off", open.r, open.line+r.pc.lineOffset),
+			"Close the bracket, and check that the output is complete")
+	}
+}
+
+// listItem matches a Markdown list item.
+var listItem = regexp.MustCompile(`^\s*([-*+]|\d+[.)])\s`)

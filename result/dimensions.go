@@ -1,0 +1,82 @@
+package result
+
+import "strings"
+
+// QualityType is the validation type of the quality layer: a result in
+// which it ran carries [QualityDimensions] in its metadata.
+const QualityType = "quality"
+
+// The quality dimensions of the specification's rubric.
+const (
+	Correctness     = "correctness"     // does it work?
+	Completeness    = "completeness"    // does it meet all requirements?
+	Readability     = "readability"     // is it easy to understand?
+	Maintainability = "maintainability" // is it easy to modify?
+	Performance     = "performance"     // is it efficient?
+	Security        = "security"        // is it safe from vulnerabilities?
+	Style           = "style"           // is it consistently formatted?
+)
+
+// Dimensions lists the quality dimensions in the specification's order.
+var Dimensions = []string{Correctness, Completeness, Readability, Maintainability, Performance, Security, Style}
+
+// completenessRules are rules of types that name another dimension but
+// say the output is unfinished.
+var completenessRules = []string{"prose.placeholder", "prose.unfinished", "prose.unclosed_fence", "prose.unclosed_bracket"}
+
+// DimensionOf returns the dimension an issue counts against, or "" for an
+// issue of a process type (see [TypeInfo]), which counts against none.
+// The type decides, except for a few rules: unfinished output and
+// placeholders count against completeness, a long function against
+// maintainability.
+func DimensionOf(is Issue) string {
+	if ti, ok := Lookup(is.Type); ok && ti.Process {
+		return ""
+	}
+	for _, r := range completenessRules {
+		if is.Rule == r {
+			return Completeness
+		}
+	}
+	if is.Rule == "readability.function_length" {
+		return Maintainability
+	}
+	switch is.Type {
+	case MissingField, CriteriaNotMet:
+		return Completeness
+	case ReadabilityIssue:
+		return Readability
+	case ComplexityIssue, Optimization:
+		return Maintainability
+	case PerformanceIssue:
+		return Performance
+	case SecurityIssue:
+		return Security
+	case StyleIssue:
+		return Style
+	}
+	if strings.HasPrefix(is.Rule, "style.") {
+		return Style
+	}
+	return Correctness
+}
+
+// QualityDimensions returns a score in [0, 1] for each dimension: the
+// product, over the issues that count against it, of (1 - the penalty of
+// the issue's severity), as [QualityScore] computes it over all issues.
+// The product of the dimensions is therefore the quality score (up to
+// rounding), each dimension is 1 when nothing counts against it, and none
+// rises when an issue is added or made more severe.
+func QualityDimensions(issues []Issue) map[string]float64 {
+	byDim := map[string][]Issue{}
+	for _, is := range issues {
+		if d := DimensionOf(is); d != "" {
+			byDim[d] = append(byDim[d], is)
+		}
+	}
+	out := make(map[string]float64, len(Dimensions))
+	for _, d := range Dimensions {
+		out[d] = QualityScore(byDim[d])
+	}
+	return out
+}
