@@ -50,12 +50,12 @@ func TestExtract(t *testing.T) {
 			"version_range|up to 3.1|<=3.1|s",
 		}},
 		{"negation and citation", "Sam was not happy, according to NVD.", []string{
-			"name|Sam|sam|s",
 			"negation|not|happy|s",
 			"citation|NVD|nvd|s",
 		}},
 		{"may is a verb", "It may rain. We met in May.", []string{"date|May|?-05-?|s"}},
 		{"sentence-initial common word", "Published on the site. Affected users wait.", nil},
+		{"sentence-initial name said again", "Sam left. Then Sam came back. Shares fell.", []string{"name|Sam|sam|s", "name|Sam|sam|s"}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {

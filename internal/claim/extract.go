@@ -442,7 +442,10 @@ func (x *extractor) names() {
 				e -= len(suf)
 			}
 		}
-		if len(words) == 1 && x.sentenceInitial(s) && commonInitial(lw) {
+		if len(words) == 1 && x.sentenceInitial(s) && (commonInitial(lw) || !x.capitalizedElsewhere(name)) {
+			// A capitalized word that starts a sentence is a name only
+			// when the text also capitalizes it mid-sentence: "Shares
+			// fell" is not about someone called Shares.
 			continue
 		}
 		if e <= s || !x.take(s, e) {
@@ -535,4 +538,22 @@ func commonInitial(w string) bool {
 		}
 	}
 	return false
+}
+
+// capitalizedElsewhere reports whether word appears capitalized in the
+// text at a place that does not start a sentence.
+func (x *extractor) capitalizedElsewhere(word string) bool {
+	for i := 0; ; {
+		j := strings.Index(x.text[i:], word)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		end := at + len(word)
+		boundary := (at == 0 || !isWordRune(rune(x.text[at-1]))) && (end == len(x.text) || !isWordRune(rune(x.text[end])))
+		if boundary && !x.sentenceInitial(at) {
+			return true
+		}
+		i = at + 1
+	}
 }

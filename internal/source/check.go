@@ -131,16 +131,21 @@ func (q query) overlap(p *Passage) int {
 // findValue returns the best passage stating c's value, or nil.
 func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 	var best *Passage
-	bestScore := -1
+	bestScore, unitMatch := -1, false
 	for _, key := range valueKeys(c) {
 		for _, part := range ix.parts {
 			for _, id := range part.values[key] {
 				p := &part.passages[id]
-				if !slices.ContainsFunc(p.Claims, func(s claim.Claim) bool { return sameValue(c, s) }) {
+				i := slices.IndexFunc(p.Claims, func(s claim.Claim) bool { return sameValue(c, s) })
+				if i < 0 {
 					continue
 				}
-				if score := q.overlap(p); score > bestScore {
-					best, bestScore = p, score
+				// The same number with another unit ("870 infections",
+				// "870 people infected") supports only where the passage
+				// is about the same thing.
+				um := c.Kind != claim.Number || c.Unit == "" || p.Claims[i].Unit == "" || sameUnit(c.Unit, p.Claims[i].Unit)
+				if score := q.overlap(p); score > bestScore || score == bestScore && um && !unitMatch {
+					best, bestScore, unitMatch = p, score, um
 				}
 			}
 		}
@@ -148,7 +153,7 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 	if best == nil {
 		return nil
 	}
-	if bestScore == 0 && len(q.attr)+len(q.ctx) > 0 && !specific(c) {
+	if bestScore == 0 && len(q.attr)+len(q.ctx) > 0 && !(specific(c) && unitMatch) {
 		// A bare number, a lone month or weekday supports only where the
 		// passage is about the same thing, unless the claim's sentence
 		// gives nothing to compare.
@@ -183,11 +188,16 @@ func specific(c claim.Claim) bool {
 func sameValue(c, s claim.Claim) bool {
 	switch c.Kind {
 	case claim.Number:
-		if s.Kind != claim.Number || !closeEnough(c.Num, s.Num, 1e-9) {
-			return false
+		if s.Kind == claim.Date {
+			return sameValue(s, c)
 		}
-		return c.Unit == "" || s.Unit == "" || sameUnit(c.Unit, s.Unit)
+		return s.Kind == claim.Number && closeEnough(c.Num, s.Num, 1e-9)
 	case claim.Date:
+		if s.Kind == claim.Number {
+			// A year the source writes as a bare number: "a 1997 outbreak".
+			d, ok := claim.ParseDate(c.Value)
+			return ok && d.Month == 0 && d.Day == 0 && d.Weekday == "" && float64(d.Year) == s.Num
+		}
 		if s.Kind != claim.Date {
 			return false
 		}

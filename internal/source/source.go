@@ -196,6 +196,9 @@ func valueKeys(c claim.Claim) []string {
 		}
 		if d.Year != 0 {
 			keys = append(keys, "date:y:"+strconv.Itoa(d.Year))
+			if d.Month == 0 && d.Day == 0 {
+				keys = append(keys, "number:"+strconv.Itoa(d.Year))
+			}
 		}
 		if d.Month != 0 {
 			keys = append(keys, "date:m:"+strconv.Itoa(d.Month))
