@@ -263,7 +263,7 @@ func argumentsIssue(is result.Issue) result.Issue {
 }
 
 func (ct *Contract) unknownParam(k string) result.Issue {
-	names := slices.Sorted(maps.Keys(ct.props))
+	names := ct.propNames
 	msg := fmt.Sprintf("Unknown parameter '%s' for tool '%s'", result.Clip(k, 80), ct.Name)
 	sug := fmt.Sprintf("Remove '%s'", result.Clip(k, 80))
 	if c := closestNames(k, names, 1); len(c) > 0 {
@@ -353,7 +353,7 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	for _, k := range slices.Sorted(maps.Keys(ct.def.AppliesWhen)) {
+	for _, k := range ct.scoped {
 		if _, present := cur[k]; !present {
 			continue
 		}
@@ -373,7 +373,7 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	for _, k := range slices.Sorted(maps.Keys(ct.props)) {
+	for _, k := range ct.propNames {
 		if _, present := cur[k]; present {
 			continue
 		}

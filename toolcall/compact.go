@@ -77,17 +77,28 @@ func Compact(v any, budget int) Compacted {
 	steps := [...]struct{ items, chars int }{
 		{50, 2000}, {20, 1000}, {10, 500}, {5, 200}, {3, 100}, {2, 60}, {1, 40}, {1, 20},
 	}
-	for _, st := range steps {
+	// The steps give ever smaller values: find the gentlest that fits by
+	// bisection, encoding a few of them rather than all.
+	try := func(i int) Compacted {
 		cut := 0
-		out := compactValue(v, st.items, st.chars, "", &cut)
-		n := jsonLen(out)
-		c.Value, c.Chars, c.Cut = out, n, cut
-		if n <= budget {
-			return c
+		out := compactValue(v, steps[i].items, steps[i].chars, "", &cut)
+		return Compacted{Value: out, Chars: jsonLen(out), OriginalChars: orig, Cut: cut, Protected: c.Protected}
+	}
+	lo, hi := 0, len(steps)-1
+	best := try(hi)
+	if best.Chars > budget {
+		best.OverBudget = true
+		return best
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if t := try(mid); t.Chars <= budget {
+			best, hi = t, mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	c.OverBudget = true
-	return c
+	return best
 }
 
 // hasProtected reports whether v is an object holding a protected field at

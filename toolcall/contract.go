@@ -45,6 +45,8 @@ type Contract struct {
 	patterns     bool           // the root has patternProperties
 	checkUnknown bool           // unknown parameters are reported by judge
 	required     []string
+	propNames    []string // the keys of props, sorted
+	scoped       []string // the keys of def.AppliesWhen, sorted
 }
 
 // Param is one parameter of a contract, as the repair feedback lists it.
@@ -232,6 +234,8 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	}
 	ct.required = asStrings(root["required"])
 	ct.Params = params(root, ct.props, ct.required)
+	ct.propNames = slices.Sorted(maps.Keys(ct.props))
+	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	for param, sel := range d.AppliesWhen {
 		if _, ok := ct.props[param]; !ok && ct.props != nil && len(ct.props) > 0 {
 			return nil, &DefinitionError{Path: placed("applies_when." + param),

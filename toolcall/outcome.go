@@ -60,8 +60,10 @@ type Outcome struct {
 	SuggestedNextTools []NextTool `json:"suggested_next_tools"`
 	// Progress is the session's verdict; nil without a session.
 	Progress *Progress `json:"progress,omitempty"`
-	// Compacted is the result compacted to the checker's budget; nil
-	// when the result fits.
+	// Compacted is the result's payload (the JSON inside an MCP text
+	// content, the structuredContent, or the result itself) compacted to
+	// the checker's budget; nil when it fits, and for a failure, whose
+	// error payload is never compacted.
 	Compacted *Compacted `json:"compacted,omitempty"`
 }
 
@@ -187,8 +189,13 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	}
 	b.Confidence(float64(decided) / float64(decided+undecided))
 	o.Result = b.Duration(time.Since(start)).Build()
-	if c := Compact(res, ts.checker.budget); c.Chars < c.OriginalChars || c.OverBudget {
-		o.Compacted = &c
+	// A failure is an error payload: kept verbatim, never compacted. Any
+	// other result is compacted by its payload's fields (the JSON inside
+	// an MCP text content, or the structuredContent).
+	if o.Status != Failed {
+		if c := Compact(payload, ts.checker.budget); c.Chars < c.OriginalChars || c.OverBudget {
+			o.Compacted = &c
+		}
 	}
 	if req.SessionID != "" {
 		var p Progress
