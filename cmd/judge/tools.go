@@ -2,17 +2,20 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/result"
 )
 
 // formatSARIF is the SARIF 2.1.0 output of judge tools lint.
@@ -161,7 +164,9 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 			fmt.Fprintf(&sb, " (%d errors, %d warnings, %d notes)", r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount)
 		}
 		sb.WriteString("\n")
-		for _, is := range r.Issues {
+		issues := slices.Clone(r.Issues)
+		slices.SortStableFunc(issues, byPosition)
+		for _, is := range issues {
 			fmt.Fprintf(&sb, "  %s: %s [%s] %s\n", is.Location, is.Severity, is.Type, is.Message)
 			if is.Suggestion != "" {
 				fmt.Fprintf(&sb, "    → %s\n", is.Suggestion)
@@ -173,4 +178,14 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 		s.Tools, s.Valid, s.Invalid, s.Errors, s.Warnings, s.Infos)
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// byPosition orders issues by file, then line and column as numbers.
+func byPosition(a, b result.Issue) int {
+	fa, la, ca, okA := manifest.SplitLocation(a.Location)
+	fb, lb, cb, okB := manifest.SplitLocation(b.Location)
+	if !okA || !okB {
+		return strings.Compare(a.Location, b.Location)
+	}
+	return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
 }

@@ -1,0 +1,3 @@
+import sys
+
+print({"email": sys.argv[1], "company": sys.argv[1].split("@")[-1]})
