@@ -113,3 +113,43 @@ func splitCamel(s string) string {
 	}
 	return b.String()
 }
+
+// Text is one string of an output with its field path ("" for a text
+// output).
+type Text struct {
+	Path string
+	Text string
+}
+
+// Texts returns the strings of an output, each with its field path in the
+// specification's notation, in the order FromOutput reads them, up to
+// MaxTextBytes in all.
+func Texts(v any) []Text {
+	if s, ok := v.(string); ok {
+		return []Text{{Text: s}}
+	}
+	var out []Text
+	total := 0
+	var walk func(v any, tokens []string, arrays []bool, depth int)
+	walk = func(v any, tokens []string, arrays []bool, depth int) {
+		if depth > maxWalkDepth {
+			return
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(v[k], append(tokens, k), append(arrays, false), depth+1)
+			}
+		case []any:
+			for i, e := range v {
+				walk(e, append(tokens, strconv.Itoa(i)), append(arrays, true), depth+1)
+			}
+		case string:
+			if total += len(v); total <= MaxTextBytes {
+				out = append(out, Text{Path: schema.Location(tokens, func(i int) bool { return arrays[i] }), Text: v})
+			}
+		}
+	}
+	walk(v, nil, nil, 0)
+	return out
+}

@@ -445,3 +445,81 @@ func (ix *Index) checkNegation(c claim.Claim, q query) Verdict {
 	}
 	return Verdict{Status: Unsupported, Evidence: plain}
 }
+
+// Swap is a word of an output sentence whose antonym the passage that
+// best matches the sentence uses instead: "prices went down" against
+// "prices went up".
+type Swap struct {
+	// Word is the sentence's word and Antonym the passage's, as written.
+	Word, Antonym string
+	Evidence      *Passage
+}
+
+// AntonymSwaps looks for the passage that best matches sentence and
+// returns the words of the sentence it does not use whose antonym
+// (antonyms gives the stems of a stem's antonyms) it uses instead. A
+// sentence or passage with a negation is skipped: "not up" and "down" say
+// the same. The passage must share at least three content words and a
+// third of the sentence's.
+func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []string) []Swap {
+	if negated(sentence) {
+		return nil
+	}
+	type word struct{ stem, surface string }
+	var words []word
+	seen := map[string]bool{}
+	claim.WordsFunc(sentence, func(w string, s, e int) {
+		if claim.IsStopword(w) || len(w) < 3 || isNumeric(w) {
+			return
+		}
+		st := claim.Stem(w)
+		if !seen[st] {
+			seen[st] = true
+			words = append(words, word{st, sentence[s:e]})
+		}
+	})
+	q := query{}
+	for _, w := range words {
+		q.ctx = append(q.ctx, w.stem)
+	}
+	cands := ix.candidates(q)
+	need := max(minSwapOverlap, (len(words)+3)/4)
+	var out []Swap
+	for _, c := range cands[:min(len(cands), 2)] {
+		if c.score < need || c.p.negated {
+			break
+		}
+		p := c.p
+		pw := map[string]string{}
+		claim.WordsFunc(p.Text, func(w string, s, e int) { pw[claim.Stem(w)] = p.Text[s:e] })
+		for _, w := range words {
+			if _, ok := pw[w.stem]; ok {
+				continue
+			}
+			for _, a := range antonyms(w.stem) {
+				if surface, ok := pw[a]; ok && !seen[a] {
+					out = append(out, Swap{Word: w.surface, Antonym: surface, Evidence: p})
+					break
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// minSwapOverlap is the fewest content words a passage must share with a
+// sentence for an antonym swap between them to count.
+const minSwapOverlap = 3
+
+// negated reports whether s holds a negation.
+func negated(s string) bool {
+	for _, c := range claim.Extract(s, "").Claims {
+		if c.Kind == claim.Negation {
+			return true
+		}
+	}
+	return false
+}

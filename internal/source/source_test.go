@@ -149,3 +149,31 @@ func TestLoadDirAndMatches(t *testing.T) {
 		t.Error("absent directory loaded")
 	}
 }
+
+func TestAntonymSwaps(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "d", Content: "The price of food has gone up in the past two years. The number of children per family has gone down."})
+	ants := func(stem string) []string {
+		return map[string][]string{"down": {"up"}, "up": {"down"}, "decreas": {"increas"}}[stem]
+	}
+	for _, tt := range []struct {
+		sentence string
+		want     string // "word>antonym", or ""
+	}{
+		{"The price of food has gone down in the past two years.", "down>up"},
+		{"The price of food has gone up in the past two years.", ""},
+		{"The price of food has not gone down in the past two years.", ""}, // negated: not compared
+		{"The weather went down.", ""},                                     // no passage shares enough
+	} {
+		var got []string
+		for _, sw := range ix.AntonymSwaps(tt.sentence, ants) {
+			got = append(got, sw.Word+">"+sw.Antonym)
+			if sw.Evidence == nil || sw.Evidence.Line != 1 {
+				t.Errorf("%q: evidence %+v", tt.sentence, sw.Evidence)
+			}
+		}
+		if strings.Join(got, ",") != tt.want {
+			t.Errorf("%q: swaps %v, want %q", tt.sentence, got, tt.want)
+		}
+	}
+}

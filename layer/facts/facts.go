@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/lexicon"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
@@ -73,7 +74,19 @@ func run(ctx context.Context, p *layer.Pass) error {
 		}
 		t.add(checkClaim(p, ix, c))
 	}
-	if len(set.Claims) == 0 {
+	for _, txt := range claim.Texts(p.Input.Output) {
+		for _, sp := range claim.Sentences(txt.Text) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			sent := txt.Text[sp.Start:sp.End]
+			for _, sw := range ix.AntonymSwaps(sent, lexicon.Antonyms) {
+				t.add(source.Contradicted)
+				reportSwap(p, txt, sp, sw)
+			}
+		}
+	}
+	if len(set.Claims) == 0 && t.bad == 0 {
 		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
 			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
 		return nil
@@ -144,6 +157,24 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		is.Severity, is.Type, is.Rule = result.Warning, result.FactMismatch, "facts.near_miss"
 	}
 	p.Report(is)
+}
+
+// antonymCertainty is the certainty of an antonym swap: the passage that
+// best matches a sentence may be about something else.
+const antonymCertainty = 0.75
+
+func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
+	p.Decided(antonymCertainty)
+	loc := txt.Path
+	if loc == "" {
+		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
+	}
+	d := sw.Evidence.Doc
+	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
+		Message: fmt.Sprintf("Wording stated as '%s' but '%s' according to %s, which says the opposite (%s line %d: %q)",
+			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, clip(sw.Evidence.Text, 200)),
+		Suggestion: fmt.Sprintf("Correct '%s' to '%s' if the sentence speaks of the same thing, based on %s", sw.Word, sw.Antonym, d.Ref()),
+		Rule:       "facts.antonym"})
 }
 
 func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {

@@ -91,3 +91,22 @@ func dump(issues []result.Issue) string {
 	b, _ := json.MarshalIndent(issues, "", "  ")
 	return string(b)
 }
+
+// TestAntonymSwap finds a word the source states the opposite of, with
+// the WordNet antonyms embedded in internal/lexicon.
+func TestAntonymSwap(t *testing.T) {
+	t.Parallel()
+	src := layer.Source{ID: "lesson", Content: "Prices went up at the store. The price of food has increased in the past two years."}
+	f := runFacts(t, &layer.Input{Output: "The price of food has decreased in the past two years.", Sources: []layer.Source{src}})
+	if len(f.Issues) != 1 {
+		t.Fatalf("issues %s", dump(f.Issues))
+	}
+	is := f.Issues[0]
+	if is.Type != result.Hallucination || is.Severity != result.Warning || is.Location != "line:1" || is.Rule != "facts.antonym" ||
+		!strings.HasPrefix(is.Message, "Wording stated as 'decreased' but 'increased' according to lesson") {
+		t.Errorf("issue %s", dump(f.Issues))
+	}
+	if !slices.Contains(f.Failed, facts.Criterion) || f.Confidence >= 1 {
+		t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
+	}
+}

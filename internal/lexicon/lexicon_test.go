@@ -1,0 +1,26 @@
+package lexicon_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/lexicon"
+)
+
+func TestAntonyms(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ word, antonym string }{
+		{"increase", "decreased"}, {"happy", "unhappy"}, {"rises", "fall"}, {"win", "lose"}, {"accepted", "rejected"},
+	} {
+		if got := lexicon.Antonyms(claim.Stem(tt.word)); !slices.Contains(got, claim.Stem(tt.antonym)) {
+			t.Errorf("Antonyms(%s) = %v, want %s among them", tt.word, got, claim.Stem(tt.antonym))
+		}
+	}
+	if got := lexicon.Antonyms(claim.Stem("table")); len(got) != 0 {
+		t.Errorf("table has antonyms %v", got)
+	}
+	if n := lexicon.Pairs(); n < 3000 {
+		t.Errorf("only %d words with antonyms: the embedded data is incomplete", n)
+	}
+}
