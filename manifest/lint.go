@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/agentjudge/judge/result"
 )
 
@@ -48,13 +50,14 @@ func (r *Report) Keys() []string {
 // returns an error only when ctx is done.
 func Lint(ctx context.Context, reg *Registry) (*Report, error) {
 	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
+	run := &lintRun{}
 	for _, t := range reg.Tools() {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("manifest: lint: %w", err)
 		}
 		start := time.Now()
-		c := &checker{Tool: t, reg: reg, issues: slices.Clone(t.issues)}
-		c.run()
+		c := &checker{Tool: t, run: run, reg: reg, issues: slices.Clone(t.issues)}
+		c.check()
 		b := result.NewBuilder().Add(c.issues...).Ran(c.ran...).Duration(time.Since(start))
 		conf := 1.0
 		for _, is := range c.issues {
@@ -91,9 +94,16 @@ func Lint(ctx context.Context, reg *Registry) (*Report, error) {
 // never changes the registry.
 type checker struct {
 	*Tool
+	run    *lintRun
 	reg    *Registry
 	issues []result.Issue
 	ran    []string
+}
+
+// lintRun is the state one lint shares between its tools.
+type lintRun struct {
+	compiler *jsonschema.Compiler
+	n        int // schemas added to compiler
 }
 
 func (c *checker) report(sev result.Severity, typ result.Type, rule string, p Pos, suggestion, format string, args ...any) {
@@ -101,7 +111,7 @@ func (c *checker) report(sev result.Severity, typ result.Type, rule string, p Po
 		Message: fmt.Sprintf(format, args...), Suggestion: suggestion})
 }
 
-func (c *checker) run() {
+func (c *checker) check() {
 	if c.broken || (c.doc == nil && c.xml == nil && c.Type == "") {
 		// Nothing more can be read: the load issues say why.
 		if len(c.issues) == 0 {

@@ -39,15 +39,14 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 	}
 	var probe any
 	if err := json.Unmarshal(data, &probe); err != nil {
-		p := Pos{1, 1}
+		// A truncated document is located at its end.
+		off := len(data)
 		var se *json.SyntaxError
 		if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
-			l, c := lineCol(data, int(se.Offset)-1)
-			p = Pos{l, c}
-		} else {
-			l, c := lineCol(data, len(data))
-			p = Pos{l, c}
+			off = int(se.Offset) - 1
 		}
+		l, c := lineCol(data, off)
+		p := Pos{l, c}
 		return nil, &MCPError{File: file, Pos: p, Msg: "not a JSON document: " + err.Error(), Err: err}
 	}
 	doc, err := decodeYAML(file, data, 0, 0)
@@ -98,12 +97,13 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 		}
 	}
 	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
+	run := &lintRun{}
 	for i, t := range reg.tools {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("manifest: lint: %w", err)
 		}
 		start := time.Now()
-		c := &checker{Tool: t, reg: reg, issues: slices.Clone(t.issues)}
+		c := &checker{Tool: t, run: run, reg: reg, issues: slices.Clone(t.issues)}
 		c.mcpDefinition()
 		res := result.NewBuilder().Add(c.issues...).Ran(c.ran...).Duration(time.Since(start)).Build()
 		key := t.ID

@@ -243,9 +243,14 @@ func (c *checker) checkSchema() {
 	if c.schema == nil {
 		return
 	}
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(jsonschema.SchemeURLLoader{}) // nothing is fetched
-	const url = "mem:///tool-schema.json"
+	if c.run.compiler == nil {
+		// One compiler per lint: it compiles each meta-schema once.
+		c.run.compiler = jsonschema.NewCompiler()
+		c.run.compiler.UseLoader(jsonschema.SchemeURLLoader{}) // nothing is fetched
+	}
+	comp := c.run.compiler
+	c.run.n++
+	url := fmt.Sprintf("mem:///tool-schema-%d.json", c.run.n)
 	if err := comp.AddResource(url, c.schema); err != nil {
 		c.report(result.Error, result.SchemaViolation, "manifest.schema", c.schemaPos(nil), "Correct the schema", "The parameter schema cannot be read: %v", err)
 		return

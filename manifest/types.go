@@ -399,9 +399,6 @@ func (c *checker) mcpTool() {
 	c.requireConfig("mcp_tool_name", "manifest.mcp_tool.name", "Add config.mcp_tool_name: the tool's name in the server's tools/list")
 }
 
-// transports are the MCP transports a server may use.
-var transports = []string{"stdio", "sse", "streamable-http", "websocket"}
-
 func (c *checker) mcpServer() {
 	c.checkUnknown(mcpServerConfig, "an mcp_server's config", "config")
 	c.checkEnvRefs()
