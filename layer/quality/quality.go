@@ -115,9 +115,9 @@ func run(ctx context.Context, p *layer.Pass) error {
 	if err != nil {
 		return err
 	}
-	pieces, undecided, unclosed := find(ctx, p.Input)
-	for _, u := range undecided {
-		p.Undecided(u.location, u.message, u.suggestion)
+	pieces, notes, unclosed := find(ctx, p.Input)
+	for _, u := range notes {
+		undecided(p, u.location, u.message, u.suggestion)
 	}
 	for _, line := range unclosed {
 		p.Report(result.Issue{Severity: result.Warning, Type: result.ReadabilityIssue, Rule: "prose.unclosed_fence", Location: "line:" + strconv.Itoa(line),
@@ -136,7 +136,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 		}
 		blocks++
 		if blocks > maxBlocks {
-			p.Undecided(pc.loc("", 1), fmt.Sprintf("The output holds more than %d pieces of code; this one and the rest were not reviewed", maxBlocks),
+			undecided(p, pc.loc("", 1), fmt.Sprintf("The output holds more than %d pieces of code; this one and the rest were not reviewed", maxBlocks),
 				"Split the output, or validate the pieces of code one by one")
 			break
 		}
@@ -146,7 +146,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 			}
 			var le *code.LimitError
 			if errors.As(err, &le) {
-				p.Undecided(pc.loc("", max(le.Line, 1)), fmt.Sprintf("The %s code was not reviewed: %s", pc.label, le.Msg),
+				undecided(p, pc.loc("", max(le.Line, 1)), fmt.Sprintf("The %s code was not reviewed: %s", pc.label, le.Msg),
 					"Shorten or flatten the code, or review it in smaller parts")
 				continue
 			}
@@ -155,6 +155,13 @@ func run(ctx context.Context, p *layer.Pass) error {
 		p.Decided(1)
 	}
 	return nil
+}
+
+// undecided records a piece that could not be reviewed: a not_checked
+// issue that lowers the confidence, never a pass.
+func undecided(p *layer.Pass, location, message, suggestion string) {
+	p.Report(result.Issue{Severity: result.Info, Type: result.NotChecked, Rule: "quality.not_checked", Location: location, Message: message, Suggestion: suggestion})
+	p.Decided(0)
 }
 
 // loc renders a location within the piece: function, line (of the piece,
