@@ -50,7 +50,7 @@ func (r *Report) Keys() []string {
 // returns an error only when ctx is done.
 func Lint(ctx context.Context, reg *Registry) (*Report, error) {
 	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
-	run := &lintRun{}
+	run := &lintRun{ctx: ctx}
 	for _, t := range reg.Tools() {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("manifest: lint: %w", err)
@@ -102,6 +102,7 @@ type checker struct {
 
 // lintRun is the state one lint shares between its tools.
 type lintRun struct {
+	ctx      context.Context
 	compiler *jsonschema.Compiler
 	n        int // schemas added to compiler
 }

@@ -101,10 +101,40 @@ func TestValidTree(t *testing.T) {
 	if rep.Summary.Invalid != 0 || rep.Summary.Errors != 0 || rep.Summary.Warnings != 0 {
 		t.Errorf("summary = %+v, want no errors or warnings", rep.Summary)
 	}
-	// A script's syntax is not checked in this build: reported, not passed.
-	r := rep.Results["email_enricher"]
-	if len(r.Issues) != 1 || r.Issues[0].Type != result.NotChecked || r.Confidence >= 1 {
-		t.Errorf("email_enricher = %+v, want one not_checked note and confidence below 1", r)
+	// Every script parsed, so nothing is left undecided.
+	for key, r := range rep.Results {
+		if len(r.Issues) != 0 || r.Confidence != 1 {
+			t.Errorf("%s: %d issues, confidence %v; want none and 1", key, len(r.Issues), r.Confidence)
+		}
+	}
+}
+
+// TestScriptNotChecked checks that a script in a language judge does not
+// parse is reported as not checked, with lower confidence, never passed.
+func TestScriptNotChecked(t *testing.T) {
+	t.Parallel()
+	reg, err := manifest.LoadFiles(context.Background(), []manifest.File{
+		{Path: "rb_runtime.yaml", Content: "tool_id: rb_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Ruby\nexecutor: subprocess\nconfig:\n  command: ruby\n"},
+		{Path: "greet/tool.yaml", Content: "tool_id: greet\ntool_type: script\nversion: \"1.0.0\"\ndescription: Greet\nexecutor: rb_runtime\nconfig:\n  entrypoint: main.rb\n"},
+		{Path: "greet/main.rb", Content: "puts 'hi'\n"},
+		{Path: "shebang/tool.yaml", Content: "tool_id: shebang\ntool_type: script\nversion: \"1.0.0\"\ndescription: Shebang\nexecutor: rb_runtime\nconfig:\n  entrypoint: run\n"},
+		{Path: "shebang/run", Content: "#!/usr/bin/env python3\nprint(\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := manifest.Lint(context.Background(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results["greet"]
+	if !r.Valid || len(r.Issues) != 1 || r.Issues[0].Type != result.NotChecked || r.Issues[0].Location != "greet/tool.yaml:7:15" || r.Confidence >= 1 {
+		t.Errorf("greet = %+v, want valid with one not_checked note at greet/tool.yaml:7:15 and confidence below 1", r)
+	}
+	// A file without extension is parsed by its shebang's interpreter.
+	s := rep.Results["shebang"]
+	if s.Valid || s.Issues[0].Type != result.SyntaxError || !strings.HasPrefix(s.Issues[0].Location, "shebang/run:") {
+		t.Errorf("shebang = %+v, want a Python syntax error in shebang/run", s)
 	}
 }
 

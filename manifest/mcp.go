@@ -97,7 +97,7 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 		}
 	}
 	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
-	run := &lintRun{}
+	run := &lintRun{ctx: ctx}
 	for i, t := range reg.tools {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("manifest: lint: %w", err)

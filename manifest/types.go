@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/agentjudge/judge/internal/code"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -451,10 +453,6 @@ func (c *checker) mcpServer() {
 	}
 }
 
-// languages maps entrypoint extensions to languages.
-var languages = map[string]string{".py": "python", ".sh": "bash", ".bash": "bash", ".js": "javascript", ".mjs": "javascript",
-	".cjs": "javascript", ".ts": "typescript", ".go": "go"}
-
 func (c *checker) script() {
 	if c.Form == FormFile {
 		c.report(result.Error, result.ConstraintViolation, "manifest.script.files", c.startPos(),
@@ -553,20 +551,79 @@ func inside(dir, p string) bool {
 	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
-// syntax checks the entrypoint's syntax. No parser is wired in yet, so it
-// reports the check as not done rather than passed.
+// syntax parses the entrypoint with tree-sitter (internal/code) and
+// reports its first syntax error at the script's own line and column. A
+// language without a parser, or a script over the parser's limits, is
+// reported as not checked rather than passed.
 func (c *checker) syntax(ep string, p Pos) {
-	lang, _ := c.configString("language")
-	if lang == "" {
-		lang = languages[strings.ToLower(path.Ext(ep))]
+	clean := path.Clean(ep)
+	full := path.Join(c.Dir, clean)
+	file := c.Path
+	if c.Form == FormDir {
+		file = c.Path[:len(c.Path)-len(path.Base(c.rel))] + filepath.FromSlash(clean)
 	}
-	what := "its language is not known from the extension"
-	if lang != "" {
-		what = "no " + lang + " parser is available in this build"
+	src, err := readFile(c.reg.fsys[c.root], full)
+	if err != nil {
+		c.report(result.Info, result.NotChecked, "manifest.script.syntax", p,
+			"Make the entrypoint readable so that its syntax can be checked",
+			"The syntax of entrypoint '%s' was not checked: %v", result.Clip(ep, 120), errText(err))
+		return
 	}
-	c.report(result.Info, result.NotChecked, "manifest.script.syntax", p,
-		"Run the script's own linter until judge parses this language",
-		"The syntax of entrypoint '%s' was not checked: %s", result.Clip(ep, 120), what)
+	lang, ok := scriptLanguage(c.configStringQuiet("language"), clean, src)
+	if !ok {
+		c.report(result.Info, result.NotChecked, "manifest.script.syntax", p,
+			"Set config.language to python, javascript, typescript, go or bash when the script is one of them",
+			"The syntax of entrypoint '%s' was not checked: judge parses Python, JavaScript, TypeScript, Go and Bash, and this is none of them by its extension, shebang or config.language", result.Clip(ep, 120))
+		return
+	}
+	f, err := code.Parse(c.run.ctx, lang, src)
+	if err != nil {
+		c.report(result.Info, result.NotChecked, "manifest.script.syntax", p,
+			"Check the script with its own linter", "The syntax of entrypoint '%s' was not checked: %v", result.Clip(ep, 120), err)
+		return
+	}
+	if f.Syntax != nil {
+		c.issues = append(c.issues, result.Issue{Severity: result.Error, Type: result.SyntaxError, Rule: "manifest.script.syntax",
+			Location:   fmt.Sprintf("%s:%d:%d", file, f.Syntax.Line, f.Syntax.Col),
+			Message:    fmt.Sprintf("Entrypoint '%s' is not valid %s: %s", result.Clip(ep, 120), lang, f.Syntax.Msg),
+			Suggestion: "Correct the code at this line and column"})
+	}
+}
+
+// configStringQuiet reads config.key as a string without reporting.
+func (c *checker) configStringQuiet(key string) string {
+	n, _ := c.lookup("config", key)
+	s, _ := n.str()
+	return s
+}
+
+// scriptLanguage is the language of a script: config.language, else its
+// extension, else its shebang.
+func scriptLanguage(declared, name string, src []byte) (code.Language, bool) {
+	if declared != "" {
+		return code.LookupLanguage(declared)
+	}
+	if l, ok := code.ByExtension(name); ok {
+		return l, true
+	}
+	first, _, _ := strings.Cut(string(src[:min(len(src), 200)]), "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return "", false
+	}
+	fields := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(fields) == 0 {
+		return "", false
+	}
+	interp := path.Base(fields[0])
+	if interp == "env" && len(fields) > 1 {
+		interp = fields[len(fields)-1]
+	}
+	interp = strings.TrimRight(interp, "0123456789.")
+	switch interp {
+	case "sh", "bash", "dash", "zsh", "ksh":
+		return code.Bash, true
+	}
+	return code.LookupLanguage(interp)
 }
 
 // requirementLine is a PEP 508 requirement without URL: a name, extras,

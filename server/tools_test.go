@@ -74,8 +74,8 @@ func TestToolsLintRoute(t *testing.T) {
 	if sum.Tools != 7 || sum.Invalid != 0 || len(results) != 7 {
 		t.Errorf("examples/tools: summary %+v, %d results; want 7 valid tools", sum, len(results))
 	}
-	if r := results["email_enricher"]; r == nil || !r.Valid || r.Issues[0].Type != result.NotChecked {
-		t.Errorf("email_enricher = %+v, want valid with its syntax not checked", r)
+	if r := results["email_enricher"]; r == nil || !r.Valid || len(r.Issues) != 0 || r.Confidence != 1 {
+		t.Errorf("email_enricher = %+v, want valid, its Python entrypoint parsed", r)
 	}
 
 	results, sum = lintAnswer(t, do(t, ts, http.MethodPost, "/v1/tools/lint", manifestsBody(t, "../examples/tools-broken"), nil))
@@ -130,11 +130,18 @@ func TestToolsLintRouteBadRequests(t *testing.T) {
 func TestToolsLintRouteFindings(t *testing.T) {
 	t.Parallel()
 	_, ts := newTestServer(t, Options{})
-	body := `{"manifests": [{"path": "w.yaml", "content": "tool_id: w\ntool_type: api\n  version: 1\n"}]}`
+	body := `{"manifests": [{"path": "w.yaml", "content": "tool_id: w\ntool_type: api\n  version: 1\n"},
+		{"path": "py_runtime.yaml", "content": "tool_id: py_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"},
+		{"path": "s/tool.yaml", "content": "tool_id: s\ntool_type: script\nversion: \"1.0.0\"\ndescription: S\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n"},
+		{"path": "s/main.py", "content": "def f(:\n  pass\n"}]}`
 	results, sum := lintAnswer(t, do(t, ts, http.MethodPost, "/v1/tools/lint", body, nil))
 	r := results["w.yaml"]
-	if sum.Invalid != 1 || r == nil || len(r.Issues) != 1 || r.Issues[0].Type != result.SyntaxError ||
+	if sum.Invalid != 2 || r == nil || len(r.Issues) != 1 || r.Issues[0].Type != result.SyntaxError ||
 		!strings.HasPrefix(r.Issues[0].Location, "w.yaml:") {
 		t.Errorf("results %+v, summary %+v; want one syntax error located in w.yaml", results, sum)
+	}
+	// The script's Python syntax error, at its own line and column.
+	if s := results["s"]; s == nil || s.Valid || s.Issues[0].Location != "s/main.py:1:7" || s.Issues[0].Type != result.SyntaxError {
+		t.Errorf("s = %+v, want a syntax error at s/main.py:1:7", s)
 	}
 }
