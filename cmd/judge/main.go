@@ -11,6 +11,10 @@
 //	judge serve               serve the HTTP API (POST /validate, /healthz, …)
 //	                          on --addr; the bearer token is read from the
 //	                          environment variable named by --token-env
+//	judge tools lint [DIR...] lint tool manifests (default .ai/tools), or MCP
+//	                          definitions with --mcp FILE: one ValidationResult
+//	                          per tool; --format json|text|sarif; exit 0 clean,
+//	                          1 errors, 2 bad input
 //	judge schema strict FILE  print the OpenAI strict-mode form of a JSON Schema,
 //	                          listing on stderr what it no longer enforces
 //	judge schema response-format --name N FILE
