@@ -20,9 +20,47 @@ type call struct {
 	kwargs map[string]*code.Node
 }
 
+// pyImports maps the names a Python file binds by import to what they
+// stand for: "md5" to "hashlib.md5" after "from hashlib import md5", "h"
+// to "hashlib" after "import hashlib as h".
+func (u *unit) pyImports() map[string]string {
+	names := map[string]string{}
+	u.f.Root.Walk(func(n *code.Node) bool {
+		switch n.Kind {
+		case "import_statement":
+			for _, c := range n.Children {
+				if c.Kind == "aliased_import" {
+					names[u.f.Text(c.Child("alias"))] = u.f.Text(c.Child("name"))
+				}
+			}
+			return false
+		case "import_from_statement":
+			module := u.f.Text(n.Child("module_name"))
+			for _, c := range n.Children {
+				if c.Field != "name" {
+					continue
+				}
+				switch c.Kind {
+				case "dotted_name":
+					names[u.f.Text(c)] = module + "." + u.f.Text(c)
+				case "aliased_import":
+					names[u.f.Text(c.Child("alias"))] = module + "." + u.f.Text(c.Child("name"))
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return names
+}
+
 // calls lists the calls of the unit.
 func (u *unit) calls() []call {
 	var out []call
+	var imports map[string]string
+	if u.f.Lang == code.Python {
+		imports = u.pyImports()
+	}
 	u.f.Root.Walk(func(n *code.Node) bool {
 		switch n.Kind {
 		case "call", "call_expression", "new_expression":
@@ -37,6 +75,13 @@ func (u *unit) calls() []call {
 			c := call{node: n, callee: strings.Join(strings.Fields(u.f.Text(fn)), ""), kwargs: map[string]*code.Node{}}
 			if n.Kind == "new_expression" {
 				c.callee = "new " + c.callee
+			}
+			head, rest, _ := strings.Cut(c.callee, ".")
+			if q, ok := imports[head]; ok {
+				c.callee = q
+				if rest != "" {
+					c.callee += "." + rest
+				}
 			}
 			if args != nil {
 				for _, a := range args.Children {
