@@ -339,3 +339,44 @@ func TestDeadlineOfTheRequest(t *testing.T) {
 		t.Errorf("got %v", res[0].Err)
 	}
 }
+
+// TestConcurrency asks one client from many goroutines: every question is
+// answered, and no more than MaxConcurrency calls are under way at once.
+func TestConcurrency(t *testing.T) {
+	t.Parallel()
+	const n = 12
+	replies := make([]llmtest.Reply, n)
+	for i := range replies {
+		replies[i] = llmtest.Reply{Fixture: "criteria_met", Delay: 20 * time.Millisecond}
+	}
+	srv := llmtest.NewServer(t, replies...)
+	c := newClient(t, srv, func(c *llm.Config) { c.MaxConcurrency = 2 })
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			q := sortQuestion
+			q.Output = fmt.Sprintf(`{"code": "sorted(xs)", "n": %d}`, i) // distinct: no cache hits
+			res, _ := c.JudgeCriteria(context.Background(), q)
+			if res[0].Err != nil {
+				errs <- res[0].Err
+				return
+			}
+			if res[0].Verdict.Verdict != llm.Met {
+				errs <- fmt.Errorf("got %+v", res[0].Verdict)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if m := srv.MaxInFlight(); m > 2 || m < 1 {
+		t.Errorf("%d calls were under way at once, want at most 2", m)
+	}
+	if len(srv.Requests()) != n {
+		t.Errorf("got %d requests, want %d", len(srv.Requests()), n)
+	}
+}

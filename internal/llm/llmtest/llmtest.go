@@ -82,6 +82,8 @@ type Server struct {
 	mu      sync.Mutex
 	replies []Reply
 	got     []Request
+	// inFlight and maxInFlight count requests being answered.
+	inFlight, maxInFlight int
 }
 
 // NewServer starts a fake that gives replies in order (the first that
@@ -102,6 +104,13 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.got...)
 }
 
+// MaxInFlight returns the most requests the fake was answering at once.
+func (s *Server) MaxInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxInFlight
+}
+
 // Pending returns how many replies are still unused.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -110,6 +119,15 @@ func (s *Server) Pending() int {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.inFlight++
+	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
 	fail := func(format string, args ...any) {
 		s.t.Errorf("llmtest: "+format, args...)
 		w.Header().Set("Content-Type", "application/json")
