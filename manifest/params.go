@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -257,6 +258,7 @@ func (c *checker) checkSchema() {
 	}
 	_, err := comp.Compile(url)
 	if err == nil {
+		c.checkValues(comp, url)
 		return
 	}
 	var sve *jsonschema.SchemaValidationError
@@ -289,6 +291,88 @@ func (c *checker) checkSchema() {
 	}
 	c.report(result.Error, result.SchemaViolation, "manifest.schema", c.schemaPos(nil),
 		"Correct the schema; $ref may point only inside the schema itself", "The parameter schema does not compile: %v", err)
+}
+
+// checkValues checks that each top-level property's enum values have the
+// property's type and that its default is valid against the property's
+// own schema (type, enum, bounds, pattern).
+func (c *checker) checkValues(comp *jsonschema.Compiler, url string) {
+	props, _ := c.schema["properties"].(map[string]any)
+	for _, name := range sortedKeys(props) {
+		p, _ := props[name].(map[string]any)
+		if p == nil {
+			continue
+		}
+		if typ, ok := p["type"].(string); ok {
+			if enum, ok := p["enum"].([]any); ok {
+				for i, v := range enum {
+					if !hasType(v, typ) {
+						c.report(result.Error, result.InvalidType, "manifest.parameter_enum", c.schemaPos([]string{"properties", name, "enum", strconv.Itoa(i)}),
+							fmt.Sprintf("Write each enum value as a %s, or change the parameter's type", typ),
+							"Enum value %s of parameter '%s' is not a %s", result.Clip(jsonText(v), 60), name, typ)
+					}
+				}
+			}
+		}
+		def, ok := p["default"]
+		if !ok {
+			continue
+		}
+		sub, err := comp.Compile(url + "#/properties/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+		if err != nil {
+			continue
+		}
+		if err := sub.Validate(def); err != nil {
+			c.report(result.Error, result.ConstraintViolation, "manifest.parameter_default", c.schemaPos([]string{"properties", name, "default"}),
+				"Give a default that the parameter itself accepts, or remove it",
+				"Default %s of parameter '%s' is not valid for the parameter: %s", result.Clip(jsonText(def), 60), name, firstLine(err))
+		}
+	}
+}
+
+// hasType reports whether the decoded JSON value v has JSON Schema type t.
+func hasType(v any, t string) bool {
+	switch t {
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "number":
+		_, ok := v.(float64)
+		return ok
+	case "integer":
+		f, ok := v.(float64)
+		return ok && f == float64(int64(f))
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	case "array":
+		_, ok := v.([]any)
+		return ok
+	case "object":
+		_, ok := v.(map[string]any)
+		return ok
+	case "null":
+		return v == nil
+	}
+	return true
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// firstLine is the last line of a validation error: its leaf message.
+func firstLine(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	msg := strings.TrimSpace(lines[len(lines)-1])
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "- at ") {
+		msg = msg[i+2:]
+	}
+	return msg
 }
 
 // ptrOfURL extracts the JSON Pointer tokens of a schema URL's fragment.
