@@ -8,6 +8,8 @@
 //	GET  /metrics                        Prometheus text exposition
 //	GET  /openapi.json                   OpenAPI 3.1 document of these routes
 //	GET  /capabilities                   validation types, layers and limits
+//	POST /v1/tools/lint                  {manifests: [{path, content}]} →
+//	                                     {results: {tool_id: ValidationResult}, summary}
 //
 // Findings about an output are answered with 200, even when valid is false;
 // only a request that could not be answered gets an error status, always as
