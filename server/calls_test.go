@@ -16,7 +16,7 @@ import (
 // "tools".
 func specTools(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "examples", "tools.json"))
+	b, err := os.ReadFile(filepath.Join("..", "examples", "call-tools.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

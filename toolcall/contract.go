@@ -168,7 +168,7 @@ func (c *Checker) Compile(d Definition) (*Contract, error) {
 			// The cached error may have been placed for another
 			// document: place a copy here.
 			cp := *de
-			cp.Path = relocate(cp.Path, d.Where)
+			cp.File, cp.Path = d.File, relocate(cp.Path, d.Where)
 			return nil, &cp
 		}
 		return nil, e.err
@@ -190,9 +190,9 @@ func relocate(path, where string) string {
 func placed(field string) string { return "\x00" + field }
 
 // digestOf is the hex SHA-256 of the definition's canonical JSON (without
-// Where): encoding/json writes map keys sorted.
+// File and Where): encoding/json writes map keys sorted.
 func digestOf(d Definition) (string, error) {
-	d.Where = ""
+	d.File, d.Where = "", ""
 	b, err := json.Marshal(d)
 	if err != nil {
 		return "", err
@@ -437,7 +437,7 @@ func (c *Checker) NewToolset(defs ...Definition) (*Toolset, error) {
 	ts := &Toolset{checker: c, contracts: make(map[string]*Contract, len(defs))}
 	for _, d := range defs {
 		if _, dup := ts.contracts[d.Name]; dup {
-			return nil, &DefinitionError{Path: joinPath(d.Where, "name"), Msg: fmt.Sprintf("tool %q is defined twice", d.Name)}
+			return nil, &DefinitionError{File: d.File, Path: joinPath(d.Where, "name"), Msg: fmt.Sprintf("tool %q is defined twice", d.Name)}
 		}
 		ct, err := c.Compile(d)
 		if err != nil {

@@ -58,9 +58,9 @@ type Definition struct {
 	// NextTools are the tools that usually follow this one (declared
 	// follow-ups), suggested after a successful call.
 	NextTools []string
-	// Where locates the definition in its document ("tools[3]"), for
-	// errors.
-	Where string
+	// File and Where locate the definition: the document's file name
+	// (may be empty) and the path in it ("tools[3]"), for errors.
+	File, Where string
 }
 
 // Rule is a CEL rule on a call's arguments, for what a JSON Schema says
@@ -213,6 +213,7 @@ func definitionsOf(v any, file string) ([]Definition, error) {
 			err.File = file
 			return nil, err
 		}
+		d.File = file
 		if prev, dup := seen[d.Name]; dup {
 			return nil, &DefinitionError{File: file, Path: joinPath(where, "name"),
 				Msg: fmt.Sprintf("tool %q is defined twice (first at %s)", d.Name, orRoot(prev))}

@@ -12,12 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
 
 // callParams are the flags of judge call check and judge call outcome.
 type callParams struct {
+	tools   []string  // --tools: directories of tool manifests
 	defs    string    // --defs: tool definitions file
 	session string    // --session: session id
 	goal    string    // --goal: the user's goal (outcome)
@@ -36,9 +38,10 @@ func initCall(root *cobra.Command) {
 		Short: "Check tool calls before and after they run",
 		Long: `Check the tool calls of an LLM agent against the tools' contracts.
 
-The contracts come from --defs FILE: an MCP tool definition, an OpenAI
-function definition, a list of them, or a tools/list answer; each may carry
-CEL rules on its arguments. See docs/toolcall.md.`,
+The contracts come from the tool manifests of --tools DIR (scripts, APIs, MCP
+tools and directives, by tool_id) and from --defs FILE: an MCP tool
+definition, an OpenAI function definition, a list of them, or a tools/list
+answer. Each may carry CEL rules on its arguments. See docs/toolcall.md.`,
 	}
 	initCallCheck(cmd)
 	initCallOutcome(cmd)
@@ -48,7 +51,7 @@ CEL rules on its arguments. See docs/toolcall.md.`,
 func initCallCheck(parent *cobra.Command) {
 	params := newCallParams()
 	cmd := &cobra.Command{
-		Use:   "check --defs FILE TOOL ARGS_JSON",
+		Use:   "check (--tools DIR | --defs FILE) TOOL ARGS_JSON",
 		Short: "Check a tool call's arguments before it runs",
 		Long: `Check a tool call's arguments against the tool's contract before it runs,
 and print {result, normalized_arguments, repair}: the ValidationResult, the
@@ -61,7 +64,7 @@ a file.
 
 Exit status: 0 valid, 1 invalid, 2 bad input (unreadable or malformed
 definitions, arguments that are not JSON, a bad flag).`,
-		Example: `  judge call check --defs examples/tools.json get_events '{"action": "by_ids", "ids": ["e1"], "limit": 5}'
+		Example: `  judge call check --defs examples/call-tools.json get_events '{"action": "by_ids", "ids": ["e1"], "limit": 5}'
   judge call check --defs tools-list.json --session s1 create_issue @args.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,21 +74,39 @@ definitions, arguments that are not JSON, a bad flag).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept only for this process)")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
 
-// loadToolset reads the definitions file and compiles its contracts.
-func loadToolset(c *toolcall.Checker, params callParams) (*toolcall.Toolset, error) {
-	if params.defs == "" {
-		return nil, badInputf("no tool definitions: give --defs FILE (see 'judge call check --help')")
+// loadToolset reads the tool manifests of --tools and the definitions file
+// of --defs and compiles their contracts.
+func loadToolset(ctx context.Context, c *toolcall.Checker, params callParams) (*toolcall.Toolset, error) {
+	if params.defs == "" && len(params.tools) == 0 {
+		return nil, badInputf("no tool definitions: give --tools DIR or --defs FILE (see 'judge call check --help')")
 	}
-	data, err := readJSONFile(params.defs, "definitions", toolcall.MaxDefsBytes)
-	if err != nil {
-		return nil, err
+	var defs []toolcall.Definition
+	if len(params.tools) > 0 {
+		reg, err := manifest.LoadDirs(ctx, params.tools...)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		if defs, err = toolcall.RegistryDefinitions(reg); err != nil {
+			return nil, badInput(err)
+		}
 	}
-	defs, err := toolcall.ParseDefinitions(data, params.defs)
+	var err error
+	if params.defs != "" {
+		var data []byte
+		if data, err = readJSONFile(params.defs, "definitions", toolcall.MaxDefsBytes); err != nil {
+			return nil, err
+		}
+		var more []toolcall.Definition
+		if more, err = toolcall.ParseDefinitions(data, params.defs); err == nil {
+			defs = append(defs, more...)
+		}
+	}
 	if err == nil {
 		var ts *toolcall.Toolset
 		if ts, err = c.NewToolset(defs...); err == nil {
@@ -94,7 +115,6 @@ func loadToolset(c *toolcall.Checker, params callParams) (*toolcall.Toolset, err
 	}
 	var de *toolcall.DefinitionError
 	if errors.As(err, &de) {
-		de.File = params.defs
 		return nil, badInput(de)
 	}
 	return nil, err
@@ -130,7 +150,7 @@ func runCallCheck(ctx context.Context, params callParams, args []string, out io.
 	if err != nil {
 		return err
 	}
-	ts, err := loadToolset(c, params)
+	ts, err := loadToolset(ctx, c, params)
 	if err != nil {
 		return err
 	}
@@ -212,7 +232,7 @@ func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
 func initCallOutcome(parent *cobra.Command) {
 	params := newCallParams()
 	cmd := &cobra.Command{
-		Use:   "outcome --defs FILE TOOL ARGS_JSON RESULT_JSON",
+		Use:   "outcome (--tools DIR | --defs FILE) TOOL ARGS_JSON RESULT_JSON",
 		Short: "Classify a tool call's result after it ran",
 		Long: `Classify a tool call's result after it ran and print {status, reason, result,
 extracted_facts, suggested_next_tools, progress, compacted}.
@@ -228,7 +248,7 @@ ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
 @FILE from a file.
 
 Exit status: 0 when classified, whatever the status; 2 bad input.`,
-		Example: `  judge call outcome --defs tools.json search_issues '{"q": "bug"}' @result.json
+		Example: `  judge call outcome --defs examples/call-tools.json get_events '{"action": "by_ids", "ids": ["e1"]}' @result.json
   mcp-call get_issue | judge call outcome --defs tools.json get_issue '{"issue_number": 7}' -`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -238,6 +258,7 @@ Exit status: 0 when classified, whatever the status; 2 bad input.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept only for this process)")
 	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
@@ -258,7 +279,7 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	if err != nil {
 		return err
 	}
-	ts, err := loadToolset(c, params)
+	ts, err := loadToolset(ctx, c, params)
 	if err != nil {
 		return err
 	}

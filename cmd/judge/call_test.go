@@ -11,10 +11,10 @@ import (
 	"github.com/agentjudge/judge/toolcall"
 )
 
-// tools is examples/tools.json, the tools of the specification's examples.
+// toolsFile is examples/call-tools.json, the tools of the specification's examples.
 func toolsFile(t *testing.T) string {
 	t.Helper()
-	return filepath.Join(repoRoot(t), "examples", "tools.json")
+	return filepath.Join(repoRoot(t), "examples", "call-tools.json")
 }
 
 func TestCallCheck(t *testing.T) {
@@ -49,7 +49,7 @@ func TestCallCheck(t *testing.T) {
 			code: 2, wantErr: "broken.json: rules[0].expression:1:10: Syntax error"},
 		{name: "definitions not JSON", args: []string{"call", "check", "--defs", filepath.Join(dir, "bad.json"), "a", `{}`},
 			code: 2, wantErr: "bad.json:2:14: the definitions file is not valid JSON"},
-		{name: "no defs", args: []string{"call", "check", "a", `{}`}, code: 2, wantErr: "give --defs FILE"},
+		{name: "no defs", args: []string{"call", "check", "a", `{}`}, code: 2, wantErr: "give --tools DIR or --defs FILE"},
 		{name: "missing argument", args: []string{"call", "check", "--defs", tools, "a"}, code: 2, wantErr: "accepts 2 arg(s)"},
 	}
 	for _, tt := range tests {
@@ -127,12 +127,60 @@ func TestCallOutcome(t *testing.T) {
 // The built binary checks a call and exits with the verdict.
 func TestBinaryCallCheck(t *testing.T) {
 	t.Parallel()
-	r := runJudge(t, nil, "call", "check", "--defs", "examples/tools.json", "lookup_contact_places", `{}`)
+	r := runJudge(t, nil, "call", "check", "--defs", "examples/call-tools.json", "lookup_contact_places", `{}`)
 	if r.code != 1 || !strings.Contains(r.stdout, "requires one of contact_id, contact_query or group_query") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	r = runJudge(t, []byte(`{"group_query": "family"}`), "call", "check", "--defs", "examples/tools.json", "lookup_contact_places", "-")
+	r = runJudge(t, []byte(`{"group_query": "family"}`), "call", "check", "--defs", "examples/call-tools.json", "lookup_contact_places", "-")
 	if r.code != 0 || !strings.Contains(r.stdout, `"valid": true`) {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// --tools DIR takes the contracts from tool manifests, their rules from
+// the manifest's config.
+func TestCallCheckManifests(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"tools/weather_api.yaml": `tool_id: weather_forecast
+tool_type: api
+version: "1.0.0"
+executor: http_client
+description: Get the weather forecast for coordinates. Daily values.
+config:
+  method: GET
+  url_template: "https://api.example.com/forecast?lat={lat}&lon={lon}"
+  rules:
+    - id: not_null_island
+      expression: "!(args.lat == 0 && args.lon == 0)"
+      message: "lat 0, lon 0 is almost surely a missing location"
+parameters:
+  - name: lat
+    type: number
+    required: true
+    minimum: -90
+    maximum: 90
+  - name: lon
+    type: number
+    required: true
+    minimum: -180
+    maximum: 180
+`})
+	tools := filepath.Join(dir, "tools")
+	tests := []struct {
+		args    string
+		code    int
+		wantOut string
+	}{
+		{`{"lat": 59.9, "lon": 10.7}`, 0, `"valid": true`},
+		{`{"lat": 95, "lon": 10.7}`, 1, `"location": "lat"`},
+		{`{"lat": 0, "lon": 0}`, 1, "almost surely a missing location"},
+		{`{"lat": 1}`, 1, `"location": "lon"`},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		code := Execute(context.Background(), []string{"call", "check", "--tools", tools, "weather_forecast", tt.args}, nil, &stdout, &stderr)
+		if code != tt.code || !strings.Contains(stdout.String(), tt.wantOut) {
+			t.Errorf("%s: exit %d, want %d with %s\n%s%s", tt.args, code, tt.code, tt.wantOut, stdout.String(), stderr.String())
+		}
 	}
 }

@@ -1,0 +1,88 @@
+package toolcall_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/toolcall"
+)
+
+const createIssue = `tool_id: github_create_issue
+tool_type: mcp_tool
+version: "1.0.0"
+executor: github_mcp
+description: Create an issue in a GitHub repository
+config:
+  mcp_tool_name: create_issue
+  next_tools: [github_get_issue]
+input_schema:
+  type: object
+  properties:
+    owner: {type: string}
+    repo: {type: string}
+    title: {type: string}
+  required: [owner, repo, title]
+`
+
+func TestRegistryDefinitions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	reg, err := manifest.LoadFiles(ctx, []manifest.File{
+		{Path: "github_create_issue.yaml", Content: createIssue},
+		{Path: "python_runtime.yaml", Content: "tool_id: python_runtime\ntool_type: runtime\nversion: \"1.0.0\"\nexecutor: subprocess\ndescription: Runs Python\nconfig:\n  command: python3\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := toolcall.RegistryDefinitions(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 1 || defs[0].Name != "github_create_issue" || defs[0].Kind != toolcall.KindManifest ||
+		len(defs[0].NextTools) != 1 {
+		t.Fatalf("definitions = %+v, want only the MCP tool with its next tool", defs)
+	}
+	c, err := toolcall.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.NewToolset(defs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ts.Check(ctx, toolcall.Call{Tool: "github_create_issue", Arguments: json.RawMessage(`{"owner": "o", "repo": "r"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Result.Valid || res.Result.Issues[0].Location != "title" {
+		t.Errorf("missing title: %+v", res.Result.Issues)
+	}
+
+	// A broken extension, or a rule that does not compile, names the
+	// manifest's file.
+	reg, err = manifest.LoadFiles(ctx, []manifest.File{{Path: "bad.yaml",
+		Content: strings.Replace(createIssue, "next_tools: [github_get_issue]", "rules: [{id: r, message: m}]", 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = toolcall.RegistryDefinitions(reg)
+	var de *toolcall.DefinitionError
+	if !errors.As(err, &de) || !strings.HasSuffix(de.File, "bad.yaml") || de.Path != "config.rules[0].expression" {
+		t.Errorf("err = %v, want a *DefinitionError at bad.yaml: config.rules[0].expression", err)
+	}
+	reg, err = manifest.LoadFiles(ctx, []manifest.File{{Path: "broken.yaml",
+		Content: strings.Replace(createIssue, "next_tools: [github_get_issue]", "rules: [{id: r, message: m, expression: 'args.title =='}]", 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if defs, err = toolcall.RegistryDefinitions(reg); err == nil {
+		_, err = c.NewToolset(defs...)
+	}
+	if !errors.As(err, &de) || !strings.HasPrefix(de.Error(), "broken.yaml: config.rules[0].expression:1:14: Syntax error") {
+		t.Errorf("err = %v, want it at broken.yaml: config.rules[0].expression:1:14", err)
+	}
+}
