@@ -347,3 +347,20 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 	_, err := io.WriteString(out, sb.String())
 	return err
 }
+
+// serveTools compiles the tools judge serve answers /v1/calls/* with when
+// a request gives none: those of --tools and --defs, or none.
+func serveTools(ctx context.Context, params serveParams) (*toolcall.Checker, *toolcall.Toolset, error) {
+	c, err := toolcall.New()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(params.tools) == 0 && params.defs == "" {
+		return c, nil, nil
+	}
+	ts, err := loadToolset(ctx, c, callParams{tools: params.tools, defs: params.defs})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, ts, nil
+}

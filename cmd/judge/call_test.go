@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -182,5 +186,63 @@ parameters:
 		if code != tt.code || !strings.Contains(stdout.String(), tt.wantOut) {
 			t.Errorf("%s: exit %d, want %d with %s\n%s%s", tt.args, code, tt.code, tt.wantOut, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// judge serve --defs answers /v1/calls/check for requests without tools.
+func TestServeCalls(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	params := newServeParams()
+	params.addr = "127.0.0.1:0"
+	params.defs = toolsFile(t)
+	params.getenv = func(string) string { return "" }
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, params, nil, pw)
+		pw.Close()
+	}()
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			var rec struct{ URL string }
+			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
+				select {
+				case urlc <- rec.URL:
+				default:
+				}
+			}
+		}
+	}()
+	var base string
+	select {
+	case base = <-urlc:
+	case err := <-done:
+		t.Fatalf("serve ended before listening: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve logged no address within 20s")
+	}
+	resp, err := http.Post(base+"/v1/calls/check", "application/json",
+		strings.NewReader(`{"tool": "home_assistant", "arguments": {"action": "call_tool"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"location": "tool_name"`) {
+		t.Errorf("POST /v1/calls/check: %d\n%s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+
+	// Broken definitions stop serve before it listens.
+	params.defs = filepath.Join(writeFiles(t, map[string]string{"d.json": `{"name": 1}`}), "d.json")
+	if err := runServe(context.Background(), params, nil, io.Discard); exitCode(err) != exitBadInput {
+		t.Errorf("serve with broken definitions: %v", err)
 	}
 }

@@ -32,6 +32,8 @@ type serveParams struct {
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
 	maxBodyBytes int64         // --max-body-bytes; 0 = server default
 	maxInFlight  int           // --max-in-flight; 0 = server default
+	tools        []string      // --tools: tool manifest directories for /v1/calls/*
+	defs         string        // --defs: tool definitions file for /v1/calls/*
 	getenv       func(string) string
 }
 
@@ -50,7 +52,9 @@ func initServe(root *cobra.Command) {
 		Use:   "serve",
 		Short: "Serve the HTTP API",
 		Long: `Serve the HTTP API: POST /validate (alias /v1/validate) answers a
-ValidationResult; GET /healthz, /readyz, /metrics, /openapi.json and
+ValidationResult; POST /v1/calls/check and /v1/calls/outcome check tool calls
+before and after they run, against the tools of the request or of --tools DIR
+and --defs FILE; GET /healthz, /readyz, /metrics, /openapi.json and
 /capabilities describe the service.
 
 Every route except /healthz and /readyz requires "Authorization: Bearer
@@ -79,6 +83,8 @@ the server down gracefully and exits 0.`,
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
 	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("validations answered at once; more get 503 (default %d)", server.DefaultMaxInFlight))
 	f.Int64Var(&params.maxBodyBytes, "max-body-bytes", 0, fmt.Sprintf("largest request body in bytes (default %s)", sizeString(server.DefaultMaxBodyBytes)))
+	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests whose calls /v1/calls/check and /v1/calls/outcome check when a request gives no tools (repeatable)")
+	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer) for /v1/calls/*")
 	root.AddCommand(cmd)
 }
 
@@ -150,6 +156,11 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}
-	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, Version: versionString()})
+	calls, tools, err := serveTools(ctx, params)
+	if err != nil {
+		return err
+	}
+	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, Version: versionString(),
+		Calls: calls, Tools: tools})
 	return srv.Serve(ctx, ln)
 }
