@@ -47,16 +47,23 @@ var signs = map[Language][]struct {
 	},
 }
 
+// detectBytes is how much of a source Detect reads.
+const detectBytes = 16 << 10
+
 // Detect guesses the language of src from its shebang and the lines that
-// look like each language. When two languages score close, the one that
+// look like each language, in its first 16 KiB. When two languages score close, the one that
 // parses without a syntax error wins. It reports false when nothing looks
 // like code of a known language.
 func Detect(ctx context.Context, src string) (Language, bool) {
 	if lang, ok := shebang(src); ok {
 		return lang, true
 	}
-	if len(src) > MaxSourceBytes {
-		src = src[:MaxSourceBytes]
+	// The start of a source tells its language as well as the whole.
+	if len(src) > detectBytes {
+		src = src[:detectBytes]
+		if i := strings.LastIndexByte(src, '\n'); i > 0 {
+			src = src[:i+1]
+		}
 	}
 	scores := map[Language]int{}
 	for _, line := range strings.Split(src, "\n") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -237,46 +238,74 @@ func Parse(ctx context.Context, lang Language, src []byte) (*File, error) {
 	}
 	defer tree.Close()
 	f := &File{Lang: lang, Src: src}
-	c := &converter{cursor: tree.Walk(), kinds: map[uint16]string{}, fields: map[uint16]string{}, g: g}
+	c := newConverter(tree, g, src)
 	defer c.cursor.Close()
 	if f.Root, err = c.convert(0); err != nil {
 		return nil, err
 	}
-	if f.Root.Error || hasError(tree.RootNode()) {
+	if c.errors || f.Root.Error {
 		f.Syntax = firstSyntaxError(f)
 	}
 	return f, nil
 }
 
-func hasError(n *sitter.Node) bool { return n.HasError() }
-
 // converter copies a tree-sitter tree into Nodes, interning kind and field
-// names.
+// names. It keeps the calls into C (each costs far more than a Go call)
+// to a few per node: positions come from byte offsets and a table of line
+// starts, and what depends only on the kind is looked up once per kind.
 type converter struct {
 	cursor *sitter.TreeCursor
-	kinds  map[uint16]string
+	kinds  map[uint16]kindInfo
 	fields map[uint16]string
 	g      *sitter.Language
+	// lines holds the byte offset of each line's start.
+	lines []int
+	// errors is true when the tree has errors, so that MISSING nodes must
+	// be looked for.
+	errors bool
+}
+
+type kindInfo struct {
+	name  string
+	named bool
+}
+
+func newConverter(tree *sitter.Tree, g *sitter.Language, src []byte) *converter {
+	lines := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			lines = append(lines, i+1)
+		}
+	}
+	return &converter{cursor: tree.Walk(), kinds: map[uint16]kindInfo{}, fields: map[uint16]string{}, g: g, lines: lines, errors: tree.RootNode().HasError()}
+}
+
+// line returns the 1-based line and byte column of offset off.
+func (c *converter) line(off int) (int, int) {
+	i := sort.Search(len(c.lines), func(i int) bool { return c.lines[i] > off }) - 1
+	return i + 1, off - c.lines[i] + 1
 }
 
 func (c *converter) convert(depth int) (*Node, error) {
 	tn := c.cursor.Node()
-	sp, ep := tn.StartPosition(), tn.EndPosition()
-	n := &Node{
-		Start: int(tn.StartByte()), End: int(tn.EndByte()),
-		Line: int(sp.Row) + 1, Col: int(sp.Column) + 1, EndLine: int(ep.Row) + 1,
-		Named: tn.IsNamed(), Error: tn.IsError(), Missing: tn.IsMissing(),
-	}
-	if ep.Column == 0 && ep.Row > sp.Row {
-		n.EndLine-- // ends at a newline: the last byte is on the line before
+	start, end := int(tn.StartByte()), int(tn.EndByte())
+	n := &Node{Start: start, End: end}
+	n.Line, n.Col = c.line(start)
+	n.EndLine = n.Line
+	if end > start {
+		n.EndLine, _ = c.line(end - 1)
 	}
 	id := tn.KindId()
 	k, ok := c.kinds[id]
 	if !ok {
-		k = tn.Kind()
+		k = kindInfo{name: tn.Kind(), named: tn.IsNamed()}
 		c.kinds[id] = k
 	}
-	n.Kind = k
+	n.Kind, n.Named = k.name, k.named
+	n.Error = k.name == "ERROR"
+	if c.errors {
+		n.Missing = tn.IsMissing()
+	}
 	if fid := c.cursor.FieldId(); fid != 0 {
 		f, ok := c.fields[fid]
 		if !ok {
