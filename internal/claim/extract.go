@@ -61,11 +61,15 @@ func Extract(text, path string) Set {
 }
 
 type extractor struct {
-	text   string
-	path   string
-	taken  []bool
-	sents  []Span
-	claims []Claim
+	// has* say what the text holds, so that patterns that cannot match
+	// are not run.
+	hasDigit, hasUpper bool
+	lower              string
+	text               string
+	path               string
+	taken              []bool
+	sents              []Span
+	claims             []Claim
 }
 
 // free reports whether no byte of [s, e) is taken, and takes them if so.
@@ -112,6 +116,55 @@ func (x *extractor) group(m []int, g int) string {
 }
 
 func (x *extractor) run() {
+	x.hasDigit = strings.ContainsAny(x.text, "0123456789")
+	x.hasUpper = strings.ContainsFunc(x.text, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	x.lower = strings.ToLower(x.text)
+	if strings.Contains(x.lower, "http") {
+		x.urls()
+	}
+	if strings.Contains(x.text, "@") {
+		x.each(emailRE, 0, func(m []int) {
+			x.add(Claim{Kind: Email, Start: m[0], End: m[1], Value: strings.ToLower(x.group(m, 0))})
+		})
+	}
+	if strings.Contains(x.lower, "cve-") {
+		x.each(cveRE, 0, func(m []int) {
+			x.add(Claim{Kind: CVE, Start: m[0], End: m[1], Value: strings.ToUpper(x.group(m, 0))})
+		})
+	}
+	if strings.ContainsAny(x.text, "/\\") {
+		x.each(pathRE, 1, func(m []int) {
+			p := x.group(m, 1)
+			if onlyDigitsAndSlashes(p) {
+				return
+			}
+			x.add(Claim{Kind: Path, Start: m[2], End: m[3], Value: p})
+		})
+	}
+	if x.hasDigit && strings.Contains(x.text, ".") {
+		x.versions()
+	}
+	x.dates()
+	if x.hasDigit {
+		x.times()
+	}
+	x.numbers()
+	if strings.Contains(x.lower, "accord") || strings.Contains(x.lower, "cit") || strings.Contains(x.lower, "source:") || strings.Contains(x.lower, " by ") {
+		x.each(citationRE, 1, func(m []int) {
+			name := trimName(x.group(m, 1))
+			if name == "" {
+				return
+			}
+			x.add(Claim{Kind: Citation, Start: m[2], End: m[2] + len(name), Value: strings.ToLower(name)})
+		})
+	}
+	if x.hasUpper {
+		x.names()
+	}
+	x.negations()
+}
+
+func (x *extractor) urls() {
 	x.each(urlRE, 0, func(m []int) {
 		e := m[1]
 		for e > m[0] && strings.ContainsRune(".,;:!?)'\"", rune(x.text[e-1])) {
@@ -123,19 +176,9 @@ func (x *extractor) run() {
 		u := x.text[m[0]:e]
 		x.add(Claim{Kind: URL, Start: m[0], End: e, Value: strings.TrimSuffix(strings.ToLower(u), "/")})
 	})
-	x.each(emailRE, 0, func(m []int) {
-		x.add(Claim{Kind: Email, Start: m[0], End: m[1], Value: strings.ToLower(x.group(m, 0))})
-	})
-	x.each(cveRE, 0, func(m []int) {
-		x.add(Claim{Kind: CVE, Start: m[0], End: m[1], Value: strings.ToUpper(x.group(m, 0))})
-	})
-	x.each(pathRE, 1, func(m []int) {
-		p := x.group(m, 1)
-		if onlyDigitsAndSlashes(p) {
-			return
-		}
-		x.add(Claim{Kind: Path, Start: m[2], End: m[3], Value: p})
-	})
+}
+
+func (x *extractor) versions() {
 	x.each(rangeSpanRE, 0, func(m []int) {
 		lo, hi := normVersion(x.group(m, 1)), normVersion(x.group(m, 2))
 		x.add(Claim{Kind: VersionRange, Start: m[2], End: m[5], Value: ">=" + lo + ",<=" + hi})
@@ -155,7 +198,9 @@ func (x *extractor) run() {
 		v := x.group(m, 0)
 		x.add(Claim{Kind: Version, Start: m[0], End: m[1], Value: normVersion(v)})
 	})
-	x.dates()
+}
+
+func (x *extractor) times() {
 	x.each(timeRE, 0, func(m []int) {
 		h, mi, ampm := x.group(m, 1), x.group(m, 2), x.group(m, 3)
 		if h == "" {
@@ -175,16 +220,6 @@ func (x *extractor) run() {
 		}
 		x.add(Claim{Kind: Time, Start: m[0], End: m[1], Value: strconv.Itoa(hh) + ":" + twoDigits(mm)})
 	})
-	x.numbers()
-	x.each(citationRE, 1, func(m []int) {
-		name := trimName(x.group(m, 1))
-		if name == "" {
-			return
-		}
-		x.add(Claim{Kind: Citation, Start: m[2], End: m[2] + len(name), Value: strings.ToLower(name)})
-	})
-	x.names()
-	x.negations()
 }
 
 // rangeOp maps the phrase before a version to a comparison operator.
@@ -230,9 +265,27 @@ func (x *extractor) dates() {
 		}
 		x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
 	}
-	x.each(isoDateRE, 0, func(m []int) {
-		add(m, DateValue{Year: atoi(x.group(m, 1)), Month: atoi(x.group(m, 2)), Day: atoi(x.group(m, 3))})
-	})
+	if !x.hasDigit && !x.hasUpper {
+		return
+	}
+	if x.hasDigit && strings.Contains(x.text, "-") {
+		x.each(isoDateRE, 0, func(m []int) {
+			add(m, DateValue{Year: atoi(x.group(m, 1)), Month: atoi(x.group(m, 2)), Day: atoi(x.group(m, 3))})
+		})
+	}
+	if x.hasUpper && strings.Contains(x.text, "day") {
+		x.each(weekdayRE, 0, func(m []int) {
+			add(m, DateValue{Weekday: strings.ToLower(x.group(m, 1))})
+		})
+	}
+	if x.hasDigit {
+		defer x.each(yearRE, 1, func(m []int) {
+			x.add(Claim{Kind: Date, Start: m[2], End: m[3], Value: DateValue{Year: atoi(x.group(m, 1))}.String()})
+		})
+	}
+	if !x.hasUpper || !containsAny(x.text, monthPrefixes) {
+		return
+	}
 	x.each(mdyRE, 0, func(m []int) {
 		add(m, DateValue{Year: atoi(x.group(m, 3)), Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
 	})
@@ -265,12 +318,23 @@ func (x *extractor) dates() {
 			add(m, DateValue{Month: month(name)})
 		}
 	}
-	x.each(weekdayRE, 0, func(m []int) {
-		add(m, DateValue{Weekday: strings.ToLower(x.group(m, 1))})
-	})
-	x.each(yearRE, 1, func(m []int) {
-		x.add(Claim{Kind: Date, Start: m[2], End: m[3], Value: DateValue{Year: atoi(x.group(m, 1))}.String()})
-	})
+}
+
+// monthPrefixes start every month name.
+var monthPrefixes = []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// numberWordList are the words numWordRE starts with.
+var numberWordList = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+	"thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "dozen", "twice", "thrice", "double", "triple"}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastWord returns the last word of s in lower case.
@@ -282,6 +346,16 @@ func lastWord(s string) string {
 
 // numbers extracts money, percentages, plain numbers and number words.
 func (x *extractor) numbers() {
+	if x.hasDigit {
+		x.digitNumbers()
+	}
+	if containsAny(x.lower, numberWordList) {
+		x.numberWords()
+	}
+}
+
+// digitNumbers extracts money, percentages and numbers written in digits.
+func (x *extractor) digitNumbers() {
 	x.each(moneyRE, 0, func(m []int) {
 		f, ok := parseNum(x.group(m, 2))
 		if !ok {
@@ -318,6 +392,10 @@ func (x *extractor) numbers() {
 		}
 		x.addNumber(s, e, f, unit)
 	}
+}
+
+// numberWords extracts numbers written in words: "seven", "twenty-five".
+func (x *extractor) numberWords() {
 	x.each(numWordRE, 0, func(m []int) {
 		w := strings.ToLower(x.group(m, 1))
 		f := numberWords[w]

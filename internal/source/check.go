@@ -113,15 +113,14 @@ func isNumeric(w string) bool { return strings.Trim(w, "0123456789.,") == "" }
 // overlap counts the query's words in passage text: attribute words count
 // twice.
 func (q query) overlap(p *Passage) int {
-	words := claim.ContentWords(p.Text)
 	n := 0
 	for _, w := range q.attr {
-		if slices.Contains(words, w) {
+		if p.has(w) {
 			n += 2
 		}
 	}
 	for _, w := range q.ctx {
-		if slices.Contains(words, w) {
+		if p.has(w) {
 			n++
 		}
 	}
@@ -302,15 +301,23 @@ func (ix *Index) candidates(q query) []scored {
 		id   int32
 	}
 	score := map[key]int{}
+	total := 0
+	for _, part := range ix.parts {
+		total += len(part.passages)
+	}
 	add := func(words []string, weight int) {
 		for _, w := range words {
+			// A word in a large share of all passages says little about
+			// which one is meant, and costs the most: skip it.
+			df := 0
 			for _, part := range ix.parts {
-				list := part.words[w]
-				// A word in most passages says nothing about which one.
-				if len(list) > 50 && len(list)*3 > len(part.passages) {
-					continue
-				}
-				for _, id := range list {
+				df += len(part.words[w])
+			}
+			if df > 200 && df*100 > total {
+				continue
+			}
+			for _, part := range ix.parts {
+				for _, id := range part.words[w] {
 					score[key{part, id}] += weight
 				}
 			}

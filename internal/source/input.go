@@ -18,34 +18,49 @@ type Missing struct {
 	URI   string // the entry
 }
 
-// FromInput indexes the sources of a request: every inline source, each
-// through cache (keyed by a SHA-256 of its id, URL, title and content, so
-// a document sent again, or resolved again from the engine's source
-// directory, is indexed once). It returns the trusted_sources entries that
+// FromInput indexes the sources of a request through cache, keyed by a
+// SHA-256 of every source's id, URL, title and content, so that a set of
+// documents sent again, or resolved again from the engine's source
+// directory, is indexed once. It returns the trusted_sources entries that
 // no source answers to (by id, URL, or file name; see [Matches]). It fails
 // with a *layer.InputError for a source that cannot be indexed, and with
 // ctx's error when ctx ends.
 func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index, []Missing, error) {
-	var parts []*DocIndex
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	docs := make([]Doc, len(in.Sources))
+	h := sha256.New()
 	for i, s := range in.Sources {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
 		d := Doc{ID: s.ID, URL: s.URL, Title: s.Title, Content: s.Content}
 		if d.ID == "" {
 			d.ID = fmt.Sprintf("sources[%d]", i)
 		}
-		h := sha256.New()
 		for _, f := range []string{d.ID, d.URL, d.Title, d.Content} {
 			fmt.Fprintf(h, "%d:%s", len(f), f)
 		}
-		v, err := cache.Load("source:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) { return Build(d) })
-		if err != nil {
-			return nil, nil, &layer.InputError{Layer: "facts", Location: fmt.Sprintf("sources[%d]", i), Msg: err.Error(), Err: err}
-		}
-		parts = append(parts, v.(*DocIndex))
+		docs[i] = d
 	}
-	ix := NewIndex(parts...)
+	// One entry per set of sources: a directory's documents, or a
+	// request's inline sources sent again, are indexed once however many
+	// there are.
+	v, err := cache.Load("sources:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) {
+		parts := make([]*DocIndex, len(docs))
+		// No ctx check here: failures are cached, and a build the deadline
+		// abandons still finishes, for the next request.
+		for i, d := range docs {
+			x, err := Build(d)
+			if err != nil {
+				return nil, &layer.InputError{Layer: "facts", Location: fmt.Sprintf("sources[%d]", i), Msg: err.Error(), Err: err}
+			}
+			parts[i] = x
+		}
+		return NewIndex(parts...), nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ix := v.(*Index)
 	var missing []Missing
 	for i, uri := range in.TrustedSources {
 		found := false

@@ -107,6 +107,14 @@ type Passage struct {
 	// Claims are the specifics the passage states.
 	Claims  []claim.Claim
 	negated bool
+	// stems are the stems of the passage's content words, sorted.
+	stems []string
+}
+
+// has reports whether the passage holds a word of stem w.
+func (p *Passage) has(w string) bool {
+	_, ok := slices.BinarySearch(p.stems, w)
+	return ok
 }
 
 // DocIndex is one document split into passages and indexed. It is
@@ -163,9 +171,11 @@ func Build(d Doc) (*DocIndex, error) {
 func (x *DocIndex) add(text string, line int) {
 	id := int32(len(x.passages))
 	p := Passage{Doc: x.doc, Text: text, Line: line, Claims: claim.Extract(text, "").Claims}
-	for _, w := range claim.ContentWords(text) {
+	p.stems = claim.ContentWords(text)
+	for _, w := range p.stems {
 		x.words[w] = append(x.words[w], id)
 	}
+	slices.Sort(p.stems)
 	seen := map[string]bool{}
 	for _, c := range p.Claims {
 		if c.Kind == claim.Negation {
