@@ -16,7 +16,9 @@ type LLMConfig = llm.Config
 
 // LLMLayerTimeout is each layer's deadline when a model is configured and
 // no other was set with [WithLayerTimeout]: a model's answer takes seconds.
-const LLMLayerTimeout = 60 * time.Second
+// It stays under the HTTP server's default write timeout (60s), so that an
+// answer late from the model still reaches the client as undecided checks.
+const LLMLayerTimeout = 45 * time.Second
 
 // LLMConfigFromEnv reads the model's configuration through getenv
 // (os.Getenv in a program) from JUDGE_LLM_BASE_URL, JUDGE_LLM_MODEL and

@@ -61,3 +61,27 @@ func TestValidateWithModel(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateWithModelCache checks that the same request twice costs one
+// model call: the second answer comes from the cache, with no tokens.
+func TestValidateWithModelCache(t *testing.T) {
+	t.Parallel()
+	fake := llmtest.NewServer(t, llmtest.Reply{Fixture: "criteria_met"})
+	rf, _ := json.Marshal(llm.CriteriaSchema.ResponseFormat())
+	fake.ResponseFormat = rf
+	e := newEngine(t, judge.WithLLM(judge.LLMConfig{BaseURL: fake.URL, Model: llmtest.Model}))
+	ts := httptest.NewServer(New(e, Options{}).Handler())
+	t.Cleanup(ts.Close)
+	body := `{"output": {"code": "def sort_list(xs): return sorted(xs)"}, "acceptance_criteria": ["Code implements sorting"]}`
+	first := mustResult(t, do(t, ts, "POST", "/validate", body, nil))
+	second := mustResult(t, do(t, ts, "POST", "/validate", body, nil))
+	if n := len(fake.Requests()); n != 1 {
+		t.Errorf("got %d model calls, want 1", n)
+	}
+	if first.Metadata.TokenUsage == nil || second.Metadata.TokenUsage != nil {
+		t.Errorf("got tokens %+v then %+v; want the second from the cache, free", first.Metadata.TokenUsage, second.Metadata.TokenUsage)
+	}
+	if !second.Valid || second.Confidence != 0.9 || second.Metadata.Model != llmtest.Model {
+		t.Errorf("the cached answer: %+v", second)
+	}
+}
