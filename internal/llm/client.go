@@ -147,6 +147,9 @@ func (e *CallError) Unwrap() error { return e.Err }
 // failure is a *CallError. Ask waits for one of MaxConcurrency slots, and
 // ends within RequestTimeout.
 func (c *Client) Ask(ctx context.Context, q Question) (*Answer, error) {
+	if q.Schema == nil || len(q.Messages) == 0 {
+		return nil, errors.New("llm: a question needs messages and a schema")
+	}
 	key := c.key(q)
 	if v, ok := c.cache.get(key); ok {
 		return &Answer{Value: v, Model: c.cfg.Model, Cached: true}, nil

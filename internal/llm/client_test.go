@@ -380,3 +380,15 @@ func TestConcurrency(t *testing.T) {
 		t.Errorf("got %d requests, want %d", len(srv.Requests()), n)
 	}
 }
+
+func TestAskNeedsSchema(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	c := newClient(t, srv, nil)
+	if _, err := c.Ask(context.Background(), llm.Question{Messages: []llm.Message{{Role: "user", Content: "x"}}}); err == nil {
+		t.Error("a question without a schema was asked")
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("a call was made")
+	}
+}

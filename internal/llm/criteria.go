@@ -201,7 +201,8 @@ func (c *Client) judgeBatch(ctx context.Context, q CriteriaQuestion, crits []Cri
 // verdict per criterion, in crits' order; an answer that misses a
 // criterion, names one not asked, or names one twice is an error.
 func verdicts(v any, crits []Criterion) ([]Verdict, error) {
-	list, _ := v.(map[string]any)["verdicts"].([]any)
+	obj, _ := v.(map[string]any)
+	list, _ := obj["verdicts"].([]any)
 	pos := make(map[int]int, len(crits))
 	for i, c := range crits {
 		pos[c.ID] = i
@@ -209,8 +210,9 @@ func verdicts(v any, crits []Criterion) ([]Verdict, error) {
 	out := make([]Verdict, len(crits))
 	seen := make([]bool, len(crits))
 	for _, item := range list {
-		m := item.(map[string]any)
-		id, err := m["id"].(json.Number).Int64()
+		m, _ := item.(map[string]any)
+		num, _ := m["id"].(json.Number)
+		id, err := num.Int64()
 		if err != nil {
 			return nil, fmt.Errorf("verdict id %v is not an integer", m["id"])
 		}
@@ -222,9 +224,15 @@ func verdicts(v any, crits []Criterion) ([]Verdict, error) {
 			return nil, fmt.Errorf("the answer has two verdicts for id %d", id)
 		}
 		seen[i] = true
-		conf, _ := m["confidence"].(json.Number).Float64()
-		out[i] = Verdict{ID: int(id), Verdict: m["verdict"].(string), Confidence: conf,
-			Reason: result.Clip(strings.TrimSpace(m["reason"].(string)), maxReason)}
+		cn, _ := m["confidence"].(json.Number)
+		conf, err := cn.Float64()
+		verdict, _ := m["verdict"].(string)
+		reason, _ := m["reason"].(string)
+		if err != nil || !(conf >= 0 && conf <= 1) || (verdict != Met && verdict != NotMet && verdict != CannotTell) {
+			return nil, fmt.Errorf("the verdict for id %d is not one of met, not_met, cannot_tell with a confidence in [0, 1]", id)
+		}
+		out[i] = Verdict{ID: int(id), Verdict: verdict, Confidence: conf,
+			Reason: result.Clip(strings.TrimSpace(reason), maxReason)}
 	}
 	for i, ok := range seen {
 		if !ok {
