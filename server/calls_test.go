@@ -141,6 +141,10 @@ func TestCallRoutesBadRequests(t *testing.T) {
 		{"not a definition", "/v1/calls/check", `{"tool": "a", "tools": [{"x": 1}]}`, "tools[0]", "not a tool definition"},
 		{"malformed body", "/v1/calls/check", `{"tool": "a",`, "body", "line 1"},
 		{"outcome without result", "/v1/calls/outcome", `{"tool": "a", "tools": {"name": "a", "inputSchema": {}}}`, "result", `has no "result"`},
+		{"session id too long", "/v1/calls/check", `{"tool": "a", "session_id": "` + strings.Repeat("s", 300) + `", "tools": {"name": "a", "inputSchema": {}}}`,
+			"session_id", "a session id is 1 to 256 bytes, not 300"},
+		{"session id too long for outcome", "/v1/calls/outcome", `{"tool": "a", "result": {}, "session_id": "` + strings.Repeat("s", 300) + `", "tools": {"name": "a", "inputSchema": {}}}`,
+			"session_id", "a session id is 1 to 256 bytes"},
 		{"bad session id", "/v1/calls/check", `{"tool": "a", "session_id": "", "tools": {"name": "a", "inputSchema": {}}}`, "", ""},
 	}
 	for _, tt := range tests {

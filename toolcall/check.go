@@ -155,7 +155,7 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, val
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("toolcall: session %q: %w", call.SessionID, err)
+		return sessionError(call.SessionID, err)
 	}
 	if rep != nil && !valid {
 		limit := ts.checker.limits.RepairAttempts
@@ -569,4 +569,13 @@ func levenshtein(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// sessionError is the error of a session store: a *CallError for a session
+// id the store refuses, else the store's failure.
+func sessionError(id string, err error) error {
+	if errors.Is(err, ErrSessionID) {
+		return &CallError{Field: "session_id", Msg: fmt.Sprintf("a session id is 1 to %d bytes, not %d", MaxSessionIDLen, len(id)), Err: err}
+	}
+	return fmt.Errorf("toolcall: session %q: %w", result.Clip(id, 80), err)
 }

@@ -209,7 +209,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("toolcall: session %q: %w", req.SessionID, err)
+			return nil, sessionError(req.SessionID, err)
 		}
 		o.Progress = &p
 	}
