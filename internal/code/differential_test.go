@@ -40,6 +40,7 @@ func missingTool(t *testing.T, format string, args ...any) {
 // sample returns every step-th of the sorted paths, a fixed, deterministic
 // subset.
 func sample(paths []string, step int) []string {
+	step *= sampleScale
 	sort.Strings(paths)
 	var out []string
 	for i := 0; i < len(paths); i += step {

@@ -19,6 +19,8 @@ type unit struct {
 	f   *code.File
 	fns []code.Function
 	cfg config
+	// lines holds the byte offset of each line's start, once needed.
+	lines []int
 }
 
 // checkCode parses one piece of code and runs every code check on it.
@@ -114,22 +116,25 @@ func (u *unit) public(fn code.Function) bool {
 		r, _ := utf8.DecodeRuneInString(base)
 		return unicode.IsUpper(r)
 	case code.JavaScript, code.TypeScript:
-		return fn.Kind == "function" && strings.HasPrefix(strings.TrimSpace(u.f.Text(u.f.Root)[u.lineStart(fn.StartLine):fn.Node.Start]), "export")
+		return fn.Kind == "function" && strings.HasPrefix(strings.TrimSpace(string(u.f.Src[u.lineStart(fn.StartLine):fn.Node.Start])), "export")
 	}
 	return false
 }
 
 // lineStart is the byte offset of the 1-based line.
 func (u *unit) lineStart(line int) int {
-	off := 0
-	for i := 1; i < line; i++ {
-		j := strings.IndexByte(string(u.f.Src[off:]), '\n')
-		if j < 0 {
-			return len(u.f.Src)
+	if u.lines == nil {
+		u.lines = []int{0}
+		for i, b := range u.f.Src {
+			if b == '\n' {
+				u.lines = append(u.lines, i+1)
+			}
 		}
-		off += j + 1
 	}
-	return off
+	if line-1 >= len(u.lines) {
+		return len(u.f.Src)
+	}
+	return u.lines[max(line-1, 0)]
 }
 
 // typed reports whether a Python function annotates its return value

@@ -331,3 +331,30 @@ func TestCanceled(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// One Layer serves many requests at once: run it from several goroutines
+// (the race detector checks the sharing) and require the same findings.
+func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	in := text("```js\nexport function f(a) {\n  eval(a);\n  for (const x of a) for (const y of a) {}\n}\n```\nThe end of it all is near\n")
+	want := rules(check(t, in).Issues)
+	done := make(chan map[string]int)
+	for range 8 {
+		go func() {
+			p := layer.NewPass(Layer, in, layer.NewCache(0))
+			if err := Layer.Run(context.Background(), p); err != nil {
+				t.Error(err)
+			}
+			done <- rules(p.Findings().Issues)
+		}()
+	}
+	for range 8 {
+		got := <-done
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("got %v, want %v", got, want)
+		}
+	}
+	if want["security.eval"] != 1 || want["performance.nested_loop"] != 1 || want["prose.unfinished"] != 1 {
+		t.Errorf("findings %v", want)
+	}
+}
