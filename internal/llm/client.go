@@ -27,6 +27,18 @@ type Client struct {
 	chat  openai.ChatCompletionService
 	slots chan struct{}
 	cache *cache
+
+	mu sync.Mutex
+	// flights are the questions being asked, by cache key, so that the
+	// same question asked twice at once is paid once.
+	flights map[string]*flight
+}
+
+// flight is a question being asked; done is closed when it is answered,
+// and ok says whether it was (its answer then is in the cache).
+type flight struct {
+	done chan struct{}
+	ok   bool
 }
 
 // New returns a Client for cfg, or a *ConfigError. It makes no call.
@@ -50,7 +62,8 @@ func New(cfg Config) (*Client, error) {
 		// OPENAI_API_KEY and OPENAI_BASE_URL from the environment.
 		chat:  openai.NewChatCompletionService(opts...),
 		slots: make(chan struct{}, cfg.MaxConcurrency),
-		cache: newCache(cfg.CacheEntries),
+		cache:   newCache(cfg.CacheEntries),
+		flights: map[string]*flight{},
 	}, nil
 }
 
@@ -151,11 +164,43 @@ func (c *Client) Ask(ctx context.Context, q Question) (*Answer, error) {
 		return nil, errors.New("llm: a question needs messages and a schema")
 	}
 	key := c.key(q)
-	if v, ok := c.cache.get(key); ok {
-		return &Answer{Value: v, Model: c.cfg.Model, Cached: true}, nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
 	defer cancel()
+	for {
+		if v, ok := c.cache.get(key); ok {
+			return &Answer{Value: v, Model: c.cfg.Model, Cached: true}, nil
+		}
+		c.mu.Lock()
+		f, asking := c.flights[key]
+		if !asking {
+			f = &flight{done: make(chan struct{})}
+			c.flights[key] = f
+		}
+		c.mu.Unlock()
+		if !asking {
+			a, err := c.ask(ctx, key, q)
+			c.mu.Lock()
+			delete(c.flights, key)
+			f.ok = err == nil && c.cache.n > 0
+			c.mu.Unlock()
+			close(f.done)
+			return a, err
+		}
+		// The same question is under way: wait for its answer, or ask
+		// again if it failed.
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, &CallError{Err: ctx.Err()}
+		}
+		if !f.ok {
+			return c.ask(ctx, key, q)
+		}
+	}
+}
+
+// ask asks q, keyed key in the cache, once its flight is registered.
+func (c *Client) ask(ctx context.Context, key string, q Question) (*Answer, error) {
 	select {
 	case c.slots <- struct{}{}:
 		defer func() { <-c.slots }()

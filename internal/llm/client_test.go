@@ -392,3 +392,36 @@ func TestAskNeedsSchema(t *testing.T) {
 		t.Error("a call was made")
 	}
 }
+
+// TestSameQuestionAtOnce checks that a question asked twice at once is paid
+// once: the second waits for the first's answer.
+func TestSameQuestionAtOnce(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t, llmtest.Reply{Fixture: "criteria_met", Delay: 100 * time.Millisecond})
+	c := newClient(t, srv, nil)
+	type out struct {
+		res   []llm.CriterionResult
+		usage llm.Usage
+	}
+	outs := make(chan out, 2)
+	for range 2 {
+		go func() {
+			res, u := c.JudgeCriteria(context.Background(), sortQuestion)
+			outs <- out{res, u}
+		}()
+	}
+	var total llm.Usage
+	for range 2 {
+		o := <-outs
+		if o.res[0].Verdict == nil || o.res[0].Verdict.Verdict != llm.Met {
+			t.Errorf("got %+v, %v", o.res[0].Verdict, o.res[0].Err)
+		}
+		total = total.Add(o.usage)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("got %d model calls, want 1", n)
+	}
+	if total != (llm.Usage{PromptTokens: 412, CompletionTokens: 31}) {
+		t.Errorf("got total usage %+v; the tokens were counted twice", total)
+	}
+}
