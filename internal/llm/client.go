@@ -60,8 +60,8 @@ func New(cfg Config) (*Client, error) {
 		cfg: cfg,
 		// The service, not openai.NewClient: NewClient would also read
 		// OPENAI_API_KEY and OPENAI_BASE_URL from the environment.
-		chat:  openai.NewChatCompletionService(opts...),
-		slots: make(chan struct{}, cfg.MaxConcurrency),
+		chat:    openai.NewChatCompletionService(opts...),
+		slots:   make(chan struct{}, cfg.MaxConcurrency),
 		cache:   newCache(cfg.CacheEntries),
 		flights: map[string]*flight{},
 	}, nil
