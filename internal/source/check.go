@@ -87,6 +87,19 @@ func (ix *Index) Check(c claim.Claim) Verdict {
 	return Verdict{Status: Unsupported}
 }
 
+// Related returns at most k passages most likely to bear on c: those that
+// share the most words with its attribute and sentence, best first.
+func (ix *Index) Related(c claim.Claim, k int) []*Passage {
+	var out []*Passage
+	for _, s := range ix.candidates(newQuery(c)) {
+		if len(out) == k {
+			break
+		}
+		out = append(out, s.p)
+	}
+	return out
+}
+
 // query is what a claim's passages are searched by: the stems of its
 // attribute and of its sentence's other content words.
 type query struct {

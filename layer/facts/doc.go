@@ -34,6 +34,12 @@
 // failed_criteria when any is contradicted or unsupported, and in neither
 // otherwise. An output with no checkable claim is reported as not checked.
 //
+// No model is used. The layer has a hook for one: a judge that is shown a
+// claim the deterministic check left undecided or unsupported, with the
+// passages most related to it, and whose verdict counts with its own
+// certainty and names it in metadata.model. The package's Layer has no
+// judge; wiring the engine's model to it is future work.
+//
 // Nothing is fetched from the network: a URL only names a source. See
 // docs/grounding.md.
 package facts

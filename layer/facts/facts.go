@@ -27,11 +27,37 @@ const unsupportedCertainty = 0.75
 // Layer checks the output's claims against the request's sources; see the
 // package documentation. It applies when the request gives sources or
 // trusted_sources.
-var Layer = &layer.Layer{
-	Name:    "facts",
-	Doc:     layer.MustExtractDoc(docGo, "facts"),
-	Applies: HasSources,
-	Run:     run,
+var Layer = newLayer(config{})
+
+// config is what a Layer value is made of; the package's Layer has no
+// model.
+type config struct {
+	// judge decides a claim the deterministic check leaves undecided or
+	// unsupported; nil when no model is configured.
+	judge claimJudge
+}
+
+// claimJudge decides claim c from the passages most likely to bear on it.
+// It is where a model plugs in: its verdict counts with its own certainty
+// and names it in metadata.model.
+type claimJudge func(ctx context.Context, c claim.Claim, passages []*source.Passage) (judged, error)
+
+// judged is a judge's verdict on one claim.
+type judged struct {
+	status    source.Status // Supported, Contradicted, Unsupported or Undecided
+	evidence  *source.Passage
+	found     string  // the source's value, when contradicted
+	certainty float64 // in [0, 1]
+	model     string
+}
+
+func newLayer(cfg config) *layer.Layer {
+	return &layer.Layer{
+		Name:    "facts",
+		Doc:     layer.MustExtractDoc(docGo, "facts"),
+		Applies: HasSources,
+		Run:     cfg.run,
+	}
 }
 
 // HasSources reports whether in gives sources or trusted_sources.
@@ -39,7 +65,7 @@ func HasSources(in *layer.Input) bool {
 	return len(in.Sources) > 0 || len(in.TrustedSources) > 0
 }
 
-func run(ctx context.Context, p *layer.Pass) error {
+func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 	ix, missing, err := source.FromInput(ctx, p.Input, p.Cache)
 	if err != nil {
 		return err
@@ -72,7 +98,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t.add(checkClaim(p, ix, c))
+		t.add(cfg.checkClaim(ctx, p, ix, c))
 	}
 	for _, txt := range claim.Texts(p.Input.Output) {
 		for _, sp := range claim.Sentences(txt.Text) {
@@ -112,7 +138,7 @@ func (t *tally) add(s source.Status) {
 }
 
 // checkClaim decides c, reports what it found and returns the verdict.
-func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim) source.Status {
+func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Index, c claim.Claim) source.Status {
 	if c.Kind == claim.Citation {
 		p.Decided(1)
 		if ix.Cites(c.Text) {
@@ -125,6 +151,11 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim) source.Status {
 		return source.Unsupported
 	}
 	v := ix.Check(c)
+	if cfg.judge != nil && (v.Status == source.Undecided || v.Status == source.Unsupported) {
+		if j, err := cfg.judge(ctx, c, ix.Related(c, relatedPassages)); err == nil && j.status != source.Undecided {
+			return reportJudged(p, c, j)
+		}
+	}
 	switch v.Status {
 	case source.Supported:
 		p.Decided(1)
@@ -157,6 +188,34 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		is.Severity, is.Type, is.Rule = result.Warning, result.FactMismatch, "facts.near_miss"
 	}
 	p.Report(is)
+}
+
+// relatedPassages is how many passages a judge is shown for one claim.
+const relatedPassages = 5
+
+// reportJudged records a judge's verdict on c and reports what it found.
+func reportJudged(p *layer.Pass, c claim.Claim, j judged) source.Status {
+	p.Decided(j.certainty)
+	if j.model != "" {
+		p.UsedModel(j.model)
+	}
+	switch j.status {
+	case source.Contradicted:
+		if j.evidence == nil {
+			break
+		}
+		d := j.evidence.Doc
+		p.Report(result.Issue{Severity: result.Error, Type: result.Hallucination, Location: c.Location(),
+			Message:    fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), j.found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200)),
+			Suggestion: fmt.Sprintf("Correct %s to %s based on %s", c.Noun(), j.found, d.Ref()),
+			Rule:       "facts.model_contradicted"})
+	case source.Unsupported:
+		p.Report(result.Issue{Severity: result.Error, Type: result.UnsupportedClaim, Location: c.Location(),
+			Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
+			Suggestion: "Remove unsupported claim or provide valid source",
+			Rule:       "facts.model_unsupported"})
+	}
+	return j.status
 }
 
 // antonymCertainty is the certainty of an antonym swap: the passage that

@@ -110,3 +110,26 @@ func TestAntonymSwap(t *testing.T) {
 		t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
 	}
 }
+
+// TestJudgeHook: claims the deterministic check leaves unsupported go to
+// the judge, whose verdict counts with its certainty and names its model.
+func TestJudgeHook(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	l := facts.NewLayerWithJudge(&seen)
+	src := layer.Source{ID: "team", Content: "The advisory credits alice smith of the libfoo team. CVSS score: 7.5."}
+	p := layer.NewPass(l, &layer.Input{Output: "The CVSS score is 7.5; the flaw was discovered by Alice Smith and Bob Stone.", Sources: []layer.Source{src}}, layer.NewCache(0))
+	if err := l.Run(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	f := p.Findings()
+	if strings.Join(seen, ",") != "Bob Stone" {
+		t.Errorf("judge saw %q, want only the unsupported name", seen)
+	}
+	if len(f.Issues) != 1 || f.Issues[0].Rule != "facts.model_unsupported" || !strings.Contains(f.Issues[0].Message, "'Bob Stone' not found") {
+		t.Errorf("issues %s", dump(f.Issues))
+	}
+	if !slices.Equal(f.Models, []string{"fake-model"}) {
+		t.Errorf("models %v", f.Models)
+	}
+}
