@@ -56,6 +56,10 @@ func TestCallCheckRoute(t *testing.T) {
 			valid: true, want: []string{`"normalized_arguments": {`, `"rule": "toolcall.dropped"`}},
 		{name: "OpenAI function list", body: `{"tool": "f", "arguments": {"n": "7"}, "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}}]}`,
 			valid: true, want: []string{`"n": 7`, `read as the integer 7`}},
+		{name: "manifest as JSON", body: `{"tool": "weather", "arguments": {"lat": 95}, "tools": [{"tool_id": "weather", "tool_type": "api", "version": "1.0.0",
+			"executor": "http_client", "description": "Weather.", "config": {"method": "GET", "url_template": "https://example.com/{lat}"},
+			"parameters": [{"name": "lat", "type": "number", "required": true, "maximum": 90}]}]}`,
+			want: []string{`"location": "lat"`, `"rule": "schema.maximum"`}},
 		{name: "unknown tool", body: `{"tool": "get_event", "tools": ` + tools + `}`,
 			want: []string{`"closest_tools": [`, `"available_tools": [`}},
 	}

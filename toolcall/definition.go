@@ -122,9 +122,10 @@ func (e *DefinitionError) Error() string {
 func (e *DefinitionError) Unwrap() error { return e.Err }
 
 // ParseDefinitions reads tool definitions from a JSON document: one MCP
-// tool, one OpenAI function, a list of them, or a tools/list answer
-// ({"tools": [...]}, also as a JSON-RPC response {"result": {"tools":
-// [...]}}). Each definition may carry the judge extensions "rules",
+// tool, one OpenAI function, one tool manifest (as a JSON object with
+// tool_id, or as a file {"path", "content"}), a list of them, or a
+// tools/list answer ({"tools": [...]}, also as a JSON-RPC response
+// {"result": {"tools": [...]}}). Each definition may carry the judge extensions "rules",
 // "allow_unknown_parameters", "applies_when" and "next_tools" beside its
 // own fields. file names the document in errors. Every error is a
 // *DefinitionError; schemas and rules are compiled later, by
@@ -201,6 +202,8 @@ func definitionsOf(v any, file string) ([]Definition, error) {
 	}
 	defs := make([]Definition, 0, len(items))
 	seen := map[string]string{}
+	var manifests []manifestItem
+	var all []Definition
 	for i, it := range items {
 		where := fmt.Sprintf("%s[%d]", prefix, i)
 		if len(items) == 1 && prefix == "" {
@@ -208,14 +211,39 @@ func definitionsOf(v any, file string) ([]Definition, error) {
 				where = ""
 			}
 		}
+		if m, ok, err := asManifest(it, i, where); err != nil {
+			err.File = file
+			return nil, err
+		} else if ok {
+			manifests = append(manifests, m)
+			continue
+		}
 		d, err := definitionOf(it, where)
 		if err != nil {
 			err.File = file
 			return nil, err
 		}
 		d.File = file
+		all = append(all, d)
+	}
+	if len(manifests) > 0 {
+		md, err := manifestDefinitions(manifests, file)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, md...)
+	}
+	for _, d := range all {
+		where := d.Where
+		if d.Kind == KindManifest {
+			where = strings.TrimSuffix(strings.TrimSuffix(where, "config"), ".")
+		}
+		field := "name"
+		if d.Kind == KindManifest {
+			field = "tool_id"
+		}
 		if prev, dup := seen[d.Name]; dup {
-			return nil, &DefinitionError{File: file, Path: joinPath(where, "name"),
+			return nil, &DefinitionError{File: file, Path: joinPath(where, field),
 				Msg: fmt.Sprintf("tool %q is defined twice (first at %s)", d.Name, orRoot(prev))}
 		}
 		seen[d.Name] = where

@@ -86,3 +86,52 @@ func TestRegistryDefinitions(t *testing.T) {
 		t.Errorf("err = %v, want it at broken.yaml: config.rules[0].expression:1:14", err)
 	}
 }
+
+// Manifests are definitions too, in a definitions document: as JSON
+// objects with tool_id, or as files by path and content, beside MCP tools.
+func TestManifestDefinitions(t *testing.T) {
+	t.Parallel()
+	doc, _ := json.Marshal([]any{
+		map[string]any{"name": "mcp_tool", "inputSchema": map[string]any{"type": "object"}},
+		map[string]any{"path": "github_create_issue.yaml", "content": createIssue},
+		map[string]any{"tool_id": "weather", "tool_type": "api", "version": "1.0.0", "executor": "http_client", "description": "Weather.",
+			"config":     map[string]any{"method": "GET", "url_template": "https://example.com/{lat}"},
+			"parameters": []any{map[string]any{"name": "lat", "type": "number", "required": true}}},
+	})
+	defs, err := toolcall.ParseDefinitions(doc, "defs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name+":"+d.Kind)
+	}
+	if strings.Join(names, ",") != "mcp_tool:mcp,github_create_issue:manifest,weather:manifest" {
+		t.Fatalf("definitions = %v", names)
+	}
+	c, err := toolcall.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.NewToolset(defs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ts.Check(context.Background(), toolcall.Call{Tool: "weather", Arguments: json.RawMessage(`{"lat": "north"}`)})
+	if err != nil || res.Result.Valid || res.Result.Issues[0].Location != "lat" {
+		t.Errorf("weather with a bad lat: %v %+v", err, res)
+	}
+
+	for _, tt := range []struct{ doc, want string }{
+		{`[{"tool_id": "py", "tool_type": "runtime", "version": "1.0.0", "executor": "subprocess", "description": "x", "config": {"command": "python3"}}]`,
+			"defs.json: [0].tool_type: a runtime tool is not called with arguments"},
+		{`[{"path": "x.yaml", "content": "tool_type: [\n"}]`, "defs.json: [0]: not a tool manifest judge can read"},
+		{`[{"path": "../x.yaml", "content": "a: 1"}]`, "defs.json: manifests: manifest: manifests[0].path"},
+		{`[{"tool_id": "w", "tool_type": "api", "config": {"rules": [{"id": "r", "message": "m"}]}}]`, "defs.json: [0].config.rules[0].expression: a rule needs an expression"},
+	} {
+		_, err := toolcall.ParseDefinitions([]byte(tt.doc), "defs.json")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want prefix %q", tt.doc, err, tt.want)
+		}
+	}
+}

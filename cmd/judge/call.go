@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,7 +74,7 @@ definitions, arguments that are not JSON, a bad flag).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept only for this process)")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
@@ -99,7 +100,16 @@ func loadToolset(ctx context.Context, c *toolcall.Checker, params callParams) (*
 	var err error
 	if params.defs != "" {
 		var data []byte
-		if data, err = readJSONFile(params.defs, "definitions", toolcall.MaxDefsBytes); err != nil {
+		if ext := strings.ToLower(filepath.Ext(params.defs)); ext == ".yaml" || ext == ".yml" {
+			// One tool manifest, read as the manifest loader reads a
+			// NAME.yaml file.
+			if data, err = readFile(params.defs, "definitions", toolcall.MaxDefsBytes); err != nil {
+				return nil, err
+			}
+			if data, err = json.Marshal([]map[string]string{{"path": filepath.Base(params.defs), "content": string(data)}}); err != nil {
+				return nil, err
+			}
+		} else if data, err = readJSONFile(params.defs, "definitions", toolcall.MaxDefsBytes); err != nil {
 			return nil, err
 		}
 		var more []toolcall.Definition
@@ -257,7 +267,7 @@ Exit status: 0 when classified, whatever the status; 2 bad input.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer)")
+	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept only for this process)")
 	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")

@@ -181,10 +181,14 @@ parameters:
 		{`{"lat": 1}`, 1, `"location": "lon"`},
 	}
 	for _, tt := range tests {
-		var stdout, stderr bytes.Buffer
-		code := Execute(context.Background(), []string{"call", "check", "--tools", tools, "weather_forecast", tt.args}, nil, &stdout, &stderr)
-		if code != tt.code || !strings.Contains(stdout.String(), tt.wantOut) {
-			t.Errorf("%s: exit %d, want %d with %s\n%s%s", tt.args, code, tt.code, tt.wantOut, stdout.String(), stderr.String())
+		// The directory with --tools, and the one manifest with --defs.
+		for _, flags := range [][]string{{"--tools", tools}, {"--defs", filepath.Join(tools, "weather_api.yaml")}} {
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"call", "check"}, flags...), "weather_forecast", tt.args)
+			code := Execute(context.Background(), args, nil, &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stdout.String(), tt.wantOut) {
+				t.Errorf("%v %s: exit %d, want %d with %s\n%s%s", flags, tt.args, code, tt.code, tt.wantOut, stdout.String(), stderr.String())
+			}
 		}
 	}
 }
