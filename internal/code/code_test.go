@@ -102,7 +102,8 @@ class C {
 interface I { a?: number }
 function g(x: number): number { return x > 0 ? x : -x; }
 const h = (s: string): boolean => s === "a" || s === "b";
-`, map[string]int{"g": 2, "h": 2}},
+function d(a: number = 1, cb?: () => void): void { cb?.(); }
+`, map[string]int{"g": 2, "h": 2, "d": 3}},
 		{"bash", Bash, `#!/bin/bash
 deploy() {
   if [[ -z "$1" ]] || [[ -z "$2" ]]; then

@@ -216,28 +216,54 @@ var eslintComplexity = regexp.MustCompile(`has a complexity of (\d+)`)
 
 func TestComplexityMatchesESLint(t *testing.T) {
 	t.Parallel()
-	node, err := filepath.Abs("testdata/node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eslint := filepath.Join(node, "node_modules", ".bin", "eslint")
-	if _, err := os.Stat(eslint); err != nil {
-		missingTool(t, "eslint is not installed in %s (npm ci there)", node)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missingTool(t, "node is not installed")
-	}
-	// The corpus: ESLint's own rules and linter, real JavaScript of an npm
-	// package. ESLint ignores node_modules, so the files are copied.
+	node := eslintDir(t)
+	// ESLint's own rules and linter: real JavaScript of an npm package.
 	var all []string
 	for _, pattern := range []string{"lib/rules/*.js", "lib/linter/*.js", "lib/linter/code-path-analysis/*.js", "lib/config/*.js"} {
 		m, _ := filepath.Glob(filepath.Join(node, "node_modules", "eslint", pattern))
 		all = append(all, m...)
 	}
-	if len(all) == 0 {
-		t.Fatal("no ESLint source files found")
+	compare(t, JavaScript, runESLint(t, node, sample(all, 2)))
+}
+
+func TestComplexityMatchesESLintTypeScript(t *testing.T) {
+	t.Parallel()
+	node := eslintDir(t)
+	// ajv's TypeScript sources, which its npm package ships.
+	var all []string
+	for _, pattern := range []string{"lib/*.ts", "lib/*/*.ts", "lib/*/*/*.ts", "lib/*/*/*/*.ts"} {
+		m, _ := filepath.Glob(filepath.Join(node, "node_modules", "ajv", pattern))
+		all = append(all, m...)
 	}
-	files := sample(all, 2)
+	compare(t, TypeScript, runESLint(t, node, sample(all, 2)))
+}
+
+// eslintDir returns the directory where ESLint is installed.
+func eslintDir(t *testing.T) string {
+	t.Helper()
+	node, err := filepath.Abs("testdata/node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"node_modules/.bin/eslint", "node_modules/@typescript-eslint/parser", "node_modules/ajv/lib"} {
+		if _, err := os.Stat(filepath.Join(node, dir)); err != nil {
+			missingTool(t, "%s is not installed in %s (npm ci there)", dir, node)
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missingTool(t, "node is not installed")
+	}
+	return node
+}
+
+// runESLint copies files to a temporary directory (ESLint ignores
+// node_modules), runs ESLint's complexity rule on them and returns what it
+// reports.
+func runESLint(t *testing.T, node string, files []string) []reference {
+	t.Helper()
+	if len(files) == 0 {
+		t.Fatal("no source files found")
+	}
 	tmp := t.TempDir()
 	var copies []string
 	for i, f := range files {
@@ -251,7 +277,7 @@ func TestComplexityMatchesESLint(t *testing.T) {
 		}
 		copies = append(copies, dst)
 	}
-	cmd := exec.Command(eslint, append([]string{"--config", filepath.Join(node, "eslint.config.mjs"), "--format", "json"}, copies...)...)
+	cmd := exec.Command(filepath.Join(node, "node_modules", ".bin", "eslint"), append([]string{"--config", filepath.Join(node, "eslint.config.mjs"), "--format", "json"}, copies...)...)
 	cmd.Dir = tmp
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
@@ -288,6 +314,6 @@ func TestComplexityMatchesESLint(t *testing.T) {
 			refs = append(refs, reference{f.FilePath, m.Line, name, n})
 		}
 	}
-	t.Logf("eslint over %d files of the eslint package", len(files))
-	compare(t, JavaScript, refs)
+	t.Logf("eslint over %d files", len(files))
+	return refs
 }

@@ -362,8 +362,20 @@ func (w *walker) jsDecision(c *Node) int {
 	switch c.Kind {
 	case "if_statement", "ternary_expression", "for_statement", "for_in_statement",
 		"while_statement", "do_statement", "catch_clause", "switch_case",
-		"assignment_pattern", "object_assignment_pattern", "optional_chain":
+		"assignment_pattern", "object_assignment_pattern", "?.":
 		return 1
+	case "optional_chain":
+		// JavaScript's grammar makes "?." an optional_chain leaf;
+		// TypeScript's wraps the "?." token, or leaves it bare in a call.
+		if len(c.Children) == 0 {
+			return 1
+		}
+	case "required_parameter", "optional_parameter":
+		// A TypeScript parameter with a default value: ESLint's
+		// AssignmentPattern.
+		if c.Child("value") != nil {
+			return 1
+		}
 	case "binary_expression":
 		switch w.text(c.Child("operator")) {
 		case "&&", "||", "??":
