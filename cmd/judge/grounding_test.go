@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -169,5 +170,34 @@ func TestServeSources(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "absent") {
 		t.Errorf("absent --sources: %v", err)
+	}
+}
+
+// TestGroundingTextGolden renders Example 3 as the text report; the golden
+// file is rewritten with -update.
+func TestGroundingTextGolden(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"summary.json": cveSummary, "src/CVE-2024-12345.md": cveSource})
+	params := newValidateParams()
+	params.sources = []string{filepath.Join(dir, "src")}
+	params.trusted = []string{"CVE-2024-12345.md"}
+	params.format.value = formatText
+	var out bytes.Buffer
+	if err := runValidate(context.Background(), params, []string{filepath.Join(dir, "summary.json")}, &out); err == nil {
+		t.Fatal("Example 3 passed")
+	}
+	golden := filepath.Join("testdata", "grounding.text.golden")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestGroundingTextGolden -update to create it)", err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("text report differs from %s (run with -update to accept):\n%s", golden, lineDiff(string(want), out.String()))
 	}
 }

@@ -225,7 +225,7 @@ func valueKeys(c claim.Claim) []string {
 var (
 	mdLinkRE    = regexp.MustCompile(`!?\[([^\]\n]*)\]\(([^)\s]*)[^)\n]*\)`)
 	mdEmphRE    = regexp.MustCompile(`(\*\*|__|\x60)`)
-	mdHeadingRE = regexp.MustCompile(`(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)`)
+	mdHeadingRE = regexp.MustCompile(`(?m)^[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|\d+[.)][ \t]+)`)
 )
 
 // prepare turns content of format f into plain text, one line for each

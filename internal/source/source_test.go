@@ -177,3 +177,38 @@ func TestAntonymSwaps(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownLines: evidence points at the line of the original document,
+// blank lines and markup included.
+func TestMarkdownLines(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "a.md", Content: "# Title\n\nIntro text here.\n\n- **CVSS score**: 7.5\n- See [the advisory](https://x.test/a).\n\n| Field | Value |\n|---|---|\n| Downloads | 1200 |\n"})
+	for _, tt := range []struct {
+		text string
+		line int
+	}{
+		{"The CVSS score is 7.5.", 5},
+		{"There were 1200 downloads.", 10},
+		{"Read https://x.test/a now.", 6},
+	} {
+		set := claim.Extract(tt.text, "")
+		var c claim.Claim
+		for _, x := range set.Claims {
+			if x.Kind != claim.Name {
+				c = x
+				break
+			}
+		}
+		v := ix.Check(c)
+		if v.Status != source.Supported || v.Evidence.Line != tt.line {
+			t.Errorf("%q: %s at line %d, want supported at line %d", tt.text, v.Status, lineOf(v), tt.line)
+		}
+	}
+}
+
+func lineOf(v source.Verdict) int {
+	if v.Evidence == nil {
+		return 0
+	}
+	return v.Evidence.Line
+}
