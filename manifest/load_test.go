@@ -284,3 +284,44 @@ func FuzzLintMCP(f *testing.F) {
 		}
 	})
 }
+
+// TestYAMLLimits checks that inputs the YAML parser would take minutes on
+// are refused first, as a located syntax error of the tool.
+func TestYAMLLimits(t *testing.T) {
+	t.Parallel()
+	var keys strings.Builder
+	for i := range manifest.MaxBlockLines + 1 {
+		keys.WriteString("k" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + ": v\n")
+	}
+	tests := []struct {
+		name, src, loc, msg string
+	}{
+		{"brackets", "a: " + strings.Repeat("[", 100000), "a.yaml:1:68", "brackets nest deeper than 64 levels"},
+		{"dashes", strings.Repeat("- ", 1000) + "x", "a.yaml:1:129", "more than 64 nested sequences"},
+		{"indent", "a:\n" + strings.Repeat(" ", 300) + "b: 1\n", "a.yaml:2:257", "indented deeper than 256 columns"},
+		{"block lines", keys.String(), "a.yaml:5001:1", "more than 5000 lines of block YAML"},
+		{"aliases", "a: &a [" + strings.Repeat("x,", 1000) + "]\nb: [" + strings.Repeat("*a,", 1000) + "]\n", "a.yaml:2:", "more than 100000 values"},
+		{"two documents", "a: 1\n---\nb: 2\n", "a.yaml:3:", "more than one YAML document"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			reg, err := manifest.LoadFiles(context.Background(), []manifest.File{{Path: "a.yaml", Content: tt.src}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := manifest.Lint(context.Background(), reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rep.Results["a.yaml"]
+			if r == nil || len(r.Issues) != 1 {
+				t.Fatalf("results %v, want one issue for a.yaml", rep.Results)
+			}
+			is := r.Issues[0]
+			if is.Type != result.SyntaxError || !strings.HasPrefix(is.Location, tt.loc) || !strings.Contains(is.Message, tt.msg) {
+				t.Errorf("issue %+v, want syntax_error at %s saying %q", is, tt.loc, tt.msg)
+			}
+		})
+	}
+}

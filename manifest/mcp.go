@@ -26,6 +26,9 @@ func (e *MCPError) Error() string {
 
 func (e *MCPError) Unwrap() error { return e.Err }
 
+// MaxMCPBytes is the largest MCP definitions file LintMCP reads.
+const MaxMCPBytes = MaxFileBytes
+
 // LintMCP lints MCP tool definitions (tools/list entries: name,
 // description, inputSchema) read from data, a JSON document that is a
 // tools/list result ({"tools": [...]}), a JSON-RPC response holding one
@@ -34,8 +37,8 @@ func (e *MCPError) Unwrap() error { return e.Err }
 // checks of its parameters: the meta-schema and the providers' rules. It
 // returns an *MCPError when data holds no definitions.
 func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
-	if len(data) > MaxFileBytes*16 {
-		return nil, &MCPError{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxFileBytes*16)}
+	if len(data) > MaxMCPBytes {
+		return nil, &MCPError{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxMCPBytes)}
 	}
 	var probe any
 	if err := json.Unmarshal(data, &probe); err != nil {

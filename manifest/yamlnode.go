@@ -164,7 +164,10 @@ func decodeYAML(file string, src []byte, lineOff, colOff int) (*node, error) {
 	if len(src) > MaxFileBytes {
 		return nil, &YAMLError{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxFileBytes)}
 	}
-	f, err := parser.ParseBytes(src, 0)
+	if p, msg, ok := prescan(src); !ok {
+		return nil, &YAMLError{File: file, Pos: Pos{p.Line + lineOff, p.Col + colOff}, Msg: msg}
+	}
+	f, err := parser.ParseBytes(src, 0, parser.AllowDuplicateMapKey()) // duplicates are found by the decoder, in linear time
 	if err != nil {
 		pos := Pos{1 + lineOff, 1 + colOff}
 		msg := err.Error()
@@ -185,6 +188,67 @@ func decodeYAML(file string, src []byte, lineOff, colOff int) (*node, error) {
 		return &node{kind: kindNull, pos: Pos{1 + lineOff, 1 + colOff}, size: 1}, nil
 	}
 	return d.node(f.Docs[0].Body, 0)
+}
+
+// MaxIndent is the deepest indentation, in columns, a manifest line may
+// have.
+const MaxIndent = 4 * MaxDepth
+
+// MaxBlockLines is how many lines of block YAML (outside flow brackets) a
+// manifest may have: the parser's time grows with the square of a block
+// mapping's size (5,000 keys take about half a second, 80,000 a minute).
+const MaxBlockLines = 5000
+
+// prescan bounds the nesting of src before the YAML parser sees it: the
+// parser's time grows much faster than linearly with nesting (100,000
+// unclosed '[' take minutes), so flow brackets, "- " chains and
+// indentation are limited first, in one linear pass. Brackets inside
+// strings count too: a manifest never needs 64 unclosed ones. Lines of
+// block YAML are limited to MaxBlockLines; JSON, all flow, parses in
+// linear time and is not.
+func prescan(src []byte) (Pos, string, bool) {
+	depth, line, col := 0, 1, 1
+	indent, atStart, dashes := 0, true, 0
+	blockLines := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '\n':
+			line, col, indent, atStart, dashes = line+1, 1, 0, true, 0
+			continue
+		case '[', '{':
+			depth++
+			if depth > MaxDepth {
+				return Pos{line, col}, fmt.Sprintf("brackets nest deeper than %d levels", MaxDepth), false
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+		if atStart {
+			switch {
+			case c == ' ' || c == '\t':
+				indent++
+				if indent > MaxIndent {
+					return Pos{line, col}, fmt.Sprintf("a line is indented deeper than %d columns", MaxIndent), false
+				}
+			case (c == '-' || c == '?') && i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t'):
+				dashes++
+				if dashes > MaxDepth {
+					return Pos{line, col}, fmt.Sprintf("a line opens more than %d nested sequences", MaxDepth), false
+				}
+			default:
+				atStart = false
+				if depth == 0 || (depth == 1 && (c == '[' || c == '{')) {
+					blockLines++
+					if blockLines > MaxBlockLines {
+						return Pos{line, col}, fmt.Sprintf("the manifest has more than %d lines of block YAML", MaxBlockLines), false
+					}
+				}
+			}
+		}
+		col++
+	}
+	return Pos{}, "", true
 }
 
 func shift(p *token.Position, lineOff, colOff int) Pos {

@@ -90,7 +90,7 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		var data []byte
 		name := params.mcp
 		if name == "-" {
-			data, err = io.ReadAll(io.LimitReader(params.stdin, 16*manifest.MaxFileBytes+1))
+			data, err = io.ReadAll(io.LimitReader(params.stdin, manifest.MaxMCPBytes+1))
 			name = "<stdin>"
 		} else {
 			data, err = os.ReadFile(name)
