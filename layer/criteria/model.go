@@ -23,7 +23,7 @@ func NewLayer(m *llm.Client) *layer.Layer {
 // have answered, so that the layer can still report its criteria as
 // undecided instead of being cut off whole.
 func deadlineMargin(left time.Duration) time.Duration {
-	return min(left/10, 500*time.Millisecond)
+	return min(left/4, time.Second)
 }
 
 // modelJudge is the judgeFunc of the model m: every plain criterion of a
