@@ -93,7 +93,7 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 			data, err = io.ReadAll(io.LimitReader(params.stdin, manifest.MaxMCPBytes+1))
 			name = "<stdin>"
 		} else {
-			data, err = os.ReadFile(name)
+			data, err = readFilePrefix(name, manifest.MaxMCPBytes+1)
 		}
 		if err != nil {
 			return badInputf("--mcp: %w", err)
@@ -188,4 +188,15 @@ func byPosition(a, b result.Issue) int {
 		return strings.Compare(a.Location, b.Location)
 	}
 	return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
+}
+
+// readFilePrefix reads at most limit bytes of the file name: enough for
+// LintMCP to refuse an over-large file without reading all of it.
+func readFilePrefix(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }
