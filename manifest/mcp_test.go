@@ -207,6 +207,7 @@ func TestLintMCPBadInput(t *testing.T) {
 		{"truncated", "{\n  \"tools\": [\n", 3, 1},
 		{"no tools", `{"server": "x"}`, 1, 1},
 		{"tools is a map", "{\n  \"tools\": {\"a\": {}}\n}", 2, 12},
+		{"too large", "[" + strings.Repeat(" ", manifest.MaxMCPBytes) + "]", 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
