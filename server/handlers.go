@@ -114,6 +114,10 @@ func (s *Server) capabilities() api.Capabilities {
 		ValidationTypes: s.engine.Types(),
 		Layers:          []api.Layer{},
 		Limits:          api.Limits{MaxBodyBytes: s.opts.MaxBodyBytes, MaxDepth: s.opts.MaxDepth},
+		Model:           s.engine.Model(),
+	}
+	if c.Model == "" {
+		c.Model = result.Deterministic
 	}
 	for _, l := range s.engine.Layers() {
 		doc, _, _ := strings.Cut(strings.TrimSpace(l.Doc), "\n")

@@ -85,3 +85,24 @@ func TestValidateWithModelCache(t *testing.T) {
 		t.Errorf("the cached answer: %+v", second)
 	}
 }
+
+// TestCapabilitiesModel checks that /capabilities names the model, or
+// "deterministic" without one.
+func TestCapabilitiesModel(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		opts []judge.Option
+		want string
+	}{
+		{nil, result.Deterministic},
+		{[]judge.Option{judge.WithLLM(judge.LLMConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "qwen2.5:7b"})}, "qwen2.5:7b"},
+	} {
+		ts := httptest.NewServer(New(newEngine(t, tt.opts...), Options{}).Handler())
+		t.Cleanup(ts.Close)
+		r := do(t, ts, "GET", "/capabilities", "", nil)
+		var c struct{ Model string }
+		if err := json.Unmarshal(r.body, &c); err != nil || r.status != 200 || c.Model != tt.want {
+			t.Errorf("got %d %s (%v), want model %q", r.status, r.body, err, tt.want)
+		}
+	}
+}

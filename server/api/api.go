@@ -109,6 +109,9 @@ type Capabilities struct {
 	Layers []Layer `json:"layers"`
 	// Limits are the request limits.
 	Limits Limits `json:"limits"`
+	// Model is the LLM model that judges plain-language criteria, or
+	// "deterministic" when none is configured (see docs/llm.md).
+	Model string `json:"model"`
 }
 
 // Layer describes one validation layer.
