@@ -23,6 +23,7 @@ const (
 	Name         Kind = "name"          // a person or an organisation
 	Citation     Kind = "citation"      // a source the output cites: "according to NVD"
 	Negation     Kind = "negation"      // a negated statement
+	Color        Kind = "color"         // a colour: "yellow and blue paint"
 )
 
 // Limits of extraction.
@@ -128,6 +129,8 @@ func (c Claim) Subject() string {
 		return "Cited source"
 	case Negation:
 		return "Negation"
+	case Color:
+		return "Colour"
 	}
 	return upperFirst(string(c.Kind))
 }

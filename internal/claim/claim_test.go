@@ -53,6 +53,11 @@ func TestExtract(t *testing.T) {
 			"negation|not|happy|s",
 			"citation|NVD|nvd|s",
 		}},
+		{"colours and joined units", "Yellow and blue paint on the one-year anniversary.", []string{
+			"color|Yellow|yellow|s",
+			"color|blue|blue|s",
+			"number|one|1 year|s",
+		}},
 		{"may is a verb", "It may rain. We met in May.", []string{"date|May|?-05-?|s"}},
 		{"sentence-initial common word", "Published on the site. Affected users wait.", nil},
 		{"sentence-initial name said again", "Sam left. Then Sam came back. Shares fell.", []string{"name|Sam|sam|s", "name|Sam|sam|s"}},

@@ -37,6 +37,7 @@ var (
 	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
 	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
 	nameRE     = regexp.MustCompile(`\b[A-Z][\p{L}\d'’-]*(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?[A-Z][\p{L}\d'’-]*)*`)
+	colorRE    = regexp.MustCompile(`(?i)\b(red|orange|yellow|green|blue|purple|pink|white|black|brown|grey|gray|silver|gold|violet|turquoise)\b`)
 	negRE      = regexp.MustCompile(`(?i)\b(not|never|no|none|nothing|nobody|neither|nor|cannot|without)\b|n['’]t\b`)
 )
 
@@ -160,6 +161,11 @@ func (x *extractor) run() {
 	}
 	if x.hasUpper {
 		x.names()
+	}
+	if containsAny(x.lower, colorList) {
+		x.each(colorRE, 1, func(m []int) {
+			x.add(Claim{Kind: Color, Start: m[2], End: m[3], Value: strings.ToLower(x.group(m, 1))})
+		})
 	}
 	x.negations()
 }
@@ -320,6 +326,9 @@ func (x *extractor) dates() {
 	}
 }
 
+// colorList are the colours colorRE reads.
+var colorList = []string{"red", "orange", "yellow", "green", "blue", "purple", "pink", "white", "black", "brown", "grey", "gray", "silver", "gold", "violet", "turquoise"}
+
 // monthPrefixes start every month name.
 var monthPrefixes = []string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 
@@ -417,6 +426,12 @@ func (x *extractor) numberWords() {
 }
 
 func (x *extractor) addNumber(s, e int, f float64, unit string) {
+	if unit == "" && e < len(x.text) && x.text[e] == '-' {
+		// "one-year anniversary", "35-year-old": the unit is joined.
+		if w := firstWord(x.text[e+1:]); isAlpha(w) && len(w) > 1 {
+			unit = singular(w)
+		}
+	}
 	if unit == "" {
 		if w := firstWord(x.text[e:]); w != "" && !stopwords[w] && !negators[w] && isAlpha(w) && len(w) > 1 {
 			if _, isScale := scales[w]; !isScale {

@@ -155,8 +155,13 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 				// The same number with another unit ("870 infections",
 				// "870 people infected") supports only where the passage
 				// is about the same thing.
-				um := c.Kind != claim.Number || c.Unit == "" || p.Claims[i].Unit == "" || sameUnit(c.Unit, p.Claims[i].Unit)
-				if score := q.overlap(p); score > bestScore || score == bestScore && um && !unitMatch {
+				su := p.Claims[i].Unit
+				um := c.Kind != claim.Number || c.Unit == "" || su == "" || sameUnit(c.Unit, su)
+				if c.Kind == claim.Number && c.Unit != "" && su != "" && !um && timeUnits[claim.Stem(c.Unit)] && timeUnits[claim.Stem(su)] {
+					continue // "one month" is not "one year"
+				}
+				score := q.overlap(p)
+				if score > bestScore || score == bestScore && um && !unitMatch {
 					best, bestScore, unitMatch = p, score, um
 				}
 			}
@@ -173,6 +178,10 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 	}
 	return best
 }
+
+// timeUnits are the stems of units of time: a number of one is never a
+// number of another.
+var timeUnits = map[string]bool{"second": true, "minut": true, "hour": true, "day": true, "week": true, "month": true, "year": true, "decad": true, "century": true}
 
 // specific reports whether c's value is unlikely to appear by chance: a
 // number with a unit, a date with two parts or more, a version or an

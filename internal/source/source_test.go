@@ -27,7 +27,7 @@ func TestCheck(t *testing.T) {
 	t.Parallel()
 	ix := mustIndex(t, source.Doc{ID: "news.txt", Content: "Four people, three men and one woman, were arrested on Thursday. " +
 		"The activists spread 170 litres of yellow paint on Bayswater Road.\n" +
-		"The invasion began on Feb. 24, 2022. Sam said he was not happy living there. The report was written by Jane Doe."},
+		"The invasion began on Feb. 24, 2022, seven years ago. Sam said he was not happy living there. The report was written by Jane Doe."},
 		source.Doc{ID: "nvd.md", URL: "https://nvd.test/CVE-1", Content: "# CVE-2024-12345\n\n| Metric | Value |\n|---|---|\n| CVSS score | 7.5 |\n\nAffected: versions prior to 1.24.1."},
 		source.Doc{ID: "meta.json", Content: `{"release": {"releaseDate": "2024-02-20", "downloads": 1200}}`})
 	tests := []struct {
@@ -55,6 +55,9 @@ func TestCheck(t *testing.T) {
 		{"The release date: 2024-03-20.", source.Contradicted, "2024-02-20", true},
 		{"There were 1,200 downloads.", source.Supported, "", false},
 		{"Zeta Corp was involved.", source.Unsupported, "", false},
+		{"They spread yellow paint.", source.Supported, "", false},
+		{"They spread pink paint.", source.Unsupported, "", false},
+		{"The invasion began seven months ago.", source.Unsupported, "", false},
 		{"The weather was not cold.", source.Undecided, "", false},
 	}
 	for _, tt := range tests {
