@@ -19,6 +19,9 @@
 //	                          listing on stderr what it no longer enforces
 //	judge schema response-format --name N FILE
 //	                          print the response_format object around it
+//	judge metrics [FILE|-]    print each function's line, cyclomatic complexity
+//	                          (as radon, gocyclo or ESLint count it) and length
+//	                          as JSON; --lang python|javascript|typescript|go|bash
 //	judge version             print the version
 //
 // Plain-language criteria are judged by a model when JUDGE_LLM_BASE_URL and
