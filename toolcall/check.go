@@ -325,7 +325,7 @@ func (r compiledRule) check(ctx context.Context, tool string, args map[string]an
 }
 
 // normalize returns a copy of args with the safe changes made, and an info
-// issue for each change: coercions, parameters of other actions dropped,
+// issue for each change: parameters of other actions dropped, coercions,
 // defaults filled.
 func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Issue) {
 	var out map[string]any
@@ -335,24 +335,7 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 			out = maps.Clone(args)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(args)) {
-		ps := asMap(ct.props[k])
-		if ps == nil {
-			continue
-		}
-		if v, how, ok := coerce(args[k], ps); ok {
-			cp()
-			out[k] = v
-			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
-				Message:    fmt.Sprintf("Parameter '%s' was %s", k, how),
-				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", k, typeName(ps)),
-				Rule:       "toolcall.coerced"})
-		}
-	}
 	cur := args
-	if out != nil {
-		cur = out
-	}
 	for _, k := range ct.scoped {
 		if _, present := cur[k]; !present {
 			continue
@@ -368,6 +351,23 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 				Message:    fmt.Sprintf("Parameter '%s' was dropped: it applies only when %s is %s, not '%s'", k, field, quoteList(vals, " or "), sel),
 				Suggestion: fmt.Sprintf("Leave out '%s' when %s is '%s'", k, field, sel),
 				Rule:       "toolcall.dropped"})
+		}
+	}
+	if out != nil {
+		cur = out
+	}
+	for _, k := range slices.Sorted(maps.Keys(cur)) {
+		ps := asMap(ct.props[k])
+		if ps == nil {
+			continue
+		}
+		if v, how, ok := coerce(cur[k], ps); ok {
+			cp()
+			out[k] = v
+			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+				Message:    fmt.Sprintf("Parameter '%s' was %s", k, how),
+				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", k, typeName(ps)),
+				Rule:       "toolcall.coerced"})
 		}
 	}
 	if out != nil {

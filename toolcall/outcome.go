@@ -658,7 +658,8 @@ func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 }
 
 // knownArguments fills the required parameters of a next tool that the
-// call's arguments or the first extracted facts name exactly.
+// call's arguments name exactly, and those that identify an entity
+// (isIDParam) from the first extracted fact that names them.
 func knownArguments(next *Contract, args map[string]any, facts []Fact) map[string]any {
 	known := map[string]any{}
 	for _, p := range next.Params {
@@ -667,6 +668,9 @@ func knownArguments(next *Contract, args map[string]any, facts []Fact) map[strin
 		}
 		if v, ok := args[p.Name]; ok {
 			known[p.Name] = v
+			continue
+		}
+		if !isIDParam(p.Name) {
 			continue
 		}
 		for _, f := range facts {
@@ -684,6 +688,18 @@ func knownArguments(next *Contract, args map[string]any, facts []Fact) map[strin
 		return nil
 	}
 	return known
+}
+
+// isIDParam reports whether a parameter names an entity, so that a fact
+// may fill it: an id, a number, a key, a path. Descriptive fields (title,
+// body) are the model's to choose.
+func isIDParam(name string) bool {
+	l := strings.ToLower(name)
+	switch l {
+	case "id", "uuid", "number", "sha", "key", "slug", "path", "owner", "repo", "login", "email", "url", "uri":
+		return true
+	}
+	return strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "_number") || strings.HasSuffix(name, "Id") || strings.HasSuffix(l, "_key")
 }
 
 // alternatives suggests, after an empty result, the other discovery tools
