@@ -69,7 +69,8 @@ valid, confidence, issues (each with a message and a suggestion), passed and
 failed criteria, quality score and metadata.
 
 It needs no LLM, no network and no server: every check is deterministic, and
-what it cannot decide it reports as not checked.`,
+what it cannot decide it reports as not checked. A model, named by
+JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, judges plain-language criteria.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
