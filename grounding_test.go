@@ -1,11 +1,13 @@
 package judge_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentjudge/judge"
@@ -119,4 +121,39 @@ func TestGroundingSupported(t *testing.T) {
 // an engine with no facts layer.
 func withoutGrounding() []*layer.Layer {
 	return slices.DeleteFunc(judge.DefaultLayers(), func(l *layer.Layer) bool { return l.Name != "schema" && l.Name != "criteria" })
+}
+
+// TestGroundingConcurrent validates Example 3 from many goroutines on one
+// engine: the shared source index is built once and read concurrently.
+func TestGroundingConcurrent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "CVE-2024-12345.md"), []byte(cveSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := mustEngine(t, judge.WithSourceDir(dir))
+	req := &judge.Request{Output: json.RawMessage(cveSummary), TrustedSources: []string{nvdURL}}
+	want, err := json.Marshal(validate(t, e, req).Issues)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 16)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			r, err := e.Validate(context.Background(), req)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if got, _ := json.Marshal(r.Issues); string(got) != string(want) {
+				errs <- string(got)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("a concurrent result differs: %s", e)
+	}
 }
