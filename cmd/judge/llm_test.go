@@ -39,6 +39,7 @@ func TestValidateWithModel(t *testing.T) {
 		name    string
 		replies []llmtest.Reply
 		env     func(url string) map[string]string
+		timeout time.Duration // --timeout
 		code    int
 		wantErr string
 		check   func(t *testing.T, r *result.ValidationResult)
@@ -76,6 +77,23 @@ func TestValidateWithModel(t *testing.T) {
 			},
 		},
 		{
+			name:    "429 then met: exit 0",
+			replies: []llmtest.Reply{{Status: 429, Fixture: "rate_limited", Header: map[string]string{"Retry-After": "0"}}, {Fixture: "criteria_met"}},
+			code:    0,
+		},
+		{
+			name:    "the model slower than --timeout: undecided, exit 1",
+			replies: []llmtest.Reply{{Fixture: "criteria_met", Delay: 5 * time.Second}},
+			timeout: time.Second,
+			code:    1,
+			wantErr: "confidence 0.00 is below --min-confidence",
+			check: func(t *testing.T, r *result.ValidationResult) {
+				if len(r.Issues) != 1 || !strings.Contains(r.Issues[0].Message, "did not answer in time") {
+					t.Errorf("got %+v", r.Issues)
+				}
+			},
+		},
+		{
 			name: "only the URL set: bad input",
 			env:  func(url string) map[string]string { return map[string]string{llm.EnvBaseURL: url} },
 			code: 2, wantErr: "JUDGE_LLM_MODEL: is not set",
@@ -94,6 +112,7 @@ func TestValidateWithModel(t *testing.T) {
 			params.getenv = func(k string) string { return env[k] }
 			params.criteria = []string{"Code implements sorting"}
 			params.minConf = DefaultMinConfidence // the flag's default
+			params.timeout = tt.timeout
 			var out bytes.Buffer
 			err := runValidate(context.Background(), params, []string{filepath.Join(dir, "out.json")}, &out)
 			if got := exitCode(err); got != tt.code {
