@@ -3,6 +3,7 @@ package facts_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -131,5 +132,32 @@ func TestJudgeHook(t *testing.T) {
 	}
 	if !slices.Equal(f.Models, []string{"fake-model"}) {
 		t.Errorf("models %v", f.Models)
+	}
+}
+
+// TestVerdicts lists every claim of Example 3 with its verdict and evidence.
+func TestVerdicts(t *testing.T) {
+	t.Parallel()
+	vs, err := facts.Verdicts(context.Background(), &layer.Input{Output: decode(t, example3), Sources: []layer.Source{nvd}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, strings.Join([]string{v.Location, v.Text, v.Verdict, v.SourceID, fmt.Sprint(v.Line), v.Found}, "|"))
+	}
+	want := []string{
+		"summary|CVE-2024-12345|supported|nvd|1|",
+		"summary|CVSS|supported|nvd|3|",
+		"summary:cvss_score|9.8|contradicted|nvd|3|7.5",
+		"summary:affected_versions|prior to 1.24.0|contradicted|nvd|4|prior to 1.24.1",
+		"summary:discoverer|Alice Smith|unsupported||0|",
+		"summary:discovery_date|March 2024|contradicted|nvd|5|February 2024",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("verdicts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := facts.Verdicts(context.Background(), &layer.Input{Output: "x", Sources: []layer.Source{{ID: "bad", Content: "\xff"}}}); err == nil {
+		t.Error("a source that is not UTF-8 was indexed")
 	}
 }
