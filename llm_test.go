@@ -156,3 +156,33 @@ func TestWithLLMConfig(t *testing.T) {
 		t.Errorf("empty environment: got %+v %v %v, want no model", cfg, ok, err)
 	}
 }
+
+// TestEngineModelTimeout checks that a model slower than the layer's
+// deadline leaves its criteria undecided, and the rules beside them decided.
+func TestEngineModelTimeout(t *testing.T) {
+	t.Parallel()
+	_, cfg := fakeModel(t, llmtest.Reply{Fixture: "criteria_met", Delay: 5 * time.Second})
+	e, err := judge.New(judge.WithLLM(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := e.Validate(context.Background(), &judge.Request{
+		Output: json.RawMessage(`{"code": "sorted(xs)"}`),
+		AcceptanceCriteria: []layer.Criterion{{Description: "Code implements sorting"},
+			{Description: "Has code", Rule: "has(output.code)"}},
+		Options: judge.Options{TimeoutMS: 1000},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v with a 1s deadline", took)
+	}
+	if res.Confidence != 0.5 || len(res.PassedCriteria) != 1 || res.Metadata.Model != result.Deterministic {
+		t.Errorf("got %+v", res)
+	}
+	if len(res.Issues) != 1 || res.Issues[0].Type != result.NotChecked || !strings.Contains(res.Issues[0].Message, "did not answer in time") {
+		t.Errorf("got issues %+v", res.Issues)
+	}
+}
