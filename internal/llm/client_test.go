@@ -162,7 +162,7 @@ func TestJudgeCriteria(t *testing.T) {
 		{
 			name:  "an output too large for a prompt is not sent",
 			q:     llm.CriteriaQuestion{Output: strings.Repeat("a", llm.MaxPromptChars), Criteria: []llm.Criterion{{ID: 0, Text: "a"}}},
-			want:  []string{"error: the output and context take 48000 characters, over the"},
+			want:  []string{"error: the output and context take 48000 bytes, over the"},
 			usage: llm.Usage{},
 		},
 	}

@@ -38,7 +38,7 @@ var (
 
 // Bounds of one criteria call.
 const (
-	// MaxPromptChars bounds the characters of one call's messages; an
+	// MaxPromptChars bounds the bytes of one call's messages; an
 	// output too large to fit with one criterion is not judged.
 	MaxPromptChars = 48000
 	// MaxBatch is the most criteria judged in one call.
@@ -94,12 +94,12 @@ type CriterionResult struct {
 
 // TooLargeError is a prompt over MaxPromptChars.
 type TooLargeError struct {
-	Chars, Limit int
+	Chars, Limit int // in bytes
 	What         string // "the output and context", "the criterion"
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s take %d characters, over the %d a prompt may hold", e.What, e.Chars, e.Limit)
+	return fmt.Sprintf("%s take %d bytes, over the %d bytes a prompt may hold", e.What, e.Chars, e.Limit)
 }
 
 // JudgeCriteria asks the model about q's criteria: as many in one call as
