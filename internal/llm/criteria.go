@@ -94,7 +94,7 @@ type CriterionResult struct {
 
 // TooLargeError is a prompt over MaxPromptChars.
 type TooLargeError struct {
-	Chars, Limit int // in bytes
+	Chars, Limit int    // in bytes
 	What         string // "the output and context", "the criterion"
 }
 
