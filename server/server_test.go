@@ -224,7 +224,7 @@ func TestRouting(t *testing.T) {
 		{http.MethodDelete, "/metrics", 405, "GET, HEAD"},
 		{http.MethodGet, "/nope", 404, ""},
 		{http.MethodGet, "/", 404, ""},
-		{http.MethodPost, "/v1/tools/lint", 404, ""},
+		{http.MethodGet, "/v1/tools/lint", 405, "POST"},
 		{http.MethodGet, "/v1/calls/check", 405, "POST"},
 		{http.MethodGet, "/v1/calls/outcome", 405, "POST"},
 		{http.MethodPost, "/validate/extra", 404, ""},
