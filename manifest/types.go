@@ -16,11 +16,15 @@ import (
 	"github.com/agentjudge/judge/result"
 )
 
+// contractConfig are the config fields of a callable tool that the
+// tool-call checks read (package toolcall, docs/toolcall.md).
+var contractConfig = []string{"rules", "applies_when", "next_tools", "allow_unknown_parameters"}
+
 // Known config fields per tool type.
 var (
-	scriptConfig    = []string{"entrypoint", "requires", "language", "args", "timeout", "env", "working_dir"}
-	apiConfig       = []string{"method", "url", "url_template", "headers", "body", "query", "response_transform", "timeout", "auth"}
-	mcpToolConfig   = []string{"mcp_tool_name", "timeout"}
+	scriptConfig    = append([]string{"entrypoint", "requires", "language", "args", "timeout", "env", "working_dir"}, contractConfig...)
+	apiConfig       = append([]string{"method", "url", "url_template", "headers", "body", "query", "response_transform", "timeout", "auth"}, contractConfig...)
+	mcpToolConfig   = append([]string{"mcp_tool_name", "timeout"}, contractConfig...)
 	mcpServerConfig = []string{"transport", "command", "args", "env", "url", "headers", "startup_timeout", "cwd"}
 	runtimeConfig   = []string{"command", "args", "url", "env", "language", "version", "extensions", "timeout"}
 )
