@@ -183,10 +183,10 @@ func isComprehension(kind string) bool {
 // ---- Go: gocyclo ----
 
 func (w *walker) goFile() {
-	for _, c := range w.f.Root.Children {
+	for i, c := range w.f.Root.Children {
 		switch c.Kind {
 		case "function_declaration", "method_declaration":
-			if w.goIgnored(c) {
+			if w.goIgnored(i) {
 				continue
 			}
 			name := w.text(c.Child("name"))
@@ -197,7 +197,7 @@ func (w *walker) goFile() {
 			i := w.add(Function{Name: name, Line: c.Line, Kind: kind, Node: c, Body: c.Child("body")})
 			w.out[i].Complexity += goDecisions(c, w)
 		case "var_declaration":
-			if w.goIgnored(c) {
+			if w.goIgnored(i) {
 				continue
 			}
 			c.Walk(func(n *Node) bool {
@@ -219,12 +219,11 @@ func (w *walker) goFile() {
 	}
 }
 
-// goIgnored reports whether the doc comment of n holds gocyclo's
-// "//gocyclo:ignore" directive.
-func (w *walker) goIgnored(n *Node) bool {
+// goIgnored reports whether the doc comment of the i-th top-level
+// declaration holds gocyclo's "//gocyclo:ignore" directive.
+func (w *walker) goIgnored(i int) bool {
 	parent := w.f.Root
-	i := slices.Index(parent.Children, n)
-	line := n.Line
+	line := parent.Children[i].Line
 	for j := i - 1; j >= 0; j-- {
 		c := parent.Children[j]
 		if c.Kind != "comment" || c.EndLine < line-1 {

@@ -9,7 +9,7 @@ import (
 )
 
 // locationRE is the shape of every location the layer reports.
-var locationRE = regexp.MustCompile(`^([\w.\[\]]+:)?(function:[^:]+(:line:\d+)?|line:\d+(:column:\d+)?|root)?$`)
+var locationRE = regexp.MustCompile(`^([\w.\[\]]+:)?(function:[^:]+(:line:\d+)?|line:\d+(:column:\d+)?|root)?$|^[\w.\[\]]+$`)
 
 // FuzzRun feeds arbitrary outputs (fences, prose, code) to the layer: it
 // must not panic or fail, and every finding has a well-formed location, a

@@ -57,7 +57,7 @@ func applies(in *layer.Input) bool {
 	if s, ok := in.Output.(string); ok {
 		return strings.TrimSpace(s) != ""
 	}
-	return len(codeFields(in.Output)) > 0
+	return len(codeFields(context.Background(), in.Output, false, new([]note))) > 0
 }
 
 // config is a run's thresholds.
@@ -203,7 +203,9 @@ func find(ctx context.Context, in *layer.Input) ([]piece, []note, []int) {
 		}
 	}
 	if text == "" {
-		return codeFields(in.Output), nil, nil
+		var notes []note
+		pieces := codeFields(ctx, in.Output, true, &notes)
+		return pieces, notes, nil
 	}
 	return splitText(ctx, text)
 }
@@ -303,7 +305,9 @@ var codeKeys = map[string]bool{
 }
 
 // codeFields finds code in the string fields of a decoded JSON value.
-func codeFields(v any) []piece {
+// Without detect, a field whose language is not named counts as code
+// without looking: enough to tell whether there is anything to review.
+func codeFields(ctx context.Context, v any, detect bool, notes *[]note) []piece {
 	var out []piece
 	var walk func(v any, path string, depth int)
 	walk = func(v any, path string, depth int) {
@@ -335,9 +339,17 @@ func codeFields(v any) []piece {
 						}
 					}
 				}
-				if pc.lang == "" {
-					lang, ok := code.Detect(context.Background(), s)
+				if pc.lang == "" && !detect {
+					pc.label = "unknown"
+				}
+				if pc.lang == "" && detect {
+					lang, ok := code.Detect(ctx, s)
 					if !ok {
+						*notes = append(*notes, note{
+							location:   p,
+							message:    fmt.Sprintf("The code in field %s was not reviewed: its language could not be told, and no \"language\" field names it", p),
+							suggestion: "Add a \"language\" field beside the code (python, javascript, typescript, go or bash)",
+						})
 						continue
 					}
 					pc.lang, pc.label = lang, string(lang)

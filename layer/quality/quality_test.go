@@ -257,6 +257,13 @@ func TestFindCode(t *testing.T) {
 			t.Fatalf("issues %+v", f.Issues)
 		}
 	})
+	t.Run("json field in an unknown language", func(t *testing.T) {
+		t.Parallel()
+		f := check(t, &layer.Input{Output: map[string]any{"code": "SELECT 1;\nSELECT 2;"}})
+		if len(f.Issues) != 1 || f.Issues[0].Rule != "quality.not_checked" || f.Issues[0].Location != "code" || f.Confidence != 0 {
+			t.Fatalf("findings %+v", f)
+		}
+	})
 	t.Run("whole output is code", func(t *testing.T) {
 		t.Parallel()
 		f := check(t, text("package main\n\nfunc main() {\n\tx := eval_thing()\n\t_ = x\n}\n\nfunc bad_name() {}\n"))

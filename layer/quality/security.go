@@ -291,8 +291,11 @@ func anyArg(u *unit, c call, flags ...string) bool {
 func (u *unit) pipesToShell(n *code.Node) bool {
 	found := false
 	u.f.Root.Walk(func(p *code.Node) bool {
-		if found || p.Kind != "pipeline" || p.Start > n.Start || p.End < n.End {
-			return !found
+		if found || p.Start > n.Start || p.End < n.End {
+			return false
+		}
+		if p.Kind != "pipeline" {
+			return true
 		}
 		seen := false
 		for _, c := range p.Children {
