@@ -66,8 +66,10 @@ type XMLError struct {
 	Err error
 }
 
+// Error renders the error with its location.
 func (e *XMLError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
 
+// Unwrap returns the underlying error, if any.
 func (e *XMLError) Unwrap() error { return e.Err }
 
 // parseXML parses src into an element tree; lineOff shifts every line.

@@ -34,6 +34,7 @@ type JSONPathError struct {
 	Msg    string
 }
 
+// Error renders the error with its location.
 func (e *JSONPathError) Error() string {
 	return fmt.Sprintf("jsonpath: at offset %d: %s", e.Offset, e.Msg)
 }

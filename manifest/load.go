@@ -37,8 +37,10 @@ type LoadError struct {
 	Err  error
 }
 
+// Error renders the error with its location.
 func (e *LoadError) Error() string { return "manifest: " + e.Path + ": " + e.Msg }
 
+// Unwrap returns the underlying error, if any.
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // File is one file given by content rather than read from disk, as the HTTP

@@ -114,8 +114,8 @@ type Tool struct {
 // map is shared: do not modify it.
 func (t *Tool) Schema() map[string]any { return t.schema }
 
-// SchemaJSON returns [Tool.Schema] encoded as JSON; "{}"-free tools with no
-// parameters give {"type":"object","properties":{}}.
+// SchemaJSON returns [Tool.Schema] encoded as JSON; a tool that declares
+// no parameters gives {"properties":{},"type":"object"}.
 func (t *Tool) SchemaJSON() ([]byte, error) {
 	s := t.schema
 	if s == nil {
@@ -128,8 +128,9 @@ func (t *Tool) SchemaJSON() ([]byte, error) {
 	return b, nil
 }
 
-// Key is the tool's key in a lint report: its tool_id, or its file path
-// when the tool_id is missing or shared with another tool.
+// key is the tool's key in a lint report: its tool_id, or its file path
+// when the tool_id is missing or shared with another tool (unique is
+// false).
 func (t *Tool) key(unique bool) string {
 	if t.ID != "" && unique {
 		return t.ID

@@ -20,10 +20,12 @@ type MCPError struct {
 	Err  error
 }
 
+// Error renders the error with its location.
 func (e *MCPError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
+// Unwrap returns the underlying error, if any.
 func (e *MCPError) Unwrap() error { return e.Err }
 
 // MaxMCPBytes is the largest MCP definitions file LintMCP reads.

@@ -151,10 +151,12 @@ type YAMLError struct {
 	Err  error
 }
 
+// Error renders the error with its location.
 func (e *YAMLError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
+// Unwrap returns the underlying error, if any.
 func (e *YAMLError) Unwrap() error { return e.Err }
 
 // decodeYAML parses src, shifting every position by the line and column
