@@ -507,6 +507,13 @@ func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []stri
 			words = append(words, word{st, sentence[s:e]})
 		}
 	})
+	// Search only when some word's antonym occurs in the sources at all:
+	// most sentences stop here, before the costlier passage search.
+	if !slices.ContainsFunc(words, func(w word) bool {
+		return slices.ContainsFunc(antonyms(w.stem), ix.hasWord)
+	}) {
+		return nil
+	}
 	q := query{}
 	for _, w := range words {
 		q.ctx = append(q.ctx, w.stem)
@@ -537,6 +544,16 @@ func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []stri
 		}
 	}
 	return nil
+}
+
+// hasWord reports whether a passage of the index holds a word of stem w.
+func (ix *Index) hasWord(w string) bool {
+	for _, part := range ix.parts {
+		if len(part.words[w]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // minSwapOverlap is the fewest content words a passage must share with a
