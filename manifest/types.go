@@ -140,8 +140,21 @@ func (c *checker) checkURL(key, raw string, schemes []string) {
 	}
 }
 
-// templateVar matches a {var} that is not an ${ENV} reference.
-var templateVar = regexp.MustCompile(`(^|[^$])\{([^{}]*)\}`)
+// templateVar matches a {var}; templateVars drops ${ENV} references.
+var templateVar = regexp.MustCompile(`\{([^{}]*)\}`)
+
+// templateVars returns the names of the {var} placeholders of a template,
+// without its ${ENV} references.
+func templateVars(tmpl string) []string {
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatchIndex(tmpl, -1) {
+		if m[0] > 0 && tmpl[m[0]-1] == '$' {
+			continue
+		}
+		out = append(out, strings.TrimSpace(tmpl[m[2]:m[3]]))
+	}
+	return out
+}
 
 // fillTemplate replaces ${ENV} and {var} with a placeholder, and rejects
 // unbalanced braces.
@@ -210,8 +223,7 @@ func (c *checker) api() {
 	params := c.paramNames()
 	if raw != "" {
 		c.checkURL(key, raw, []string{"http", "https"})
-		for _, m := range templateVar.FindAllStringSubmatch(raw, -1) {
-			name := strings.TrimSpace(m[2])
+		for _, name := range templateVars(raw) {
 			if _, ok := params[name]; !ok {
 				c.report(result.Error, result.ConstraintViolation, "manifest.api.template_var", c.posOf("config", key),
 					fmt.Sprintf("Declare a parameter named '%s', or remove {%s} from the template", name, name),
