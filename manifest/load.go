@@ -306,6 +306,15 @@ func (l *loader) loadMarkdown(ri int, r root, rel string, src []byte) *Tool {
 		t.parseDirective(block, at)
 		return t
 	}
+	if first, _, _ := bytes.Cut(bytes.TrimPrefix(src, []byte("\ufeff")), []byte("\n")); string(bytes.TrimRight(first, " \r")) == "---" {
+		t := l.newTool(ri, r, rel, FormMarkdown)
+		t.Type = Knowledge
+		t.broken = true
+		t.report(result.Error, result.SyntaxError, "manifest.knowledge.frontmatter", Pos{1, 1},
+			"Close the frontmatter with a line holding only ---",
+			"The YAML frontmatter opened on line 1 is never closed with a --- line")
+		return t
+	}
 	return nil
 }
 
