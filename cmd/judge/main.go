@@ -19,6 +19,13 @@
 //	                          listing on stderr what it no longer enforces
 //	judge schema response-format --name N FILE
 //	                          print the response_format object around it
+//	judge call check (--tools DIR | --defs FILE) TOOL ARGS_JSON
+//	                          check a tool call's arguments before it runs:
+//	                          result, normalized arguments, repair feedback;
+//	                          exit 0 valid, 1 invalid, 2 bad input
+//	judge call outcome (--tools DIR | --defs FILE) TOOL ARGS_JSON RESULT_JSON
+//	                          classify its result: SATISFIED, NEEDS_MORE_TOOLS,
+//	                          NEED_USER_INPUT or FAILED, facts, next tools
 //	judge metrics [FILE|-]    print each function's line, cyclomatic complexity
 //	                          (as radon, gocyclo or ESLint count it) and length
 //	                          as JSON; --lang python|javascript|typescript|go|bash
