@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +22,9 @@ type unit struct {
 	cfg config
 	// lines holds the byte offset of each line's start, once needed.
 	lines []int
+	// byStart orders fns by start, parent[k] is the position in byStart
+	// of the function that holds byStart[k], or -1; built once needed.
+	byStart, parent []int
 }
 
 // checkCode parses one piece of code and runs every code check on it.
@@ -49,15 +53,37 @@ func checkCode(ctx context.Context, p *layer.Pass, pc piece, cfg config) error {
 }
 
 // enclosing returns the name of the innermost function holding byte offset
-// off, or "".
+// off, or "". Functions nest or are disjoint, so the innermost one is the
+// last to start at or before off that still holds it: found by a binary
+// search and a walk up the parents, as deep as functions nest.
 func (u *unit) enclosing(off int) string {
-	name, size := "", -1
-	for _, fn := range u.fns {
-		if fn.Node.Start <= off && off < fn.Node.End && (size < 0 || fn.Node.End-fn.Node.Start < size) {
-			name, size = fn.Name, fn.Node.End-fn.Node.Start
+	if u.byStart == nil {
+		u.byStart = make([]int, len(u.fns))
+		for i := range u.fns {
+			u.byStart[i] = i
+		}
+		sort.SliceStable(u.byStart, func(a, b int) bool { return u.fns[u.byStart[a]].Node.Start < u.fns[u.byStart[b]].Node.Start })
+		u.parent = make([]int, len(u.byStart))
+		var stack []int
+		for k, i := range u.byStart {
+			for len(stack) > 0 && u.fns[u.byStart[stack[len(stack)-1]]].Node.End <= u.fns[i].Node.Start {
+				stack = stack[:len(stack)-1]
+			}
+			u.parent[k] = -1
+			if len(stack) > 0 {
+				u.parent[k] = stack[len(stack)-1]
+			}
+			stack = append(stack, k)
 		}
 	}
-	return name
+	k := sort.Search(len(u.byStart), func(k int) bool { return u.fns[u.byStart[k]].Node.Start > off }) - 1
+	for k >= 0 {
+		if n := u.fns[u.byStart[k]].Node; n.Start <= off && off < n.End {
+			return u.fns[u.byStart[k]].Name
+		}
+		k = u.parent[k]
+	}
+	return ""
 }
 
 // at reports a finding at node n: its line and enclosing function.

@@ -98,8 +98,15 @@ func (u *unit) loopBodies() {
 	walk(u.f.Root, false)
 }
 
+// scoped keys a variable name by the function that holds node n, so that
+// a name bound in one function says nothing about the same name in
+// another.
+func (u *unit) scoped(n *code.Node, name string) string {
+	return u.enclosing(n.Start) + "\x00" + name
+}
+
 // bindings finds the variables assigned a string literal and those
-// assigned a list.
+// assigned a list, keyed by scoped.
 func (u *unit) bindings() (strs, lists map[string]bool) {
 	strs, lists = map[string]bool{}, map[string]bool{}
 	u.f.Root.Walk(func(n *code.Node) bool {
@@ -114,7 +121,7 @@ func (u *unit) bindings() (strs, lists map[string]bool) {
 		if value.Kind == "expression_list" && len(value.Children) == 1 {
 			value = value.Children[0]
 		}
-		key := u.f.Text(name)
+		key := u.scoped(name, u.f.Text(name))
 		switch {
 		case stringLit(u, value) != nil:
 			strs[key] = true
@@ -129,7 +136,9 @@ func (u *unit) bindings() (strs, lists map[string]bool) {
 		u.f.Root.Walk(func(n *code.Node) bool {
 			if n.Kind == "var_spec" && n.Child("value") == nil {
 				if t := n.Child("type"); t != nil && u.f.Text(t) == "string" {
-					strs[u.f.Text(n.Child("name"))] = true
+					if name := n.Child("name"); name != nil {
+						strs[u.scoped(name, u.f.Text(name))] = true
+					}
 				}
 			}
 			return true
@@ -154,7 +163,7 @@ func (u *unit) concat(n *code.Node, strs, seen map[string]bool) {
 			}
 		}
 	}
-	if target == "" || !strs[target] || seen["concat:"+target] {
+	if target == "" || !strs[u.scoped(n, target)] || seen["concat:"+target] {
 		return
 	}
 	seen["concat:"+target] = true
@@ -179,7 +188,7 @@ func (u *unit) membership(n *code.Node, lists, seen map[string]bool) {
 		if n.Has("in") || n.Has("not in") {
 			if len(n.Children) >= 3 {
 				r := n.Children[len(n.Children)-1]
-				if lists[u.f.Text(r)] {
+				if lists[u.scoped(r, u.f.Text(r))] {
 					list = u.f.Text(r)
 				}
 			}
@@ -193,7 +202,7 @@ func (u *unit) membership(n *code.Node, lists, seen map[string]bool) {
 		switch {
 		case strings.HasSuffix(t, ".includes") || strings.HasSuffix(t, ".indexOf"):
 			obj := strings.TrimSuffix(strings.TrimSuffix(t, ".includes"), ".indexOf")
-			if lists[obj] {
+			if lists[u.scoped(n, obj)] {
 				list = obj
 			}
 		case t == "slices.Contains" || t == "slices.Index":
