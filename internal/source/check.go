@@ -413,10 +413,12 @@ func conflicts(c, s claim.Claim) (near, ok bool) {
 		if c.Unit != "" && s.Unit != "" && !sameUnit(c.Unit, s.Unit) {
 			return false, false
 		}
-		if c.Unit != s.Unit && c.Attribute == "" && s.Attribute == "" {
-			return false, false
-		}
-		if c.Attribute != "" && s.Attribute == "" && c.Unit == "" {
+		// Two numbers are about the same thing when they measure the
+		// same attribute, or else count the same unit: "$5 million" is
+		// not contradicted by "meet at 6".
+		sameAttr := c.Attribute != "" && s.Attribute != ""
+		sameCount := c.Unit != "" && s.Unit != ""
+		if !sameAttr && !sameCount {
 			return false, false
 		}
 		if closeEnough(c.Num, s.Num, 1e-9) {

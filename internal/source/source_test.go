@@ -3,6 +3,7 @@ package source_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,4 +215,16 @@ func lineOf(v source.Verdict) int {
 		return 0
 	}
 	return v.Evidence.Line
+}
+
+// TestNumbersOfOtherThings: a number contradicts another only when both
+// measure the same attribute or count the same unit.
+func TestNumbersOfOtherThings(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "chat", Content: "Emily: Should we meet at the Javits Center at 6?"})
+	c := claim.Extract("They raised $5 million at the Javits Center.", "").Claims
+	i := slices.IndexFunc(c, func(c claim.Claim) bool { return c.Kind == claim.Number })
+	if v := ix.Check(c[i]); v.Status != source.Unsupported {
+		t.Errorf("$5 million against 'at 6': %s (found %q), want unsupported", v.Status, v.Found.Text)
+	}
 }
