@@ -80,7 +80,7 @@ the server down gracefully and exits 0.`,
 	f.StringVar(&params.sourcesDir, "sources", "", "directory of .txt/.md/.json documents that trusted_sources resolve against (by path, URL or file name); read once")
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
-	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
+	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("validations answered at once; more get 503 (default %d)", server.DefaultMaxInFlight))
 	f.Int64Var(&params.maxBodyBytes, "max-body-bytes", 0, fmt.Sprintf("largest request body in bytes (default %s)", sizeString(server.DefaultMaxBodyBytes)))
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests whose calls /v1/calls/check and /v1/calls/outcome check when a request gives no tools (repeatable)")

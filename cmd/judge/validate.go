@@ -102,7 +102,7 @@ validation type).`,
 	f.Float64Var(&params.minConf, "min-confidence", DefaultMinConfidence, "exit 1 when the confidence is below this value in [0, 1]: too little was decided to pass")
 	f.Var(params.outputMode, "output-mode", "how to read the output: auto (parse JSON in a string, also inside a json code fence) or value (as it is)")
 	f.BoolVar(&params.assertFormat, "assert-format", false, `assert the schema "format" keyword (email, date-time, …) for every draft`)
-	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v)", judge.DefaultLayerTimeout))
+	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	root.AddCommand(cmd)
 }
