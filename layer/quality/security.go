@@ -510,6 +510,9 @@ func (u *unit) secrets() {
 		}
 		if n.Kind == "string" || n.Kind == "template_string" || n.Kind == "interpreted_string_literal" || n.Kind == "raw_string_literal" || n.Kind == "raw_string" || n.Kind == "word" {
 			text := u.f.Text(n)
+			if len(text) < 20 {
+				return false // shorter than any key format or token
+			}
 			for _, k := range keyFormats {
 				if k.re.MatchString(text) {
 					report(n, fmt.Sprintf("Hard-coded secret: the string looks like %s", k.name))
@@ -586,6 +589,9 @@ func (u *unit) tlsPatterns() {
 		re = pyCertNone
 	case code.Bash:
 		re = bashInsecure
+	}
+	if !re.Match(u.f.Src) {
+		return
 	}
 	for i, line := range strings.Split(string(u.f.Src), "\n") {
 		if m := re.FindString(line); m != "" && !strings.HasPrefix(strings.TrimSpace(line), "//") && !strings.HasPrefix(strings.TrimSpace(line), "#") {
