@@ -263,13 +263,13 @@ func (c *checker) universal() {
 		if c.Executor != "" {
 			c.report(result.Error, result.ExecutorInvalid, "manifest.executor_forbidden", c.fieldPos("executor"),
 				"Remove the executor field",
-				"A %s has no executor, but executor '%s' is given", c.Type, result.Clip(c.Executor, 60))
+				"%s has no executor, but executor '%s' is given", capitalize(withArticle(c.Type)), result.Clip(c.Executor, 60))
 		}
 	case Directive, "":
 	default:
 		if c.Type.Valid() && c.Executor == "" {
 			c.report(result.Error, result.MissingField, "manifest.executor_required", c.fieldPos("executor"),
-				"Add executor: the tool_id of the "+wantExecutor(c.Type)+" that runs it",
+				"Add executor: the tool_id of "+wantExecutor(c.Type)+" that runs it",
 				"Tool type '%s' requires an executor, and none is given", c.Type)
 		}
 	}
@@ -308,21 +308,21 @@ func typeStrings() []string {
 
 func typeList() string { return strings.Join(typeStrings(), ", ") }
 
-// wantExecutor names what a tool of type t is run by.
+// wantExecutor names, with its article, what a tool of type t is run by.
 func wantExecutor(t ToolType) string {
 	switch t {
 	case Script:
-		return "runtime"
+		return "a runtime"
 	case API:
-		return "http_client primitive"
+		return "the http_client primitive"
 	case MCPTool:
-		return "mcp_server"
+		return "an mcp_server"
 	case MCPServer:
-		return "subprocess or http_client primitive"
+		return "the subprocess or http_client primitive"
 	case Runtime:
-		return "primitive (subprocess or http_client)"
+		return "a primitive (subprocess or http_client)"
 	}
-	return "tool"
+	return "a tool"
 }
 
 // executorOK reports whether a tool of type t may be run by ex.
@@ -371,9 +371,9 @@ func (c *checker) graph() {
 		next, ok := c.reg.Lookup(ex)
 		if !ok {
 			if cur == c.Tool {
-				sugg := "Add a tool with this tool_id, or name an existing " + wantExecutor(c.Type)
+				sugg := "Add a tool with this tool_id, or name " + wantExecutor(c.Type) + " of the registry"
 				if cl := closest(ex, c.reg.IDs()); cl != "" {
-					sugg = fmt.Sprintf("Did you mean '%s'? Name an existing %s", cl, wantExecutor(c.Type))
+					sugg = fmt.Sprintf("Did you mean '%s'? Name %s of the registry", cl, wantExecutor(c.Type))
 				}
 				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_missing", at, sugg,
 					"Executor '%s' of tool '%s' is not a tool in the registry", result.Clip(ex, 60), c.ID)
@@ -387,8 +387,8 @@ func (c *checker) graph() {
 		}
 		if cur == c.Tool && c.Type.Valid() && !executorOK(c.Type, next) {
 			c.report(result.Error, result.ExecutorInvalid, "manifest."+string(c.Type)+".executor_type", at,
-				fmt.Sprintf("Point executor at a %s", wantExecutor(c.Type)),
-				"Executor '%s' is a %s, but a %s tool must be run by a %s", ex, typeOrUnknown(next.Type), c.Type, wantExecutor(c.Type))
+				fmt.Sprintf("Point executor at %s", wantExecutor(c.Type)),
+				"Executor '%s' is %s, but %s must be run by %s", ex, kindOf(next.Type), withArticle(c.Type), wantExecutor(c.Type))
 		}
 		if i, loop := seen[ex]; loop {
 			cycle := append(slices.Clone(chain[i:]), ex)
@@ -415,11 +415,52 @@ func (c *checker) graph() {
 		"Shorten the executor chain", "Executor chain %s is longer than %d steps", strings.Join(chain, " -> "), MaxChain)
 }
 
-func typeOrUnknown(t ToolType) string {
-	if t.Valid() {
-		return string(t)
+// withArticle names a tool of type t with its article: "an mcp_server",
+// "a runtime", "a knowledge entry".
+func withArticle(t ToolType) string {
+	switch {
+	case !t.Valid():
+		return "a tool of unknown type"
+	case t == Knowledge:
+		return "a knowledge entry"
+	case t == Primitive:
+		return "a primitive"
 	}
-	return "tool of unknown type"
+	return withArticleText(string(t)) + " tool"
+}
+
+// kindOf names the type t with its article: "a runtime", "an
+// mcp_server", "a knowledge entry".
+func kindOf(t ToolType) string {
+	switch {
+	case !t.Valid():
+		return "a tool of unknown type"
+	case t == Knowledge:
+		return "a knowledge entry"
+	}
+	return withArticleText(string(t))
+}
+
+// withArticleText puts "a" or "an" before s, as it is read aloud:
+// "an mcp_server", "an api", "a runtime".
+func withArticleText(s string) string {
+	if strings.HasPrefix(s, "mcp") {
+		return "an " + s
+	}
+	switch {
+	case s == "":
+		return s
+	case strings.ContainsRune("aeiou", rune(s[0])):
+		return "an " + s
+	}
+	return "a " + s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // provider reports what model providers would reject in the tool's

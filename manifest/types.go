@@ -50,7 +50,7 @@ func (c *checker) requireConfig(key, rule, sugg string) (string, bool) {
 	if !ok || strings.TrimSpace(s) == "" {
 		if n, _ := c.lookup("config", key); n == nil || n.kind == kindNull || n.kind == kindScalar {
 			c.report(result.Error, result.MissingField, rule, c.posOf("config", key), sugg,
-				"A %s tool requires config.%s, and it is missing or empty", c.Type, key)
+				"%s requires config.%s, and it is missing or empty", capitalize(withArticle(c.Type)), key)
 		}
 		return "", false
 	}
@@ -62,7 +62,7 @@ func (c *checker) singleFile() {
 	if c.Form != FormFile {
 		c.report(result.Error, result.ConstraintViolation, "manifest."+string(c.Type)+".single_file", c.startPos(),
 			"Write the whole tool as one NAME.yaml file beside the other tools",
-			"A %s tool is a single manifest file with no other files, but this one is a %s", c.Type, formName(c.Form))
+			"%s is a single manifest file with no other files, but this one is a %s", capitalize(withArticle(c.Type)), formName(c.Form))
 	}
 }
 
