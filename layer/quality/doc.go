@@ -8,7 +8,8 @@
 // The layer finds the code of the output: each fenced block (its info
 // string names the language; an unlabelled block's language is detected), a
 // JSON field holding code ("code", "source", "script", … with an optional
-// "language" beside it), or the whole output when it is code. Each piece is
+// "language" beside it, or the "content" of an object whose "path" has a
+// code extension), or the whole output when it is code. Each piece is
 // parsed with tree-sitter (Python, JavaScript, TypeScript, Go, Bash) and
 // checked:
 //

@@ -304,6 +304,23 @@ var codeKeys = map[string]bool{
 	"program": true, "implementation": true, "solution": true, "function": true, "patch_code": true,
 }
 
+// contentKeys hold a file's text in an object that names the file:
+// {"path": "app.py", "content": "…"}.
+var contentKeys = map[string]bool{"content": true, "contents": true, "text": true, "body": true, "data": true}
+
+// fileLanguage returns the language of the file an object names under
+// "path", "file", "filename" or "name", by its extension.
+func fileLanguage(obj map[string]any) (code.Language, bool) {
+	for _, k := range []string{"path", "file", "filename", "file_name", "name"} {
+		if name, ok := obj[k].(string); ok {
+			if lang, ok := code.ByExtension(name); ok {
+				return lang, true
+			}
+		}
+	}
+	return "", false
+}
+
 // codeFields finds code in the string fields of a decoded JSON value.
 // Without detect, a field whose language is not named counts as code
 // without looking: enough to tell whether there is anything to review.
@@ -327,11 +344,16 @@ func codeFields(ctx context.Context, v any, detect bool, notes *[]note) []piece 
 					p = path + "." + k
 				}
 				s, ok := v[k].(string)
-				if !ok || !codeKeys[strings.ToLower(k)] || strings.TrimSpace(s) == "" {
+				byName, named := fileLanguage(v)
+				isCode := codeKeys[strings.ToLower(k)] || named && contentKeys[strings.ToLower(k)]
+				if !ok || !isCode || strings.TrimSpace(s) == "" {
 					walk(v[k], p, depth+1)
 					continue
 				}
 				pc := piece{text: s, prefix: p + ":"}
+				if named {
+					pc.lang, pc.label = byName, string(byName)
+				}
 				for _, lk := range []string{"language", "lang"} {
 					if name, ok := v[lk].(string); ok {
 						if lang, ok := code.LookupLanguage(name); ok {

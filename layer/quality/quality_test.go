@@ -257,6 +257,17 @@ func TestFindCode(t *testing.T) {
 			t.Fatalf("issues %+v", f.Issues)
 		}
 	})
+	t.Run("json files by name", func(t *testing.T) {
+		t.Parallel()
+		in := &layer.Input{Output: map[string]any{"files": []any{
+			map[string]any{"path": "src/run.go", "content": "package p\n\nfunc run_all() {}\n"},
+			map[string]any{"path": "README.md", "content": "Run it."},
+		}}}
+		f := check(t, in)
+		if len(f.Issues) != 1 || f.Issues[0].Rule != "style.naming" || f.Issues[0].Location != "files[0].content:function:run_all" {
+			t.Fatalf("issues %+v", f.Issues)
+		}
+	})
 	t.Run("json field in an unknown language", func(t *testing.T) {
 		t.Parallel()
 		f := check(t, &layer.Input{Output: map[string]any{"code": "SELECT 1;\nSELECT 2;"}})
