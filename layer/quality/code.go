@@ -221,7 +221,7 @@ func (u *unit) naming() {
 		base := fn.Name[strings.LastIndexAny(fn.Name, ".")+1:]
 		switch u.f.Lang {
 		case code.Python:
-			if !snakeCase.MatchString(base) {
+			if !snakeCase.MatchString(base) && !pythonAPINames[base] && !strings.HasPrefix(base, "visit_") && !strings.HasPrefix(base, "depart_") {
 				u.report(result.Warning, result.StyleIssue, "style.naming", fn.Name, 0,
 					fmt.Sprintf("Function name '%s' is not snake_case as PEP 8 asks for Python functions", base),
 					fmt.Sprintf("Rename to '%s' to follow Python naming conventions", toSnake(base)))
@@ -241,6 +241,16 @@ func (u *unit) naming() {
 		}
 	}
 	u.shortNames()
+}
+
+// pythonAPINames are method names that frameworks impose in camelCase
+// (unittest, logging, threading); visit_* and depart_* methods name the
+// node class they visit (ast.NodeVisitor, docutils).
+var pythonAPINames = map[string]bool{
+	"setUp": true, "tearDown": true, "setUpClass": true, "tearDownClass": true, "setUpModule": true,
+	"tearDownModule": true, "asyncSetUp": true, "asyncTearDown": true, "addCleanup": true,
+	"doCleanups": true, "shortDescription": true, "countTestCases": true, "defaultTestResult": true,
+	"emit": true, "handleError": true, "getMessage": true, "setLevel": true, "setFormatter": true,
 }
 
 func toSnake(s string) string {

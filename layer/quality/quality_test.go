@@ -155,6 +155,11 @@ def run(cmd: str, name: str, blob: bytes, password: str) -> None:
 			},
 		},
 		{
+			name:   "framework method names are fine",
+			out:    "```python\nclass T(unittest.TestCase):\n    def setUp(self) -> None:\n        \"\"\"Prepare.\"\"\"\n\n\nclass V(ast.NodeVisitor):\n    def visit_FunctionDef(self, node: ast.AST) -> None:\n        \"\"\"Visit.\"\"\"\n```\n",
+			absent: []string{"style.naming"},
+		},
+		{
 			name:   "loop variables, lambdas and private functions are fine",
 			out:    "```python\ndef _helper(items: list) -> list:\n    return [i for i in items if (lambda v: v)(i)]\n```\n",
 			absent: []string{"readability.short_name", "readability.missing_docstring", "style.naming"},
