@@ -170,6 +170,9 @@ func New(opts ...Option) (*Engine, error) {
 		}
 		e.caches[l.Name] = layer.NewCache(0)
 	}
+	if err := e.warmSources(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 

@@ -14,8 +14,9 @@ import (
 // URI matching the file name with or without its extension
 // ("https://nvd.nist.gov/vuln/detail/CVE-2024-12345" names
 // CVE-2024-12345.md). Nothing is fetched; an entry that names no document
-// is a source_missing issue. The facts and hallucination layers index each
-// document the first time a request uses it and reuse the index after.
+// is a source_missing issue. The documents are indexed here, once, for the
+// facts and hallucination layers (up to 256 of them; the rest when a request
+// first names them), and a document that cannot be indexed fails New.
 func WithSourceDir(dir string) Option {
 	return func(e *Engine) error {
 		docs, err := source.LoadDir(dir)
@@ -53,6 +54,32 @@ func (e *Engine) resolveSources(req *Request) []layer.Source {
 		}
 	}
 	return out
+}
+
+// warmSources indexes the documents of the source directory at start, once,
+// into the cache of each layer that reads sources (facts, hallucination),
+// so that no request pays for it.
+func (e *Engine) warmSources() error {
+	if len(e.sourceDocs) == 0 {
+		return nil
+	}
+	var caches []*layer.Cache
+	for _, name := range []string{"facts", "hallucination"} {
+		if c, ok := e.caches[name]; ok {
+			caches = append(caches, c)
+		}
+	}
+	if len(caches) == 0 {
+		return nil
+	}
+	docs := make([]source.Doc, len(e.sourceDocs))
+	for i, s := range e.sourceDocs {
+		docs[i] = source.Doc{ID: s.ID, URL: s.URL, Title: s.Title, Content: s.Content}
+	}
+	if _, err := source.Warm(caches, docs); err != nil {
+		return fmt.Errorf("judge: source directory: %w", err)
+	}
+	return nil
 }
 
 // SourceDocs returns how many documents WithSourceDir loaded.

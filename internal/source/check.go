@@ -13,18 +13,42 @@ import (
 // searched together. It is safe for concurrent use.
 type Index struct {
 	parts []*DocIndex
+	// meta maps the document a part was built from to the document as
+	// this request gives it (its URL and title may differ); nil when
+	// they are the same.
+	meta map[*Doc]*Doc
 }
 
 // NewIndex joins document indexes.
 func NewIndex(parts ...*DocIndex) *Index { return &Index{parts: parts} }
 
+// NewIndexAs joins document indexes and names each part's document as
+// docs[i] gives it: an index built once is reused under the URL and title
+// of each request.
+func NewIndexAs(parts []*DocIndex, docs []Doc) *Index {
+	ix := &Index{parts: parts, meta: make(map[*Doc]*Doc, len(parts))}
+	for i, p := range parts {
+		d := docs[i]
+		ix.meta[p.doc] = &d
+	}
+	return ix
+}
+
 // Docs returns the indexed documents.
 func (ix *Index) Docs() []*Doc {
 	var out []*Doc
 	for _, p := range ix.parts {
-		out = append(out, p.doc)
+		out = append(out, ix.source(p.doc))
 	}
 	return out
+}
+
+// source is the request's document for a part's built document.
+func (ix *Index) source(d *Doc) *Doc {
+	if m, ok := ix.meta[d]; ok {
+		return m
+	}
+	return d
 }
 
 // Status is a claim's verdict.
@@ -49,6 +73,9 @@ func (s Status) String() string {
 // Verdict is the outcome of checking one claim.
 type Verdict struct {
 	Status Status
+	// Source is the document of Evidence as the request names it (use it,
+	// not Evidence.Doc, in messages).
+	Source *Doc
 	// Evidence is the passage that supports or contradicts the claim, or,
 	// for an unsupported negation, the passage stating it un-negated; nil
 	// otherwise.
@@ -66,6 +93,14 @@ const maxCandidates = 12
 // Check decides claim c against the index. Citations are not checked here
 // (they name sources, see the facts layer); they come back Undecided.
 func (ix *Index) Check(c claim.Claim) Verdict {
+	v := ix.check(c)
+	if v.Evidence != nil {
+		v.Source = ix.source(v.Evidence.Doc)
+	}
+	return v
+}
+
+func (ix *Index) check(c claim.Claim) Verdict {
 	q := newQuery(c)
 	switch c.Kind {
 	case claim.Citation:
@@ -88,7 +123,8 @@ func (ix *Index) Check(c claim.Claim) Verdict {
 }
 
 // Related returns at most k passages most likely to bear on c: those that
-// share the most words with its attribute and sentence, best first.
+// share the most words with its attribute and sentence, best first. Name
+// a passage's document with [Index.SourceOf].
 func (ix *Index) Related(c claim.Claim, k int) []*Passage {
 	var out []*Passage
 	for _, s := range ix.candidates(newQuery(c)) {
@@ -99,6 +135,9 @@ func (ix *Index) Related(c claim.Claim, k int) []*Passage {
 	}
 	return out
 }
+
+// SourceOf returns the document of passage p as the request names it.
+func (ix *Index) SourceOf(p *Passage) *Doc { return ix.source(p.Doc) }
 
 // query is what a claim's passages are searched by: the stems of its
 // attribute and of its sentence's other content words.
@@ -484,6 +523,8 @@ type Swap struct {
 	// Word is the sentence's word and Antonym the passage's, as written.
 	Word, Antonym string
 	Evidence      *Passage
+	// Source is the evidence's document as the request names it.
+	Source *Doc
 }
 
 // AntonymSwaps looks for the passage that best matches sentence and
@@ -536,7 +577,7 @@ func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []stri
 			}
 			for _, a := range antonyms(w.stem) {
 				if surface, ok := pw[a]; ok && !seen[a] {
-					out = append(out, Swap{Word: w.surface, Antonym: surface, Evidence: p})
+					out = append(out, Swap{Word: w.surface, Antonym: surface, Evidence: p, Source: ix.source(p.Doc)})
 					break
 				}
 			}

@@ -41,21 +41,28 @@ func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index
 		}
 		docs[i] = d
 	}
-	// One entry per set of sources: a directory's documents, or a
-	// request's inline sources sent again, are indexed once however many
-	// there are.
+	// One entry per set of sources, so that a set sent again is found
+	// whole; and, for sets small enough not to flood the cache, one entry
+	// per document (by id and content only), so that a document shared by
+	// several sets, or indexed by Warm at start, is indexed once.
 	v, err := cache.Load("sources:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) {
 		parts := make([]*DocIndex, len(docs))
 		// No ctx check here: failures are cached, and a build the deadline
 		// abandons still finishes, for the next request.
 		for i, d := range docs {
-			x, err := Build(d)
+			var x *DocIndex
+			var err error
+			if len(docs) <= maxDocEntries {
+				x, err = loadDoc(cache, d)
+			} else {
+				x, err = Build(d)
+			}
 			if err != nil {
 				return nil, &layer.InputError{Layer: "facts", Location: fmt.Sprintf("sources[%d]", i), Msg: err.Error(), Err: err}
 			}
 			parts[i] = x
 		}
-		return NewIndex(parts...), nil
+		return NewIndexAs(parts, docs), nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -75,6 +82,53 @@ func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index
 		}
 	}
 	return ix, missing, nil
+}
+
+// maxDocEntries is the largest set of sources whose documents are cached
+// one by one as well as together.
+const maxDocEntries = 256
+
+// docKey is the cache key of one document's index: its id, format and
+// content, not its URL or title, which only name it.
+func docKey(d Doc) string {
+	h := sha256.New()
+	for _, f := range []string{d.ID, string(d.Format), d.Content} {
+		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	return "doc:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func loadDoc(cache *layer.Cache, d Doc) (*DocIndex, error) {
+	v, err := cache.Load(docKey(d), func() (any, error) { return Build(d) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*DocIndex), nil
+}
+
+// Warm indexes each of docs once and puts the index into every cache, as
+// FromInput looks documents up, so that the first request naming them
+// finds them indexed: a source directory is indexed at start. At most
+// maxDocEntries documents are warmed, the caches' share for single
+// documents; it returns how many.
+func Warm(caches []*layer.Cache, docs []Doc) (int, error) {
+	n := 0
+	for _, d := range docs {
+		if n == maxDocEntries {
+			break
+		}
+		x, err := Build(d)
+		if err != nil {
+			return n, err
+		}
+		for _, c := range caches {
+			if _, err := c.Load(docKey(d), func() (any, error) { return x, nil }); err != nil {
+				return n, err
+			}
+		}
+		n++
+	}
+	return n, nil
 }
 
 // Matches reports whether document d is the source uri names: uri is its

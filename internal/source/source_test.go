@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/layer"
 )
 
 func mustIndex(t *testing.T, docs ...source.Doc) *source.Index {
@@ -226,5 +228,37 @@ func TestNumbersOfOtherThings(t *testing.T) {
 	i := slices.IndexFunc(c, func(c claim.Claim) bool { return c.Kind == claim.Number })
 	if v := ix.Check(c[i]); v.Status != source.Unsupported {
 		t.Errorf("$5 million against 'at 6': %s (found %q), want unsupported", v.Status, v.Found.Text)
+	}
+}
+
+// TestWarmAndReuse: a document indexed at start is found by the first
+// request, under the URL that request gives it; a document shared by two
+// sets is indexed once.
+func TestWarmAndReuse(t *testing.T) {
+	t.Parallel()
+	cache := layer.NewCache(0)
+	doc := source.Doc{ID: "CVE-1.md", Content: "CVSS score: 7.5."}
+	if n, err := source.Warm([]*layer.Cache{cache}, []source.Doc{doc}); n != 1 || err != nil {
+		t.Fatalf("Warm: %d, %v", n, err)
+	}
+	in := &layer.Input{Sources: []layer.Source{{ID: "CVE-1.md", URL: "https://nvd.test/CVE-1", Content: doc.Content}}}
+	ix, _, err := source.FromInput(context.Background(), in, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, hits := cache.Stats(); hits != 1 {
+		t.Errorf("%d cache hits, want the warmed document found", hits)
+	}
+	v := ix.Check(claim.Extract("The CVSS score is 9.8.", "").Claims[1])
+	if v.Status != source.Contradicted || v.Source.Ref() != "https://nvd.test/CVE-1" {
+		t.Errorf("verdict %s citing %q, want contradicted citing the request's URL", v.Status, v.Source.Ref())
+	}
+	// A second set holding the same document reuses its index.
+	in2 := &layer.Input{Sources: append(in.Sources, layer.Source{ID: "other", Content: "Other."})}
+	if _, _, err := source.FromInput(context.Background(), in2, cache); err != nil {
+		t.Fatal(err)
+	}
+	if _, hits := cache.Stats(); hits != 2 {
+		t.Errorf("%d cache hits, want the shared document found again", hits)
 	}
 }

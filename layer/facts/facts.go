@@ -153,7 +153,7 @@ func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Inde
 	v := ix.Check(c)
 	if cfg.judge != nil && (v.Status == source.Undecided || v.Status == source.Unsupported) {
 		if j, err := cfg.judge(ctx, c, ix.Related(c, relatedPassages)); err == nil && j.status != source.Undecided {
-			return reportJudged(p, c, j)
+			return reportJudged(p, ix, c, j)
 		}
 	}
 	switch v.Status {
@@ -174,7 +174,7 @@ func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Inde
 }
 
 func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
-	d := v.Evidence.Doc
+	d := v.Source
 	found := v.Found.Quoted()
 	msg := fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)",
 		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
@@ -194,7 +194,7 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 const relatedPassages = 5
 
 // reportJudged records a judge's verdict on c and reports what it found.
-func reportJudged(p *layer.Pass, c claim.Claim, j judged) source.Status {
+func reportJudged(p *layer.Pass, ix *source.Index, c claim.Claim, j judged) source.Status {
 	p.Decided(j.certainty)
 	if j.model != "" {
 		p.UsedModel(j.model)
@@ -204,7 +204,7 @@ func reportJudged(p *layer.Pass, c claim.Claim, j judged) source.Status {
 		if j.evidence == nil {
 			break
 		}
-		d := j.evidence.Doc
+		d := ix.SourceOf(j.evidence)
 		p.Report(result.Issue{Severity: result.Error, Type: result.Hallucination, Location: c.Location(),
 			Message:    fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), j.found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200)),
 			Suggestion: fmt.Sprintf("Correct %s to %s based on %s", c.Noun(), j.found, d.Ref()),
@@ -228,7 +228,7 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 	if loc == "" {
 		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
 	}
-	d := sw.Evidence.Doc
+	d := sw.Source
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("Wording stated as '%s' but '%s' according to %s, which says the opposite (%s line %d: %q)",
 			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, clip(sw.Evidence.Text, 200)),
@@ -238,7 +238,7 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 
 func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 	if c.Kind == claim.Negation {
-		d := v.Evidence.Doc
+		d := v.Source
 		p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: c.Location(),
 			Message: fmt.Sprintf("The negation in '%s' is not found in sources: %s states it without negation (line %d: %q)",
 				clip(c.Sentence, 160), d.Name(), v.Evidence.Line, clip(v.Evidence.Text, 160)),

@@ -54,7 +54,7 @@ func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
 		}
 		cv := ClaimVerdict{Kind: string(c.Kind), Text: c.Text, Location: c.Location(), Verdict: v.Status.String(), Near: v.Near}
 		if v.Evidence != nil {
-			cv.SourceID, cv.Evidence, cv.Line = v.Evidence.Doc.ID, v.Evidence.Text, v.Evidence.Line
+			cv.SourceID, cv.Evidence, cv.Line = v.Source.ID, v.Evidence.Text, v.Evidence.Line
 		}
 		if v.Status == source.Contradicted {
 			cv.Found = v.Found.Text

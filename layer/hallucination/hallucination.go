@@ -74,7 +74,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 			bad++
 			what := "a claim no source supports"
 			if v.Status == source.Contradicted {
-				what = fmt.Sprintf("a claim %s contradicts", v.Evidence.Doc.Name())
+				what = fmt.Sprintf("a claim %s contradicts", v.Source.Name())
 			}
 			p.Report(result.Issue{Severity: result.Warning, Type: result.ConfidenceMismatch, Location: c.Location(),
 				Message:    fmt.Sprintf("'%s' asserts %s: %s %s", upper(c.CertainWord), what, c.Subject(), c.Quoted()),
