@@ -54,6 +54,40 @@ func TestValidateQualityCLI(t *testing.T) {
 	}
 }
 
+func TestValidateQualityThresholdFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "answer.md")
+	if err := os.WriteFile(path, []byte(slowCode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	params := newValidateParams()
+	params.types = []string{"quality"}
+	params.format.value = formatJSON
+	params.quality.MaxLineLength = 40
+	params.quality.MaxFunctionLength = 3
+	var out bytes.Buffer
+	if err := runValidate(context.Background(), params, []string{path}, &out); exitCode(err) != exitOK {
+		t.Fatalf("exit %d (%v)", exitCode(err), err)
+	}
+	var r result.ValidationResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, is := range r.Issues {
+		got[is.Rule]++
+	}
+	if got["style.line_length"] == 0 || got["readability.function_length"] != 1 {
+		t.Errorf("rules %v", got)
+	}
+	params.quality.MaxComplexity = -1
+	err := runValidate(context.Background(), params, []string{path}, &out)
+	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "max_complexity") {
+		t.Errorf("negative --max-complexity: exit %d (%v)", exitCode(err), err)
+	}
+}
+
 func TestBinaryValidateQuality(t *testing.T) {
 	t.Parallel()
 	r := runJudge(t, []byte(slowCode), "validate", "-", "--types", "quality", "--format", "text")

@@ -43,6 +43,9 @@ type validateParams struct {
 	stdin        io.Reader     // where "-" reads from
 	// getenv reads the model's configuration (JUDGE_LLM_*).
 	getenv func(string) string
+	// quality holds --max-complexity, --max-line-length and
+	// --max-function-length, the quality layer's thresholds (0: default).
+	quality layer.QualityOptions
 }
 
 func newValidateParams() validateParams {
@@ -106,6 +109,9 @@ validation type).`,
 	f.Float64Var(&params.minConf, "min-confidence", DefaultMinConfidence, "exit 1 when the confidence is below this value in [0, 1]: too little was decided to pass")
 	f.Var(params.outputMode, "output-mode", "how to read the output: auto (parse JSON in a string, also inside a json code fence) or value (as it is)")
 	f.BoolVar(&params.assertFormat, "assert-format", false, `assert the schema "format" keyword (email, date-time, …) for every draft`)
+	f.IntVar(&params.quality.MaxComplexity, "max-complexity", 0, "quality: highest cyclomatic complexity of a function not reported (default 10)")
+	f.IntVar(&params.quality.MaxLineLength, "max-line-length", 0, "quality: longest line not reported (default 88 for Python, 100 otherwise)")
+	f.IntVar(&params.quality.MaxFunctionLength, "max-function-length", 0, "quality: longest function, in lines, not reported (default 50)")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	root.AddCommand(cmd)
@@ -224,6 +230,7 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 		Options: judge.Options{
 			OutputMode:   params.outputMode.value,
 			AssertFormat: params.assertFormat,
+			Quality:      params.quality,
 		},
 	}
 	for _, t := range params.types {
