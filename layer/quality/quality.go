@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentjudge/judge/internal/code"
 	"github.com/agentjudge/judge/layer"
@@ -273,29 +274,47 @@ func splitText(ctx context.Context, text string) ([]piece, []note, []int) {
 	}
 	flushProse(len(lines))
 	if fences == 0 {
-		if lang, ok := code.Detect(ctx, text); ok && looksLikeCode(text) {
+		if lang, ok := code.Detect(ctx, text); ok && looksLikeCode(ctx, lang, text) {
 			return []piece{{lang: lang, label: string(lang), text: text}}, nil, nil
 		}
 	}
 	return pieces, notes, unclosed
 }
 
-// looksLikeCode tells code from prose that mentions code: most non-blank
-// lines of code do not read as sentences.
-func looksLikeCode(text string) bool {
-	var lines, sentences int
+// looksLikeCode tells an output that is code from prose around code that
+// is not fenced: the text parses as lang without error, or no line of it
+// reads as a sentence.
+func looksLikeCode(ctx context.Context, lang code.Language, text string) bool {
+	if f, err := code.Parse(ctx, lang, []byte(text)); err == nil && f.Syntax == nil {
+		return true
+	}
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
-		}
-		lines++
-		words := strings.Fields(l)
-		if len(words) >= 6 && strings.ContainsAny(l[len(l)-1:], ".!?") && !strings.ContainsAny(l, "=(){};") {
-			sentences++
+		if proseLine(l) {
+			return false
 		}
 	}
-	return lines > 0 && sentences*3 < lines
+	return true
+}
+
+// proseLine reports a line that reads as a sentence: four words or more,
+// made almost only of letters and spaces, not a comment.
+func proseLine(l string) bool {
+	l = strings.TrimSpace(l)
+	if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "//") || strings.HasPrefix(l, "*") || len(strings.Fields(l)) < 4 {
+		return false
+	}
+	letters, others := 0, 0
+	for _, r := range l {
+		switch {
+		case unicode.IsLetter(r) || r == ' ' || r == '\'':
+			letters++
+		case strings.ContainsRune("=(){}[];<>$|&", r):
+			others += 3
+		default:
+			others++
+		}
+	}
+	return letters >= 9*others
 }
 
 // codeKeys are the JSON object keys whose string values are code.

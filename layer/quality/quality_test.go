@@ -287,6 +287,13 @@ func TestFindCode(t *testing.T) {
 			t.Fatalf("issues %+v", f.Issues)
 		}
 	})
+	t.Run("prose around unfenced code stays prose", func(t *testing.T) {
+		t.Parallel()
+		f := check(t, text("Sure! Here's a quick script:\n\n    import os\n    print(os.listdir(\".\"))\n\nThe output lists the files in the current directory.\n"))
+		if len(f.Issues) != 0 {
+			t.Fatalf("issues %+v", f.Issues)
+		}
+	})
 	t.Run("unlabelled fence is detected", func(t *testing.T) {
 		t.Parallel()
 		f := check(t, text("Try this:\n\n```\nimport os\n\ndef listDir(path):\n    return os.listdir(path)\n```\n"))
