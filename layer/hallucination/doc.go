@@ -12,7 +12,8 @@
 //   - detail_inconsistency (warning): one attribute given two values in
 //     the same output ("The CVSS score is given as 9.8 and as 7.5"): two
 //     numbers, dates, versions, version ranges or names under the same
-//     attribute in the same field, or under the same JSON key, that differ;
+//     attribute anywhere in the output (within one item of an array, whose
+//     items may well differ), that differ;
 //   - confidence_mismatch (warning): certainty language ("definitely",
 //     "confirmed", "100%") in the sentence of a claim that the sources
 //     contradict or do not support.

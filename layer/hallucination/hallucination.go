@@ -109,7 +109,13 @@ func inconsistencies(p *layer.Pass, claims []claim.Claim) int {
 		if c.Key() == "" {
 			continue
 		}
-		k := key{c.Kind, c.Path, c.Key()}
+		// Fields of one object are compared with each other; items of an
+		// array are not (items[0].price and items[1].price may differ).
+		scope := ""
+		if strings.Contains(c.Path, "[") {
+			scope = c.Path
+		}
+		k := key{c.Kind, scope, c.Key()}
 		prev, seen := first[k]
 		if !seen {
 			first[k] = c
@@ -119,10 +125,16 @@ func inconsistencies(p *layer.Pass, claims []claim.Claim) int {
 			continue
 		}
 		n++
+		// Name the attribute as the text writes it ("CVSS score") rather
+		// than as a JSON key does ("cvss score").
+		noun := prev.Noun()
+		if strings.ToLower(c.Attribute) != c.Attribute && strings.ToLower(prev.Attribute) == prev.Attribute {
+			noun = c.Noun()
+		}
 		p.Report(result.Issue{Severity: result.Warning, Type: result.DetailInconsistency, Location: c.Location(),
-			Message: fmt.Sprintf("The %s is given as %s (%s) and as %s (%s)", prev.Noun(),
+			Message: fmt.Sprintf("The %s is given as %s (%s) and as %s (%s)", noun,
 				prev.Quoted(), where(prev), c.Quoted(), where(c)),
-			Suggestion: fmt.Sprintf("Keep one value for the %s, the one the sources support", prev.Attribute),
+			Suggestion: fmt.Sprintf("Keep one value for the %s, the one the sources support", noun),
 			Rule:       "hallucination.inconsistent_detail"})
 	}
 	return n

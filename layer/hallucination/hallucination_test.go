@@ -48,6 +48,17 @@ func TestHallucination(t *testing.T) {
 			crit:   "failed", conf: 1,
 		},
 		{
+			name:   "two values in two fields",
+			output: `{"score": {"cvss_score": 7.5}, "summary": "The CVSS score is 9.8."}`,
+			want:   []string{"warning detail_inconsistency summary:cvss_score The CVSS score is given as 7.5 (score) and as 9.8 (summary, line 1 column 19)"},
+			crit:   "failed", conf: 1,
+		},
+		{
+			name:   "array items may differ",
+			output: `{"items": [{"price": 5}, {"price": 7}]}`,
+			crit:   "passed", conf: 1,
+		},
+		{
 			name:   "one value twice",
 			output: `{"a": "The CVSS score is 7.5.", "b": {"cvss_score": 7.5}}`,
 			crit:   "passed", conf: 1,
