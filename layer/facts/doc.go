@@ -10,7 +10,8 @@
 // (numbers with what they measure, versions and ranges, dates, CVE ids,
 // URLs, emails, file paths, names, negations: see internal/claim) and
 // decides each against the sources, split into passages and indexed once
-// per content (see internal/source). Each claim gets one verdict:
+// (see internal/source). Claims beyond internal/claim's limits are not
+// read, and a not_checked note says so. Each claim gets one verdict:
 //
 //   - supported: a passage states it; nothing is reported;
 //   - contradicted: a passage about the same thing states another value: a
@@ -23,6 +24,12 @@
 //     negation the sources state without negation;
 //   - undecided: a negation whose words no source has; a not_checked note
 //     says so and the layer's confidence drops.
+//
+// Besides claims, each sentence is compared with the passage that best
+// matches it: a word whose WordNet antonym the passage uses instead
+// ("decreased" where it says "increased") is a hallucination warning of
+// certainty 0.75. [Verdicts] lists every claim with its verdict, source id
+// and evidence passage, for callers who want more than the issues.
 //
 // A trusted_sources entry that no source answers to (by id, URL or file
 // name) and a source the output cites ("according to NVD") that is not
