@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/strictschema"
+	"github.com/agentjudge/judge/result"
 )
 
 // maxSchemaBytes is the largest schema file judge schema reads.
@@ -64,7 +65,20 @@ N is 1 to 64 letters, digits, '_' or '-'.`,
 		},
 	}
 	rf.Flags().StringVar(&rfParams.name, "name", "", "the response format's name (required)")
-	cmd.AddCommand(strict, rf)
+	res := &cobra.Command{
+		Use:   "result",
+		Short: "Print the JSON Schema of the ValidationResult",
+		Long: `Print the JSON Schema of the ValidationResult, exactly as the specification
+gives it and as every result judge produces is checked against. Pipe it into
+strict or response-format to ask a model for a ValidationResult.`,
+		Example: `  judge schema result
+  judge schema result | judge schema response-format --name validation_result -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runSchemaResult(cmd.OutOrStdout())
+		},
+	}
+	cmd.AddCommand(strict, rf, res)
 	root.AddCommand(cmd)
 }
 
@@ -101,6 +115,14 @@ func runSchemaResponseFormat(_ context.Context, params schemaParams, args []stri
 		return schemaError(name, err)
 	}
 	return writeSchema(out, errOut, name, rf, losses)
+}
+
+// runSchemaResult writes the embedded ValidationResult schema to out.
+func runSchemaResult(out io.Writer) error {
+	if _, err := out.Write(result.SchemaJSON); err != nil {
+		return fmt.Errorf("writing the schema: %w", err)
+	}
+	return nil
 }
 
 // readSchema reads and decodes the schema file name ("-" is stdin).

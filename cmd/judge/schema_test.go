@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,5 +116,61 @@ func TestSchemaErrors(t *testing.T) {
 				t.Errorf("wrote %q to stdout on an error", out.String())
 			}
 		})
+	}
+}
+
+// TestSchemaResult checks that judge schema result prints the schema every
+// result is checked against, and that it goes through response-format as
+// the issue's pipe does: the strict form keeps every top-level field of
+// the ValidationResult required.
+func TestSchemaResult(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := runSchemaResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("judge schema result printed no JSON: %v", err)
+	}
+	for _, f := range []string{"valid", "confidence", "issues"} {
+		if !slices.Contains(doc.Required, f) {
+			t.Errorf("the printed schema does not require %q: %v", f, doc.Required)
+		}
+	}
+
+	params := newSchemaParams()
+	params.name = "validation_result"
+	params.stdin = bytes.NewReader(out.Bytes())
+	var rf, errOut bytes.Buffer
+	if err := runSchemaResponseFormat(context.Background(), params, []string{"-"}, &rf, &errOut); err != nil {
+		t.Fatalf("response-format of the result schema: %v", err)
+	}
+	var got struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Name   string `json:"name"`
+			Strict bool   `json:"strict"`
+			Schema struct {
+				Required             []string `json:"required"`
+				AdditionalProperties *bool    `json:"additionalProperties"`
+			} `json:"schema"`
+		} `json:"json_schema"`
+	}
+	if err := json.Unmarshal(rf.Bytes(), &got); err != nil {
+		t.Fatalf("response-format printed no JSON: %v\n%s", err, rf.String())
+	}
+	if got.Type != "json_schema" || got.JSONSchema.Name != "validation_result" || !got.JSONSchema.Strict {
+		t.Errorf("response_format = %s", rf.String())
+	}
+	if ap := got.JSONSchema.Schema.AdditionalProperties; ap == nil || *ap {
+		t.Errorf("strict result schema allows additional properties: %s", rf.String())
+	}
+	for _, f := range doc.Required {
+		if !slices.Contains(got.JSONSchema.Schema.Required, f) {
+			t.Errorf("strict result schema dropped required field %q", f)
+		}
 	}
 }
