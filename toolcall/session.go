@@ -50,9 +50,12 @@ type Session struct {
 
 // Store keeps sessions. Update must apply fn atomically to the session
 // named id, creating an empty one when there is none, and keep what fn left
-// unless it returns an error. Implementations are safe for concurrent use.
-// The in-memory [MemoryStore] is the default; a store shared by several
-// replicas (Redis) implements the same interface.
+// unless it returns an error. A store with optimistic concurrency may call
+// fn more than once (on a fresh copy each time), so fn only reads and
+// changes the session it is given. Implementations are safe for concurrent
+// use and reject an id that [CheckSessionID] rejects. The in-memory
+// [MemoryStore] is the default; package toolcall/redisstore keeps sessions
+// in Redis, shared by several replicas.
 type Store interface {
 	Update(ctx context.Context, id string, fn func(*Session) error) error
 }
@@ -92,7 +95,7 @@ func NewMemoryStore(ttl time.Duration, maxSessions int) *MemoryStore {
 
 // Update implements Store.
 func (ms *MemoryStore) Update(ctx context.Context, id string, fn func(*Session) error) error {
-	if err := checkSessionID(id); err != nil {
+	if err := CheckSessionID(id); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -163,7 +166,10 @@ func cloneSession(s Session) Session {
 	return s
 }
 
-func checkSessionID(id string) error {
+// CheckSessionID returns an error wrapping ErrSessionID when id is empty or
+// longer than MaxSessionIDLen bytes, and nil otherwise. Stores call it
+// first in Update.
+func CheckSessionID(id string) error {
 	if id == "" || len(id) > MaxSessionIDLen {
 		return fmt.Errorf("toolcall: session id of %d bytes (1 to %d): %w", len(id), MaxSessionIDLen, ErrSessionID)
 	}

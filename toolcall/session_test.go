@@ -3,14 +3,13 @@ package toolcall_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentjudge/judge/toolcall"
+	"github.com/agentjudge/judge/toolcall/storetest"
 )
 
 // Each limit, crossed, escalates once, then stops.
@@ -93,65 +92,21 @@ func TestProgressRepairAttempts(t *testing.T) {
 	}
 }
 
-// The memory store forgets idle sessions, keeps at most its bound, and is
-// safe for concurrent use.
+// The memory store passes the store behaviour suite (shared with the Redis
+// store: toolcall/storetest), and holds no more than its bound.
 func TestMemoryStore(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	storetest.Run(t, func(_ *testing.T, ttl time.Duration, maxSessions int) toolcall.Store {
+		return toolcall.NewMemoryStore(ttl, maxSessions)
+	})
+
 	ms := toolcall.NewMemoryStore(time.Hour, 3)
 	for i := range 5 {
-		if err := ms.Update(ctx, fmt.Sprint(i), func(s *toolcall.Session) error { s.Calls = i; return nil }); err != nil {
+		if err := ms.Update(context.Background(), fmt.Sprint(i), func(s *toolcall.Session) error { s.Calls = i; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if ms.Len() != 3 {
 		t.Errorf("store holds %d sessions, want its bound 3", ms.Len())
 	}
-	// The oldest were evicted: session 0 starts empty again.
-	_ = ms.Update(ctx, "0", func(s *toolcall.Session) error {
-		if s.Calls != 0 {
-			t.Errorf("evicted session kept %d calls", s.Calls)
-		}
-		return nil
-	})
-	// An error leaves the session unchanged.
-	_ = ms.Update(ctx, "4", func(s *toolcall.Session) error { s.Calls = 99; return errors.New("no") })
-	_ = ms.Update(ctx, "4", func(s *toolcall.Session) error {
-		if s.Calls != 4 {
-			t.Errorf("failed update changed the session: %d", s.Calls)
-		}
-		return nil
-	})
-	if err := ms.Update(ctx, "", func(*toolcall.Session) error { return nil }); !errors.Is(err, toolcall.ErrSessionID) {
-		t.Errorf("empty id: %v", err)
-	}
-	if err := ms.Update(ctx, strings.Repeat("x", toolcall.MaxSessionIDLen+1), func(*toolcall.Session) error { return nil }); !errors.Is(err, toolcall.ErrSessionID) {
-		t.Errorf("long id: %v", err)
-	}
-
-	short := toolcall.NewMemoryStore(time.Nanosecond, 10)
-	_ = short.Update(ctx, "a", func(s *toolcall.Session) error { s.Calls = 5; return nil })
-	time.Sleep(time.Millisecond)
-	_ = short.Update(ctx, "a", func(s *toolcall.Session) error {
-		if s.Calls != 0 {
-			t.Errorf("expired session kept %d calls", s.Calls)
-		}
-		return nil
-	})
-
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for range 100 {
-				_ = ms.Update(ctx, "c", func(s *toolcall.Session) error { s.Calls++; return nil })
-			}
-		})
-	}
-	wg.Wait()
-	_ = ms.Update(ctx, "c", func(s *toolcall.Session) error {
-		if s.Calls != 800 {
-			t.Errorf("concurrent updates: %d calls, want 800", s.Calls)
-		}
-		return nil
-	})
 }
