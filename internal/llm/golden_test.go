@@ -15,7 +15,8 @@ var update = flag.Bool("update", false, "rewrite the request sections of testdat
 
 // TestPromptGolden checks the request each check produces, byte for byte,
 // against testdata/<check>.txtar: its input sections (output, context,
-// criteria) and its "request" section, the JSON body sent to
+// criteria for the criteria check; claims for the facts check) and its
+// "request" section, the JSON body sent to
 // /chat/completions. Run with -update to rewrite the requests.
 func TestPromptGolden(t *testing.T) {
 	t.Parallel()
@@ -38,19 +39,8 @@ func TestPromptGolden(t *testing.T) {
 			for _, f := range ar.Files {
 				sec[f.Name] = f.Data
 			}
-			var texts []string
-			if err := json.Unmarshal(sec["criteria"], &texts); err != nil {
-				t.Fatalf("criteria section: %v", err)
-			}
-			crits := make([]Criterion, len(texts))
-			for i, s := range texts {
-				crits[i] = Criterion{ID: i, Text: s}
-			}
-			msgs, err := CriteriaMessages(string(bytes.TrimSuffix(sec["output"], []byte("\n"))), string(bytes.TrimSuffix(sec["context"], []byte("\n"))), crits)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := json.MarshalIndent(c.params(msgs, CriteriaSchema), "", "  ")
+			msgs, schema := goldenMessages(t, sec)
+			body, err := json.MarshalIndent(c.params(msgs, schema), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,4 +61,35 @@ func TestPromptGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goldenMessages builds the messages of the check whose input sections
+// are in sec: a "claims" section (JSON, a list of Claim) is the facts
+// check, else the criteria check.
+func goldenMessages(t *testing.T, sec map[string][]byte) ([]Message, *Schema) {
+	t.Helper()
+	if raw, ok := sec["claims"]; ok {
+		var claims []Claim
+		if err := json.Unmarshal(raw, &claims); err != nil {
+			t.Fatalf("claims section: %v", err)
+		}
+		msgs, err := FactsMessages(claims)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msgs, FactsSchema
+	}
+	var texts []string
+	if err := json.Unmarshal(sec["criteria"], &texts); err != nil {
+		t.Fatalf("criteria section: %v", err)
+	}
+	crits := make([]Criterion, len(texts))
+	for i, s := range texts {
+		crits[i] = Criterion{ID: i, Text: s}
+	}
+	msgs, err := CriteriaMessages(string(bytes.TrimSuffix(sec["output"], []byte("\n"))), string(bytes.TrimSuffix(sec["context"], []byte("\n"))), crits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs, CriteriaSchema
 }
