@@ -70,7 +70,8 @@ failed criteria, quality score and metadata.
 
 It needs no LLM, no network and no server: every check is deterministic, and
 what it cannot decide it reports as not checked. A model, named by
-JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, judges plain-language criteria.`,
+JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL or by the llm section of the config
+file (--config), judges plain-language criteria.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -80,6 +81,7 @@ JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, judges plain-language criteria.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInputf("%v (see '%s --help')", err, c.CommandPath())
 	})
+	addConfigFlag(root)
 	initValidate(root)
 	initServe(root)
 	initTools(root)

@@ -35,6 +35,15 @@
 // JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY, if the server needs a key) name an
 // OpenAI-compatible server; without them they are reported as not checked.
 //
+// # Config file
+//
+// The llm section of a YAML config file can name the model instead, and its
+// serve section gives judge serve's defaults. The file is --config FILE,
+// else the one JUDGE_CONFIG names, else $XDG_CONFIG_HOME/judge/config.yaml
+// (~/.config/judge/config.yaml) when it exists. Flags override environment
+// variables, which override the file, which overrides the defaults. See
+// docs/config.md.
+//
 // The output under validation is read as JSON when it is JSON; otherwise it
 // is text, and a JSON object inside a ```json fence is found and checked.
 //

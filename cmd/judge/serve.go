@@ -34,7 +34,12 @@ type serveParams struct {
 	maxInFlight  int           // --max-in-flight; 0 = server default
 	tools        []string      // --tools: tool manifest directories for /v1/calls/*
 	defs         string        // --defs: tool definitions file for /v1/calls/*
-	getenv       func(string) string
+	config       string        // --config: the config file; "" = JUDGE_CONFIG or the default
+	// changed holds the flags given on the command line, which the config
+	// file's serve section does not override.
+	changed  map[string]bool
+	addrFrom string // what set addr, for errors: "--addr" or the file's key
+	getenv   func(string) string
 }
 
 func newServeParams() serveParams {
@@ -71,6 +76,8 @@ the server down gracefully and exits 0.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			params.config = configFlagValue(cmd)
+			params.changed = changedFlags(cmd, "addr", "schemas", "sources", "tools")
 			return runServe(ctx, params, args, cmd.ErrOrStderr())
 		},
 	}
@@ -106,11 +113,21 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if params.maxBodyBytes < 0 {
 		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
 	}
+	cfg, err := loadConfig(params.config, params.getenv, nil)
+	if err != nil {
+		return err
+	}
+	if cfg != nil {
+		for _, w := range cfg.Warnings {
+			logger.Warn(w)
+		}
+	}
+	params.applyConfig(cfg)
 	var opts []judge.Option
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
 	}
-	model, err := modelOption(params.getenv)
+	model, err := modelOption(cfg, params.getenv)
 	if err != nil {
 		return err
 	}
@@ -148,7 +165,11 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", params.addr)
 	if err != nil {
-		return badInputf("--addr %s: %v", params.addr, err)
+		from := params.addrFrom
+		if from == "" {
+			from = "--addr"
+		}
+		return badInputf("%s %s: %v", from, params.addr, err)
 	}
 	url := "http://" + ln.Addr().String()
 	logger.Info("judge serve listening", "url", url, "addr", ln.Addr().String(),

@@ -41,7 +41,9 @@ type validateParams struct {
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
 	format       *enumFlag     // --format: json | text; "" = by terminal
 	stdin        io.Reader     // where "-" reads from
-	// getenv reads the model's configuration (JUDGE_LLM_*).
+	config       string        // --config: the config file; "" = JUDGE_CONFIG or the default
+	stderr       io.Writer     // where warnings go; nil = none
+	// getenv reads the model's configuration (JUDGE_LLM_*, JUDGE_CONFIG).
 	getenv func(string) string
 	// quality holds --max-complexity, --max-line-length and
 	// --max-function-length, the quality layer's thresholds (0: default).
@@ -93,6 +95,8 @@ validation type).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
+			params.stderr = cmd.ErrOrStderr()
+			params.config = configFlagValue(cmd)
 			return runValidate(cmd.Context(), params, args, cmd.OutOrStdout())
 		},
 	}
@@ -135,7 +139,11 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
 	}
-	if model, err := modelOption(params.getenv); err != nil {
+	cfg, err := loadConfig(params.config, params.getenv, params.stderr)
+	if err != nil {
+		return err
+	}
+	if model, err := modelOption(cfg, params.getenv); err != nil {
 		return err
 	} else if model != nil {
 		opts = append(opts, model)
@@ -315,20 +323,3 @@ func (f *enumFlag) Set(s string) error {
 }
 
 func (f *enumFlag) Type() string { return strings.Join(f.allowed, "|") }
-
-// modelOption is the engine option of the model configured in the
-// environment read through getenv (os.Getenv when nil), or nil when none
-// is; a half or malformed configuration is bad input.
-func modelOption(getenv func(string) string) (judge.Option, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, ok, err := judge.LLMConfigFromEnv(getenv)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	if !ok {
-		return nil, nil
-	}
-	return judge.WithLLM(cfg), nil
-}

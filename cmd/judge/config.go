@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/config"
+)
+
+// configFlag is the root command's persistent flag naming the config file.
+const configFlag = "config"
+
+// addConfigFlag adds --config to root, for every command.
+func addConfigFlag(root *cobra.Command) {
+	root.PersistentFlags().String(configFlag, "",
+		"config file (YAML; default $"+config.EnvConfig+", else $XDG_CONFIG_HOME/judge/config.yaml when it exists); flags and JUDGE_LLM_* override it; see docs/config.md")
+}
+
+// configFlagValue is the value of --config for cmd, "" when not given.
+func configFlagValue(cmd *cobra.Command) string {
+	if f := cmd.Flag(configFlag); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// loadConfig finds and reads the config file: the one flag names (the
+// --config flag), else JUDGE_CONFIG's, else the default file when it
+// exists, reading the environment through getenv (os.Getenv when nil). It
+// returns nil, and no error, when no file applies. A named file that is
+// missing, or any file that is malformed, is bad input. Warnings (an API
+// key readable by others) are written to warn, when not nil.
+func loadConfig(flag string, getenv func(string) string, warn io.Writer) (*config.File, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	path, named := config.Find(flag, getenv)
+	if path == "" {
+		return nil, nil
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		if named && errors.Is(err, fs.ErrNotExist) {
+			by := "--config"
+			if flag == "" {
+				by = config.EnvConfig
+			}
+			return nil, badInputf("%v (named by %s)", err, by)
+		}
+		return nil, badInput(err)
+	}
+	if warn != nil {
+		for _, w := range f.Warnings {
+			fmt.Fprintf(warn, "judge: warning: %s\n", w)
+		}
+	}
+	return f, nil
+}
+
+// modelOption is the engine option of the model configured by the
+// environment read through getenv (os.Getenv when nil) over the config
+// file f (nil for none), or nil when neither configures one; a half or
+// malformed configuration is bad input, located in the file when the file
+// gave the value.
+func modelOption(f *config.File, getenv func(string) string) (judge.Option, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, ok, err := f.LLMConfig(getenv)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	return judge.WithLLM(cfg), nil
+}
+
+// applyConfig fills the flags of judge serve that were not given with the
+// serve section of f (nil for none): flags win over the file.
+func (p *serveParams) applyConfig(f *config.File) {
+	if f == nil {
+		return
+	}
+	s := f.Serve
+	if s.Addr.Set() && !p.changed["addr"] {
+		p.addr = s.Addr.Value
+		p.addrFrom = fmt.Sprintf("%s:%d:%d: serve.addr", f.Path, s.Addr.Pos.Line, s.Addr.Pos.Col)
+	}
+	if s.Schemas.Set() && !p.changed["schemas"] {
+		p.schemasDir = s.Schemas.Value
+	}
+	if s.Sources.Set() && !p.changed["sources"] {
+		p.sourcesDir = s.Sources.Value
+	}
+	if len(s.Tools) > 0 && !p.changed["tools"] {
+		p.tools = nil
+		for _, t := range s.Tools {
+			p.tools = append(p.tools, t.Value)
+		}
+	}
+}
+
+// changedFlags reports which of names were given on cmd's command line.
+func changedFlags(cmd *cobra.Command, names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = cmd.Flags().Changed(n)
+	}
+	return m
+}
