@@ -20,17 +20,18 @@ import (
 
 // callParams are the flags of judge call check and judge call outcome.
 type callParams struct {
-	tools   []string  // --tools: directories of tool manifests
-	defs    string    // --defs: tool definitions file
-	session string    // --session: session id
-	goal    string    // --goal: the user's goal (outcome)
-	budget  int       // --budget: compaction budget in characters (outcome)
-	format  *enumFlag // --format: json | text; "" = by terminal
-	stdin   io.Reader // where "-" reads from
+	tools   []string            // --tools: directories of tool manifests
+	defs    string              // --defs: tool definitions file
+	session string              // --session: session id
+	goal    string              // --goal: the user's goal (outcome)
+	budget  int                 // --budget: compaction budget in characters (outcome)
+	format  *enumFlag           // --format: json | text; "" = by terminal
+	stdin   io.Reader           // where "-" reads from
+	getenv  func(string) string // reads JUDGE_REDIS_URL
 }
 
 func newCallParams() callParams {
-	return callParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin}
+	return callParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin, getenv: os.Getenv}
 }
 
 func initCall(root *cobra.Command) {
@@ -63,8 +64,13 @@ model.
 ARGS_JSON is the arguments as JSON; "-" reads them from stdin and @FILE from
 a file.
 
+With --session, invalid calls count as repair attempts of the session. The
+session lives for this process, or in Redis when JUDGE_REDIS_URL
+(redis://host:port/db) is set, shared by every run and replica using it.
+
 Exit status: 0 valid, 1 invalid, 2 bad input (unreadable or malformed
-definitions, arguments that are not JSON, a bad flag).`,
+definitions, arguments that are not JSON, a bad flag, a malformed
+JUDGE_REDIS_URL) or an unreachable Redis.`,
 		Example: `  judge call check --defs examples/call-tools.json get_events '{"action": "by_ids", "ids": ["e1"], "limit": 5}'
   judge call check --defs tools-list.json --session s1 create_issue @args.json`,
 		Args: cobra.ExactArgs(2),
@@ -76,7 +82,7 @@ definitions, arguments that are not JSON, a bad flag).`,
 	f := cmd.Flags()
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
-	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept only for this process)")
+	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept for this process, or in Redis with JUDGE_REDIS_URL)")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
@@ -156,7 +162,12 @@ func readArgument(arg, what string, stdin io.Reader) (json.RawMessage, error) {
 // runCallCheck checks the call of args[0] with the arguments args[1] and
 // writes the answer to out.
 func runCallCheck(ctx context.Context, params callParams, args []string, out io.Writer) error {
-	c, err := toolcall.New()
+	store, err := sessionStore(params.getenv)
+	if err != nil {
+		return err
+	}
+	defer store.close()
+	c, err := toolcall.New(store.options()...)
 	if err != nil {
 		return err
 	}
@@ -257,7 +268,13 @@ compacted; validation and error fields are never compacted.
 ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
 @FILE from a file.
 
-Exit status: 0 when classified, whatever the status; 2 bad input.`,
+With --session, the outcome is recorded in the session and a progress
+verdict given. The session lives for this process, or in Redis when
+JUDGE_REDIS_URL (redis://host:port/db) is set, shared by every run and
+replica using it.
+
+Exit status: 0 when classified, whatever the status; 2 bad input (a
+malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 		Example: `  judge call outcome --defs examples/call-tools.json get_events '{"action": "by_ids", "ids": ["e1"]}' @result.json
   mcp-call get_issue | judge call outcome --defs tools.json get_issue '{"issue_number": 7}' -`,
 		Args: cobra.ExactArgs(3),
@@ -269,7 +286,7 @@ Exit status: 0 when classified, whatever the status; 2 bad input.`,
 	f := cmd.Flags()
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
-	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept only for this process)")
+	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept for this process, or in Redis with JUDGE_REDIS_URL)")
 	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
@@ -285,7 +302,12 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	if params.budget <= 0 {
 		return badInputf("--budget %d is not positive", params.budget)
 	}
-	c, err := toolcall.New(toolcall.WithCompactBudget(params.budget))
+	store, err := sessionStore(params.getenv)
+	if err != nil {
+		return err
+	}
+	defer store.close()
+	c, err := toolcall.New(append(store.options(), toolcall.WithCompactBudget(params.budget))...)
 	if err != nil {
 		return err
 	}
@@ -359,9 +381,10 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 }
 
 // serveTools compiles the tools judge serve answers /v1/calls/* with when
-// a request gives none: those of --tools and --defs, or none.
-func serveTools(ctx context.Context, params serveParams) (*toolcall.Checker, *toolcall.Toolset, error) {
-	c, err := toolcall.New()
+// a request gives none: those of --tools and --defs, or none. The checker
+// keeps sessions where opts say.
+func serveTools(ctx context.Context, params serveParams, opts ...toolcall.Option) (*toolcall.Checker, *toolcall.Toolset, error) {
+	c, err := toolcall.New(opts...)
 	if err != nil {
 		return nil, nil, err
 	}

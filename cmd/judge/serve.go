@@ -65,7 +65,9 @@ and --defs FILE; GET /healthz, /readyz, /metrics, /openapi.json and
 Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
 JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
-in the process list. Plain-language criteria are judged by the model that
+in the process list. Tool-call sessions are kept in memory, or in Redis when
+JUDGE_REDIS_URL (redis://host:port/db) is set, shared by every replica; the
+server must answer at start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), and reported as not checked without one. Logs are JSON lines on
 stderr. SIGINT or SIGTERM shuts
@@ -162,6 +164,18 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		token = strings.TrimSpace(getenv(params.tokenEnv))
 	}
 
+	store, err := sessionStore(getenv)
+	if err != nil {
+		return err
+	}
+	defer store.close()
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	err = store.ping(pingCtx)
+	cancel()
+	if err != nil {
+		return err
+	}
+
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", params.addr)
 	if err != nil {
@@ -177,7 +191,8 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}
-	calls, tools, err := serveTools(ctx, params)
+	logger.Info("tool-call sessions", "store", store.String())
+	calls, tools, err := serveTools(ctx, params, store.options()...)
 	if err != nil {
 		return err
 	}
