@@ -35,6 +35,10 @@
 // JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY, if the server needs a key) name an
 // OpenAI-compatible server; without them they are reported as not checked.
 //
+// The tool-call sessions of judge serve and judge call --session are kept in
+// memory, or in Redis when JUDGE_REDIS_URL (redis://host:port/db) is set, so
+// that several replicas, or several runs, share them.
+//
 // # Config file
 //
 // The llm section of a YAML config file can name the model instead, and its
