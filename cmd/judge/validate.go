@@ -76,8 +76,9 @@ DIR and never fetched), CEL rules (--rules: a JSON array of
 {"id", "description", "rule", "message"} objects; a rule reads "output" and
 "context") and plain-language criteria (--criteria), which a model judges
 when JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY if it
-needs one) name an OpenAI-compatible server, and which are reported as not
-checked without one. --source gives documents (a FILE, or a DIR of .txt, .md
+needs one), or the llm section of the config file (--config), name an
+OpenAI-compatible server, and which are reported as not checked without
+one. --source gives documents (a FILE, or a DIR of .txt, .md
 and .json files) that the facts and hallucination layers check the output's
 claims against, nothing fetched; --trusted-source names the ones the output
 must agree with (see docs/grounding.md). --types limits the validation types

@@ -430,7 +430,8 @@ func (d *decoder) llm(n ast.Node) error {
 		return &Error{File: d.file, Pos: l.APIKeyEnv.Pos, Msg: fmt.Sprintf("llm.api_key_env is given with llm.api_key (line %d); give one of them", l.APIKey.Pos.Line)}
 	}
 	if l.APIKeyEnv.Set() && !isEnvName(l.APIKeyEnv.Value) {
-		return &Error{File: d.file, Pos: l.APIKeyEnv.Pos, Msg: fmt.Sprintf("llm.api_key_env %q is not an environment variable's name such as OPENAI_API_KEY", l.APIKeyEnv.Value)}
+		// The value is not repeated: it may be the key itself, put here by mistake.
+		return &Error{File: d.file, Pos: l.APIKeyEnv.Pos, Msg: "llm.api_key_env is not an environment variable's name such as OPENAI_API_KEY (letters, digits and _); it names the variable that holds the key, not the key"}
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ serve:
 		{name: "timeout a number", src: "llm:\n  timeout: 30\n", wantErr: `2:12: llm.timeout is a number`},
 		{name: "negative timeout", src: "llm:\n  timeout: -1s\n", wantErr: `2:12: llm.timeout "-1s" is not a positive duration`},
 		{name: "api_key and api_key_env", src: "llm:\n  api_key: k\n  api_key_env: K\n", wantErr: `3:16: llm.api_key_env is given with llm.api_key (line 2)`},
-		{name: "api_key_env not a name", src: "llm:\n  api_key_env: sk-123\n", wantErr: `2:16: llm.api_key_env "sk-123" is not an environment variable's name`},
+		{name: "api_key_env not a name", src: "llm:\n  api_key_env: sk-123\n", wantErr: `2:16: llm.api_key_env is not an environment variable's name`},
 		{name: "tools of numbers", src: "serve:\n  tools: [a, 1]\n", wantErr: `2:14: serve.tools[1] is a number`},
 		{name: "anchor", src: "llm:\n  model: &m x\n", wantErr: `2:10: anchors and aliases are not allowed`},
 		{name: "tag", src: "llm:\n  model: !!str x\n", wantErr: `2:10: tags are not allowed`},
@@ -119,6 +119,9 @@ serve:
 			}
 			if !strings.HasPrefix(err.Error(), name+":") || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("got %q, want %s:%s", err, name, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), "sk-") {
+				t.Errorf("the error repeats a key: %v", err)
 			}
 			if ce.Pos.Line < 1 || ce.Pos.Col < 1 {
 				t.Errorf("got position %+v, want one", ce.Pos)
