@@ -69,7 +69,9 @@ in the process list. Tool-call sessions are kept in memory, or in Redis when
 JUDGE_REDIS_URL (redis://host:port/db) is set, shared by every replica; the
 server must answer at start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
-a key), and reported as not checked without one. Logs are JSON lines on
+a key), or the llm section of the config file (--config), and reported as
+not checked without one. The file's serve section gives --addr, --schemas,
+--sources and --tools when they are not given. Logs are JSON lines on
 stderr. SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
