@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/layer/facts"
 )
 
 // LLMConfig configures the model that decides what rules cannot: the
@@ -31,7 +32,8 @@ func LLMConfigFromEnv(getenv func(string) string) (cfg LLMConfig, ok bool, err e
 
 // WithLLM gives the engine a model. Plain-language acceptance criteria are
 // then judged by it (see docs/criteria.md) instead of being reported as
-// not checked; metadata.model names it and metadata.token_usage sums what
+// not checked, and so are the claims the facts layer's checker leaves
+// undecided or unsupported (see docs/grounding.md); metadata.model names it and metadata.token_usage sums what
 // its calls cost. The layer deadline becomes LLMLayerTimeout unless
 // WithLayerTimeout set another. It makes no call until a request needs
 // one.
@@ -53,8 +55,11 @@ func (e *Engine) applyModel() {
 		return
 	}
 	for i, l := range e.layers {
-		if l == criteria.Layer {
+		switch l {
+		case criteria.Layer:
 			e.layers[i] = criteria.NewLayer(e.model)
+		case facts.Layer:
+			e.layers[i] = facts.NewLayer(e.model)
 		}
 	}
 	if e.layerTimeout == DefaultLayerTimeout {

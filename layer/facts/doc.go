@@ -41,11 +41,19 @@
 // failed_criteria when any is contradicted or unsupported, and in neither
 // otherwise. An output with no checkable claim is reported as not checked.
 //
-// No model is used. The layer has a hook for one: a judge that is shown a
-// claim the deterministic check left undecided or unsupported, with the
-// passages most related to it, and whose verdict counts with its own
-// certainty and names it in metadata.model. The package's Layer has no
-// judge; wiring the engine's model to it is future work.
+// [Layer] uses no model. [NewLayer] gives the layer one (the engine does
+// so under judge.WithLLM): the claims the checker leaves undecided or
+// unsupported, each with the five passages most related to it, go to the
+// model together, in as few calls as fit and in parallel, under the
+// layer's deadline less a margin. A "supported" or "contradicted" verdict
+// counts with the model's own confidence as its certainty and names the
+// model in metadata.model; a contradiction is a hallucination error in the
+// checker's format, under the rule facts.model_contradicted. A claim the
+// model cannot decide ("cannot_tell", a malformed answer, no answer in
+// time, an error) keeps the checker's verdict: an undecided claim stays
+// not_checked, with the model's reason; an unsupported one stays an
+// unsupported_claim. No claim is ever counted as supported because the
+// model failed.
 //
 // Nothing is fetched from the network: a URL only names a source. See
 // docs/grounding.md.

@@ -3,7 +3,6 @@ package facts
 import (
 	"context"
 
-	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
 )
@@ -14,14 +13,20 @@ import (
 // otherwise, with certainty 0.9 under the model name "fake-model". It
 // records the claims and passages it was shown.
 func NewLayerWithJudge(seen *[]string) *layer.Layer {
-	return newLayer(config{judge: func(ctx context.Context, c claim.Claim, ps []*source.Passage) (judged, error) {
-		*seen = append(*seen, c.Text)
-		for _, p := range ps {
-			if containsFold(p.Text, c.Text) {
-				return judged{status: source.Supported, evidence: p, certainty: 0.9, model: "fake-model"}, nil
+	return newLayer(config{judge: func(ctx context.Context, qs []question) ([]judged, [2]int64) {
+		out := make([]judged, len(qs))
+		for i, q := range qs {
+			c, ps := q.claim, q.passages
+			*seen = append(*seen, c.Text)
+			out[i] = judged{status: source.Unsupported, certainty: 0.9, model: "fake-model"}
+			for _, p := range ps {
+				if containsFold(p.Text, c.Text) {
+					out[i] = judged{status: source.Supported, evidence: p, certainty: 0.9, model: "fake-model"}
+					break
+				}
 			}
 		}
-		return judged{status: source.Unsupported, certainty: 0.9, model: "fake-model"}, nil
+		return out, [2]int64{}
 	}})
 }
 

@@ -3,6 +3,7 @@ package facts
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -37,10 +38,19 @@ type config struct {
 	judge claimJudge
 }
 
-// claimJudge decides claim c from the passages most likely to bear on it.
-// It is where a model plugs in: its verdict counts with its own certainty
-// and names it in metadata.model.
-type claimJudge func(ctx context.Context, c claim.Claim, passages []*source.Passage) (judged, error)
+// claimJudge decides claims, each from the passages most likely to bear on
+// it, all at once, and returns one verdict per question, in order, and the
+// prompt and completion tokens spent. It is where a model plugs in: its
+// verdict counts with its own certainty and names it in metadata.model.
+type claimJudge func(ctx context.Context, qs []question) ([]judged, [2]int64)
+
+// question is a claim put to a judge, with its related passages.
+type question struct {
+	claim    claim.Claim
+	passages []*source.Passage
+	// ix names the passages' sources.
+	ix *source.Index
+}
 
 // judged is a judge's verdict on one claim.
 type judged struct {
@@ -48,7 +58,10 @@ type judged struct {
 	evidence  *source.Passage
 	found     string  // the source's value, when contradicted
 	certainty float64 // in [0, 1]
-	model     string
+	// model names the model that answered, even when it could not tell.
+	model string
+	// err says why the claim stays undecided, when it does.
+	err error
 }
 
 func newLayer(cfg config) *layer.Layer {
@@ -93,12 +106,43 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		p.Failed(Criterion)
 		return nil
 	}
-	var t tally
-	for _, c := range set.Claims {
+	// Every claim is checked first; those the checker leaves undecided
+	// or unsupported go to the judge together, before any is reported.
+	verdicts := make([]source.Verdict, len(set.Claims))
+	var qs []question
+	var asked []int
+	for i, c := range set.Claims {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t.add(cfg.checkClaim(ctx, p, ix, c))
+		if c.Kind == claim.Citation {
+			continue
+		}
+		verdicts[i] = ix.Check(c)
+		if cfg.judge == nil || (verdicts[i].Status != source.Undecided && verdicts[i].Status != source.Unsupported) {
+			continue
+		}
+		if ps := ix.Related(c, relatedPassages); len(ps) > 0 {
+			qs = append(qs, question{c, ps, ix})
+			asked = append(asked, i)
+		}
+	}
+	judgedBy := map[int]judged{}
+	if len(qs) > 0 {
+		js, tokens := cfg.judge(ctx, qs)
+		p.UsedTokens(tokens[0], tokens[1])
+		for k, i := range asked {
+			if k < len(js) {
+				judgedBy[i] = js[k]
+			} else {
+				judgedBy[i] = judged{status: source.Undecided, err: errors.New("the judge gave no verdict")}
+			}
+		}
+	}
+	var t tally
+	for i, c := range set.Claims {
+		j, ok := judgedBy[i]
+		t.add(checkClaim(p, ix, c, verdicts[i], j, ok))
 	}
 	for _, txt := range claim.Texts(p.Input.Output) {
 		for _, sp := range claim.Sentences(txt.Text) {
@@ -137,8 +181,10 @@ func (t *tally) add(s source.Status) {
 	}
 }
 
-// checkClaim decides c, reports what it found and returns the verdict.
-func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Index, c claim.Claim) source.Status {
+// checkClaim reports what was found of c — the checker's verdict v, or
+// the judge's j when asked is true and j decided — and returns the
+// verdict.
+func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict, j judged, asked bool) source.Status {
 	if c.Kind == claim.Citation {
 		p.Decided(1)
 		if ix.Cites(c.Text) {
@@ -150,11 +196,11 @@ func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Inde
 			Rule:       "facts.citation_missing"})
 		return source.Unsupported
 	}
-	v := ix.Check(c)
-	if cfg.judge != nil && (v.Status == source.Undecided || v.Status == source.Unsupported) {
-		if j, err := cfg.judge(ctx, c, ix.Related(c, relatedPassages)); err == nil && j.status != source.Undecided {
-			return reportJudged(p, ix, c, j)
-		}
+	if asked && j.model != "" {
+		p.UsedModel(j.model)
+	}
+	if asked && j.status != source.Undecided {
+		return reportJudged(p, ix, c, j)
 	}
 	switch v.Status {
 	case source.Supported:
@@ -166,9 +212,11 @@ func (cfg config) checkClaim(ctx context.Context, p *layer.Pass, ix *source.Inde
 		p.Decided(unsupportedCertainty)
 		reportUnsupported(p, c, v)
 	default:
-		p.Undecided(c.Location(),
-			fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200)),
-			"Give a source that covers this statement, or check it by hand")
+		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200))
+		if asked && j.err != nil {
+			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", clip(c.Sentence, 160), clip(j.err.Error(), 200))
+		}
+		p.Undecided(c.Location(), msg, "Give a source that covers this statement, or check it by hand")
 	}
 	return v.Status
 }
@@ -193,22 +241,27 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 // relatedPassages is how many passages a judge is shown for one claim.
 const relatedPassages = 5
 
-// reportJudged records a judge's verdict on c and reports what it found.
+// reportJudged records a judge's verdict on c and reports what it found:
+// a contradiction in the deterministic checker's format, under a rule that
+// says a model decided it.
 func reportJudged(p *layer.Pass, ix *source.Index, c claim.Claim, j judged) source.Status {
 	p.Decided(j.certainty)
-	if j.model != "" {
-		p.UsedModel(j.model)
-	}
 	switch j.status {
 	case source.Contradicted:
-		if j.evidence == nil {
-			break
+		found := quoteAs(c, j.found)
+		msg := fmt.Sprintf("%s stated as %s but %s according to the model's reading of the sources", c.Subject(), c.Quoted(), found)
+		sug := fmt.Sprintf("Check %s against the sources and correct it to %s if they bear it out", c.Noun(), found)
+		if j.evidence != nil {
+			d := ix.SourceOf(j.evidence)
+			msg = fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200))
+			verb := "Correct"
+			if c.Kind == claim.Number {
+				verb = "Update"
+			}
+			sug = fmt.Sprintf("%s %s to %s based on %s", verb, c.Noun(), found, d.Ref())
 		}
-		d := ix.SourceOf(j.evidence)
 		p.Report(result.Issue{Severity: result.Error, Type: result.Hallucination, Location: c.Location(),
-			Message:    fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), j.found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200)),
-			Suggestion: fmt.Sprintf("Correct %s to %s based on %s", c.Noun(), j.found, d.Ref()),
-			Rule:       "facts.model_contradicted"})
+			Message: msg, Suggestion: sug, Rule: "facts.model_contradicted"})
 	case source.Unsupported:
 		p.Report(result.Issue{Severity: result.Error, Type: result.UnsupportedClaim, Location: c.Location(),
 			Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
@@ -216,6 +269,16 @@ func reportJudged(p *layer.Pass, ix *source.Index, c claim.Claim, j judged) sour
 			Rule:       "facts.model_unsupported"})
 	}
 	return j.status
+}
+
+// quoteAs writes the source's value s as c's own value is written: bare
+// for a number, date, time or version, else in single quotes.
+func quoteAs(c claim.Claim, s string) string {
+	switch c.Kind {
+	case claim.Number, claim.Date, claim.Time, claim.Version:
+		return s
+	}
+	return "'" + s + "'"
 }
 
 // antonymCertainty is the certainty of an antonym swap: the passage that
