@@ -61,8 +61,10 @@ type Options struct {
 	// requests must give them.
 	Tools *toolcall.Toolset
 	// Calls compiles the tools of requests and keeps the sessions; nil
-	// means a new toolcall.Checker with its defaults. Give the Checker
-	// that made Tools.
+	// means a new toolcall.Checker with its defaults (sessions in memory).
+	// Give the Checker that made Tools; for several replicas, one made
+	// with toolcall.WithStore and a toolcall/redisstore Store, as judge
+	// serve does when JUDGE_REDIS_URL is set.
 	Calls *toolcall.Checker
 }
 

@@ -113,6 +113,7 @@ type URLError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *URLError) Error() string {
 	return "malformed Redis URL (want redis://[user:password@]host:port/db): " + e.Reason
 }
@@ -126,6 +127,7 @@ type ServerError struct {
 	Err   error
 }
 
+// Error implements error.
 func (e *ServerError) Error() string {
 	return fmt.Sprintf("redis session store at %s: %s: %v", e.Where, e.Op, e.Err)
 }
