@@ -71,7 +71,7 @@ var ErrTooLarge = errors.New("session too large")
 type Options struct {
 	// TTL is how long a session idles before Redis forgets it; every
 	// update refreshes it. Default toolcall.DefaultSessionTTL (30m);
-	// rounded up to whole milliseconds.
+	// rounded to whole milliseconds, at least one.
 	TTL time.Duration
 	// MaxSessions is how many sessions the namespace keeps; past it, the
 	// least recently updated are deleted. Default
