@@ -56,11 +56,27 @@ func loadConfig(flag string, getenv func(string) string, warn io.Writer) (*confi
 		return nil, badInput(err)
 	}
 	if warn != nil {
-		for _, w := range f.Warnings {
+		for _, w := range configWarnings(f, getenv) {
 			fmt.Fprintf(warn, "judge: warning: %s\n", w)
 		}
 	}
 	return f, nil
+}
+
+// configWarnings are the warnings of the config file f read with the
+// environment of getenv: a key readable by others, a key not sent.
+func configWarnings(f *config.File, getenv func(string) string) []string {
+	if f == nil {
+		return nil
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	w := f.Warnings
+	if note := f.KeyNotSent(getenv); note != "" {
+		w = append(w[:len(w):len(w)], note)
+	}
+	return w
 }
 
 // modelOption is the engine option of the model configured by the

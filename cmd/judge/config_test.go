@@ -95,6 +95,12 @@ func TestValidateConfig(t *testing.T) {
 			wantStderr: "judge: warning: FILE: the file holds llm.api_key and its permissions 0644 let others read it",
 		},
 		{
+			name: "JUDGE_LLM_BASE_URL overrides the file's: the file's key is not sent, and a warning says so",
+			file: modelConfig("http://file.invalid/v1", llmtest.Model, "sk-file"), mode: 0o600,
+			byFlag: true, env: map[string]string{llm.EnvBaseURL: "URL"}, calls: 1, code: 0, decided: true,
+			wantStderr: "judge: warning: FILE:6:12: llm.api_key is not used: JUDGE_LLM_BASE_URL names another server",
+		},
+		{
 			name: "no file anywhere: no model, the criterion not checked", env: map[string]string{"HOME": "EMPTY"},
 			calls: 0, code: 1, wantErr: "confidence 0.00 is below --min-confidence",
 		},
@@ -148,7 +154,7 @@ func TestValidateConfig(t *testing.T) {
 			}
 			env := map[string]string{}
 			for k, v := range tt.env {
-				v = strings.NewReplacer("CONFIG", path, "XDG", xdg, "EMPTY", dir).Replace(v)
+				v = strings.NewReplacer("CONFIG", path, "XDG", xdg, "EMPTY", dir, "URL", srv.URL).Replace(v)
 				env[k] = v
 			}
 

@@ -121,10 +121,8 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err != nil {
 		return err
 	}
-	if cfg != nil {
-		for _, w := range cfg.Warnings {
-			logger.Warn(w)
-		}
+	for _, w := range configWarnings(cfg, params.getenv) {
+		logger.Warn(w)
 	}
 	params.applyConfig(cfg)
 	var opts []judge.Option

@@ -205,6 +205,27 @@ func TestLLMConfigPrecedence(t *testing.T) {
 	}
 }
 
+func TestKeyNotSent(t *testing.T) {
+	t.Parallel()
+	f, err := Decode("judge.yaml", []byte("llm:\n  base_url: http://f/v1\n  model: m\n  api_key: k\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := map[string]string{llm.EnvBaseURL: "http://other/v1"}
+	if got := f.KeyNotSent(env(other)); !strings.HasPrefix(got, "judge.yaml:4:12: llm.api_key is not used: JUDGE_LLM_BASE_URL names another server") {
+		t.Errorf("got %q", got)
+	}
+	for _, e := range []map[string]string{nil, {llm.EnvModel: "x"}, {llm.EnvBaseURL: "http://other/v1", llm.EnvAPIKey: "k2"}} {
+		if got := f.KeyNotSent(env(e)); got != "" {
+			t.Errorf("env %v: got %q, want none", e, got)
+		}
+	}
+	var none *File
+	if got := none.KeyNotSent(env(other)); got != "" {
+		t.Errorf("nil File: got %q", got)
+	}
+}
+
 func TestFind(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()

@@ -85,3 +85,21 @@ func (f *File) locate(err error, env func(string) string) error {
 	}
 	return err
 }
+
+// KeyNotSent returns a note, for stderr, when the file gives a key that
+// [File.LLMConfig] does not send because JUDGE_LLM_BASE_URL names the server
+// and JUDGE_LLM_API_KEY gives no key; "" otherwise (and for a nil f).
+func (f *File) KeyNotSent(getenv func(string) string) string {
+	if f == nil || !f.LLM.APIKey.Set() && !f.LLM.APIKeyEnv.Set() {
+		return ""
+	}
+	if strings.TrimSpace(getenv(llm.EnvBaseURL)) == "" || strings.TrimSpace(getenv(llm.EnvAPIKey)) != "" {
+		return ""
+	}
+	key, pos := "llm.api_key", f.LLM.APIKey.Pos
+	if f.LLM.APIKeyEnv.Set() {
+		key, pos = "llm.api_key_env", f.LLM.APIKeyEnv.Pos
+	}
+	return fmt.Sprintf("%s:%d:%d: %s is not used: %s names another server than the file's, and the file's key goes only to its own; set %s if that server needs a key",
+		f.Path, pos.Line, pos.Col, key, llm.EnvBaseURL, llm.EnvAPIKey)
+}
