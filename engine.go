@@ -376,7 +376,7 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		seen[name] = true
 		i := slices.IndexFunc(e.layers, func(l *layer.Layer) bool { return l.Name == name })
 		switch {
-		case i >= 0 && (e.layers[i].Applies == nil || e.layers[i].Applies(in)):
+		case i >= 0 && appliesOnRequest(e.layers[i], in):
 			run = append(run, e.layers[i])
 		case i >= 0:
 			skipped = append(skipped, notRun(name, i, fmt.Sprintf("Validation type %q was requested but the request gives it nothing to check", name),
@@ -392,6 +392,18 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		}
 	}
 	return run, skipped, nil
+}
+
+// appliesOnRequest reports whether l, named in validation_types, has
+// anything to check in in.
+func appliesOnRequest(l *layer.Layer, in *layer.Input) bool {
+	switch {
+	case l.AppliesOnRequest != nil:
+		return l.AppliesOnRequest(in)
+	case l.Applies != nil:
+		return l.Applies(in)
+	}
+	return true
 }
 
 func notRun(name string, order int, msg, suggestion string) LayerOutcome {

@@ -31,6 +31,10 @@ type Layer struct {
 	// Applies reports whether the request carries what the layer needs;
 	// the engine runs, by default, every layer that applies.
 	Applies func(in *Input) bool
+	// AppliesOnRequest, when not nil, reports whether the request carries
+	// what the layer needs when validation_types names it, for a layer
+	// that can check less than it does by default; nil means Applies.
+	AppliesOnRequest func(in *Input) bool
 	// OnRequest, when true, keeps the layer out of the default set: it
 	// runs only when validation_types names it (and Applies then tells
 	// whether the request gives it anything to check).

@@ -6,8 +6,10 @@
 //
 // hallucination: find self-contradicting details and overconfident claims
 //
-// The layer applies when the request gives sources or trusted_sources,
-// like the facts layer, and reads the same claims (see internal/claim):
+// The layer applies by default when the request gives sources or
+// trusted_sources, like the facts layer, and to any output when
+// validation_types names it. It reads the same claims (see
+// internal/claim):
 //
 //   - detail_inconsistency (warning): one attribute given two values in
 //     the same output ("The CVSS score is given as 9.8 and as 7.5"): two
@@ -25,6 +27,14 @@
 // claim was decided and none is, and in neither otherwise. The internal
 // consistency check counts as one deterministic check, each certain claim
 // as one more (undecided when the sources cannot decide it).
+//
+// Named without sources, the layer runs what needs none: the
+// detail_inconsistency check. Certainty language cannot be weighed then:
+// each sentence that uses it is a not_checked note, and "No hallucinations
+// present" can fail but never pass, since contradictions are not known.
+// The layer does not apply by default without sources: ordinary outputs
+// give one attribute two values on purpose (a price before and after, two
+// releases' dates), and warnings on them would be false positives.
 //
 // The hook for a model (an LLM judging what the deterministic checks leave
 // undecided) is the facts layer's; this layer needs none. See

@@ -21,14 +21,18 @@ var docGo string
 const Criterion = "No hallucinations present"
 
 // Layer finds self-contradicting details and overconfident claims; see
-// the package documentation. It applies when the request gives sources or
-// trusted_sources.
+// the package documentation. It applies by default when the request gives
+// sources or trusted_sources, and to any output when validation_types
+// names it.
 var Layer = &layer.Layer{
-	Name:    "hallucination",
-	Doc:     layer.MustExtractDoc(docGo, "hallucination"),
-	Applies: func(in *layer.Input) bool { return len(in.Sources) > 0 || len(in.TrustedSources) > 0 },
-	Run:     run,
+	Name:             "hallucination",
+	Doc:              layer.MustExtractDoc(docGo, "hallucination"),
+	Applies:          hasSources,
+	AppliesOnRequest: func(*layer.Input) bool { return true },
+	Run:              run,
 }
+
+func hasSources(in *layer.Input) bool { return len(in.Sources) > 0 || len(in.TrustedSources) > 0 }
 
 func run(ctx context.Context, p *layer.Pass) error {
 	set := claim.FromOutput(p.Input.Output)
@@ -40,6 +44,10 @@ func run(ctx context.Context, p *layer.Pass) error {
 		return err
 	}
 	undecided := 0
+	// Requested without sources, the layer checks what needs none: the
+	// output's internal consistency.
+	noSources := !hasSources(p.Input)
+	noted := map[string]bool{}
 	if len(ix.Docs()) == 0 {
 		// No source to weigh the claims against: certainty cannot be
 		// judged, and contradictions are not known.
@@ -62,12 +70,21 @@ func run(ctx context.Context, p *layer.Pass) error {
 		if !c.Certain {
 			continue
 		}
-		switch v.Status {
-		case source.Undecided:
+		switch {
+		case noSources:
+			// One note per sentence: none of its claims can be weighed.
+			if noted[c.Sentence] {
+				continue
+			}
+			noted[c.Sentence] = true
+			undecided++
+			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', but no source was given, so whether the certainty is warranted could not be checked", upper(c.CertainWord), clip(c.Sentence, 200)),
+				"Give the sources the statement rests on (sources or trusted_sources), or check it by hand")
+		case v.Status == source.Undecided:
 			undecided++
 			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', which no source speaks of, so whether the certainty is warranted could not be checked", upper(c.CertainWord), clip(c.Sentence, 200)),
 				"Give a source that covers the statement, or check it by hand")
-		case source.Supported:
+		case v.Status == source.Supported:
 			p.Decided(1)
 		default:
 			p.Decided(1)
@@ -82,10 +99,12 @@ func run(ctx context.Context, p *layer.Pass) error {
 				Rule:       "hallucination.overconfident"})
 		}
 	}
+	// Without sources, contradictions are not known: the criterion can
+	// fail on the output's own inconsistencies, never pass.
 	switch {
 	case bad > 0:
 		p.Failed(Criterion)
-	case undecided == 0:
+	case undecided == 0 && !noSources:
 		p.Passed(Criterion)
 	}
 	return nil

@@ -116,3 +116,74 @@ func TestHallucination(t *testing.T) {
 		})
 	}
 }
+
+// TestWithoutSources runs the layer as validation_types asks it to with no
+// source: it checks the output's internal consistency, reports the
+// certainty it cannot weigh as not checked, and never passes its
+// criterion.
+func TestWithoutSources(t *testing.T) {
+	t.Parallel()
+	if hallucination.Layer.Applies(&layer.Input{Output: "x"}) {
+		t.Error("the layer applies by default without sources")
+	}
+	if !hallucination.Layer.AppliesOnRequest(&layer.Input{Output: "x"}) {
+		t.Error("the layer does not apply on request without sources")
+	}
+	tests := []struct {
+		name   string
+		output string   // JSON
+		want   []string // "severity type location message prefix"
+		failed bool
+		conf   float64
+	}{
+		{
+			name:   "two values for one attribute",
+			output: `"The CVSS score is 7.5.\nIn short, the CVSS score is 9.8."`,
+			want:   []string{"warning detail_inconsistency line:2:cvss_score The CVSS score is given as 7.5 (line 1) and as 9.8 (line 2)"},
+			failed: true, conf: 1,
+		},
+		{
+			name:   "certainty that needs a source",
+			output: `"The CVSS score is definitely 9.8."`,
+			want:   []string{"info not_checked line:1 'Definitely' asserts 'The CVSS score is definitely 9.8.', but no source was given"},
+			conf:   0.5,
+		},
+		{
+			name:   "an ordinary output",
+			output: `{"summary": "The CVSS score is 9.8; versions prior to 1.24.0 are affected."}`,
+			conf:   1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := jsonvalue.Decode([]byte(tt.output), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := layer.NewPass(hallucination.Layer, &layer.Input{Output: out}, layer.NewCache(0))
+			if err := hallucination.Layer.Run(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			f := p.Findings()
+			var got []string
+			for _, is := range f.Issues {
+				got = append(got, strings.Join([]string{string(is.Severity), string(is.Type), is.Location, is.Message}, " "))
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("issues\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("issue %d\n got %s\nwant %s…", i, got[i], tt.want[i])
+				}
+			}
+			if len(f.Passed) != 0 || slices.Contains(f.Failed, hallucination.Criterion) != tt.failed {
+				t.Errorf("passed %v failed %v, want failed %v", f.Passed, f.Failed, tt.failed)
+			}
+			if f.Confidence != tt.conf {
+				t.Errorf("confidence %v, want %v", f.Confidence, tt.conf)
+			}
+		})
+	}
+}
