@@ -9,6 +9,11 @@
 //
 //	go run ./bench/summedits [-split S] [-v] FILE...
 //
+// With -self, it runs the hallucination layer alone, with no source, over
+// every distinct document and every consistent summary, and prints how
+// many get a detail_inconsistency warning: the false positives the layer
+// would give if it applied by default without sources.
+//
 // It prints balanced accuracy overall, per file and per edit type, with
 // the precision and recall of each class. The edit-type rows pair the
 // inconsistent summaries of that edit type with every consistent summary
@@ -212,6 +217,7 @@ func main() {
 	split := flag.String("split", "", `only samples of this split ("test", "evaluation"); default all`)
 	verbose := flag.Bool("v", false, "print every misclassified sample to stderr")
 	only := flag.String("id", "", "print the issues of the sample with this id, and nothing else")
+	self := flag.Bool("self", false, "count the documents and consistent summaries the hallucination layer flags without sources, and nothing else")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: summedits [-split S] [-v] FILE...")
 		flag.PrintDefaults()
@@ -231,6 +237,16 @@ func main() {
 			fmt.Fprintln(os.Stderr, "summedits:", err)
 			os.Exit(1)
 		}
+		return
+	}
+	if *self {
+		sc, err := SelfCheck(context.Background(), e, flag.Args())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "summedits:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("hallucination layer without sources: detail_inconsistency on %d of %d documents and %d of %d consistent summaries\n",
+			sc.DocsFlagged, sc.Docs, sc.SummariesFlagged, sc.Summaries)
 		return
 	}
 	var vw io.Writer
@@ -277,4 +293,66 @@ func show(ctx context.Context, e *judge.Engine, files []string, id string, w io.
 		}
 	}
 	return fmt.Errorf("no sample %q", id)
+}
+
+// SelfCounts is what SelfCheck found.
+type SelfCounts struct {
+	// Docs and Summaries are the distinct documents and the consistent
+	// summaries read; DocsFlagged and SummariesFlagged those that got a
+	// detail_inconsistency warning.
+	Docs, DocsFlagged, Summaries, SummariesFlagged int
+}
+
+// SelfCheck runs the hallucination layer alone, with no source, over every
+// distinct document and every consistent summary of files, and counts
+// those it reports a detail_inconsistency on. Both are texts that hold no
+// inconsistency, so every one flagged is a false positive.
+func SelfCheck(ctx context.Context, e *judge.Engine, files []string) (SelfCounts, error) {
+	var sc SelfCounts
+	flagged := func(text string) (bool, error) {
+		out, err := json.Marshal(text)
+		if err != nil {
+			return false, err
+		}
+		r, err := e.Validate(ctx, &judge.Request{Output: out, ValidationTypes: []string{"hallucination"}})
+		if err != nil {
+			return false, err
+		}
+		return slices.ContainsFunc(r.Issues, func(is result.Issue) bool { return is.Type == result.DetailInconsistency }), nil
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return sc, err
+		}
+		var samples []Sample
+		if err := json.Unmarshal(data, &samples); err != nil {
+			return sc, fmt.Errorf("%s: %w", f, err)
+		}
+		for _, s := range samples {
+			if !seen[s.Doc] {
+				seen[s.Doc] = true
+				sc.Docs++
+				bad, err := flagged(s.Doc)
+				if err != nil {
+					return sc, err
+				}
+				if bad {
+					sc.DocsFlagged++
+				}
+			}
+			if s.Label == 1 {
+				sc.Summaries++
+				bad, err := flagged(s.Summary)
+				if err != nil {
+					return sc, err
+				}
+				if bad {
+					sc.SummariesFlagged++
+				}
+			}
+		}
+	}
+	return sc, nil
 }
