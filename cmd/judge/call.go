@@ -162,43 +162,66 @@ func readArgument(arg, what string, stdin io.Reader) (json.RawMessage, error) {
 // runCallCheck checks the call of args[0] with the arguments args[1] and
 // writes the answer to out.
 func runCallCheck(ctx context.Context, params callParams, args []string, out io.Writer) error {
-	store, err := sessionStore(params.getenv)
+	ts, store, err := openToolset(ctx, params)
 	if err != nil {
 		return err
 	}
 	defer store.close()
-	c, err := toolcall.New(store.options()...)
-	if err != nil {
-		return err
-	}
-	ts, err := loadToolset(ctx, c, params)
-	if err != nil {
-		return err
-	}
 	raw, err := readArgument(args[1], "arguments", params.stdin)
 	if err != nil {
 		return err
 	}
 	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session})
 	if err != nil {
-		var ce *toolcall.CallError
-		if errors.As(err, &ce) {
-			return badInput(err)
-		}
-		return err
+		return callInputError(err)
 	}
-	if chosenFormat(params.format, out) == formatText {
-		err = writeCheckText(out, res)
-	} else {
-		err = writeIndented(out, res)
-	}
-	if err != nil {
+	if err := writeAnswer(out, params.format, res, writeCheckText); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
 	if !res.Result.Valid {
 		return &exitError{code: exitInvalid}
 	}
 	return nil
+}
+
+// openToolset opens the session store of JUDGE_REDIS_URL (or one kept for
+// this process), builds a checker keeping its sessions there, with opts
+// added, and loads the toolset of --tools and --defs. On success the caller
+// closes the store when done; on failure it is already closed.
+func openToolset(ctx context.Context, params callParams, opts ...toolcall.Option) (*toolcall.Toolset, sessions, error) {
+	store, err := sessionStore(params.getenv)
+	if err != nil {
+		return nil, sessions{}, err
+	}
+	c, err := toolcall.New(append(store.options(), opts...)...)
+	if err == nil {
+		var ts *toolcall.Toolset
+		if ts, err = loadToolset(ctx, c, params); err == nil {
+			return ts, store, nil
+		}
+	}
+	store.close()
+	return nil, sessions{}, err
+}
+
+// callInputError makes a *toolcall.CallError (arguments or a result that
+// cannot be checked at all) bad input, exit status 2; other errors are
+// returned as they are.
+func callInputError(err error) error {
+	var ce *toolcall.CallError
+	if errors.As(err, &ce) {
+		return badInput(err)
+	}
+	return err
+}
+
+// writeAnswer writes v to out as text with writeText when the chosen
+// format (see chosenFormat) is text, else as indented JSON.
+func writeAnswer[T any](out io.Writer, f *enumFlag, v T, writeText func(io.Writer, T) error) error {
+	if chosenFormat(f, out) == formatText {
+		return writeText(out, v)
+	}
+	return writeIndented(out, v)
 }
 
 // chosenFormat is the --format value, or text on a terminal and JSON
@@ -302,19 +325,11 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	if params.budget <= 0 {
 		return badInputf("--budget %d is not positive", params.budget)
 	}
-	store, err := sessionStore(params.getenv)
+	ts, store, err := openToolset(ctx, params, toolcall.WithCompactBudget(params.budget))
 	if err != nil {
 		return err
 	}
 	defer store.close()
-	c, err := toolcall.New(append(store.options(), toolcall.WithCompactBudget(params.budget))...)
-	if err != nil {
-		return err
-	}
-	ts, err := loadToolset(ctx, c, params)
-	if err != nil {
-		return err
-	}
 	rawArgs, err := readArgument(args[1], "arguments", params.stdin)
 	if err != nil {
 		return err
@@ -328,18 +343,9 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 		Result: rawRes, Goal: params.goal,
 	})
 	if err != nil {
-		var ce *toolcall.CallError
-		if errors.As(err, &ce) {
-			return badInput(err)
-		}
-		return err
+		return callInputError(err)
 	}
-	if chosenFormat(params.format, out) == formatText {
-		err = writeOutcomeText(out, o)
-	} else {
-		err = writeIndented(out, o)
-	}
-	if err != nil {
+	if err := writeAnswer(out, params.format, o, writeOutcomeText); err != nil {
 		return fmt.Errorf("writing the outcome: %w", err)
 	}
 	return nil
