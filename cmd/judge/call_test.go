@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -21,6 +19,37 @@ func toolsFile(t *testing.T) string {
 	return filepath.Join(repoRoot(t), "examples", "call-tools.json")
 }
 
+// callCase is a run of judge call in this process: its arguments and stdin,
+// and what it should give.
+type callCase struct {
+	name    string
+	args    []string
+	stdin   string
+	code    int      // exit status
+	wantOut []string // substrings of stdout
+	wantErr string   // substring of stderr; "" checks nothing
+}
+
+// run runs the case with Execute, reports an exit status, stdout or
+// stderr other than the case wants, and returns stdout and the exit status.
+func (tt callCase) run(t *testing.T) (stdout []byte, code int) {
+	t.Helper()
+	var out, stderr bytes.Buffer
+	code = Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &out, &stderr)
+	if code != tt.code {
+		t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out.String(), stderr.String())
+	}
+	for _, w := range tt.wantOut {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out.String())
+		}
+	}
+	if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
+		t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
+	}
+	return out.Bytes(), code
+}
+
 func TestCallCheck(t *testing.T) {
 	t.Parallel()
 	dir := writeFiles(t, map[string]string{
@@ -29,14 +58,7 @@ func TestCallCheck(t *testing.T) {
 		"bad.json":    "[\n  {\"name\": 1,}\n]",
 	})
 	tools := toolsFile(t)
-	tests := []struct {
-		name    string
-		args    []string
-		stdin   string
-		code    int
-		wantOut []string // substrings of stdout
-		wantErr string   // substring of stderr
-	}{
+	tests := []callCase{
 		{name: "valid, limit dropped", args: []string{"call", "check", "--defs", tools, "get_events", "@" + filepath.Join(dir, "args.json")},
 			code: 0, wantOut: []string{`"valid": true`, `"normalized_arguments": {`, `"rule": "toolcall.dropped"`}},
 		{name: "invalid with repair", args: []string{"call", "check", "--defs", tools, "home_assistant", `{"action": "call_tool"}`},
@@ -59,22 +81,10 @@ func TestCallCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var stdout, stderr bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
-				}
-			}
-			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
-				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
-			}
+			stdout, code := tt.run(t)
 			if code != 2 && !strings.Contains(strings.Join(tt.args, " "), "text") {
 				var res toolcall.CheckResult
-				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || res.Result == nil {
+				if err := json.Unmarshal(stdout, &res); err != nil || res.Result == nil {
 					t.Errorf("stdout is not a check result: %v", err)
 				}
 			}
@@ -85,14 +95,7 @@ func TestCallCheck(t *testing.T) {
 func TestCallOutcome(t *testing.T) {
 	t.Parallel()
 	tools := toolsFile(t)
-	tests := []struct {
-		name    string
-		args    []string
-		stdin   string
-		code    int
-		wantOut []string
-		wantErr string
-	}{
+	tests := []callCase{
 		{name: "failure", args: []string{"call", "outcome", "--defs", tools, "get_events", `{"action": "by_ids", "ids": ["e1"]}`,
 			`{"content": [{"type": "text", "text": "calendar offline"}], "isError": true}`},
 			code: 0, wantOut: []string{`"status": "FAILED"`, `"type": "tool_error"`, "calendar offline"}},
@@ -111,19 +114,7 @@ func TestCallOutcome(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var stdout, stderr bytes.Buffer
-			code := Execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout.String())
-				}
-			}
-			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
-				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
-			}
+			tt.run(t)
 		})
 	}
 }
@@ -196,39 +187,7 @@ parameters:
 // judge serve --defs answers /v1/calls/check for requests without tools.
 func TestServeCalls(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	params := newServeParams()
-	params.addr = "127.0.0.1:0"
-	params.defs = toolsFile(t)
-	params.getenv = func(string) string { return "" }
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, params, nil, pw)
-		pw.Close()
-	}()
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			var rec struct{ URL string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
-				select {
-				case urlc <- rec.URL:
-				default:
-				}
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-urlc:
-	case err := <-done:
-		t.Fatalf("serve ended before listening: %v", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve logged no address within 20s")
-	}
+	base := startServe(t, func(string) string { return "" })
 	resp, err := http.Post(base+"/v1/calls/check", "application/json",
 		strings.NewReader(`{"tool": "home_assistant", "arguments": {"action": "call_tool"}}`))
 	if err != nil {
@@ -239,12 +198,11 @@ func TestServeCalls(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"location": "tool_name"`) {
 		t.Errorf("POST /v1/calls/check: %d\n%s", resp.StatusCode, body)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("serve: %v", err)
-	}
 
 	// Broken definitions stop serve before it listens.
+	params := newServeParams()
+	params.addr = "127.0.0.1:0"
+	params.getenv = func(string) string { return "" }
 	params.defs = filepath.Join(writeFiles(t, map[string]string{"d.json": `{"name": 1}`}), "d.json")
 	if err := runServe(context.Background(), params, nil, io.Discard); exitCode(err) != exitBadInput {
 		t.Errorf("serve with broken definitions: %v", err)

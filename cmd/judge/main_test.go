@@ -87,10 +87,19 @@ type run struct {
 // stdin, and returns what it wrote and its exit status.
 func runJudge(t *testing.T, stdin []byte, args ...string) run {
 	t.Helper()
+	return execJudge(t, stdin, nil, args...)
+}
+
+// execJudge runs the judge binary in the repository's root with args,
+// stdin (none when nil) and the environment env (this process's when nil),
+// and returns what it wrote and its exit status.
+func execJudge(t *testing.T, stdin []byte, env []string, args ...string) run {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, judgeBin(t), args...)
 	cmd.Dir = repoRoot(t)
+	cmd.Env = env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

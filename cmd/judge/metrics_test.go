@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +11,11 @@ import (
 
 func TestRunMetrics(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	py := filepath.Join(dir, "stats.py")
-	if err := os.WriteFile(py, []byte("def mean(xs):\n    if not xs or len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n\n\ndef ok():\n    return 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := filepath.Join(dir, "bad.go")
-	if err := os.WriteFile(bad, []byte("package p\nfunc f( {\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeFiles(t, map[string]string{
+		"stats.py": "def mean(xs):\n    if not xs or len(xs) == 0:\n        return 0\n    return sum(xs) / len(xs)\n\n\ndef ok():\n    return 1\n",
+		"bad.go":   "package p\nfunc f( {\n",
+	})
+	py, bad := filepath.Join(dir, "stats.py"), filepath.Join(dir, "bad.go")
 	type fn struct {
 		Name       string `json:"name"`
 		Line       int    `json:"line"`

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,16 +15,21 @@ import (
 // loop and a function named in camelCase.
 const slowCode = "Done:\n\n```python\ndef findCommon(a_items: list, b_items: list) -> list:\n    \"\"\"Return the items of a_items also in b_items.\"\"\"\n    return [item for item in a_items if item in b_items]\n\n\ndef unique(items: list) -> list:\n    \"\"\"Drop repeats.\"\"\"\n    seen = []\n    for item in items:\n        if item not in seen:\n            seen.append(item)\n    return seen\n```\n"
 
-func TestValidateQualityCLI(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "answer.md")
-	if err := os.WriteFile(path, []byte(slowCode), 0o644); err != nil {
-		t.Fatal(err)
-	}
+// slowCodeQuality writes slowCode to answer.md in a temporary directory and
+// returns its path and validate parameters that run only the quality layer
+// and write JSON.
+func slowCodeQuality(t *testing.T) (string, validateParams) {
+	t.Helper()
+	path := filepath.Join(writeFiles(t, map[string]string{"answer.md": slowCode}), "answer.md")
 	params := newValidateParams()
 	params.types = []string{"quality"}
 	params.format.value = formatJSON
+	return path, params
+}
+
+func TestValidateQualityCLI(t *testing.T) {
+	t.Parallel()
+	path, params := slowCodeQuality(t)
 	var out bytes.Buffer
 	err := runValidate(context.Background(), params, []string{path}, &out)
 	if code := exitCode(err); code != exitOK {
@@ -56,14 +60,7 @@ func TestValidateQualityCLI(t *testing.T) {
 
 func TestValidateQualityThresholdFlags(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "answer.md")
-	if err := os.WriteFile(path, []byte(slowCode), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	params := newValidateParams()
-	params.types = []string{"quality"}
-	params.format.value = formatJSON
+	path, params := slowCodeQuality(t)
 	params.quality.MaxLineLength = 40
 	params.quality.MaxFunctionLength = 3
 	var out bytes.Buffer

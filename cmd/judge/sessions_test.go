@@ -5,12 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -24,26 +22,13 @@ import (
 // env sets it).
 func runJudgeEnv(t *testing.T, env []string, args ...string) run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, judgeBin(t), args...)
-	cmd.Dir = repoRoot(t)
+	var all []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, RedisURLEnv+"=") {
-			cmd.Env = append(cmd.Env, kv)
+			all = append(all, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("judge %s: %v", strings.Join(args, " "), err)
-	}
-	return run{stdout.String(), stderr.String(), code}
+	return execJudge(t, nil, append(all, env...), args...)
 }
 
 // With JUDGE_REDIS_URL, a session carries across runs of judge call (each
