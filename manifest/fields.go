@@ -206,6 +206,16 @@ func (t *Tool) fill() {
 // checkUnknown warns about each key of the mapping at path that is not in
 // known.
 func (t *Tool) checkUnknown(known []string, what string, path ...pathElem) {
+	t.warnUnknown(t.report, known, what, path...)
+}
+
+// reportFunc is the signature of Tool.report and checker.report.
+type reportFunc func(sev result.Severity, typ result.Type, rule string, p Pos, suggestion, format string, args ...any)
+
+// warnUnknown warns through report about each key of the mapping at path
+// that is not in known, suggesting the closest known name; what names the
+// mapping in the message ("a tool manifest").
+func (t *Tool) warnUnknown(report reportFunc, known []string, what string, path ...pathElem) {
 	n, _ := t.lookup(path...)
 	if n == nil || n.kind != kindMap {
 		return
@@ -219,7 +229,7 @@ func (t *Tool) checkUnknown(known []string, what string, path ...pathElem) {
 		if c := closest(k, known); c != "" {
 			sugg = fmt.Sprintf("Rename it to '%s', or remove it", c)
 		}
-		t.report(result.Warning, result.UnknownField, "manifest.unknown_field", n.keyPos[k], sugg,
+		report(result.Warning, result.UnknownField, "manifest.unknown_field", n.keyPos[k], sugg,
 			"Field '%s' is not known for %s and is ignored", full, what)
 	}
 }

@@ -200,6 +200,16 @@ func (p *jpParser) quoted() error {
 	return p.errf("a quoted name is never closed")
 }
 
+// skipDigits moves past the ASCII digits at the current offset and returns
+// how many there were.
+func (p *jpParser) skipDigits() int {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
+}
+
 // integer parses an optional '-' and digits; ok is false when none.
 func (p *jpParser) integer() (bool, error) {
 	start := p.i
@@ -207,10 +217,7 @@ func (p *jpParser) integer() (bool, error) {
 		p.i++
 	}
 	digits := p.i
-	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-		p.i++
-	}
-	if p.i == digits {
+	if p.skipDigits() == 0 {
 		if p.i > start {
 			return false, p.errf("'-' must be followed by digits")
 		}
@@ -313,11 +320,7 @@ func (p *jpParser) comparable(depth int) error {
 		}
 		if p.peek() == '.' {
 			p.i++
-			start := p.i
-			for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-				p.i++
-			}
-			if p.i == start {
+			if p.skipDigits() == 0 {
 				return p.errf("a fraction needs digits after '.'")
 			}
 		}
@@ -326,11 +329,7 @@ func (p *jpParser) comparable(depth int) error {
 			if c := p.peek(); c == '+' || c == '-' {
 				p.i++
 			}
-			start := p.i
-			for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-				p.i++
-			}
-			if p.i == start {
+			if p.skipDigits() == 0 {
 				return p.errf("an exponent needs digits")
 			}
 		}

@@ -34,6 +34,22 @@ type Summary struct {
 	ByType map[string]int `json:"by_type"`
 }
 
+// add records the result of one tool of tool_type typ under key and counts
+// it in the summary.
+func (r *Report) add(key, typ string, res *result.ValidationResult) {
+	r.Results[key] = res
+	r.Summary.Tools++
+	if res.Valid {
+		r.Summary.Valid++
+	} else {
+		r.Summary.Invalid++
+	}
+	r.Summary.Errors += res.Metadata.ErrorCount
+	r.Summary.Warnings += res.Metadata.WarningCount
+	r.Summary.Infos += res.Metadata.InfoCount
+	r.Summary.ByType[typ]++
+}
+
 // Keys returns the report's keys, sorted.
 func (r *Report) Keys() []string {
 	keys := make([]string, 0, len(r.Results))
@@ -71,21 +87,11 @@ func Lint(ctx context.Context, reg *Registry) (*Report, error) {
 		if _, taken := rep.Results[key]; taken {
 			key = t.Path
 		}
-		rep.Results[key] = res
-		rep.Summary.Tools++
-		if res.Valid {
-			rep.Summary.Valid++
-		} else {
-			rep.Summary.Invalid++
-		}
-		rep.Summary.Errors += res.Metadata.ErrorCount
-		rep.Summary.Warnings += res.Metadata.WarningCount
-		rep.Summary.Infos += res.Metadata.InfoCount
 		typ := "unknown"
 		if t.Type.Valid() {
 			typ = string(t.Type)
 		}
-		rep.Summary.ByType[typ]++
+		rep.add(key, typ, res)
 	}
 	return rep, nil
 }
@@ -280,22 +286,7 @@ func (c *checker) universal() {
 
 // checkUnknown is Tool.checkUnknown reporting through the checker.
 func (c *checker) checkUnknown(known []string, what string, path ...pathElem) {
-	n, _ := c.lookup(path...)
-	if n == nil || n.kind != kindMap {
-		return
-	}
-	for _, k := range n.keys {
-		if slices.Contains(known, k) {
-			continue
-		}
-		full := dotted(append(slices.Clone(path), k)...)
-		sugg := "Remove the field, or rename it to one of: " + strings.Join(known, ", ")
-		if cl := closest(k, known); cl != "" {
-			sugg = fmt.Sprintf("Rename it to '%s', or remove it", cl)
-		}
-		c.report(result.Warning, result.UnknownField, "manifest.unknown_field", n.keyPos[k], sugg,
-			"Field '%s' is not known for %s and is ignored", full, what)
-	}
+	c.warnUnknown(c.report, known, what, path...)
 }
 
 func typeStrings() []string {

@@ -115,17 +115,7 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 		if key == "" || len(reg.byID[key]) > 1 {
 			key = fmt.Sprintf("%s#/tools/%d", file, i)
 		}
-		rep.Results[key] = res
-		rep.Summary.Tools++
-		if res.Valid {
-			rep.Summary.Valid++
-		} else {
-			rep.Summary.Invalid++
-		}
-		rep.Summary.Errors += res.Metadata.ErrorCount
-		rep.Summary.Warnings += res.Metadata.WarningCount
-		rep.Summary.Infos += res.Metadata.InfoCount
-		rep.Summary.ByType["mcp_definition"]++
+		rep.add(key, "mcp_definition", res)
 	}
 	return rep, nil
 }
