@@ -17,24 +17,11 @@ import (
 // when the output is invalid; only a request that cannot be answered is an
 // error.
 func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
-	if err := checkMediaType(r.Header); err != nil {
-		s.writeError(w, r, err)
+	body, release, ok := s.acceptBody(w, r)
+	if !ok {
 		return
 	}
-	select {
-	case s.inFlight <- struct{}{}:
-		defer func() { <-s.inFlight }()
-	default:
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
-		return
-	}
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+	defer release()
 	req, err := judge.DecodeRequest(body, s.opts.MaxDepth)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -52,6 +39,34 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeBody(w, http.StatusOK, api.MediaTypeJSON, buf.Bytes())
+}
+
+// acceptBody checks the media type, takes an in-flight slot and reads the
+// whole body. When one of these fails it answers the request itself (an
+// unsupported media type, 503 with Retry-After when every slot is taken,
+// a body too large or unreadable) and returns ok false; otherwise the
+// caller calls release when done with the request.
+func (s *Server) acceptBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
+	if err := checkMediaType(r.Header); err != nil {
+		s.writeError(w, r, err)
+		return nil, nil, false
+	}
+	select {
+	case s.inFlight <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
+		return nil, nil, false
+	}
+	release = func() { <-s.inFlight }
+	body, err := s.readBody(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		release()
+		return nil, nil, false
+	}
+	return body, release, true
 }
 
 // readBody reads the whole body within MaxBodyBytes. A body over the limit

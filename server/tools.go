@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/agentjudge/judge"
@@ -16,24 +15,11 @@ import (
 // 200; only a request that cannot be linted (a bad path, a file given
 // twice, a file over the size limit) is a 400.
 func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
-	if err := checkMediaType(r.Header); err != nil {
-		s.writeError(w, r, err)
+	body, release, ok := s.acceptBody(w, r)
+	if !ok {
 		return
 	}
-	select {
-	case s.inFlight <- struct{}{}:
-		defer func() { <-s.inFlight }()
-	default:
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
-		return
-	}
-	body, err := s.readBody(w, r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+	defer release()
 	var req api.ToolsLintRequest
 	if err := decodeStrict(body, s.opts.MaxDepth, &req, "manifests"); err != nil {
 		s.writeError(w, r, err)
