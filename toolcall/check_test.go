@@ -23,10 +23,23 @@ func specToolset(t testing.TB, opts ...toolcall.Option) *toolcall.Toolset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, err := toolcall.ParseDefinitions(data, "spec-tools.json")
+	return newToolset(t, data, "spec-tools.json", opts...)
+}
+
+// newToolset parses the definitions doc, read from file, and returns their
+// toolset on a new checker with opts.
+func newToolset(t testing.TB, doc []byte, file string, opts ...toolcall.Option) *toolcall.Toolset {
+	t.Helper()
+	defs, err := toolcall.ParseDefinitions(doc, file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return toolsetOf(t, defs, opts...)
+}
+
+// toolsetOf returns the toolset of defs on a new checker with opts.
+func toolsetOf(t testing.TB, defs []toolcall.Definition, opts ...toolcall.Option) *toolcall.Toolset {
+	t.Helper()
 	c, err := toolcall.New(opts...)
 	if err != nil {
 		t.Fatal(err)

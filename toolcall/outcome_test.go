@@ -25,21 +25,11 @@ const outcomeTools = `[
   {"name": "create_event", "description": "Create an event.", "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}}, "next_tools": ["get_issue"]}
 ]`
 
+// outcomeToolset returns the toolset of outcomeTools on a new checker with
+// opts.
 func outcomeToolset(t testing.TB, opts ...toolcall.Option) *toolcall.Toolset {
 	t.Helper()
-	defs, err := toolcall.ParseDefinitions([]byte(outcomeTools), "tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New(opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ts
+	return newToolset(t, []byte(outcomeTools), "tools.json", opts...)
 }
 
 func TestOutcome(t *testing.T) {

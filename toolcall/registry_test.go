@@ -109,14 +109,7 @@ func TestManifestDefinitions(t *testing.T) {
 	if strings.Join(names, ",") != "mcp_tool:mcp,github_create_issue:manifest,weather:manifest" {
 		t.Fatalf("definitions = %v", names)
 	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := toolsetOf(t, defs)
 	res, err := ts.Check(context.Background(), toolcall.Call{Tool: "weather", Arguments: json.RawMessage(`{"lat": "north"}`)})
 	if err != nil || res.Result.Valid || res.Result.Issues[0].Location != "lat" {
 		t.Errorf("weather with a bad lat: %v %+v", err, res)
