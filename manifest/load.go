@@ -225,7 +225,13 @@ func (t *Tool) readIssue(err error) {
 func (l *loader) loadToolDir(ri int, r root, dir, rel string) *Tool {
 	t := l.newTool(ri, r, rel, FormDir)
 	t.Dir = dir
-	src, err := readFile(r.fsys, rel)
+	return t.readYAML(r.fsys, rel)
+}
+
+// readYAML reads the YAML manifest rel of fsys into t and returns t; a file
+// that cannot be read leaves t with the read issue.
+func (t *Tool) readYAML(fsys fs.FS, rel string) *Tool {
+	src, err := readFile(fsys, rel)
 	if err != nil {
 		t.readIssue(err)
 		return t
@@ -241,14 +247,7 @@ func (l *loader) loadFile(ri int, r root, rel string) *Tool {
 	ext := strings.ToLower(path.Ext(rel))
 	switch ext {
 	case ".yaml", ".yml":
-		t := l.newTool(ri, r, rel, FormFile)
-		src, err := readFile(r.fsys, rel)
-		if err != nil {
-			t.readIssue(err)
-			return t
-		}
-		t.parseYAML(src, 0, 0)
-		return t
+		return l.newTool(ri, r, rel, FormFile).readYAML(r.fsys, rel)
 	case ".md", ".markdown":
 		src, err := readFile(r.fsys, rel)
 		if err != nil {
