@@ -76,24 +76,11 @@ func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
 // request itself and returns false when it cannot go on; otherwise the
 // caller calls release when done.
 func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known string) (release func(), ok bool) {
-	if err := checkMediaType(r.Header); err != nil {
-		s.writeError(w, r, err)
+	body, release, ok := s.acceptBody(w, r)
+	if !ok {
 		return nil, false
 	}
-	select {
-	case s.inFlight <- struct{}{}:
-	default:
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: fmt.Sprintf("the server is answering %d validations, its limit; retry shortly", cap(s.inFlight))})
-		return nil, false
-	}
-	release = func() { <-s.inFlight }
-	body, err := s.readBody(w, r)
-	if err == nil {
-		err = decodeStrict(body, s.opts.MaxDepth, v, known)
-	}
-	if err != nil {
+	if err := decodeStrict(body, s.opts.MaxDepth, v, known); err != nil {
 		release()
 		s.writeError(w, r, err)
 		return nil, false
