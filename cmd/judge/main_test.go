@@ -34,6 +34,13 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	binDir = dir
+	// The tests set the environment they mean: a model, a config file, a
+	// Redis server or a token of the machine running them must not change
+	// what judge does under test.
+	for _, v := range []string{"JUDGE_CONFIG", "JUDGE_LLM_BASE_URL", "JUDGE_LLM_MODEL", "JUDGE_LLM_API_KEY", "JUDGE_REDIS_URL", "JUDGE_API_TOKEN"} {
+		os.Unsetenv(v)
+	}
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "no-config"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
