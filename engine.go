@@ -352,7 +352,7 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 	if len(req.ValidationTypes) == 0 {
 		var run []*layer.Layer
 		for _, l := range e.layers {
-			if !l.OnRequest && (l.Applies == nil || l.Applies(in)) {
+			if l.Applies == nil || l.Applies(in) {
 				run = append(run, l)
 			}
 		}

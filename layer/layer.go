@@ -33,12 +33,9 @@ type Layer struct {
 	Applies func(in *Input) bool
 	// AppliesOnRequest, when not nil, reports whether the request carries
 	// what the layer needs when validation_types names it, for a layer
-	// that can check less than it does by default; nil means Applies.
+	// that checks differently when asked (or, with an Applies that is
+	// always false, runs only when asked); nil means Applies.
 	AppliesOnRequest func(in *Input) bool
-	// OnRequest, when true, keeps the layer out of the default set: it
-	// runs only when validation_types names it (and Applies then tells
-	// whether the request gives it anything to check).
-	OnRequest bool
 	// Run checks in and reports through p. It returns an *InputError when
 	// the request itself is malformed (an invalid schema, a rule that does
 	// not compile): the engine then rejects the request. Any other error,

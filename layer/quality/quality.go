@@ -44,11 +44,13 @@ const (
 // documentation. It runs only when validation_types names it, and then
 // needs an output that holds text or code.
 var Layer = &layer.Layer{
-	Name:      "quality",
-	Doc:       layer.MustExtractDoc(docGo, "quality"),
-	Applies:   applies,
-	OnRequest: true,
-	Run:       run,
+	Name: "quality",
+	Doc:  layer.MustExtractDoc(docGo, "quality"),
+	// Never by default: every output has text, and reviewing it unasked
+	// would add findings to requests that asked for other checks.
+	Applies:          func(*layer.Input) bool { return false },
+	AppliesOnRequest: applies,
+	Run:              run,
 }
 
 func applies(in *layer.Input) bool {
