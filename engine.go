@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -309,11 +310,17 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 // schemaInput decodes the request's schemas, each once per distinct
 // content across requests, and sets the digest that identifies them all.
 func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
+	// The digest is written without fmt: "engine:<key>\n", then
+	// "<field>:<hex sha256 of its bytes>\n" per schema.
 	h := sha256.New()
-	fmt.Fprintf(h, "engine:%s\n", e.schemasKey)
+	line := make([]byte, 0, 128)
+	line = append(append(append(line, "engine:"...), e.schemasKey...), '\n')
+	h.Write(line)
 	decode := func(field string, raw json.RawMessage) (any, error) {
 		sum := sha256.Sum256(raw)
-		fmt.Fprintf(h, "%s:%x\n", field, sum)
+		line = append(append(line[:0], field...), ':')
+		line = append(hex.AppendEncode(line, sum[:]), '\n')
+		h.Write(line)
 		if len(raw) > maxCachedSchemaBytes {
 			return decodeField(field, raw, e.maxDepth)
 		}
@@ -327,7 +334,7 @@ func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
 	}
 	in.Schemas = maps.Clone(e.schemas)
 	for _, uri := range slices.Sorted(maps.Keys(req.Schemas)) {
-		if in.Schemas[uri], err = decode(fmt.Sprintf("schemas[%q]", uri), req.Schemas[uri]); err != nil {
+		if in.Schemas[uri], err = decode("schemas["+strconv.Quote(uri)+"]", req.Schemas[uri]); err != nil {
 			return err
 		}
 	}

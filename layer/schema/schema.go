@@ -11,6 +11,7 @@ import (
 	"maps"
 	gourl "net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -100,7 +101,7 @@ type compiled struct {
 // engine gave one, else a hash of the decoded schemas.
 func load(cache *layer.Cache, in *layer.Input) (*compiled, error) {
 	expected, locals, assertFormat := in.ExpectedSchema, in.Schemas, in.Options.AssertFormat
-	key := fmt.Sprintf("schema:%s:%t", in.SchemaKey, assertFormat)
+	key := "schema:" + in.SchemaKey + ":" + strconv.FormatBool(assertFormat)
 	if in.SchemaKey == "" {
 		var err error
 		if key, err = cacheKey(expected, locals, assertFormat); err != nil {
