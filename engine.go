@@ -49,7 +49,9 @@ func DefaultLayers() []*layer.Layer {
 }
 
 // Engine runs validation layers over requests. It is safe for concurrent
-// use; make one and reuse it, since it caches compiled schemas and rules.
+// use; make one and reuse it, since it caches compiled schemas and rules
+// and reuses the goroutines that ran its layers (each exits after 10s
+// without work).
 type Engine struct {
 	layers       []*layer.Layer
 	caches       map[string]*layer.Cache
@@ -65,6 +67,10 @@ type Engine struct {
 	// included.
 	slots   chan struct{}
 	maxRuns int
+	// idle hands a layer run to a worker goroutine waiting for one; see
+	// dispatch. workers counts the worker goroutines alive.
+	idle    chan *layerRun
+	workers atomic.Int64
 	// model decides what rules cannot; nil without WithLLM.
 	model *llm.Client
 	// sourceDocs are the documents of WithSourceDir, against which
@@ -156,6 +162,7 @@ func New(opts ...Option) (*Engine, error) {
 	}
 	e.applyModel()
 	e.slots = make(chan struct{}, e.maxRuns)
+	e.idle = make(chan *layerRun)
 	key, err := digestValue(e.schemas)
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
@@ -435,43 +442,90 @@ type LayerOutcome struct {
 	inputErr *layer.InputError
 }
 
-// runLayers runs every layer concurrently, each in one goroutine under its
-// own deadline, and returns their outcomes in layer order. A layer that
-// ignores its deadline is abandoned: its goroutine finishes on its own and
+// layerRun is one layer's run within one request: what a worker needs to
+// run it and where it sends how it ended.
+type layerRun struct {
+	l      *layer.Layer
+	pass   *layer.Pass
+	ctx    context.Context
+	cancel context.CancelFunc
+	// errc receives Run's error (or the panic, or errBusy) exactly once,
+	// unless the layer never returns; it is buffered so that a worker
+	// never blocks on a request that stopped waiting.
+	errc chan error
+	// started is set once the run holds a slot.
+	started atomic.Bool
+}
+
+// workerIdle is how long a worker goroutine waits for another layer run
+// before it exits.
+const workerIdle = 10 * time.Second
+
+// dispatch starts r on an idle worker goroutine, or on a new one when none
+// is idle. Reusing workers spares each run a fresh goroutine whose stack
+// must grow again through the recursive validators.
+func (e *Engine) dispatch(r *layerRun) {
+	select {
+	case e.idle <- r:
+	default:
+		e.workers.Add(1)
+		go e.work(r)
+	}
+}
+
+// work runs r and then, for as long as runs keep coming within workerIdle
+// of each other, the runs that dispatch hands it. A worker whose layer
+// ignores its deadline stays with that run until the layer returns, so it
+// takes no new run meanwhile.
+func (e *Engine) work(r *layerRun) {
+	defer e.workers.Add(-1)
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		e.exec(r)
+		r = nil // the finished run's input may be large: let it go
+		idle.Reset(workerIdle)
+		select {
+		case r = <-e.idle:
+		case <-idle.C:
+			return
+		}
+	}
+}
+
+// exec runs one layer under r's deadline, once it holds a slot, and sends
+// how it ended on r.errc.
+func (e *Engine) exec(r *layerRun) {
+	// A slot is held until Run returns, even after the engine stopped
+	// waiting, so abandoned layers count against the limit and cannot pile
+	// up.
+	select {
+	case e.slots <- struct{}{}:
+		r.started.Store(true)
+	case <-r.ctx.Done():
+		r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
+		return
+	}
+	defer func() { <-e.slots }()
+	defer func() {
+		if v := recover(); v != nil {
+			r.errc <- fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
+		}
+	}()
+	r.errc <- r.l.Run(r.ctx, r.pass)
+}
+
+// runLayers runs every layer concurrently, each on a worker goroutine under
+// its own deadline, and returns their outcomes in layer order. A layer that
+// ignores its deadline is abandoned: its worker finishes it on its own and
 // nothing it reports afterwards is read.
 func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.Input, timeout time.Duration) []LayerOutcome {
-	type running struct {
-		pass   *layer.Pass
-		ctx    context.Context
-		cancel context.CancelFunc
-		errc   chan error
-		// started is set once the run holds a slot.
-		started *atomic.Bool
-	}
-	rs := make([]running, len(run))
+	rs := make([]*layerRun, len(run))
 	for i, l := range run {
-		r := running{pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1), started: new(atomic.Bool)}
+		r := &layerRun{l: l, pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1)}
 		r.ctx, r.cancel = context.WithTimeout(ctx, timeout)
 		rs[i] = r
-		go func() {
-			// A slot is held until Run returns, even after the engine
-			// stopped waiting, so abandoned layers count against the
-			// limit and cannot pile up.
-			select {
-			case e.slots <- struct{}{}:
-				r.started.Store(true)
-			case <-r.ctx.Done():
-				r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
-				return
-			}
-			defer func() { <-e.slots }()
-			defer func() {
-				if v := recover(); v != nil {
-					r.errc <- fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
-				}
-			}()
-			r.errc <- l.Run(r.ctx, r.pass)
-		}()
+		e.dispatch(r)
 	}
 	outs := make([]LayerOutcome, len(run))
 	for i, l := range run {
