@@ -56,7 +56,7 @@ var numberWords = map[string]float64{
 
 // scales multiply the number before them.
 var scales = map[string]float64{
-	"hundred": 100, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+	"hundred": 100, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "mln": 1e6, "billion": 1e9, "bn": 1e9, "bln": 1e9, "b": 1e9,
 	"trillion": 1e12, "tn": 1e12, "lakh": 1e5, "crore": 1e7,
 }
 

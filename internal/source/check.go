@@ -119,7 +119,20 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
+	if smallCount(c) {
+		return Verdict{Status: Undecided}
+	}
 	return Verdict{Status: Unsupported}
+}
+
+// smallCount reports whether c is a count of one or two written as a word
+// ("two friends", "one person"): a count a text infers (two people in a
+// conversation) more often than it reads, so one no source states is
+// left undecided rather than called unsupported. A duration ("one-month
+// anniversary") is a measure, not a count: it stays unsupported.
+func smallCount(c claim.Claim) bool {
+	return c.Kind == claim.Number && (c.Num == 1 || c.Num == 2) &&
+		!strings.ContainsAny(c.Text, "0123456789") && !timeUnits[claim.Stem(c.Unit)]
 }
 
 // Related returns at most k passages most likely to bear on c: those that
@@ -388,7 +401,7 @@ func (ix *Index) candidates(q query) []scored {
 	add(q.ctx, 1)
 	out := make([]scored, 0, len(score))
 	for k, s := range score {
-		out = append(out, scored{&k.part.passages[k.id], s})
+		out = append(out, scored{&k.part.passages[k.id], s, k.id})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
@@ -397,7 +410,12 @@ func (ix *Index) candidates(q query) []scored {
 		if out[i].p.Doc.ID != out[j].p.Doc.ID {
 			return out[i].p.Doc.ID < out[j].p.Doc.ID
 		}
-		return out[i].p.Line < out[j].p.Line
+		if out[i].p.Line != out[j].p.Line {
+			return out[i].p.Line < out[j].p.Line
+		}
+		// Several passages of one line (its sentences): the first first,
+		// so that the best candidate is the same on every run.
+		return out[i].id < out[j].id
 	})
 	if len(out) > maxCandidates {
 		out = out[:maxCandidates]
@@ -408,6 +426,7 @@ func (ix *Index) candidates(q query) []scored {
 type scored struct {
 	p     *Passage
 	score int
+	id    int32 // the passage's index in its document
 }
 
 // contradiction looks for a passage about the same thing as c that states
@@ -495,7 +514,12 @@ func sharesWord(a, b string) bool {
 	return false
 }
 
-// checkNegation decides a negation by the passages holding its words.
+// checkNegation decides a negation by the passages holding its words,
+// else by the passage that best matches its sentence (sharing at least
+// minNegationOverlap content words and a quarter of the sentence's) when
+// that passage holds the first negated word: "did not approve the plan
+// quickly" is unsupported where the source says "approved the plan" and
+// nowhere "quickly".
 func (ix *Index) checkNegation(c claim.Claim, q query) Verdict {
 	words := strings.Fields(c.Value)
 	var plain *Passage
@@ -511,7 +535,17 @@ func (ix *Index) checkNegation(c claim.Claim, q query) Verdict {
 		}
 	}
 	if plain == nil {
-		return Verdict{Status: Undecided}
+		// No passage holds every negated word: the passage that best
+		// matches the claim's sentence decides when it holds the first
+		// negated word (the verb) and shares enough of the sentence.
+		cands := ix.candidates(q)
+		if len(cands) == 0 || len(words) == 0 || cands[0].score < max(minNegationOverlap, (len(q.ctx)+3)/4) || !cands[0].p.has(words[0]) {
+			return Verdict{Status: Undecided}
+		}
+		if cands[0].p.negated {
+			return Verdict{Status: Supported, Evidence: cands[0].p}
+		}
+		plain = cands[0].p
 	}
 	return Verdict{Status: Unsupported, Evidence: plain}
 }
@@ -612,3 +646,43 @@ func negated(s string) bool {
 	}
 	return false
 }
+
+// DroppedNegation looks for the passage that best matches sentence and
+// returns it when it negates what the sentence states plainly: the
+// passage says "the council did not approve the plan" and the sentence,
+// with no negation of its own, "the council approved the plan". The
+// words the passage's negation governs must follow each other in the
+// sentence as they do in the passage, and the passage must share at least
+// minNegationOverlap content words and a quarter of the sentence's, so
+// that it speaks of the same thing. It returns nil when there is no such
+// passage.
+func (ix *Index) DroppedNegation(sentence string) *Passage {
+	if negated(sentence) {
+		return nil
+	}
+	own := map[string]bool{}
+	var q query
+	for _, w := range claim.ContentWords(sentence) {
+		if !own[w] && !isNumeric(w) {
+			own[w] = true
+			q.ctx = append(q.ctx, w)
+		}
+	}
+	need := max(minNegationOverlap, (len(q.ctx)+3)/4)
+	cands := ix.candidates(q)
+	if len(cands) == 0 || cands[0].score < need || !cands[0].p.negated {
+		return nil
+	}
+	p := cands[0].p
+	seq := " " + strings.Join(claim.ContentWords(sentence), " ") + " "
+	for _, c := range p.Claims {
+		if c.Kind == claim.Negation && strings.Contains(seq, " "+c.Value+" ") {
+			return p
+		}
+	}
+	return nil
+}
+
+// minNegationOverlap is the fewest content words a passage must share
+// with a sentence for a negation it drops to count.
+const minNegationOverlap = 4

@@ -168,6 +168,11 @@ func Build(d Doc) (*DocIndex, error) {
 	return x, nil
 }
 
+// implicitNegRE finds the verbs that negate what follows them without a
+// negator: a source saying "the company failed to get the balance right"
+// states what "the company did not get the balance right" says.
+var implicitNegRE = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed)?|refus(?:e|es|ed)|unable|declin(?:e|es|ed)|neglect(?:s|ed)?) to\b`)
+
 func (x *DocIndex) add(text string, line int) {
 	id := int32(len(x.passages))
 	p := Passage{Doc: x.doc, Text: text, Line: line, Claims: claim.Extract(text, "").Claims}
@@ -177,6 +182,7 @@ func (x *DocIndex) add(text string, line int) {
 	}
 	slices.Sort(p.stems)
 	seen := map[string]bool{}
+	p.negated = implicitNegRE.MatchString(text)
 	for _, c := range p.Claims {
 		if c.Kind == claim.Negation {
 			p.negated = true

@@ -262,3 +262,61 @@ func TestWarmAndReuse(t *testing.T) {
 		t.Errorf("%d cache hits, want the shared document found again", hits)
 	}
 }
+
+// TestImplicitNegationCountsAndScales: a source's "failed to" negates what
+// follows it, a negation is decided by the passage that best matches its
+// sentence when no passage holds all its words, a count of one or two no source states is undecided (a
+// duration stays unsupported), and "mln" scales like "million".
+func TestImplicitNegationCountsAndScales(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "d", Content: "The boss admitted the company failed to get the balance right. " +
+		"James: if we are late we may lose 5 mln bucks. The meeting starts after lunch.\n" +
+		"The committee members approved the proposal after a long debate on Tuesday."})
+	for _, tt := range []struct {
+		text   string
+		status source.Status
+	}{
+		{"The company did not get the balance right.", source.Supported},
+		{"They may lose 5 million dollars if they are late.", source.Supported},
+		{"They may lose 5 billion dollars if they are late.", source.Unsupported}, // "bucks" is not "dollars": not the same thing to contradict
+		{"Two friends discuss the meeting.", source.Undecided},
+		{"The meeting lasts one week.", source.Unsupported},
+		{"Three friends discuss the meeting.", source.Unsupported},
+		// No passage holds every negated word ("quickly"): the passage
+		// that best matches the sentence states it without negation.
+		{"The committee members did not approve the proposal quickly on Tuesday.", source.Unsupported},
+		{"The weather did not approve of the proposal quickly.", source.Undecided}, // too little in common
+	} {
+		set := claim.Extract(tt.text, "")
+		i := slices.IndexFunc(set.Claims, func(c claim.Claim) bool { return c.Kind != claim.Name })
+		if i < 0 {
+			t.Errorf("%q: no claim", tt.text)
+			continue
+		}
+		if v := ix.Check(set.Claims[i]); v.Status != tt.status {
+			t.Errorf("%q (%s): got %s, want %s", tt.text, set.Claims[i], v.Status, tt.status)
+		}
+	}
+}
+
+func TestDroppedNegation(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "d", Content: "Weather aside, the city council did not approve the new budget plan on Monday.\nThe mayor spoke to reporters."})
+	for _, tt := range []struct {
+		sentence string
+		want     bool
+	}{
+		{"The city council approved the new budget plan on Monday.", true},
+		{"The city council did not approve the new budget plan on Monday.", false}, // negated as the source
+		{"The city council discussed the new budget plan on Monday.", false},       // the negated words are not stated
+		{"The mayor approved the new budget.", false},                              // too little in common
+	} {
+		p := ix.DroppedNegation(tt.sentence)
+		if (p != nil) != tt.want {
+			t.Errorf("%q: got %v, want a passage: %v", tt.sentence, p, tt.want)
+		}
+		if p != nil && p.Line != 1 {
+			t.Errorf("%q: evidence on line %d", tt.sentence, p.Line)
+		}
+	}
+}

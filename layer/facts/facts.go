@@ -154,6 +154,10 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 				t.add(source.Contradicted)
 				reportSwap(p, txt, sp, sw)
 			}
+			if ev := ix.DroppedNegation(sent); ev != nil {
+				t.add(source.Contradicted)
+				reportDroppedNegation(p, txt, sp, ev, ix.SourceOf(ev))
+			}
 		}
 	}
 	if len(set.Claims) == 0 && t.bad == 0 {
@@ -215,6 +219,13 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict
 		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200))
 		if asked && j.err != nil {
 			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", clip(c.Sentence, 160), clip(j.err.Error(), 200))
+		}
+		if c.Kind != claim.Negation {
+			// A count of one or two no source states (source.Index.Check).
+			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and a count this small is often inferred rather than stated", c.Subject(), c.Quoted())
+			if asked && j.err != nil {
+				msg += fmt.Sprintf(" (the model could not decide it: %s)", clip(j.err.Error(), 200))
+			}
 		}
 		p.Undecided(c.Location(), msg, "Give a source that covers this statement, or check it by hand")
 	}
@@ -297,6 +308,21 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, clip(sw.Evidence.Text, 200)),
 		Suggestion: fmt.Sprintf("Correct '%s' to '%s' if the sentence speaks of the same thing, based on %s", sw.Word, sw.Antonym, d.Ref()),
 		Rule:       "facts.antonym"})
+}
+
+// reportDroppedNegation reports a sentence that states plainly what the
+// passage ev that best matches it negates.
+func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *source.Passage, d *source.Doc) {
+	p.Decided(antonymCertainty)
+	loc := txt.Path
+	if loc == "" {
+		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
+	}
+	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
+		Message: fmt.Sprintf("'%s' is stated without the negation %s gives it (%s line %d: %q)",
+			clip(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, clip(ev.Text, 200)),
+		Suggestion: fmt.Sprintf("Check whether the statement should be negated, based on %s", d.Ref()),
+		Rule:       "facts.negation_dropped"})
 }
 
 func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {

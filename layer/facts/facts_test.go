@@ -112,6 +112,25 @@ func TestAntonymSwap(t *testing.T) {
 	}
 }
 
+// TestDroppedNegation: a sentence that states plainly what the passage
+// best matching it negates is a hallucination warning.
+func TestDroppedNegation(t *testing.T) {
+	t.Parallel()
+	src := layer.Source{ID: "minutes", Content: "The city council did not approve the new budget plan on Monday."}
+	f := runFacts(t, &layer.Input{Output: "The city council approved the new budget plan on Monday.", Sources: []layer.Source{src}})
+	if len(f.Issues) != 1 {
+		t.Fatalf("issues %s", dump(f.Issues))
+	}
+	is := f.Issues[0]
+	if is.Type != result.Hallucination || is.Severity != result.Warning || is.Location != "line:1" || is.Rule != "facts.negation_dropped" ||
+		!strings.Contains(is.Message, "is stated without the negation minutes gives it (minutes line 1:") {
+		t.Errorf("issue %s", dump(f.Issues))
+	}
+	if !slices.Contains(f.Failed, facts.Criterion) || f.Confidence >= 1 {
+		t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
+	}
+}
+
 // TestJudgeHook: claims the deterministic check leaves unsupported go to
 // the judge, whose verdict counts with its certainty and names its model.
 func TestJudgeHook(t *testing.T) {
