@@ -6,10 +6,8 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"text/template"
 
 	"github.com/agentjudge/judge/result"
@@ -115,52 +113,16 @@ func (c *Client) JudgeCriteria(ctx context.Context, q CriteriaQuestion) ([]Crite
 		}
 		return out, Usage{}
 	}
-	// Batches of consecutive criteria that fit.
-	var batches [][]int
-	var cur []int
-	size := fixed
+	sizes := make([]int, len(q.Criteria))
 	for i, cr := range q.Criteria {
-		n := len(cr.Text) + 20
-		if fixed+n > MaxPromptChars {
-			out[i].Err = &TooLargeError{Chars: len(cr.Text), Limit: MaxPromptChars - fixed - 20, What: "the criterion's text"}
-			continue
-		}
-		if len(cur) == MaxBatch || size+n > MaxPromptChars {
-			batches = append(batches, cur)
-			cur, size = nil, fixed
-		}
-		cur = append(cur, i)
-		size += n
+		sizes[i] = len(cr.Text) + 20
 	}
-	if len(cur) > 0 {
-		batches = append(batches, cur)
-	}
-
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		usage Usage
-	)
-	for _, b := range batches {
-		wg.Go(func() {
-			crits := make([]Criterion, len(b))
-			for j, i := range b {
-				crits[j] = q.Criteria[i]
-			}
-			vs, u, err := c.judgeBatch(ctx, q, crits)
-			mu.Lock()
-			defer mu.Unlock()
-			usage = usage.Add(u)
-			for j, i := range b {
-				if err != nil {
-					out[i].Err = err
-				} else {
-					out[i].Verdict = &vs[j]
-				}
-			}
-		})
-	}
-	wg.Wait()
+	batches := batchPlan(sizes, fixed, func(i int) {
+		out[i].Err = &TooLargeError{Chars: len(q.Criteria[i].Text), Limit: MaxPromptChars - fixed - 20, What: "the criterion's text"}
+	})
+	usage := askBatches(q.Criteria, batches,
+		func(crits []Criterion) ([]Verdict, Usage, error) { return c.judgeBatch(ctx, q, crits) },
+		func(i int, v *Verdict, err error) { out[i].Verdict, out[i].Err = v, err })
 	return out, usage
 }
 
@@ -170,31 +132,9 @@ func (c *Client) judgeBatch(ctx context.Context, q CriteriaQuestion, crits []Cri
 	if err != nil {
 		return nil, Usage{}, err
 	}
-	var vs []Verdict
-	check := func(v any) error {
-		var err error
-		vs, err = verdicts(v, crits)
-		return err
-	}
-	a, err := c.Ask(ctx, Question{Messages: msgs, Schema: CriteriaSchema, Check: check})
-	if err != nil {
-		var u Usage
-		if me := (*MalformedError)(nil); errors.As(err, &me) {
-			u = me.Usage
-		} else if ce := (*CallError)(nil); errors.As(err, &ce) {
-			u = ce.Usage
-		}
-		return nil, u, err
-	}
-	if a.Cached {
-		if vs, err = verdicts(a.Value, crits); err != nil {
-			return nil, Usage{}, err
-		}
-		for i := range vs {
-			vs[i].Cached = true
-		}
-	}
-	return vs, a.Usage, nil
+	return askVerdicts(ctx, c, msgs, CriteriaSchema,
+		func(v any) ([]Verdict, error) { return verdicts(v, crits) },
+		func(v *Verdict) { v.Cached = true })
 }
 
 // verdicts reads the answer v (valid against CriteriaSchema) into one

@@ -5,11 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"text/template"
 )
 
@@ -95,50 +93,16 @@ const maxSourceValue = 200
 func (c *Client) JudgeClaims(ctx context.Context, claims []Claim) ([]ClaimResult, Usage) {
 	out := make([]ClaimResult, len(claims))
 	fixed := len(factsSystem) + 1200
-	var batches [][]int
-	var cur []int
-	size := fixed
+	sizes := make([]int, len(claims))
 	for i, cl := range claims {
-		n := cl.size()
-		if fixed+n > MaxPromptChars {
-			out[i].Err = &TooLargeError{Chars: n, Limit: MaxPromptChars - fixed, What: "the claim and its passages"}
-			continue
-		}
-		if len(cur) == MaxBatch || size+n > MaxPromptChars {
-			batches = append(batches, cur)
-			cur, size = nil, fixed
-		}
-		cur = append(cur, i)
-		size += n
+		sizes[i] = cl.size()
 	}
-	if len(cur) > 0 {
-		batches = append(batches, cur)
-	}
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		usage Usage
-	)
-	for _, b := range batches {
-		wg.Go(func() {
-			batch := make([]Claim, len(b))
-			for j, i := range b {
-				batch[j] = claims[i]
-			}
-			vs, u, err := c.judgeClaimBatch(ctx, batch)
-			mu.Lock()
-			defer mu.Unlock()
-			usage = usage.Add(u)
-			for j, i := range b {
-				if err != nil {
-					out[i].Err = err
-				} else {
-					out[i].Verdict = &vs[j]
-				}
-			}
-		})
-	}
-	wg.Wait()
+	batches := batchPlan(sizes, fixed, func(i int) {
+		out[i].Err = &TooLargeError{Chars: sizes[i], Limit: MaxPromptChars - fixed, What: "the claim and its passages"}
+	})
+	usage := askBatches(claims, batches,
+		func(batch []Claim) ([]ClaimVerdict, Usage, error) { return c.judgeClaimBatch(ctx, batch) },
+		func(i int, v *ClaimVerdict, err error) { out[i].Verdict, out[i].Err = v, err })
 	return out, usage
 }
 
@@ -149,31 +113,9 @@ func (c *Client) judgeClaimBatch(ctx context.Context, claims []Claim) ([]ClaimVe
 	if err != nil {
 		return nil, Usage{}, err
 	}
-	var vs []ClaimVerdict
-	check := func(v any) error {
-		var err error
-		vs, err = claimVerdicts(v, claims, labels)
-		return err
-	}
-	a, err := c.Ask(ctx, Question{Messages: msgs, Schema: FactsSchema, Check: check})
-	if err != nil {
-		var u Usage
-		if me := (*MalformedError)(nil); errors.As(err, &me) {
-			u = me.Usage
-		} else if ce := (*CallError)(nil); errors.As(err, &ce) {
-			u = ce.Usage
-		}
-		return nil, u, err
-	}
-	if a.Cached {
-		if vs, err = claimVerdicts(a.Value, claims, labels); err != nil {
-			return nil, Usage{}, err
-		}
-		for i := range vs {
-			vs[i].Cached = true
-		}
-	}
-	return vs, a.Usage, nil
+	return askVerdicts(ctx, c, msgs, FactsSchema,
+		func(v any) ([]ClaimVerdict, error) { return claimVerdicts(v, claims, labels) },
+		func(v *ClaimVerdict) { v.Cached = true })
 }
 
 // claimVerdicts reads the answer v (valid against FactsSchema) into one
