@@ -2,7 +2,9 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -95,4 +97,44 @@ func askVerdicts[V any](ctx context.Context, c *Client, msgs []Message, schema *
 		}
 	}
 	return vs, a.Usage, nil
+}
+
+// readVerdicts reads the "verdicts" list of the answer v into one verdict
+// per asked id, in ids' order, making each with read from its object (i is
+// its index in ids). An answer that misses an id, names one not asked, or
+// names one twice is an error; noun says what an id stands for in errors.
+func readVerdicts[V any](v any, ids []int, noun string, read func(m map[string]any, id, i int) (V, error)) ([]V, error) {
+	obj, _ := v.(map[string]any)
+	list, _ := obj["verdicts"].([]any)
+	pos := make(map[int]int, len(ids))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	out := make([]V, len(ids))
+	seen := make([]bool, len(ids))
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		num, _ := m["id"].(json.Number)
+		id, err := num.Int64()
+		if err != nil {
+			return nil, fmt.Errorf("verdict id %v is not an integer", m["id"])
+		}
+		i, ok := pos[int(id)]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("the answer has a verdict for %s %d, which was not asked", noun, id)
+		case seen[i]:
+			return nil, fmt.Errorf("the answer has two verdicts for %s %d", noun, id)
+		}
+		seen[i] = true
+		if out[i], err = read(m, int(id), i); err != nil {
+			return nil, err
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("the answer has no verdict for %s %d", noun, ids[i])
+		}
+	}
+	return out, nil
 }

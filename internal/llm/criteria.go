@@ -141,45 +141,21 @@ func (c *Client) judgeBatch(ctx context.Context, q CriteriaQuestion, crits []Cri
 // verdict per criterion, in crits' order; an answer that misses a
 // criterion, names one not asked, or names one twice is an error.
 func verdicts(v any, crits []Criterion) ([]Verdict, error) {
-	obj, _ := v.(map[string]any)
-	list, _ := obj["verdicts"].([]any)
-	pos := make(map[int]int, len(crits))
+	ids := make([]int, len(crits))
 	for i, c := range crits {
-		pos[c.ID] = i
+		ids[i] = c.ID
 	}
-	out := make([]Verdict, len(crits))
-	seen := make([]bool, len(crits))
-	for _, item := range list {
-		m, _ := item.(map[string]any)
-		num, _ := m["id"].(json.Number)
-		id, err := num.Int64()
-		if err != nil {
-			return nil, fmt.Errorf("verdict id %v is not an integer", m["id"])
-		}
-		i, ok := pos[int(id)]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("the answer has a verdict for id %d, which was not asked", id)
-		case seen[i]:
-			return nil, fmt.Errorf("the answer has two verdicts for id %d", id)
-		}
-		seen[i] = true
+	return readVerdicts(v, ids, "id", func(m map[string]any, id, _ int) (Verdict, error) {
 		cn, _ := m["confidence"].(json.Number)
 		conf, err := cn.Float64()
 		verdict, _ := m["verdict"].(string)
 		reason, _ := m["reason"].(string)
 		if err != nil || !(conf >= 0 && conf <= 1) || (verdict != Met && verdict != NotMet && verdict != CannotTell) {
-			return nil, fmt.Errorf("the verdict for id %d is not one of met, not_met, cannot_tell with a confidence in [0, 1]", id)
+			return Verdict{}, fmt.Errorf("the verdict for id %d is not one of met, not_met, cannot_tell with a confidence in [0, 1]", id)
 		}
-		out[i] = Verdict{ID: int(id), Verdict: verdict, Confidence: conf,
-			Reason: result.Clip(strings.TrimSpace(reason), maxReason)}
-	}
-	for i, ok := range seen {
-		if !ok {
-			return nil, fmt.Errorf("the answer has no verdict for id %d", crits[i].ID)
-		}
-	}
-	return out, nil
+		return Verdict{ID: id, Verdict: verdict, Confidence: conf,
+			Reason: result.Clip(strings.TrimSpace(reason), maxReason)}, nil
+	})
 }
 
 // CriteriaMessages returns the messages of the criteria check: the system

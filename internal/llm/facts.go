@@ -124,58 +124,34 @@ func (c *Client) judgeClaimBatch(ctx context.Context, claims []Claim) ([]ClaimVe
 // one twice, or cites as evidence a passage not shown with the claim is an
 // error.
 func claimVerdicts(v any, claims []Claim, labels [][]string) ([]ClaimVerdict, error) {
-	obj, _ := v.(map[string]any)
-	list, _ := obj["verdicts"].([]any)
-	pos := make(map[int]int, len(claims))
+	ids := make([]int, len(claims))
 	for i, c := range claims {
-		pos[c.ID] = i
+		ids[i] = c.ID
 	}
-	out := make([]ClaimVerdict, len(claims))
-	seen := make([]bool, len(claims))
-	for _, item := range list {
-		m, _ := item.(map[string]any)
-		num, _ := m["id"].(json.Number)
-		id, err := num.Int64()
-		if err != nil {
-			return nil, fmt.Errorf("verdict id %v is not an integer", m["id"])
-		}
-		i, ok := pos[int(id)]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("the answer has a verdict for claim %d, which was not asked", id)
-		case seen[i]:
-			return nil, fmt.Errorf("the answer has two verdicts for claim %d", id)
-		}
-		seen[i] = true
+	return readVerdicts(v, ids, "claim", func(m map[string]any, id, i int) (ClaimVerdict, error) {
 		cn, _ := m["confidence"].(json.Number)
 		conf, err := cn.Float64()
 		verdict, _ := m["verdict"].(string)
 		if err != nil || !(conf >= 0 && conf <= 1) || (verdict != Supported && verdict != Contradicted && verdict != CannotTell) {
-			return nil, fmt.Errorf("the verdict for claim %d is not one of supported, contradicted, cannot_tell with a confidence in [0, 1]", id)
+			return ClaimVerdict{}, fmt.Errorf("the verdict for claim %d is not one of supported, contradicted, cannot_tell with a confidence in [0, 1]", id)
 		}
-		cv := ClaimVerdict{ID: int(id), Verdict: verdict, Confidence: conf, Evidence: -1}
+		cv := ClaimVerdict{ID: id, Verdict: verdict, Confidence: conf, Evidence: -1}
 		if verdict != CannotTell {
 			ev, _ := m["evidence"].(string)
 			cv.Evidence = indexOf(labels[i], strings.TrimSpace(ev))
 			if cv.Evidence < 0 {
-				return nil, fmt.Errorf("the verdict for claim %d cites passage %q, which is not among its passages (%s)", id, ev, strings.Join(labels[i], ", "))
+				return ClaimVerdict{}, fmt.Errorf("the verdict for claim %d cites passage %q, which is not among its passages (%s)", id, ev, strings.Join(labels[i], ", "))
 			}
 		}
 		if verdict == Contradicted {
 			sv, _ := m["source_value"].(string)
 			cv.SourceValue = strings.Join(strings.Fields(sv), " ")
 			if cv.SourceValue == "" || len(cv.SourceValue) > maxSourceValue {
-				return nil, fmt.Errorf("the verdict for claim %d is contradicted but its source_value is empty or over %d bytes", id, maxSourceValue)
+				return ClaimVerdict{}, fmt.Errorf("the verdict for claim %d is contradicted but its source_value is empty or over %d bytes", id, maxSourceValue)
 			}
 		}
-		out[i] = cv
-	}
-	for i, ok := range seen {
-		if !ok {
-			return nil, fmt.Errorf("the answer has no verdict for claim %d", claims[i].ID)
-		}
-	}
-	return out, nil
+		return cv, nil
+	})
 }
 
 func indexOf(list []string, s string) int {
