@@ -10,10 +10,10 @@ import (
 	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
-// TestSummEdits runs the evaluation over the SummEdits development set and
-// holds the figures recorded in docs/grounding.md: a change that loses
-// balanced accuracy, or flags more consistent summaries, fails here.
-func TestSummEdits(t *testing.T) {
+// summEdits returns the three files of the SummEdits development set and
+// an engine with the default layers to evaluate them.
+func summEdits(t *testing.T) ([]string, *judge.Engine) {
+	t.Helper()
 	dir := sharedtest.Dir(t, "summedits-dev")
 	files, err := filepath.Glob(filepath.Join(dir, "summedits_*.json"))
 	if err != nil || len(files) != 3 {
@@ -23,6 +23,14 @@ func TestSummEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return files, e
+}
+
+// TestSummEdits runs the evaluation over the SummEdits development set and
+// holds the figures recorded in docs/grounding.md: a change that loses
+// balanced accuracy, or flags more consistent summaries, fails here.
+func TestSummEdits(t *testing.T) {
+	files, e := summEdits(t)
 	rep, err := Evaluate(context.Background(), e, files, "", nil)
 	if err != nil {
 		t.Fatal(err)

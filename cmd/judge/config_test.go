@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -346,26 +345,17 @@ func TestBinaryConfig(t *testing.T) {
 		{"--config", path, "validate", filepath.Join(dir, "out.json"), "--criteria", "Tests are included", "--format", "json"},
 		{"validate", filepath.Join(dir, "out.json"), "--criteria", "Code implements sorting", "--config=" + path},
 	} {
-		cmd := exec.Command(judgeBin(t), args...)
-		cmd.Env = env
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee := (*exec.ExitError)(nil); asExit(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		res := execJudge(t, nil, env, args...)
+		code := res.code
 		var r result.ValidationResult
-		if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
-			t.Fatalf("run %d: %v\n%s%s", i, err, stdout.String(), stderr.String())
+		if err := json.Unmarshal([]byte(res.stdout), &r); err != nil {
+			t.Fatalf("run %d: %v\n%s%s", i, err, res.stdout, res.stderr)
 		}
 		switch {
 		case i == 0 && (code != 1 || len(r.FailedCriteria) != 1 || r.Metadata.Model != llmtest.Model):
-			t.Errorf("run %d: exit %d, got %+v\n%s", i, code, r, stderr.String())
+			t.Errorf("run %d: exit %d, got %+v\n%s", i, code, r, res.stderr)
 		case i == 1 && (code != 0 || len(r.PassedCriteria) != 1 || r.Metadata.Model != llmtest.Model):
-			t.Errorf("run %d: exit %d, got %+v\n%s", i, code, r, stderr.String())
+			t.Errorf("run %d: exit %d, got %+v\n%s", i, code, r, res.stderr)
 		}
 	}
 	if n := len(srv.Requests()); n != 2 {
@@ -373,13 +363,8 @@ func TestBinaryConfig(t *testing.T) {
 	}
 
 	// A missing file named by --config: exit 2 with the path.
-	cmd := exec.Command(judgeBin(t), "--config", filepath.Join(dir, "nope.yaml"), "validate", filepath.Join(dir, "out.json"))
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if ee := (*exec.ExitError)(nil); !asExit(err, &ee) || ee.ExitCode() != 2 ||
-		!strings.Contains(stderr.String(), "judge: "+filepath.Join(dir, "nope.yaml")+": no such config file (named by --config)") {
-		t.Errorf("missing --config file: %v, stderr %q", err, stderr.String())
+	res := execJudge(t, nil, env, "--config", filepath.Join(dir, "nope.yaml"), "validate", filepath.Join(dir, "out.json"))
+	if res.code != 2 || !strings.Contains(res.stderr, "judge: "+filepath.Join(dir, "nope.yaml")+": no such config file (named by --config)") {
+		t.Errorf("missing --config file: exit %d, stderr %q", res.code, res.stderr)
 	}
 }

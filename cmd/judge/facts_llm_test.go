@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,17 +155,14 @@ func TestBinaryFactsWithModel(t *testing.T) {
 	t.Parallel()
 	srv := factsFake(t, llmtest.Reply{Fixture: "facts_contradicted"})
 	dir := writeFiles(t, map[string]string{"out.json": nameOut, "src/advisory.txt": advisoryText})
-	cmd := exec.Command(judgeBin(t), "validate", filepath.Join(dir, "out.json"), "--source", filepath.Join(dir, "src"),
+	res := runJudgeEnv(t, []string{llm.EnvBaseURL + "=" + srv.URL, llm.EnvModel + "=" + llmtest.Model},
+		"validate", filepath.Join(dir, "out.json"), "--source", filepath.Join(dir, "src"),
 		"--trusted-source", "advisory.txt", "--types", "facts", "--format", "json")
-	cmd.Env = append(os.Environ(), llm.EnvBaseURL+"="+srv.URL, llm.EnvModel+"="+llmtest.Model)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ee := (*exec.ExitError)(nil); err == nil || !asExit(err, &ee) || ee.ExitCode() != 1 {
-		t.Fatalf("judge validate: %v, want exit 1\n%s%s", err, stdout.String(), stderr.String())
+	if res.code != 1 {
+		t.Fatalf("judge validate: exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	var r result.ValidationResult
-	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+	if err := json.Unmarshal([]byte(res.stdout), &r); err != nil {
 		t.Fatal(err)
 	}
 	is := factIssue(&r)

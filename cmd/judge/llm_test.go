@@ -144,16 +144,12 @@ func TestBinaryWithModel(t *testing.T) {
 	srv.APIKey = "sk-cli-test"
 	dir := writeFiles(t, map[string]string{"out.json": sortOutput})
 
-	cmd := exec.Command(judgeBin(t), "validate", filepath.Join(dir, "out.json"), "--criteria", "Tests are included", "--format", "json")
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ee := (*exec.ExitError)(nil); err == nil || !asExit(err, &ee) || ee.ExitCode() != 1 {
-		t.Fatalf("judge validate: %v, want exit 1\n%s%s", err, stdout.String(), stderr.String())
+	res := execJudge(t, nil, env, "validate", filepath.Join(dir, "out.json"), "--criteria", "Tests are included", "--format", "json")
+	if res.code != 1 {
+		t.Fatalf("judge validate: exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	var r result.ValidationResult
-	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+	if err := json.Unmarshal([]byte(res.stdout), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.Metadata.Model != llmtest.Model || len(r.FailedCriteria) != 1 || r.Metadata.TokenUsage == nil {
@@ -212,12 +208,6 @@ func TestBinaryWithModel(t *testing.T) {
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("got %d model calls, want 2", n)
 	}
-}
-
-func asExit(err error, target **exec.ExitError) bool {
-	ee, ok := err.(*exec.ExitError)
-	*target = ee
-	return ok
 }
 
 func TestServeBadModelConfig(t *testing.T) {
