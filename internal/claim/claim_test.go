@@ -61,6 +61,11 @@ func TestExtract(t *testing.T) {
 		{"may is a verb", "It may rain. We met in May.", []string{"date|May|?-05-?|s"}},
 		{"sentence-initial common word", "Published on the site. Affected users wait.", nil},
 		{"sentence-initial name said again", "Sam left. Then Sam came back. Shares fell.", []string{"name|Sam|sam|s", "name|Sam|sam|s"}},
+		{"hyphenated description", "It is a new Sims-based podcast. It has Russia-backed fans. It reads Anglo-Saxon poems.", []string{
+			"name|Sims|sims|s",
+			"name|Russia|russia|s",
+			"name|Anglo-Saxon|anglo-saxon|s",
+		}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {

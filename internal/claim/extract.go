@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 var (
@@ -498,8 +499,8 @@ func trimName(s string) string {
 	fs := strings.Fields(s)
 	for len(fs) > 0 {
 		last := strings.ToLower(fs[len(fs)-1])
-		if !stopwords[last] && !particles[last] {
-			break
+		if !stopwords[last] && !particles[last] || isAcronym(fs[len(fs)-1]) {
+			break // "LA" and "US" are names, not "la" and "us"
 		}
 		fs = fs[:len(fs)-1]
 	}
@@ -534,6 +535,12 @@ func (x *extractor) names() {
 				name = strings.TrimSuffix(name, suf)
 				e -= len(suf)
 			}
+		}
+		if i := strings.LastIndexByte(name, '-'); i > 0 && lowerWord(name[i+1:]) {
+			// "Sims-based", "Russia-backed": the name is the part before
+			// the hyphen; what follows describes something else.
+			e -= len(name) - i
+			name = name[:i]
 		}
 		if len(words) == 1 && x.sentenceInitial(s) && (commonInitial(lw) || !x.capitalizedElsewhere(name)) {
 			// A capitalized word that starts a sentence is a name only
@@ -649,4 +656,23 @@ func (x *extractor) capitalizedElsewhere(word string) bool {
 		}
 		i = at + 1
 	}
+}
+
+// lowerWord reports whether w is a word of lower-case letters only.
+func lowerWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isAcronym reports whether w is written in capitals only, two or more:
+// "LA", "US".
+func isAcronym(w string) bool {
+	return len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w
 }
