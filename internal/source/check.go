@@ -1,9 +1,11 @@
 package source
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -85,6 +87,10 @@ type Verdict struct {
 	// Near is set for a contradiction that is a near miss: a date off in
 	// its month or day only, a number within 5%.
 	Near bool
+	// Why says why an Undecided claim could not be decided, when the
+	// sources say something of it: "the source gives 'August 17' without
+	// a year".
+	Why string
 }
 
 // maxCandidates is how many passages are read for a contradiction.
@@ -114,6 +120,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	default:
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
+		}
+		if v, ok := ix.partialDate(c, q); ok {
+			return v
 		}
 	}
 	if v, ok := ix.contradiction(c, q); ok {
@@ -281,6 +290,37 @@ func sameValue(c, s claim.Claim) bool {
 	return c.Kind == s.Kind && c.Value == s.Value
 }
 
+// partialDate decides a date claim that a passage about the same thing
+// (sharing a word with its sentence) gives only in part: the same month,
+// and day if both give one, but no year ("17 August last year" for
+// "August 2022"). The source neither states nor contradicts the rest, so
+// the claim is undecided, with Why saying so, and no other date of the
+// sources contradicts it.
+func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Month == 0 || cd.Year == 0 {
+		return Verdict{}, false
+	}
+	key := "date:m:" + strconv.Itoa(cd.Month)
+	for _, part := range ix.parts {
+		for _, id := range part.values[key] {
+			p := &part.passages[id]
+			if q.overlap(p) == 0 {
+				continue
+			}
+			for _, s := range p.Claims {
+				sd, ok := claim.ParseDate(s.Value)
+				if s.Kind != claim.Date || !ok || sd.Month != cd.Month || sd.Year != 0 || !cd.Agrees(sd) {
+					continue
+				}
+				return Verdict{Status: Undecided, Evidence: p, Found: s,
+					Why: fmt.Sprintf("the source gives %s without a year", s.Quoted())}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
 // covers reports whether source date s gives every part claim date c
 // gives (c "February 2024" is covered by "February 13, 2024", not by
 // "2024").
@@ -296,49 +336,6 @@ func closeEnough(a, b, rel float64) bool {
 	}
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }
-
-// findName returns a passage holding every word of name c, or nil.
-func (ix *Index) findName(c claim.Claim) *Passage {
-	words := claim.ContentWords(c.Text)
-	if len(words) == 0 {
-		return nil
-	}
-	// Titles ("President") may be left out by the source.
-	var core []string
-	for _, w := range words {
-		if !titles[w] {
-			core = append(core, w)
-		}
-	}
-	if len(core) == 0 {
-		core = words
-	}
-	for _, part := range ix.parts {
-		if ids := intersect(part, core); len(ids) > 0 {
-			return &part.passages[ids[0]]
-		}
-	}
-	// A name whose words the source gives in different passages ("Alice
-	// Smith" ... "Smith said") is supported by the passage of its last
-	// word.
-	for _, part := range ix.parts {
-		all := true
-		for _, w := range core {
-			if len(part.words[w]) == 0 {
-				all = false
-				break
-			}
-		}
-		if all {
-			return &part.passages[part.words[core[len(core)-1]][0]]
-		}
-	}
-	return nil
-}
-
-var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "president": true, "minister": true,
-	"senator": true, "sir": true, "king": true, "queen": true, "prince": true, "princ": true, "pope": true, "captain": true,
-	"general": true, "chief": true, "judg": true, "mayor": true, "governor": true, "chancellor": true, "ceo": true}
 
 // intersect returns the passages of part holding every word.
 func intersect(part *DocIndex, words []string) []int32 {

@@ -220,7 +220,13 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict
 		if asked && j.err != nil {
 			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", clip(c.Sentence, 160), clip(j.err.Error(), 200))
 		}
-		if c.Kind != claim.Negation {
+		switch {
+		case v.Why != "" && v.Evidence != nil:
+			msg = fmt.Sprintf("%s %s could not be checked: %s (%s line %d: %q)", c.Subject(), c.Quoted(), v.Why, v.Source.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+			if asked && j.err != nil {
+				msg += fmt.Sprintf("; the model could not decide it (%s)", clip(j.err.Error(), 200))
+			}
+		case c.Kind != claim.Negation:
 			// A count of one or two no source states (source.Index.Check).
 			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and a count this small is often inferred rather than stated", c.Subject(), c.Quoted())
 			if asked && j.err != nil {

@@ -1,0 +1,202 @@
+package source
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/agentjudge/judge/internal/claim"
+)
+
+// findName returns a passage that names c, or nil: one holding every
+// word of the name (titles such as "President" may be left out), the same
+// name with a nationality for its country or a country for its
+// nationality ("Chinese officials" for "officials in China"), or the
+// initials of a name of several words ("LA" for "Los Angeles").
+func (ix *Index) findName(c claim.Claim) *Passage {
+	words := claim.ContentWords(c.Text)
+	if len(words) == 0 {
+		return nil
+	}
+	var core []string
+	for _, w := range words {
+		if !titles[w] {
+			core = append(core, w)
+		}
+	}
+	if len(core) == 0 {
+		core = words
+	}
+	for _, form := range nameForms(core) {
+		if p := ix.findWords(form); p != nil {
+			return p
+		}
+	}
+	return ix.findInitials(c.Text)
+}
+
+// findWords returns a passage holding every word of words or, when no
+// passage holds them all, the passage of the last word in a document that
+// holds them all ("Alice Smith" ... "Smith said"); nil when none.
+func (ix *Index) findWords(words []string) *Passage {
+	for _, part := range ix.parts {
+		if ids := intersect(part, words); len(ids) > 0 {
+			return &part.passages[ids[0]]
+		}
+	}
+	for _, part := range ix.parts {
+		all := true
+		for _, w := range words {
+			if len(part.words[w]) == 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			return &part.passages[part.words[words[len(words)-1]][0]]
+		}
+	}
+	return nil
+}
+
+// nameForms returns the word lists that state the name of stems core:
+// core itself, then core with one nationality swapped for its country, or
+// one country for its nationality.
+func nameForms(core []string) [][]string {
+	forms := [][]string{core}
+	for i, w := range core {
+		for _, alt := range places[w] {
+			forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
+		}
+	}
+	return forms
+}
+
+// findInitials returns a passage that writes the name of several words
+// text by its initials, in capitals ("LA", "L.A." for "Los Angeles"), or
+// nil.
+func (ix *Index) findInitials(text string) *Passage {
+	var initials []rune
+	n := 0
+	for _, w := range strings.Fields(text) {
+		r := []rune(w)
+		if len(r) == 0 || !unicode.IsUpper(r[0]) {
+			if particles[strings.ToLower(w)] {
+				continue
+			}
+			return nil
+		}
+		initials = append(initials, r[0])
+		n++
+	}
+	if n < 2 || n > 6 {
+		return nil
+	}
+	plain := string(initials)
+	var dotted strings.Builder
+	for _, r := range initials {
+		dotted.WriteRune(r)
+		dotted.WriteByte('.')
+	}
+	for _, key := range []string{claim.Stem(strings.ToLower(plain)), strings.ToLower(strings.TrimSuffix(dotted.String(), "."))} {
+		for _, part := range ix.parts {
+			for _, id := range part.words[key] {
+				p := &part.passages[id]
+				if hasToken(p.Text, plain) || strings.Contains(p.Text, dotted.String()) || strings.Contains(p.Text, strings.TrimSuffix(dotted.String(), ".")) {
+					return p
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// hasToken reports whether text holds tok as a whole word.
+func hasToken(text, tok string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], tok)
+		if j < 0 {
+			return false
+		}
+		s, e := i+j, i+j+len(tok)
+		if (s == 0 || !isLetterOrDigit(text[s-1])) && (e == len(text) || !isLetterOrDigit(text[e])) {
+			return true
+		}
+		i = e
+	}
+}
+
+func isLetterOrDigit(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// particles are the lower-case words a name of several words may hold
+// ("Bank of America"); they have no initial.
+var particles = map[string]bool{"of": true, "the": true, "and": true, "de": true, "for": true, "van": true, "von": true, "der": true, "la": true, "le": true, "du": true, "da": true, "del": true}
+
+var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "president": true, "minister": true,
+	"senator": true, "sir": true, "king": true, "queen": true, "prince": true, "princ": true, "pope": true, "captain": true,
+	"general": true, "chief": true, "judg": true, "mayor": true, "governor": true, "chancellor": true, "ceo": true}
+
+// nationalities pairs each nationality with its country or region, as
+// "nationality:place" with alternatives after commas; places maps the stem
+// of each to the stems of the other.
+const nationalities = `afghan:afghanistan albanian:albania algerian:algeria american:america,united states,u.s,usa
+argentine,argentinian:argentina armenian:armenia australian:australia austrian:austria azerbaijani:azerbaijan
+bangladeshi:bangladesh belarusian:belarus belgian:belgium bolivian:bolivia bosnian:bosnia brazilian:brazil
+british:britain,united kingdom,u.k burmese:burma,myanmar cambodian:cambodia cameroonian:cameroon canadian:canada
+chilean:chile chinese:china colombian:colombia congolese:congo croatian:croatia cuban:cuba cypriot:cyprus
+czech:czechia danish:denmark dutch:netherlands,holland ecuadorian:ecuador egyptian:egypt english:england
+eritrean:eritrea estonian:estonia ethiopian:ethiopia european:europe filipino:philippines finnish:finland
+french:france georgian:georgia german:germany ghanaian:ghana greek:greece guatemalan:guatemala haitian:haiti
+honduran:honduras hungarian:hungary icelandic:iceland indian:india indonesian:indonesia iranian:iran iraqi:iraq
+irish:ireland israeli:israel italian:italy jamaican:jamaica japanese:japan jordanian:jordan kazakh:kazakhstan
+kenyan:kenya korean:korea kosovar:kosovo kuwaiti:kuwait laotian:laos latvian:latvia lebanese:lebanon
+liberian:liberia libyan:libya lithuanian:lithuania malaysian:malaysia malian:mali maltese:malta mexican:mexico
+moldovan:moldova mongolian:mongolia montenegrin:montenegro moroccan:morocco mozambican:mozambique
+namibian:namibia nepali,nepalese:nepal nicaraguan:nicaragua nigerian:nigeria norwegian:norway omani:oman
+pakistani:pakistan palestinian:palestine panamanian:panama paraguayan:paraguay peruvian:peru polish:poland
+portuguese:portugal qatari:qatar romanian:romania russian:russia rwandan:rwanda saudi:saudi arabia
+scottish:scotland senegalese:senegal serbian:serbia singaporean:singapore slovak:slovakia slovenian:slovenia
+somali:somalia african:africa spanish:spain sudanese:sudan swedish:sweden swiss:switzerland syrian:syria
+taiwanese:taiwan tajik:tajikistan tanzanian:tanzania thai:thailand tunisian:tunisia turkish:turkey
+ugandan:uganda ukrainian:ukraine emirati:united arab emirates,uae uruguayan:uruguay uzbek:uzbekistan
+venezuelan:venezuela vietnamese:vietnam welsh:wales yemeni:yemen zambian:zambia zimbabwean:zimbabwe asian:asia`
+
+// places maps a nationality's stem to its places' stems, and a one-word
+// place's stem to its nationalities' stems. It is built once and never
+// written after.
+var places = func() map[string][][]string {
+	m := map[string][][]string{}
+	for _, line := range strings.Split(nationalities, "\n") {
+		for _, entry := range splitEntries(line) {
+			nats, locs, _ := strings.Cut(entry, ":")
+			for _, n := range strings.Split(nats, ",") {
+				ns := claim.ContentWords(n)
+				for _, l := range strings.Split(locs, ",") {
+					ls := claim.ContentWords(l)
+					m[ns[0]] = append(m[ns[0]], ls)
+					if len(ls) == 1 {
+						m[ls[0]] = append(m[ls[0]], ns)
+					}
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// splitEntries splits a line of nationalities into its entries: a space
+// starts a new entry only after a place, so "saudi:saudi arabia" and
+// "united arab emirates" stay whole.
+func splitEntries(line string) []string {
+	var out []string
+	for _, f := range strings.Fields(line) {
+		if len(out) > 0 && !strings.Contains(f, ":") {
+			out[len(out)-1] += " " + f
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
