@@ -44,6 +44,10 @@ type Sample struct {
 	Summary   string   `json:"summary"`
 	Label     int      `json:"label"` // 1 consistent, 0 inconsistent
 	EditTypes []string `json:"edit_types"`
+	// Original is the consistent summary the sample was edited from (the
+	// summary itself for an original): read only to tell whether a flag
+	// points at the edit, never to predict.
+	Original string `json:"original_summary"`
 	Split     string   `json:"split"`
 }
 
@@ -78,7 +82,15 @@ type Report struct {
 	// Rules counts how often each issue rule fired on consistent and on
 	// inconsistent summaries.
 	RulesFP, RulesTP map[string]int
+	// OwnTP counts the inconsistent summaries flagged whose consistent
+	// original is not flagged: detections that come from the edit, not
+	// from a detail the summary shares with a correct one.
+	OwnTP int
 }
+
+// OwnRecall is the recall of inconsistent summaries counting only the
+// detections whose consistent original is not flagged.
+func (r *Report) OwnRecall() float64 { return ratio(r.OwnTP, r.All.TP+r.All.FN) }
 
 // Evaluate runs the layers over every sample of files whose split matches
 // (all when split is "").
@@ -96,6 +108,7 @@ func Evaluate(ctx context.Context, e *judge.Engine, files []string, split string
 		var file Counts
 		edits := map[string]Counts{}
 		var negatives Counts
+		originals := map[string]bool{} // original summary and document → flagged
 		for _, s := range samples {
 			if split != "" && s.Split != split {
 				continue
@@ -105,6 +118,19 @@ func Evaluate(ctx context.Context, e *judge.Engine, files []string, split string
 				return nil, fmt.Errorf("%s: %s: %w", f, s.ID, err)
 			}
 			rep.Samples++
+			if s.Label == 0 && flagged && s.Original != "" {
+				key := s.Original + "\x00" + s.Doc
+				of, ok := originals[key]
+				if !ok {
+					if of, _, err = check(ctx, e, Sample{Doc: s.Doc, Summary: s.Original}); err != nil {
+						return nil, fmt.Errorf("%s: %s: original: %w", f, s.ID, err)
+					}
+					originals[key] = of
+				}
+				if !of {
+					rep.OwnTP++
+				}
+			}
 			var c Counts
 			switch {
 			case s.Label == 0 && flagged:
@@ -189,7 +215,8 @@ func (r *Report) Write(w io.Writer) {
 	for _, et := range sortedKeys(r.ByEdit) {
 		row("edit: "+et, r.ByEdit[et])
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nFlagged inconsistent summaries whose consistent original is not flagged: %d of %d (recall %.1f%%, balanced accuracy %.1f%% counting only these)\n\n",
+		r.OwnTP, r.All.TP, 100*r.OwnRecall(), 100*(r.OwnRecall()+ratio(r.All.TN, r.All.TN+r.All.FP))/2)
 	fmt.Fprintln(w, "| rule | on inconsistent | on consistent |")
 	fmt.Fprintln(w, "|---|---|---|")
 	rules := sortedKeys(r.RulesTP)
