@@ -48,7 +48,7 @@ type Sample struct {
 	// summary itself for an original): read only to tell whether a flag
 	// points at the edit, never to predict.
 	Original string `json:"original_summary"`
-	Split     string   `json:"split"`
+	Split    string `json:"split"`
 }
 
 // findingTypes are the issue types that mark a summary inconsistent.
