@@ -558,33 +558,45 @@ type Swap struct {
 	Source *Doc
 }
 
-// AntonymSwaps looks for the passage that best matches sentence and
-// returns the words of the sentence it does not use whose antonym
-// (antonyms gives the stems of a stem's antonyms) it uses instead. A
-// sentence or passage with a negation is skipped: "not up" and "down" say
-// the same. The passage must share at least three content words and a
-// third of the sentence's.
+// AntonymSwaps looks for a passage that matches sentence and returns the
+// words of the sentence it does not use whose antonym (antonyms gives the
+// stems of a stem's antonyms) it uses instead. One of the two passages
+// that best match must share at least three content words and a quarter
+// of the sentence's; a passage that matches less (two shared words,
+// among the five best) counts only for an antonym beside the same word as
+// the sentence's ("decreased market" where it says "increased market"),
+// where a negating prefix also makes an antonym ("unimpressive" for
+// "impressive"). A sentence or passage with a negation is skipped: "not
+// up" and "down" say the same.
 func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []string) []Swap {
 	if negated(sentence) {
 		return nil
 	}
-	type word struct{ stem, surface string }
+	type word struct {
+		stem, surface string
+		prev, next    string // the stems of the content words beside it
+	}
 	var words []word
 	seen := map[string]bool{}
-	claim.WordsFunc(sentence, func(w string, s, e int) {
-		if claim.IsStopword(w) || len(w) < 3 || isNumeric(w) {
-			return
+	seq := contentSequence(sentence)
+	for i, st := range seq {
+		if seen[st.stem] || len(st.stem) < 3 || isNumeric(st.stem) {
+			continue
 		}
-		st := claim.Stem(w)
-		if !seen[st] {
-			seen[st] = true
-			words = append(words, word{st, sentence[s:e]})
+		seen[st.stem] = true
+		w := word{stem: st.stem, surface: sentence[st.start:st.end]}
+		if i > 0 {
+			w.prev = seq[i-1].stem
 		}
-	})
+		if i+1 < len(seq) {
+			w.next = seq[i+1].stem
+		}
+		words = append(words, w)
+	}
 	// Search only when some word's antonym occurs in the sources at all:
 	// most sentences stop here, before the costlier passage search.
 	if !slices.ContainsFunc(words, func(w word) bool {
-		return slices.ContainsFunc(antonyms(w.stem), ix.hasWord)
+		return slices.ContainsFunc(antonyms(w.stem), ix.hasWord) || slices.ContainsFunc(negatedForms(w.stem), ix.hasWord)
 	}) {
 		return nil
 	}
@@ -595,20 +607,39 @@ func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []stri
 	cands := ix.candidates(q)
 	need := max(minSwapOverlap, (len(words)+3)/4)
 	var out []Swap
-	for _, c := range cands[:min(len(cands), 2)] {
-		if c.score < need || c.p.negated {
+	for k, c := range cands[:min(len(cands), swapCandidates)] {
+		if c.score < minLocalSwapOverlap {
 			break
 		}
+		if c.p.negated {
+			continue
+		}
+		best := k < 2 && c.score >= need
 		p := c.p
-		pw := map[string]string{}
-		claim.WordsFunc(p.Text, func(w string, s, e int) { pw[claim.Stem(w)] = p.Text[s:e] })
+		pseq := contentSequence(p.Text)
+		pw := map[string]int{}
+		for i, x := range pseq {
+			if _, ok := pw[x.stem]; !ok {
+				pw[x.stem] = i
+			}
+		}
 		for _, w := range words {
 			if _, ok := pw[w.stem]; ok {
 				continue
 			}
-			for _, a := range antonyms(w.stem) {
-				if surface, ok := pw[a]; ok && !seen[a] {
-					out = append(out, Swap{Word: w.surface, Antonym: surface, Evidence: p, Source: ix.source(p.Doc)})
+			direct := antonyms(w.stem)
+			for j, a := range slices.Concat(direct, negatedForms(w.stem)) {
+				i, ok := pw[a]
+				if !ok || seen[a] {
+					continue
+				}
+				best := best && j < len(direct)
+				// Outside the best-matching passages, the antonym must stand
+				// where the word stands: beside the same word ("decreased
+				// market" where the source says "increased market").
+				local := i > 0 && w.prev != "" && pseq[i-1].stem == w.prev || i+1 < len(pseq) && w.next != "" && pseq[i+1].stem == w.next
+				if best || local {
+					out = append(out, Swap{Word: w.surface, Antonym: p.Text[pseq[i].start:pseq[i].end], Evidence: p, Source: ix.source(p.Doc)})
 					break
 				}
 			}
@@ -618,6 +649,43 @@ func (ix *Index) AntonymSwaps(sentence string, antonyms func(stem string) []stri
 		}
 	}
 	return nil
+}
+
+// negationPrefixes turn a word into its opposite: "unimpressive",
+// "disagree", "nonprofit".
+var negationPrefixes = []string{"un", "dis", "non"}
+
+// negatedForms returns the stems that differ from stem w by a negating
+// prefix, added or taken away: "impressive" gives "unimpressive",
+// "disimpressive" and "nonimpressive"; "unsurprising" gives "surprising".
+func negatedForms(w string) []string {
+	var out []string
+	for _, p := range negationPrefixes {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) >= 4 {
+			out = append(out, strings.TrimPrefix(rest, "-"))
+		} else if len(w) >= 4 {
+			out = append(out, p+w)
+		}
+	}
+	return out
+}
+
+// span is a content word of a text: its stem and byte span.
+type span struct {
+	stem       string
+	start, end int
+}
+
+// contentSequence returns the content words of s in order, stemmed.
+func contentSequence(s string) []span {
+	var out []span
+	claim.WordsFunc(s, func(w string, start, end int) {
+		if claim.IsStopword(w) {
+			return
+		}
+		out = append(out, span{claim.Stem(w), start, end})
+	})
+	return out
 }
 
 // hasWord reports whether a passage of the index holds a word of stem w.
@@ -630,9 +698,18 @@ func (ix *Index) hasWord(w string) bool {
 	return false
 }
 
-// minSwapOverlap is the fewest content words a passage must share with a
-// sentence for an antonym swap between them to count.
+// minSwapOverlap is the fewest content words one of the two passages that
+// best match a sentence must share with it for any antonym swap between
+// them to count.
 const minSwapOverlap = 3
+
+// A passage among the swapCandidates that best match a sentence, sharing
+// at least minLocalSwapOverlap content words with it, counts only for an
+// antonym beside the same word as the sentence's word.
+const (
+	swapCandidates      = 5
+	minLocalSwapOverlap = 2
+)
 
 // negated reports whether s holds a negation.
 func negated(s string) bool {

@@ -158,7 +158,8 @@ func TestLoadDirAndMatches(t *testing.T) {
 
 func TestAntonymSwaps(t *testing.T) {
 	t.Parallel()
-	ix := mustIndex(t, source.Doc{ID: "d", Content: "The price of food has gone up in the past two years. The number of children per family has gone down."})
+	ix := mustIndex(t, source.Doc{ID: "d", Content: "The price of food has gone up in the past two years. The number of children per family has gone down. " +
+		"The guidance answers the increased market availability of oat drinks over the past decade, and their impressive growth."})
 	ants := func(stem string) []string {
 		return map[string][]string{"down": {"up"}, "up": {"down"}, "decreas": {"increas"}}[stem]
 	}
@@ -170,11 +171,17 @@ func TestAntonymSwaps(t *testing.T) {
 		{"The price of food has gone up in the past two years.", ""},
 		{"The price of food has not gone down in the past two years.", ""}, // negated: not compared
 		{"The weather went down.", ""},                                     // no passage shares enough
+		// Two shared words are enough where the antonym stands beside the
+		// same word; a negating prefix makes an antonym there.
+		{"Regulators wrote rules because of decreased market availability.", "decreased>increased"},
+		{"Regulators wrote rules because of decreased demand and availability.", ""},
+		{"Sales of oat drinks show unimpressive growth.", "unimpressive>impressive"},
+		{"Sales of oat drinks show unimpressive results.", ""},
 	} {
 		var got []string
 		for _, sw := range ix.AntonymSwaps(tt.sentence, ants) {
 			got = append(got, sw.Word+">"+sw.Antonym)
-			if sw.Evidence == nil || sw.Evidence.Line != 1 {
+			if sw.Evidence == nil || sw.Evidence.Line != 1 && !strings.Contains(sw.Evidence.Text, "increased") {
 				t.Errorf("%q: evidence %+v", tt.sentence, sw.Evidence)
 			}
 		}
