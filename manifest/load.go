@@ -193,6 +193,9 @@ func (l *loader) walk(ri int, r root, dir string, depth int) error {
 	return nil
 }
 
+// errTooLarge is the error of readFile for a file over MaxFileBytes.
+var errTooLarge = fmt.Errorf("the file is larger than %d bytes", MaxFileBytes)
+
 // readFile reads rel within the size limit.
 func readFile(fsys fs.FS, rel string) ([]byte, error) {
 	f, err := fsys.Open(rel)
@@ -205,7 +208,7 @@ func readFile(fsys fs.FS, rel string) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("the file is larger than %d bytes", MaxFileBytes)
+		return nil, errTooLarge
 	}
 	return data, nil
 }

@@ -675,7 +675,8 @@ func validRequirement(line string) bool {
 }
 
 // checkRequirements checks config.requires and the dependency files of a
-// script's directory (requirements.txt, package.json).
+// script's directory (requirements.txt, package.json, pyproject.toml,
+// go.mod).
 func (c *checker) checkRequirements() {
 	if n, _ := c.lookup("config", "requires"); n != nil && n.kind != kindNull {
 		if n.kind != kindSeq {
@@ -695,9 +696,7 @@ func (c *checker) checkRequirements() {
 	if c.reg.fsys == nil || c.root >= len(c.reg.fsys) || c.Form != FormDir {
 		return
 	}
-	fsys := c.reg.fsys[c.root]
-	if data, err := readFile(fsys, path.Join(c.Dir, "requirements.txt")); err == nil {
-		file := c.Path[:len(c.Path)-len(path.Base(c.rel))] + "requirements.txt"
+	if data, file, ok := c.depFile("requirements.txt"); ok {
 		for i, line := range strings.Split(string(data), "\n") {
 			if !validRequirement(strings.TrimRight(line, "\r")) {
 				c.issues = append(c.issues, result.Issue{Severity: result.Error, Type: result.SyntaxError, Rule: "manifest.script.requirement",
@@ -707,10 +706,9 @@ func (c *checker) checkRequirements() {
 			}
 		}
 	}
-	if data, err := readFile(fsys, path.Join(c.Dir, "package.json")); err == nil {
+	if data, file, ok := c.depFile("package.json"); ok {
 		var v map[string]any
 		if err := json.Unmarshal(data, &v); err != nil {
-			file := c.Path[:len(c.Path)-len(path.Base(c.rel))] + "package.json"
 			line, col := 1, 1
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
@@ -720,6 +718,36 @@ func (c *checker) checkRequirements() {
 				Location: fmt.Sprintf("%s:%d:%d", file, line, col), Message: "package.json is not a valid JSON object: " + err.Error(),
 				Suggestion: "Correct the JSON at this position"})
 		}
+	}
+	if data, file, ok := c.depFile("pyproject.toml"); ok {
+		c.addDepFindings(file, pyprojectFindings(data))
+	}
+	if data, file, ok := c.depFile("go.mod"); ok {
+		c.addDepFindings(file, goModFindings(data))
+	}
+}
+
+// depFile reads the dependency file name of the script's directory and
+// returns its contents and its path as issues name it. ok is false when
+// the file is absent or unreadable; a file over MaxFileBytes is not read
+// (nor parsed) and is reported as not checked.
+func (c *checker) depFile(name string) (data []byte, file string, ok bool) {
+	file = c.Path[:len(c.Path)-len(path.Base(c.rel))] + name
+	data, err := readFile(c.reg.fsys[c.root], path.Join(c.Dir, name))
+	if errors.Is(err, errTooLarge) {
+		c.issues = append(c.issues, result.Issue{Severity: result.Info, Type: result.NotChecked, Rule: "manifest.script.dependencies",
+			Location:   file + ":1:1",
+			Message:    fmt.Sprintf("%s is larger than %d bytes, so its dependencies were not checked", name, MaxFileBytes),
+			Suggestion: "Shorten the file, or check it with its own tools"})
+	}
+	return data, file, err == nil
+}
+
+// addDepFindings reports the findings of the dependency file file.
+func (c *checker) addDepFindings(file string, fs []depFinding) {
+	for _, f := range fs {
+		c.issues = append(c.issues, result.Issue{Severity: f.sev, Type: f.typ, Rule: f.rule,
+			Location: fmt.Sprintf("%s:%d:%d", file, max(f.pos.Line, 1), max(f.pos.Col, 1)), Message: f.msg, Suggestion: f.sugg})
 	}
 }
 
