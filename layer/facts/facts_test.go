@@ -131,6 +131,26 @@ func TestDroppedNegation(t *testing.T) {
 	}
 }
 
+// TestDateWithoutYear: a date the source gives without its year is
+// undecided, with the source's words and place, never supported and never
+// contradicted by another date of the source.
+func TestDateWithoutYear(t *testing.T) {
+	t.Parallel()
+	src := layer.Source{ID: "forbes", Content: "Binance transferred the funds starting on 17 August last year.\nThe coins had no collateral until December 2022."}
+	f := runFacts(t, &layer.Input{Output: "Binance moved the funds in August 2022.", Sources: []layer.Source{src}})
+	if len(f.Issues) != 1 {
+		t.Fatalf("issues %s", dump(f.Issues))
+	}
+	is := f.Issues[0]
+	want := `Date August 2022 could not be checked: the source gives 17 August without a year (forbes line 1: "Binance transferred the funds starting on 17 August last year.")`
+	if is.Type != result.NotChecked || is.Severity != result.Info || is.Location != "line:1" || is.Message != want {
+		t.Errorf("issue %s\nwant message %s", dump(f.Issues), want)
+	}
+	if slices.Contains(f.Passed, facts.Criterion) || slices.Contains(f.Failed, facts.Criterion) || f.Confidence != 0 {
+		t.Errorf("passed %v failed %v confidence %v: an undecided claim is neither", f.Passed, f.Failed, f.Confidence)
+	}
+}
+
 // TestJudgeHook: claims the deterministic check leaves unsupported go to
 // the judge, whose verdict counts with its certainty and names its model.
 func TestJudgeHook(t *testing.T) {
