@@ -565,8 +565,10 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 		return o
 	}
 	// A failed layer's partial findings are dropped: only the failure is
-	// reported, and it counts as undecided.
+	// reported, and it counts as undecided. The tokens its model calls
+	// cost were spent all the same, so they stay in metadata.token_usage.
 	o.Failed = true
+	spent := pass.Findings()
 	msg := fmt.Sprintf("The %s layer failed, so its checks did not run: %s", l.Name, firstLine(err.Error()))
 	switch {
 	case errors.Is(err, errBusy):
@@ -578,7 +580,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 		Severity: result.Info, Type: result.LayerFailed, Location: "root", Message: msg,
 		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline (judge validate --timeout, judge serve --timeout)",
 		Rule:       "engine.layer_failed",
-	}}}
+	}}, PromptTokens: spent.PromptTokens, CompletionTokens: spent.CompletionTokens}
 	return o
 }
 

@@ -87,6 +87,7 @@ func TestLayerFailuresAreIssues(t *testing.T) {
 	t.Parallel()
 	slow := testLayer("slow", func(ctx context.Context, p *layer.Pass) error {
 		p.Reportf(result.Error, result.SchemaViolation, "root", "partial finding before the deadline")
+		p.UsedTokens(120, 7) // a model answered before the deadline
 		<-ctx.Done()
 		return ctx.Err()
 	})
@@ -114,6 +115,9 @@ func TestLayerFailuresAreIssues(t *testing.T) {
 	}
 	if !r.Valid {
 		t.Error("a failed layer made the output invalid; it must only lower confidence")
+	}
+	if tu := r.Metadata.TokenUsage; tu == nil || tu.PromptTokens != 120 || tu.CompletionTokens != 7 || tu.TotalTokens != 127 {
+		t.Errorf("token usage %+v, want the 120+7 tokens the failed layer spent", tu)
 	}
 	if r.Confidence != 0.2 {
 		t.Errorf("confidence %v, want 0.2 (one of five layers decided)", r.Confidence)
