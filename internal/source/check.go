@@ -88,8 +88,8 @@ type Verdict struct {
 	// its month or day only, a number within 5%.
 	Near bool
 	// Why says why an Undecided claim could not be decided, when the
-	// sources say something of it: "the source gives 'August 17' without
-	// a year".
+	// sources say something of it: "the source gives 17 August without a
+	// year".
 	Why string
 }
 
