@@ -138,6 +138,46 @@ func TestScriptNotChecked(t *testing.T) {
 	}
 }
 
+// overlay copies the valid tree into a temporary directory and applies
+// the archive file to it: its files are written, and the paths of its "rm"
+// section removed first. It returns the directory, the archive, the lines
+// of its want section and that section's index (-1 when it has none).
+func overlay(t *testing.T, file string) (dir string, ar *txtar.Archive, want []string, wantAt int) {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = copyTree(t)
+	wantAt = -1
+	for i, f := range ar.Files {
+		switch f.Name {
+		case "want":
+			wantAt = i
+			for _, line := range strings.Split(string(f.Data), "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+					want = append(want, line)
+				}
+			}
+		case "rm":
+			for _, p := range strings.Fields(string(f.Data)) {
+				if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		default:
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir, ar, want, wantAt
+}
+
 // TestBroken overlays each testdata/broken/*.txtar on the valid tree and
 // compares every error and warning (tool, file:line:column, type, rule)
 // with the archive's want section: an unexpected finding fails, and so
@@ -152,38 +192,7 @@ func TestBroken(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			t.Parallel()
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := copyTree(t)
-			var want []string
-			wantAt := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "want":
-					wantAt = i
-					for _, line := range strings.Split(string(f.Data), "\n") {
-						if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-							want = append(want, line)
-						}
-					}
-				case "rm":
-					for _, p := range strings.Fields(string(f.Data)) {
-						if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
-							t.Fatal(err)
-						}
-					}
-				default:
-					p := filepath.Join(dir, filepath.FromSlash(f.Name))
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			dir, ar, want, wantAt := overlay(t, file)
 			got := findings(lintDir(t, dir), dir)
 			if *update {
 				data := []byte(strings.Join(got, "\n") + "\n")

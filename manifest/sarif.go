@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -136,7 +137,7 @@ func WriteSARIF(w io.Writer, rep *Report, toolVersion string) error {
 				Properties: map[string]string{"tool": key, "type": string(is.Type)}}
 			if file, line, col, ok := SplitLocation(is.Location); ok {
 				res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{
-					ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(file)},
+					ArtifactLocation: sarifArtifact{URI: artifactURI(file)},
 					Region:           &sarifRegion{StartLine: line, StartColumn: col}}}}
 			}
 			if is.Suggestion != "" {
@@ -153,6 +154,25 @@ func WriteSARIF(w io.Writer, rep *Report, toolVersion string) error {
 		return fmt.Errorf("manifest: sarif: %w", err)
 	}
 	return nil
+}
+
+// artifactURI turns the file path of an issue's location into the URI
+// reference SARIF's artifactLocation.uri must be: slashes for separators,
+// and each character a URI may not hold as it is (a space, '%', '#', '?',
+// a letter outside ASCII) percent-encoded, so that "my tools/a#1.yaml" is
+// not read as a path and a fragment. A relative path stays relative; a
+// path with a drive letter (C:\tools) becomes a file URI.
+func artifactURI(file string) string {
+	p := filepath.ToSlash(file)
+	if vol := filepath.VolumeName(file); vol != "" {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	// String writes "./" before a first segment holding ':', which would
+	// otherwise read as a scheme.
+	return (&url.URL{Path: p}).String()
 }
 
 func sarifLevel(s result.Severity) string {
