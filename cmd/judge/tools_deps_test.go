@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/agentjudge/judge/manifest"
 )
 
@@ -93,6 +95,45 @@ func TestBinaryToolsLintDependencyFiles(t *testing.T) {
 	for _, w := range []string{filepath.Join(dir, "go_deps", "go.mod") + ":1:1", filepath.Join(dir, "py_deps", "pyproject.toml") + ":3:32", "go.mod has no module line"} {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("text report lacks %q:\n%s", w, r.stdout)
+		}
+	}
+}
+
+// TestToolsLintSARIFSchema validates the SARIF the command writes, for
+// examples/tools-broken and for the dependency-file tree, against the
+// official SARIF 2.1.0 schema vendored in manifest/testdata/sarif.
+func TestToolsLintSARIFSchema(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(filepath.Join(repoRoot(t), "manifest", "testdata", "sarif", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := doc.(map[string]any)["$id"].(string)
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(repoRoot(t), "examples", "tools-broken"), depsTree(t)} {
+		var out bytes.Buffer
+		if code := exitCode(runToolsLint(context.Background(), lintParams(formatSARIF), []string{dir}, &out)); code != exitInvalid {
+			t.Fatalf("%s: exit %d, want %d", dir, code, exitInvalid)
+		}
+		inst, err := jsonschema.UnmarshalJSON(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s: SARIF breaks the SARIF 2.1.0 schema: %v", dir, err)
 		}
 	}
 }
