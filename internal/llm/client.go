@@ -27,6 +27,8 @@ type Client struct {
 	chat  openai.ChatCompletionService
 	slots chan struct{}
 	cache *cache
+	// disk keeps answers across processes; nil without Config.CacheDir.
+	disk *diskCache
 
 	mu sync.Mutex
 	// flights are the questions being asked, by cache key, so that the
@@ -63,6 +65,7 @@ func New(cfg Config) (*Client, error) {
 		chat:    openai.NewChatCompletionService(opts...),
 		slots:   make(chan struct{}, cfg.MaxConcurrency),
 		cache:   newCache(cfg.CacheEntries),
+		disk:    newDiskCache(cfg.CacheDir, cfg.Model, MaxCacheDirEntries),
 		flights: map[string]*flight{},
 	}, nil
 }
@@ -153,7 +156,10 @@ func (e *CallError) Error() string {
 func (e *CallError) Unwrap() error { return e.Err }
 
 // Ask puts q to the model and returns its answer. The answer is cached by
-// model, messages and schema. A malformed answer (not JSON, not valid
+// base URL, model, messages and schema: in memory, and in Config.CacheDir
+// when set, where an answer is read back only if it decodes and passes
+// q.Check as a fresh one must (else the question is asked again). A
+// cached answer has Cached true and costs no tokens. A malformed answer (not JSON, not valid
 // against the schema, refused, cut short, or failing q.Check) is asked once
 // more, with the problem stated; a second one is a *MalformedError. A 429 or
 // 5xx status is retried with backoff, never shown to the model; any other
@@ -199,8 +205,13 @@ func (c *Client) Ask(ctx context.Context, q Question) (*Answer, error) {
 	}
 }
 
-// ask asks q, keyed key in the cache, once its flight is registered.
+// ask asks q, keyed key in the cache, once its flight is registered:
+// from the disk cache if it has a good answer, else from the model.
 func (c *Client) ask(ctx context.Context, key string, q Question) (*Answer, error) {
+	if v, ok := c.fromDisk(key, q); ok {
+		c.cache.put(key, v)
+		return &Answer{Value: v, Model: c.cfg.Model, Cached: true}, nil
+	}
 	select {
 	case c.slots <- struct{}{}:
 		defer func() { <-c.slots }()
@@ -226,6 +237,7 @@ func (c *Client) ask(ctx context.Context, key string, q Question) (*Answer, erro
 			}
 			if err == nil {
 				c.cache.put(key, v)
+				c.disk.put(key, content)
 				return &Answer{Value: v, Model: c.cfg.Model, Usage: usage}, nil
 			}
 		}
@@ -239,6 +251,21 @@ func (c *Client) ask(ctx context.Context, key string, q Question) (*Answer, erro
 		msgs = append(msgs, Message{Role: "user", Content: result.Clip("Your answer was not valid: "+err.Error()+". Answer again with only a JSON object that matches the response schema "+q.Schema.Name()+".", 2000)})
 	}
 	return nil, &MalformedError{Attempts: attempts, Err: last, Usage: usage}
+}
+
+// fromDisk returns the answer to q that the disk cache keeps under key,
+// decoded and checked exactly as a fresh answer is; ok is false when there
+// is none, or when it does not pass: an entry is never trusted unchecked.
+func (c *Client) fromDisk(key string, q Question) (v any, ok bool) {
+	content, ok := c.disk.get(key)
+	if !ok {
+		return nil, false
+	}
+	v, err := q.Schema.decode(content)
+	if err == nil && q.Check != nil {
+		err = q.Check(v)
+	}
+	return v, err == nil
 }
 
 // malformed is an answer that came back but cannot be used.
@@ -348,12 +375,15 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// key is the cache key of q: a digest of the model, the messages and the
-// schema.
+// key is the cache key of q: a digest of the base URL, the model, the
+// messages and the schema. The base URL is part of it because a disk cache
+// outlives the Client: two servers may serve different models under one
+// name (a quantized "llama3" here, a full one there). The API key is not:
+// it does not change the answer, and it must not reach the disk.
 func (c *Client) key(q Question) string {
 	h := sha256.New()
 	b, _ := json.Marshal(q.Messages)
-	fmt.Fprintf(h, "%s\x00%s\x00%x", c.cfg.Model, b, q.Schema.digest)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%x", c.cfg.BaseURL, c.cfg.Model, b, q.Schema.digest)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

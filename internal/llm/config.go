@@ -3,6 +3,7 @@ package llm
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -17,6 +18,9 @@ const (
 	EnvModel = "JUDGE_LLM_MODEL"
 	// EnvAPIKey is the bearer token, if the server needs one.
 	EnvAPIKey = "JUDGE_LLM_API_KEY"
+	// EnvCacheDir is a directory that keeps the model's answers across
+	// runs (see [Config.CacheDir]); unset, answers are kept in memory only.
+	EnvCacheDir = "JUDGE_LLM_CACHE_DIR"
 )
 
 // Defaults of [Config].
@@ -65,6 +69,16 @@ type Config struct {
 	CacheEntries int
 	// MaxTokens bounds the tokens of one answer (DefaultMaxTokens).
 	MaxTokens int
+	// CacheDir, when not empty, keeps answers on disk, one file per
+	// question, so that another Client (another run of judge) is not
+	// charged for a question already answered; "" (the default) keeps
+	// them in memory only. An entry is decoded and checked as a fresh
+	// answer is, and one that fails is asked again; a directory that
+	// cannot be read or written is as if there were none. The directory
+	// is created (mode 0700) on the first answer written, entries are
+	// written 0600, and it holds at most [MaxCacheDirEntries] of them.
+	// The answers quote the output judged: keep the directory private.
+	CacheDir string
 }
 
 // ConfigError is a model configuration that cannot work.
@@ -78,13 +92,16 @@ func (e *ConfigError) Error() string { return "llm: " + e.Field + ": " + e.Msg }
 // ConfigFromEnv reads the model's configuration through getenv (os.Getenv
 // in a program). It returns ok false, and no error, when neither
 // JUDGE_LLM_BASE_URL nor JUDGE_LLM_MODEL is set: then there is no model, and
-// judge stays deterministic. Setting one without the other, or a base URL
-// that is not http(s), is a *ConfigError.
+// judge stays deterministic (JUDGE_LLM_CACHE_DIR alone changes nothing).
+// Setting one without the other, a base URL that is not http(s), or a
+// JUDGE_LLM_CACHE_DIR that exists and is not a directory, is a
+// *ConfigError.
 func ConfigFromEnv(getenv func(string) string) (cfg Config, ok bool, err error) {
 	cfg = Config{
-		BaseURL: strings.TrimSpace(getenv(EnvBaseURL)),
-		Model:   strings.TrimSpace(getenv(EnvModel)),
-		APIKey:  strings.TrimSpace(getenv(EnvAPIKey)),
+		BaseURL:  strings.TrimSpace(getenv(EnvBaseURL)),
+		Model:    strings.TrimSpace(getenv(EnvModel)),
+		APIKey:   strings.TrimSpace(getenv(EnvAPIKey)),
+		CacheDir: strings.TrimSpace(getenv(EnvCacheDir)),
 	}
 	if cfg.BaseURL == "" && cfg.Model == "" {
 		return Config{}, false, nil
@@ -117,6 +134,14 @@ func (c Config) check() error {
 	}
 	if c.MaxConcurrency < 0 || c.MaxTokens < 0 || c.MaxRetries < -1 || c.CacheEntries < -1 {
 		return &ConfigError{Field: "Config", Msg: "a bound is negative"}
+	}
+	if c.CacheDir != "" {
+		// Only a path that cannot become a directory is refused: one that
+		// does not exist yet is made on the first write, and one that
+		// cannot be read or written leaves the cache in memory.
+		if fi, err := os.Stat(c.CacheDir); err == nil && !fi.IsDir() {
+			return &ConfigError{Field: EnvCacheDir, Msg: fmt.Sprintf("%q is not a directory; name a directory to keep the model's answers in, or unset it", c.CacheDir)}
+		}
 	}
 	return nil
 }
