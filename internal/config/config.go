@@ -73,6 +73,10 @@ type LLM struct {
 	// such as "30s"); 0 means the llm package's default (60s).
 	Timeout    time.Duration
 	TimeoutPos Pos
+	// CacheDir is a directory that keeps the model's answers across runs
+	// (cache_dir; JUDGE_LLM_CACHE_DIR overrides it). A relative path is
+	// resolved against the file's directory, as the serve section's are.
+	CacheDir String
 }
 
 // Serve is the serve section: defaults of judge serve's flags, which
@@ -205,8 +209,8 @@ func openMsg(err error) string {
 
 // Decode parses data, the content of the config file name (used in
 // errors only). An empty file, or one of comments only, configures
-// nothing. Relative paths of the serve section are resolved against the
-// directory of name.
+// nothing. Relative paths (llm.cache_dir, the serve section's) are resolved
+// against the directory of name.
 func Decode(name string, data []byte) (*File, error) {
 	if len(data) > MaxBytes {
 		return nil, &Error{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes, the most a config file may hold", MaxBytes)}
@@ -410,6 +414,7 @@ func (d *decoder) llm(n ast.Node) error {
 		{"model", d.str("llm.model", &l.Model)},
 		{"api_key", d.str("llm.api_key", &l.APIKey)},
 		{"api_key_env", d.str("llm.api_key_env", &l.APIKeyEnv)},
+		{"cache_dir", d.str("llm.cache_dir", &l.CacheDir)},
 		{"timeout", func(_, v ast.Node) error {
 			var s String
 			if err := d.str("llm.timeout", &s)(nil, v); err != nil {
@@ -526,14 +531,15 @@ func isEnvName(s string) bool {
 	return true
 }
 
-// resolvePaths makes the serve section's relative paths relative to dir,
-// the config file's directory.
+// resolvePaths makes the relative paths of the file (llm.cache_dir and the
+// serve section's) relative to dir, the config file's directory.
 func (d *decoder) resolvePaths(dir string) {
 	abs := func(s *String) {
 		if s.Set() && !filepath.IsAbs(s.Value) {
 			s.Value = filepath.Join(dir, s.Value)
 		}
 	}
+	abs(&d.cfg.LLM.CacheDir)
 	abs(&d.cfg.Serve.Schemas)
 	abs(&d.cfg.Serve.Sources)
 	for i := range d.cfg.Serve.Tools {

@@ -71,7 +71,7 @@ serve:
 		{name: "empty sections", src: "llm:\nserve:\n"},
 		{name: "a bare document marker", src: "---\n"},
 		{name: "unknown top-level key", src: "llm:\n  model: m\nmodel: m\n", wantErr: `3:1: unknown key "model" in the file; the keys are llm, serve`},
-		{name: "unknown llm key", src: "llm:\n  base_url: http://x/v1\n  modle: m\n", wantErr: `3:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, model, timeout`},
+		{name: "unknown llm key", src: "llm:\n  base_url: http://x/v1\n  modle: m\n", wantErr: `3:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, cache_dir, model, timeout`},
 		{name: "unknown serve key", src: "serve:\n  port: 80\n", wantErr: `2:3: unknown key "port" in serve`},
 		{name: "duplicate key", src: "llm:\n  model: a\n  model: b\n", wantErr: `3:3: YAML syntax error: mapping key "model" already defined at [2:3]`},
 		{name: "model a number", src: "llm:\n  model: 7\n", wantErr: `2:10: llm.model is a number, not a string; quote it`},

@@ -31,5 +31,5 @@ func ExampleDecode() {
 	fmt.Println(err)
 	// Output:
 	// http://127.0.0.1:11434/v1 llama3.1:8b 30s true <nil>
-	// judge.yaml:2:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, model, timeout
+	// judge.yaml:2:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, cache_dir, model, timeout
 }

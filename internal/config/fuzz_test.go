@@ -18,6 +18,8 @@ func FuzzDecode(f *testing.F) {
 		"llm:\n  modle: m\n",
 		"- [[[\n",
 		"llm:\n  timeout: -1s\n",
+		"llm:\n  base_url: http://x/v1\n  model: m\n  cache_dir: .judge-cache\n",
+		"llm:\n  cache_dir: [a]\n",
 		"---\n---\nllm:\n",
 	} {
 		f.Add([]byte(s))

@@ -9,25 +9,25 @@ import (
 )
 
 // LLMConfig is the model's configuration: each of JUDGE_LLM_BASE_URL,
-// JUDGE_LLM_MODEL and JUDGE_LLM_API_KEY that is set in the environment
-// (read through getenv, os.Getenv in a program), else the same key of the
-// file's llm section, which may also name the key's variable
-// (api_key_env) and the per-call timeout. The file's key goes only to the
+// JUDGE_LLM_MODEL, JUDGE_LLM_API_KEY and JUDGE_LLM_CACHE_DIR that is set in
+// the environment (read through getenv, os.Getenv in a program), else the
+// same key of the file's llm section, which may also name the key's
+// variable (api_key_env) and the per-call timeout. The file's key goes only to the
 // file's base URL: when JUDGE_LLM_BASE_URL is set, only JUDGE_LLM_API_KEY
 // supplies a key.
 //
 // It returns ok false, and no error, when neither a base URL nor a model
 // is configured: then judge has no model. A nil f reads the environment
 // alone, as [llm.ConfigFromEnv]. One of the two without the other, a base
-// URL that is not http(s), or an api_key_env naming an unset variable, is
-// an error: an [*Error] with the file's position when the file gave the
+// URL that is not http(s), a cache directory that exists and is not a
+// directory, or an api_key_env naming an unset variable, is an error: an [*Error] with the file's position when the file gave the
 // value, else an [*llm.ConfigError].
 func (f *File) LLMConfig(getenv func(string) string) (cfg llm.Config, ok bool, err error) {
 	if f == nil {
 		return llm.ConfigFromEnv(getenv)
 	}
 	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
-	file := map[string]String{llm.EnvBaseURL: f.LLM.BaseURL, llm.EnvModel: f.LLM.Model}
+	file := map[string]String{llm.EnvBaseURL: f.LLM.BaseURL, llm.EnvModel: f.LLM.Model, llm.EnvCacheDir: f.LLM.CacheDir}
 	keyFromVar := false
 	if env(llm.EnvBaseURL) == "" && env(llm.EnvAPIKey) == "" {
 		switch {
@@ -82,6 +82,8 @@ func (f *File) locate(err error, env func(string) string) error {
 		return fmt.Errorf("%s is set, but no model is (neither %s nor llm.model in %s): %s", llm.EnvBaseURL, llm.EnvModel, f.Path, both)
 	case ce.Field == llm.EnvBaseURL && fromFile(llm.EnvBaseURL):
 		return &Error{File: f.Path, Pos: f.LLM.BaseURL.Pos, Msg: "llm.base_url: " + ce.Msg, Err: err}
+	case ce.Field == llm.EnvCacheDir && fromFile(llm.EnvCacheDir):
+		return &Error{File: f.Path, Pos: f.LLM.CacheDir.Pos, Msg: "llm.cache_dir: " + ce.Msg, Err: err}
 	}
 	return err
 }

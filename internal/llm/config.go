@@ -140,7 +140,7 @@ func (c Config) check() error {
 		// does not exist yet is made on the first write, and one that
 		// cannot be read or written leaves the cache in memory.
 		if fi, err := os.Stat(c.CacheDir); err == nil && !fi.IsDir() {
-			return &ConfigError{Field: EnvCacheDir, Msg: fmt.Sprintf("%q is not a directory; name a directory to keep the model's answers in, or unset it", c.CacheDir)}
+			return &ConfigError{Field: EnvCacheDir, Msg: fmt.Sprintf("%q is not a directory; name a directory to keep the model's answers in", c.CacheDir)}
 		}
 	}
 	return nil
