@@ -36,10 +36,14 @@ func checkCode(ctx context.Context, p *layer.Pass, pc piece, cfg config) error {
 	u := &unit{reporter: newReporter(p, pc), f: f, fns: f.Functions(), cfg: cfg}
 	defer u.flush()
 	if e := f.Syntax; e != nil {
+		col := e.Col
+		if e.Line >= 1 && e.Line <= len(pc.indent) {
+			col += pc.indent[e.Line-1]
+		}
 		u.p.Report(result.Issue{
 			Severity: result.Error, Type: result.SyntaxError, Rule: "syntax.error",
-			Location:   pc.prefix + fmt.Sprintf("line:%d:column:%d", e.Line+pc.lineOffset, e.Col),
-			Message:    fmt.Sprintf("The %s code does not parse: %s at line %d, column %d", pc.label, e.Msg, e.Line+pc.lineOffset, e.Col),
+			Location:   pc.prefix + fmt.Sprintf("line:%d:column:%d", e.Line+pc.lineOffset, col),
+			Message:    fmt.Sprintf("The %s code does not parse: %s at line %d, column %d", pc.label, e.Msg, e.Line+pc.lineOffset, col),
 			Suggestion: "Fix the syntax at that position (a missing bracket, colon or quote is the usual cause) so that the code runs at all",
 		})
 	}

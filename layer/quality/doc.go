@@ -6,10 +6,12 @@
 // quality: review code and prose for complexity, security, performance, style and readability
 //
 // The layer finds the code of the output: each fenced block (its info
-// string names the language; an unlabelled block's language is detected), a
-// JSON field holding code ("code", "source", "script", … with an optional
-// "language" beside it, or the "content" of an object whose "path" has a
-// code extension), or the whole output when it is code. Each piece is
+// string names the language; an unlabelled block's language is detected),
+// each indented code block (as CommonMark reads it: four columns past the
+// content of the list item that holds it; language detected), a JSON field
+// holding code ("code", "source", "script", … with an optional "language"
+// beside it, or the "content" of an object whose "path" has a code
+// extension), or the whole output when it is code. Each piece is
 // parsed with tree-sitter (Python, JavaScript, TypeScript, Go, Bash) and
 // checked:
 //
@@ -37,12 +39,17 @@
 // The prose of a text output (outside its code blocks) is checked for long
 // sentences and words, repeated sentences, unfinished output (a cut-off
 // last sentence, an unclosed fence or bracket) and placeholder text
-// ("TODO", "lorem ipsum", "[insert …]").
+// ("TODO", "lorem ipsum", "[insert …]"). So is every string field of a JSON
+// output that reads as prose (ten words, or six in two sentences) and is not
+// code, as a text output with its own code blocks; a JSON string of one
+// sentence is not reported as cut off. Shorter strings (names, labels,
+// identifiers, URLs, enums) are looked at for placeholders only.
 //
 // Every finding has a location "function:NAME", "line:N" or
 // "function:NAME:line:N", where N counts lines of the output text (of the
-// field's string, after the field's path, for code in a JSON field), a
-// stable rule id such as "security.shell_true", and a suggestion.
+// field's string, after the field's path, for a JSON field: "answer:line:3";
+// the path alone for a one-line string's prose: "summary"), a stable rule
+// id such as "security.shell_true", and a suggestion.
 //
 // Code in a language the layer does not parse is reported as not checked.
 // The quality_score of a result in which the quality layer ran has its

@@ -28,15 +28,18 @@ const (
 // or at blank lines and list items.
 var sentenceEnd = regexp.MustCompile(`([.!?])["')\]]*\s+|\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s+`)
 
-// placeholders are the marks of text left unfinished.
+// placeholders are the marks of text left unfinished. In a short JSON
+// string (a name, a label, an enum) short applies instead of re: a marker
+// alone there is as likely a value ("status": "TODO") or a mask
+// ("XXX-XX-1234") as text left to write, so it must lead a note.
 var placeholders = []struct {
-	re    *regexp.Regexp
-	sev   result.Severity
-	label string
+	re, short *regexp.Regexp
+	sev       result.Severity
+	label     string
 }{
-	{regexp.MustCompile(`(?i)\blorem ipsum\b`), result.Error, "lorem ipsum filler text"},
-	{regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>|\{\{\s*\w+\s*\}\}`), result.Error, "a placeholder to fill in"},
-	{regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)\b`), result.Warning, "a TODO marker"},
+	{regexp.MustCompile(`(?i)\blorem ipsum\b`), nil, result.Error, "lorem ipsum filler text"},
+	{regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>|\{\{\s*\w+\s*\}\}`), nil, result.Error, "a placeholder to fill in"},
+	{regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)\b`), regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)(:\s*|\s+)\pL`), result.Warning, "a TODO marker"},
 }
 
 // sentence is a sentence of prose with its 1-based line in the piece.
@@ -71,10 +74,15 @@ func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-' })
 }
 
-// checkProse reviews a piece of prose.
+// checkProse reviews a piece of prose, or a short JSON string for
+// placeholders only.
 func checkProse(p *layer.Pass, pc piece) {
 	r := newReporter(p, pc)
 	defer r.flush()
+	if pc.short {
+		placeholderText(r, pc.text)
+		return
+	}
 	sentences := splitSentences(pc.text)
 
 	var totalWords, totalLetters, counted int
@@ -91,14 +99,18 @@ func checkProse(p *layer.Pass, pc piece) {
 		}
 		if len(ws) > maxSentenceWords {
 			r.report(result.Warning, result.ReadabilityIssue, "prose.long_sentence", "", s.line,
-				fmt.Sprintf("A sentence of %d words is hard to follow (recommended max: %d)", len(ws), maxSentenceWords),
+				fmt.Sprintf("A sentence of %d words%s is hard to follow (recommended max: %d)", len(ws), pc.field(), maxSentenceWords),
 				"Split the sentence into shorter ones, one idea each")
 		}
 		if len(ws) >= minRepeatWords {
 			key := strings.ToLower(strings.Join(ws, " "))
 			if line, ok := firstSeen[key]; ok {
+				where := fmt.Sprintf("the one on line %d%s", line+pc.lineOffset, pc.field())
+				if pc.oneLine {
+					where = "an earlier one" + pc.field()
+				}
 				r.report(result.Warning, result.ReadabilityIssue, "prose.repeated_sentence", "", s.line,
-					fmt.Sprintf("The sentence %q repeats the one on line %d", clip(s.text, 80), line+pc.lineOffset),
+					fmt.Sprintf("The sentence %q repeats %s", clip(s.text, 80), where),
 					"Remove the repeated sentence, or say what is new in it")
 			} else {
 				firstSeen[key] = s.line
@@ -108,28 +120,48 @@ func checkProse(p *layer.Pass, pc piece) {
 	if counted >= minProseSentences && totalWords > 0 {
 		if mean := float64(totalWords) / float64(counted); mean > maxMeanSentenceWords {
 			r.report(result.Info, result.ReadabilityIssue, "prose.sentence_length", "", 0,
-				fmt.Sprintf("Sentences average %.1f words (recommended at most %.0f)", mean, maxMeanSentenceWords),
+				fmt.Sprintf("Sentences%s average %.1f words (recommended at most %.0f)", pc.field(), mean, maxMeanSentenceWords),
 				"Shorten sentences: split long ones and cut filler words")
 		}
 		if mean := float64(totalLetters) / float64(totalWords); mean > maxMeanWordLetters {
 			r.report(result.Info, result.ReadabilityIssue, "prose.word_length", "", 0,
-				fmt.Sprintf("Words average %.1f letters (recommended at most %.1f): the text reads as dense", mean, maxMeanWordLetters),
+				fmt.Sprintf("Words%s average %.1f letters (recommended at most %.1f): the text reads as dense", pc.field(), mean, maxMeanWordLetters),
 				"Prefer short, common words to long or technical ones where they say the same")
 		}
 	}
+	placeholderText(r, pc.text)
+	// A JSON string of one sentence without a full stop is a title or a
+	// label as often as it is cut off; of two or more, it is cut off.
+	if pc.end && (pc.prefix == "" || counted >= 2) {
+		cutOff(r, pc.text)
+	}
+	unclosed(r, pc.text)
+}
 
-	lines := strings.Split(pc.text, "\n")
-	for i, line := range lines {
+// placeholderText reports the first placeholder of each line of text.
+func placeholderText(r *reporter, text string) {
+	for i, line := range strings.Split(text, "\n") {
 		for _, ph := range placeholders {
-			if m := ph.re.FindString(line); m != "" {
+			re := ph.re
+			if r.pc.short && ph.short != nil {
+				re = ph.short
+			}
+			if m := re.FindStringSubmatch(line); m != nil {
+				mark := m[0]
+				if re == ph.short {
+					mark = m[1]
+				}
+				what := "The output holds"
+				if r.pc.prefix != "" {
+					what = "Field " + strings.TrimSuffix(r.pc.prefix, ":") + " holds"
+				}
 				r.report(ph.sev, result.ReadabilityIssue, "prose.placeholder", "", i+1,
-					fmt.Sprintf("The output holds %s (%q): it is not finished", ph.label, m),
+					fmt.Sprintf("%s %s (%q): it is not finished", what, ph.label, mark),
 					"Replace the placeholder with the real content before using the output")
 				break
 			}
 		}
 	}
-	unfinished(r, pc.text)
 }
 
 // isStructural reports lines that are not sentences: headings, table rows.
@@ -144,8 +176,8 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// unfinished reports a text cut off mid-sentence and brackets left open.
-func unfinished(r *reporter, text string) {
+// cutOff reports a text that ends mid-sentence.
+func cutOff(r *reporter, text string) {
 	trimmed := strings.TrimRight(text, " \t\r\n")
 	if trimmed == "" {
 		return
@@ -157,25 +189,44 @@ func unfinished(r *reporter, text string) {
 	structural := isStructural(strings.TrimSpace(lastLine)) || listItem.MatchString(lastLine)
 	if !structural && len(ws) >= 4 && !strings.ContainsRune(".!?:;)\"'`*_]}>…", last) && !unicode.IsDigit(last) && !unicode.IsSymbol(last) {
 		r.report(result.Warning, result.ReadabilityIssue, "prose.unfinished", "", line,
-			fmt.Sprintf("The output ends mid-sentence (%q): it looks cut off", clip(strings.TrimSpace(lastLine), 60)),
+			fmt.Sprintf("The %s ends mid-sentence (%q): it looks cut off", r.what(), clip(strings.TrimSpace(lastLine), 60)),
 			"Check that the whole output was produced (a token limit is the usual cause) and complete the last sentence")
 	}
+}
+
+// what names the text of the piece in messages: the output or a field.
+func (r *reporter) what() string {
+	if r.pc.prefix == "" {
+		return "output"
+	}
+	return "field " + strings.TrimSuffix(r.pc.prefix, ":")
+}
+
+// unclosed reports the first bracket of a text left open.
+func unclosed(r *reporter, text string) {
 	var stack []struct {
 		r    rune
 		line int
 	}
 	ln := 1
 	pairs := map[rune]rune{')': '(', ']': '[', '}': '{'}
+	// smiley is set in an emoticon, ":(" or ";(((", whose brackets open
+	// nothing.
+	var prev rune
+	smiley := false
 	for _, c := range text {
-		switch c {
-		case '\n':
+		smiley = c == '(' && (prev == ':' || prev == ';' || smiley && prev == '(')
+		prev = c
+		switch {
+		case c == '\n':
 			ln++
-		case '(', '[', '{':
+		case smiley:
+		case c == '(' || c == '[' || c == '{':
 			stack = append(stack, struct {
 				r    rune
 				line int
 			}{c, ln})
-		case ')', ']', '}':
+		case c == ')' || c == ']' || c == '}':
 			if len(stack) > 0 && stack[len(stack)-1].r == pairs[c] {
 				stack = stack[:len(stack)-1]
 			}
@@ -183,8 +234,16 @@ func unfinished(r *reporter, text string) {
 	}
 	if len(stack) > 0 {
 		open := stack[0]
+		where := fmt.Sprintf("opened on line %d%s", open.line+r.pc.lineOffset, r.pc.field())
+		whole := "output"
+		if r.pc.oneLine {
+			where = "opened" + r.pc.field()
+		}
+		if r.pc.prefix != "" {
+			whole = "text"
+		}
 		r.report(result.Warning, result.ReadabilityIssue, "prose.unclosed_bracket", "", open.line,
-			fmt.Sprintf("The '%c' opened on line %d is never closed: the output may be cut off", open.r, open.line+r.pc.lineOffset),
+			fmt.Sprintf("The '%c' %s is never closed: the %s may be cut off", open.r, where, whole),
 			"Close the bracket, and check that the output is complete")
 	}
 }

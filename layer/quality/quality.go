@@ -12,8 +12,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/code"
 	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -60,7 +62,9 @@ func applies(in *layer.Input) bool {
 	if s, ok := in.Output.(string); ok {
 		return strings.TrimSpace(s) != ""
 	}
-	return len(codeFields(context.Background(), in.Output, false, new([]note))) > 0
+	// Every string of a JSON output is reviewed: as code, as prose or for
+	// placeholders.
+	return slices.ContainsFunc(claim.Texts(in.Output), func(t claim.Text) bool { return strings.TrimSpace(t.Text) != "" })
 }
 
 // config is a run's thresholds.
@@ -107,10 +111,32 @@ type piece struct {
 	label string
 	text  string
 	// lineOffset is added to the piece's 1-based lines to give lines of
-	// the output text.
+	// the output text (or of the field's string).
 	lineOffset int
 	// prefix starts every location: "" or a JSON path and ":".
 	prefix string
+	// indent is, for code taken out of an indented block, the bytes of
+	// indentation removed from each of its lines, which syntax error
+	// columns add back.
+	indent []int
+	// end is set on prose that ends its text: only there can the text be
+	// cut off mid-sentence.
+	end bool
+	// oneLine is set on prose from a JSON string of one line: its
+	// locations are the field's path alone.
+	oneLine bool
+	// short is set on a JSON string too short to read as prose: only
+	// placeholders are looked for.
+	short bool
+}
+
+// field returns " in field PATH" for a piece of a JSON string, else "",
+// for messages.
+func (pc piece) field() string {
+	if pc.prefix == "" {
+		return ""
+	}
+	return " in field " + strings.TrimSuffix(pc.prefix, ":")
 }
 
 func run(ctx context.Context, p *layer.Pass) error {
@@ -118,17 +144,15 @@ func run(ctx context.Context, p *layer.Pass) error {
 	if err != nil {
 		return err
 	}
-	pieces, notes, unclosed := find(ctx, p.Input)
-	for _, u := range notes {
+	found := find(ctx, p.Input)
+	for _, u := range found.notes {
 		undecided(p, u.location, u.message, u.suggestion)
 	}
-	for _, line := range unclosed {
-		p.Report(result.Issue{Severity: result.Warning, Type: result.ReadabilityIssue, Rule: "prose.unclosed_fence", Location: "line:" + strconv.Itoa(line),
-			Message:    fmt.Sprintf("The code fence opened on line %d is never closed: the output looks cut off", line),
-			Suggestion: "Close the code block with a matching fence line, and check that the output is complete"})
+	for _, u := range found.open {
+		p.Report(result.Issue{Severity: result.Warning, Type: result.ReadabilityIssue, Rule: "prose.unclosed_fence", Location: u.location, Message: u.message, Suggestion: u.suggestion})
 	}
 	blocks := 0
-	for _, pc := range pieces {
+	for _, pc := range found.pieces {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -168,13 +192,14 @@ func undecided(p *layer.Pass, location, message, suggestion string) {
 }
 
 // loc renders a location within the piece: function, line (of the piece,
-// 1-based; 0 for none) or both.
+// 1-based; 0 for none) or both. A one-line JSON string's lines are the
+// field itself.
 func (pc piece) loc(fn string, line int) string {
 	var parts []string
 	if fn != "" {
 		parts = append(parts, "function:"+fn)
 	}
-	if line > 0 {
+	if line > 0 && !pc.oneLine {
 		parts = append(parts, "line:"+strconv.Itoa(line+pc.lineOffset))
 	}
 	if len(parts) == 0 {
@@ -183,8 +208,23 @@ func (pc piece) loc(fn string, line int) string {
 	return pc.prefix + strings.Join(parts, ":")
 }
 
-// note is a check that could not be decided.
+// note is a finding made while finding the pieces, with where it is.
 type note struct{ location, message, suggestion string }
+
+// found is what find found in an output.
+type found struct {
+	pieces []piece
+	// notes are pieces that could not be reviewed (not_checked).
+	notes []note
+	// open are code fences never closed.
+	open []note
+}
+
+func (f *found) add(g found) {
+	f.pieces = append(f.pieces, g.pieces...)
+	f.notes = append(f.notes, g.notes...)
+	f.open = append(f.open, g.open...)
+}
 
 // fence matches the opening or closing line of a Markdown code fence.
 var fence = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})\\s*([^`\\s]*)")
@@ -196,9 +236,8 @@ var proseLabels = map[string]bool{
 	"toml": true, "ini": true, "csv": true, "xml": true, "html": true, "diff": true, "mermaid": true,
 }
 
-// find splits the output into pieces of code and prose, and returns the
-// lines of fences that are never closed.
-func find(ctx context.Context, in *layer.Input) ([]piece, []note, []int) {
+// find splits the output into pieces of code and prose.
+func find(ctx context.Context, in *layer.Input) found {
 	text := in.Text
 	if text == "" {
 		if s, ok := in.Output.(string); ok {
@@ -206,38 +245,50 @@ func find(ctx context.Context, in *layer.Input) ([]piece, []note, []int) {
 		}
 	}
 	if text == "" {
-		var notes []note
-		pieces := codeFields(ctx, in.Output, true, &notes)
-		return pieces, notes, nil
+		return jsonPieces(ctx, in.Output)
 	}
-	return splitText(ctx, text)
+	return splitText(ctx, text, "")
 }
 
-// splitText finds the fenced blocks of a text; the rest is prose, unless
-// the whole text is code.
-func splitText(ctx context.Context, text string) ([]piece, []note, []int) {
+// splitText finds the fenced and indented code blocks of a text; the
+// rest is prose, unless the whole text is code. prefix starts every
+// location: "" for an output text, a JSON path and ":" for a string field.
+func splitText(ctx context.Context, text, prefix string) found {
 	lines := strings.SplitAfter(text, "\n")
-	var pieces []piece
-	var notes []note
+	var out found
+	indented := 0
 	var prose strings.Builder
 	proseStart := 0
 	flushProse := func(next int) {
 		if strings.TrimSpace(prose.String()) != "" {
-			pieces = append(pieces, piece{text: prose.String(), lineOffset: proseStart})
+			out.pieces = append(out.pieces, piece{text: prose.String(), lineOffset: proseStart, prefix: prefix, end: next == len(lines)})
 		}
 		prose.Reset()
 		proseStart = next
 	}
-	fences := 0
-	var unclosed []int
+	// md tracks the Markdown blocks that decide where an indented code
+	// block may start.
+	var md markdown
 	for i := 0; i < len(lines); i++ {
 		m := fence.FindStringSubmatch(lines[i])
 		if m == nil {
+			if end, pc, ok := md.indentedCode(lines, i); ok {
+				indented++
+				flushProse(i)
+				// A block is code as an unlabelled fenced block is: in
+				// the language detected, else neither code nor prose. A
+				// fence shown indented is Markdown source, not code.
+				if lang, ok := code.Detect(ctx, pc.text); ok && !fence.MatchString(pc.text) {
+					pc.lang, pc.label, pc.prefix = lang, string(lang), prefix
+					out.pieces = append(out.pieces, pc)
+				}
+				i = end - 1
+				proseStart = end
+				continue
+			}
 			prose.WriteString(lines[i])
 			continue
 		}
-		fences++
-		// Blank the fence lines in the prose so that line numbers hold.
 		flushProse(i)
 		marker, info := m[1], strings.ToLower(m[2])
 		var body strings.Builder
@@ -250,24 +301,29 @@ func splitText(ctx context.Context, text string) ([]piece, []note, []int) {
 			}
 			body.WriteString(lines[j])
 		}
-		pc := piece{label: info, text: body.String(), lineOffset: i + 1}
+		md.afterBlock()
+		pc := piece{label: info, text: body.String(), lineOffset: i + 1, prefix: prefix}
 		if !closed {
-			unclosed = append(unclosed, i+1)
+			out.open = append(out.open, note{
+				location:   prefix + "line:" + strconv.Itoa(i+1),
+				message:    fmt.Sprintf("The code fence opened on line %d%s is never closed: the output looks cut off", i+1, pc.field()),
+				suggestion: "Close the code block with a matching fence line, and check that the output is complete",
+			})
 		}
 		switch lang, ok := code.LookupLanguage(info); {
 		case ok:
 			pc.lang = lang
-			pieces = append(pieces, pc)
+			out.pieces = append(out.pieces, pc)
 		case info == "" || info == "sh-session":
 			if lang, ok := code.Detect(ctx, pc.text); ok && strings.TrimSpace(pc.text) != "" {
 				pc.lang, pc.label = lang, string(lang)
-				pieces = append(pieces, pc)
+				out.pieces = append(out.pieces, pc)
 			}
 		case proseLabels[info]:
 		default:
-			notes = append(notes, note{
-				location:   "line:" + strconv.Itoa(i+1),
-				message:    fmt.Sprintf("The code block in %q was not reviewed: the quality layer parses Python, JavaScript, TypeScript, Go and Bash", info),
+			out.notes = append(out.notes, note{
+				location:   prefix + "line:" + strconv.Itoa(i+1),
+				message:    fmt.Sprintf("The code block in %q%s was not reviewed: the quality layer parses Python, JavaScript, TypeScript, Go and Bash", info, pc.field()),
 				suggestion: "Review the code by hand or with a linter for its language",
 			})
 		}
@@ -275,12 +331,34 @@ func splitText(ctx context.Context, text string) ([]piece, []note, []int) {
 		proseStart = j + 1
 	}
 	flushProse(len(lines))
-	if fences == 0 {
-		if lang, ok := code.Detect(ctx, text); ok && looksLikeCode(ctx, lang, text) {
-			return []piece{{lang: lang, label: string(lang), text: text}}, nil, nil
+	if !slices.ContainsFunc(lines, fence.MatchString) {
+		if lang, ok := code.Detect(ctx, text); ok && wholeIsCode(ctx, lang, text, out.pieces, indented > 0) {
+			return found{pieces: []piece{{lang: lang, label: string(lang), text: text, prefix: prefix}}}
 		}
 	}
-	return pieces, notes, unclosed
+	return out
+}
+
+// wholeIsCode tells a text without fences that is code in lang from prose,
+// which pieces split it into. Without indented blocks, the text must look
+// like code (looksLikeCode). With them, code's own indented lines are no
+// Markdown: the text must parse, or its lines outside the blocks must be
+// code in lang too ("Example:" above indented code is prose).
+func wholeIsCode(ctx context.Context, lang code.Language, text string, pieces []piece, indented bool) bool {
+	if !indented {
+		return looksLikeCode(ctx, lang, text)
+	}
+	if f, err := code.Parse(ctx, lang, []byte(text)); err == nil && f.Syntax == nil {
+		return true
+	}
+	var rest strings.Builder
+	for _, pc := range pieces {
+		if pc.lang == "" {
+			rest.WriteString(pc.text)
+		}
+	}
+	l, ok := code.Detect(ctx, rest.String())
+	return ok && l == lang && looksLikeCode(ctx, lang, rest.String())
 }
 
 // looksLikeCode tells an output that is code from prose around code that
@@ -342,34 +420,35 @@ func fileLanguage(obj map[string]any) (code.Language, bool) {
 	return "", false
 }
 
-// codeFields finds code in the string fields of a decoded JSON value.
-// Without detect, a field whose language is not named counts as code
-// without looking: enough to tell whether there is anything to review.
-func codeFields(ctx context.Context, v any, detect bool, notes *[]note) []piece {
+// maxDepth bounds how deep codeFields descends into a JSON value, as deep
+// as claim.Texts reads its strings.
+const maxDepth = 512
+
+// codeFields finds code in the string fields of a decoded JSON value, and
+// records in paths the path of every string field that holds code, those
+// over the limit of maxBlocks+1 pieces included.
+func codeFields(ctx context.Context, v any, notes *[]note, paths map[string]bool) []piece {
 	var out []piece
-	var walk func(v any, path string, depth int)
-	walk = func(v any, path string, depth int) {
-		if depth > 64 || len(out) >= maxBlocks+1 {
+	var walk func(v any, tokens []string, arrays []bool)
+	walk = func(v any, tokens []string, arrays []bool) {
+		if len(tokens) > maxDepth {
 			return
 		}
 		switch v := v.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				p := k
-				if path != "" {
-					p = path + "." + k
-				}
+			byName, named := fileLanguage(v)
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				s, ok := v[k].(string)
-				byName, named := fileLanguage(v)
 				isCode := codeKeys[strings.ToLower(k)] || named && contentKeys[strings.ToLower(k)]
 				if !ok || !isCode || strings.TrimSpace(s) == "" {
-					walk(v[k], p, depth+1)
+					walk(v[k], append(tokens, k), append(arrays, false))
 					continue
+				}
+				arr := append(arrays, false)
+				p := schema.Location(append(tokens, k), func(i int) bool { return arr[i] })
+				paths[p] = true
+				if len(out) >= maxBlocks+1 {
+					continue // run reports the pieces over maxBlocks
 				}
 				pc := piece{text: s, prefix: p + ":"}
 				if named {
@@ -382,10 +461,7 @@ func codeFields(ctx context.Context, v any, detect bool, notes *[]note) []piece 
 						}
 					}
 				}
-				if pc.lang == "" && !detect {
-					pc.label = "unknown"
-				}
-				if pc.lang == "" && detect {
+				if pc.lang == "" {
 					lang, ok := code.Detect(ctx, s)
 					if !ok {
 						*notes = append(*notes, note{
@@ -401,12 +477,64 @@ func codeFields(ctx context.Context, v any, detect bool, notes *[]note) []piece 
 			}
 		case []any:
 			for i, e := range v {
-				walk(e, fmt.Sprintf("%s[%d]", path, i), depth+1)
+				walk(e, append(tokens, strconv.Itoa(i)), append(arrays, true))
 			}
 		}
 	}
-	walk(v, "", 0)
+	walk(v, nil, nil)
 	return out
+}
+
+// Which JSON strings read as prose: at least minProseWords words in two
+// sentences or more, or proseFieldWords in one. Shorter strings are names,
+// labels, identifiers, enums, URLs or titles.
+const (
+	minProseWords   = 6
+	proseFieldWords = 10
+)
+
+// jsonPieces finds the code and the prose of a decoded JSON value: code in
+// code fields (codeFields), prose in every other string field long enough
+// to read as prose, which is reviewed as an output text would be (with its
+// own fenced and indented code blocks); a shorter string is looked at for
+// placeholders only.
+func jsonPieces(ctx context.Context, v any) found {
+	var out found
+	codePaths := map[string]bool{}
+	out.pieces = codeFields(ctx, v, &out.notes, codePaths)
+	for _, t := range claim.Texts(v) {
+		if codePaths[t.Path] || t.Path == "" || strings.TrimSpace(t.Text) == "" {
+			continue
+		}
+		prefix := t.Path + ":"
+		oneLine := !strings.Contains(strings.TrimSpace(t.Text), "\n")
+		if !readsAsProse(t.Text) {
+			out.pieces = append(out.pieces, piece{text: t.Text, prefix: prefix, oneLine: oneLine, short: true})
+			continue
+		}
+		g := splitText(ctx, t.Text, prefix)
+		for i := range g.pieces {
+			g.pieces[i].oneLine = oneLine && g.pieces[i].lang == ""
+		}
+		out.add(g)
+	}
+	return out
+}
+
+// readsAsProse reports a string that holds a code fence or reads as
+// prose: enough words (runs of characters between spaces with a letter,
+// not a URL) in enough sentences.
+func readsAsProse(s string) bool {
+	if slices.ContainsFunc(strings.SplitAfter(s, "\n"), fence.MatchString) {
+		return true
+	}
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if strings.ContainsFunc(w, unicode.IsLetter) && !strings.Contains(w, "://") {
+			n++
+		}
+	}
+	return n >= proseFieldWords || n >= minProseWords && len(splitSentences(s)) >= 2
 }
 
 // reporter reports the findings of one piece, capping each rule.

@@ -287,7 +287,7 @@ func TestFindCode(t *testing.T) {
 			t.Fatalf("issues %+v", f.Issues)
 		}
 	})
-	t.Run("prose around unfenced code stays prose", func(t *testing.T) {
+	t.Run("an indented block between prose is code, not prose", func(t *testing.T) {
 		t.Parallel()
 		f := check(t, text("Sure! Here's a quick script:\n\n    import os\n    print(os.listdir(\".\"))\n\nThe output lists the files in the current directory.\n"))
 		if len(f.Issues) != 0 {
