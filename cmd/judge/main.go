@@ -34,6 +34,7 @@
 // Plain-language criteria are judged by a model when JUDGE_LLM_BASE_URL and
 // JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY, if the server needs a key) name an
 // OpenAI-compatible server; without them they are reported as not checked.
+// JUDGE_LLM_CACHE_DIR keeps the model's answers on disk across runs.
 //
 // The tool-call sessions of judge serve and judge call --session are kept in
 // memory, or in Redis when JUDGE_REDIS_URL (redis://host:port/db) is set, so

@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 	// The tests set the environment they mean: a model, a config file, a
 	// Redis server or a token of the machine running them must not change
 	// what judge does under test.
-	for _, v := range []string{"JUDGE_CONFIG", "JUDGE_LLM_BASE_URL", "JUDGE_LLM_MODEL", "JUDGE_LLM_API_KEY", "JUDGE_REDIS_URL", "JUDGE_API_TOKEN"} {
+	for _, v := range []string{"JUDGE_CONFIG", "JUDGE_LLM_BASE_URL", "JUDGE_LLM_MODEL", "JUDGE_LLM_API_KEY", "JUDGE_LLM_CACHE_DIR", "JUDGE_REDIS_URL", "JUDGE_API_TOKEN"} {
 		os.Unsetenv(v)
 	}
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "no-config"))

@@ -78,7 +78,8 @@ DIR and never fetched), CEL rules (--rules: a JSON array of
 when JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL (and JUDGE_LLM_API_KEY if it
 needs one), or the llm section of the config file (--config), name an
 OpenAI-compatible server, and which are reported as not checked without
-one. --source gives documents (a FILE, or a DIR of .txt, .md
+one; JUDGE_LLM_CACHE_DIR (or llm.cache_dir) keeps the model's answers on
+disk, so that a run repeated in CI does not ask it again. --source gives documents (a FILE, or a DIR of .txt, .md
 and .json files) that the facts and hallucination layers check the output's
 claims against, nothing fetched; --trusted-source names the ones the output
 must agree with (see docs/grounding.md). --types limits the validation types
