@@ -182,6 +182,9 @@ func cutOff(r *reporter, text string) {
 	if trimmed == "" {
 		return
 	}
+	if e := strings.TrimRight(trimmed, "("); len(e) < len(trimmed) && (strings.HasSuffix(e, ":") || strings.HasSuffix(e, ";")) {
+		return // an emoticon ends the sentence: ":(", ";(("
+	}
 	lastLine := trimmed[strings.LastIndexByte(trimmed, '\n')+1:]
 	line := strings.Count(trimmed, "\n") + 1
 	last, _ := utf8.DecodeLastRuneInString(trimmed)
