@@ -22,10 +22,12 @@ type LLMConfig = llm.Config
 const LLMLayerTimeout = 45 * time.Second
 
 // LLMConfigFromEnv reads the model's configuration through getenv
-// (os.Getenv in a program) from JUDGE_LLM_BASE_URL, JUDGE_LLM_MODEL and
-// JUDGE_LLM_API_KEY. It returns ok false, and no error, when neither of the
+// (os.Getenv in a program) from JUDGE_LLM_BASE_URL, JUDGE_LLM_MODEL,
+// JUDGE_LLM_API_KEY and JUDGE_LLM_CACHE_DIR (a directory that keeps answers
+// across runs). It returns ok false, and no error, when neither of the
 // first two is set: then there is no model and judge stays deterministic.
-// Setting only one of them, or a base URL that is not http(s), is an error.
+// Setting only one of them, a base URL that is not http(s), or a cache
+// directory that is a file, is an error.
 func LLMConfigFromEnv(getenv func(string) string) (cfg LLMConfig, ok bool, err error) {
 	return llm.ConfigFromEnv(getenv)
 }
