@@ -180,7 +180,7 @@ func (w *tomlWalk) requirementList(name string, keyNode, v *unstable.Node) {
 		return
 	}
 	i := 0
-	for items := v.Children(); items.Next(); {
+	for items := v.Children(); items.Next() && len(w.out) < maxDepFindings; {
 		it := items.Node()
 		if it.Kind == unstable.Comment {
 			continue
@@ -231,7 +231,7 @@ func (w *tomlWalk) poetryDependency(name string, keyNode, v *unstable.Node) {
 	case unstable.InlineTable:
 		w.poetryTable(name, v)
 	case unstable.Array:
-		for items := v.Children(); items.Next(); {
+		for items := v.Children(); items.Next() && len(w.out) < maxDepFindings; {
 			if it := items.Node(); it.Kind == unstable.InlineTable {
 				w.poetryTable(name, it)
 			} else if it.Kind != unstable.Comment {
