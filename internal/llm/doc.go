@@ -23,9 +23,11 @@
 // retries included (RequestTimeout). A Client has at most MaxConcurrency
 // calls under way. Only 429 and 5xx answers are retried, with exponential
 // backoff or the server's Retry-After, and the same messages: a rate-limit
-// error is never shown to the model. Answers are cached by model, messages
-// and schema, so the same check is not paid twice; token usage is
-// reported with every answer.
+// error is never shown to the model. Answers are cached by base URL,
+// model, messages and schema, so the same check is not paid twice: in
+// memory, and across processes in [Config.CacheDir] when set, where an
+// entry is checked again as a fresh answer before it is used. Token usage
+// is reported with every answer.
 //
 // # Prompts
 //
