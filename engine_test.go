@@ -186,6 +186,16 @@ func TestValidationTypes(t *testing.T) {
 			t.Fatalf("ran %q", got)
 		}
 	})
+	t.Run("quality with prose in a JSON field", func(t *testing.T) {
+		t.Parallel()
+		r := validate(t, e, &judge.Request{Output: json.RawMessage(`{"a": 1, "summary": "The job ran. It stopped in the"}`), ValidationTypes: []string{"quality"}})
+		if len(r.Issues) != 1 || r.Issues[0].Rule != "prose.unfinished" || r.Issues[0].Location != "summary" || r.Confidence != 1 {
+			t.Fatalf("confidence %v, issues %+v", r.Confidence, r.Issues)
+		}
+		if got := strings.Join(r.Metadata.ValidationTypesRun, ","); got != "quality" || r.Metadata.QualityDimensions[result.Completeness] != 0.9 {
+			t.Fatalf("ran %q, dimensions %v", got, r.Metadata.QualityDimensions)
+		}
+	})
 	t.Run("requested without input", func(t *testing.T) {
 		t.Parallel()
 		r := validate(t, e, &judge.Request{Output: json.RawMessage(`{"a":1}`), ValidationTypes: []string{"schema"}})

@@ -3,6 +3,8 @@ package quality_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,4 +119,65 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A JSON answer's prose fields are reviewed through the engine as the same
+// prose as a text output is: the same findings, located by field path, and
+// so the same quality_score and quality_dimensions; a code field is code,
+// and an indented block in a prose field is code too.
+func TestJSONProseThroughEngine(t *testing.T) {
+	t.Parallel()
+	e, err := judge.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prose = "The fix restarts the worker. See [insert link] for the details.\n\nThe queue is drained and then the"
+	asJSON, err := e.Validate(context.Background(), &judge.Request{
+		Output: mustJSON(t, map[string]any{
+			"summary":  prose,
+			"status":   "TODO",
+			"owner":    "<your name>",
+			"solution": map[string]any{"language": "python", "code": "def run(cmd: str) -> None:\n    \"\"\"Run cmd. TODO: (quote it.\"\"\"\n    eval(cmd)\n"},
+			"steps":    []any{"Install it with the command below, then restart the service.\n\n    import os\n\n    def install(name: str) -> None:\n        \"\"\"Install name.\"\"\"\n        os.system(\"pip install \" + name)\n"},
+		}),
+		ValidationTypes: []string{"quality"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"error readability_issue prose.placeholder owner",
+		"error readability_issue prose.placeholder summary:line:1",
+		"warning readability_issue prose.unfinished summary:line:3",
+		"warning security_issue security.eval solution.code:function:run:line:3",
+		"warning security_issue security.shell_string steps[0]:function:install:line:7",
+	}
+	var got []string
+	for _, is := range asJSON.Issues {
+		got = append(got, string(is.Severity)+" "+string(is.Type)+" "+is.Rule+" "+is.Location)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("issues:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if asJSON.Valid || asJSON.Confidence != 1 {
+		t.Errorf("valid %v, confidence %v", asJSON.Valid, asJSON.Confidence)
+	}
+	if err := result.Check(asJSON); err != nil {
+		t.Errorf("result breaks the schema: %v", err)
+	}
+
+	// The summary alone, as a JSON field and as a text output.
+	scores := func(out json.RawMessage) (float64, map[string]float64) {
+		r, err := e.Validate(context.Background(), &judge.Request{Output: out, ValidationTypes: []string{"quality"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.QualityScore, r.Metadata.QualityDimensions
+	}
+	fs, fd := scores(mustJSON(t, map[string]any{"summary": prose}))
+	ts, td := scores(mustJSON(t, prose))
+	if fs != ts || !maps.Equal(fd, td) || fd[result.Completeness] >= 1 || fd[result.Readability] != 1 {
+		t.Errorf("as a field %v %v, as text %v %v", fs, fd, ts, td)
+	}
 }
