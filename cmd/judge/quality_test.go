@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,5 +93,79 @@ func TestBinaryValidateQuality(t *testing.T) {
 	r := runJudge(t, []byte(slowCode), "validate", "-", "--types", "quality", "--format", "text")
 	if r.code != exitOK || !strings.Contains(r.stdout, "performance_issue") || !strings.Contains(r.stdout, "Checks: quality") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// proseAnswer is a JSON answer whose prose fields hold a placeholder, a
+// cut-off sentence and an indented code block, beside a code field and
+// short fields that are no prose.
+const proseAnswer = `{
+  "title": "Restart the worker",
+  "status": "TODO",
+  "owner": "<your name>",
+  "summary": "The fix restarts the worker. See [insert link] for the details.\n\nThe queue is drained and then the",
+  "steps": ["Install the helper with the script below, then restart the service.\n\n    import os\n\n    def install(name: str) -> None:\n        \"\"\"Install name.\"\"\"\n        os.system(\"pip install \" + name)\n"],
+  "solution": {"language": "python", "code": "def run(cmd: str) -> None:\n    \"\"\"Run cmd.\"\"\"\n    eval(cmd)\n"}
+}
+`
+
+// TestValidateQualityJSONProseGolden renders the review of proseAnswer as
+// the text report; the golden file is rewritten with -update.
+func TestValidateQualityJSONProseGolden(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"answer.json": proseAnswer})
+	params := newValidateParams()
+	params.types = []string{"quality"}
+	params.format.value = formatText
+	var out bytes.Buffer
+	if err := runValidate(context.Background(), params, []string{filepath.Join(dir, "answer.json")}, &out); exitCode(err) != exitInvalid {
+		t.Fatalf("exit %d (%v), want 1: the placeholder is an error\n%s", exitCode(err), err, out.String())
+	}
+	golden := filepath.Join("testdata", "quality-prose.text.golden")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestValidateQualityJSONProseGolden -update to create it)", err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("text report differs from %s (run with -update to accept):\n%s", golden, lineDiff(string(want), out.String()))
+	}
+}
+
+// The binary reads the JSON answer from stdin and locates each finding by
+// field path; the sub-scores name what the findings count against.
+func TestBinaryValidateQualityJSONProse(t *testing.T) {
+	t.Parallel()
+	r := runJudge(t, []byte(proseAnswer), "validate", "-", "--types", "quality", "--format", "json")
+	if r.code != exitInvalid {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	var res result.ValidationResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, is := range res.Issues {
+		got = append(got, fmt.Sprintf("%s %s %s %s", is.Severity, is.Type, is.Rule, is.Location))
+	}
+	want := []string{
+		"error readability_issue prose.placeholder owner",
+		"error readability_issue prose.placeholder summary:line:1",
+		"warning readability_issue prose.unfinished summary:line:3",
+		"warning security_issue security.eval solution.code:function:run:line:3",
+		"warning security_issue security.shell_string steps[0]:function:install:line:7",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("issues:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	d := res.Metadata.QualityDimensions
+	if d["completeness"] != 0.8*0.8*0.9 || d["security"] != 0.9*0.9 || d["readability"] != 1 || d["style"] != 1 {
+		t.Errorf("quality_dimensions %v", d)
 	}
 }
