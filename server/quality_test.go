@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,55 @@ func TestValidateQuality(t *testing.T) {
 	}
 	if d := raw.Metadata.Dimensions; d["security"] >= 0.8 || d["style"] != 1 || len(d) != 7 {
 		t.Errorf("quality_dimensions %v", d)
+	}
+}
+
+// A JSON output's prose fields and indented code are reviewed, each
+// finding located by field path; short fields are not prose.
+func TestValidateQualityJSONProse(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, Options{})
+	tests := []struct {
+		name   string
+		output any
+		want   []string // "location severity rule", sorted
+	}{
+		{
+			name:   "cut-off summary and a placeholder",
+			output: map[string]any{"id": "job-7", "state": "TBD", "summary": "The job ran twice. Fill in [insert owner] and then the"},
+			want:   []string{"summary error prose.placeholder", "summary warning prose.unfinished"},
+		},
+		{
+			name:   "cut-off text over lines",
+			output: map[string]any{"items": []any{map[string]any{"note": "The job ran twice.\nIt stopped when the disk filled and then the"}}},
+			want:   []string{"items[0].note:line:2 warning prose.unfinished"},
+		},
+		{
+			name: "indented code in a prose field",
+			output: map[string]any{"answer": "Use this helper to run the job.\n\n    import subprocess\n\n    def run(cmd: str) -> None:\n" +
+				"        \"\"\"Run cmd.\"\"\"\n        subprocess.run(cmd, shell=True)\n\nIt runs the job once."},
+			want: []string{"answer:function:run:line:7 warning security.shell_true"},
+		},
+		{
+			name:   "titles, labels and enums",
+			output: map[string]any{"title": "How to restart the worker on a Linux host", "status": "TODO", "url": "https://example.com/TODO"},
+			want:   []string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := string(mustJSON(t, map[string]any{"output": tt.output, "validation_types": []string{"quality"}}))
+			r := mustResult(t, do(t, ts, http.MethodPost, "/validate", body, nil))
+			got := []string{}
+			for _, is := range r.Issues {
+				got = append(got, is.Location+" "+string(is.Severity)+" "+is.Rule)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) || r.Confidence != 1 || len(r.Metadata.QualityDimensions) != 7 {
+				t.Errorf("issues %v, want %v; confidence %v, dimensions %v", got, tt.want, r.Confidence, r.Metadata.QualityDimensions)
+			}
+		})
 	}
 }
 
