@@ -38,7 +38,7 @@ func TestValidateFactsWithModel(t *testing.T) {
 		{"unsupported claim decided contradicted", name, true, []llmtest.Reply{{Fixture: "facts_contradicted"}}, "", false, 0.85, llmtest.Model, 554, result.Hallucination, "facts.model_contradicted",
 			"Discoverer stated as 'Bob Stone' but 'A. Smith' according to Vendor advisory"},
 		{"malformed twice: undecided", negation, true, []llmtest.Reply{{Fixture: "facts_bad_evidence"}, {Fixture: "facts_bad_evidence"}}, "", true, 0, result.Deterministic, 1090, result.NotChecked, "", "malformed 2 times"},
-		{"a model slower than timeout_ms: undecided", negation, true, []llmtest.Reply{{Fixture: "facts_supported", Delay: 5 * time.Second}}, `, "options": {"timeout_ms": 1000}`, true, 0, result.Deterministic, 0, result.NotChecked, "", "did not answer in time"},
+		{"a model slower than timeout_ms: undecided", negation, true, []llmtest.Reply{{Fixture: "facts_supported", Delay: 30 * time.Second}}, `, "options": {"timeout_ms": 4000}`, true, 0, result.Deterministic, 0, result.NotChecked, "", "did not answer in time"},
 		{"no model: as before", negation, false, nil, "", true, 0, result.Deterministic, 0, result.NotChecked, "", "no source speaks of it"},
 	}
 	for _, tt := range tests {

@@ -29,7 +29,7 @@ func TestValidateWithModel(t *testing.T) {
 	}{
 		{"fail", []llmtest.Reply{{Fixture: "criteria_not_met"}}, "", false, 0.8, llmtest.Model, 427, result.CriteriaNotMet},
 		{"429 then a pass", []llmtest.Reply{{Status: 429, Fixture: "rate_limited", Header: map[string]string{"Retry-After": "0"}}, {Fixture: "criteria_met"}}, "", true, 0.9, llmtest.Model, 443, ""},
-		{"a model slower than timeout_ms: undecided", []llmtest.Reply{{Fixture: "criteria_met", Delay: 5 * time.Second}}, `, "options": {"timeout_ms": 1000}`, true, 0, result.Deterministic, 0, result.NotChecked},
+		{"a model slower than timeout_ms: undecided", []llmtest.Reply{{Fixture: "criteria_met", Delay: 30 * time.Second}}, `, "options": {"timeout_ms": 4000}`, true, 0, result.Deterministic, 0, result.NotChecked},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -94,8 +94,8 @@ func TestValidateFactsWithModel(t *testing.T) {
 		},
 		{
 			name: "the model slower than --timeout: undecided", output: negationOut, env: true,
-			replies: []llmtest.Reply{{Fixture: "facts_supported", Delay: 5 * time.Second}},
-			timeout: time.Second,
+			replies: []llmtest.Reply{{Fixture: "facts_supported", Delay: 30 * time.Second}},
+			timeout: 4 * time.Second,
 			code:    1,
 			check: func(t *testing.T, r *result.ValidationResult) {
 				is := factIssue(r)

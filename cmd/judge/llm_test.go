@@ -83,8 +83,8 @@ func TestValidateWithModel(t *testing.T) {
 		},
 		{
 			name:    "the model slower than --timeout: undecided, exit 1",
-			replies: []llmtest.Reply{{Fixture: "criteria_met", Delay: 5 * time.Second}},
-			timeout: time.Second,
+			replies: []llmtest.Reply{{Fixture: "criteria_met", Delay: 30 * time.Second}},
+			timeout: 4 * time.Second,
 			code:    1,
 			wantErr: "confidence 0.00 is below --min-confidence",
 			check: func(t *testing.T, r *result.ValidationResult) {
