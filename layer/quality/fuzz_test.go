@@ -38,7 +38,7 @@ func FuzzRun(f *testing.F) {
 		// fence shown indented, a paragraph continued.
 		"Try:\n\n    import os\n\n    def f(x):\n        os.system(x)\n\nDone.",
 		"Tabs:\n\n\tdef f(:\n\t  \tpass\n", "1. Step\n\n    more text\n\n       eval(x)\n  -\t\n\n      \t",
-		"Look:\n\n    ```python\n    eval(x)\n    ```\n", "Run this:\n    eval(x)\n* * *\n    x\n#\n    y",
+		"Look:\n\n    ```python\n    eval(x)\n    ```\n", "1. Run:\n\n    ```py\n    def f(:\n  ```\n\t```\n2.\t~~~\n", "Run this:\n    eval(x)\n* * *\n    x\n#\n    y",
 		// JSON outputs with prose, placeholders and code.
 		`{"summary": "The service restarts. It then waits for the", "email": "[insert email]", "status": "TODO"}`,
 		`{"answer": "Here:\n\n    def f(x):\n        return eval(x)\n\nDone (really.", "code": "def f(:", "language": "python"}`,

@@ -198,8 +198,9 @@ func TestJSONProseScoresAsText(t *testing.T) {
 	}
 }
 
-// TestIndentedCode finds CommonMark indented code blocks, maps their lines
-// back to the output's and leaves indented text in list items as prose.
+// TestIndentedCode finds CommonMark indented code blocks, and fences
+// indented in list items, maps their lines and columns back to the
+// output's and leaves indented text in list items as prose.
 func TestIndentedCode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -252,6 +253,21 @@ func TestIndentedCode(t *testing.T) {
 			name: "code's own indentation is not Markdown",
 			out:  "import os\n\n\ndef run(cmd: str) -> None:\n    \"\"\"Run cmd.\"\"\"\n\n    os.system(cmd)\n",
 			want: []string{"warning security_issue security.shell_string function:run:line:7"},
+		},
+		{
+			name: "a fence in a list item, its body indented as the fence",
+			out: "Steps:\n\n1. Run this:\n\n    ```python\n    def run(cmd: str) -> None:\n        \"\"\"Run cmd (TODO: [insert check]).\"\"\"\n" +
+				"        eval(cmd)\n    ```\n2. Done.\n",
+			want: []string{"warning security_issue security.eval function:run:line:8"},
+		},
+		{
+			name: "syntax error columns in an indented fence",
+			out:  "Intro.\n\n  ```python\n  def f(:\n  ```\n",
+			want: []string{
+				"error syntax_error syntax.error line:4:column:9",
+				"info optimization readability.type_hints function:f",
+				"warning readability_issue readability.missing_docstring function:f",
+			},
 		},
 		{
 			name: "prose before a code block is not cut off",

@@ -154,5 +154,25 @@ func (md *markdown) codeBlock(lines []string, i, codeCol int) (int, piece, bool)
 	return end, pc, true
 }
 
-// afterBlock records a fenced block: no paragraph continues past it.
-func (md *markdown) afterBlock() { md.para = false }
+// container returns line without the indentation of the innermost list
+// item that holds it, where a fence would be read, and that item's content
+// column (0 outside lists).
+func (md *markdown) container(line string) (string, int) {
+	cols := indentation(line)
+	for k := len(md.items) - 1; k >= 0; k-- {
+		if md.items[k] <= cols {
+			rest, _ := dedent(line, md.items[k])
+			return rest, md.items[k]
+		}
+	}
+	return line, 0
+}
+
+// fence records a fenced block opened at column cols: it leaves the list
+// items indented further, and no paragraph continues past it.
+func (md *markdown) fence(cols int) {
+	for len(md.items) > 0 && md.items[len(md.items)-1] > cols {
+		md.items = md.items[:len(md.items)-1]
+	}
+	md.para = false
+}

@@ -269,8 +269,12 @@ func splitText(ctx context.Context, text, prefix string) found {
 	// md tracks the Markdown blocks that decide where an indented code
 	// block may start.
 	var md markdown
+	fences := 0
 	for i := 0; i < len(lines); i++ {
-		m := fence.FindStringSubmatch(lines[i])
+		// A fence may be indented as far as the content of the list item
+		// that holds it, and three columns more.
+		fl, base := md.container(lines[i])
+		m := fence.FindStringSubmatch(fl)
 		if m == nil {
 			if end, pc, ok := md.indentedCode(lines, i); ok {
 				indented++
@@ -289,20 +293,28 @@ func splitText(ctx context.Context, text, prefix string) found {
 			prose.WriteString(lines[i])
 			continue
 		}
+		fences++
 		flushProse(i)
 		marker, info := m[1], strings.ToLower(m[2])
+		// The body loses as much indentation as the fence has, as
+		// CommonMark reads it: code in a list item parses as code.
+		cols := indentation(lines[i])
+		md.fence(cols)
 		var body strings.Builder
+		var indent []int
 		j := i + 1
 		closed := false
 		for ; j < len(lines); j++ {
-			if c := fence.FindStringSubmatch(lines[j]); c != nil && c[2] == "" && strings.HasPrefix(c[1], marker[:1]) && len(c[1]) >= len(marker) {
+			cl, _ := dedent(lines[j], base)
+			if c := fence.FindStringSubmatch(cl); c != nil && c[2] == "" && strings.HasPrefix(c[1], marker[:1]) && len(c[1]) >= len(marker) {
 				closed = true
 				break
 			}
-			body.WriteString(lines[j])
+			rest, n := dedent(lines[j], cols)
+			body.WriteString(rest)
+			indent = append(indent, n)
 		}
-		md.afterBlock()
-		pc := piece{label: info, text: body.String(), lineOffset: i + 1, prefix: prefix}
+		pc := piece{label: info, text: body.String(), lineOffset: i + 1, prefix: prefix, indent: indent}
 		if !closed {
 			out.open = append(out.open, note{
 				location:   prefix + "line:" + strconv.Itoa(i+1),
@@ -331,7 +343,7 @@ func splitText(ctx context.Context, text, prefix string) found {
 		proseStart = j + 1
 	}
 	flushProse(len(lines))
-	if !slices.ContainsFunc(lines, fence.MatchString) {
+	if fences == 0 {
 		if lang, ok := code.Detect(ctx, text); ok && wholeIsCode(ctx, lang, text, out.pieces, indented > 0) {
 			return found{pieces: []piece{{lang: lang, label: string(lang), text: text, prefix: prefix}}}
 		}
