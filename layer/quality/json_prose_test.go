@@ -80,9 +80,9 @@ func TestJSONProse(t *testing.T) {
 			out:  `{"title": "How to install the package on a Linux machine", "description": "Returns the list of users for the given account and region"}`,
 		},
 		{
-			name: "identifiers, URLs, enums, labels and masks",
+			name: "identifiers, URLs, enums, labels, masks and template variables",
 			out: `{"id": "user_42", "url": "https://example.com/docs/install?step=2#todo", "status": "TODO", "state": "TBD",
-				"kind": "IN_PROGRESS", "label": "Open issues (3", "ssn": "XXX-XX-1234", "path": "src/TODO.md", "tags": ["a", "b"]}`,
+				"kind": "IN_PROGRESS", "label": "Open issues (3", "ssn": "XXX-XX-1234", "path": "src/TODO.md", "tags": ["a", "b"], "host": "{{ inventory_host }}"}`,
 		},
 		{
 			name: "placeholders in short fields",
@@ -90,7 +90,6 @@ func TestJSONProse(t *testing.T) {
 			want: []string{
 				"error readability_issue prose.placeholder contact.email",
 				"error readability_issue prose.placeholder contact.filler",
-				"error readability_issue prose.placeholder contact.greeting",
 				"error readability_issue prose.placeholder contact.phone",
 				"warning readability_issue prose.placeholder contact.note",
 			},
@@ -107,6 +106,12 @@ func TestJSONProse(t *testing.T) {
 			out:     `{"explanation": "` + long + ` (see the runbook for the details of it."}`,
 			want:    []string{"warning readability_issue prose.long_sentence explanation", "warning readability_issue prose.unclosed_bracket explanation"},
 			message: `A sentence of 47 words in field explanation is hard to follow`,
+		},
+		{
+			name:    "a template variable in prose is a gap",
+			out:     `{"body": "Dear {{name}}, your order has shipped and will arrive on Monday."}`,
+			want:    []string{"error readability_issue prose.placeholder body"},
+			message: `Field body holds a placeholder to fill in ("{{name}}")`,
 		},
 		{
 			name: "lines of a multi-line string",

@@ -31,15 +31,23 @@ var sentenceEnd = regexp.MustCompile(`([.!?])["')\]]*\s+|\n\s*\n|\n\s*(?:[-*+]|\
 // placeholders are the marks of text left unfinished. In a short JSON
 // string (a name, a label, an enum) short applies instead of re: a marker
 // alone there is as likely a value ("status": "TODO") or a mask
-// ("XXX-XX-1234") as text left to write, so it must lead a note.
+// ("XXX-XX-1234") as text left to write, so it must lead a note; and a
+// template variable alone ("host": "{{ inventory_host }}") is as likely
+// meant for a template engine.
 var placeholders = []struct {
 	re, short *regexp.Regexp
 	sev       result.Severity
 	label     string
+	// quote is the submatch a message quotes: 0 for the whole match.
+	quote int
 }{
-	{regexp.MustCompile(`(?i)\blorem ipsum\b`), nil, result.Error, "lorem ipsum filler text"},
-	{regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>|\{\{\s*\w+\s*\}\}`), nil, result.Error, "a placeholder to fill in"},
-	{regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)\b`), regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)(:\s*|\s+)\pL`), result.Warning, "a TODO marker"},
+	{regexp.MustCompile(`(?i)\blorem ipsum\b`), nil, result.Error, "lorem ipsum filler text", 0},
+	{
+		regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>|\{\{\s*\w+\s*\}\}`),
+		regexp.MustCompile(`(?i)\[(insert|add|your|put|enter|todo|placeholder)\b[^\]]{0,80}\]|<(insert|your|placeholder)\b[^>]{0,80}>`),
+		result.Error, "a placeholder to fill in", 0,
+	},
+	{regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)\b`), regexp.MustCompile(`\b(TODO|FIXME|TBD|XXX)(:\s*|\s+)\pL`), result.Warning, "a TODO marker", 1},
 }
 
 // sentence is a sentence of prose with its 1-based line in the piece.
@@ -147,10 +155,7 @@ func placeholderText(r *reporter, text string) {
 				re = ph.short
 			}
 			if m := re.FindStringSubmatch(line); m != nil {
-				mark := m[0]
-				if re == ph.short {
-					mark = m[1]
-				}
+				mark := m[ph.quote]
 				what := "The output holds"
 				if r.pc.prefix != "" {
 					what = "Field " + strings.TrimSuffix(r.pc.prefix, ":") + " holds"
