@@ -3,6 +3,7 @@ package source
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -65,7 +66,7 @@ func (ix *Index) findWords(words []string) *Passage {
 func nameForms(core []string) [][]string {
 	forms := [][]string{core}
 	for i, w := range core {
-		for _, alt := range places[w] {
+		for _, alt := range places()[w] {
 			forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
 		}
 	}
@@ -164,9 +165,9 @@ ugandan:uganda ukrainian:ukraine emirati:united arab emirates,uae uruguayan:urug
 venezuelan:venezuela vietnamese:vietnam welsh:wales yemeni:yemen zambian:zambia zimbabwean:zimbabwe asian:asia`
 
 // places maps a nationality's stem to its places' stems, and a one-word
-// place's stem to its nationalities' stems. It is built once and never
-// written after.
-var places = func() map[string][][]string {
+// place's stem to its nationalities' stems. It is built on first use and
+// never written after.
+var places = sync.OnceValue(func() map[string][][]string {
 	m := map[string][][]string{}
 	for _, line := range strings.Split(nationalities, "\n") {
 		for _, entry := range splitEntries(line) {
@@ -184,7 +185,7 @@ var places = func() map[string][][]string {
 		}
 	}
 	return m
-}()
+})
 
 // splitEntries splits a line of nationalities into its entries: a space
 // starts a new entry only after a place, so "saudi:saudi arabia" and
