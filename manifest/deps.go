@@ -190,10 +190,7 @@ func (w *tomlWalk) requirementList(name string, keyNode, v *unstable.Node) {
 			w.add(depFinding{sev: result.Error, typ: result.InvalidType, rule: "manifest.type", pos: w.pos(it),
 				msg:  fmt.Sprintf("%s[%d] in pyproject.toml must be a requirement string, not %s", name, i, tomlKind(it)),
 				sugg: `Quote the requirement, such as "httpx>=0.24"`})
-		case strings.TrimSpace(string(it.Data)) == "" || strings.HasPrefix(strings.TrimSpace(string(it.Data)), "-") ||
-			strings.HasPrefix(strings.TrimSpace(string(it.Data)), "#") || !validRequirement(string(it.Data)):
-			// validRequirement also passes pip options and comments,
-			// which a dependency string is not.
+		case !pep508(string(it.Data)):
 			w.add(depFinding{sev: result.Error, typ: result.SyntaxError, rule: "manifest.script.requirement", pos: w.pos(it),
 				msg: fmt.Sprintf("%s[%d] in pyproject.toml is not a well-formed PEP 508 requirement: '%s'",
 					name, i, result.Clip(string(it.Data), 80)),

@@ -55,6 +55,13 @@ black = "*"
 				"error syntax_error manifest.script.requirement pyproject.toml:4:6",
 				"error invalid_type manifest.type pyproject.toml:4:13",
 			}},
+		{name: "pyproject pip syntax", file: "pyproject.toml",
+			data: "[project]\ndependencies = [\"httpx # pinned\", \"requests --hash=sha256:ab\", \"-e .\"]\n",
+			want: []string{
+				"error syntax_error manifest.script.requirement pyproject.toml:2:17",
+				"error syntax_error manifest.script.requirement pyproject.toml:2:35",
+				"error syntax_error manifest.script.requirement pyproject.toml:2:64",
+			}},
 		{name: "pyproject dependencies not a list", file: "pyproject.toml", data: "[project]\ndependencies = \"httpx\"\n",
 			want: []string{"error invalid_type manifest.type pyproject.toml:2:1"}},
 		{name: "pyproject dotted and inline", file: "pyproject.toml", data: "project = { dependencies = [\"a b\"] }\n",

@@ -669,9 +669,17 @@ func validRequirement(line string) bool {
 		return slices.Contains(requirementOptions, opt)
 	}
 	if i := strings.Index(line, " --hash"); i >= 0 {
-		line = strings.TrimSpace(line[:i])
+		line = line[:i]
 	}
-	return requirementLine.MatchString(line) || urlRequirement.MatchString(line)
+	return pep508(line)
+}
+
+// pep508 reports whether s, blanks around it aside, is one PEP 508
+// requirement: no pip option, comment or --hash, which only a line of a
+// requirements file may hold.
+func pep508(s string) bool {
+	s = strings.TrimSpace(s)
+	return requirementLine.MatchString(s) || urlRequirement.MatchString(s)
 }
 
 // checkRequirements checks config.requires and the dependency files of a
