@@ -275,6 +275,15 @@ func TestIndentedCode(t *testing.T) {
 			},
 		},
 		{
+			name: "syntax error columns past a tab the fence's indentation splits",
+			out:  "Intro.\n\n  ```python\n\tdef f(:\n  ```\n",
+			want: []string{
+				"error syntax_error syntax.error line:4:column:8",
+				"info optimization readability.type_hints function:f",
+				"warning readability_issue readability.missing_docstring function:f",
+			},
+		},
+		{
 			name: "prose before a code block is not cut off",
 			out:  "Here is the fix you asked for\n\n```python\nvalue = 1\n```\n\nThat is all.\n",
 		},

@@ -50,8 +50,9 @@ func indentation(line string) int {
 }
 
 // dedent removes n columns of indentation from line, and returns the rest
-// and the bytes removed. A tab that reaches past column n leaves the
-// columns past n as spaces.
+// and how many characters a position in the rest moves right in line: the
+// bytes removed, less the spaces a tab that reaches past column n leaves
+// for the columns past n.
 func dedent(line string, n int) (string, int) {
 	cols := 0
 	for i, c := range line {
@@ -67,7 +68,7 @@ func dedent(line string, n int) (string, int) {
 			return line[i:], i
 		}
 		if cols > n {
-			return strings.Repeat(" ", cols-n) + line[i+1:], i + 1
+			return strings.Repeat(" ", cols-n) + line[i+1:], i + 1 - (cols - n)
 		}
 	}
 	return strings.TrimLeft(line, " \t"), len(line) - len(strings.TrimLeft(line, " \t"))

@@ -115,9 +115,9 @@ type piece struct {
 	lineOffset int
 	// prefix starts every location: "" or a JSON path and ":".
 	prefix string
-	// indent is, for code taken out of an indented block, the bytes of
-	// indentation removed from each of its lines, which syntax error
-	// columns add back.
+	// indent is, for code taken out of an indented block or fence, how
+	// many characters each of its lines moved left when its indentation
+	// was removed, which syntax error columns add back.
 	indent []int
 	// end is set on prose that ends its text: only there can the text be
 	// cut off mid-sentence.
