@@ -201,12 +201,18 @@ func (w *tomlWalk) requirementList(name string, keyNode, v *unstable.Node) {
 }
 
 // packageName is a Python distribution name (PEP 508).
-var packageName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+var packageName = regexp.MustCompile(`^` + pep508Name + `$`)
+
+// poetryVersionSpec is one version of a Poetry constraint with its
+// optional operator (^, ~, ~=, ==, !=, <=, >=, <, >, =): a PEP 440 version
+// with an epoch (1!2.0), pre, post, dev and local parts (1.0rc1, 1.0-1,
+// 1.0+cpu, 1.0+5), or a wildcard (1.2.*).
+const poetryVersionSpec = `(\^|~=|~|===|==|!=|<=|>=|<|>|=)?\s*v?(\d+!)?\d+(\.(\d+|\*))*([.+_-]?[A-Za-z0-9][A-Za-z0-9.+_-]*)?`
 
 // poetryConstraint is a Poetry version constraint: "*", or comma- or
-// space-separated versions, each with an optional operator (^, ~, ~=, ==,
-// !=, <=, >=, <, >, =), alternatives joined by "||".
-var poetryConstraint = regexp.MustCompile(`^\s*(\*|(\^|~=|~|===|==|!=|<=|>=|<|>|=)?\s*v?\d+(\.(\d+|\*))*([.+_-]?[A-Za-z][A-Za-z0-9.+_-]*)?)(\s*,?\s*(\^|~=|~|===|==|!=|<=|>=|<|>|=)?\s*v?\d+(\.(\d+|\*))*([.+_-]?[A-Za-z][A-Za-z0-9.+_-]*)?)*\s*$`)
+// space-separated versions (poetryVersionSpec); alternatives are joined
+// by "||" and checked one by one.
+var poetryConstraint = regexp.MustCompile(`^\s*(\*|` + poetryVersionSpec + `)(\s*,?\s*` + poetryVersionSpec + `)*\s*$`)
 
 // poetryDependencyKeys are the keys of a Poetry dependency table.
 var poetryDependencyKeys = []string{"version", "python", "markers", "extras", "optional", "allow-prereleases",

@@ -41,6 +41,11 @@ requests = { version = "~2.31", extras = ["socks"] }
 local = { path = "../local", develop = true }
 multi = [{ version = "<2", python = "<3.9" }, { version = "^2", python = ">=3.9" }]
 
+torch = "==2.1.0+1"
+legacy = "1!2.0"
+patched = ">=1.0-1, <2.0.dev0"
+either = "^1.0 || ^2.0"
+
 [tool.poetry.group.dev.dependencies]
 black = "*"
 `},
@@ -72,8 +77,10 @@ rich = "==>13"
 "bad name" = "1.0"
 httpx = { verison = "1" }
 num = 3
+dangling = "^1.0 ||"
 `,
 			want: []string{
+				"error syntax_error manifest.script.requirement pyproject.toml:7:12",
 				"error syntax_error manifest.script.requirement pyproject.toml:3:8",
 				"error syntax_error manifest.script.requirement pyproject.toml:4:1",
 				"warning unknown_field manifest.unknown_field pyproject.toml:5:11",

@@ -642,12 +642,15 @@ func scriptLanguage(declared, name string, src []byte) (code.Language, bool) {
 	return code.LookupLanguage(interp)
 }
 
+// pep508Name is a Python distribution name (PEP 508).
+const pep508Name = `[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?`
+
 // requirementLine is a PEP 508 requirement without URL: a name, extras,
 // version specifiers and markers.
-var requirementLine = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\s*(\[\s*[A-Za-z0-9._-]+(\s*,\s*[A-Za-z0-9._-]+)*\s*\])?\s*(\(?\s*(===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+(\s*,\s*(===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+)*\s*\)?)?\s*(;\s*\S.*)?$`)
+var requirementLine = regexp.MustCompile(`^` + pep508Name + `\s*(\[\s*[A-Za-z0-9._-]+(\s*,\s*[A-Za-z0-9._-]+)*\s*\])?\s*(\(?\s*(===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+(\s*,\s*(===|==|!=|~=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+)*\s*\)?)?\s*(;\s*\S.*)?$`)
 
 // urlRequirement is "name @ url".
-var urlRequirement = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\s*(\[[^\]]*\])?\s*@\s*\S+(\s*;\s*\S.*)?$`)
+var urlRequirement = regexp.MustCompile(`^` + pep508Name + `\s*(\[[^\]]*\])?\s*@\s*\S+(\s*;\s*\S.*)?$`)
 
 // requirementOptions are the pip options a requirements file may hold.
 var requirementOptions = []string{"-r", "-c", "-e", "-i", "-f", "--requirement", "--constraint", "--editable", "--index-url",
