@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -133,39 +132,40 @@ func (d *diskCache) put(key, content string) {
 // prune removes the oldest tenth of the entries, by modification time,
 // when the directory holds d.max of them or more. Only files named as
 // entries are counted and removed: whatever else the directory holds is
-// left alone.
+// left alone. The directory is listed by name only, since a directory
+// opened in an os.Root stats every entry it lists (ReadDir would cost a
+// stat per file on every write); entries are stat'ed only when pruning.
 func (d *diskCache) prune(root *os.Root) {
-	ents, err := fs.ReadDir(root.FS(), ".")
+	dir, err := root.Open(".")
 	if err != nil {
 		return
 	}
-	n := 0
-	for _, e := range ents {
-		if isEntryName(e.Name()) {
-			n++
-		}
+	names, err := dir.Readdirnames(-1)
+	_ = dir.Close()
+	if err != nil {
+		return
 	}
-	if n < d.max {
+	names = slices.DeleteFunc(names, func(name string) bool { return !isEntryName(name) })
+	if len(names) < d.max {
 		return
 	}
 	type entry struct {
 		name string
 		mod  time.Time
 	}
-	var old []entry
-	for _, e := range ents {
-		if !isEntryName(e.Name()) {
-			continue
-		}
-		if fi, err := e.Info(); err == nil {
-			old = append(old, entry{e.Name(), fi.ModTime()})
+	old := make([]entry, 0, len(names))
+	for _, name := range names {
+		if fi, err := root.Lstat(name); err == nil {
+			old = append(old, entry{name, fi.ModTime()})
 		}
 	}
 	slices.SortFunc(old, func(a, b entry) int {
 		return cmp.Or(a.mod.Compare(b.mod), strings.Compare(a.name, b.name))
 	})
-	drop := len(old) - d.max + 1 + d.max/10
-	for _, e := range old[:min(drop, len(old))] {
+	// An entry another process removed since the listing is not in old,
+	// so old may hold fewer than d.max: then drop is less, or nothing.
+	drop := min(max(len(old)-d.max+1+d.max/10, 0), len(old))
+	for _, e := range old[:drop] {
 		_ = root.Remove(e.name)
 	}
 }
