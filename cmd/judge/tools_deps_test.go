@@ -20,8 +20,7 @@ import (
 // go_deps with a go.mod that has no module line.
 func depsTree(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return writeFiles(t, map[string]string{
 		"py_runtime.yaml":        "tool_id: py_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n",
 		"py_deps/tool.yaml":      "tool_id: py_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: Python dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n",
 		"py_deps/main.py":        "print('hi')\n",
@@ -29,17 +28,7 @@ func depsTree(t *testing.T) string {
 		"go_deps/tool.yaml":      "tool_id: go_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: Go dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.go\n",
 		"go_deps/main.go":        "package main\n\nfunc main() {}\n",
 		"go_deps/go.mod":         "go 1.22\n\nrequire golang.org/x/mod v0.42.0\n",
-	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 // TestToolsLintDependencyFiles lints pyproject.toml and go.mod findings
