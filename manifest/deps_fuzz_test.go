@@ -73,7 +73,8 @@ func FuzzGoMod(f *testing.F) {
 }
 
 // TestDepReadersDeep checks that deeply nested input, as large as a file
-// may be, is read in bounded time.
+// may be, is read in bounded time, and is reported: each input is broken,
+// and the dependency array stops at the findings cap.
 func TestDepReadersDeep(t *testing.T) {
 	t.Parallel()
 	n := MaxFileBytes/2 - 10
@@ -91,5 +92,11 @@ func TestDepReadersDeep(t *testing.T) {
 			fs = pyprojectFindings([]byte(data))
 		}
 		checkDepFindings(t, name, fs, time.Since(start))
+		switch {
+		case name == "toml deps" && len(fs) != maxDepFindings:
+			t.Errorf("%s: %d findings, want the cap of %d", name, len(fs), maxDepFindings)
+		case len(fs) == 0:
+			t.Errorf("%s: no finding", name)
+		}
 	}
 }
