@@ -175,6 +175,20 @@ func firstIssue(issues []result.Issue) result.Issue {
 	return issues[0]
 }
 
+// TestJSONProsePastCodeLimit: past the limit on pieces of code, the other
+// fields are still reviewed for prose and placeholders.
+func TestJSONProsePastCodeLimit(t *testing.T) {
+	t.Parallel()
+	out := map[string]any{"note": "[insert name]"}
+	for i := range maxBlocks + 2 {
+		out[fmt.Sprintf("f%02d", i)] = map[string]any{"language": "python", "code": "value = 1\n"}
+	}
+	requireIssues(t, &layer.Input{Output: out}, []string{
+		"error readability_issue prose.placeholder note",
+		"info not_checked quality.not_checked f50.code:line:1",
+	})
+}
+
 // TestJSONProseScoresAsText: a prose field gets the findings, and so the
 // quality sub-scores, that the same prose as a text output gets.
 func TestJSONProseScoresAsText(t *testing.T) {

@@ -161,11 +161,15 @@ func run(ctx context.Context, p *layer.Pass) error {
 			p.Decided(1)
 			continue
 		}
+		// Past maxBlocks pieces of code, the rest of the code is noted
+		// once and skipped; the prose after it is still reviewed.
 		blocks++
 		if blocks > maxBlocks {
-			undecided(p, pc.loc("", 1), fmt.Sprintf("The output holds more than %d pieces of code; this one and the rest were not reviewed", maxBlocks),
-				"Split the output, or validate the pieces of code one by one")
-			break
+			if blocks == maxBlocks+1 {
+				undecided(p, pc.loc("", 1), fmt.Sprintf("The output holds more than %d pieces of code; this one and the rest were not reviewed", maxBlocks),
+					"Split the output, or validate the pieces of code one by one")
+			}
+			continue
 		}
 		if err := checkCode(ctx, p, pc, cfg); err != nil {
 			if errors.Is(err, code.ErrCanceled) {
