@@ -15,9 +15,11 @@ import (
 // TestBinaryDiskCache runs the judge binary twice on the same question,
 // each run its own process, with a cache directory set by
 // JUDGE_LLM_CACHE_DIR or by the config file's llm.cache_dir: the second run
-// asks the model nothing and reports no tokens, with the same verdict.
+// asks the model nothing and reports no tokens, with the same verdict, and
+// the API key the server needs is not in the entry.
 func TestBinaryDiskCache(t *testing.T) {
 	t.Parallel()
+	const apiKey = "sk-judge-cache-test-key"
 	tests := []struct {
 		name string
 		// setup returns the arguments and variables of both runs, and the
@@ -26,10 +28,10 @@ func TestBinaryDiskCache(t *testing.T) {
 	}{
 		{"JUDGE_LLM_CACHE_DIR", func(t *testing.T, url string) ([]string, []string, string) {
 			dir := filepath.Join(t.TempDir(), "judge-cache")
-			return nil, []string{llm.EnvBaseURL + "=" + url, llm.EnvModel + "=" + llmtest.Model, llm.EnvCacheDir + "=" + dir}, dir
+			return nil, []string{llm.EnvBaseURL + "=" + url, llm.EnvModel + "=" + llmtest.Model, llm.EnvAPIKey + "=" + apiKey, llm.EnvCacheDir + "=" + dir}, dir
 		}},
 		{"llm.cache_dir, relative to the config file", func(t *testing.T, url string) ([]string, []string, string) {
-			path := writeConfig(t, modelConfig(url, llmtest.Model, "")+"  cache_dir: .judge-cache\n", 0o600)
+			path := writeConfig(t, modelConfig(url, llmtest.Model, apiKey)+"  cache_dir: .judge-cache\n", 0o600)
 			return []string{"--config", path}, nil, filepath.Join(filepath.Dir(path), ".judge-cache")
 		}},
 	}
@@ -37,6 +39,7 @@ func TestBinaryDiskCache(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakeModel(t, llmtest.Reply{Fixture: "criteria_met"})
+			srv.APIKey = apiKey
 			args, env, cacheDir := tt.setup(t, srv.URL)
 			dir := writeFiles(t, map[string]string{"out.json": sortOutput})
 			args = append(args, "validate", filepath.Join(dir, "out.json"), "--criteria", "Code implements sorting", "--format", "json")
@@ -67,8 +70,8 @@ func TestBinaryDiskCache(t *testing.T) {
 			if fi, err := os.Stat(entries[0]); err != nil || fi.Mode().Perm() != 0o600 {
 				t.Errorf("the entry: %v, %v; want mode 0600", fi.Mode(), err)
 			}
-			if b, err := os.ReadFile(entries[0]); err != nil || strings.Contains(string(b), "sk-") {
-				t.Errorf("the entry: %v\n%s", err, b)
+			if b, err := os.ReadFile(entries[0]); err != nil || strings.Contains(string(b), apiKey) {
+				t.Errorf("the entry (%v) holds the API key or cannot be read:\n%s", err, b)
 			}
 		})
 	}
