@@ -139,6 +139,12 @@ func TestJSONProse(t *testing.T) {
 			message: "The code fence opened on line 10 in field answer is never closed",
 		},
 		{
+			name:    "cut off after a code block",
+			out:     `{"answer": "Here is the fix. It works.\n\n` + "```python\\nvalue = 1\\n```" + `\n\nAfter this the service restarts and then the"}`,
+			want:    []string{"warning readability_issue prose.unfinished answer:line:7"},
+			message: `The field answer ends mid-sentence ("After this the service restarts and then the")`,
+		},
+		{
 			name:    "keys that are not identifiers",
 			out:     `{"release notes": ["Fixed the crash on start. Added a setting for the [insert name] option."]}`,
 			want:    []string{`error readability_issue prose.placeholder ["release notes"][0]`},

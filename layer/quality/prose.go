@@ -139,8 +139,10 @@ func checkProse(p *layer.Pass, pc piece) {
 	}
 	placeholderText(r, pc.text)
 	// A JSON string of one sentence without a full stop is a title or a
-	// label as often as it is cut off; of two or more, it is cut off.
-	if pc.end && (pc.prefix == "" || counted >= 2) {
+	// label as often as it is cut off; of two or more, it is cut off. A
+	// piece past the start of its string (after a code block) is not the
+	// string's only sentence.
+	if pc.end && (pc.prefix == "" || counted >= 2 || pc.lineOffset > 0) {
 		cutOff(r, pc.text)
 	}
 	unclosed(r, pc.text)
