@@ -114,60 +114,59 @@ func (w *tomlWalk) keyValue(table []string, e *unstable.Node) {
 
 // value checks the value v of the key at path, written at keyNode.
 func (w *tomlWalk) value(path []string, keyNode, v *unstable.Node) {
-	name := strings.Join(path, ".")
+	found, poetry, prefix := dependencyPath(path)
 	switch {
-	case slices.Equal(path, []string{"project", "dependencies"}),
-		len(path) == 3 && path[0] == "project" && path[1] == "optional-dependencies":
-		w.requirementList(name, keyNode, v)
-		return
-	case len(path) == 4 && path[0] == "tool" && path[1] == "poetry" &&
-		(path[2] == "dependencies" || path[2] == "dev-dependencies"),
-		len(path) == 6 && path[0] == "tool" && path[1] == "poetry" && path[2] == "group" && path[4] == "dependencies":
-		w.poetryDependency(name, keyNode, v)
-		return
-	}
-	if v.Kind != unstable.InlineTable || !dependencyPrefix(path) {
-		return
-	}
-	// An inline table on the way to a dependency list, such as
-	// project = {dependencies = [...]}: follow its keys.
-	for kids := v.Children(); kids.Next(); {
-		kv := kids.Node()
-		if kv.Kind != unstable.KeyValue {
-			continue
+	case found && poetry:
+		w.poetryDependency(strings.Join(path, "."), keyNode, v)
+	case found:
+		w.requirementList(strings.Join(path, "."), keyNode, v)
+	case prefix && v.Kind == unstable.InlineTable:
+		// An inline table on the way to a dependency list, such as
+		// project = {dependencies = [...]}: follow its keys.
+		for kids := v.Children(); kids.Next(); {
+			if kv := kids.Node(); kv.Kind == unstable.KeyValue {
+				w.keyValue(path, kv)
+			}
 		}
-		sub := slices.Clone(path)
-		var k *unstable.Node
-		for ki := kv.Key(); ki.Next(); {
-			k = ki.Node()
-			sub = append(sub, string(k.Data))
-		}
-		w.value(sub, k, kv.Value())
 	}
 }
 
-// dependencyPrefix reports whether path may lead to a dependency list.
-func dependencyPrefix(path []string) bool {
-	for _, full := range [][]string{
-		{"project", "dependencies"}, {"project", "optional-dependencies", "*"},
-		{"tool", "poetry", "dependencies", "*"}, {"tool", "poetry", "dev-dependencies", "*"},
-		{"tool", "poetry", "group", "*", "dependencies", "*"},
-	} {
-		if len(path) >= len(full) {
+// dependencyPaths are the key paths of pyproject.toml whose values are
+// checked ("*" stands for any key): a list of PEP 508 requirements, or
+// one Poetry dependency.
+var dependencyPaths = []struct {
+	path   []string
+	poetry bool
+}{
+	{[]string{"project", "dependencies"}, false},
+	{[]string{"project", "optional-dependencies", "*"}, false},
+	{[]string{"tool", "poetry", "dependencies", "*"}, true},
+	{[]string{"tool", "poetry", "dev-dependencies", "*"}, true},
+	{[]string{"tool", "poetry", "group", "*", "dependencies", "*"}, true},
+}
+
+// dependencyPath reports whether path is one of dependencyPaths (found,
+// and whether a Poetry one), or else whether it leads to one (prefix).
+func dependencyPath(path []string) (found, poetry, prefix bool) {
+	for _, d := range dependencyPaths {
+		if len(path) > len(d.path) {
 			continue
 		}
-		ok := true
+		match := true
 		for i, p := range path {
-			if full[i] != "*" && full[i] != p {
-				ok = false
+			if d.path[i] != "*" && d.path[i] != p {
+				match = false
 				break
 			}
 		}
-		if ok {
-			return true
+		switch {
+		case match && len(path) == len(d.path):
+			return true, d.poetry, false
+		case match:
+			prefix = true
 		}
 	}
-	return false
+	return false, false, prefix
 }
 
 // requirementList checks that v, the value of name, is an array of PEP

@@ -71,6 +71,12 @@ black = "*"
 			want: []string{"error invalid_type manifest.type pyproject.toml:2:1"}},
 		{name: "pyproject dotted and inline", file: "pyproject.toml", data: "project = { dependencies = [\"a b\"] }\n",
 			want: []string{"error syntax_error manifest.script.requirement pyproject.toml:1:29"}},
+		{name: "inline tables", file: "pyproject.toml",
+			data: "project = { optional-dependencies = { dev = [\"a b\"] } }\ntool = { poetry = { group = { dev = { dependencies = { rich = \"==>13\" } } } } }\n",
+			want: []string{
+				"error syntax_error manifest.script.requirement pyproject.toml:1:46",
+				"error syntax_error manifest.script.requirement pyproject.toml:2:63",
+			}},
 		{name: "poetry", file: "pyproject.toml", data: `[tool.poetry.dependencies]
 python = "^3.10"
 rich = "==>13"
