@@ -1,7 +1,6 @@
 package manifest_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,13 +115,7 @@ dangling = "^1.0 ||"
 				"t/" + tt.file: tt.data,
 			}
 			for name, data := range files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, dir, name, []byte(data))
 			}
 			rep := lintDir(t, dir)
 			res := rep.Results["t"]

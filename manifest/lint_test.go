@@ -166,16 +166,23 @@ func overlay(t *testing.T, file string) (dir string, ar *txtar.Archive, want []s
 				}
 			}
 		default:
-			p := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, dir, f.Name, f.Data)
 		}
 	}
 	return dir, ar, want, wantAt
+}
+
+// writeFile writes data to the slash-separated path name below dir,
+// making its directories.
+func writeFile(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestBroken overlays each testdata/broken/*.txtar on the valid tree and

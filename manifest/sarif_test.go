@@ -99,13 +99,7 @@ func TestSARIFSchemaPaths(t *testing.T) {
 		"weird 100%.yaml": "tool_id: weird\ntool_type: api\nversion: 1.0\n",
 		"über/tool.yaml":  "tool_id: uber\ntool_type: script\n",
 	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, name, []byte(data))
 	}
 	rep := lintDir(t, dir)
 	var out bytes.Buffer
