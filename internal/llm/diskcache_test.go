@@ -154,6 +154,16 @@ func TestDiskCache(t *testing.T) {
 				t.Skip("no symlinks here:", err)
 			}
 		}},
+		{name: "a symlink to a good entry inside the directory", asked: true, damage: func(t *testing.T, file string) {
+			// os.Root would follow this one: only the Lstat refuses it.
+			saved := filepath.Join(filepath.Dir(file), "saved")
+			if err := os.Rename(file, saved); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("saved", file); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+		}},
 		{name: "a directory in the entry's place", asked: true, damage: func(t *testing.T, file string) {
 			if err := os.Remove(file); err != nil {
 				t.Fatal(err)
@@ -192,6 +202,11 @@ func TestDiskCache(t *testing.T) {
 			second, usage := askSort(t, srv, dir, nil)
 			if n := len(srv.Requests()); n != len(replies) {
 				t.Fatalf("second: got %d model calls in all, want %d", n, len(replies))
+			}
+			// A write that failed (a directory in the entry's place) leaves
+			// no temporary file behind.
+			if tmp, err := filepath.Glob(filepath.Join(dir, ".*.tmp")); err != nil || len(tmp) != 0 {
+				t.Errorf("temporary files left: %v (%v)", tmp, err)
 			}
 			if !tt.asked {
 				if !second.Cached || second.Verdict != llm.Met || usage != (llm.Usage{}) {
