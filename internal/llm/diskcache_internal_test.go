@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -114,4 +115,37 @@ func FuzzDiskEntry(f *testing.F) {
 			t.Fatalf("accepted %q from %q (%v)", c, data, uerr)
 		}
 	})
+}
+
+// TestDiskCacheConcurrent has several disk caches of one directory, as
+// several processes would, write and read the same keys at once while the
+// directory is pruned: a read gives nothing or a whole entry of its own
+// key, never half of one, and no temporary file is left.
+func TestDiskCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const writers, keys, bound = 4, 30, 10
+	var wg sync.WaitGroup
+	for w := range writers {
+		d := newDiskCache(dir, "m", bound)
+		wg.Go(func() {
+			for round := range 3 {
+				for i := range keys {
+					want := fmt.Sprintf(`{"key":%d,"writer":%d,"round":%d}`, i, w, round)
+					d.put(testKey(i), want)
+					if c, ok := d.get(testKey(i)); ok && !strings.HasPrefix(c, fmt.Sprintf(`{"key":%d,"writer":`, i)) {
+						t.Errorf("writer %d read %q under key %d", w, c, i)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if tmp, err := filepath.Glob(filepath.Join(dir, ".*.tmp")); err != nil || len(tmp) != 0 {
+		t.Errorf("temporary files left: %v (%v)", tmp, err)
+	}
+	entries, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(entries) == 0 || len(entries) > bound+writers {
+		t.Errorf("got %d entries (%v), want 1 to %d", len(entries), err, bound+writers)
+	}
 }
