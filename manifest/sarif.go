@@ -170,6 +170,11 @@ func artifactURI(file string) string {
 		}
 		return (&url.URL{Scheme: "file", Path: p}).String()
 	}
+	// "//tmp/x.json" (as --mcp may name a file) would read as the host
+	// "tmp"; it is the file /tmp/x.json.
+	if strings.HasPrefix(p, "//") {
+		p = "/" + strings.TrimLeft(p, "/")
+	}
 	// String writes "./" before a first segment holding ':', which would
 	// otherwise read as a scheme.
 	return (&url.URL{Path: p}).String()
