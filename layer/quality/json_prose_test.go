@@ -353,3 +353,21 @@ func TestNoFalsePositivesOnSummaries(t *testing.T) {
 		t.Errorf("only %d summaries", n)
 	}
 }
+
+// TestSplitSentencesLines: each sentence's line is that of its first
+// character, counted as splitSentences goes.
+func TestSplitSentencesLines(t *testing.T) {
+	t.Parallel()
+	text := "One.\n\nTwo is here. Three\nspans lines!\n  - Four\n5. Five? Six.\n\n\n  Seven"
+	got := splitSentences(text)
+	var lines []string
+	for _, s := range got {
+		lines = append(lines, fmt.Sprintf("%d %s", s.line, s.text))
+		if want := strings.Count(text[:strings.Index(text, s.text)], "\n") + 1; s.line != want {
+			t.Errorf("%q on line %d, want %d", s.text, s.line, want)
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("sentences %q", lines)
+	}
+}

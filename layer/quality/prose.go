@@ -56,14 +56,20 @@ type sentence struct {
 	line int
 }
 
+// splitSentences splits text into sentences, counting lines as it goes
+// (not from the start of text for each sentence, which is quadratic).
 func splitSentences(text string) []sentence {
 	var out []sentence
 	start := 0
+	// line is the line of text[at].
+	line, at := 1, 0
 	add := func(end int) {
 		s := strings.TrimSpace(text[start:end])
 		if s != "" {
 			lead := len(text[start:end]) - len(strings.TrimLeft(text[start:end], " \t\r\n"))
-			out = append(out, sentence{text: s, line: strings.Count(text[:start+lead], "\n") + 1})
+			line += strings.Count(text[at:start+lead], "\n")
+			at = start + lead
+			out = append(out, sentence{text: s, line: line})
 		}
 	}
 	for _, m := range sentenceEnd.FindAllStringSubmatchIndex(text, -1) {
