@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -210,8 +211,11 @@ const poetryVersionSpec = `(\^|~=|~|===|==|!=|<=|>=|<|>|=)?\s*v?(\d+!)?\d+(\.(\d
 
 // poetryConstraint is a Poetry version constraint: "*", or comma- or
 // space-separated versions (poetryVersionSpec); alternatives are joined
-// by "||" and checked one by one.
-var poetryConstraint = regexp.MustCompile(`^\s*(\*|` + poetryVersionSpec + `)(\s*,?\s*` + poetryVersionSpec + `)*\s*$`)
+// by "||" and checked one by one. It is compiled on first use (about
+// 0.1 ms), not at the start of every program that imports the package.
+var poetryConstraint = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(\*|` + poetryVersionSpec + `)(\s*,?\s*` + poetryVersionSpec + `)*\s*$`)
+})
 
 // poetryDependencyKeys are the keys of a Poetry dependency table.
 var poetryDependencyKeys = []string{"version", "python", "markers", "extras", "optional", "allow-prereleases",
@@ -252,7 +256,7 @@ func (w *tomlWalk) poetryDependency(name string, keyNode, v *unstable.Node) {
 func (w *tomlWalk) poetryVersion(name string, v *unstable.Node) {
 	s := string(v.Data)
 	for _, alt := range strings.Split(s, "||") {
-		if !poetryConstraint.MatchString(alt) {
+		if !poetryConstraint().MatchString(alt) {
 			w.add(depFinding{sev: result.Error, typ: result.SyntaxError, rule: "manifest.script.requirement", pos: w.pos(v),
 				msg:  fmt.Sprintf("The version of %s in pyproject.toml is not a valid Poetry constraint: '%s'", name, result.Clip(s, 80)),
 				sugg: `Write a constraint such as "^1.2", "~1.2.3", ">=1.0,<2.0" or "*"`})
