@@ -275,6 +275,10 @@ func TestIndentedCode(t *testing.T) {
 			out:  "Write it like this:\n\n    ```python\n    eval(x)\n    ```\n\nThat is all.\n",
 		},
 		{
+			name: "a fence below an indented block's first line is Markdown source too",
+			out:  "Write it like this in your README:\n\n    Run the helper:\n    ```python\n    def f(x):\n        return eval(x)\n    ```\n\nThat is all.\n",
+		},
+		{
 			name: "code's own indentation is not Markdown",
 			out:  "import os\n\n\ndef run(cmd: str) -> None:\n    \"\"\"Run cmd.\"\"\"\n\n    os.system(cmd)\n",
 			want: []string{"warning security_issue security.shell_string function:run:line:7"},

@@ -233,6 +233,11 @@ func (f *found) add(g found) {
 // fence matches the opening or closing line of a Markdown code fence.
 var fence = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})\\s*([^`\\s]*)")
 
+// hasFence reports a text with a line that opens or closes a code fence.
+func hasFence(s string) bool {
+	return slices.ContainsFunc(strings.SplitAfter(s, "\n"), fence.MatchString)
+}
+
 // proseLabels are fence info strings that hold no code to review.
 var proseLabels = map[string]bool{
 	"": true, "text": true, "txt": true, "plain": true, "plaintext": true, "markdown": true, "md": true,
@@ -286,7 +291,7 @@ func splitText(ctx context.Context, text, prefix string) found {
 				// A block is code as an unlabelled fenced block is: in
 				// the language detected, else neither code nor prose. A
 				// fence shown indented is Markdown source, not code.
-				if lang, ok := code.Detect(ctx, pc.text); ok && !fence.MatchString(pc.text) {
+				if lang, ok := code.Detect(ctx, pc.text); ok && !hasFence(pc.text) {
 					pc.lang, pc.label, pc.prefix = lang, string(lang), prefix
 					out.pieces = append(out.pieces, pc)
 				}
@@ -541,7 +546,7 @@ func jsonPieces(ctx context.Context, v any) found {
 // prose: enough words (runs of characters between spaces with a letter,
 // not a URL) in enough sentences.
 func readsAsProse(s string) bool {
-	if slices.ContainsFunc(strings.SplitAfter(s, "\n"), fence.MatchString) {
+	if hasFence(s) {
 		return true
 	}
 	n := 0
