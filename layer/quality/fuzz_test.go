@@ -3,6 +3,7 @@ package quality
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +22,9 @@ var locationRE = func() *regexp.Regexp {
 	)
 	return regexp.MustCompile(`^(` + path + `:)?(function:[^:]+(:line:\d+)?|line:\d+(:column:\d+)?|root)?$|^` + path + `$`)
 }()
+
+// lineRE finds the line of a location.
+var lineRE = regexp.MustCompile(`(?:^|:)line:(\d+)`)
 
 // FuzzRun feeds arbitrary outputs (fences, indented code, prose) to the
 // layer as a text, as string fields of a JSON output (a prose field, an
@@ -55,7 +59,8 @@ func FuzzRun(f *testing.F) {
 		if v, err := jsonvalue.Decode([]byte(out), jsonvalue.DefaultMaxDepth); err == nil {
 			inputs = append(inputs, &layer.Input{Output: v})
 		}
-		for _, in := range inputs {
+		lines := strings.Count(out, "\n") + 1
+		for k, in := range inputs {
 			p := layer.NewPass(Layer, in, layer.NewCache(0))
 			if err := Layer.Run(context.Background(), p); err != nil {
 				t.Fatalf("run: %v", err)
@@ -63,6 +68,13 @@ func FuzzRun(f *testing.F) {
 			for _, is := range p.Findings().Issues {
 				if !locationRE.MatchString(is.Location) || is.Rule == "" || is.Message == "" {
 					t.Fatalf("malformed issue %+v", is)
+				}
+				// In the text and in the fields that hold it, a line is
+				// one of out's.
+				if m := lineRE.FindStringSubmatch(is.Location); k < 2 && m != nil {
+					if n, _ := strconv.Atoi(m[1]); n < 1 || n > lines {
+						t.Fatalf("line %d of %d lines: %+v", n, lines, is)
+					}
 				}
 			}
 		}
