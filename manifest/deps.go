@@ -1,12 +1,14 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -43,13 +45,14 @@ func pyprojectFindings(data []byte) []depFinding {
 		msg := err.Error()
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
-			p.Line, p.Col = de.Position()
+			line, col := de.Position()
+			p = charPos(data, lineOffset(data, line)+col-1)
 		}
 		return []depFinding{{sev: result.Error, typ: result.SyntaxError, rule: "manifest.script.pyproject", pos: p,
 			msg:  "pyproject.toml is not valid TOML: " + result.Clip(msg, 300),
 			sugg: "Correct the TOML at this line and column"}}
 	}
-	w := &tomlWalk{}
+	w := &tomlWalk{data: data}
 	w.p.Reset(data)
 	var table []string
 	for w.p.NextExpression() && len(w.out) < maxDepFindings {
@@ -67,8 +70,7 @@ func pyprojectFindings(data []byte) []depFinding {
 		p := Pos{1, 1}
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
-			s := w.p.Shape(w.p.Range(pe.Highlight))
-			p = Pos{s.Start.Line, s.Start.Column}
+			p = charPos(data, int(w.p.Range(pe.Highlight).Offset))
 		}
 		w.out = append(w.out, depFinding{sev: result.Error, typ: result.SyntaxError, rule: "manifest.script.pyproject", pos: p,
 			msg: "pyproject.toml is not valid TOML: " + result.Clip(err.Error(), 300), sugg: "Correct the TOML at this line and column"})
@@ -78,8 +80,9 @@ func pyprojectFindings(data []byte) []depFinding {
 
 // tomlWalk follows a parsed pyproject.toml and collects its findings.
 type tomlWalk struct {
-	p   unstable.Parser
-	out []depFinding
+	data []byte
+	p    unstable.Parser
+	out  []depFinding
 }
 
 func keyParts(it unstable.Iterator) []string {
@@ -91,8 +94,29 @@ func keyParts(it unstable.Iterator) []string {
 }
 
 func (w *tomlWalk) pos(n *unstable.Node) Pos {
-	s := w.p.Shape(n.Raw)
-	return Pos{s.Start.Line, s.Start.Column}
+	return charPos(w.data, int(n.Raw.Offset))
+}
+
+// charPos is the 1-based line and column of the byte offset off of data,
+// the column counted in characters, as the locations of manifests,
+// scripts and go.mod count it (go-toml's positions count bytes).
+func charPos(data []byte, off int) Pos {
+	off = min(max(off, 0), len(data))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return Pos{bytes.Count(data[:start], []byte{'\n'}) + 1, utf8.RuneCount(data[start:off]) + 1}
+}
+
+// lineOffset is the byte offset at which the 1-based line of data starts.
+func lineOffset(data []byte, line int) int {
+	off := 0
+	for ; line > 1; line-- {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	return off
 }
 
 func (w *tomlWalk) add(f depFinding) {
