@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -186,7 +187,14 @@ func TestToolsLintSARIF(t *testing.T) {
 			continue
 		}
 		pl := r.Locations[0].PhysicalLocation
-		loc := filepath.FromSlash(pl.ArtifactLocation.URI) + ":" + itoa(pl.Region.StartLine) + ":" + itoa(pl.Region.StartColumn)
+		// The URI is percent-encoded (a checkout path may hold a space, a
+		// '%' or a '#'); the JSON report's location is the plain path.
+		u, err := url.Parse(pl.ArtifactLocation.URI)
+		if err != nil {
+			t.Errorf("result %s: URI %q: %v", r.RuleID, pl.ArtifactLocation.URI, err)
+			continue
+		}
+		loc := filepath.FromSlash(u.Path) + ":" + itoa(pl.Region.StartLine) + ":" + itoa(pl.Region.StartColumn)
 		if !want[loc+" "+r.RuleID] {
 			t.Errorf("SARIF result %s at %s is not in the JSON report", r.RuleID, loc)
 		}
