@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -186,18 +185,5 @@ func TestGroundingTextGolden(t *testing.T) {
 	if err := runValidate(context.Background(), params, []string{filepath.Join(dir, "summary.json")}, &out); err == nil {
 		t.Fatal("Example 3 passed")
 	}
-	golden := filepath.Join("testdata", "grounding.text.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGroundingTextGolden -update to create it)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("text report differs from %s (run with -update to accept):\n%s", golden, lineDiff(string(want), out.String()))
-	}
+	checkGolden(t, filepath.Join("testdata", "grounding.text.golden"), out.String())
 }

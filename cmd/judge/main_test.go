@@ -229,7 +229,13 @@ func TestBinaryTextGolden(t *testing.T) {
 	}
 	// The text report has no duration; drop one anyway should it appear.
 	got := regexp.MustCompile(`(?m)^Duration: .*\n`).ReplaceAllString(r.stdout, "")
-	golden := filepath.Join("testdata", "ticket.text.golden")
+	checkGolden(t, filepath.Join("testdata", "ticket.text.golden"), got)
+}
+
+// checkGolden compares got with the golden file, or writes it there
+// under -update.
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -238,7 +244,7 @@ func TestBinaryTextGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test -run TestBinaryTextGolden -update to create it)", err)
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
 	}
 	if got != string(want) {
 		t.Errorf("text report differs from %s (run with -update to accept):\n%s", golden, lineDiff(string(want), got))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,20 +120,7 @@ func TestValidateQualityJSONProseGolden(t *testing.T) {
 	if err := runValidate(context.Background(), params, []string{filepath.Join(dir, "answer.json")}, &out); exitCode(err) != exitInvalid {
 		t.Fatalf("exit %d (%v), want 1: the placeholder is an error\n%s", exitCode(err), err, out.String())
 	}
-	golden := filepath.Join("testdata", "quality-prose.text.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestValidateQualityJSONProseGolden -update to create it)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("text report differs from %s (run with -update to accept):\n%s", golden, lineDiff(string(want), out.String()))
-	}
+	checkGolden(t, filepath.Join("testdata", "quality-prose.text.golden"), out.String())
 }
 
 // The binary reads the JSON answer from stdin and locates each finding by
