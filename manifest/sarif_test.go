@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,38 +11,15 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentjudge/judge/internal/sarifschema"
 	"github.com/agentjudge/judge/manifest"
 )
 
-// sarifSchemaFile is the official OASIS SARIF 2.1.0 schema
-// (testdata/sarif/README.md says where it comes from).
-const sarifSchemaFile = "testdata/sarif/sarif-schema-2.1.0.json"
-
-// sarifSchema compiles the vendored SARIF schema, asserting formats (uri,
-// uri-reference, date-time) as well. Nothing is fetched: the schema's
-// draft-07 meta-schema is built into the validator, and the schema is
-// added as a resource under its own $id.
+// sarifSchema compiles the official SARIF 2.1.0 schema
+// (internal/sarifschema).
 func sarifSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(sarifSchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := doc.(map[string]any)["$id"].(string)
-	if id == "" {
-		t.Fatalf("%s has no $id", sarifSchemaFile)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
+	sch, err := sarifschema.Compile()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentjudge/judge/internal/sarifschema"
 	"github.com/agentjudge/judge/manifest"
 )
 
@@ -90,25 +90,10 @@ func TestBinaryToolsLintDependencyFiles(t *testing.T) {
 
 // TestToolsLintSARIFSchema validates the SARIF the command writes, for
 // examples/tools-broken and for the dependency-file tree, against the
-// official SARIF 2.1.0 schema vendored in manifest/testdata/sarif.
+// official SARIF 2.1.0 schema (internal/sarifschema).
 func TestToolsLintSARIFSchema(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open(filepath.Join(repoRoot(t), "manifest", "testdata", "sarif", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := doc.(map[string]any)["$id"].(string)
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
+	sch, err := sarifschema.Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
