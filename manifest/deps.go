@@ -163,6 +163,7 @@ var dependencyPaths = []struct {
 	path   []string
 	poetry bool
 }{
+	{[]string{"build-system", "requires"}, false},
 	{[]string{"project", "dependencies"}, false},
 	{[]string{"project", "optional-dependencies", "*"}, false},
 	{[]string{"tool", "poetry", "dependencies", "*"}, true},
