@@ -1,14 +1,17 @@
-// Package redistest starts a real redis-server for tests, on a free loopback
-// port, with no persistence, and stops it when the test ends.
+// Package redistest starts a real redis-server, or a Redis Cluster of three,
+// for tests, on free loopback ports, with no persistence, and stops it when
+// the test ends.
 package redistest
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +19,8 @@ import (
 	"time"
 )
 
-// startTimeout bounds how long Start waits for the server to answer PING.
+// startTimeout bounds how long Start waits for the server to answer PING,
+// and StartCluster for the cluster to be formed.
 const startTimeout = 15 * time.Second
 
 // Server is a redis-server started by [Start].
@@ -35,21 +39,19 @@ func (s *Server) URL(db int) string { return fmt.Sprintf("redis://%s/%d", s.Addr
 // never passes without running the test.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		msg := "redis-server is not on PATH: install the Debian package redis-server (scripts/test does, as root) to run the Redis session store tests"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := lookPath(t, "redis-server")
 	// The port is free when we ask; another process may take it before
 	// redis-server binds it, so a failed start is tried again on a new one.
 	var lastErr error
 	for range 3 {
-		s, err := start(t, bin)
+		port, err := freePort()
+		if err != nil {
+			t.Fatalf("redistest: %v", err)
+		}
+		p, err := launch(bin, t.TempDir(), port)
 		if err == nil {
-			return s
+			t.Cleanup(p.stop)
+			return &Server{Addr: p.addr}
 		}
 		lastErr = err
 	}
@@ -57,17 +59,129 @@ func Start(t testing.TB) *Server {
 	return nil
 }
 
-// start starts one redis-server and waits for its PING; on failure the
-// process is gone.
-func start(t testing.TB, bin string) (*Server, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
+// Cluster is a Redis Cluster started by [StartCluster]: three masters on
+// 127.0.0.1, no replicas, the 16,384 slots split between them.
+type Cluster struct {
+	// Addrs are the masters' host:port on the loopback interface.
+	Addrs []string
+}
+
+// URL returns the cluster's URL as toolcall/redisstore takes it, naming
+// every master: redis+cluster://127.0.0.1:P1?addr=127.0.0.1:P2&addr=127.0.0.1:P3.
+func (c *Cluster) URL() string {
+	return "redis+cluster://" + c.Addrs[0] + "?addr=" + strings.Join(c.Addrs[1:], "&addr=")
+}
+
+// StartCluster starts three redis-server processes with --cluster-enabled
+// yes (and the flags of Start) on free 127.0.0.1 ports, joins them with
+// redis-cli --cluster create, waits until every node reports
+// cluster_state:ok, and stops them when t ends. It takes about a second.
+// Without redis-server or redis-cli (Debian's redis-tools, which
+// redis-server depends on), t skips or fails as in Start.
+func StartCluster(t testing.TB) *Cluster {
+	t.Helper()
+	bin := lookPath(t, "redis-server")
+	cli := lookPath(t, "redis-cli")
+	var lastErr error
+	for range 3 {
+		c, err := startCluster(t, bin, cli)
+		if err == nil {
+			return c
+		}
+		lastErr = err
 	}
+	t.Fatalf("redistest: %v", lastErr)
+	return nil
+}
+
+// startCluster starts and joins one cluster; on failure its processes are
+// gone.
+func startCluster(t testing.TB, bin, cli string) (*Cluster, error) {
+	const nodes = 3
+	dir := t.TempDir()
+	var procs []*process
+	stopAll := func() {
+		for _, p := range procs {
+			p.stop()
+		}
+	}
+	c := &Cluster{}
+	for i := range nodes {
+		// Two ports each: clients', and the cluster bus's (by default port
+		// + 10000, which may be taken or past 65535).
+		port, err := freePort()
+		if err != nil {
+			stopAll()
+			return nil, err
+		}
+		bus, err := freePort()
+		if err != nil {
+			stopAll()
+			return nil, err
+		}
+		p, err := launch(bin, dir, port, "--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(bus),
+			"--cluster-config-file", filepath.Join(dir, fmt.Sprintf("nodes-%d.conf", i)), "--cluster-node-timeout", "5000")
+		if err != nil {
+			stopAll()
+			return nil, err
+		}
+		procs = append(procs, p)
+		c.Addrs = append(c.Addrs, p.addr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	args := append([]string{"--cluster", "create"}, c.Addrs...)
+	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
+	if out, err := exec.CommandContext(ctx, cli, args...).CombinedOutput(); err != nil {
+		stopAll()
+		return nil, fmt.Errorf("redis-cli --cluster create %s: %w\n%s", strings.Join(c.Addrs, " "), err, out)
+	}
+	for _, addr := range c.Addrs {
+		host, port, _ := net.SplitHostPort(addr)
+		for {
+			out, err := exec.CommandContext(ctx, cli, "-h", host, "-p", port, "cluster", "info").Output()
+			if err == nil && bytes.Contains(out, []byte("cluster_state:ok")) {
+				break
+			}
+			if ctx.Err() != nil {
+				stopAll()
+				return nil, fmt.Errorf("the cluster node %s did not report cluster_state:ok within %v: %v\n%s", addr, startTimeout, err, out)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Cleanup(stopAll)
+	return c, nil
+}
+
+// lookPath finds name on PATH; without it, t skips, or fails on CI.
+func lookPath(t testing.TB, name string) string {
+	t.Helper()
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		msg := name + " is not on PATH: install the Debian package redis-server (scripts/test does, as root; redis-cli comes with it in redis-tools) to run the Redis session store tests"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return bin
+}
+
+// process is a running redis-server.
+type process struct {
+	addr string
+	stop func() // kills it and waits for it to exit
+}
+
+// launch starts one redis-server on 127.0.0.1:port in dir, with the extra
+// arguments, and waits for its PING; on failure the process is gone.
+func launch(bin, dir string, port int, extra ...string) (*process, error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	out := &syncBuffer{}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--daemonize", "no", "--logfile", "")
+	args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", ""}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
@@ -96,9 +210,7 @@ func start(t testing.TB, bin string) (*Server, error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	s := &Server{Addr: addr}
-	t.Cleanup(stop)
-	return s, nil
+	return &process{addr: addr, stop: stop}, nil
 }
 
 // freePort returns a TCP port free on 127.0.0.1 when asked.

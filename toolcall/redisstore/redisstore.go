@@ -15,6 +15,16 @@
 // replicas do not matter); past [Options.MaxSessions] the least recently
 // updated sessions are deleted, as MemoryStore evicts them.
 //
+// # Redis Cluster
+//
+// With a redis+cluster:// URL (see [New]) the store runs on a Redis
+// Cluster. The namespace is then a hash tag: "{judge}:session:<id>" and
+// "{judge}:sessions", so that the keys of one update, and those the
+// trimming deletes, hash to one slot, as WATCH, MULTI/EXEC and the script
+// need. The price: all the sessions of a namespace live on one shard, so a
+// cluster spreads the namespaces, not the sessions of one. On a single
+// server the keys keep their names without braces.
+//
 // # Concurrency
 //
 // [Store.Update] is optimistic: it WATCHes the session's key, reads it,
@@ -24,9 +34,8 @@
 // an error wrapping [ErrConflict]. fn may therefore run more than once.
 //
 // The trimming of old sessions runs as a Lua script inside the same
-// transaction; it computes the keys of the sessions it deletes, so the
-// store needs a single Redis server (or a primary with replicas), not a
-// Redis Cluster.
+// transaction; it computes the keys of the sessions it deletes, which is
+// why on a cluster every key of a namespace must share its hash slot.
 package redisstore
 
 import (
@@ -37,6 +46,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -89,19 +99,23 @@ type Options struct {
 	// shorter than it wins.
 	Timeout time.Duration
 	// Namespace prefixes the keys: "<namespace>:session:<id>" and
-	// "<namespace>:sessions". Default DefaultNamespace ("judge").
+	// "<namespace>:sessions", or on a Redis Cluster "{<namespace>}:..."
+	// (so it must not hold a brace there). Default DefaultNamespace
+	// ("judge").
 	Namespace string
 }
 
 // Store is a toolcall.Store in Redis. It is safe for concurrent use, and
-// several Stores (in several processes) on the same Redis server and
-// namespace share their sessions. Make one with [New]; Close it when done.
+// several Stores (in several processes) on the same Redis server or
+// cluster and namespace share their sessions. Make one with [New]; Close
+// it when done.
 type Store struct {
-	client *redis.Client
-	where  string // redacted URL: scheme://host:port/db
-	opts   Options
-	prefix string // "<namespace>:session:"
-	index  string // "<namespace>:sessions"
+	client  redis.UniversalClient
+	cluster *redis.ClusterClient // client, on a cluster; nil on one server
+	where   string               // redacted URL: scheme://host:port/db, or the cluster's
+	opts    Options
+	prefix  string // "<namespace>:session:"; "{<namespace>}:session:" on a cluster
+	index   string // "<namespace>:sessions"; "{<namespace>}:sessions" on a cluster
 }
 
 var _ toolcall.Store = (*Store)(nil)
@@ -111,10 +125,15 @@ var _ toolcall.Store = (*Store)(nil)
 type URLError struct {
 	// Reason says what is wrong with the URL.
 	Reason string
+	// Cluster is true for a redis+cluster:// or rediss+cluster:// URL.
+	Cluster bool
 }
 
 // Error implements error.
 func (e *URLError) Error() string {
+	if e.Cluster {
+		return "malformed Redis Cluster URL (want redis+cluster://[user:password@]host:port?addr=host:port): " + e.Reason
+	}
 	return "malformed Redis URL (want redis://[user:password@]host:port/db): " + e.Reason
 }
 
@@ -122,7 +141,7 @@ func (e *URLError) Error() string {
 // server: unreachable, too slow, or answering with an error. Where names
 // the server by its URL without a password.
 type ServerError struct {
-	Where string // redis://host:port/db
+	Where string // redis://host:port/db, redis+cluster://host:port?addr=host:port
 	Op    string // what the store was doing: "update session \"s1\"", "ping"
 	Err   error
 }
@@ -138,45 +157,36 @@ func (e *ServerError) Unwrap() error { return e.Err }
 
 // New returns a Store on the Redis server of rawURL
 // (redis://[user:password@]host:port/db, rediss:// for TLS, or
-// unix:///path?db=N). It does not connect: the first update does, and
-// [Store.Ping] checks the server at once. It fails with a *URLError when
-// rawURL is malformed.
+// unix:///path?db=N), or on the Redis Cluster of a redis+cluster:// URL
+// (rediss+cluster:// for TLS): go-redis's cluster URL with that scheme,
+// redis+cluster://[user:password@]host:port?addr=host:port&addr=host:port,
+// naming one or more of the cluster's nodes (the others are found from
+// them), and database 0 only. The query takes go-redis's options of either
+// form (dial_timeout, read_timeout, max_retries, ...).
+//
+// It does not connect: the first update does, and [Store.Ping] checks the
+// server at once. It fails with a *URLError when rawURL is malformed, and
+// with an error when, on a cluster, opts.Namespace holds a brace (it would
+// break the keys' hash tag).
 func New(rawURL string, opts Options) (*Store, error) {
 	if strings.TrimSpace(rawURL) == "" {
 		return nil, &URLError{Reason: "empty"}
 	}
+	opts = opts.withDefaults()
+	if scheme, _, ok := strings.Cut(rawURL, "://"); ok && (scheme == "redis+cluster" || scheme == "rediss+cluster") {
+		return newCluster(rawURL, opts)
+	}
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // the url.Error repeats the URL, password included
+		if u, perr := url.Parse(rawURL); perr == nil && u.Query().Has("addr") {
+			return nil, &URLError{Reason: "addr= names the nodes of a Redis Cluster, whose URL starts with redis+cluster://"}
 		}
-		return nil, &URLError{Reason: strings.TrimPrefix(err.Error(), "redis: ")}
+		return nil, urlError(err, false)
 	}
 	u, _ := url.Parse(rawURL) // parsed above
 	where := fmt.Sprintf("%s://%s/%d", u.Scheme, ro.Addr, ro.DB)
 	if ro.Network == "unix" {
 		where = fmt.Sprintf("unix://%s?db=%d", ro.Addr, ro.DB)
-	}
-
-	if opts.TTL <= 0 {
-		opts.TTL = toolcall.DefaultSessionTTL
-	}
-	opts.TTL = max(opts.TTL.Round(time.Millisecond), time.Millisecond)
-	if opts.MaxSessions <= 0 {
-		opts.MaxSessions = toolcall.DefaultMaxSessions
-	}
-	if opts.MaxSessionBytes <= 0 {
-		opts.MaxSessionBytes = DefaultMaxSessionBytes
-	}
-	if opts.MaxRetries <= 0 {
-		opts.MaxRetries = DefaultMaxRetries
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.Namespace == "" {
-		opts.Namespace = DefaultNamespace
 	}
 	q := u.Query()
 	if !q.Has("dial_timeout") {
@@ -207,33 +217,140 @@ func New(rawURL string, opts Options) (*Store, error) {
 	}, nil
 }
 
+// newCluster is New for a redis+cluster:// or rediss+cluster:// URL.
+func newCluster(rawURL string, opts Options) (*Store, error) {
+	if strings.ContainsAny(opts.Namespace, "{}") {
+		return nil, fmt.Errorf("redis session store: namespace %q: a namespace on a Redis Cluster must not hold { or }, which would break the hash tag its keys share", opts.Namespace)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, urlError(err, true)
+	}
+	if u.Path != "" && u.Path != "/" && u.Path != "/0" {
+		return nil, &URLError{Reason: "a Redis Cluster has only database 0", Cluster: true}
+	}
+	u.Scheme = strings.TrimSuffix(u.Scheme, "+cluster")
+	u.Path = ""
+	co, err := redis.ParseClusterURL(u.String())
+	if err != nil {
+		return nil, urlError(err, true)
+	}
+	q := u.Query()
+	if !q.Has("dial_timeout") {
+		co.DialTimeout = opts.Timeout
+	}
+	if !q.Has("read_timeout") {
+		co.ReadTimeout = opts.Timeout
+	}
+	if !q.Has("write_timeout") {
+		co.WriteTimeout = opts.Timeout
+	}
+	// As on one server, but a command answered MOVED or ASK (its slot is
+	// served by another node, after a failover or resharding) follows the
+	// redirect, up to max_redirects (3) times.
+	co.ContextTimeoutEnabled = true
+	co.DialerRetries = 1
+	if !q.Has("max_retries") {
+		co.MaxRetries = -1
+	}
+	co.DisableIdentity = true
+	co.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	where := u.Scheme + "+cluster://" + co.Addrs[0]
+	if len(co.Addrs) > 1 {
+		where += "?addr=" + strings.Join(co.Addrs[1:], "&addr=")
+	}
+	tag := "{" + opts.Namespace + "}"
+	client := redis.NewClusterClient(co)
+	return &Store{
+		client:  client,
+		cluster: client,
+		where:   where,
+		opts:    opts,
+		prefix:  tag + ":session:",
+		index:   tag + ":sessions",
+	}, nil
+}
+
+// urlError is the *URLError of err, go-redis's error parsing a URL.
+func urlError(err error, cluster bool) *URLError {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // the url.Error repeats the URL, password included
+	}
+	return &URLError{Reason: strings.TrimPrefix(err.Error(), "redis: "), Cluster: cluster}
+}
+
+// withDefaults returns opts with every zero field set to its default.
+func (opts Options) withDefaults() Options {
+	if opts.TTL <= 0 {
+		opts.TTL = toolcall.DefaultSessionTTL
+	}
+	opts.TTL = max(opts.TTL.Round(time.Millisecond), time.Millisecond)
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = toolcall.DefaultMaxSessions
+	}
+	if opts.MaxSessionBytes <= 0 {
+		opts.MaxSessionBytes = DefaultMaxSessionBytes
+	}
+	if opts.MaxRetries <= 0 {
+		opts.MaxRetries = DefaultMaxRetries
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = DefaultNamespace
+	}
+	return opts
+}
+
 // Where returns the server's URL without its password:
-// redis://host:port/db.
+// redis://host:port/db, or for a cluster the URL of the nodes it was given,
+// redis+cluster://host:port?addr=host:port.
 func (s *Store) Where() string { return s.where }
 
 // Close closes the connections to Redis.
 func (s *Store) Close() error { return s.client.Close() }
 
-// Ping checks that the server answers.
+// Ping checks that the server answers; on a cluster, that the cluster's
+// layout can be read from a node given and that every master answers.
 func (s *Store) Ping(ctx context.Context) error {
-	if err := s.client.Ping(ctx).Err(); err != nil {
+	var err error
+	if s.cluster != nil {
+		err = s.cluster.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
+			return c.Ping(ctx).Err()
+		})
+	} else {
+		err = s.client.Ping(ctx).Err()
+	}
+	if err != nil {
 		return s.serverError(ctx, "ping", err)
 	}
 	return nil
 }
 
 // Len returns how many sessions of the namespace Redis holds (expired ones
-// are gone). It scans the keys, so it is for tests and diagnostics.
+// are gone). It scans the keys (on a cluster, of every master), so it is
+// for tests and diagnostics.
 func (s *Store) Len(ctx context.Context) (int, error) {
-	n := 0
-	iter := s.client.Scan(ctx, 0, globEscape(s.prefix)+"*", 1000).Iterator()
-	for iter.Next(ctx) {
-		n++
+	var n atomic.Int64
+	scan := func(ctx context.Context, c redis.Cmdable) error {
+		iter := c.Scan(ctx, 0, globEscape(s.prefix)+"*", 1000).Iterator()
+		for iter.Next(ctx) {
+			n.Add(1)
+		}
+		return iter.Err()
 	}
-	if err := iter.Err(); err != nil {
+	var err error
+	if s.cluster != nil {
+		err = s.cluster.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return scan(ctx, c) })
+	} else {
+		err = scan(ctx, s.client)
+	}
+	if err != nil {
 		return 0, s.serverError(ctx, "count sessions", err)
 	}
-	return n, nil
+	return int(n.Load()), nil
 }
 
 // fnError carries fn's error out of the transaction, to be returned as
@@ -350,6 +467,9 @@ func (s *Store) serverError(ctx context.Context, op string, err error) error {
 	}
 	if cerr != nil && !errors.Is(err, cerr) {
 		err = fmt.Errorf("%w: %v", cerr, err)
+	}
+	if msg := err.Error(); s.cluster == nil && (strings.HasPrefix(msg, "MOVED ") || strings.HasPrefix(msg, "CROSSSLOT ")) {
+		err = fmt.Errorf("%w (the server is a node of a Redis Cluster: give its URL as redis+cluster://host:port)", err)
 	}
 	return &ServerError{Where: s.where, Op: op, Err: err}
 }

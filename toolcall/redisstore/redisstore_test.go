@@ -24,10 +24,33 @@ import (
 // server.
 var namespaces atomic.Int64
 
-// open returns a Store on srv, closed when t ends.
-func open(t *testing.T, srv *redistest.Server, opts redisstore.Options) *redisstore.Store {
+// target is a Redis deployment the store's tests run on: one server, or a
+// cluster.
+type target struct {
+	// url returns the URL of database db (a cluster has only 0).
+	url func(db int) string
+	// addr is an address every error of the store names.
+	addr string
+	// raw is a plain client on database 0, to look at what the store wrote.
+	raw redis.UniversalClient
+	// cluster is true for a cluster, whose keys put the namespace in a
+	// hash tag.
+	cluster bool
+}
+
+// key returns the name of a key of namespace ns: "ns:rest", or "{ns}:rest"
+// on a cluster.
+func (tg target) key(ns, rest string) string {
+	if tg.cluster {
+		return "{" + ns + "}:" + rest
+	}
+	return ns + ":" + rest
+}
+
+// open returns a Store on tg, closed when t ends.
+func (tg target) open(t *testing.T, opts redisstore.Options) *redisstore.Store {
 	t.Helper()
-	s, err := redisstore.New(srv.URL(0), opts)
+	s, err := redisstore.New(tg.url(0), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,59 +58,146 @@ func open(t *testing.T, srv *redistest.Server, opts redisstore.Options) *redisst
 	return s
 }
 
-// rawClient is a plain client on srv, to look at what the store wrote.
-func rawClient(t *testing.T, srv *redistest.Server) *redis.Client {
-	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: srv.Addr, DisableIdentity: true})
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+// onServer returns a target on a redis-server of its own, stopped when t
+// ends.
+func onServer(t *testing.T) target {
+	srv := redistest.Start(t)
+	raw := redis.NewClient(&redis.Options{Addr: srv.Addr, DisableIdentity: true})
+	t.Cleanup(func() { _ = raw.Close() })
+	return target{url: srv.URL, addr: srv.Addr, raw: raw}
+}
+
+// onCluster returns a target on a Redis Cluster of three masters, stopped
+// when t ends.
+func onCluster(t *testing.T) target {
+	c := redistest.StartCluster(t)
+	raw := redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.Addrs, DisableIdentity: true})
+	t.Cleanup(func() { _ = raw.Close() })
+	return target{
+		url: func(db int) string {
+			if db != 0 {
+				t.Fatalf("a cluster has no database %d", db)
+			}
+			return c.URL()
+		},
+		addr:    c.Addrs[0],
+		raw:     raw,
+		cluster: true,
+	}
+}
+
+// storeTests run on one server and on a cluster.
+var storeTests = []struct {
+	name string
+	run  func(t *testing.T, tg target)
+}{
+	{"Behaviour", testBehaviour},
+	{"KeyLayout", testKeyLayout},
+	{"ReplicasShareProgress", testReplicasShareProgress},
+	{"ConcurrentReplicas", testConcurrentReplicas},
+	{"Conflict", testConflict},
+	{"BoundsAndBadValues", testBoundsAndBadValues},
+	{"DocumentedUse", testDocumentedUse},
+}
+
+// TestRedisStore runs storeTests on one server, each test on its own, in
+// parallel, and on a cluster started once (about 2 s), one test after the
+// other on the emptied cluster.
+func TestRedisStore(t *testing.T) {
+	t.Run("server", func(t *testing.T) {
+		t.Parallel()
+		for _, tt := range storeTests {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				tt.run(t, onServer(t))
+			})
+		}
+	})
+	t.Run("cluster", func(t *testing.T) {
+		t.Parallel()
+		tg := onCluster(t)
+		for _, tt := range storeTests {
+			t.Run(tt.name, func(t *testing.T) {
+				err := tg.raw.(*redis.ClusterClient).ForEachMaster(context.Background(), func(ctx context.Context, c *redis.Client) error {
+					return c.FlushAll(ctx).Err()
+				})
+				if err != nil {
+					t.Fatalf("emptying the cluster: %v", err)
+				}
+				tt.run(t, tg)
+			})
+		}
+		t.Run("ServerURL", func(t *testing.T) { testServerURLOnCluster(t, tg) })
+	})
+}
+
+// A redis:// URL of one node of a cluster fails on the keys the node does
+// not serve (MOVED), or that are in different slots (CROSSSLOT), and the
+// error says to use redis+cluster://.
+func testServerURLOnCluster(t *testing.T, tg target) {
+	s, err := redisstore.New("redis://"+tg.addr+"/0", redisstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 10 {
+		err := s.Update(context.Background(), fmt.Sprint("s", i), func(*toolcall.Session) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "give its URL as redis+cluster://") {
+			t.Errorf("update through redis://%s/0, one node of a cluster: %v, want an error saying to use redis+cluster://", tg.addr, err)
+		}
+	}
 }
 
 // The Redis store passes the behaviour suite MemoryStore passes.
-func TestRedisStoreBehaviour(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
+func testBehaviour(t *testing.T, tg target) {
 	storetest.Run(t, func(t *testing.T, ttl time.Duration, maxSessions int) toolcall.Store {
-		return open(t, srv, redisstore.Options{TTL: ttl, MaxSessions: maxSessions,
+		return tg.open(t, redisstore.Options{TTL: ttl, MaxSessions: maxSessions,
 			Namespace: fmt.Sprint("suite", namespaces.Add(1))})
 	})
 }
 
-// A session is the JSON of toolcall.Session under judge:session:<id>, with
-// the TTL set, and refreshed, by every update.
-func TestRedisKeyLayout(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
-	s := open(t, srv, redisstore.Options{TTL: time.Minute})
-	raw := rawClient(t, srv)
+// A session is the JSON of toolcall.Session under judge:session:<id>
+// ({judge}:session:<id> on a cluster, in the slot of the index), with the
+// TTL set, and refreshed, by every update.
+func testKeyLayout(t *testing.T, tg target) {
+	s := tg.open(t, redisstore.Options{TTL: time.Minute})
+	raw := tg.raw
 	ctx := context.Background()
 	want := toolcall.Session{RepairAttempts: map[string]int{"get_issue": 1}, LastCall: "c", SameCall: 2, Calls: 3}
 	if err := s.Update(ctx, "s1", func(x *toolcall.Session) error { *x = want; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	data, err := raw.Get(ctx, "judge:session:s1").Bytes()
+	key, index := tg.key("judge", "session:s1"), tg.key("judge", "sessions")
+	data, err := raw.Get(ctx, key).Bytes()
 	if err != nil {
-		t.Fatalf("GET judge:session:s1: %v", err)
+		t.Fatalf("GET %s: %v", key, err)
 	}
 	var got toolcall.Session
 	if err := json.Unmarshal(data, &got); err != nil || got.Calls != 3 || got.RepairAttempts["get_issue"] != 1 || got.LastCall != "c" {
 		t.Errorf("stored %s (%v), want the JSON of %+v", data, err, want)
 	}
 	// Age the key, then update: the TTL is back to a minute.
-	if err := raw.PExpire(ctx, "judge:session:s1", 5*time.Second).Err(); err != nil {
+	if err := raw.PExpire(ctx, key, 5*time.Second).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Update(ctx, "s1", func(x *toolcall.Session) error { x.Calls++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if ttl := raw.PTTL(ctx, "judge:session:s1").Val(); ttl < 50*time.Second || ttl > time.Minute {
+	if ttl := raw.PTTL(ctx, key).Val(); ttl < 50*time.Second || ttl > time.Minute {
 		t.Errorf("TTL after an update = %v, want about 1m", ttl)
 	}
-	if n, err := raw.ZCard(ctx, "judge:sessions").Result(); err != nil || n != 1 {
-		t.Errorf("index judge:sessions holds %d (%v), want 1", n, err)
+	if n, err := raw.ZCard(ctx, index).Result(); err != nil || n != 1 {
+		t.Errorf("index %s holds %d (%v), want 1", index, n, err)
 	}
 	if n, err := s.Len(ctx); err != nil || n != 1 {
 		t.Errorf("Len = %d, %v, want 1", n, err)
+	}
+	if tg.cluster {
+		ks, ksErr := raw.ClusterKeySlot(ctx, key).Result()
+		is, isErr := raw.ClusterKeySlot(ctx, index).Result()
+		if ksErr != nil || isErr != nil || ks != is {
+			t.Errorf("CLUSTER KEYSLOT: %s in %d (%v), %s in %d (%v), want one slot", key, ks, ksErr, index, is, isErr)
+		}
 	}
 }
 
@@ -116,12 +226,10 @@ func replica(t *testing.T, store toolcall.Store) *toolcall.Toolset {
 // Two replicas on one Redis server see one session: the same call made
 // twice on each crosses the limit of three, as it would on one replica; with
 // a MemoryStore each, neither sees it.
-func TestRedisReplicasShareProgress(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
+func testReplicasShareProgress(t *testing.T, tg target) {
 	shared := []*toolcall.Toolset{
-		replica(t, open(t, srv, redisstore.Options{})),
-		replica(t, open(t, srv, redisstore.Options{})),
+		replica(t, tg.open(t, redisstore.Options{})),
+		replica(t, tg.open(t, redisstore.Options{})),
 	}
 	separate := []*toolcall.Toolset{
 		replica(t, toolcall.NewMemoryStore(0, 0)),
@@ -150,13 +258,11 @@ func TestRedisReplicasShareProgress(t *testing.T) {
 }
 
 // Many goroutines on several Stores (replicas) lose no update.
-func TestRedisConcurrentReplicas(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
+func testConcurrentReplicas(t *testing.T, tg target) {
 	const replicas, goroutines, each = 3, 4, 25
 	var stores []*redisstore.Store
 	for range replicas {
-		stores = append(stores, open(t, srv, redisstore.Options{}))
+		stores = append(stores, tg.open(t, redisstore.Options{}))
 	}
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -185,10 +291,8 @@ func TestRedisConcurrentReplicas(t *testing.T) {
 
 // An update that keeps losing the race gives up after MaxRetries with
 // ErrConflict; one more try succeeds, fn running once per try.
-func TestRedisConflict(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
-	raw := rawClient(t, srv)
+func testConflict(t *testing.T, tg target) {
+	raw := tg.raw
 	ctx := context.Background()
 	for _, tt := range []struct {
 		retries, interfere int
@@ -198,8 +302,8 @@ func TestRedisConflict(t *testing.T) {
 		{retries: 2, interfere: 2, wantErr: true},
 		{retries: 3, interfere: 2, wantCalls: 1},
 	} {
-		s := open(t, srv, redisstore.Options{MaxRetries: tt.retries, Namespace: fmt.Sprint("conflict", tt.retries)})
-		key := fmt.Sprintf("conflict%d:session:x", tt.retries)
+		s := tg.open(t, redisstore.Options{MaxRetries: tt.retries, Namespace: fmt.Sprint("conflict", tt.retries)})
+		key := tg.key(fmt.Sprint("conflict", tt.retries), "session:x")
 		runs := 0
 		err := s.Update(ctx, "x", func(x *toolcall.Session) error {
 			runs++
@@ -218,8 +322,8 @@ func TestRedisConflict(t *testing.T) {
 		if want := min(tt.retries, tt.interfere+1); runs != want {
 			t.Errorf("retries %d: fn ran %d times, want %d", tt.retries, runs, want)
 		}
-		if err != nil && !strings.Contains(err.Error(), srv.Addr) {
-			t.Errorf("the conflict error does not name the server %s: %v", srv.Addr, err)
+		if err != nil && !strings.Contains(err.Error(), tg.addr) {
+			t.Errorf("the conflict error does not name the server %s: %v", tg.addr, err)
 		}
 		if !tt.wantErr {
 			data, _ := raw.Get(ctx, key).Result()
@@ -233,10 +337,8 @@ func TestRedisConflict(t *testing.T) {
 // A session over MaxSessionBytes is refused and left as it was; a stored
 // value that is not a session is an error naming its key, fn never running
 // on a made-up session.
-func TestRedisBoundsAndBadValues(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
-	s := open(t, srv, redisstore.Options{MaxSessionBytes: 200})
+func testBoundsAndBadValues(t *testing.T, tg target) {
+	s := tg.open(t, redisstore.Options{MaxSessionBytes: 200})
 	ctx := context.Background()
 	if err := s.Update(ctx, "big", func(x *toolcall.Session) error { x.Calls = 1; return nil }); err != nil {
 		t.Fatal(err)
@@ -259,18 +361,18 @@ func TestRedisBoundsAndBadValues(t *testing.T) {
 		return nil
 	})
 
-	raw := rawClient(t, srv)
-	if err := raw.Set(ctx, "judge:session:junk", "not json", time.Minute).Err(); err != nil {
+	junk := tg.key("judge", "session:junk")
+	if err := tg.raw.Set(ctx, junk, "not json", time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
 	ran := false
 	err = s.Update(ctx, "junk", func(*toolcall.Session) error { ran = true; return nil })
-	if err == nil || !strings.Contains(err.Error(), "judge:session:junk is not a session") || ran {
+	if err == nil || !strings.Contains(err.Error(), junk+" is not a session") || ran {
 		t.Errorf("a value that is not JSON: %v (fn ran: %v)", err, ran)
 	}
 
 	// The namespace never holds more sessions than its bound.
-	small := open(t, srv, redisstore.Options{MaxSessions: 5, Namespace: "small"})
+	small := tg.open(t, redisstore.Options{MaxSessions: 5, Namespace: "small"})
 	for i := range 20 {
 		if err := small.Update(ctx, fmt.Sprint(i), func(x *toolcall.Session) error { x.Calls = 1; return nil }); err != nil {
 			t.Fatal(err)
@@ -290,22 +392,24 @@ func TestRedisUnreachable(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	s, err := redisstore.New("redis://"+addr+"/0", redisstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	start := time.Now()
-	err = s.Update(context.Background(), "s", func(*toolcall.Session) error { return nil })
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Update took %v against a closed port", d)
-	}
-	var se *redisstore.ServerError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "redis://"+addr+"/0") {
-		t.Errorf("Update = %v, want a *ServerError naming redis://%s/0", err, addr)
-	}
-	if err := s.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), addr) {
-		t.Errorf("Ping = %v, want an error naming %s", err, addr)
+	for _, url := range []string{"redis://" + addr + "/0", "redis+cluster://" + addr} {
+		s, err := redisstore.New(url, redisstore.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		err = s.Update(context.Background(), "s", func(*toolcall.Session) error { return nil })
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s: Update took %v against a closed port", url, d)
+		}
+		var se *redisstore.ServerError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), url) {
+			t.Errorf("Update = %v, want a *ServerError naming %s", err, url)
+		}
+		if err := s.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), url) {
+			t.Errorf("Ping = %v, want an error naming %s", err, url)
+		}
+		_ = s.Close()
 	}
 }
 
@@ -376,6 +480,13 @@ func TestRedisMalformedURL(t *testing.T) {
 		"redis://:s3cret@localhost:6379/zero",
 		"redis://:s3cret@localhost:6379/0/1",
 		"redis://:s3cret@local host:6379/0",
+		"redis://:s3cret@localhost:6379/0?addr=localhost:6380",
+		"redis+cluster://:s3cret@localhost:6379/1?addr=localhost:6380",
+		"redis+cluster://:s3cret@localhost:6379?addr=localhost",
+		"redis+cluster://:s3cret@localhost:6379?db=1",
+		"redis+cluster://:s3cret@localhost:notaport",
+		"rediss+cluster://:s3cret@local host:6379",
+		"unix+cluster:///run/redis.sock",
 	} {
 		_, err := redisstore.New(u, redisstore.Options{})
 		var ue *redisstore.URLError
@@ -387,22 +498,36 @@ func TestRedisMalformedURL(t *testing.T) {
 			t.Errorf("New(%q): the error repeats the password: %v", u, err)
 		}
 	}
-	s, err := redisstore.New("redis://:s3cret@localhost:6390/3", redisstore.Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct{ url, where string }{
+		{"redis://:s3cret@localhost:6390/3", "redis://localhost:6390/3"},
+		{"redis+cluster://:s3cret@localhost:6390?addr=10.0.0.2:6391&addr=10.0.0.3:6392&read_timeout=1s", "redis+cluster://localhost:6390?addr=10.0.0.2:6391&addr=10.0.0.3:6392"},
+		{"rediss+cluster://u:s3cret@redis.internal/0", "rediss+cluster://redis.internal:6379"},
+	} {
+		s, err := redisstore.New(tt.url, redisstore.Options{})
+		if err != nil {
+			t.Errorf("New(%q): %v", tt.url, err)
+			continue
+		}
+		if s.Where() != tt.where {
+			t.Errorf("New(%q).Where() = %q, want %q", tt.url, s.Where(), tt.where)
+		}
+		_ = s.Close()
 	}
-	defer s.Close()
-	if s.Where() != "redis://localhost:6390/3" {
-		t.Errorf("Where = %q", s.Where())
+	// On a cluster, the namespace is a hash tag, which a brace would break.
+	if _, err := redisstore.New("redis+cluster://localhost:6390", redisstore.Options{Namespace: "}x"}); err == nil || !strings.Contains(err.Error(), "must not hold { or }") {
+		t.Errorf("New on a cluster with the namespace }x: %v, want an error", err)
 	}
 }
 
-// The documented use (see ExampleNew), against a real server: a Checker
-// with a Redis store counts repair attempts in Redis.
-func TestRedisDocumentedUse(t *testing.T) {
-	t.Parallel()
-	srv := redistest.Start(t)
-	store, err := redisstore.New(srv.URL(1), redisstore.Options{TTL: 10 * time.Minute})
+// The documented use (see ExampleNew), against a real server (in database
+// 1) or cluster: a Checker with a Redis store counts repair attempts in
+// Redis.
+func testDocumentedUse(t *testing.T, tg target) {
+	db := 1
+	if tg.cluster {
+		db = 0
+	}
+	store, err := redisstore.New(tg.url(db), redisstore.Options{TTL: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,9 +545,13 @@ func TestRedisDocumentedUse(t *testing.T) {
 			t.Fatalf("check %d: repair = %+v, want attempt %d", want, res.Repair, want)
 		}
 	}
-	raw := redis.NewClient(&redis.Options{Addr: srv.Addr, DB: 1, DisableIdentity: true})
-	defer raw.Close()
-	if data := raw.Get(context.Background(), "judge:session:s1").Val(); !strings.Contains(data, `"list_issues":2`) {
-		t.Errorf("database 1 holds %q, want the repair attempts", data)
+	raw := tg.raw
+	if db != 0 {
+		c := redis.NewClient(&redis.Options{Addr: tg.addr, DB: db, DisableIdentity: true})
+		defer c.Close()
+		raw = c
+	}
+	if data := raw.Get(context.Background(), tg.key("judge", "session:s1")).Val(); !strings.Contains(data, `"list_issues":2`) {
+		t.Errorf("database %d holds %q, want the repair attempts", db, data)
 	}
 }
