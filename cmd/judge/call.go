@@ -66,7 +66,8 @@ a file.
 
 With --session, invalid calls count as repair attempts of the session. The
 session lives for this process, or in Redis when JUDGE_REDIS_URL
-(redis://host:port/db) is set, shared by every run and replica using it.
+(redis://host:port/db, or redis+cluster://host:port?addr=host:port for a
+Redis Cluster) is set, shared by every run and replica using it.
 
 Exit status: 0 valid, 1 invalid, 2 bad input (unreadable or malformed
 definitions, arguments that are not JSON, a bad flag, a malformed
@@ -293,8 +294,9 @@ ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
 
 With --session, the outcome is recorded in the session and a progress
 verdict given. The session lives for this process, or in Redis when
-JUDGE_REDIS_URL (redis://host:port/db) is set, shared by every run and
-replica using it.
+JUDGE_REDIS_URL (redis://host:port/db, or
+redis+cluster://host:port?addr=host:port for a Redis Cluster) is set,
+shared by every run and replica using it.
 
 Exit status: 0 when classified, whatever the status; 2 bad input (a
 malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,

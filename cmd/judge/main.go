@@ -37,7 +37,8 @@
 // JUDGE_LLM_CACHE_DIR keeps the model's answers on disk across runs.
 //
 // The tool-call sessions of judge serve and judge call --session are kept in
-// memory, or in Redis when JUDGE_REDIS_URL (redis://host:port/db) is set, so
+// memory, or in Redis when JUDGE_REDIS_URL (redis://host:port/db, or
+// redis+cluster://host:port?addr=host:port for a Redis Cluster) is set, so
 // that several replicas, or several runs, share them.
 //
 // # Config file

@@ -66,8 +66,9 @@ Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
 JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
 in the process list. Tool-call sessions are kept in memory, or in Redis when
-JUDGE_REDIS_URL (redis://host:port/db) is set, shared by every replica; the
-server must answer at start. Plain-language criteria are judged by the model that
+JUDGE_REDIS_URL (redis://host:port/db, or redis+cluster://host:port for a
+Redis Cluster) is set, shared by every replica; the server must answer at
+start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), or the llm section of the config file (--config), and reported as
 not checked without one. The file's serve section gives --addr, --schemas,

@@ -11,9 +11,11 @@ import (
 )
 
 // RedisURLEnv names the environment variable that keeps the sessions of
-// judge serve and judge call in Redis (redis://host:port/db), so that
-// several replicas, or several runs of judge call, share them. Unset or
-// empty keeps them in memory, for the life of the process.
+// judge serve and judge call in Redis (redis://host:port/db, or
+// redis+cluster://host:port?addr=host:port for a Redis Cluster; see
+// redisstore.New), so that several replicas, or several runs of judge call,
+// share them. Unset or empty keeps them in memory, for the life of the
+// process.
 const RedisURLEnv = "JUDGE_REDIS_URL"
 
 // sessions is where a command keeps tool-call sessions.

@@ -31,14 +31,31 @@ func runJudgeEnv(t *testing.T, env []string, args ...string) run {
 	return execJudge(t, nil, append(all, env...), args...)
 }
 
-// With JUDGE_REDIS_URL, a session carries across runs of judge call (each
-// its own process): the repair attempts of judge call check add up, and the
-// fourth same call in four runs of judge call outcome escalates. Without
-// it, each run starts the session afresh.
+// With JUDGE_REDIS_URL, of one server or of a Redis Cluster, a session
+// carries across runs of judge call (each its own process): the repair
+// attempts of judge call check add up, and the fourth same call in four runs
+// of judge call outcome escalates. Without it, each run starts the session
+// afresh.
 func TestCallRedisSessionAcrossRuns(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	redisEnv := []string{RedisURLEnv + "=" + srv.URL(0)}
+	for _, tt := range []struct {
+		name string
+		url  func(t *testing.T) string
+	}{
+		{"server", func(t *testing.T) string { return redistest.Start(t).URL(0) }},
+		{"cluster", func(t *testing.T) string { return redistest.StartCluster(t).URL() }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			testCallSessionAcrossRuns(t, tt.url(t))
+		})
+	}
+}
+
+// testCallSessionAcrossRuns is TestCallRedisSessionAcrossRuns on the Redis
+// of redisURL.
+func testCallSessionAcrossRuns(t *testing.T, redisURL string) {
+	redisEnv := []string{RedisURLEnv + "=" + redisURL}
 
 	check := func(env []string, session string) *toolcall.Repair {
 		t.Helper()
@@ -105,6 +122,9 @@ func TestCallRedisURLErrors(t *testing.T) {
 		{name: "not a URL", url: "localhost:6379", code: 2, wantErr: "judge: JUDGE_REDIS_URL: malformed Redis URL"},
 		{name: "bad database", url: "redis://:s3cret@localhost:6379/zero", code: 2, wantErr: "judge: JUDGE_REDIS_URL: malformed Redis URL (want redis://[user:password@]host:port/db): invalid database number"},
 		{name: "malformed without a session", url: "http://localhost", code: 2, wantErr: "JUDGE_REDIS_URL: malformed Redis URL"},
+		{name: "cluster database", url: "redis+cluster://:s3cret@localhost:6379/2", code: 2, wantErr: "judge: JUDGE_REDIS_URL: malformed Redis Cluster URL (want redis+cluster://[user:password@]host:port?addr=host:port): a Redis Cluster has only database 0"},
+		{name: "unreachable cluster", url: "redis+cluster://:s3cret@" + closed, session: true, code: 2,
+			wantErr: "redis session store at redis+cluster://" + closed + ": update session \"s\": "},
 		{name: "unreachable", url: "redis://" + closed + "/0", session: true, code: 2,
 			wantErr: "redis session store at redis://" + closed + "/0: update session \"s\": "},
 		{name: "unreachable, no session needed", url: "redis://" + closed + "/0", code: 1},
@@ -224,6 +244,7 @@ func TestServeRedisErrors(t *testing.T) {
 	for _, tt := range []struct{ url, wantErr string }{
 		{"redis://localhost:6379/x", "JUDGE_REDIS_URL: malformed Redis URL"},
 		{"redis://" + closed + "/0", "redis session store at redis://" + closed + "/0: ping: "},
+		{"redis+cluster://" + closed, "redis session store at redis+cluster://" + closed + ": ping: "},
 	} {
 		params := newServeParams()
 		params.addr = "127.0.0.1:0"
