@@ -77,6 +77,11 @@ var ErrConflict = errors.New("the session kept changing under the update")
 // session larger than Options.MaxSessionBytes; the session is unchanged.
 var ErrTooLarge = errors.New("session too large")
 
+// ErrClusterNode is wrapped by the error of a Store made with a redis://
+// URL when the server turns out to be a node of a Redis Cluster: by Ping,
+// and by an update that meets a key of another slot (MOVED, CROSSSLOT).
+var ErrClusterNode = errors.New("the server is a node of a Redis Cluster: give its URL as redis+cluster://host:port")
+
 // Options configure a [Store]. A zero field takes its default.
 type Options struct {
 	// TTL is how long a session idles before Redis forgets it; every
@@ -312,7 +317,8 @@ func (s *Store) Where() string { return s.where }
 // Close closes the connections to Redis.
 func (s *Store) Close() error { return s.client.Close() }
 
-// Ping checks that the server answers; on a cluster, that the cluster's
+// Ping checks that the server answers and is not a node of a Redis
+// Cluster (whose URL is redis+cluster://); on a cluster, that the cluster's
 // layout can be read from a node given and that every master answers.
 func (s *Store) Ping(ctx context.Context) error {
 	var err error
@@ -320,8 +326,11 @@ func (s *Store) Ping(ctx context.Context) error {
 		err = s.cluster.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
 			return c.Ping(ctx).Err()
 		})
-	} else {
-		err = s.client.Ping(ctx).Err()
+	} else if err = s.client.Ping(ctx).Err(); err == nil {
+		// A server that refuses INFO (some proxies do) passes.
+		if info, ierr := s.client.Info(ctx, "cluster").Result(); ierr == nil && strings.Contains(info, "cluster_enabled:1") {
+			err = ErrClusterNode
+		}
 	}
 	if err != nil {
 		return s.serverError(ctx, "ping", err)
@@ -364,7 +373,8 @@ func (e fnError) Error() string { return e.err.Error() }
 // when there is none, and refreshes its TTL. fn may run more than once
 // (see the package documentation); its error is returned as it is and
 // leaves the session unchanged. The other errors are a *ServerError naming
-// the server (unreachable, a timeout, a context done), an error wrapping
+// the server (unreachable, a timeout, a context done; wrapping
+// ErrClusterNode for a redis:// URL of a cluster's node), an error wrapping
 // ErrConflict or ErrTooLarge, or one wrapping toolcall.ErrSessionID for an
 // invalid id.
 func (s *Store) Update(ctx context.Context, id string, fn func(*toolcall.Session) error) error {
@@ -469,7 +479,7 @@ func (s *Store) serverError(ctx context.Context, op string, err error) error {
 		err = fmt.Errorf("%w: %v", cerr, err)
 	}
 	if msg := err.Error(); s.cluster == nil && (strings.HasPrefix(msg, "MOVED ") || strings.HasPrefix(msg, "CROSSSLOT ")) {
-		err = fmt.Errorf("%w (the server is a node of a Redis Cluster: give its URL as redis+cluster://host:port)", err)
+		err = fmt.Errorf("%w; %w", err, ErrClusterNode)
 	}
 	return &ServerError{Where: s.where, Op: op, Err: err}
 }

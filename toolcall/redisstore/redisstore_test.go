@@ -131,18 +131,21 @@ func TestRedisStore(t *testing.T) {
 	})
 }
 
-// A redis:// URL of one node of a cluster fails on the keys the node does
-// not serve (MOVED), or that are in different slots (CROSSSLOT), and the
-// error says to use redis+cluster://.
+// A redis:// URL of one node of a cluster fails Ping, and updates of keys
+// the node does not serve (MOVED) or that are in different slots
+// (CROSSSLOT), and the error says to use redis+cluster://.
 func testServerURLOnCluster(t *testing.T, tg target) {
 	s, err := redisstore.New("redis://"+tg.addr+"/0", redisstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if err := s.Ping(context.Background()); !errors.Is(err, redisstore.ErrClusterNode) || !strings.Contains(err.Error(), "give its URL as redis+cluster://") {
+		t.Errorf("Ping through redis://%s/0, one node of a cluster: %v, want an error saying to use redis+cluster://", tg.addr, err)
+	}
 	for i := range 10 {
 		err := s.Update(context.Background(), fmt.Sprint("s", i), func(*toolcall.Session) error { return nil })
-		if err == nil || !strings.Contains(err.Error(), "give its URL as redis+cluster://") {
+		if !errors.Is(err, redisstore.ErrClusterNode) || !strings.Contains(err.Error(), "give its URL as redis+cluster://") {
 			t.Errorf("update through redis://%s/0, one node of a cluster: %v, want an error saying to use redis+cluster://", tg.addr, err)
 		}
 	}
