@@ -75,9 +75,11 @@ func (c *Cluster) URL() string {
 // StartCluster starts three redis-server processes with --cluster-enabled
 // yes (and the flags of Start) on free 127.0.0.1 ports, joins them with
 // redis-cli --cluster create, waits until every node reports
-// cluster_state:ok, and stops them when t ends. It takes about 2 s (most of
-// it redis-cli waiting for the nodes to agree), so a package starts one and
-// runs its tests on it. It needs Redis 7 or later (--cluster-port).
+// cluster_state:ok, and stops them when t ends. It takes about 2 s, mostly
+// Redis's own wait before a new master reports cluster_state:ok (forming
+// the cluster by hand with CLUSTER ADDSLOTSRANGE and MEET is no faster),
+// so a package starts one and runs its tests on it. It needs Redis 7 or
+// later (--cluster-port).
 // Without redis-server or redis-cli (Debian's redis-tools, which
 // redis-server depends on), t skips or fails as in Start.
 func StartCluster(t testing.TB) *Cluster {

@@ -13,8 +13,10 @@ import (
 )
 
 // A Checker whose sessions live in Redis, as judge serve and judge call
-// build it when JUDGE_REDIS_URL is set: every replica made this way on the
-// same server sees the same sessions. The example needs a Redis server, so
+// build it when JUDGE_REDIS_URL is set (redis://host:6379/0, or
+// redis+cluster://host:6379?addr=host2:6379 for a Redis Cluster): every
+// replica made this way on the same server or cluster sees the same
+// sessions. The example needs a Redis server, so
 // it is compiled but not run; TestRedisDocumentedUse runs the same steps
 // against a redis-server it starts.
 func ExampleNew() {
