@@ -93,61 +93,57 @@ func dump(issues []result.Issue) string {
 	return string(b)
 }
 
-// TestAntonymSwap finds a word the source states the opposite of, with
-// the WordNet antonyms embedded in internal/lexicon.
-func TestAntonymSwap(t *testing.T) {
-	t.Parallel()
-	src := layer.Source{ID: "lesson", Content: "Prices went up at the store. The price of food has increased in the past two years."}
-	f := runFacts(t, &layer.Input{Output: "The price of food has decreased in the past two years.", Sources: []layer.Source{src}})
-	if len(f.Issues) != 1 {
-		t.Fatalf("issues %s", dump(f.Issues))
-	}
-	is := f.Issues[0]
-	if is.Type != result.Hallucination || is.Severity != result.Warning || is.Location != "line:1" || is.Rule != "facts.antonym" ||
-		!strings.HasPrefix(is.Message, "Wording stated as 'decreased' but 'increased' according to lesson") {
-		t.Errorf("issue %s", dump(f.Issues))
-	}
-	if !slices.Contains(f.Failed, facts.Criterion) || f.Confidence >= 1 {
-		t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
-	}
-}
-
-// TestDroppedNegation: a sentence that states plainly what the passage
-// best matching it negates is a hallucination warning.
-func TestDroppedNegation(t *testing.T) {
-	t.Parallel()
-	src := layer.Source{ID: "minutes", Content: "The city council did not approve the new budget plan on Monday."}
-	f := runFacts(t, &layer.Input{Output: "The city council approved the new budget plan on Monday.", Sources: []layer.Source{src}})
-	if len(f.Issues) != 1 {
-		t.Fatalf("issues %s", dump(f.Issues))
-	}
-	is := f.Issues[0]
-	if is.Type != result.Hallucination || is.Severity != result.Warning || is.Location != "line:1" || is.Rule != "facts.negation_dropped" ||
-		!strings.Contains(is.Message, "is stated without the negation minutes gives it (minutes line 1:") {
-		t.Errorf("issue %s", dump(f.Issues))
-	}
-	if !slices.Contains(f.Failed, facts.Criterion) || f.Confidence >= 1 {
-		t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
-	}
-}
-
-// TestDateWithoutYear: a date the source gives without its year is
-// undecided, with the source's words and place, never supported and never
+// TestOneFinding runs the layer over outputs that each give one finding
+// and checks it whole: a word the source states the opposite of (with the
+// WordNet antonyms embedded in internal/lexicon), a sentence that states
+// plainly what the passage best matching it negates, and a date the source
+// gives without its year, which is undecided, never supported and never
 // contradicted by another date of the source.
-func TestDateWithoutYear(t *testing.T) {
+func TestOneFinding(t *testing.T) {
 	t.Parallel()
-	src := layer.Source{ID: "forbes", Content: "Binance transferred the funds starting on 17 August last year.\nThe coins had no collateral until December 2022."}
-	f := runFacts(t, &layer.Input{Output: "Binance moved the funds in August 2022.", Sources: []layer.Source{src}})
-	if len(f.Issues) != 1 {
-		t.Fatalf("issues %s", dump(f.Issues))
+	tests := []struct {
+		name, source, output string
+		typ                  result.Type
+		severity             result.Severity
+		rule                 string
+		message              string // a prefix of the message, or all of it when undecided
+		undecided            bool   // the criterion neither passed nor failed, confidence 0
+	}{
+		{"antonym", "Prices went up at the store. The price of food has increased in the past two years.",
+			"The price of food has decreased in the past two years.",
+			result.Hallucination, result.Warning, "facts.antonym",
+			"Wording stated as 'decreased' but 'increased' according to src", false},
+		{"dropped negation", "The city council did not approve the new budget plan on Monday.",
+			"The city council approved the new budget plan on Monday.",
+			result.Hallucination, result.Warning, "facts.negation_dropped",
+			"'The city council approved the new budget plan on Monday.' is stated without the negation src gives it (src line 1:", false},
+		{"date without its year", "Binance transferred the funds starting on 17 August last year.\nThe coins had no collateral until December 2022.",
+			"Binance moved the funds in August 2022.",
+			result.NotChecked, result.Info, "",
+			`Date August 2022 could not be checked: the source gives 17 August without a year (src line 1: "Binance transferred the funds starting on 17 August last year.")`, true},
 	}
-	is := f.Issues[0]
-	want := `Date August 2022 could not be checked: the source gives 17 August without a year (forbes line 1: "Binance transferred the funds starting on 17 August last year.")`
-	if is.Type != result.NotChecked || is.Severity != result.Info || is.Location != "line:1" || is.Message != want {
-		t.Errorf("issue %s\nwant message %s", dump(f.Issues), want)
-	}
-	if slices.Contains(f.Passed, facts.Criterion) || slices.Contains(f.Failed, facts.Criterion) || f.Confidence != 0 {
-		t.Errorf("passed %v failed %v confidence %v: an undecided claim is neither", f.Passed, f.Failed, f.Confidence)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := runFacts(t, &layer.Input{Output: tt.output, Sources: []layer.Source{{ID: "src", Content: tt.source}}})
+			if len(f.Issues) != 1 {
+				t.Fatalf("issues %s", dump(f.Issues))
+			}
+			is := f.Issues[0]
+			msgOK := strings.HasPrefix(is.Message, tt.message)
+			if tt.undecided {
+				msgOK = is.Message == tt.message
+			}
+			if is.Type != tt.typ || is.Severity != tt.severity || is.Location != "line:1" || is.Rule != tt.rule || !msgOK {
+				t.Errorf("issue %s\nwant %s %s %q, message %q", dump(f.Issues), tt.severity, tt.typ, tt.rule, tt.message)
+			}
+			switch {
+			case tt.undecided && (slices.Contains(f.Passed, facts.Criterion) || slices.Contains(f.Failed, facts.Criterion) || f.Confidence != 0):
+				t.Errorf("passed %v failed %v confidence %v: an undecided claim is neither", f.Passed, f.Failed, f.Confidence)
+			case !tt.undecided && (!slices.Contains(f.Failed, facts.Criterion) || f.Confidence >= 1):
+				t.Errorf("failed %v confidence %v", f.Failed, f.Confidence)
+			}
+		})
 	}
 }
 
