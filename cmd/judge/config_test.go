@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/internal/llm"
@@ -218,35 +216,11 @@ func TestServeConfig(t *testing.T) {
 	params := newServeParams()
 	params.config = path
 	params.getenv = func(string) string { return "" }
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	errc := make(chan error, 1)
-	go func() {
-		errc <- runServe(ctx, params, nil, pw)
-		pw.Close()
-	}()
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			var rec struct{ URL, Model string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
-				if rec.Model != llmtest.Model {
-					t.Errorf("logged model %q, want %q", rec.Model, llmtest.Model)
-				}
-				urlc <- rec.URL
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-urlc:
-	case err := <-errc:
-		t.Fatalf("serve returned %v before listening", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve logged no address within 20s")
+	rec := serveInProcess(t, params, nil)
+	if rec.Model != llmtest.Model {
+		t.Errorf("logged model %q, want %q", rec.Model, llmtest.Model)
 	}
+	base := rec.URL
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Errorf("listening at %q, want the file's 127.0.0.1:0", base)
 	}
@@ -262,10 +236,6 @@ func TestServeConfig(t *testing.T) {
 	}
 	if r.Metadata.Model != llmtest.Model || len(r.PassedCriteria) != 1 {
 		t.Errorf("POST /validate: got %+v", r)
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve: %v", err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjudge/judge/result"
 )
@@ -107,35 +105,7 @@ func TestServeSources(t *testing.T) {
 	params.addr = "127.0.0.1:0"
 	params.sourcesDir = dir
 	params.getenv = func(string) string { return "" }
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	errc := make(chan error, 1)
-	go func() {
-		errc <- runServe(ctx, params, nil, pw)
-		pw.Close()
-	}()
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			var rec struct {
-				URL     string
-				Sources int
-			}
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" && rec.Sources == 1 {
-				urlc <- rec.URL
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-urlc:
-	case err := <-errc:
-		t.Fatalf("serve returned %v before listening", err)
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve logged no address with one source within 20s")
-	}
+	base := serveInProcess(t, params, func(rec serveRecord) bool { return rec.Sources == 1 }).URL
 	body := `{"output": ` + cveSummary + `, "trusted_sources": ["` + nvdURL + `"]}`
 	resp, err := http.Post(base+"/validate", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -157,10 +127,6 @@ func TestServeSources(t *testing.T) {
 		if is.Type == result.Hallucination && !strings.HasSuffix(is.Suggestion, "based on "+nvdURL) {
 			t.Errorf("suggestion %q does not cite the trusted source", is.Suggestion)
 		}
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Errorf("serve returned %v after shutdown", err)
 	}
 
 	// A missing directory is bad input.

@@ -157,11 +157,26 @@ func TestCallRedisURLErrors(t *testing.T) {
 // until t ends, and returns its base URL.
 func startServe(t *testing.T, getenv func(string) string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	params := newServeParams()
 	params.addr = "127.0.0.1:0"
 	params.defs = toolsFile(t)
 	params.getenv = getenv
+	return serveInProcess(t, params, nil).URL
+}
+
+// serveRecord is a log record of judge serve: the one that says where it
+// listens, with what it loaded.
+type serveRecord struct {
+	URL, Model string
+	Sources    int
+}
+
+// serveInProcess runs runServe with params in this process until t ends,
+// then checks that it shut down cleanly. It returns the first log record
+// with a URL that ready accepts (any, when ready is nil).
+func serveInProcess(t *testing.T, params serveParams, ready func(serveRecord) bool) serveRecord {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
@@ -174,29 +189,29 @@ func startServe(t *testing.T, getenv func(string) string) string {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	urlc := make(chan string, 1)
+	recc := make(chan serveRecord, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
-			var rec struct{ URL string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
+			var rec serveRecord
+			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" && (ready == nil || ready(rec)) {
 				select {
-				case urlc <- rec.URL:
+				case recc <- rec:
 				default:
 				}
 			}
 		}
 	}()
 	select {
-	case base := <-urlc:
-		return base
+	case rec := <-recc:
+		return rec
 	case err := <-done:
 		done <- err
 		t.Fatalf("serve ended before listening: %v", err)
 	case <-time.After(20 * time.Second):
-		t.Fatal("serve logged no address within 20s")
+		t.Fatal("serve logged no ready address within 20s")
 	}
-	return ""
+	return serveRecord{}
 }
 
 // Two judge serve replicas with the same JUDGE_REDIS_URL share a session:
