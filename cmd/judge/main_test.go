@@ -102,9 +102,12 @@ func runJudge(t *testing.T, stdin []byte, args ...string) run {
 // and returns what it wrote and its exit status.
 func execJudge(t *testing.T, stdin []byte, env []string, args ...string) run {
 	t.Helper()
+	// Build first: on a fresh machine building judge takes minutes, and
+	// the minute is for the run alone.
+	bin := judgeBin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, judgeBin(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = repoRoot(t)
 	cmd.Env = env
 	if stdin != nil {
