@@ -193,26 +193,8 @@ func New(rawURL string, opts Options) (*Store, error) {
 	if ro.Network == "unix" {
 		where = fmt.Sprintf("unix://%s?db=%d", ro.Addr, ro.DB)
 	}
-	q := u.Query()
-	if !q.Has("dial_timeout") {
-		ro.DialTimeout = opts.Timeout
-	}
-	if !q.Has("read_timeout") {
-		ro.ReadTimeout = opts.Timeout
-	}
-	if !q.Has("write_timeout") {
-		ro.WriteTimeout = opts.Timeout
-	}
-	// The context's deadline bounds every command; a failed dial or command
-	// is not tried again by the client (Update tries only conflicts
-	// again), so that an unreachable server fails fast.
-	ro.ContextTimeoutEnabled = true
-	ro.DialerRetries = 1
-	if !q.Has("max_retries") {
-		ro.MaxRetries = -1
-	}
-	ro.DisableIdentity = true
-	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	bound(u.Query(), opts.Timeout, clientKnobs{&ro.DialTimeout, &ro.ReadTimeout, &ro.WriteTimeout, &ro.ContextTimeoutEnabled,
+		&ro.DialerRetries, &ro.MaxRetries, &ro.DisableIdentity, &ro.MaintNotificationsConfig})
 	return &Store{
 		client: redis.NewClient(ro),
 		where:  where,
@@ -220,6 +202,36 @@ func New(rawURL string, opts Options) (*Store, error) {
 		prefix: opts.Namespace + ":session:",
 		index:  opts.Namespace + ":sessions",
 	}, nil
+}
+
+// clientKnobs points at the options that redis.Options and
+// redis.ClusterOptions both have, so that one function sets them for both.
+type clientKnobs struct {
+	dial, read, write  *time.Duration
+	contextTimeout     *bool
+	dialerRetries      *int
+	maxRetries         *int
+	disableIdentity    *bool
+	maintNotifications **maintnotifications.Config
+}
+
+// bound sets a client's options from timeout where the URL's query q does
+// not set them. The context's deadline bounds every command; a failed dial
+// or command is not tried again by the client (Update tries only conflicts
+// again), so that an unreachable server fails fast.
+func bound(q url.Values, timeout time.Duration, k clientKnobs) {
+	for name, d := range map[string]*time.Duration{"dial_timeout": k.dial, "read_timeout": k.read, "write_timeout": k.write} {
+		if !q.Has(name) {
+			*d = timeout
+		}
+	}
+	*k.contextTimeout = true
+	*k.dialerRetries = 1
+	if !q.Has("max_retries") {
+		*k.maxRetries = -1
+	}
+	*k.disableIdentity = true
+	*k.maintNotifications = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 }
 
 // newCluster is New for a redis+cluster:// or rediss+cluster:// URL.
@@ -240,26 +252,11 @@ func newCluster(rawURL string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, urlError(err, true)
 	}
-	q := u.Query()
-	if !q.Has("dial_timeout") {
-		co.DialTimeout = opts.Timeout
-	}
-	if !q.Has("read_timeout") {
-		co.ReadTimeout = opts.Timeout
-	}
-	if !q.Has("write_timeout") {
-		co.WriteTimeout = opts.Timeout
-	}
 	// As on one server, but a command answered MOVED or ASK (its slot is
 	// served by another node, after a failover or resharding) follows the
 	// redirect, up to max_redirects (3) times.
-	co.ContextTimeoutEnabled = true
-	co.DialerRetries = 1
-	if !q.Has("max_retries") {
-		co.MaxRetries = -1
-	}
-	co.DisableIdentity = true
-	co.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	bound(u.Query(), opts.Timeout, clientKnobs{&co.DialTimeout, &co.ReadTimeout, &co.WriteTimeout, &co.ContextTimeoutEnabled,
+		&co.DialerRetries, &co.MaxRetries, &co.DisableIdentity, &co.MaintNotificationsConfig})
 	where := u.Scheme + "+cluster://" + co.Addrs[0]
 	if len(co.Addrs) > 1 {
 		where += "?addr=" + strings.Join(co.Addrs[1:], "&addr=")
