@@ -323,9 +323,11 @@ func (c *checker) checkValues(comp *jsonschema.Compiler, url string) {
 			continue
 		}
 		if err := sub.Validate(def); err != nil {
-			c.report(result.Error, result.ConstraintViolation, "manifest.parameter_default", c.schemaPos([]string{"properties", name, "default"}),
+			// A warning: calls stay valid, and judge never fills such
+			// a default into a call (it would make the call invalid).
+			c.report(result.Warning, result.ConstraintViolation, "manifest.parameter_default", c.schemaPos([]string{"properties", name, "default"}),
 				"Give a default that the parameter itself accepts, or remove it",
-				"Default %s of parameter '%s' is not valid for the parameter: %s", result.Clip(jsonText(def), 60), name, firstLine(err))
+				"Default %s of parameter '%s' is not valid for the parameter, so judge does not fill it into calls: %s", result.Clip(jsonText(def), 60), name, firstLine(err))
 		}
 	}
 }

@@ -377,7 +377,7 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 		if _, present := cur[k]; present {
 			continue
 		}
-		d, ok := asMap(ct.props[k])["default"]
+		d, ok := ct.defaults[k]
 		if !ok {
 			continue
 		}

@@ -47,6 +47,9 @@ type Contract struct {
 	required     []string
 	propNames    []string // the keys of props, sorted
 	scoped       []string // the keys of def.AppliesWhen, sorted
+	// defaults are the root properties' defaults that their own schema
+	// accepts: the only ones normalization fills in.
+	defaults map[string]any
 }
 
 // Param is one parameter of a contract, as the repair feedback lists it.
@@ -236,6 +239,12 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.Params = params(root, ct.props, ct.required)
 	ct.propNames = slices.Sorted(maps.Keys(ct.props))
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
+	ct.defaults = ct.validDefaults()
+	for i, p := range ct.Params {
+		if _, ok := ct.defaults[p.Name]; !ok {
+			ct.Params[i].Default = nil
+		}
+	}
 	for param, sel := range d.AppliesWhen {
 		if _, ok := ct.props[param]; !ok && ct.props != nil && len(ct.props) > 0 {
 			return nil, &DefinitionError{Path: placed("applies_when." + param),
@@ -261,6 +270,35 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		ct.rules = append(ct.rules, cr)
 	}
 	return ct, nil
+}
+
+// validDefaults returns the defaults of the root properties that the
+// input schema accepts for their parameter. A default its own parameter
+// rejects ({"type": "string", "default": null} is common in real
+// definitions) is left out: filling it would make a valid call invalid.
+// judge tools lint reports such a default as a warning.
+func (ct *Contract) validDefaults() map[string]any {
+	out := map[string]any{}
+	for _, k := range slices.Sorted(maps.Keys(ct.props)) {
+		d, ok := asMap(ct.props[k])["default"]
+		if !ok {
+			continue
+		}
+		found, err := ct.input.validate(context.Background(), map[string]any{k: d})
+		if err != nil {
+			continue
+		}
+		if !slices.ContainsFunc(found, func(is result.Issue) bool { return within(is.Location, locationOf(k)) }) {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// within reports whether location loc is param or lies inside it.
+func within(loc, param string) bool {
+	rest, ok := strings.CutPrefix(loc, param)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
 // compileSchema compiles s through the schema layer, so that the schema is
