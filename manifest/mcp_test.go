@@ -261,3 +261,28 @@ func TestLintMCPDefinitionErrors(t *testing.T) {
 		}
 	}
 }
+
+// A default its own parameter rejects ({"type": "string", "default": null},
+// common in real definitions) is one warning, located at the default, and
+// the definition stays valid: calls are, and judge does not fill it.
+func TestLintMCPInvalidDefault(t *testing.T) {
+	t.Parallel()
+	doc := `{"tools": [{"name": "search", "description": "Search the web for a query.", "inputSchema": {"type": "object",
+	"properties": {"query": {"type": "string", "description": "What to search for."},
+	"cursor": {"type": "string", "description": "Where to resume.", "default": null}}, "required": ["query"]}}]}`
+	rep, err := manifest.LintMCP(context.Background(), "defs.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results["search"]
+	var found []result.Issue
+	for _, is := range res.Issues {
+		if is.Rule == "manifest.parameter_default" {
+			found = append(found, is)
+		}
+	}
+	if len(found) != 1 || found[0].Severity != result.Warning || !res.Valid ||
+		!strings.Contains(found[0].Message, "does not fill it") || !strings.HasPrefix(found[0].Location, "defs.json:3:") {
+		t.Errorf("issues = %+v, valid %v; want one warning at the default", res.Issues, res.Valid)
+	}
+}
