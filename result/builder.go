@@ -3,6 +3,7 @@ package result
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"slices"
@@ -23,9 +24,10 @@ const (
 const DefaultMaxIssues = 500
 
 // SelfCheckEnv names the environment variable that, when "1", makes every
-// Build validate its result against the embedded JSON Schema and panic on a
-// violation. The test script sets it so that every result produced anywhere
-// in the test suite is checked.
+// Build validate its result against the embedded JSON Schema and log a
+// violation as an error through [slog.Default] (never a panic). The test
+// script sets it so that every result produced anywhere in the test suite
+// is checked.
 const SelfCheckEnv = "JUDGE_SELFCHECK"
 
 // Builder collects the parts of a result and builds it with the invariants
@@ -174,11 +176,20 @@ func (b *Builder) Build() *ValidationResult {
 		r.Metadata.QualityDimensions = QualityDimensions(issues)
 	}
 	if os.Getenv(SelfCheckEnv) == "1" {
-		if err := Check(r); err != nil {
-			panic(fmt.Sprintf("result: built result breaks the specification: %v", err))
-		}
+		selfCheck(r, slog.Default())
 	}
 	return r
+}
+
+// selfCheck validates r against the embedded schema and logs a report to
+// log when it breaks it. It never panics: Build runs inside library calls,
+// the CLI and the server, none of which may crash on a result.
+func selfCheck(r *ValidationResult, log *slog.Logger) bool {
+	err := Check(r)
+	if err != nil {
+		log.Error("result: built result breaks the specification", "env", SelfCheckEnv, "err", err)
+	}
+	return err == nil
 }
 
 // Quality penalties per severity: each issue multiplies the score by
@@ -304,8 +315,16 @@ func normalize(is Issue) Issue {
 		meaning = ti.Meaning
 	}
 	is.Message = fitText(is.Message, meaning+": ", meaning)
-	if strings.TrimSpace(is.Suggestion) != "" {
+	// A blank suggestion (empty or only white space) is no suggestion.
+	is.Suggestion = strings.TrimSpace(is.Suggestion)
+	if is.Suggestion != "" {
 		is.Suggestion = fitText(is.Suggestion, "Suggested fix: ", "Follow the message: "+meaning)
+	}
+	if strings.TrimSpace(is.Location) == "" {
+		is.Location = ""
+	}
+	if strings.TrimSpace(is.Rule) == "" {
+		is.Rule = ""
 	}
 	return is
 }

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -179,7 +180,7 @@ func TestQualityScoreMonotone(t *testing.T) {
 func TestTypesRegistry(t *testing.T) {
 	t.Parallel()
 	seen := map[Type]bool{}
-	for _, ti := range Types {
+	for _, ti := range Types() {
 		if seen[ti.Type] {
 			t.Errorf("type %s registered twice", ti.Type)
 		}
@@ -202,7 +203,7 @@ func TestTypesRegistry(t *testing.T) {
 // Every registered type has its page under docs/issues.
 func TestTypesDocumented(t *testing.T) {
 	t.Parallel()
-	for _, ti := range Types {
+	for _, ti := range Types() {
 		if _, err := os.Stat(filepath.Join("..", "docs", "issues", string(ti.Type)+".md")); err != nil {
 			t.Errorf("type %s has no docs/issues page: %v", ti.Type, err)
 		}
@@ -239,5 +240,42 @@ func TestMaxIssuesKeepsAnError(t *testing.T) {
 	).Build()
 	if r.Valid || r.Metadata.ErrorCount != 1 || len(r.Issues) != 2 {
 		t.Fatalf("valid %v, %d errors, %d issues: %+v", r.Valid, r.Metadata.ErrorCount, len(r.Issues), r.Issues)
+	}
+}
+
+// Blank text is normalised like any other: a suggestion (or message, rule,
+// location) of only white space never breaks the result's schema, with the
+// self-check on or off.
+func TestBuildBlankText(t *testing.T) {
+	t.Setenv(SelfCheckEnv, "1")
+	for _, blank := range []string{"", " ", "   \t\n ", "\u00a0\u2003"} {
+		r := NewBuilder().Add(Issue{Severity: Error, Type: ConstraintViolation, Message: blank,
+			Suggestion: blank, Location: blank, Rule: blank}).Build()
+		if err := Check(r); err != nil {
+			t.Errorf("blank %q: %v", blank, err)
+		}
+		is := r.Issues[0]
+		if is.Suggestion != "" || is.Location != "" || is.Rule != "" {
+			t.Errorf("blank %q: kept as suggestion %q, location %q, rule %q", blank, is.Suggestion, is.Location, is.Rule)
+		}
+	}
+}
+
+// A self-check failure is a logged report, never a panic.
+func TestSelfCheckLogs(t *testing.T) {
+	t.Parallel()
+	var buf strings.Builder
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	good := NewBuilder().Build()
+	if !selfCheck(good, log) || buf.Len() != 0 {
+		t.Fatalf("a valid result was reported: %s", buf.String())
+	}
+	bad := NewBuilder().Build()
+	bad.Issues = []Issue{{Severity: Error, Type: SchemaViolation, Message: "short", Suggestion: " "}}
+	if selfCheck(bad, log) {
+		t.Fatal("a result with a 5-character message passed the self-check")
+	}
+	if !strings.Contains(buf.String(), "breaks the specification") || !strings.Contains(buf.String(), "level=ERROR") {
+		t.Errorf("report = %q", buf.String())
 	}
 }

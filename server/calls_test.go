@@ -205,3 +205,20 @@ func TestCallOutcomeRoute(t *testing.T) {
 		})
 	}
 }
+
+// A rule whose suggestion is white space gives a result that
+// keeps to the specification, with the self-check on: a 200, never a 500.
+func TestCallCheckBlankSuggestion(t *testing.T) {
+	t.Setenv(result.SelfCheckEnv, "1")
+	_, ts := newTestServer(t, Options{})
+	body := `{"tool": "f", "arguments": {"n": 1}, "tools": [{"name": "f", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+		"rules": [{"id": "r", "expression": "args.n > 1", "message": "n must exceed one", "suggestion": "   "}]}]}`
+	m := checkAnswer(t, do(t, ts, http.MethodPost, "/v1/calls/check", body, nil))
+	var res result.ValidationResult
+	if err := json.Unmarshal(m["result"], &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Valid || len(res.Issues) != 1 || res.Issues[0].Suggestion == "   " {
+		t.Errorf("result = %s", m["result"])
+	}
+}

@@ -316,7 +316,7 @@ func (r compiledRule) check(ctx context.Context, tool string, args map[string]an
 	if ok {
 		return nil, true
 	}
-	sug := r.Suggestion
+	sug := strings.TrimSpace(r.Suggestion)
 	if sug == "" {
 		sug = fmt.Sprintf("Change the arguments so that rule '%s' holds: %s", r.ID, result.Clip(r.Expression, 300))
 	}

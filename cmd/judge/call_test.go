@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -206,5 +207,25 @@ func TestServeCalls(t *testing.T) {
 	params.defs = filepath.Join(writeFiles(t, map[string]string{"d.json": `{"name": 1}`}), "d.json")
 	if err := runServe(context.Background(), params, nil, io.Discard); exitCode(err) != exitBadInput {
 		t.Errorf("serve with broken definitions: %v", err)
+	}
+}
+
+// A rule whose suggestion is white space gives a result that keeps to the
+// specification, with the self-check on: the CLI reports, never crashes.
+func TestCallCheckBlankSuggestion(t *testing.T) {
+	t.Setenv(result.SelfCheckEnv, "1")
+	dir := writeFiles(t, map[string]string{
+		"defs.json": `{"name": "f", "inputSchema": {"type": "object"}, "rules": [{"id": "r", "expression": "args.n > 1", "message": "n must exceed one", "suggestion": "   "}]}`,
+	})
+	stdout, _ := callCase{args: []string{"call", "check", "--defs", filepath.Join(dir, "defs.json"), "f", `{"n": 1}`}, code: 1,
+		wantOut: []string{`"valid": false`, `"rule": "toolcall.rule.r"`}}.run(t)
+	var res struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(stdout, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := result.CheckJSON(res.Result); err != nil {
+		t.Errorf("result breaks the specification: %v\n%s", err, stdout)
 	}
 }
