@@ -37,11 +37,6 @@ const maxCachedSchemaBytes = 256 << 10
 // DefaultLayerTimeout is each layer's deadline unless set otherwise.
 const DefaultLayerTimeout = 10 * time.Second
 
-// PlannedTypes are validation types of the specification that this build
-// does not implement yet. Asking for one gives a not_checked issue and lowers
-// the confidence; it is never counted as passed.
-var PlannedTypes = []string{}
-
 // DefaultLayers returns the layers a new Engine runs, cheap deterministic
 // ones first.
 func DefaultLayers() []*layer.Layer {
@@ -188,16 +183,11 @@ func New(opts ...Option) (*Engine, error) {
 func (e *Engine) Layers() []*layer.Layer { return slices.Clone(e.layers) }
 
 // Types returns every validation type a request may name: the engine's
-// layers and the planned ones.
+// layers.
 func (e *Engine) Types() []string {
 	var names []string
 	for _, l := range e.layers {
 		names = append(names, l.Name)
-	}
-	for _, p := range PlannedTypes {
-		if !slices.Contains(names, p) {
-			names = append(names, p)
-		}
 	}
 	return names
 }
@@ -395,10 +385,6 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		case i >= 0:
 			skipped = append(skipped, notRun(name, i, fmt.Sprintf("Validation type %q was requested but the request gives it nothing to check", name),
 				fmt.Sprintf("Give the input the %s layer needs (see docs/api.md) or drop %q from validation_types", name, name)))
-		case slices.Contains(PlannedTypes, name):
-			skipped = append(skipped, notRun(name, len(e.layers)+slices.Index(PlannedTypes, name),
-				fmt.Sprintf("Validation type %q is not available in this build of judge, so it was not checked", name),
-				fmt.Sprintf("Drop %q from validation_types or use a build that includes it", name)))
 		default:
 			known := e.Types()
 			sort.Strings(known)

@@ -17,8 +17,11 @@ const (
 	Style           = "style"           // is it consistently formatted?
 )
 
-// Dimensions lists the quality dimensions in the specification's order.
-var Dimensions = []string{Correctness, Completeness, Readability, Maintainability, Performance, Security, Style}
+// Dimensions returns the quality dimensions in the specification's order,
+// a new slice on each call.
+func Dimensions() []string {
+	return []string{Correctness, Completeness, Readability, Maintainability, Performance, Security, Style}
+}
 
 // completenessRules are rules of types that name another dimension but
 // say the output is unfinished.
@@ -74,8 +77,8 @@ func QualityDimensions(issues []Issue) map[string]float64 {
 			byDim[d] = append(byDim[d], is)
 		}
 	}
-	out := make(map[string]float64, len(Dimensions))
-	for _, d := range Dimensions {
+	out := make(map[string]float64, len(Dimensions()))
+	for _, d := range Dimensions() {
 		out[d] = QualityScore(byDim[d])
 	}
 	return out

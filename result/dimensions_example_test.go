@@ -13,7 +13,7 @@ func ExampleQualityDimensions() {
 		{Severity: result.Info, Type: result.StyleIssue, Message: "Line length of 104 exceeds 88 characters"},
 	}
 	d := result.QualityDimensions(issues)
-	for _, name := range result.Dimensions {
+	for _, name := range result.Dimensions() {
 		fmt.Printf("%-15s %.2f\n", name, d[name])
 	}
 	fmt.Printf("quality_score   %.4f\n", result.QualityScore(issues))

@@ -23,11 +23,11 @@ func TestQualityDimensions(t *testing.T) {
 		Correctness: 0.8, Completeness: 0.8, Readability: 0.9, Maintainability: 0.81,
 		Performance: 0.9, Security: 0.8, Style: 0.98,
 	}
-	if len(d) != len(Dimensions) {
-		t.Fatalf("got %d dimensions, want %d", len(d), len(Dimensions))
+	if len(d) != len(Dimensions()) {
+		t.Fatalf("got %d dimensions, want %d", len(d), len(Dimensions()))
 	}
 	product := 1.0
-	for _, name := range Dimensions {
+	for _, name := range Dimensions() {
 		if math.Abs(d[name]-want[name]) > 1e-9 {
 			t.Errorf("%s = %v, want %v", name, d[name], want[name])
 		}
@@ -36,7 +36,7 @@ func TestQualityDimensions(t *testing.T) {
 	if q := QualityScore(issues); math.Abs(product-q) > 1e-3 {
 		t.Errorf("product of dimensions %v differs from the quality score %v", product, q)
 	}
-	for _, name := range Dimensions {
+	for _, name := range Dimensions() {
 		if QualityDimensions(nil)[name] != 1 {
 			t.Errorf("%s is not 1 without issues", name)
 		}
@@ -55,7 +55,7 @@ func TestQualityDimensionsMonotone(t *testing.T) {
 		worse := append([]Issue(nil), issues...)
 		worse[len(worse)-1].Severity = Error
 		w := QualityDimensions(worse)
-		for _, d := range Dimensions {
+		for _, d := range Dimensions() {
 			if cur[d] > prev[d] || w[d] > cur[d] {
 				t.Fatalf("issue %d raised dimension %s", i, d)
 			}

@@ -110,9 +110,10 @@ type TypeInfo struct {
 	Process bool
 }
 
-// Types is the registry of issue types, in documentation order. A new type
+// types is the registry of issue types, in documentation order. A new type
 // is added here with its one-line meaning and a page under docs/issues/.
-var Types = []TypeInfo{
+// It is never changed: [Types] hands out copies.
+var types = [...]TypeInfo{
 	{SchemaViolation, "Output does not match the expected schema", false},
 	{MissingField, "A required field is absent", false},
 	{InvalidType, "A field has the wrong data type", false},
@@ -145,11 +146,15 @@ var Types = []TypeInfo{
 	{EmptyResult, "A tool call returned nothing useful: an empty list, object or text, or a no-results message", false},
 }
 
+// Types returns the registry of issue types, in documentation order: a new
+// slice on each call, so that no caller can change the registry.
+func Types() []TypeInfo { return slices.Clone(types[:]) }
+
 // Lookup returns the registered information for t.
 func Lookup(t Type) (TypeInfo, bool) {
-	i := slices.IndexFunc(Types, func(ti TypeInfo) bool { return ti.Type == t })
+	i := slices.IndexFunc(types[:], func(ti TypeInfo) bool { return ti.Type == t })
 	if i < 0 {
 		return TypeInfo{}, false
 	}
-	return Types[i], true
+	return types[i], true
 }

@@ -94,7 +94,7 @@ func TestSpecExamplesThroughEngine(t *testing.T) {
 					t.Logf("%s %s %s %s: %s", is.Severity, is.Type, is.Rule, is.Location, is.Message)
 				}
 			}
-			if len(r.Metadata.QualityDimensions) != len(result.Dimensions) {
+			if len(r.Metadata.QualityDimensions) != len(result.Dimensions()) {
 				t.Errorf("dimensions %v", r.Metadata.QualityDimensions)
 			}
 			if err := result.Check(r); err != nil {
