@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/internal/location"
 )
 
 // maxWalkDepth bounds how deeply FromOutput descends into a value; the
@@ -54,7 +54,7 @@ func (w *walker) walk(v any, tokens []string, arrays []bool, depth int) {
 			w.set.Truncated = true
 			return
 		}
-		path := schema.Location(tokens, func(i int) bool { return arrays[i] })
+		path := location.Path(tokens, func(i int) bool { return arrays[i] })
 		got := Extract(v, path)
 		w.set.Truncated = w.set.Truncated || got.Truncated
 		key := lastKey(tokens, arrays)
@@ -62,7 +62,7 @@ func (w *walker) walk(v any, tokens []string, arrays []bool, depth int) {
 		for _, c := range got.Claims {
 			if c.Attribute == "" && short && key != "" && c.Kind != Negation && c.Kind != Citation {
 				c.Attribute = key
-				c.Path = schema.Location(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
+				c.Path = location.Path(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
 			}
 			w.set.Claims = append(w.set.Claims, c)
 		}
@@ -83,7 +83,7 @@ func (w *walker) walk(v any, tokens []string, arrays []bool, depth int) {
 		case float64:
 			f, text = n, strconv.FormatFloat(n, 'g', -1, 64)
 		}
-		path := schema.Location(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
+		path := location.Path(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
 		w.set.Claims = append(w.set.Claims, Claim{Kind: Number, Text: text, Value: fmtNum(f), Num: f,
 			Attribute: key, Path: path, Line: 1, Col: 1, Sentence: key + ": " + text})
 	}
@@ -146,7 +146,7 @@ func Texts(v any) []Text {
 			}
 		case string:
 			if total += len(v); total <= MaxTextBytes {
-				out = append(out, Text{Path: schema.Location(tokens, func(i int) bool { return arrays[i] }), Text: v})
+				out = append(out, Text{Path: location.Path(tokens, func(i int) bool { return arrays[i] }), Text: v})
 			}
 		}
 	}

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"path"
 	"strings"
-
-	"github.com/agentjudge/judge/layer"
 )
 
 // Missing is a trusted_sources entry that names no given source.
@@ -18,21 +16,46 @@ type Missing struct {
 	URI   string // the entry
 }
 
-// FromInput indexes the sources of a request through cache, keyed by a
-// SHA-256 of every source's id, URL, title and content, so that a set of
-// documents sent again, or resolved again from the engine's source
-// directory, is indexed once. It returns the trusted_sources entries that
-// no source answers to (by id, URL, or file name; see [Matches]). It fails
-// with a *layer.InputError for a source that cannot be indexed, and with
-// ctx's error when ctx ends.
-func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index, []Missing, error) {
+// Cache holds built indexes by key, building a missing one with build;
+// *layer.Cache is one. A nil Cache builds every time.
+type Cache interface {
+	Load(key string, build func() (any, error)) (any, error)
+}
+
+// IndexError is a source that cannot be indexed: the Index-th of the
+// request's sources.
+type IndexError struct {
+	Index int
+	Err   error
+}
+
+func (e *IndexError) Error() string { return fmt.Sprintf("sources[%d]: %v", e.Index, e.Err) }
+
+// Unwrap returns the cause.
+func (e *IndexError) Unwrap() error { return e.Err }
+
+// load is cache.Load, or build itself without a cache.
+func load(cache Cache, key string, build func() (any, error)) (any, error) {
+	if cache == nil {
+		return build()
+	}
+	return cache.Load(key, build)
+}
+
+// FromInput indexes a request's sources through cache, keyed by a SHA-256
+// of every source's id, URL, title and content, so that a set of documents
+// sent again, or resolved again from the engine's source directory, is
+// indexed once. A source without an id is named sources[i]. It returns the
+// trusted entries that no source answers to (by id, URL, or file name; see
+// [Matches]). It fails with an *IndexError for a source that cannot be
+// indexed, and with ctx's error when ctx ends.
+func FromInput(ctx context.Context, sources []Doc, trusted []string, cache Cache) (*Index, []Missing, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	docs := make([]Doc, len(in.Sources))
+	docs := make([]Doc, len(sources))
 	h := sha256.New()
-	for i, s := range in.Sources {
-		d := Doc{ID: s.ID, URL: s.URL, Title: s.Title, Content: s.Content}
+	for i, d := range sources {
 		if d.ID == "" {
 			d.ID = fmt.Sprintf("sources[%d]", i)
 		}
@@ -45,7 +68,7 @@ func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index
 	// whole; and, for sets small enough not to flood the cache, one entry
 	// per document (by id and content only), so that a document shared by
 	// several sets, or indexed by Warm at start, is indexed once.
-	v, err := cache.Load("sources:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) {
+	v, err := load(cache, "sources:"+hex.EncodeToString(h.Sum(nil)), func() (any, error) {
 		parts := make([]*DocIndex, len(docs))
 		// No ctx check here: failures are cached, and a build the deadline
 		// abandons still finishes, for the next request.
@@ -58,7 +81,7 @@ func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index
 				x, err = Build(d)
 			}
 			if err != nil {
-				return nil, &layer.InputError{Layer: "facts", Location: fmt.Sprintf("sources[%d]", i), Msg: err.Error(), Err: err}
+				return nil, &IndexError{Index: i, Err: err}
 			}
 			parts[i] = x
 		}
@@ -69,7 +92,7 @@ func FromInput(ctx context.Context, in *layer.Input, cache *layer.Cache) (*Index
 	}
 	ix := v.(*Index)
 	var missing []Missing
-	for i, uri := range in.TrustedSources {
+	for i, uri := range trusted {
 		found := false
 		for _, d := range ix.Docs() {
 			if Matches(d, uri) {
@@ -98,8 +121,8 @@ func docKey(d Doc) string {
 	return "doc:" + hex.EncodeToString(h.Sum(nil))
 }
 
-func loadDoc(cache *layer.Cache, d Doc) (*DocIndex, error) {
-	v, err := cache.Load(docKey(d), func() (any, error) { return Build(d) })
+func loadDoc(cache Cache, d Doc) (*DocIndex, error) {
+	v, err := load(cache, docKey(d), func() (any, error) { return Build(d) })
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +134,7 @@ func loadDoc(cache *layer.Cache, d Doc) (*DocIndex, error) {
 // finds them indexed: a source directory is indexed at start. At most
 // maxDocEntries documents are warmed, the caches' share for single
 // documents; it returns how many.
-func Warm(caches []*layer.Cache, docs []Doc) (int, error) {
+func Warm[C Cache](caches []C, docs []Doc) (int, error) {
 	n := 0
 	for _, d := range docs {
 		if n == maxDocEntries {

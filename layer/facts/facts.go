@@ -79,7 +79,7 @@ func HasSources(in *layer.Input) bool {
 }
 
 func (cfg config) run(ctx context.Context, p *layer.Pass) error {
-	ix, missing, err := source.FromInput(ctx, p.Input, p.Cache)
+	ix, missing, err := layer.IndexSources(ctx, p.Input, p.Cache)
 	if err != nil {
 		return err
 	}

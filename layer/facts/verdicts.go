@@ -36,7 +36,7 @@ type ClaimVerdict struct {
 // than state facts). It fails like the layer, with a *layer.InputError
 // for a source that cannot be indexed.
 func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
-	ix, _, err := source.FromInput(ctx, in, nil)
+	ix, _, err := layer.IndexSources(ctx, in, nil)
 	if err != nil {
 		return nil, err
 	}

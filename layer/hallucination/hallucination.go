@@ -39,7 +39,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 	bad := inconsistencies(p, set.Claims)
 	p.Decided(1)
 
-	ix, _, err := source.FromInput(ctx, p.Input, p.Cache)
+	ix, _, err := layer.IndexSources(ctx, p.Input, p.Cache)
 	if err != nil {
 		return err
 	}

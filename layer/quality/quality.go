@@ -14,8 +14,8 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/code"
+	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/layer"
-	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -466,7 +466,7 @@ func codeFields(ctx context.Context, v any, notes *[]note, paths map[string]bool
 					continue
 				}
 				arr := append(arrays, false)
-				p := schema.Location(append(tokens, k), func(i int) bool { return arr[i] })
+				p := location.Path(append(tokens, k), func(i int) bool { return arr[i] })
 				paths[p] = true
 				if len(out) >= maxBlocks+1 {
 					continue // run reports the pieces over maxBlocks

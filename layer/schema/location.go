@@ -1,111 +1,22 @@
 package schema
 
-import (
-	"encoding/json"
-	"strconv"
-	"strings"
-	"unicode"
-)
+import "github.com/agentjudge/judge/internal/location"
 
 // Location renders a path into a JSON value, given as the tokens of a JSON
 // Pointer (unescaped), in the notation of the ValidationResult
-// specification: "root" for the value itself, "user.profile.email" for
-// object keys and "tasks[2].status" for array indices. A key that is not an
-// identifier is written as a quoted JSON string in brackets: a["b.c"],
-// ["2024"], [""].
-//
-// isIndex reports whether tokens[i] indexes an array; it is only asked about
-// tokens that are non-negative decimal integers. A nil isIndex treats every
-// token as an object key. Use [InstanceLocation] to decide it from the value
-// the tokens point into.
+// specification: "root", "user.profile.email", "tasks[2].status",
+// a["b.c"]. It is [location.Path]; isIndex reports whether tokens[i]
+// indexes an array (nil treats every token as a key).
 func Location(tokens []string, isIndex func(i int) bool) string {
-	if len(tokens) == 0 {
-		return "root"
-	}
-	var sb strings.Builder
-	for i, tok := range tokens {
-		switch {
-		case isIndex != nil && isArrayIndex(tok) && isIndex(i):
-			sb.WriteByte('[')
-			sb.WriteString(tok)
-			sb.WriteByte(']')
-		case isIdentifier(tok):
-			if i > 0 {
-				sb.WriteByte('.')
-			}
-			sb.WriteString(tok)
-		default:
-			sb.WriteByte('[')
-			sb.WriteString(quoteJSON(tok))
-			sb.WriteByte(']')
-		}
-	}
-	return sb.String()
+	return location.Path(tokens, isIndex)
 }
 
-// InstanceLocation is [Location] with array indices resolved against doc, a
-// decoded JSON value: a numeric token is an index exactly when the value it
-// applies to is an array. Tokens that lead out of doc are treated as keys.
+// InstanceLocation is [Location] with array indices resolved against doc,
+// a decoded JSON value: [location.Instance].
 func InstanceLocation(doc any, tokens []string) string {
-	arrays := make([]bool, len(tokens))
-	cur := doc
-	for i, tok := range tokens {
-		switch v := cur.(type) {
-		case []any:
-			arrays[i] = true
-			n, err := strconv.Atoi(tok)
-			if err != nil || n < 0 || n >= len(v) {
-				cur = nil
-				continue
-			}
-			cur = v[n]
-		case map[string]any:
-			cur = v[tok]
-		default:
-			cur = nil
-		}
-	}
-	return Location(tokens, func(i int) bool { return arrays[i] })
+	return location.Instance(doc, tokens)
 }
 
-// isArrayIndex reports whether tok is a JSON Pointer array index: "0" or a
-// decimal integer without a leading zero.
-func isArrayIndex(tok string) bool {
-	if tok == "" || len(tok) > 18 || (len(tok) > 1 && tok[0] == '0') {
-		return false
-	}
-	for _, c := range tok {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isArrayIndex(tok string) bool { return location.IsIndex(tok) }
 
-// isIdentifier reports whether key can be written after a dot: a letter or
-// underscore, then letters, digits and underscores.
-func isIdentifier(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i, c := range key {
-		switch {
-		case c == '_' || unicode.IsLetter(c):
-		case i > 0 && unicode.IsDigit(c):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// quoteJSON returns s as a JSON string literal, without HTML escaping.
-func quoteJSON(s string) string {
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return strconv.Quote(s)
-	}
-	return strings.TrimSuffix(sb.String(), "\n")
-}
+func quoteJSON(s string) string { return location.Quote(s) }
