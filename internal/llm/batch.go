@@ -34,18 +34,21 @@ func batchPlan(sizes []int, fixed int, tooLarge func(i int)) [][]int {
 	return batches
 }
 
-// askBatches asks about each batch of items in parallel with ask, which
-// returns one verdict per item of its batch in order, and hands every
-// item's verdict or error to set, one call at a time. It returns the
-// tokens spent.
-func askBatches[T, V any](items []T, batches [][]int, ask func([]T) ([]V, Usage, error), set func(i int, v *V, err error)) Usage {
+// askBatches asks about each batch of items in parallel with ask, at most
+// limit batches at once, which returns one verdict per item of its batch in
+// order, and hands every item's verdict or error to set, one call at a
+// time. It returns the tokens spent.
+func askBatches[T, V any](items []T, batches [][]int, limit int, ask func([]T) ([]V, Usage, error), set func(i int, v *V, err error)) Usage {
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		usage Usage
 	)
+	slots := make(chan struct{}, max(limit, 1))
 	for _, b := range batches {
+		slots <- struct{}{}
 		wg.Go(func() {
+			defer func() { <-slots }()
 			batch := make([]T, len(b))
 			for j, i := range b {
 				batch[j] = items[i]

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -53,7 +54,7 @@ func New(cfg Config) (*Client, error) {
 		option.WithBaseURL(cfg.BaseURL),
 		// Retries are ours: on 429 and 5xx only, with our backoff.
 		option.WithMaxRetries(0),
-		option.WithHTTPClient(&http.Client{}),
+		option.WithHTTPClient(&http.Client{Transport: limitTransport{base: http.DefaultTransport, max: cfg.MaxAnswerBytes}}),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -420,3 +421,47 @@ func (c *cache) put(key string, v any) {
 	c.m[key] = v
 	c.order = append(c.order, key)
 }
+
+// limitTransport reads every answer's body through a limit of max bytes.
+type limitTransport struct {
+	base http.RoundTripper
+	max  int64
+}
+
+// RoundTrip sends req and wraps the answer's body.
+func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	res.Body = &limitedBody{rc: res.Body, left: t.max, max: t.max}
+	return res, nil
+}
+
+// ErrAnswerTooLarge is an answer whose body is larger than
+// Config.MaxAnswerBytes.
+var ErrAnswerTooLarge = errors.New("the answer is larger than the limit")
+
+// limitedBody fails a read past max bytes with ErrAnswerTooLarge.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+	max  int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, fmt.Errorf("%w of %d bytes", ErrAnswerTooLarge, b.max)
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, fmt.Errorf("%w of %d bytes", ErrAnswerTooLarge, b.max)
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }

@@ -31,6 +31,8 @@ const (
 	DefaultMaxRetries     = 2
 	DefaultCacheEntries   = 1024
 	DefaultMaxTokens      = 2048
+	// DefaultMaxAnswerBytes bounds the body of one HTTP answer.
+	DefaultMaxAnswerBytes = 4 << 20
 	// DefaultBackoff is the wait before the first retry; it doubles with
 	// each further retry.
 	DefaultBackoff = 500 * time.Millisecond
@@ -58,6 +60,9 @@ type Config struct {
 	// MaxConcurrency bounds the calls under way at once through one Client
 	// (DefaultMaxConcurrency).
 	MaxConcurrency int
+	// MaxAnswerBytes bounds the body of one HTTP answer, read through a
+	// limit (DefaultMaxAnswerBytes): a larger answer is a *CallError.
+	MaxAnswerBytes int64
 	// MaxRetries is how many times a call answered 429 or 5xx is retried,
 	// with backoff (DefaultMaxRetries); -1 means never.
 	MaxRetries int
@@ -157,6 +162,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConcurrency == 0 {
 		c.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if c.MaxAnswerBytes <= 0 {
+		c.MaxAnswerBytes = DefaultMaxAnswerBytes
 	}
 	switch c.MaxRetries {
 	case 0:

@@ -120,7 +120,7 @@ func (c *Client) JudgeCriteria(ctx context.Context, q CriteriaQuestion) ([]Crite
 	batches := batchPlan(sizes, fixed, func(i int) {
 		out[i].Err = &TooLargeError{Chars: len(q.Criteria[i].Text), Limit: MaxPromptChars - fixed - 20, What: "the criterion's text"}
 	})
-	usage := askBatches(q.Criteria, batches,
+	usage := askBatches(q.Criteria, batches, c.cfg.MaxConcurrency,
 		func(crits []Criterion) ([]Verdict, Usage, error) { return c.judgeBatch(ctx, q, crits) },
 		func(i int, v *Verdict, err error) { out[i].Verdict, out[i].Err = v, err })
 	return out, usage

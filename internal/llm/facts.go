@@ -100,7 +100,7 @@ func (c *Client) JudgeClaims(ctx context.Context, claims []Claim) ([]ClaimResult
 	batches := batchPlan(sizes, fixed, func(i int) {
 		out[i].Err = &TooLargeError{Chars: sizes[i], Limit: MaxPromptChars - fixed, What: "the claim and its passages"}
 	})
-	usage := askBatches(claims, batches,
+	usage := askBatches(claims, batches, c.cfg.MaxConcurrency,
 		func(batch []Claim) ([]ClaimVerdict, Usage, error) { return c.judgeClaimBatch(ctx, batch) },
 		func(i int, v *ClaimVerdict, err error) { out[i].Verdict, out[i].Err = v, err })
 	return out, usage
