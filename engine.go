@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -66,6 +67,11 @@ type Engine struct {
 	// dispatch. workers counts the worker goroutines alive.
 	idle    chan *layerRun
 	workers atomic.Int64
+	// stop is closed by Close: idle workers exit, busy ones after their
+	// run. running counts the worker goroutines for Close to wait on.
+	stop      chan struct{}
+	closeOnce sync.Once
+	running   sync.WaitGroup
 	// model decides what rules cannot; nil without WithLLM.
 	model *llm.Client
 	// sourceDocs are the documents of WithSourceDir, against which
@@ -158,6 +164,7 @@ func New(opts ...Option) (*Engine, error) {
 	e.applyModel()
 	e.slots = make(chan struct{}, e.maxRuns)
 	e.idle = make(chan *layerRun)
+	e.stop = make(chan struct{})
 	key, err := digestValue(e.schemas)
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
@@ -455,7 +462,30 @@ func (e *Engine) dispatch(r *layerRun) {
 	case e.idle <- r:
 	default:
 		e.workers.Add(1)
-		go e.work(r)
+		e.running.Go(func() { e.work(r) })
+	}
+}
+
+// Close stops the engine's worker goroutines: idle ones at once, busy ones
+// when their run ends. It waits for them until ctx ends. The bound: a
+// layer run ends at its deadline (WithLayerTimeout) unless the layer
+// ignores its context; Go cannot stop such a layer, so its worker (and its
+// slot, of which there are WithMaxConcurrentRuns) stays until the layer
+// returns, and Close returns ctx's error naming how many workers remain.
+// Validate still works after Close, each run on a goroutine of its own
+// that exits when the run ends. Close may be called more than once.
+func (e *Engine) Close(ctx context.Context) error {
+	e.closeOnce.Do(func() { close(e.stop) })
+	done := make(chan struct{})
+	go func() {
+		e.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("judge: close: %d workers still run a layer that ignores its context: %w", e.workers.Load(), ctx.Err())
 	}
 }
 
@@ -474,6 +504,8 @@ func (e *Engine) work(r *layerRun) {
 		select {
 		case r = <-e.idle:
 		case <-idle.C:
+			return
+		case <-e.stop:
 			return
 		}
 	}

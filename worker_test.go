@@ -138,3 +138,44 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 		t.Fatalf("%d workers alive, want 2", n)
 	}
 }
+
+// Close ends the workers: at once when they are idle, and, for a layer
+// that ignores its context, not before the layer returns: Close then ends
+// with its context's error, naming the worker that stays.
+func TestEngineClose(t *testing.T) {
+	t.Parallel()
+	ids := make(chan int, 10)
+	release := make(chan struct{})
+	e, err := New(WithLayers(workerLayer(ids, release)), WithLayerTimeout(20*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runWorker(t, e, `1`); r.Confidence != 1 {
+		t.Fatalf("run: %+v", r.Issues)
+	}
+	<-ids
+	if late := runWorker(t, e, `2`); !hasFailure(late, "did not finish") {
+		t.Fatalf("late run: %+v", late.Issues)
+	}
+	<-ids // the stuck layer is running
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := e.Close(ctx); err == nil || !strings.Contains(err.Error(), "ignores its context") {
+		t.Fatalf("Close with a stuck layer = %v, want the stuck worker named", err)
+	}
+	close(release)
+	if err := e.Close(context.Background()); err != nil {
+		t.Fatalf("Close after the layer returned: %v", err)
+	}
+	if n := e.workers.Load(); n != 0 {
+		t.Errorf("%d workers alive after Close, want 0", n)
+	}
+	// Validate still answers after Close.
+	if r := runWorker(t, e, `1`); r.Confidence != 1 {
+		t.Fatalf("run after Close: %+v", r.Issues)
+	}
+	<-ids
+	if err := e.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
