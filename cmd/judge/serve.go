@@ -156,6 +156,13 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		}
 		return err
 	}
+	defer func() {
+		// The workers end with the server; a layer that ignores its
+		// deadline is not waited for longer than one deadline.
+		cctx, cancel := context.WithTimeout(context.Background(), judge.DefaultLayerTimeout)
+		defer cancel()
+		_ = engine.Close(cctx)
+	}()
 	getenv := params.getenv
 	if getenv == nil {
 		getenv = os.Getenv
