@@ -91,8 +91,10 @@ func TestLayerFailuresAreIssues(t *testing.T) {
 		<-ctx.Done()
 		return ctx.Err()
 	})
+	unstick := make(chan struct{})
+	t.Cleanup(func() { close(unstick) })
 	stuck := testLayer("stuck", func(ctx context.Context, p *layer.Pass) error {
-		time.Sleep(2 * time.Second) // ignores ctx: the engine must not wait
+		<-unstick // ignores ctx until the test ends: the engine must not wait
 		return nil
 	})
 	broken := testLayer("broken", func(ctx context.Context, p *layer.Pass) error { return errors.New("disk on fire") })
@@ -126,12 +128,14 @@ func TestLayerFailuresAreIssues(t *testing.T) {
 
 func TestRequestCancelled(t *testing.T) {
 	t.Parallel()
+	started := make(chan struct{})
 	e := mustEngine(t, judge.WithLayers(testLayer("wait", func(ctx context.Context, p *layer.Pass) error {
+		close(started)
 		<-ctx.Done()
 		return ctx.Err()
 	})))
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	go func() { <-started; cancel() }() // cancelled while the layer runs
 	if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`1`)}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
