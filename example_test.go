@@ -38,3 +38,20 @@ func ExampleEngine_Validate() {
 	// passed: [Title is short]
 	// error constraint_violation at priority
 }
+
+// An engine's workers end with Close, which waits for them at most as
+// long as its context allows.
+func ExampleEngine_Close() {
+	e, err := judge.New()
+	if err != nil {
+		panic(err)
+	}
+	res, err := e.Validate(context.Background(), &judge.Request{Output: json.RawMessage(`{"a": 1}`)})
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), judge.DefaultLayerTimeout)
+	defer cancel()
+	fmt.Println(res.Valid, e.Close(ctx))
+	// Output: true <nil>
+}
