@@ -47,33 +47,33 @@ type node struct {
 	ref               *node
 
 	// objects
-	obj               bool // any keyword for objects
-	minProps          int  // -1: none
-	maxProps          int  // -1: none
-	names             map[string]int // names whose presence is tracked -> bit
-	required          uint64         // bits of names that must be present
-	props             map[string]*node
-	patProps          []patProp
-	addl              *node // additionalProperties as a schema, or nil
-	addlFalse         bool
-	depReq            []depReq
-	depSch            []depSch
-	propNames         *node
+	obj       bool           // any keyword for objects
+	minProps  int            // -1: none
+	maxProps  int            // -1: none
+	names     map[string]int // names whose presence is tracked -> bit
+	required  uint64         // bits of names that must be present
+	props     map[string]*node
+	patProps  []patProp
+	addl      *node // additionalProperties as a schema, or nil
+	addlFalse bool
+	depReq    []depReq
+	depSch    []depSch
+	propNames *node
 
 	// arrays
-	arr                   bool
-	minItems, maxItems    int // -1: none
-	unique                bool
-	prefix                []*node
-	rest                  *node // items after the prefix, or nil
-	contains              *node
-	minContains           int // -1: none (contains then needs one match)
-	maxContains           int // -1: none
+	arr                bool
+	minItems, maxItems int // -1: none
+	unique             bool
+	prefix             []*node
+	rest               *node // items after the prefix, or nil
+	contains           *node
+	minContains        int // -1: none (contains then needs one match)
+	maxContains        int // -1: none
 
 	// strings
-	str              bool
-	minLen, maxLen   int // -1: none; in code points
-	pattern          *regexp.Regexp
+	str            bool
+	minLen, maxLen int // -1: none; in code points
+	pattern        *regexp.Regexp
 
 	// numbers
 	num                            bool
