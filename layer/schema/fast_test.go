@@ -2,6 +2,8 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -110,4 +112,41 @@ func TestFastPathBenchCorpus(t *testing.T) {
 	}
 	check("large/valid", c.Large.Schema, c.Large.Valid, true)
 	check("large/invalid", c.Large.Schema, c.Large.Invalid, false)
+}
+
+// Hostile schemas and documents stay bounded on the fast path: a $ref loop
+// over the same value and over-deep documents make it give up (the slow
+// path then reports them), a huge enum is one map lookup, and a pattern
+// that backtracking engines take exponential time on runs in linear time
+// in Go's RE2-based regexp.
+func TestFastPathHostile(t *testing.T) {
+	t.Parallel()
+	enum := make([]string, 100000)
+	for i := range enum {
+		enum[i] = fmt.Sprintf("%q", fmt.Sprint("v", i))
+	}
+	for _, tc := range []struct {
+		name, schema, doc string
+		valid, sure       bool
+	}{
+		{"ref loop", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "allOf": [{"type": "object"}, {"$ref": "#"}]}`, `{}`, false, false},
+		{"deep document", `{"items": {"$ref": "#"}}`, strings.Repeat("[", 5000) + strings.Repeat("]", 5000), false, false},
+		{"deep valid", `{"items": {"$ref": "#"}}`, strings.Repeat("[", 200) + strings.Repeat("]", 200), true, true},
+		{"huge enum", `{"enum": [` + strings.Join(enum, ",") + `]}`, `"v99999"`, true, true},
+		{"catastrophic pattern", `{"pattern": "^(a+)+$"}`, `"` + strings.Repeat("a", 100000) + `!"`, false, true},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if fast, _, why := v.Path(); !fast {
+			t.Errorf("%s: slow path: %s", tc.name, why)
+			continue
+		}
+		valid, sure := schema.FastVerdict(v, []byte(tc.doc))
+		if valid != tc.valid || sure != tc.sure {
+			t.Errorf("%s: fast path valid %v sure %v, want %v %v", tc.name, valid, sure, tc.valid, tc.sure)
+		}
+	}
 }
