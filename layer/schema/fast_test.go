@@ -3,8 +3,8 @@ package schema_test
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
