@@ -47,12 +47,14 @@ type node struct {
 	ref               *node
 
 	// objects
-	obj       bool           // any keyword for objects
-	minProps  int            // -1: none
-	maxProps  int            // -1: none
-	names     map[string]int // names whose presence is tracked -> bit
-	required  uint64         // bits of names that must be present
-	props     map[string]*node
+	obj      bool           // any keyword for objects
+	minProps int            // -1: none
+	maxProps int            // -1: none
+	names    map[string]int // names whose presence is tracked -> bit
+	required uint64         // bits of names that must be present
+	props    map[string]*node
+	// keys joins names and props, for one lookup per member.
+	keys      map[string]keyInfo
 	patProps  []patProp
 	addl      *node // additionalProperties as a schema, or nil
 	addlFalse bool
@@ -83,6 +85,13 @@ type node struct {
 	not                 *node
 	allOf, anyOf, oneOf []*node
 	ifN, thenN, elseN   *node
+}
+
+// keyInfo is what a node knows of one property name: its schema in
+// properties (or nil) and its bit among the tracked names (or -1).
+type keyInfo struct {
+	n   *node
+	bit int
 }
 
 type patProp struct {
@@ -316,6 +325,17 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 		}
 		for _, p := range slices.Sorted(mapKeys(s.DependentRequired)) {
 			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(s.DependentRequired[p])})
+		}
+	}
+	if len(n.names)+len(n.props) > 0 {
+		n.keys = make(map[string]keyInfo, len(n.names)+len(n.props))
+		for p, sub := range n.props {
+			n.keys[p] = keyInfo{n: sub, bit: -1}
+		}
+		for p, b := range n.names {
+			k := n.keys[p]
+			k.bit = b
+			n.keys[p] = k
 		}
 	}
 	n.obj = n.minProps >= 0 || n.maxProps >= 0 || n.names != nil || n.props != nil || n.patProps != nil ||

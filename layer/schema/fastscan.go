@@ -427,7 +427,7 @@ func (s *scanner) numberCheck(n *node, t []byte, d decimal) bool {
 			}
 			return v%uint64(m.i) == 0
 		}
-		if d.isInt() == false && m.isInt {
+		if !d.isInt() && m.isInt {
 			return false // a non-integer is no multiple of an integer
 		}
 		if rat == nil {
@@ -913,8 +913,9 @@ func (s *scanner) elements(i int, f func(k, at int) (int, bool)) (count, end int
 func (s *scanner) object(n *node, i int) (int, bool) {
 	var present uint64
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		if b, ok := n.names[string(key)]; ok {
-			present |= 1 << b
+		k, known := n.keys[string(key)]
+		if known && k.bit >= 0 {
+			present |= 1 << k.bit
 		}
 		if n.propNames != nil {
 			if _, ok := s.check(n.propNames, keyAt); !ok {
@@ -923,9 +924,9 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 		}
 		evaluated := false
 		var end int
-		if sub, ok := n.props[string(key)]; ok {
+		if known && k.n != nil {
 			evaluated = true
-			e, ok := s.check(sub, at)
+			e, ok := s.check(k.n, at)
 			if !ok {
 				return 0, false
 			}
