@@ -852,21 +852,28 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 		if !ok {
 			return 0, 0, false
 		}
-		i = skipWS(d, end)
-		if i >= len(d) {
-			s.bail = true
-			return 0, 0, false
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case '}':
-			return count, i + 1, true
-		default:
-			s.bail = true
-			return 0, 0, false
+		var more bool
+		if i, more, ok = s.after(end, '}'); !ok || !more {
+			return count, i, ok
 		}
 	}
+}
+
+// after reads what follows a member or element ending at data[end]: a
+// comma, after which more is true and i is the next one's offset, or the
+// closing byte, after which i is the offset past it.
+func (s *scanner) after(end int, closing byte) (i int, more, ok bool) {
+	d := s.data
+	i = skipWS(d, end)
+	switch {
+	case i >= len(d):
+	case d[i] == ',':
+		return skipWS(d, i+1), true, true
+	case d[i] == closing:
+		return i + 1, false, true
+	}
+	s.bail = true
+	return 0, false, false
 }
 
 // elements calls f for each element of the array at data[i] with its
@@ -893,19 +900,9 @@ func (s *scanner) elements(i int, f func(k, at int) (int, bool)) (count, end int
 			return 0, 0, false
 		}
 		count++
-		i = skipWS(d, end)
-		if i >= len(d) {
-			s.bail = true
-			return 0, 0, false
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case ']':
-			return count, i + 1, true
-		default:
-			s.bail = true
-			return 0, 0, false
+		var more bool
+		if i, more, ok = s.after(end, ']'); !ok || !more {
+			return count, i, ok
 		}
 	}
 }
