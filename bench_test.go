@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/layer/schema"
 )
 
 // The corpus's own labels agree with the engine: every valid document is
@@ -63,13 +64,77 @@ func BenchmarkSchemaToolArguments(b *testing.B) {
 			&judge.Request{Output: json.RawMessage(tc.Valid), ExpectedSchema: tc.Schema},
 			&judge.Request{Output: json.RawMessage(tc.Invalid), ExpectedSchema: tc.Schema})
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, req := range reqs {
-			if _, err := e.Validate(context.Background(), req); err != nil {
-				b.Fatal(err)
+	run := func(b *testing.B, reqs []*judge.Request) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, req := range reqs {
+				if _, err := e.Validate(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reqs)), "ns/doc")
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reqs)), "ns/doc")
+	var valid []*judge.Request
+	for i := 0; i < len(reqs); i += 2 {
+		valid = append(valid, reqs[i])
+	}
+	b.Run("all", func(b *testing.B) { run(b, reqs) })
+	b.Run("valid", func(b *testing.B) { run(b, valid) })
+}
+
+// BenchmarkSchemaCompiled validates the same documents through the
+// compile-once library API, schema.Compile and Validator.Validate: what an
+// agent framework calls per tool call, without a request or a result.
+func BenchmarkSchemaCompiled(b *testing.B) {
+	c := sharedtest.LoadBenchCorpus(b)
+	compile := func(sch json.RawMessage) *schema.Validator {
+		v, err := schema.Compile(sch, schema.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return v
+	}
+	large := compile(c.Large.Schema)
+	for _, tc := range []struct {
+		name string
+		doc  string
+	}{{"large/valid", c.Large.Valid}, {"large/invalid", c.Large.Invalid}} {
+		b.Run(tc.name, func(b *testing.B) {
+			doc := []byte(tc.doc)
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := large.Validate(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	type job struct {
+		v   *schema.Validator
+		doc []byte
+	}
+	var valid, all []job
+	for _, tc := range c.Cases {
+		v := compile(tc.Schema)
+		valid = append(valid, job{v, []byte(tc.Valid)})
+		all = append(all, job{v, []byte(tc.Valid)}, job{v, []byte(tc.Invalid)})
+	}
+	for _, set := range []struct {
+		name string
+		jobs []job
+	}{{"tool-arguments", all}, {"tool-arguments-valid", valid}} {
+		b.Run(set.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, j := range set.jobs {
+					if _, err := j.v.Validate(j.doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(set.jobs)), "ns/doc")
+		})
+	}
 }

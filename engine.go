@@ -56,9 +56,13 @@ type Engine struct {
 	maxDepth     int
 	// schemasKey digests schemas once, for every request's SchemaKey.
 	schemasKey string
-	// docs holds decoded schema documents by a digest of their bytes, so a
-	// schema sent with every request is decoded once.
-	docs *layer.Cache
+	// docs numbers schema documents by their bytes and holds them decoded,
+	// so a schema sent with every request is decoded once.
+	docs *schemaDocs
+	// fastOK is true when the engine's layers are the default ones (the
+	// schema layer among them), so that a request giving only an output
+	// and schemas may take the schema layer's fast path; see validateFast.
+	fastOK bool
 	// slots bounds the layer runs under way at once, abandoned ones
 	// included.
 	slots   chan struct{}
@@ -169,7 +173,8 @@ func New(opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
 	}
-	e.schemasKey, e.docs = key, layer.NewCache(0)
+	e.schemasKey, e.docs = key, newSchemaDocs()
+	e.fastOK = e.fastLayers()
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {
@@ -204,6 +209,9 @@ func (e *Engine) Types() []string {
 // the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	start := time.Now()
+	if r := e.validateFast(ctx, req, start); r != nil {
+		return r, nil
+	}
 	in, notes, err := e.input(req)
 	if err != nil {
 		return nil, err
@@ -231,6 +239,11 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 		}
 	}
 	outcomes = append(outcomes, ran...)
+	return finish(b, outcomes, start), nil
+}
+
+// finish builds the result of the layers' outcomes, in layer order.
+func finish(b *result.Builder, outcomes []LayerOutcome, start time.Time) *result.ValidationResult {
 	slices.SortStableFunc(outcomes, func(a, b LayerOutcome) int { return cmp.Compare(a.order, b.order) })
 
 	for _, o := range outcomes {
@@ -261,7 +274,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	}
 	b.Confidence(Confidence(outcomes))
 	b.Duration(time.Since(start))
-	return b.Build(), nil
+	return b.Build()
 }
 
 // input turns the raw request into the layers' input, with the notes the
@@ -312,23 +325,16 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 }
 
 // schemaInput decodes the request's schemas, each once per distinct
-// content across requests, and sets the digest that identifies them all.
+// content across requests, and sets the key that identifies them all: the
+// engine's own schemas' digest and the number each schema's bytes got in
+// e.docs, so that no request hashes its schemas with a cryptographic hash.
 func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
-	// The digest is written without fmt: "engine:<key>\n", then
-	// "<field>:<hex sha256 of its bytes>\n" per schema.
-	h := sha256.New()
-	line := make([]byte, 0, 128)
-	line = append(append(append(line, "engine:"...), e.schemasKey...), '\n')
-	h.Write(line)
+	key := make([]byte, 0, 96)
+	key = append(append(append(key, "engine:"...), e.schemasKey...), '\n')
 	decode := func(field string, raw json.RawMessage) (any, error) {
-		sum := sha256.Sum256(raw)
-		line = append(append(line[:0], field...), ':')
-		line = append(hex.AppendEncode(line, sum[:]), '\n')
-		h.Write(line)
-		if len(raw) > maxCachedSchemaBytes {
-			return decodeField(field, raw, e.maxDepth)
-		}
-		return e.docs.Load(string(sum[:]), func() (any, error) { return decodeField(field, raw, e.maxDepth) })
+		d := e.docs.get(raw)
+		key = append(strconv.AppendUint(append(append(key, field...), ':'), d.id, 10), '\n')
+		return d.value(field, e.maxDepth)
 	}
 	var err error
 	if len(req.ExpectedSchema) > 0 {
@@ -342,12 +348,13 @@ func (e *Engine) schemaInput(req *Request, in *layer.Input) error {
 			return err
 		}
 	}
-	in.SchemaKey = hex.EncodeToString(h.Sum(nil))
+	in.SchemaKey = string(key)
 	return nil
 }
 
 // digestValue is the hex SHA-256 of v's JSON encoding, in which
-// encoding/json sorts object keys.
+// encoding/json sorts object keys. The engine digests its own schemas
+// once, when it is made.
 func digestValue(v any) (string, error) {
 	b, err := json.Marshal(v)
 	if err != nil {

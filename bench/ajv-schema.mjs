@@ -42,3 +42,4 @@ for (const c of corpus.cases) {
   args.push([v, c.valid, true], [v, c.invalid, false]);
 }
 measure("tool-arguments", args);
+measure("tool-arguments-valid", args.filter(([, , want]) => want));

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/strictschema"
+	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -21,6 +23,9 @@ const maxSchemaBytes = 10 << 20
 type schemaParams struct {
 	name  string    // --name: the response format's name
 	stdin io.Reader // where "-" reads from
+	// assertFormat is explain's --assert-format: the path of requests with
+	// options.assert_format.
+	assertFormat bool
 }
 
 func newSchemaParams() schemaParams {
@@ -78,7 +83,27 @@ strict or response-format to ask a model for a ValidationResult.`,
 			return runSchemaResult(cmd.OutOrStdout())
 		},
 	}
-	cmd.AddCommand(strict, rf, res)
+	explainParams := newSchemaParams()
+	explain := &cobra.Command{
+		Use:   "explain FILE|-",
+		Short: "Say whether a JSON Schema takes the compiled fast path, and why not",
+		Long: `Say which path judge validates documents against the schema in FILE on.
+On the fast path, the schema is compiled into checks that run on a
+document's bytes: a valid document is answered without decoding it, an
+invalid one gets its issues from the full validator. A schema that uses a
+keyword the fast path does not cover (unevaluatedProperties, $dynamicRef,
+contentSchema...) takes the full validator for every document; explain
+names the first such keyword and where it is. Exits 0 either way.`,
+		Example: `  judge schema explain examples/ticket.schema.json
+  judge schema explain --assert-format - < schema.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			explainParams.stdin = cmd.InOrStdin()
+			return runSchemaExplain(cmd.Context(), explainParams, args, cmd.OutOrStdout())
+		},
+	}
+	explain.Flags().BoolVar(&explainParams.assertFormat, "assert-format", false, "explain the path of requests with options.assert_format")
+	cmd.AddCommand(strict, rf, res, explain)
 	root.AddCommand(cmd)
 }
 
@@ -115,6 +140,31 @@ func runSchemaResponseFormat(_ context.Context, params schemaParams, args []stri
 		return schemaError(name, err)
 	}
 	return writeSchema(out, errOut, name, rf, losses)
+}
+
+// runSchemaExplain writes which path the schema in args[0] takes, and why.
+func runSchemaExplain(_ context.Context, params schemaParams, args []string, out io.Writer) error {
+	doc, name, err := readSchema(params, args[0])
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return schemaError(name, err)
+	}
+	v, err := schema.Compile(raw, schema.Options{AssertFormat: params.assertFormat})
+	if err != nil {
+		return schemaError(name, err)
+	}
+	if fast, n, why := v.Path(); fast {
+		_, err = fmt.Fprintf(out, "%s: fast path: compiled into checks of %d (sub)schemas that run on the document's bytes; valid documents need no decoding, invalid ones get their issues from the full validator\n", name, n)
+	} else {
+		_, err = fmt.Fprintf(out, "%s: slow path: %s, which the fast path does not cover, so every document is decoded and checked by the full validator\n", name, why)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the explanation: %w", err)
+	}
+	return nil
 }
 
 // runSchemaResult writes the embedded ValidationResult schema to out.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -171,6 +172,52 @@ func TestSchemaResult(t *testing.T) {
 	for _, f := range doc.Required {
 		if !slices.Contains(got.JSONSchema.Schema.Required, f) {
 			t.Errorf("strict result schema dropped required field %q", f)
+		}
+	}
+}
+
+// judge schema explain says which path a schema takes and, for the slow
+// one, which keyword sends it there; a schema that is not valid is an
+// error naming the file.
+func TestSchemaExplain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, schema string
+		assertFormat bool
+		want         string // a regexp of the output, or of the error
+		wantErr      bool
+	}{
+		{"fast", `{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}`, false,
+			`^fast\.json: fast path: compiled into checks of 2 \(sub\)schemas that run on the document's bytes; .*\n$`, false},
+		{"slow", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"unevaluatedProperties": false}}}`, false,
+			`^slow\.json: slow path: expected_schema/properties/a uses unevaluatedProperties or unevaluatedItems, which the fast path does not cover, so every document is decoded and checked by the full validator\n$`, false},
+		{"format", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "email"}`, true,
+			`^format\.json: fast path: compiled into checks of 1 `, false},
+		{"invalid", `{"type": 3}`, false, `^invalid\.json: `, true},
+	} {
+		path := filepath.Join(dir, tc.name+".json")
+		if err := os.WriteFile(path, []byte(tc.schema), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		params := newSchemaParams()
+		params.assertFormat = tc.assertFormat
+		var out bytes.Buffer
+		err := runSchemaExplain(context.Background(), params, []string{path}, &out)
+		got := out.String()
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("%s: no error, printed %q", tc.name, got)
+				continue
+			}
+			got = strings.TrimPrefix(err.Error(), dir+"/")
+		} else if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		got = strings.ReplaceAll(got, dir+"/", "")
+		if !regexp.MustCompile(tc.want).MatchString(got) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

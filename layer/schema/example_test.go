@@ -65,3 +65,38 @@ func ExampleInstanceLocation() {
 	// tasks[2]["a.b"]
 	// ["7"]
 }
+
+// Compile a tool's input schema once and validate each call's arguments:
+// a valid document is answered on its bytes, an invalid one gets the same
+// issues as the schema layer reports.
+func ExampleCompile() {
+	v, err := schema.Compile([]byte(`{
+		"type": "object",
+		"properties": {"owner": {"type": "string"}, "perPage": {"type": "integer", "maximum": 100}},
+		"required": ["owner"],
+		"additionalProperties": false
+	}`), schema.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fast, _, _ := v.Path()
+	fmt.Println("fast path:", fast)
+	for _, doc := range []string{`{"owner": "golang", "perPage": 50}`, `{"perPage": 500}`} {
+		issues, err := v.Validate([]byte(doc))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %d issues\n", doc, len(issues))
+		for _, is := range issues {
+			fmt.Printf("  %s: %s\n", is.Location, is.Rule)
+		}
+	}
+	// Output:
+	// fast path: true
+	// {"owner": "golang", "perPage": 50}: 0 issues
+	// {"perPage": 500}: 2 issues
+	//   perPage: schema.maximum
+	//   root: schema.required
+}

@@ -94,6 +94,11 @@ type compiled struct {
 	// names maps a document's URL to how a location in it is written in an
 	// InputError: "expected_schema" or `schemas["uri"]`.
 	names map[string]string
+	// fast is the schema compiled for the fast path, or nil when it takes
+	// the slow path, for the reason slow; nodes counts fast's nodes.
+	fast  *node
+	nodes int
+	slow  string
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
@@ -171,6 +176,7 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 	if err := c.checkRefCycles(); err != nil {
 		return nil, err
 	}
+	c.fast, c.nodes, c.slow = compileFast(sch)
 	return c, nil
 }
 

@@ -1,0 +1,183 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"hash/maphash"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/layer/facts"
+	"github.com/agentjudge/judge/layer/hallucination"
+	"github.com/agentjudge/judge/layer/quality"
+	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
+)
+
+// schemaDocs numbers schema documents by their bytes: a fast hash finds the
+// candidates and a byte comparison picks the document, so equal bytes get
+// the same number (and the same compiled schema) and different bytes never
+// do. It holds at most maxSchemaDocs documents and maxSchemaDocBytes bytes,
+// then starts over; numbers are never reused.
+type schemaDocs struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	m     map[uint64][]*schemaDoc
+	n     int
+	bytes int
+	next  uint64
+}
+
+const (
+	maxSchemaDocs     = layer.DefaultCacheSize
+	maxSchemaDocBytes = 64 << 20
+)
+
+// schemaDoc is one schema document: its bytes, its number and, once
+// decoded, its value (kept only for documents of at most
+// maxCachedSchemaBytes).
+type schemaDoc struct {
+	raw  []byte
+	id   uint64
+	once sync.Once
+	val  any
+	err  error
+	// fast holds the compiled schema of this document as the expected
+	// schema of a request without schemas of its own, without and with
+	// assert_format.
+	fast [2]atomic.Pointer[schema.Validator]
+}
+
+func newSchemaDocs() *schemaDocs {
+	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}}
+}
+
+// get returns the document of raw's bytes, adding it when new.
+func (t *schemaDocs) get(raw []byte) *schemaDoc {
+	h := maphash.Bytes(t.seed, raw)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, d := range t.m[h] {
+		if bytes.Equal(d.raw, raw) {
+			return d
+		}
+	}
+	if t.n >= maxSchemaDocs || t.bytes+len(raw) > maxSchemaDocBytes {
+		clear(t.m)
+		t.n, t.bytes = 0, 0
+	}
+	d := &schemaDoc{raw: bytes.Clone(raw), id: t.next}
+	t.next++
+	t.m[h] = append(t.m[h], d)
+	t.n++
+	t.bytes += len(raw)
+	return d
+}
+
+// value returns the decoded document.
+func (d *schemaDoc) value(field string, maxDepth int) (any, error) {
+	if len(d.raw) > maxCachedSchemaBytes {
+		return decodeField(field, d.raw, maxDepth)
+	}
+	d.once.Do(func() { d.val, d.err = decodeField(field, d.raw, maxDepth) })
+	return d.val, d.err
+}
+
+// fastLayers reports whether the engine's layers are the default ones, the
+// schema layer among them, or their model-backed versions: layers that
+// apply only to what a request gives besides an output and schemas.
+func (e *Engine) fastLayers() bool {
+	if !slices.Contains(e.layers, schema.Layer) {
+		return false
+	}
+	for _, l := range e.layers {
+		switch {
+		case l == schema.Layer, l == criteria.Layer, l == facts.Layer, l == hallucination.Layer, l == quality.Layer:
+		case e.model != nil && (l.Name == "criteria" || l.Name == "facts"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validateFast returns the result of req when the schema layer alone
+// applies to it and its fast path finds the output valid; else nil, and
+// Validate takes its usual path, which gives the same result for a valid
+// output and the issues for an invalid one. The fast path reads the
+// output's bytes without decoding them and finds the compiled schema by
+// the schemas' bytes.
+func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time) *result.ValidationResult {
+	if !e.fastOK || ctx.Err() != nil || len(req.ExpectedSchema) == 0 || len(req.Output) == 0 ||
+		len(req.AcceptanceCriteria) > 0 || len(req.TrustedSources) > 0 || len(req.Sources) > 0 ||
+		len(req.Context) > 0 || req.Options.TimeoutMS < 0 {
+		return nil
+	}
+	for _, t := range req.ValidationTypes {
+		if t != schema.Layer.Name {
+			return nil
+		}
+	}
+	switch req.Options.OutputMode {
+	case "", OutputAuto:
+		// A string output may hold JSON to parse: the usual path reads it.
+		if i := skipSpace(req.Output); i < len(req.Output) && req.Output[i] == '"' {
+			return nil
+		}
+	case OutputValue:
+	default:
+		return nil
+	}
+	v := e.fastSchema(req)
+	if v == nil {
+		return nil
+	}
+	if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
+		return nil
+	}
+	order := slices.Index(e.layers, schema.Layer)
+	outcomes := []LayerOutcome{{Name: schema.Layer.Name, Ran: true, order: order,
+		Findings: layer.Findings{Checks: 1, Confidence: 1}}}
+	return finish(result.NewBuilder(), outcomes, start)
+}
+
+// fastSchema returns the compiled schema of req's schemas, or nil when it
+// cannot be had without the usual path (a schema that is not JSON or not
+// valid: the usual path reports it).
+func (e *Engine) fastSchema(req *Request) *schema.Validator {
+	var slot *atomic.Pointer[schema.Validator]
+	if len(req.Schemas) == 0 {
+		af := 0
+		if req.Options.AssertFormat {
+			af = 1
+		}
+		slot = &e.docs.get(req.ExpectedSchema).fast[af]
+		if v := slot.Load(); v != nil {
+			return v
+		}
+	}
+	in := &layer.Input{Options: layer.Options{AssertFormat: req.Options.AssertFormat}}
+	if err := e.schemaInput(req, in); err != nil {
+		return nil
+	}
+	v, err := schema.Load(e.caches[schema.Layer.Name], in)
+	if err != nil {
+		return nil
+	}
+	if slot != nil {
+		slot.Store(v)
+	}
+	return v
+}
+
+func skipSpace(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,132 @@
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
+
+// twoEngines returns an engine and one just like it whose fast path is
+// off.
+func twoEngines(t testing.TB) (fast, slow *Engine) {
+	t.Helper()
+	fast, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err = New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fast.fastOK {
+		t.Fatal("the default engine does not take the fast path")
+	}
+	slow.fastOK = false
+	return fast, slow
+}
+
+// sameResult runs req through both engines and fails unless they give the
+// same result (but for the duration) or the same error.
+func sameResult(t *testing.T, name string, fast, slow *Engine, req *Request) {
+	t.Helper()
+	rf, errf := fast.Validate(context.Background(), req)
+	rs, errs := slow.Validate(context.Background(), req)
+	if (errf == nil) != (errs == nil) || errf != nil && errf.Error() != errs.Error() {
+		t.Errorf("%s: errors differ: fast path %v, slow path %v", name, errf, errs)
+		return
+	}
+	if errf != nil {
+		return
+	}
+	rf.Metadata.DurationMS, rs.Metadata.DurationMS = 0, 0
+	if !reflect.DeepEqual(rf, rs) {
+		jf, _ := json.Marshal(rf)
+		js, _ := json.Marshal(rs)
+		t.Errorf("%s: results differ:\nfast path %s\nslow path %s", name, jf, js)
+	}
+}
+
+// Through the engine, every document of the bench corpus gets the same
+// result with and without the fast path, and the fast path answers the
+// valid ones without decoding them (the engine's decoded-schema cache is
+// the only thing the layers would have used).
+func TestFastPathEngineCorpus(t *testing.T) {
+	t.Parallel()
+	c := sharedtest.LoadBenchCorpus(t)
+	fast, slow := twoEngines(t)
+	for _, tc := range c.Cases {
+		for _, doc := range []string{tc.Valid, tc.Invalid} {
+			sameResult(t, tc.Name, fast, slow, &Request{Output: json.RawMessage(doc), ExpectedSchema: tc.Schema})
+		}
+		req := &Request{Output: json.RawMessage(tc.Valid), ExpectedSchema: tc.Schema}
+		if fast.validateFast(context.Background(), req, time.Now()) == nil {
+			t.Errorf("%s: the valid document did not take the fast path", tc.Name)
+		}
+	}
+	sameResult(t, "large/valid", fast, slow, &Request{Output: json.RawMessage(c.Large.Valid), ExpectedSchema: c.Large.Schema})
+	sameResult(t, "large/invalid", fast, slow, &Request{Output: json.RawMessage(c.Large.Invalid), ExpectedSchema: c.Large.Schema})
+}
+
+// Inputs that only the usual path handles give the same result or error
+// through both engines: the fast path never accepts what the slow path
+// rejects.
+func TestFastPathEngineEdges(t *testing.T) {
+	t.Parallel()
+	fast, slow := twoEngines(t)
+	obj := `{"type": "object", "properties": {"a": {"type": "integer", "maximum": 3}}, "minProperties": 2}`
+	cases := []struct{ name, schema, output string }{
+		{"duplicate key", obj, `{"a": 9, "a": 1}`},
+		{"duplicate key counts once", obj, `{"a": 1, "a": 2}`},
+		{"valid", obj, `{"a": 1, "b": 2}`},
+		{"invalid UTF-8 in a key", `{"propertyNames": {"maxLength": 1}}`, "{\"\xff\xfe\": 1}"},
+		{"invalid UTF-8 in a value", `{"maxLength": 1}`, "\"\xff\xfe\""},
+		{"unpaired surrogate", `{"maxLength": 1}`, `"\ud800\ud800"`},
+		{"escaped string", `{"const": "a\nb"}`, `"a\u000ab"`},
+		{"number too large", `{}`, `[1e99999]`},
+		{"number too long", `{"type": "array"}`, `[` + string(make([]byte, 0)) + `1` + zeros(1200) + `]`},
+		{"too deep", `{}`, nest(300)},
+		{"trailing data", `{}`, `{} x`},
+		{"malformed", `{"type": "object"}`, `{"a" 1}`},
+		{"string holding JSON", `{"type": "object"}`, `"{\"a\": 1}"`},
+		{"string output", `{"type": "string"}`, `"plain"`},
+		{"integer 1.0", `{"type": "integer"}`, `1.0`},
+		{"big integer", `{"type": "integer", "minimum": 1e30}`, `1000000000000000000000000000001`},
+		{"multipleOf float", `{"multipleOf": 0.01}`, `0.075`},
+		{"multipleOf float ok", `{"multipleOf": 0.01}`, `19.99`},
+		{"enum object", `{"enum": [{"a": [1, 2.0]}, null]}`, `{"a": [1.0, 2]}`},
+		{"uniqueItems", `{"uniqueItems": true}`, `[{"a": 1, "b": 2}, {"b": 2, "a": 1.0}]`},
+		{"invalid schema", `{"type": 12}`, `1`},
+		{"schema not JSON", `{"type": `, `1`},
+		{"ref cycle", `{"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a", "$schema": "https://json-schema.org/draft/2020-12/schema"}`, `1`},
+	}
+	for _, tc := range cases {
+		for _, mode := range []string{"", OutputValue} {
+			req := &Request{Output: json.RawMessage(tc.output), ExpectedSchema: json.RawMessage(tc.schema),
+				Options: Options{OutputMode: mode}}
+			sameResult(t, tc.name+"/"+mode, fast, slow, req)
+		}
+	}
+}
+
+func zeros(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0'
+	}
+	return string(b)
+}
+
+func nest(n int) string {
+	b := make([]byte, 0, 2*n)
+	for range n {
+		b = append(b, '[')
+	}
+	for range n {
+		b = append(b, ']')
+	}
+	return string(b)
+}

@@ -1,0 +1,120 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// Options configure Compile.
+type Options struct {
+	// Schemas are further schema documents by URI, against which $ref
+	// resolves (relative URIs against BaseURI); nothing is fetched.
+	Schemas map[string]json.RawMessage
+	// AssertFormat makes "format" an assertion in every draft, as the
+	// request option assert_format does.
+	AssertFormat bool
+	// MaxDepth is how deeply documents may nest
+	// (jsonvalue.DefaultMaxDepth when 0).
+	MaxDepth int
+}
+
+// Validator is an expected schema compiled once, to validate many
+// documents: what an agent framework calls per tool call. It is safe for
+// concurrent use.
+type Validator struct {
+	c        *compiled
+	maxDepth int
+}
+
+// Compile compiles the expected schema, given as JSON, with the local
+// schemas and options of opts. It returns a *layer.InputError when the
+// schema or a local schema is not JSON or not a valid schema, as the
+// schema layer would report it.
+func Compile(expected []byte, opts Options) (*Validator, error) {
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	exp, err := jsonvalue.Decode(expected, maxDepth)
+	if err != nil {
+		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
+			Msg: "the schema is not JSON: " + err.Error(), Err: err}
+	}
+	locals := make(map[string]any, len(opts.Schemas))
+	for uri, raw := range opts.Schemas {
+		if locals[uri], err = jsonvalue.Decode(raw, maxDepth); err != nil {
+			return nil, &layer.InputError{Layer: "schema", Location: "schemas[" + quoteJSON(uri) + "]",
+				Msg: "the schema is not JSON: " + err.Error(), Err: err}
+		}
+	}
+	c, err := compile(exp, locals, opts.AssertFormat)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{c: c, maxDepth: maxDepth}, nil
+}
+
+// Load returns the compiled schema of in from cache (the schema layer's
+// cache, which the layer shares), compiling it on a miss, as the layer's
+// Run does. The engine calls it to check documents by their bytes.
+func Load(cache *layer.Cache, in *layer.Input) (*Validator, error) {
+	c, err := load(cache, in)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{c: c}, nil
+}
+
+// Validate checks doc, one JSON value, and returns the issues the schema
+// layer reports for it: none for a valid document. It returns a
+// *jsonvalue.SyntaxError when doc is not JSON or nests deeper than
+// MaxDepth, and a *layer.InputError for a $ref cycle met while validating.
+func (v *Validator) Validate(doc []byte) ([]result.Issue, error) {
+	if v.c.fast != nil {
+		if valid, sure := fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth); sure && valid {
+			return nil, nil
+		}
+	}
+	val, err := jsonvalue.Decode(doc, v.maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	return v.c.validate(val)
+}
+
+// Check is the fast path alone: it reports whether doc, one JSON value, is
+// valid, with sure false when the fast path cannot tell (the schema takes
+// the slow path, or doc has something only the slow path handles, such as
+// a duplicate key or invalid UTF-8, or is not JSON). A document that Check
+// finds valid and sure gets no issue from the schema layer; for any other,
+// Validate or the layer decide.
+func (v *Validator) Check(doc []byte, maxDepth int) (valid, sure bool) {
+	if v.c.fast == nil {
+		return false, false
+	}
+	valid, sure = fastValid(v.c.fast, v.c.nodes, doc, maxDepth)
+	if !valid {
+		// An invalid verdict is the slow path's to give, with its issues.
+		sure = false
+	}
+	return valid, sure
+}
+
+// Path says which path the schema takes: fast is true for the compiled
+// fast path, with the number of compiled subschemas; else why says which
+// keyword or feature sends it to the slow path.
+func (v *Validator) Path() (fast bool, subschemas int, why string) {
+	return v.c.fast != nil, v.c.nodes, v.c.slow
+}
+
+// String describes the path for people.
+func (v *Validator) String() string {
+	if v.c.fast != nil {
+		return fmt.Sprintf("fast path: compiled into %d checks", v.c.nodes)
+	}
+	return "slow path: " + v.c.slow
+}

@@ -1,0 +1,23 @@
+package schema
+
+import (
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/result"
+)
+
+// SlowValidate validates doc on the slow path alone.
+func SlowValidate(v *Validator, doc []byte) ([]result.Issue, error) {
+	val, err := jsonvalue.Decode(doc, v.maxDepth)
+	if err != nil {
+		return nil, err
+	}
+	return v.c.validate(val)
+}
+
+// FastVerdict is the fast path's verdict, invalid ones included.
+func FastVerdict(v *Validator, doc []byte) (valid, sure bool) {
+	if v.c.fast == nil {
+		return false, false
+	}
+	return fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth)
+}

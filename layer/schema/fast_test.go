@@ -1,0 +1,152 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
+)
+
+// verdicts returns both paths' verdicts on doc: the fast path's (and
+// whether it was sure) and the slow path's, from the issues Validate
+// gives when the fast path is skipped.
+func verdicts(t testing.TB, v *schema.Validator, doc []byte) (fast, sure, slow bool) {
+	t.Helper()
+	fast, sure = schema.FastVerdict(v, doc)
+	issues, err := schema.SlowValidate(v, doc)
+	if err != nil {
+		// Not JSON, or a $ref cycle at run time: the fast path must not
+		// have found it valid.
+		return fast, sure, false
+	}
+	slow = true
+	for _, is := range issues {
+		if is.Severity == result.Error {
+			slow = false
+		}
+	}
+	return fast, sure, slow
+}
+
+// TestFastPathSuite runs every required test of the JSON Schema Test Suite
+// (draft-07 and 2020-12) on both paths: wherever the fast path is sure, its
+// verdict must be the slow path's and the suite's; and the slow path must
+// agree with the suite. It also counts how many tests the fast path
+// decided, so that a fast path that gave up everywhere would fail.
+func TestFastPathSuite(t *testing.T) {
+	t.Parallel()
+	suiteDir := sharedtest.Dir(t, "json-schema-test-suite")
+	remotes := map[string]json.RawMessage{}
+	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
+		remotes[uri] = data
+	}
+	var total, fastSchemas, schemas, decided atomic.Int64
+	for _, d := range sharedtest.SuiteDrafts {
+		for _, file := range sharedtest.SuiteFiles(t, suiteDir, d) {
+			for _, g := range sharedtest.ReadSuiteFile(t, file, d) {
+				v, err := schema.Compile(g.Schema, schema.Options{Schemas: remotes})
+				if err != nil {
+					t.Errorf("%s / %s: Compile: %v", filepath.Base(file), g.Description, err)
+					continue
+				}
+				schemas.Add(1)
+				if fast, _, _ := v.Path(); fast {
+					fastSchemas.Add(1)
+				}
+				for _, tc := range g.Tests {
+					total.Add(1)
+					fast, sure, slow := verdicts(t, v, tc.Data)
+					if slow != tc.Valid {
+						t.Errorf("%s / %s / %s: slow path valid = %v, want %v", filepath.Base(file), g.Description, tc.Description, slow, tc.Valid)
+					}
+					if sure {
+						decided.Add(1)
+						if fast != slow || fast != tc.Valid {
+							t.Errorf("%s %s / %s / %s: fast path valid = %v, slow path %v, suite %v",
+								d.Dir, filepath.Base(file), g.Description, tc.Description, fast, slow, tc.Valid)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("suite: %d schemas, %d on the fast path; %d tests, %d decided by the fast path", schemas.Load(), fastSchemas.Load(), total.Load(), decided.Load())
+	if fastSchemas.Load()*2 < schemas.Load() {
+		t.Errorf("only %d of %d suite schemas take the fast path", fastSchemas.Load(), schemas.Load())
+	}
+}
+
+// TestFastPathBenchCorpus checks both paths on every document of the bench
+// corpus: the fast path decides every valid one, agreeing with the labels.
+func TestFastPathBenchCorpus(t *testing.T) {
+	t.Parallel()
+	c := sharedtest.LoadBenchCorpus(t)
+	check := func(name string, sch json.RawMessage, doc string, want bool) {
+		v, err := schema.Compile(sch, schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if fast, _, why := v.Path(); !fast {
+			t.Errorf("%s: the schema takes the slow path: %s", name, why)
+		}
+		fast, sure, slow := verdicts(t, v, []byte(doc))
+		if slow != want {
+			t.Errorf("%s: slow path valid = %v, want %v", name, slow, want)
+		}
+		if sure && fast != want {
+			t.Errorf("%s: fast path valid = %v, want %v", name, fast, want)
+		}
+		if want && !sure {
+			t.Errorf("%s: the fast path did not decide a valid document", name)
+		}
+	}
+	for _, tc := range c.Cases {
+		check(tc.Name+"/valid", tc.Schema, tc.Valid, true)
+		check(tc.Name+"/invalid", tc.Schema, tc.Invalid, false)
+	}
+	check("large/valid", c.Large.Schema, c.Large.Valid, true)
+	check("large/invalid", c.Large.Schema, c.Large.Invalid, false)
+}
+
+// Hostile schemas and documents stay bounded on the fast path: a $ref loop
+// over the same value and over-deep documents make it give up (the slow
+// path then reports them), a huge enum is one map lookup, and a pattern
+// that backtracking engines take exponential time on runs in linear time
+// in Go's RE2-based regexp.
+func TestFastPathHostile(t *testing.T) {
+	t.Parallel()
+	enum := make([]string, 100000)
+	for i := range enum {
+		enum[i] = fmt.Sprintf("%q", fmt.Sprint("v", i))
+	}
+	for _, tc := range []struct {
+		name, schema, doc string
+		valid, sure       bool
+	}{
+		{"ref loop", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "allOf": [{"type": "object"}, {"$ref": "#"}]}`, `{}`, false, false},
+		{"deep document", `{"items": {"$ref": "#"}}`, strings.Repeat("[", 5000) + strings.Repeat("]", 5000), false, false},
+		{"deep valid", `{"items": {"$ref": "#"}}`, strings.Repeat("[", 200) + strings.Repeat("]", 200), true, true},
+		{"huge enum", `{"enum": [` + strings.Join(enum, ",") + `]}`, `"v99999"`, true, true},
+		{"catastrophic pattern", `{"pattern": "^(a+)+$"}`, `"` + strings.Repeat("a", 100000) + `!"`, false, true},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if fast, _, why := v.Path(); !fast {
+			t.Errorf("%s: slow path: %s", tc.name, why)
+			continue
+		}
+		valid, sure := schema.FastVerdict(v, []byte(tc.doc))
+		if valid != tc.valid || sure != tc.sure {
+			t.Errorf("%s: fast path valid %v sure %v, want %v %v", tc.name, valid, sure, tc.valid, tc.sure)
+		}
+	}
+}

@@ -1,0 +1,35 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/layer/schema"
+)
+
+// FuzzFastPath mutates documents for the bench corpus's schemas (the
+// fuzzer picks the schema by number) and compares the two paths: wherever
+// the fast path is sure, its verdict must be the slow path's.
+func FuzzFastPath(f *testing.F) {
+	c := sharedtest.LoadBenchCorpus(f)
+	var vs []*schema.Validator
+	for i, tc := range c.Cases {
+		v, err := schema.Compile(tc.Schema, schema.Options{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		vs = append(vs, v)
+		f.Add(uint(i), []byte(tc.Valid))
+		f.Add(uint(i), []byte(tc.Invalid))
+	}
+	f.Add(uint(0), []byte(`{"a": 1, "a": 2}`))
+	f.Add(uint(1), []byte("{\"owner\": \"\xff\"}"))
+	f.Add(uint(2), []byte(`{"owner": "o", "repo": "r", "perPage": 1e2, "page": 1.0}`))
+	f.Fuzz(func(t *testing.T, which uint, doc []byte) {
+		v := vs[which%uint(len(vs))]
+		fast, sure, slow := verdicts(t, v, doc)
+		if sure && fast != slow {
+			t.Fatalf("schema %d, document %q: fast path valid = %v, slow path %v", which%uint(len(vs)), doc, fast, slow)
+		}
+	})
+}

@@ -1,0 +1,1135 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+)
+
+// decimal is what the fast path reads of a number's text: its sign, where
+// its significant digits are, and the exponent of the last of them.
+type decimal struct {
+	neg         bool
+	first, last int // t[first:last] spans the significant digits (and maybe a '.')
+	exp         int // value = digits × 10^exp
+	sig         int // number of significant digits
+	mant        uint64
+}
+
+func (d decimal) zero() bool { return d.sig == 0 }
+
+// isInt reports whether the number is an integer (1.0 and 1e2 are).
+func (d decimal) isInt() bool { return d.sig == 0 || d.exp >= 0 }
+
+// pow10 holds the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// float returns the number as a correctly rounded float64 when it has at
+// most 15 significant digits and a small exponent, whose order against
+// another such decimal its float64 keeps exactly.
+func (d decimal) float() (float64, bool) {
+	if d.sig > 15 || d.exp > 22 || d.exp < -22 {
+		return 0, false
+	}
+	f := float64(d.mant)
+	if d.exp >= 0 {
+		f *= pow10[d.exp]
+	} else {
+		f /= pow10[-d.exp]
+	}
+	if d.neg {
+		f = -f
+	}
+	return f, true
+}
+
+// parseDecimal reads a JSON number's text. It reports false for text that
+// is not a JSON number.
+func parseDecimal(t []byte) (decimal, bool) {
+	var d decimal
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		d.neg = true
+		i++
+	}
+	mstart := i
+	dot := -1
+	for i < len(t) && (isDigit(t[i]) || t[i] == '.') {
+		if t[i] == '.' {
+			if dot >= 0 {
+				return d, false
+			}
+			dot = i
+		}
+		i++
+	}
+	mend := i
+	if mend == mstart {
+		return d, false
+	}
+	if dot < 0 {
+		dot = mend
+	}
+	e := 0
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			eneg = t[i] == '-'
+			i++
+		}
+		if i == len(t) {
+			return d, false
+		}
+		for ; i < len(t); i++ {
+			if !isDigit(t[i]) {
+				return d, false
+			}
+			e = min(e*10+int(t[i]-'0'), 1<<20)
+		}
+		if eneg {
+			e = -e
+		}
+	}
+	if i != len(t) {
+		return d, false
+	}
+	d.first, d.last = -1, -1
+	for k := mstart; k < mend; k++ {
+		if t[k] != '.' && t[k] != '0' {
+			if d.first < 0 {
+				d.first = k
+			}
+			d.last = k + 1
+		}
+	}
+	if d.first < 0 {
+		return decimal{}, true // zero, of either sign
+	}
+	for k := d.first; k < d.last; k++ {
+		if t[k] == '.' {
+			continue
+		}
+		d.sig++
+		if d.sig <= 19 {
+			d.mant = d.mant*10 + uint64(t[k]-'0')
+		}
+	}
+	l := d.last - 1
+	if l < dot {
+		d.exp = e + dot - l - 1
+	} else {
+		d.exp = e - (l - dot)
+	}
+	return d, true
+}
+
+// scanner is the state of one fast validation. It is pooled: a valid
+// document allocates nothing.
+type scanner struct {
+	data     []byte
+	maxDepth int
+	depth    int
+	inPlace  int // nested checks of the same value, to stop $ref loops
+	maxPlace int
+	// bail is set when the fast path cannot be sure; the verdict is then
+	// the slow path's.
+	bail bool
+
+	sbuf  []byte   // the unescaped text of the string being checked
+	canon []byte   // canonical forms being built
+	spans [][2]int // scratch: ranges of canonical forms
+	keys  [][2]int // scratch: ranges of the keys of the objects being read
+	stack []byte   // scratch: closing bytes of the containers being skipped
+}
+
+var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+
+// fastValid reports whether doc, one JSON value, is valid against root:
+// sure is false when the fast path cannot decide and the slow path must.
+func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure bool) {
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	s := scannerPool.Get().(*scanner)
+	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail = doc, maxDepth, 0, 0, nodes+1, false
+	i := skipWS(doc, 0)
+	end, ok := s.check(root, i)
+	if ok && !s.bail {
+		if skipWS(doc, end) != len(doc) {
+			s.bail = true
+		}
+	}
+	valid, sure = ok && !s.bail, !s.bail
+	s.data = nil
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 {
+		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
+		scannerPool.Put(s)
+	}
+	return valid, sure
+}
+
+func skipWS(d []byte, i int) int {
+	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// fail gives up on the document: the slow path decides.
+func (s *scanner) fail() (int, bool) {
+	s.bail = true
+	return 0, false
+}
+
+// check validates the value at data[i] (not white space) against n and
+// returns the offset after it. When it returns false the value is invalid
+// or s.bail is set; the returned offset is then meaningless.
+func (s *scanner) check(n *node, i int) (int, bool) {
+	if s.bail {
+		return 0, false
+	}
+	switch n.always {
+	case 1:
+		return s.skip(i)
+	case -1:
+		return 0, false
+	}
+	if i >= len(s.data) {
+		return s.fail()
+	}
+	end, ok := s.own(n, i)
+	if !ok {
+		return 0, false
+	}
+	if n.ref == nil && n.not == nil && n.allOf == nil && n.anyOf == nil && n.oneOf == nil && n.ifN == nil {
+		return end, true
+	}
+	s.inPlace++
+	defer func() { s.inPlace-- }()
+	if s.inPlace > s.maxPlace {
+		return s.fail() // a loop of schemas over the same value
+	}
+	if n.ref != nil {
+		if _, ok := s.check(n.ref, i); !ok {
+			return 0, false
+		}
+	}
+	if n.not != nil {
+		if _, ok := s.check(n.not, i); ok || s.bail {
+			return 0, false
+		}
+	}
+	for _, sub := range n.allOf {
+		if _, ok := s.check(sub, i); !ok {
+			return 0, false
+		}
+	}
+	if n.anyOf != nil {
+		matched := false
+		for _, sub := range n.anyOf {
+			if _, ok := s.check(sub, i); ok {
+				matched = true
+				break
+			}
+			if s.bail {
+				return 0, false
+			}
+		}
+		if !matched {
+			return 0, false
+		}
+	}
+	if n.oneOf != nil {
+		matched := 0
+		for _, sub := range n.oneOf {
+			if _, ok := s.check(sub, i); ok {
+				matched++
+			}
+			if s.bail || matched > 1 {
+				return 0, false
+			}
+		}
+		if matched != 1 {
+			return 0, false
+		}
+	}
+	if n.ifN != nil {
+		_, ok := s.check(n.ifN, i)
+		if s.bail {
+			return 0, false
+		}
+		next := n.elseN
+		if ok {
+			next = n.thenN
+		}
+		if next != nil {
+			if _, ok := s.check(next, i); !ok {
+				return 0, false
+			}
+		}
+	}
+	return end, true
+}
+
+// own checks n's keywords other than $ref and the applicators over the
+// value at data[i].
+func (s *scanner) own(n *node, i int) (int, bool) {
+	c := s.data[i]
+	kind := 0
+	switch {
+	case c == '{':
+		kind = kObject
+	case c == '[':
+		kind = kArray
+	case c == '"':
+		kind = kString
+	case c == 't' || c == 'f':
+		kind = kBool
+	case c == 'n':
+		kind = kNull
+	case c == '-' || isDigit(c):
+		kind = kNumber
+	default:
+		return s.fail()
+	}
+	var dec decimal
+	numEnd := 0
+	if kind == kNumber {
+		var ok bool
+		if numEnd, ok = s.number(i); !ok {
+			return 0, false
+		}
+		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+			return s.fail()
+		}
+	}
+	if n.types != 0 && n.types&kind == 0 {
+		if !(kind == kNumber && n.types&kInteger != 0 && dec.isInt()) {
+			// The value is of the wrong type: invalid, once it is known
+			// to be well formed (the slow path decides either way).
+			return 0, false
+		}
+	}
+	if n.hasConst || n.hasEnum {
+		start := len(s.canon)
+		end, ok := s.appendCanon(i)
+		if !ok {
+			s.canon = s.canon[:start]
+			return 0, false
+		}
+		form := s.canon[start:]
+		match := true
+		if n.hasConst && string(form) != n.constCanon {
+			match = false
+		}
+		if match && n.hasEnum {
+			_, match = n.enum[string(form)]
+		}
+		s.canon = s.canon[:start]
+		if !match {
+			return 0, false
+		}
+		_ = end
+	}
+	if n.format != nil {
+		if !s.checkFormat(n, i, kind, numEnd) {
+			return 0, false
+		}
+	}
+	switch kind {
+	case kObject:
+		if n.obj {
+			return s.object(n, i)
+		}
+	case kArray:
+		if n.arr {
+			return s.array(n, i)
+		}
+	case kString:
+		if n.str {
+			return s.stringCheck(n, i)
+		}
+	case kNumber:
+		if n.num && !s.numberCheck(n, s.data[i:numEnd], dec) {
+			return 0, false
+		}
+		return numEnd, true
+	}
+	return s.skip(i)
+}
+
+func (s *scanner) checkFormat(n *node, i, kind, numEnd int) bool {
+	var v any
+	switch kind {
+	case kString:
+		str, _, ok := s.str(i)
+		if !ok {
+			return false
+		}
+		v = string(str)
+	case kNumber:
+		v = json.Number(s.data[i:numEnd])
+	case kBool:
+		v = s.data[i] == 't'
+	case kNull:
+		v = nil
+	default:
+		s.bail = true
+		return false
+	}
+	return n.format.Validate(v) == nil
+}
+
+// numberCheck checks minimum, maximum, the exclusive ones and multipleOf.
+func (s *scanner) numberCheck(n *node, t []byte, d decimal) bool {
+	var rat *big.Rat
+	cmp := func(b *bound) int {
+		if f, ok := d.float(); ok && b.short {
+			switch {
+			case f < b.f:
+				return -1
+			case f > b.f:
+				return 1
+			}
+			return 0
+		}
+		if rat == nil {
+			rat, _ = new(big.Rat).SetString(string(t))
+		}
+		return rat.Cmp(b.rat)
+	}
+	if n.minimum != nil && cmp(n.minimum) < 0 {
+		return false
+	}
+	if n.maximum != nil && cmp(n.maximum) > 0 {
+		return false
+	}
+	if n.exMin != nil && cmp(n.exMin) <= 0 {
+		return false
+	}
+	if n.exMax != nil && cmp(n.exMax) >= 0 {
+		return false
+	}
+	if m := n.multipleOf; m != nil {
+		if m.isInt && m.i > 0 && d.isInt() && d.sig <= 18 && d.exp <= 18-d.sig {
+			v := d.mant
+			for range d.exp {
+				v *= 10
+			}
+			return v%uint64(m.i) == 0
+		}
+		if !d.isInt() && m.isInt {
+			return false // a non-integer is no multiple of an integer
+		}
+		if rat == nil {
+			rat, _ = new(big.Rat).SetString(string(t))
+		}
+		return new(big.Rat).Quo(rat, m.rat).IsInt()
+	}
+	return true
+}
+
+// stringCheck checks minLength, maxLength and pattern.
+func (s *scanner) stringCheck(n *node, i int) (int, bool) {
+	str, end, ok := s.str(i)
+	if !ok {
+		return 0, false
+	}
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCount(str)
+		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
+			return 0, false
+		}
+	}
+	if n.pattern != nil && !n.pattern.Match(str) {
+		return 0, false
+	}
+	return end, true
+}
+
+// str reads the string at data[i] and returns its text, unescaped into
+// s.sbuf when it has escapes, and the offset after it. It bails on
+// invalid UTF-8 and unpaired surrogates, which the decoder replaces.
+func (s *scanner) str(i int) ([]byte, int, bool) {
+	d := s.data
+	j := i + 1
+	ascii := true
+	for j < len(d) {
+		c := d[j]
+		if c == '"' {
+			if !ascii && !utf8.Valid(d[i+1:j]) {
+				s.bail = true
+				return nil, 0, false
+			}
+			return d[i+1 : j], j + 1, true
+		}
+		if c == '\\' {
+			return s.strEscaped(i)
+		}
+		if c < 0x20 {
+			s.bail = true
+			return nil, 0, false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+		j++
+	}
+	s.bail = true
+	return nil, 0, false
+}
+
+func (s *scanner) strEscaped(i int) ([]byte, int, bool) {
+	d := s.data
+	b := s.sbuf[:0]
+	j := i + 1
+	for j < len(d) {
+		c := d[j]
+		switch {
+		case c == '"':
+			s.sbuf = b
+			if !utf8.Valid(b) {
+				s.bail = true
+				return nil, 0, false
+			}
+			return b, j + 1, true
+		case c < 0x20:
+			s.bail = true
+			return nil, 0, false
+		case c != '\\':
+			b = append(b, c)
+			j++
+			continue
+		}
+		if j+1 >= len(d) {
+			break
+		}
+		j++
+		switch d[j] {
+		case '"', '\\', '/':
+			b = append(b, d[j])
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(d, j+1)
+			if !ok || r >= 0xDC00 && r < 0xE000 {
+				s.bail = true
+				return nil, 0, false
+			}
+			j += 4
+			if r >= 0xD800 && r < 0xDC00 {
+				lo, ok := hex4(d, j+3)
+				if !ok || j+2 >= len(d) || d[j+1] != '\\' || d[j+2] != 'u' || lo < 0xDC00 || lo >= 0xE000 {
+					s.bail = true
+					return nil, 0, false
+				}
+				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+				j += 6
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			s.bail = true
+			return nil, 0, false
+		}
+		j++
+	}
+	s.sbuf = b
+	s.bail = true
+	return nil, 0, false
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// number reads the number at data[i] and returns the offset after it,
+// bailing on malformed numbers and on those over the decoder's limits.
+func (s *scanner) number(i int) (int, bool) {
+	d := s.data
+	start := i
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	default:
+		return s.fail()
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || !isDigit(d[i]) {
+			return s.fail()
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	exp := 0
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || !isDigit(d[i]) {
+			return s.fail()
+		}
+		for i < len(d) && isDigit(d[i]) {
+			exp = min(exp*10+int(d[i]-'0'), jsonvalue.MaxNumberExponent+1)
+			i++
+		}
+	}
+	if exp > jsonvalue.MaxNumberExponent || i-start > jsonvalue.MaxNumberLen {
+		return s.fail()
+	}
+	return i, true
+}
+
+func (s *scanner) literal(i int, lit string) (int, bool) {
+	if len(s.data)-i < len(lit) || string(s.data[i:i+len(lit)]) != lit {
+		return s.fail()
+	}
+	return i + len(lit), true
+}
+
+func (s *scanner) push() bool {
+	s.depth++
+	if s.depth > s.maxDepth || s.depth > 10000 {
+		s.bail = true
+		return false
+	}
+	return true
+}
+
+// skip reads the value at data[i], checking only that it is well formed,
+// and returns the offset after it.
+func (s *scanner) skip(i int) (int, bool) {
+	d := s.data
+	if i >= len(d) {
+		return s.fail()
+	}
+	switch c := d[i]; {
+	case c == '"':
+		return s.skipString(i)
+	case c == '{' || c == '[':
+		return s.skipContainer(i)
+	case c == 't':
+		return s.literal(i, "true")
+	case c == 'f':
+		return s.literal(i, "false")
+	case c == 'n':
+		return s.literal(i, "null")
+	case c == '-' || isDigit(c):
+		return s.number(i)
+	}
+	return s.fail()
+}
+
+// skipString reads a string without unescaping it; invalid UTF-8 in it
+// does not matter, as no keyword looks at it.
+func (s *scanner) skipString(i int) (int, bool) {
+	d := s.data
+	j := i + 1
+	for j < len(d) {
+		switch c := d[j]; {
+		case c == '"':
+			return j + 1, true
+		case c == '\\':
+			if j+1 >= len(d) {
+				return s.fail()
+			}
+			switch d[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if _, ok := hex4(d, j+2); !ok {
+					return s.fail()
+				}
+				j += 6
+			default:
+				return s.fail()
+			}
+		case c < 0x20:
+			return s.fail()
+		default:
+			j++
+		}
+	}
+	return s.fail()
+}
+
+// skipContainer reads an array or object without recursion.
+func (s *scanner) skipContainer(i int) (int, bool) {
+	d := s.data
+	base, depth := len(s.stack), s.depth
+	defer func() { s.stack, s.depth = s.stack[:base], depth }()
+	for {
+		// A value starts at data[i].
+		var ok bool
+		switch d[i] {
+		case '{', '[':
+			if !s.push() {
+				return 0, false
+			}
+			closing := byte(']')
+			if d[i] == '{' {
+				closing = '}'
+			}
+			i = skipWS(d, i+1)
+			if i >= len(d) {
+				return s.fail()
+			}
+			if d[i] != closing {
+				s.stack = append(s.stack, closing)
+				if closing == '}' {
+					if i, ok = s.skipKey(i); !ok {
+						return 0, false
+					}
+				}
+				continue
+			}
+			s.depth--
+			i++
+		default:
+			if i, ok = s.skip(i); !ok {
+				return 0, false
+			}
+		}
+		// After a value: close containers until one goes on.
+		for {
+			if len(s.stack) == base {
+				return i, true
+			}
+			i = skipWS(d, i)
+			if i >= len(d) {
+				return s.fail()
+			}
+			top := s.stack[len(s.stack)-1]
+			if d[i] == top {
+				s.stack = s.stack[:len(s.stack)-1]
+				s.depth--
+				i++
+				continue
+			}
+			if d[i] != ',' {
+				return s.fail()
+			}
+			if i = skipWS(d, i+1); i >= len(d) {
+				return s.fail()
+			}
+			if top == '}' {
+				if i, ok = s.skipKey(i); !ok {
+					return 0, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// skipKey reads `"key" :` and the white space after it.
+func (s *scanner) skipKey(i int) (int, bool) {
+	d := s.data
+	if d[i] != '"' {
+		return s.fail()
+	}
+	j, ok := s.skipString(i)
+	if !ok {
+		return 0, false
+	}
+	j = skipWS(d, j)
+	if j >= len(d) || d[j] != ':' {
+		return s.fail()
+	}
+	j = skipWS(d, j+1)
+	if j >= len(d) {
+		return s.fail()
+	}
+	return j, true
+}
+
+// members calls f for each member of the object at data[i] with the
+// key's offset, its raw text (without quotes) and the value's offset; f
+// returns the offset after the value. members returns the offset after
+// the object. Keys with escapes or invalid UTF-8 and duplicate keys bail.
+func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, bool)) (count, end int, ok bool) {
+	d := s.data
+	if !s.push() {
+		return 0, 0, false
+	}
+	defer func() { s.depth-- }()
+	keyStart := len(s.keys)
+	place := s.inPlace
+	s.inPlace = 0
+	defer func() { s.keys, s.inPlace = s.keys[:keyStart], place }()
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		return 0, i + 1, true
+	}
+	for {
+		if i >= len(d) || d[i] != '"' {
+			s.bail = true
+			return 0, 0, false
+		}
+		ks := i + 1
+		j := ks
+		ascii := true
+		for j < len(d) && d[j] != '"' {
+			if d[j] == '\\' || d[j] < 0x20 {
+				s.bail = true
+				return 0, 0, false
+			}
+			if d[j] >= 0x80 {
+				ascii = false
+			}
+			j++
+		}
+		if j >= len(d) || !ascii && !utf8.Valid(d[ks:j]) {
+			s.bail = true
+			return 0, 0, false
+		}
+		key := d[ks:j]
+		for _, sp := range s.keys[keyStart:] {
+			if bytes.Equal(d[sp[0]:sp[1]], key) {
+				s.bail = true
+				return 0, 0, false
+			}
+		}
+		if len(s.keys)-keyStart > 64 {
+			s.bail = true // a large object: finding duplicates would be quadratic
+			return 0, 0, false
+		}
+		s.keys = append(s.keys, [2]int{ks, j})
+		j = skipWS(d, j+1)
+		if j >= len(d) || d[j] != ':' {
+			s.bail = true
+			return 0, 0, false
+		}
+		j = skipWS(d, j+1)
+		if j >= len(d) {
+			s.bail = true
+			return 0, 0, false
+		}
+		count++
+		end, ok := f(ks-1, key, j)
+		if !ok {
+			return 0, 0, false
+		}
+		var more bool
+		if i, more, ok = s.after(end, '}'); !ok || !more {
+			return count, i, ok
+		}
+	}
+}
+
+// after reads what follows a member or element ending at data[end]: a
+// comma, after which more is true and i is the next one's offset, or the
+// closing byte, after which i is the offset past it.
+func (s *scanner) after(end int, closing byte) (i int, more, ok bool) {
+	d := s.data
+	i = skipWS(d, end)
+	switch {
+	case i >= len(d):
+	case d[i] == ',':
+		return skipWS(d, i+1), true, true
+	case d[i] == closing:
+		return i + 1, false, true
+	}
+	s.bail = true
+	return 0, false, false
+}
+
+// elements calls f for each element of the array at data[i] with its
+// index and offset; f returns the offset after it.
+func (s *scanner) elements(i int, f func(k, at int) (int, bool)) (count, end int, ok bool) {
+	d := s.data
+	if !s.push() {
+		return 0, 0, false
+	}
+	place := s.inPlace
+	s.inPlace = 0
+	defer func() { s.depth, s.inPlace = s.depth-1, place }()
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == ']' {
+		return 0, i + 1, true
+	}
+	for {
+		if i >= len(d) {
+			s.bail = true
+			return 0, 0, false
+		}
+		end, ok := f(count, i)
+		if !ok {
+			return 0, 0, false
+		}
+		count++
+		var more bool
+		if i, more, ok = s.after(end, ']'); !ok || !more {
+			return count, i, ok
+		}
+	}
+}
+
+func (s *scanner) object(n *node, i int) (int, bool) {
+	var present uint64
+	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
+		k, known := n.keys[string(key)]
+		if known && k.bit >= 0 {
+			present |= 1 << k.bit
+		}
+		if n.propNames != nil {
+			if _, ok := s.check(n.propNames, keyAt); !ok {
+				return 0, false
+			}
+		}
+		evaluated := false
+		var end int
+		if known && k.n != nil {
+			evaluated = true
+			e, ok := s.check(k.n, at)
+			if !ok {
+				return 0, false
+			}
+			end = e
+		}
+		for _, pp := range n.patProps {
+			if pp.re.Match(key) {
+				evaluated = true
+				e, ok := s.check(pp.n, at)
+				if !ok {
+					return 0, false
+				}
+				end = e
+			}
+		}
+		if !evaluated {
+			switch {
+			case n.addlFalse:
+				return 0, false
+			case n.addl != nil:
+				return s.check(n.addl, at)
+			}
+			return s.skip(at)
+		}
+		return end, true
+	})
+	if !ok {
+		return 0, false
+	}
+	if n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
+		return 0, false
+	}
+	if present&n.required != n.required {
+		return 0, false
+	}
+	for _, dr := range n.depReq {
+		if present&(1<<dr.prop) != 0 && present&dr.bits != dr.bits {
+			return 0, false
+		}
+	}
+	for _, ds := range n.depSch {
+		if present&(1<<ds.prop) != 0 {
+			if _, ok := s.check(ds.n, i); !ok {
+				return 0, false
+			}
+		}
+	}
+	return end, true
+}
+
+func (s *scanner) array(n *node, i int) (int, bool) {
+	matched := 0
+	spanStart := len(s.spans)
+	canonStart := len(s.canon)
+	defer func() { s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart] }()
+	count, end, ok := s.elements(i, func(k, at int) (int, bool) {
+		if n.maxItems >= 0 && k >= n.maxItems {
+			return 0, false
+		}
+		sub := n.rest
+		if k < len(n.prefix) {
+			sub = n.prefix[k]
+		}
+		if n.contains != nil {
+			if _, ok := s.check(n.contains, at); ok {
+				matched++
+			} else if s.bail {
+				return 0, false
+			}
+		}
+		if n.unique {
+			cs := len(s.canon)
+			if _, ok := s.appendCanon(at); !ok {
+				return 0, false
+			}
+			form := s.canon[cs:]
+			for _, sp := range s.spans[spanStart:] {
+				if bytes.Equal(s.canon[sp[0]:sp[1]], form) {
+					return 0, false
+				}
+			}
+			if len(s.spans)-spanStart > 256 {
+				s.bail = true
+				return 0, false
+			}
+			s.spans = append(s.spans, [2]int{cs, len(s.canon)})
+		}
+		if sub != nil {
+			return s.check(sub, at)
+		}
+		return s.skip(at)
+	})
+	if !ok {
+		return 0, false
+	}
+	if n.minItems >= 0 && count < n.minItems {
+		return 0, false
+	}
+	if n.contains != nil {
+		if n.minContains >= 0 {
+			if matched < n.minContains {
+				return 0, false
+			}
+		} else if matched == 0 {
+			return 0, false
+		}
+		if n.maxContains >= 0 && matched > n.maxContains {
+			return 0, false
+		}
+	}
+	return end, true
+}
+
+// appendCanon appends the canonical form (see canonValue) of the value at
+// data[i] to s.canon and returns the offset after the value.
+func (s *scanner) appendCanon(i int) (int, bool) {
+	d := s.data
+	switch c := d[i]; {
+	case c == 'n':
+		s.canon = append(s.canon, 'n')
+		return s.literal(i, "null")
+	case c == 't':
+		s.canon = append(s.canon, 't')
+		return s.literal(i, "true")
+	case c == 'f':
+		s.canon = append(s.canon, 'f')
+		return s.literal(i, "false")
+	case c == '"':
+		str, end, ok := s.str(i)
+		if !ok {
+			return 0, false
+		}
+		s.canon = appendCanonString(s.canon, str)
+		return end, true
+	case c == '-' || isDigit(c):
+		end, ok := s.number(i)
+		if !ok {
+			return 0, false
+		}
+		b, err := appendCanonNumber(s.canon, d[i:end])
+		if err != nil {
+			return s.fail()
+		}
+		s.canon = b
+		return end, true
+	case c == '[':
+		s.canon = append(s.canon, '[')
+		at := len(s.canon)
+		s.canon = append(s.canon, 0, 0, 0, 0, 0) // room for the count
+		count, end, ok := s.elements(i, func(_, at int) (int, bool) { return s.appendCanon(at) })
+		if !ok {
+			return 0, false
+		}
+		s.fixCount(at, count)
+		return end, true
+	case c == '{':
+		s.canon = append(s.canon, '{')
+		at := len(s.canon)
+		s.canon = append(s.canon, 0, 0, 0, 0, 0)
+		memberStart := len(s.canon)
+		spanStart := len(s.spans)
+		count, end, ok := s.members(i, func(_ int, key []byte, at int) (int, bool) {
+			ms := len(s.canon)
+			s.canon = appendCanonString(s.canon, key)
+			end, ok := s.appendCanon(at)
+			s.spans = append(s.spans, [2]int{ms, len(s.canon)})
+			return end, ok
+		})
+		if !ok {
+			s.spans = s.spans[:spanStart]
+			return 0, false
+		}
+		s.spans = s.spans[:spanStart+count]
+		s.sortMembers(memberStart, s.spans[spanStart:])
+		s.spans = s.spans[:spanStart]
+		s.fixCount(at, count)
+		return end, true
+	}
+	return s.fail()
+}
+
+// fixCount writes count in the five bytes reserved at at: a fixed-width
+// count keeps the forms of the values after it in place.
+func (s *scanner) fixCount(at, count int) {
+	copy(s.canon[at:at+5], appendCount(nil, count))
+}
+
+// sortMembers orders the canonical members written from start on by their
+// bytes, so that objects equal but for their order have one form.
+func (s *scanner) sortMembers(start int, spans [][2]int) {
+	if len(spans) < 2 {
+		return
+	}
+	sorted := slices.IsSortedFunc(spans, func(a, b [2]int) int {
+		return bytes.Compare(s.canon[a[0]:a[1]], s.canon[b[0]:b[1]])
+	})
+	if sorted {
+		return
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int {
+		return bytes.Compare(s.canon[a[0]:a[1]], s.canon[b[0]:b[1]])
+	})
+	end := len(s.canon)
+	for _, sp := range spans {
+		s.canon = append(s.canon, s.canon[sp[0]:sp[1]]...)
+	}
+	copy(s.canon[start:], s.canon[end:])
+	s.canon = s.canon[:end]
+}
