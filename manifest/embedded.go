@@ -16,6 +16,7 @@ var moduleConstant = regexp.MustCompile(`^(__[a-z_]+__)\s*=\s*(?:"([^"\\]*)"|'([
 var constantFields = map[string]string{
 	"__tool_id__": "tool_id", "__tool_type__": "tool_type", "__version__": "version",
 	"__executor_id__": "executor", "__executor__": "executor", "__description__": "description",
+	"__tool_description__": "description",
 }
 
 // metadataKeys are the keys whose presence makes a comment block or

@@ -207,6 +207,15 @@ func (t *Tool) fieldPos(name string) Pos {
 	if t.Form == FormMCP && name == "tool_id" {
 		path = "name"
 	}
+	if name == "tool_id" && t.doc.field("tool_id") == nil {
+		// The id came from name, or from the category and the path.
+		for _, k := range []string{"name", "category"} {
+			if t.doc.field(k) != nil {
+				path = k
+				break
+			}
+		}
+	}
 	if t.Type == Knowledge && t.Form == FormMarkdown {
 		switch name {
 		case "tool_id":
@@ -408,8 +417,8 @@ func wantExecutor(t ToolType) string {
 }
 
 // executorOK reports whether a tool of kind t may be run by ex; server is
-// the mcp_server an MCP tool's config.server names, if any.
-func executorOK(t ToolType, ex, server *Tool) bool {
+// whether an MCP tool's config.server names its server.
+func executorOK(t ToolType, ex *Tool, server bool) bool {
 	switch t {
 	case Script:
 		return ex.kind == Runtime
@@ -418,7 +427,7 @@ func executorOK(t ToolType, ex, server *Tool) bool {
 	case MCPTool:
 		// The spec's shape runs the tool by its server; the registries'
 		// shape runs it by a runtime that reads config.server.
-		return ex.kind == MCPServer || ex.kind == Runtime && server != nil
+		return ex.kind == MCPServer || ex.kind == Runtime && server
 	case MCPServer:
 		return ex.kind == Primitive
 	case Runtime:
@@ -456,32 +465,28 @@ func (c *checker) resolveRef(ref, field string, at Pos) (*Tool, bool) {
 	return nil, false
 }
 
-// mcpServerRef resolves an MCP tool's config.server; nil when absent or
-// unresolvable (then reported).
-func (c *checker) mcpServerRef() *Tool {
+// mcpServerRef resolves an MCP tool's config.server, when given, and
+// reports a reference to nothing or to a tool that is not a server.
+func (c *checker) mcpServerRef() {
 	ref, ok := c.Config["server"].(string)
 	if !ok || ref == "" {
-		return nil
+		return
 	}
 	t, ok := c.resolveRef(ref, "config.server", c.posOf("config", "server"))
-	if !ok {
-		return nil
-	}
-	if t.kind != MCPServer {
+	if ok && t.kind != MCPServer {
 		c.report(result.Error, result.ExecutorInvalid, "manifest.mcp_tool.server_type", c.posOf("config", "server"),
 			"Point config.server at an mcp_server", "config.server '%s' is %s, not an mcp_server", result.Clip(ref, 80), kindOf(t.kind))
-		return nil
 	}
-	return t
 }
 
 // graph follows the tool's executor chain to a primitive: a missing link
 // names the tool that refers to it, a cycle is printed, and each step's
 // types must fit.
 func (c *checker) graph() {
-	var server *Tool
+	server := false
 	if c.kind == MCPTool {
-		server = c.mcpServerRef()
+		c.mcpServerRef()
+		_, server = c.Config["server"].(string)
 	}
 	if c.Executor == "" || c.kind == Primitive || c.kind == Knowledge {
 		return

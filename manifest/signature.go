@@ -77,6 +77,11 @@ func (c *checker) checkSignature() {
 			"Re-sign the file with its registry's sign tool, or revert the edit",
 			"The %s:%s header's content hash %s… does not match the file (%s…): the manifest was edited after it was signed",
 			s.name, s.kind, s.hash[:12], s.actual[:12])
+	case !hexHash.MatchString(s.hash):
+		c.report(result.Info, result.NotChecked, "manifest.signature", at,
+			"Sign the file with its registry's sign tool to record its content hash",
+			"The %s:%s header holds no content hash ('%s'), so whether the file changed since was not checked",
+			s.name, s.kind, result.Clip(s.hash, 40))
 	default:
 		c.report(result.Info, result.NotChecked, "manifest.signature", at,
 			"Nothing to do; judge checks the hash of the rye and kiwi-mcp schemes only",

@@ -125,6 +125,9 @@ func (c *checker) checkArgs() {
 		return
 	}
 	for i, it := range n.items {
+		if lit := it.field("literal"); it.kind == kindMap && len(it.keys) == 1 && lit != nil && lit.kind == kindScalar {
+			continue // a literal block argument, as registries write long ones
+		}
 		if it.kind != kindScalar {
 			c.report(result.Error, result.InvalidType, "manifest.type", it.pos, "Write each argument as a string",
 				"Field 'config.args[%d]' must be a string, not %s", i, it.describe())
