@@ -32,9 +32,11 @@ func (t *Tool) parseEmbedded(src []byte) bool {
 	found := false
 	if block, at, ok := docstring(lines); ok && metadataKeys.MatchString(block) {
 		t.parseYAML([]byte(block), at, 0)
+		t.metaFrom, t.metaTo = at, at+strings.Count(block, "\n")+1
 		found = true
 	} else if block, at, col, ok := commentHeader(lines); ok && metadataKeys.MatchString(block) {
 		t.parseYAML([]byte(block), at, col)
+		t.metaFrom, t.metaTo = at, at+strings.Count(block, "\n")+1
 		found = true
 	}
 	if t.doc == nil && found {
@@ -50,6 +52,7 @@ func (t *Tool) parseEmbedded(src []byte) bool {
 		if !ok {
 			continue
 		}
+		t.metaConsts = append(t.metaConsts, i)
 		val := m[2] + m[3]
 		if t.doc == nil {
 			t.doc = &node{kind: kindMap, pos: Pos{i + 1, 1}, fields: map[string]*node{}, keyPos: map[string]Pos{}}

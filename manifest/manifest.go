@@ -114,6 +114,10 @@ type Tool struct {
 	notTool    string         // why a YAML file is data, not a tool ("" for a tool)
 	nullExec   bool           // executor or executor_id is given as null
 	sig        *signature     // the signature header line, if any
+	// Where an embedded script's metadata is: the 0-based lines
+	// [metaFrom, metaTo) of its block, and its module constants' lines.
+	metaFrom, metaTo int
+	metaConsts       []int
 }
 
 // Schema returns the tool's parameters as one JSON Schema (an object
