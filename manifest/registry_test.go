@@ -2,6 +2,8 @@ package manifest_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -184,6 +186,43 @@ func TestParseConventionsErrors(t *testing.T) {
 		var le *manifest.LoadError
 		if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: got %v, want a *LoadError containing %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// TestSignatureScript checks a signed script with a shebang: the hash
+// covers what follows the header line, so the script as signed passes and
+// an edit after signing is stale.
+func TestSignatureScript(t *testing.T) {
+	t.Parallel()
+	body := "__version__ = \"1.0.0\"\n__tool_type__ = \"script\"\n__executor_id__ = \"python_runtime\"\n__description__ = \"Say hi\"\nprint('hi')\n"
+	sum := sha256.Sum256([]byte(body))
+	header := "#!/usr/bin/env python3\n# rye:signed:2026-02-15T07:11:41Z:" + hex.EncodeToString(sum[:]) + ":c2ln:440443d0858f0199\n"
+	runtime := manifest.File{Path: "python_runtime.yaml", Content: "tool_id: python_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"}
+	for _, tt := range []struct {
+		content string
+		stale   bool
+	}{
+		{header + body, false},
+		{header + strings.Replace(body, "hi", "bye", 1), true},
+	} {
+		reg, err := manifest.LoadFiles(context.Background(), []manifest.File{runtime, {Path: "hi.py", Content: tt.content}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := manifest.Lint(context.Background(), reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Results["hi"]
+		if r == nil {
+			t.Fatalf("no result for hi: %v", rep.Keys())
+		}
+		stale := slices.ContainsFunc(r.Issues, func(is result.Issue) bool {
+			return is.Rule == "manifest.signature_stale" && is.Location == "hi.py:2:1"
+		})
+		if stale != tt.stale || len(r.Issues) != map[bool]int{false: 0, true: 1}[tt.stale] {
+			t.Errorf("stale=%v: issues %+v", tt.stale, r.Issues)
 		}
 	}
 }
