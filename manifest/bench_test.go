@@ -53,8 +53,15 @@ func registry1000(b *testing.B) string {
 }
 
 // BenchmarkLint1000 lints a loaded registry of 1,000 tools.
-func BenchmarkLint1000(b *testing.B) {
-	dir := registry1000(b)
+func BenchmarkLint1000(b *testing.B) { benchLint(b, registry1000(b), false) }
+
+// BenchmarkLoadAndLint1000 loads the 1,000 tools from disk and lints them,
+// as judge tools lint does.
+func BenchmarkLoadAndLint1000(b *testing.B) { benchLoadAndLint(b, registry1000(b)) }
+
+// benchLint checks once that the registry in dir is 1,000 valid tools (and
+// without a warning when clean), then times its lint.
+func benchLint(b *testing.B, dir string, clean bool) {
 	reg, err := manifest.LoadDirs(context.Background(), dir)
 	if err != nil {
 		b.Fatal(err)
@@ -63,7 +70,7 @@ func BenchmarkLint1000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if rep.Summary.Tools != 1000 || rep.Summary.Invalid != 0 {
+	if rep.Summary.Tools != 1000 || rep.Summary.Invalid != 0 || clean && rep.Summary.Warnings != 0 {
 		b.Fatalf("summary %+v, want 1000 valid tools", rep.Summary)
 	}
 	b.ReportAllocs()
@@ -74,10 +81,8 @@ func BenchmarkLint1000(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadAndLint1000 loads the 1,000 tools from disk and lints them,
-// as judge tools lint does.
-func BenchmarkLoadAndLint1000(b *testing.B) {
-	dir := registry1000(b)
+// benchLoadAndLint times loading the registry in dir and linting it.
+func benchLoadAndLint(b *testing.B, dir string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		reg, err := manifest.LoadDirs(context.Background(), dir)
@@ -133,39 +138,8 @@ func pathRegistry1000(b *testing.B) string {
 
 // BenchmarkLint1000PathIdentity lints the path-identity registry of
 // pathRegistry1000, loaded once.
-func BenchmarkLint1000PathIdentity(b *testing.B) {
-	dir := pathRegistry1000(b)
-	reg, err := manifest.LoadDirs(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rep, err := manifest.Lint(context.Background(), reg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if rep.Summary.Tools != 1000 || rep.Summary.Invalid != 0 || rep.Summary.Warnings != 0 {
-		b.Fatalf("summary %+v, want 1000 valid tools and no warning", rep.Summary)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := manifest.Lint(context.Background(), reg); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkLint1000PathIdentity(b *testing.B) { benchLint(b, pathRegistry1000(b), true) }
 
 // BenchmarkLoadAndLint1000PathIdentity loads the path-identity registry
 // from disk and lints it, as judge tools lint does.
-func BenchmarkLoadAndLint1000PathIdentity(b *testing.B) {
-	dir := pathRegistry1000(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		reg, err := manifest.LoadDirs(context.Background(), dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := manifest.Lint(context.Background(), reg); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkLoadAndLint1000PathIdentity(b *testing.B) { benchLoadAndLint(b, pathRegistry1000(b)) }

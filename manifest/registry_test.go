@@ -68,17 +68,7 @@ func TestRegistries(t *testing.T) {
 				}
 				return
 			}
-			slices.Sort(want)
-			for _, g := range got {
-				if !slices.Contains(want, g) {
-					t.Errorf("unexpected finding: %s", g)
-				}
-			}
-			for _, w := range want {
-				if !slices.Contains(got, w) {
-					t.Errorf("missing finding: %s", w)
-				}
-			}
+			compareFindings(t, got, want)
 			for key, r := range rep.Results {
 				for _, is := range r.Issues {
 					if is.Severity == result.Info {
