@@ -153,3 +153,34 @@ func TestToolsExport(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsLintStrict lints a tool in the path convention with a field no
+// declaration lists: an info note by default, a warning with --strict.
+func TestToolsLintStrict(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tool := "category: web\nversion: \"1.0.0\"\ndescription: Fetch a page\nexecutor_id: \"@subprocess\"\neffects: live\nconfig:\n  command: fetch\n"
+	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "web", "fetch.yaml"), []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, strict := range []bool{false, true} {
+		p := lintParams(formatJSON)
+		p.strict = strict
+		var out bytes.Buffer
+		if err := runToolsLint(context.Background(), p, []string{dir}, &out); err != nil {
+			t.Fatalf("strict=%v: %v\n%s", strict, err, out.String())
+		}
+		var rep struct {
+			Summary struct{ Warnings, Errors int } `json:"summary"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{false: 0, true: 1}[strict]; rep.Summary.Warnings != want || rep.Summary.Errors != 0 {
+			t.Errorf("strict=%v: summary %+v, want %d warnings and no error\n%s", strict, rep.Summary, want, out.String())
+		}
+	}
+}
