@@ -33,6 +33,18 @@
 // reject (warnings of type provider_incompatible). [LintMCP] applies the
 // same parameter and provider checks to MCP tools/list definitions.
 //
+// # Registry conventions
+//
+// Registries written in their own conventions are read as they are: a
+// manifest without tool_id takes its id from its category and file name
+// (or its path), executors may be named by path or as @primitive,
+// config_schema is the parameter schema, an mcp_server with a null executor
+// is configuration, and signature headers are verified where the hash can
+// be recomputed. A [RegistryFile] declares a registry's own types (aliases
+// of a base kind), host primitives and extra fields; see [Conventions].
+// [Scaffold], [PlanMigrations] and [Export] serve judge tools new, migrate
+// and export.
+//
 // A Registry and its Tools are read-only once loaded and safe for
 // concurrent use; Lint never changes them. See docs/manifests.md.
 package manifest

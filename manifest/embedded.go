@@ -16,6 +16,7 @@ var moduleConstant = regexp.MustCompile(`^(__[a-z_]+__)\s*=\s*(?:"([^"\\]*)"|'([
 var constantFields = map[string]string{
 	"__tool_id__": "tool_id", "__tool_type__": "tool_type", "__version__": "version",
 	"__executor_id__": "executor", "__executor__": "executor", "__description__": "description",
+	"__tool_description__": "description",
 }
 
 // metadataKeys are the keys whose presence makes a comment block or
@@ -31,9 +32,11 @@ func (t *Tool) parseEmbedded(src []byte) bool {
 	found := false
 	if block, at, ok := docstring(lines); ok && metadataKeys.MatchString(block) {
 		t.parseYAML([]byte(block), at, 0)
+		t.metaFrom, t.metaTo = at, at+strings.Count(block, "\n")+1
 		found = true
 	} else if block, at, col, ok := commentHeader(lines); ok && metadataKeys.MatchString(block) {
 		t.parseYAML([]byte(block), at, col)
+		t.metaFrom, t.metaTo = at, at+strings.Count(block, "\n")+1
 		found = true
 	}
 	if t.doc == nil && found {
@@ -49,6 +52,7 @@ func (t *Tool) parseEmbedded(src []byte) bool {
 		if !ok {
 			continue
 		}
+		t.metaConsts = append(t.metaConsts, i)
 		val := m[2] + m[3]
 		if t.doc == nil {
 			t.doc = &node{kind: kindMap, pos: Pos{i + 1, 1}, fields: map[string]*node{}, keyPos: map[string]Pos{}}

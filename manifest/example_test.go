@@ -2,6 +2,7 @@ package manifest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agentjudge/judge/manifest"
@@ -84,4 +85,45 @@ func ExampleLintMCP() {
 	}
 	// Output:
 	// tools.json:2:62 warning provider.array_items
+}
+
+// ExampleScaffold creates a new api tool's manifest.
+func ExampleScaffold() {
+	files, err := manifest.Scaffold(manifest.ScaffoldOptions{Type: manifest.API, Name: "get_item"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(files[0].Path)
+	// Output: get_item.yaml
+}
+
+// ExampleExport prints a registry in the path convention as OpenAI tool
+// definitions: the path id is renamed to a valid function name.
+func ExampleExport() {
+	reg, err := manifest.LoadFiles(context.Background(), []manifest.File{{Path: "rye/web/fetch.yaml", Content: `category: rye/web
+version: "1.0.0"
+description: Fetch a page
+executor_id: "@subprocess"
+config_schema:
+  type: object
+  properties:
+    url: {type: string, description: The URL}
+  required: [url]
+`}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defs, notes, err := manifest.Export(reg, manifest.ExportOpenAI, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, _ := json.Marshal(defs)
+	fmt.Println(string(b))
+	fmt.Println(notes[0].Message)
+	// Output:
+	// [{"function":{"description":"Fetch a page","name":"rye_web_fetch","parameters":{"properties":{"url":{"description":"The URL","type":"string"}},"required":["url"],"type":"object"}},"type":"function"}]
+	// renamed rye_web_fetch to fit the providers' name rules
 }

@@ -103,7 +103,12 @@ func dotted(path ...pathElem) string {
 
 // topFields are the top-level fields of a manifest every type knows.
 var topFields = []string{"tool_id", "tool_type", "version", "description", "executor", "executor_id",
-	"config", "parameters", "input_schema", "category", "tags", "author", "license", "name", "title", "metadata"}
+	"config", "parameters", "input_schema", "config_schema", "category", "tags", "author", "license", "name", "title", "metadata"}
+
+// toolKeys are the fields whose presence makes a YAML mapping a tool
+// manifest rather than data another tool reads.
+var toolKeys = []string{"tool_id", "tool_type", "executor", "executor_id", "version", "name", "parameters",
+	"input_schema", "config_schema"}
 
 // parseYAML decodes a YAML manifest at the given offsets and fills t.
 func (t *Tool) parseYAML(src []byte, lineOff, colOff int) {
@@ -160,6 +165,10 @@ func (t *Tool) fill() {
 		t.doc = nil
 		return
 	}
+	if t.Form == FormFile && len(t.doc.keys) > 0 && !slices.ContainsFunc(toolKeys, func(k string) bool { return t.doc.field(k) != nil }) {
+		t.notTool = "it has none of the fields of a tool (" + strings.Join(toolKeys, ", ") + ")"
+		return
+	}
 	if t.Type == "" {
 		if s, ok := t.stringField("tool_type"); ok {
 			t.Type = ToolType(s)
@@ -167,6 +176,10 @@ func (t *Tool) fill() {
 	}
 	if s, ok := t.stringField("tool_id"); ok {
 		t.ID = s
+	} else if t.doc.field("category") == nil {
+		if s, ok := t.stringField("name"); ok {
+			t.ID = s
+		}
 	}
 	if s, ok := t.stringField("version"); ok {
 		t.Version = s
@@ -176,6 +189,11 @@ func (t *Tool) fill() {
 	}
 	ex, hasEx := t.stringField("executor")
 	exID, hasExID := t.stringField("executor_id")
+	for _, k := range []string{"executor", "executor_id"} {
+		if n := t.doc.field(k); n != nil && n.kind == kindNull {
+			t.nullExec = true
+		}
+	}
 	switch {
 	case hasEx && hasExID && ex != exID:
 		t.report(result.Error, result.ConstraintViolation, "manifest.executor_alias", t.keyPosOf("executor_id"),

@@ -3,6 +3,7 @@ package manifest
 import (
 	"context"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -65,8 +66,21 @@ func (r *Report) Keys() []string {
 // parameters against their meta-schema and the providers' rules. It
 // returns an error only when ctx is done.
 func Lint(ctx context.Context, reg *Registry) (*Report, error) {
+	return LintWith(ctx, reg, LintOptions{})
+}
+
+// LintOptions change how [LintWith] reports.
+type LintOptions struct {
+	// Strict reports fields the registry does not declare as warnings in
+	// every convention; otherwise a manifest in the registry convention
+	// (identity from its path) gets an info note for each.
+	Strict bool
+}
+
+// LintWith is [Lint] with options.
+func LintWith(ctx context.Context, reg *Registry, opts LintOptions) (*Report, error) {
 	rep := &Report{Results: map[string]*result.ValidationResult{}, Summary: Summary{ByType: map[string]int{}}}
-	run := &lintRun{ctx: ctx}
+	run := &lintRun{ctx: ctx, strict: opts.Strict}
 	for _, t := range reg.Tools() {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("manifest: lint: %w", err)
@@ -88,7 +102,7 @@ func Lint(ctx context.Context, reg *Registry) (*Report, error) {
 			key = t.Path
 		}
 		typ := "unknown"
-		if t.Type.Valid() {
+		if t.Type.Valid() || t.kind != "" {
 			typ = string(t.Type)
 		}
 		rep.add(key, typ, res)
@@ -109,6 +123,7 @@ type checker struct {
 // lintRun is the state one lint shares between its tools.
 type lintRun struct {
 	ctx      context.Context
+	strict   bool
 	compiler *jsonschema.Compiler
 	n        int // schemas added to compiler
 }
@@ -126,11 +141,18 @@ func (c *checker) check() {
 		}
 		return
 	}
+	if c.notTool != "" {
+		c.report(result.Info, result.NotChecked, "manifest.not_a_tool", c.startPos(),
+			"Nothing to do if another tool reads it; add tool_type and executor_id to make it a tool",
+			"%s is not linted as a tool: %s", c.Path, c.notTool)
+		return
+	}
 	c.ran = append(c.ran, "universal")
 	c.universal()
-	if c.Type.Valid() {
-		c.ran = append(c.ran, string(c.Type))
-		switch c.Type {
+	c.checkSignature()
+	if c.kind != "" && c.kind != configKind {
+		c.ran = append(c.ran, string(c.kind))
+		switch c.kind {
 		case Primitive:
 			c.primitive()
 		case Runtime:
@@ -147,6 +169,12 @@ func (c *checker) check() {
 			c.directive()
 		case Knowledge:
 			c.knowledge()
+		}
+	}
+	if d, ok := c.reg.conv.decl(c.Type); ok {
+		for _, k := range d.Requires {
+			c.requireConfig(k, "manifest.declared_type.requires",
+				fmt.Sprintf("Add config.%s: %s declares it required for type %s", k, RegistryFile, c.Type))
 		}
 	}
 	c.ran = append(c.ran, "executor_graph")
@@ -178,6 +206,15 @@ func (t *Tool) fieldPos(name string) Pos {
 	path := name
 	if t.Form == FormMCP && name == "tool_id" {
 		path = "name"
+	}
+	if name == "tool_id" && t.doc.field("tool_id") == nil {
+		// The id came from name, or from the category and the path.
+		for _, k := range []string{"name", "category"} {
+			if t.doc.field(k) != nil {
+				path = k
+				break
+			}
+		}
 	}
 	if t.Type == Knowledge && t.Form == FormMarkdown {
 		switch name {
@@ -220,6 +257,12 @@ func (c *checker) universal() {
 		c.report(result.Error, result.MissingField, "manifest.tool_id", c.fieldPos("tool_id"),
 			"Add "+c.fieldName("tool_id")+": a unique snake_case identifier such as weather_forecast",
 			"Required field '%s' is missing", c.fieldName("tool_id"))
+	case strings.Contains(c.ID, "/") || c.idFromPath:
+		if !pathIDPattern.MatchString(c.ID) {
+			c.report(result.Error, result.ConstraintViolation, "manifest.tool_id", c.fieldPos("tool_id"),
+				"Name the file and its directories with letters, digits, '_', '-' and '.'",
+				"Tool id '%s' (from its path) is not a path of names of letters, digits, '_', '-' and '.'", result.Clip(c.ID, 120))
+		}
 	case !idPattern.MatchString(c.ID):
 		c.report(result.Error, result.ConstraintViolation, "manifest.tool_id", c.fieldPos("tool_id"),
 			"Use a letter, then letters, digits, '_' or '-', at most 64 characters",
@@ -237,17 +280,25 @@ func (c *checker) universal() {
 			"tool_id '%s' is also defined in %s", c.ID, strings.Join(others, ", "))
 	}
 	switch {
+	case c.Type == "" && c.idFromPath:
+		c.report(result.Info, result.NotChecked, "manifest.tool_type", c.startPos(),
+			"Add tool_type (one of "+typeList()+", or a type "+RegistryFile+" declares) to have its rules checked",
+			"The manifest has no tool_type, so only the universal fields, the executor chain and the parameters were checked")
 	case c.Type == "":
 		c.report(result.Error, result.MissingField, "manifest.tool_type", c.fieldPos("tool_type"),
 			"Add tool_type: one of "+typeList(),
 			"Required field 'tool_type' is missing")
-	case !c.Type.Valid():
-		sugg := "Use one of " + typeList()
-		if cl := closest(string(c.Type), typeStrings()); cl != "" {
-			sugg = fmt.Sprintf("Use tool_type: %s", cl)
-		}
-		c.report(result.Error, result.ConstraintViolation, "manifest.tool_type", c.fieldPos("tool_type"), sugg,
+	case c.kind != "":
+	case closest(string(c.Type), typeStrings()) != "":
+		c.report(result.Error, result.ConstraintViolation, "manifest.tool_type", c.fieldPos("tool_type"),
+			fmt.Sprintf("Use tool_type: %s", closest(string(c.Type), typeStrings())),
 			"tool_type '%s' is not one of %s", result.Clip(string(c.Type), 60), typeList())
+	default:
+		c.report(result.Warning, result.ConstraintViolation, "manifest.tool_type_undeclared", c.fieldPos("tool_type"),
+			fmt.Sprintf("Declare the type in %s at the top of the tools directory, as an alias of the kind it is: types: {%s: {base: %s}}",
+				RegistryFile, result.Clip(string(c.Type), 40), guessBase(c.Tool)),
+			"tool_type '%s' is neither one of %s nor declared by the registry, so only the universal fields, the executor chain and the parameters were checked",
+			result.Clip(string(c.Type), 60), typeList())
 	}
 	switch {
 	case c.Version == "" && c.Type != Knowledge:
@@ -264,7 +315,20 @@ func (c *checker) universal() {
 			"Add "+c.fieldName("description")+": one sentence saying what the tool does",
 			"Required field '%s' is missing or empty", c.fieldName("description"))
 	}
-	switch c.Type {
+	decl, declared := c.reg.conv.decl(c.Type)
+	switch {
+	case declared && decl.Executor == ExecOptional:
+	case declared && decl.Executor == ExecRequired && c.Executor == "":
+		c.report(result.Error, result.MissingField, "manifest.executor_required", c.fieldPos("executor"),
+			"Add executor_id: the tool that runs it",
+			"Tool type '%s' requires an executor (%s declares it so), and none is given", c.Type, RegistryFile)
+	case declared && (decl.Executor == ExecNone || decl.Base == configKind) && c.Executor != "":
+		c.report(result.Error, result.ExecutorInvalid, "manifest.executor_forbidden", c.fieldPos("executor"),
+			"Set executor_id: null",
+			"Tool type '%s' is configuration with no executor (%s declares it so), but executor '%s' is given", c.Type, RegistryFile, result.Clip(c.Executor, 60))
+	}
+	switch c.kind {
+	case configKind:
 	case Primitive, Knowledge:
 		if c.Executor != "" {
 			c.report(result.Error, result.ExecutorInvalid, "manifest.executor_forbidden", c.fieldPos("executor"),
@@ -273,9 +337,13 @@ func (c *checker) universal() {
 		}
 	case Directive, "":
 	default:
-		if c.Type.Valid() && c.Executor == "" {
+		switch {
+		case declared && decl.Executor != "":
+		case c.kind == MCPServer && c.nullExec:
+			// A server configuration a runtime reads: valid as such.
+		case c.Executor == "":
 			c.report(result.Error, result.MissingField, "manifest.executor_required", c.fieldPos("executor"),
-				"Add executor: the tool_id of "+wantExecutor(c.Type)+" that runs it",
+				"Add executor: the tool_id of "+wantExecutor(c.kind)+" that runs it",
 				"Tool type '%s' requires an executor, and none is given", c.Type)
 		}
 	}
@@ -284,10 +352,42 @@ func (c *checker) universal() {
 	}
 }
 
-// checkUnknown is Tool.checkUnknown reporting through the checker.
+// checkUnknown is Tool.checkUnknown reporting through the checker: fields
+// the registry declares are known, and an unknown field of a manifest in
+// the registry convention is an info note unless the lint is strict.
 func (c *checker) checkUnknown(known []string, what string, path ...pathElem) {
-	c.warnUnknown(c.report, known, what, path...)
+	if len(c.reg.conv.Fields) > 0 {
+		known = append(slices.Clone(known), c.reg.conv.Fields...)
+	}
+	sev := result.Warning
+	if c.idFromPath && !c.run.strict {
+		sev = result.Info
+	}
+	c.warnUnknown(func(_ result.Severity, typ result.Type, rule string, p Pos, sugg, format string, args ...any) {
+		if sev == result.Info {
+			sugg += "; or list it under fields: in " + RegistryFile
+		}
+		c.report(sev, typ, rule, p, sugg, format, args...)
+	}, known, what, path...)
 }
+
+// guessBase names the base kind a tool of an undeclared type most likely
+// is, for the declaration a warning suggests.
+func guessBase(t *Tool) ToolType {
+	switch {
+	case t.Executor == "" || t.nullExec:
+		return configKind
+	case t.Config["server"] != nil:
+		return MCPTool
+	case t.Config["command"] != nil:
+		return Runtime
+	}
+	return Script
+}
+
+// pathIDPattern is the rule for ids that come from paths: names of
+// letters, digits, '_', '-' and '.', separated by '/'.
+var pathIDPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$`)
 
 func typeStrings() []string {
 	var s []string
@@ -316,19 +416,22 @@ func wantExecutor(t ToolType) string {
 	return "a tool"
 }
 
-// executorOK reports whether a tool of type t may be run by ex.
-func executorOK(t ToolType, ex *Tool) bool {
+// executorOK reports whether a tool of kind t may be run by ex; server is
+// whether an MCP tool's config.server names its server.
+func executorOK(t ToolType, ex *Tool, server bool) bool {
 	switch t {
 	case Script:
-		return ex.Type == Runtime
+		return ex.kind == Runtime
 	case API:
-		return ex.Type == Primitive && ex.ID == HTTPClient
+		return ex.kind == Primitive && path.Base(ex.ID) == HTTPClient
 	case MCPTool:
-		return ex.Type == MCPServer
+		// The spec's shape runs the tool by its server; the registries'
+		// shape runs it by a runtime that reads config.server.
+		return ex.kind == MCPServer || ex.kind == Runtime && server
 	case MCPServer:
-		return ex.Type == Primitive && (ex.ID == Subprocess || ex.ID == HTTPClient)
+		return ex.kind == Primitive
 	case Runtime:
-		return ex.Type == Primitive
+		return ex.kind == Primitive
 	case Directive:
 		return true
 	}
@@ -338,51 +441,98 @@ func executorOK(t ToolType, ex *Tool) bool {
 // MaxChain is the longest executor chain followed.
 const MaxChain = 32
 
+// resolveRef resolves an executor or tool reference of the tool being
+// linted, reporting an undeclared @primitive (a warning: the chain ends
+// there) and a reference to nothing (an error with the closest ids). ok
+// is false when nothing was found.
+func (c *checker) resolveRef(ref, field string, at Pos) (*Tool, bool) {
+	if t, ok := c.reg.Resolve(ref); ok {
+		return t, true
+	}
+	if name, isAt := strings.CutPrefix(ref, "@"); isAt {
+		c.report(result.Warning, result.ExecutorInvalid, "manifest.primitive_undeclared", at,
+			fmt.Sprintf("Declare the host primitive in %s at the top of the tools directory: primitives: [%s]", RegistryFile, result.Clip(name, 60)),
+			"%s '%s' names a host primitive judge does not know (it knows subprocess and http_client), so the chain was not followed further",
+			field, result.Clip(ref, 60))
+		return nil, false
+	}
+	sugg := "Add a tool with this id or path, or name one of the registry's tools"
+	if cl := c.reg.closestIDs(ref); len(cl) > 0 {
+		sugg = "Did you mean '" + strings.Join(cl, "', '") + "'?"
+	}
+	c.report(result.Error, result.ExecutorInvalid, "manifest.executor_missing", at, sugg,
+		"%s '%s' of tool '%s' is not a tool in the registry (by id, by path, or as @primitive)", field, result.Clip(ref, 80), c.ID)
+	return nil, false
+}
+
+// mcpServerRef resolves an MCP tool's config.server, when given, and
+// reports a reference to nothing or to a tool that is not a server.
+func (c *checker) mcpServerRef() {
+	ref, ok := c.Config["server"].(string)
+	if !ok || ref == "" {
+		return
+	}
+	t, ok := c.resolveRef(ref, "config.server", c.posOf("config", "server"))
+	if ok && t.kind != MCPServer {
+		c.report(result.Error, result.ExecutorInvalid, "manifest.mcp_tool.server_type", c.posOf("config", "server"),
+			"Point config.server at an mcp_server", "config.server '%s' is %s, not an mcp_server", result.Clip(ref, 80), kindOf(t.kind))
+	}
+}
+
 // graph follows the tool's executor chain to a primitive: a missing link
 // names the tool that refers to it, a cycle is printed, and each step's
 // types must fit.
 func (c *checker) graph() {
-	if c.Executor == "" || c.Type == Primitive || c.Type == Knowledge {
+	server := false
+	if c.kind == MCPTool {
+		c.mcpServerRef()
+		_, server = c.Config["server"].(string)
+	}
+	if c.Executor == "" || c.kind == Primitive || c.kind == Knowledge {
 		return
 	}
 	at := c.fieldPos("executor")
 	chain := []string{c.ID}
-	seen := map[string]int{c.ID: 0}
+	seen := map[*Tool]int{c.Tool: 0}
 	cur := c.Tool
 	for range MaxChain {
 		ex := cur.Executor
 		if ex == "" {
-			if cur.Type != Primitive && cur != c.Tool {
+			if cur.kind != Primitive && cur != c.Tool {
 				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_chain", at,
-					fmt.Sprintf("Give %s an executor, or point this tool at one whose chain ends in subprocess or http_client", cur.ID),
+					fmt.Sprintf("Give %s an executor, or point this tool at one whose chain ends in a primitive", cur.ID),
 					"Executor chain %s does not reach a primitive: %s has no executor", strings.Join(chain, " -> "), cur.ID)
 			}
 			return
 		}
-		next, ok := c.reg.Lookup(ex)
-		if !ok {
-			if cur == c.Tool {
-				sugg := "Add a tool with this tool_id, or name " + wantExecutor(c.Type) + " of the registry"
-				if cl := closest(ex, c.reg.IDs()); cl != "" {
-					sugg = fmt.Sprintf("Did you mean '%s'? Name %s of the registry", cl, wantExecutor(c.Type))
+		var next *Tool
+		if cur == c.Tool {
+			n, ok := c.resolveRef(ex, "Executor", at)
+			if !ok {
+				return
+			}
+			next = n
+		} else {
+			n, ok := c.reg.Resolve(ex)
+			if !ok {
+				if strings.HasPrefix(ex, "@") {
+					return // reported on that tool
 				}
-				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_missing", at, sugg,
-					"Executor '%s' of tool '%s' is not a tool in the registry", result.Clip(ex, 60), c.ID)
-			} else {
 				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_chain", at,
 					fmt.Sprintf("Fix the executor of %s", cur.ID),
 					"Executor chain %s -> %s breaks: '%s', the executor of %s, is not in the registry",
 					strings.Join(chain, " -> "), ex, ex, cur.ID)
+				return
 			}
-			return
+			next = n
 		}
-		if cur == c.Tool && c.Type.Valid() && !executorOK(c.Type, next) {
-			c.report(result.Error, result.ExecutorInvalid, "manifest."+string(c.Type)+".executor_type", at,
-				fmt.Sprintf("Point executor at %s", wantExecutor(c.Type)),
-				"Executor '%s' is %s, but %s must be run by %s", ex, kindOf(next.Type), withArticle(c.Type), wantExecutor(c.Type))
+		if cur == c.Tool && c.kind != "" && c.kind != configKind && !executorOK(c.kind, next, server) {
+			c.report(result.Error, result.ExecutorInvalid, "manifest."+string(c.kind)+".executor_type", at,
+				fmt.Sprintf("Point executor at %s", wantExecutor(c.kind)),
+				"Executor '%s' is %s, but %s must be run by %s", ex, kindOf(next.kind), withArticle(c.kind), wantExecutor(c.kind))
 		}
-		if i, loop := seen[ex]; loop {
-			cycle := append(slices.Clone(chain[i:]), ex)
+		if i, loop := seen[next]; loop {
+			cycle := append(slices.Clone(chain[i:]), next.ID)
 			if i == 0 {
 				c.report(result.Error, result.ExecutorInvalid, "manifest.executor_cycle", at,
 					"Break the cycle: one tool of it must be run by a primitive (subprocess or http_client)",
@@ -395,10 +545,10 @@ func (c *checker) graph() {
 			}
 			return
 		}
-		chain = append(chain, ex)
-		seen[ex] = len(chain) - 1
+		chain = append(chain, next.ID)
+		seen[next] = len(chain) - 1
 		cur = next
-		if cur.Type == Primitive {
+		if cur.kind == Primitive || cur.kind == configKind && cur.Executor == "" {
 			return
 		}
 	}
@@ -459,8 +609,8 @@ func capitalize(s string) string {
 func (c *checker) provider() {
 	c.ran = append(c.ran, "provider")
 	for _, f := range providerFindings(c.ID, c.Description, c.schema) {
-		if f.rule == "provider.name" && !idPattern.MatchString(c.ID) {
-			continue // already an error of the tool_id
+		if f.rule == "provider.name" && (!idPattern.MatchString(c.ID) || c.idFromPath) {
+			continue // already an error of the tool_id, or a path judge tools export renames
 		}
 		if f.rule == "provider.description" {
 			continue // already an error of layer 1

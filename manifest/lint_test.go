@@ -213,17 +213,23 @@ func TestBroken(t *testing.T) {
 				}
 				return
 			}
-			slices.Sort(want)
-			for _, g := range got {
-				if !slices.Contains(want, g) {
-					t.Errorf("unexpected finding: %s", g)
-				}
-			}
-			for _, w := range want {
-				if !slices.Contains(got, w) {
-					t.Errorf("missing finding: %s", w)
-				}
-			}
+			compareFindings(t, got, want)
 		})
+	}
+}
+
+// compareFindings fails for each finding not wanted and each wanted one
+// that never came.
+func compareFindings(t *testing.T, got, want []string) {
+	t.Helper()
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("unexpected finding: %s", g)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing finding: %s", w)
+		}
 	}
 }

@@ -64,6 +64,12 @@ type root struct {
 // of its tool instead. Symbolic links are never followed out of a tool's
 // directory.
 func LoadDirs(ctx context.Context, dirs ...string) (*Registry, error) {
+	return LoadDirsWith(ctx, Conventions{}, dirs...)
+}
+
+// LoadDirsWith is [LoadDirs] with conventions the caller declares (from
+// judge's configuration), added to those of each root's [RegistryFile].
+func LoadDirsWith(ctx context.Context, conv Conventions, dirs ...string) (*Registry, error) {
 	roots := make([]root, 0, len(dirs))
 	for _, d := range dirs {
 		st, err := os.Stat(d)
@@ -75,7 +81,7 @@ func LoadDirs(ctx context.Context, dirs ...string) (*Registry, error) {
 		}
 		roots = append(roots, root{name: d, fsys: os.DirFS(d)})
 	}
-	return load(ctx, roots)
+	return load(ctx, roots, conv)
 }
 
 // LoadFiles loads tools from files given by content, as if they were the
@@ -100,7 +106,7 @@ func LoadFiles(ctx context.Context, files []File) (*Registry, error) {
 		}
 		m[p] = &fstest.MapFile{Data: []byte(f.Content), Mode: 0o644}
 	}
-	return load(ctx, []root{{name: "", fsys: m}})
+	return load(ctx, []root{{name: "", fsys: m}}, Conventions{})
 }
 
 func errText(err error) string {
@@ -118,10 +124,19 @@ type loader struct {
 	tools []*Tool
 }
 
-func load(ctx context.Context, roots []root) (*Registry, error) {
+func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error) {
 	l := &loader{ctx: ctx}
 	names := make([]string, len(roots))
 	fsys := make([]fs.FS, len(roots))
+	var all Conventions
+	for _, r := range roots {
+		c, err := readConventions(r)
+		if err != nil {
+			return nil, err
+		}
+		all.merge(c)
+	}
+	all.merge(conv)
 	for i, r := range roots {
 		names[i], fsys[i] = r.name, r.fsys
 		if err := l.walk(i, r, ".", 0); err != nil {
@@ -132,7 +147,7 @@ func load(ctx context.Context, roots []root) (*Registry, error) {
 	for _, t := range l.tools {
 		t.Env = envRefs(t.Config)
 	}
-	return newRegistry(names, fsys, l.tools), nil
+	return newRegistry(names, fsys, l.tools, all), nil
 }
 
 // display is the path of rel in r as the user gave it.
@@ -239,6 +254,7 @@ func (t *Tool) readYAML(fsys fs.FS, rel string) *Tool {
 		t.readIssue(err)
 		return t
 	}
+	t.sig, src = findSignature(src)
 	t.parseYAML(src, 0, 0)
 	return t
 }
@@ -283,6 +299,7 @@ func (l *loader) loadFile(ri int, r root, rel string) *Tool {
 	}
 	t := l.newTool(ri, r, rel, FormEmbedded)
 	t.Dir = path.Dir(rel)
+	t.sig, src = findSignature(src)
 	if !t.parseEmbedded(src) {
 		if !scriptExts[ext] {
 			return nil

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/agentjudge/judge/result"
 )
@@ -107,6 +109,15 @@ type Tool struct {
 	bodyAt     int            // line offset of body in the file
 	issues     []result.Issue // found while loading
 	broken     bool           // the file could not be parsed: only its load issues count
+	kind       ToolType       // the base kind whose rules apply: Type, or a declared type's base
+	idFromPath bool           // the id comes from the path (or category), not from tool_id or name
+	notTool    string         // why a YAML file is data, not a tool ("" for a tool)
+	nullExec   bool           // executor or executor_id is given as null
+	sig        *signature     // the signature header line, if any
+	// Where an embedded script's metadata is: the 0-based lines
+	// [metaFrom, metaTo) of its block, and its module constants' lines.
+	metaFrom, metaTo int
+	metaConsts       []int
 }
 
 // Schema returns the tool's parameters as one JSON Schema (an object
@@ -146,6 +157,11 @@ type Registry struct {
 	byID  map[string][]*Tool // tools by tool_id; more than one is a duplicate
 	roots []string           // the directories or names given to the loader
 	fsys  []fs.FS            // the file system of each root
+	// byPath indexes tools by their path under the tools root without the
+	// extension, so that executors may name them by path.
+	byPath   map[string][]*Tool
+	conv     Conventions      // what the registry declares
+	declared map[string]*Tool // the declared host primitives
 }
 
 // Lookup returns the tool with tool_id id. When several tools share the id
@@ -182,16 +198,42 @@ func (r *Registry) IDs() []string {
 
 // newRegistry indexes tools and adds the built-in primitives no tool
 // declares.
-func newRegistry(roots []string, fsys []fs.FS, tools []*Tool) *Registry {
-	r := &Registry{tools: tools, byID: map[string][]*Tool{}, roots: roots, fsys: fsys}
+func newRegistry(roots []string, fsys []fs.FS, tools []*Tool, conv Conventions) *Registry {
+	r := &Registry{tools: tools, byID: map[string][]*Tool{}, roots: roots, fsys: fsys,
+		byPath: map[string][]*Tool{}, conv: conv, declared: map[string]*Tool{}}
 	for _, t := range tools {
+		t.kind = conv.kind(t.Type)
+		if t.ID == "" && !t.broken && t.doc != nil && t.xml == nil && t.Type != Knowledge && t.notTool == "" {
+			// Identity from the path: the category plus the file name,
+			// or the path under the tools root.
+			if cat, ok := t.doc.field("category").str(); ok && strings.Trim(cat, "/") != "" {
+				stem := path.Base(t.pathID())
+				if n, ok := t.doc.field("name").str(); ok && n != "" {
+					stem = n
+				}
+				t.ID = strings.Trim(cat, "/") + "/" + stem
+			} else if t.registryStyle(conv) {
+				t.ID = t.pathID()
+			}
+			t.idFromPath = t.ID != ""
+		}
 		if t.ID != "" {
 			r.byID[t.ID] = append(r.byID[t.ID], t)
+		}
+		if t.rel != "" && t.notTool == "" && !t.broken {
+			p := t.pathID()
+			r.byPath[p] = append(r.byPath[p], t)
+		}
+	}
+	for _, name := range conv.Primitives {
+		if len(r.byID[name]) == 0 && len(r.byPath[name]) == 0 {
+			r.declared[name] = &Tool{ID: name, Type: Primitive, kind: Primitive, Version: "1.0.0", Form: FormBuiltin,
+				Path: "(declared primitive " + name + ")", Description: "host primitive " + name + " declared in " + RegistryFile}
 		}
 	}
 	for _, id := range []string{Subprocess, HTTPClient} {
 		if len(r.byID[id]) == 0 {
-			b := &Tool{ID: id, Type: Primitive, Version: "1.0.0", Form: FormBuiltin, Path: "(built-in " + id + ")",
+			b := &Tool{ID: id, Type: Primitive, kind: Primitive, Version: "1.0.0", Form: FormBuiltin, Path: "(built-in " + id + ")",
 				Description: "built-in primitive " + id}
 			r.tools = append(r.tools, b)
 			r.byID[id] = []*Tool{b}

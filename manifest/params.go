@@ -25,13 +25,18 @@ var paramTypes = []string{"string", "number", "integer", "boolean", "array", "ob
 func (t *Tool) readParameters() {
 	ps := t.doc.field("parameters")
 	is := t.doc.field("input_schema")
+	schemaField := "input_schema"
+	if cs := t.doc.field("config_schema"); (is == nil || is.kind == kindNull) && (ps == nil || ps.kind == kindNull) && cs != nil {
+		// The registry convention: config_schema is the parameter schema.
+		is, schemaField = cs, "config_schema"
+	}
 	if is != nil && is.kind != kindNull {
 		if is.kind != kindMap {
-			t.report(result.Error, result.InvalidType, "manifest.type", is.pos, "Write input_schema as a JSON Schema object",
-				"Field 'input_schema' must be a JSON Schema mapping, not %s", is.describe())
+			t.report(result.Error, result.InvalidType, "manifest.type", is.pos, "Write "+schemaField+" as a JSON Schema object",
+				"Field '%s' must be a JSON Schema mapping, not %s", schemaField, is.describe())
 		} else {
 			t.schema, _ = is.toAny().(map[string]any)
-			t.schemaBase = []pathElem{"input_schema"}
+			t.schemaBase = []pathElem{schemaField}
 		}
 		if ps != nil && ps.kind != kindNull {
 			t.report(result.Warning, result.ConstraintViolation, "manifest.parameters_and_schema", t.keyPosOf("parameters"),

@@ -24,8 +24,8 @@ var contractConfig = []string{"rules", "applies_when", "next_tools", "allow_unkn
 var (
 	scriptConfig    = append([]string{"entrypoint", "requires", "language", "args", "timeout", "env", "working_dir"}, contractConfig...)
 	apiConfig       = append([]string{"method", "url", "url_template", "headers", "body", "query", "response_transform", "timeout", "auth"}, contractConfig...)
-	mcpToolConfig   = append([]string{"mcp_tool_name", "timeout"}, contractConfig...)
-	mcpServerConfig = []string{"transport", "command", "args", "env", "url", "headers", "startup_timeout", "cwd"}
+	mcpToolConfig   = append([]string{"mcp_tool_name", "tool_name", "server", "timeout"}, contractConfig...)
+	mcpServerConfig = []string{"transport", "command", "args", "env", "url", "headers", "startup_timeout", "cwd", "timeout"}
 	runtimeConfig   = []string{"command", "args", "url", "env", "language", "version", "extensions", "timeout"}
 )
 
@@ -81,7 +81,17 @@ func formName(f Form) string {
 }
 
 func (c *checker) primitive() {
-	if c.ID != Subprocess && c.ID != HTTPClient && c.ID != "" {
+	if c.idFromPath {
+		// A registry names its primitives by path: rye/core/primitives/subprocess.
+		if _, ok := c.reg.conv.primitive(path.Base(c.ID)); ok || slices.Contains(c.reg.conv.Primitives, c.ID) {
+			return
+		}
+		c.report(result.Warning, result.ConstraintViolation, "manifest.primitive_undeclared", c.startPos(),
+			fmt.Sprintf("Declare the host primitive in %s at the top of the tools directory: primitives: [%s]", RegistryFile, result.Clip(c.ID, 80)),
+			"Primitive '%s' is not one judge knows (subprocess, http_client) nor one the registry declares", result.Clip(c.ID, 80))
+		return
+	}
+	if _, ok := c.reg.conv.primitive(c.ID); !ok && c.ID != "" {
 		c.report(result.Error, result.ConstraintViolation, "manifest.primitive.builtin", c.fieldPos("tool_id"),
 			"Declare this tool as a runtime run by subprocess or http_client",
 			"Primitive '%s' is not one of the built-in primitives (subprocess, http_client)", result.Clip(c.ID, 60))
@@ -115,6 +125,9 @@ func (c *checker) checkArgs() {
 		return
 	}
 	for i, it := range n.items {
+		if lit := it.field("literal"); it.kind == kindMap && len(it.keys) == 1 && lit != nil && lit.kind == kindScalar {
+			continue // a literal block argument, as registries write long ones
+		}
 		if it.kind != kindScalar {
 			c.report(result.Error, result.InvalidType, "manifest.type", it.pos, "Write each argument as a string",
 				"Field 'config.args[%d]' must be a string, not %s", i, it.describe())
@@ -414,6 +427,9 @@ func (c *checker) checkEnvRefs() {
 func (c *checker) mcpTool() {
 	c.singleFile()
 	c.checkUnknown(mcpToolConfig, "an mcp_tool's config", "config")
+	if s, ok := c.configString("tool_name"); ok && s != "" {
+		return // the registries' name of mcp_tool_name
+	}
 	c.requireConfig("mcp_tool_name", "manifest.mcp_tool.name", "Add config.mcp_tool_name: the tool's name in the server's tools/list")
 }
 
@@ -423,6 +439,9 @@ func (c *checker) mcpServer() {
 	tr, ok := c.requireConfig("transport", "manifest.mcp_server.transport", "Add config.transport: stdio, sse, streamable-http or websocket")
 	if !ok {
 		return
+	}
+	if tr == "http" {
+		tr = "streamable-http" // the common name of streamable HTTP
 	}
 	switch tr {
 	case "stdio":

@@ -25,6 +25,7 @@ const formatSARIF = "sarif"
 type toolsLintParams struct {
 	mcp    string    // --mcp: MCP tools/list file to lint instead of directories
 	format *enumFlag // --format: json | text | sarif; "" = by terminal
+	strict bool      // --strict: fields the registry does not declare are warnings
 	stdin  io.Reader // where --mcp - reads from
 }
 
@@ -52,6 +53,12 @@ tool_type: the universal fields, the rules of its type, its executor chain
 JSON Schema, and what model providers would reject (warnings). Every issue
 has its location as file:line:column.
 
+Registries in their own conventions are read too: ids from the path (or
+category and name) when tool_id is absent, executors by path or as
+@primitive, config_schema as the parameters, and the types, primitives and
+extra fields a ` + manifest.RegistryFile + ` at the top of DIR declares
+(see docs/manifests.md). --strict reports undeclared fields as warnings.
+
 With --mcp FILE the tool definitions of an MCP tools/list answer are linted
 instead (name, description, inputSchema).
 
@@ -71,7 +78,11 @@ document, a bad flag).`,
 	f := lint.Flags()
 	f.StringVar(&params.mcp, "mcp", "", `MCP tool definitions to lint (a tools/list result as JSON; "-" reads stdin) instead of directories`)
 	f.Var(params.format, "format", "output format: json, text or sarif (default text on a terminal, json otherwise)")
+	f.BoolVar(&params.strict, "strict", false, "report fields the registry does not declare as warnings, in every convention")
 	tools.AddCommand(lint)
+	initToolsNew(tools)
+	initToolsMigrate(tools)
+	initToolsExport(tools)
 	root.AddCommand(tools)
 }
 
@@ -106,7 +117,7 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		var reg *manifest.Registry
 		reg, err = manifest.LoadDirs(ctx, args...)
 		if err == nil {
-			rep, err = manifest.Lint(ctx, reg)
+			rep, err = manifest.LintWith(ctx, reg, manifest.LintOptions{Strict: params.strict})
 		}
 	}
 	if err != nil {

@@ -1,0 +1,218 @@
+package manifest_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/result"
+)
+
+// writeArchive writes the files of a txtar archive, but its want section,
+// into a new temporary directory and returns the directory and the want
+// lines.
+func writeArchive(t *testing.T, file string) (string, *txtar.Archive, []string, int) {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var want []string
+	wantAt := -1
+	for i, f := range ar.Files {
+		if f.Name == "want" {
+			wantAt = i
+			for _, line := range strings.Split(string(f.Data), "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+					want = append(want, line)
+				}
+			}
+			continue
+		}
+		writeFile(t, dir, f.Name, f.Data)
+	}
+	return dir, ar, want, wantAt
+}
+
+// TestRegistries lints each registry of testdata/registries (manifests in
+// the conventions of real public registries, rewritten) and compares its
+// errors and warnings with the archive's want section: a registry with an
+// empty want section must lint with none (no false error), and one with
+// planted defects must report exactly them.
+func TestRegistries(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/registries/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no registry archives: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			dir, ar, want, wantAt := writeArchive(t, file)
+			rep := lintDir(t, dir)
+			got := findings(rep, dir)
+			if *update {
+				ar.Files[wantAt].Data = []byte(strings.Join(got, "\n") + "\n")
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			compareFindings(t, got, want)
+			for key, r := range rep.Results {
+				for _, is := range r.Issues {
+					if is.Severity == result.Info {
+						t.Logf("%s: info %s %s %s", key, is.Location, is.Rule, is.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRegistryDetails checks what the fixture registries' want sections
+// cannot: messages, strictness, duplicates by path identity and the
+// registry file given through LoadFiles.
+func TestRegistryDetails(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir, _, _, _ := writeArchive(t, "testdata/registries/rye_defects.txtar")
+	rep := lintDir(t, dir)
+	r := rep.Results["rye/core/runtimes/node_runtime"]
+	if r == nil || len(r.Issues) == 0 || !strings.Contains(r.Issues[0].Suggestion, "'rye/core/primitives/subprocess'") {
+		t.Errorf("unresolvable executor: want the closest id in the suggestion, got %+v", r)
+	}
+	r = rep.Results["rye/lilux/exec"]
+	if r == nil || !slices.ContainsFunc(r.Issues, func(is result.Issue) bool {
+		return is.Rule == "manifest.primitive_undeclared" && strings.Contains(is.Suggestion, "primitives: [lilux]")
+	}) {
+		t.Errorf("undeclared @lilux: want a warning naming the declaration, got %+v", r)
+	}
+	if r := rep.Results["rye/graph/walk"]; r == nil || !r.Valid || !slices.Contains(r.Metadata.ValidationTypesRun, "executor_graph") {
+		t.Errorf("undeclared type: want valid with the executor chain still checked, got %+v", r)
+	}
+
+	// --strict makes the unknown fields of the registry convention warnings.
+	dir, _, _, _ = writeArchive(t, "testdata/registries/ryeos_undeclared.txtar")
+	reg, err := manifest.LoadDirs(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(opts manifest.LintOptions) (warn, info int) {
+		rep, err := manifest.LintWith(ctx, reg, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Results {
+			for _, is := range r.Issues {
+				if is.Rule == "manifest.unknown_field" {
+					if is.Severity == result.Warning {
+						warn++
+					} else {
+						info++
+					}
+				}
+			}
+		}
+		return warn, info
+	}
+	if w, i := count(manifest.LintOptions{}); w != 0 || i == 0 {
+		t.Errorf("default: %d warnings, %d infos for unknown fields; want infos only", w, i)
+	}
+	if w, i := count(manifest.LintOptions{Strict: true}); w == 0 || i != 0 {
+		t.Errorf("strict: %d warnings, %d infos for unknown fields; want warnings only", w, i)
+	}
+
+	// Path identity keeps duplicates errors; the registry file comes
+	// through LoadFiles too.
+	tool := "category: a/b\nname: x\nversion: \"1.0.0\"\ndescription: d\nexecutor_id: \"@gpu\"\ntool_type: job\n"
+	reg, err = manifest.LoadFiles(ctx, []manifest.File{
+		{Path: manifest.RegistryFile, Content: "primitives: [gpu]\ntypes:\n  job: {base: runtime, executor: required}\n"},
+		{Path: "a/b/x.yaml", Content: tool},
+		{Path: "c/x.yaml", Content: tool},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = manifest.Lint(ctx, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := findings(rep, "")
+	want := []string{
+		"a/b/x.yaml a/b/x.yaml:1:1 missing_field manifest.runtime.command",
+		"a/b/x.yaml a/b/x.yaml:2:7 duplicate_id manifest.duplicate_id",
+		"c/x.yaml c/x.yaml:1:1 missing_field manifest.runtime.command",
+		"c/x.yaml c/x.yaml:2:7 duplicate_id manifest.duplicate_id",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestParseConventionsErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ src, want string }{
+		{"types: [a]", "r.yaml:1:8: types must be a mapping"},
+		{"types:\n  script: {base: runtime}", "r.yaml:2:11: type \"script\" is one of the eight"},
+		{"types:\n  job: {base: nope}", "r.yaml:2:15: base of type \"job\" must be one of"},
+		{"types:\n  job: {executor: none}", "r.yaml:2:8: type \"job\" has no base"},
+		{"primitives: gpu", "r.yaml:1:13: primitives must be a list"},
+		{"tpyes: {}", "r.yaml:1:8: unknown key \"tpyes\""},
+		{"types: {a: [", "r.yaml"},
+	}
+	for _, tt := range tests {
+		_, err := manifest.ParseConventions("r.yaml", []byte(tt.src))
+		var le *manifest.LoadError
+		if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want a *LoadError containing %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// TestSignatureScript checks a signed script with a shebang: the hash
+// covers what follows the header line, so the script as signed passes and
+// an edit after signing is stale.
+func TestSignatureScript(t *testing.T) {
+	t.Parallel()
+	body := "__version__ = \"1.0.0\"\n__tool_type__ = \"script\"\n__executor_id__ = \"python_runtime\"\n__description__ = \"Say hi\"\nprint('hi')\n"
+	sum := sha256.Sum256([]byte(body))
+	header := "#!/usr/bin/env python3\n# rye:signed:2026-02-15T07:11:41Z:" + hex.EncodeToString(sum[:]) + ":c2ln:440443d0858f0199\n"
+	runtime := manifest.File{Path: "python_runtime.yaml", Content: "tool_id: python_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"}
+	for _, tt := range []struct {
+		content string
+		stale   bool
+	}{
+		{header + body, false},
+		{header + strings.Replace(body, "hi", "bye", 1), true},
+	} {
+		reg, err := manifest.LoadFiles(context.Background(), []manifest.File{runtime, {Path: "hi.py", Content: tt.content}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := manifest.Lint(context.Background(), reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Results["hi"]
+		if r == nil {
+			t.Fatalf("no result for hi: %v", rep.Keys())
+		}
+		stale := slices.ContainsFunc(r.Issues, func(is result.Issue) bool {
+			return is.Rule == "manifest.signature_stale" && is.Location == "hi.py:2:1"
+		})
+		if stale != tt.stale || len(r.Issues) != map[bool]int{false: 0, true: 1}[tt.stale] {
+			t.Errorf("stale=%v: issues %+v", tt.stale, r.Issues)
+		}
+	}
+}
