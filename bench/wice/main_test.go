@@ -48,8 +48,12 @@ func TestHalf(t *testing.T) {
 	if n["a"]+n["b"] != 1000 || n["a"] < 300 || n["b"] < 300 {
 		t.Errorf("halves %v", n)
 	}
-	if Half("dev02986") != Half("dev02986") {
-		t.Error("Half is not deterministic")
+	// FNV-1a of the id, even or odd: fixed, so that the halves recorded
+	// in docs/grounding.md stay the same claims.
+	for id, want := range map[string]string{"dev02986": "b", "dev00624": "a", "dev00866": "a"} {
+		if got := Half(id); got != want {
+			t.Errorf("Half(%q) = %q, want %q", id, got, want)
+		}
 	}
 }
 
