@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 var (
@@ -22,19 +23,23 @@ var (
 	rangeSpanRE = regexp.MustCompile(`(?i)\b(?:versions?|releases?|v)\s+(` + versionCore + `)\s*(?:to|through|-|–)\s*(` + versionCore + `)\b`)
 	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+\.\d+\b`)
 
-	monthAlt   = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
-	isoDateRE  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
-	mdyRE      = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
-	dmyRE      = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `,?\s+(\d{4})\b`)
-	myRE       = regexp.MustCompile(`\b` + monthAlt + `,?\s+(?:of\s+)?(\d{4})\b`)
-	mdRE       = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
-	dmRE       = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `\b`)
-	monthRE    = regexp.MustCompile(`\b(January|February|March|April|May|June|July|August|September|October|November|December)\b`)
-	weekdayRE  = regexp.MustCompile(`\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b`)
-	yearRE     = regexp.MustCompile(`\b(?:in|of|since|by|until|during|from|year)\s+((?:1[89]|20)\d{2})\b`)
+	monthAlt  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
+	isoDateRE = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:\b|T\d)`)
+	mdyRE     = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dmyRE     = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `,?\s+(\d{4})\b`)
+	myRE      = regexp.MustCompile(`\b` + monthAlt + `,?\s+(?:of\s+)?(\d{4})\b`)
+	mdRE      = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
+	dmRE      = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `\b`)
+	monthRE   = regexp.MustCompile(`\b(January|February|March|April|May|June|July|August|September|October|November|December)\b`)
+	weekdayRE = regexp.MustCompile(`\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b`)
+	// decadeRE: "the 1990s", "the 2000's", "the '90s" (a two-digit decade
+	// only after "the", "mid", "early" or "late", read as 1920–1990).
+	decadeRE   = regexp.MustCompile(`\b((?:1[0-9]|20)\d0)['’]?s\b|(?i:\b(?:the|mid|early|late)[- ]+)['’]?([2-9]0)['’]?s\b`)
+	centuryRE  = regexp.MustCompile(`(?i)\b(?:(\d{1,2})(?:st|nd|rd|th)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty[- ]first))[- ]centur(?:y|ies)\b`)
+	yearRE     = regexp.MustCompile(`\b(?i:in|of|since|by|until|during|from|year)\s+((?:1[89]|20)\d{2})\b`)
 	timeRE     = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?|\b(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)`)
-	moneyRE    = regexp.MustCompile(`(?i)([$€£¥])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(k|m|mn|mln|bn|bln|b|tn|million|billion|trillion|thousand)\b)?`)
-	numberRE   = regexp.MustCompile(`(?i)(?:^|[^\w.,-])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:\s*(%|percent|per cent|percentage points?|k|mn|mln|bn|bln|tn|million|billion|trillion|thousand|hundred)\b|\s*(%))?`)
+	moneyRE    = regexp.MustCompile(`(?i)([$€£¥])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:[\s\x{00A0}]*(k|m|mn|mln|bn|bln|b|tn|million|billion|trillion|thousand)\b)?`)
+	numberRE   = regexp.MustCompile(`(?i)(?:^|[^\w.,\-–])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:[\s\x{00A0}]*(%|percent|per cent|percentage points?|k|mn|mln|bn|bln|tn|million|billion|trillion|thousand|hundred)\b|\s*(%))?`)
 	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
 	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
 	nameRE     = regexp.MustCompile(`\b[A-Z][\p{L}\d'’-]*(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?[A-Z][\p{L}\d'’-]*)*`)
@@ -272,12 +277,40 @@ func (x *extractor) dates() {
 		}
 		x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
 	}
+	if strings.Contains(x.lower, "centur") {
+		x.each(centuryRE, 0, func(m []int) {
+			n := atoi(x.group(m, 1))
+			if w := x.group(m, 2); w != "" {
+				n = ordinalWords[strings.ReplaceAll(strings.ToLower(w), " ", "-")]
+			}
+			if n < 1 || n > 30 {
+				return
+			}
+			// The 19th century is 1801–1900 counted strictly, 1800–1899
+			// as commonly meant: either holds.
+			x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: DateValue{Year: (n - 1) * 100, Period: 101}.String()})
+		})
+	}
+	if x.hasDigit {
+		x.each(decadeRE, 0, func(m []int) {
+			y := atoi(x.group(m, 1))
+			s := m[2]
+			if y == 0 {
+				y, s = 1900+atoi(x.group(m, 2)), m[4]
+				if s > 0 && (x.text[s-1] == '\'' || strings.HasSuffix(x.text[:s], "’")) {
+					s -= len(lastRune(x.text[:s]))
+				}
+			}
+			x.add(Claim{Kind: Date, Start: s, End: m[1], Value: DateValue{Year: y, Period: 10}.String()})
+		})
+	}
 	if !x.hasDigit && !x.hasUpper {
 		return
 	}
 	if x.hasDigit && strings.Contains(x.text, "-") {
 		x.each(isoDateRE, 0, func(m []int) {
-			add(m, DateValue{Year: atoi(x.group(m, 1)), Month: atoi(x.group(m, 2)), Day: atoi(x.group(m, 3))})
+			// A date-time ("2018-06-30T07:00:00Z") is the date up to its T.
+			add([]int{m[0], m[7]}, DateValue{Year: atoi(x.group(m, 1)), Month: atoi(x.group(m, 2)), Day: atoi(x.group(m, 3))})
 		})
 	}
 	if x.hasUpper && strings.Contains(x.text, "day") {
@@ -302,12 +335,15 @@ func (x *extractor) dates() {
 	x.each(myRE, 0, func(m []int) {
 		add(m, DateValue{Year: atoi(x.group(m, 2)), Month: month(x.group(m, 1))})
 	})
-	x.each(mdRE, 0, func(m []int) {
-		if x.group(m, 1) == "May" && !strings.HasSuffix(x.text[m[1]-1:m[1]], "h") && atoi(x.group(m, 2)) > 31 {
-			return
+	for _, m := range mdRE.FindAllStringSubmatchIndex(x.text, -1) {
+		if m[1] < len(x.text)-1 && x.text[m[1]] == ':' && isDigit(x.text[m[1]+1]) {
+			continue // "18 October 15:30": a time follows the month, not a day
+		}
+		if !x.take(m[0], m[1]) {
+			continue
 		}
 		add(m, DateValue{Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
-	})
+	}
 	x.each(dmRE, 0, func(m []int) {
 		add(m, DateValue{Month: month(x.group(m, 2)), Day: atoi(x.group(m, 1))})
 	})
@@ -325,6 +361,17 @@ func (x *extractor) dates() {
 			add(m, DateValue{Month: month(name)})
 		}
 	}
+}
+
+// ordinalWords are the centuries centuryRE reads in words.
+var ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+	"sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "twenty-first": 21}
+
+// lastRune returns the last rune of s as a string.
+func lastRune(s string) string {
+	_, n := utf8.DecodeLastRuneInString(s)
+	return s[len(s)-n:]
 }
 
 // colorList are the colours colorRE reads.
@@ -391,6 +438,15 @@ func (x *extractor) digitNumbers() {
 		if !ok {
 			continue
 		}
+		if x.yearLike(x.group(m, 1), x.group(m, 2)+x.group(m, 3), e) {
+			// "the 2017 film", "(2019)", "By 2018": a year, compared as
+			// a date.
+			x.add(Claim{Kind: Date, Start: s, End: e, Value: DateValue{Year: int(f)}.String()})
+			continue
+		}
+		if ordinalCompound(x.text[e:]) {
+			continue
+		}
 		unit := ""
 		switch suf := strings.ToLower(x.group(m, 2) + x.group(m, 3)); {
 		case suf == "%" || suf == "percent" || suf == "per cent":
@@ -403,6 +459,40 @@ func (x *extractor) digitNumbers() {
 		x.addNumber(s, e, f, unit)
 	}
 }
+
+// yearLike reports whether the number written raw, with suffix after it
+// and ending at e, is a year: four digits from 1500 to 2100, no unit
+// symbol or scale, and not followed by a plural noun ("2000 people" is a
+// count).
+func (x *extractor) yearLike(raw, suffix string, e int) bool {
+	if len(raw) != 4 || suffix != "" || raw < "1500" || raw > "2100" {
+		return false
+	}
+	if e < len(x.text) && (x.text[e] == '-' || x.text[e] == '.' && e+1 < len(x.text) && isDigit(x.text[e+1])) {
+		return false
+	}
+	next := firstWord(x.text[e:])
+	if next == "people" || next == "men" || next == "women" || next == "children" {
+		return false
+	}
+	return !(len(next) > 3 && strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ss"))
+}
+
+// ordinalCompound reports whether s, the text after a number, starts with
+// an ordinal suffix joined to a word by a hyphen ("th-grade" of
+// "9th-grade"): a grade that describes, not a count.
+func ordinalCompound(s string) bool {
+	if len(s) < 4 || s[2] != '-' {
+		return false
+	}
+	switch strings.ToLower(s[:2]) {
+	case "st", "nd", "rd", "th":
+		return true
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // numberWords extracts numbers written in words: "seven", "twenty-five".
 func (x *extractor) numberWords() {

@@ -206,13 +206,33 @@ func attribute(before string, c Claim) string {
 type DateValue struct {
 	Year, Month, Day int
 	Weekday          string // "thursday", or ""
+	// Period is the number of years a decade or century spans (10, 100),
+	// starting at Year ("the 1990s" is 1990 and 10; "the 19th century"
+	// 1800 and 101, since it is counted both as 1800–1899 and
+	// 1801–1900); 0 for a date.
+	Period int
 }
+
+// Last is the last year d spans: Year for a date, the period's last year
+// for a decade or century.
+func (d DateValue) Last() int {
+	if d.Period == 0 {
+		return d.Year
+	}
+	return d.Year + d.Period - 1
+}
+
+// Holds reports whether year y falls in d's year or period.
+func (d DateValue) Holds(y int) bool { return d.Year != 0 && y >= d.Year && y <= d.Last() }
 
 // String renders d as "YYYY-MM-DD" with "?" for unknown parts, or
 // "weekday:thursday".
 func (d DateValue) String() string {
 	if d.Weekday != "" {
 		return "weekday:" + d.Weekday
+	}
+	if d.Period != 0 {
+		return fmt.Sprintf("period:%d-%d", d.Year, d.Last())
 	}
 	part := func(n, width int) string {
 		if n == 0 {
@@ -228,6 +248,10 @@ func (d DateValue) Human() string {
 	switch {
 	case d.Weekday != "":
 		return upperFirst(d.Weekday)
+	case d.Period == 10:
+		return fmt.Sprintf("the %ds", d.Year)
+	case d.Period != 0:
+		return fmt.Sprintf("the %s century", ordinal(d.Year/100+1))
 	case d.Month != 0 && d.Day != 0 && d.Year != 0:
 		return fmt.Sprintf("%s %d, %d", MonthName(d.Month), d.Day, d.Year)
 	case d.Month != 0 && d.Year != 0:
@@ -244,6 +268,15 @@ func (d DateValue) Human() string {
 func ParseDate(v string) (DateValue, bool) {
 	if w, ok := strings.CutPrefix(v, "weekday:"); ok {
 		return DateValue{Weekday: w}, true
+	}
+	if p, ok := strings.CutPrefix(v, "period:"); ok {
+		lo, hi, _ := strings.Cut(p, "-")
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || h < l {
+			return DateValue{}, false
+		}
+		return DateValue{Year: l, Period: h - l + 1}, true
 	}
 	parts := strings.Split(v, "-")
 	if len(parts) != 3 {
@@ -277,6 +310,14 @@ func (d DateValue) Disagree(o DateValue) []string {
 		}
 		return out
 	}
+	if d.Period != 0 || o.Period != 0 {
+		// A decade or century gives no month or day: it disagrees only
+		// with a year outside it.
+		if d.Year != 0 && o.Year != 0 && (d.Last() < o.Year || o.Last() < d.Year) {
+			out = append(out, "year")
+		}
+		return out
+	}
 	if d.Year != 0 && o.Year != 0 && d.Year != o.Year {
 		out = append(out, "year")
 	}
@@ -295,4 +336,20 @@ func (d DateValue) Shared(o DateValue) bool {
 		return d.Weekday != "" && o.Weekday != ""
 	}
 	return d.Year != 0 && o.Year != 0 || d.Month != 0 && o.Month != 0 || d.Day != 0 && o.Day != 0
+}
+
+// ordinal writes n as "19th", "21st", "2nd".
+func ordinal(n int) string {
+	suf := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suf = "st"
+		case 2:
+			suf = "nd"
+		case 3:
+			suf = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suf
 }

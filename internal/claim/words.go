@@ -77,6 +77,41 @@ var dateNouns = map[string]string{
 	"announced": "announcement", "launched": "launch", "created": "creation", "died": "death", "signed": "signing",
 	"updated": "update", "issued": "issue", "filed": "filing", "introduced": "introduction", "acquired": "acquisition",
 	"arrested": "arrest", "elected": "election", "opened": "opening", "closed": "closing", "started": "start", "ended": "end",
+	"identified": "identification", "detected": "detection", "revealed": "disclosure", "uncovered": "discovery", "spotted": "discovery",
+	"established": "establishment", "formed": "formation",
+}
+
+// eventFamilies group the date nouns whose verbs date one event in
+// different words: a flaw "discovered" in March is the flaw "reported",
+// "disclosed" or "published" that month in another text.
+var eventFamilies = map[string]string{
+	"discovery": "known", "report": "known", "disclosure": "known", "publication": "known", "identification": "known",
+	"detection": "known", "announcement": "known",
+	"founding": "start", "creation": "start", "establishment": "start", "formation": "start", "opening": "start",
+	"release": "release", "launch": "release", "introduction": "release",
+	"fix": "fix", "patch": "fix",
+}
+
+// IsEventVerb reports whether stem is the stem of a verb whose date a
+// claim's attribute names ("discover", "report").
+func IsEventVerb(stem string) bool {
+	for v := range dateNouns {
+		if Stem(v) == stem {
+			return true
+		}
+	}
+	return false
+}
+
+// Event returns the family of the event a date claim dates, from its
+// attribute ("discovery date" and "report date" are both "known"), or ""
+// when the date is of no event the text names.
+func (c Claim) Event() string {
+	noun, ok := strings.CutSuffix(c.Attribute, " date")
+	if c.Kind != Date || !ok {
+		return ""
+	}
+	return eventFamilies[noun]
 }
 
 func setOf(words string) map[string]bool {

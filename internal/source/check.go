@@ -124,6 +124,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
+		if v, ok := ix.eventDate(c, q); ok {
+			return v
+		}
 	}
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
@@ -205,7 +208,7 @@ func (q query) overlap(p *Passage) int {
 func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 	var best *Passage
 	bestScore, unitMatch := -1, false
-	for _, key := range valueKeys(c) {
+	for _, key := range lookupKeys(c) {
 		for _, part := range ix.parts {
 			for _, id := range part.values[key] {
 				p := &part.passages[id]
@@ -245,8 +248,7 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 var timeUnits = map[string]bool{"second": true, "minut": true, "hour": true, "day": true, "week": true, "month": true, "year": true, "decad": true, "century": true}
 
 // specific reports whether c's value is unlikely to appear by chance: a
-// number with a unit, a date with two parts or more, a version or an
-// identifier.
+// number with a unit, a date with a year, a version or an identifier.
 func specific(c claim.Claim) bool {
 	switch c.Kind {
 	case claim.Number:
@@ -255,6 +257,11 @@ func specific(c claim.Claim) bool {
 		return false
 	case claim.Date:
 		d, _ := claim.ParseDate(c.Value)
+		if d.Year != 0 {
+			// A year, a decade or a century rarely matches by chance:
+			// any passage giving it states it, whatever it is about.
+			return true
+		}
 		n := 0
 		for _, part := range []int{d.Year, d.Month, d.Day} {
 			if part != 0 {
@@ -275,6 +282,9 @@ func sameValue(c, s claim.Claim) bool {
 		}
 		return s.Kind == claim.Number && closeEnough(c.Num, s.Num, 1e-9)
 	case claim.Date:
+		if cd, ok := claim.ParseDate(c.Value); ok && cd.Period != 0 {
+			return statesPeriod(cd, s)
+		}
 		if s.Kind == claim.Number {
 			// A year the source writes as a bare number: "a 1997 outbreak".
 			d, ok := claim.ParseDate(c.Value)
@@ -285,9 +295,38 @@ func sameValue(c, s claim.Claim) bool {
 		}
 		cd, ok1 := claim.ParseDate(c.Value)
 		sd, ok2 := claim.ParseDate(s.Value)
-		return ok1 && ok2 && cd.Shared(sd) && cd.Agrees(sd) && covers(sd, cd)
+		return ok1 && ok2 && sd.Period == 0 && cd.Shared(sd) && cd.Agrees(sd) && covers(sd, cd)
 	}
 	return c.Kind == s.Kind && c.Value == s.Value
+}
+
+// statesPeriod reports whether source claim s states the decade or
+// century p: a date or a bare year inside it ("1995" states "the
+// 1990s"), or a period inside it ("the 1990s" states "the 20th
+// century").
+func statesPeriod(p claim.DateValue, s claim.Claim) bool {
+	switch s.Kind {
+	case claim.Number:
+		return s.Unit == "" && s.Num == math.Trunc(s.Num) && p.Holds(int(s.Num))
+	case claim.Date:
+		sd, ok := claim.ParseDate(s.Value)
+		return ok && sd.Year != 0 && p.Holds(sd.Year) && p.Holds(sd.Last())
+	}
+	return false
+}
+
+// lookupKeys are the keys under which the passages that may state c are
+// found: valueKeys, and for a decade or century every year in it.
+func lookupKeys(c claim.Claim) []string {
+	d, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || d.Period == 0 {
+		return valueKeys(c)
+	}
+	keys := valueKeys(c)
+	for y := d.Year; y <= d.Last(); y++ {
+		keys = append(keys, "date:y:"+strconv.Itoa(y), "number:"+strconv.Itoa(y))
+	}
+	return keys
 }
 
 // partialDate decides a date claim that a passage about the same thing
@@ -319,6 +358,53 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 		}
 	}
 	return Verdict{}, false
+}
+
+// eventDate aligns a date claim with the source's date of the same event
+// written with another verb: "discovered in March 2024" against "reported
+// in February 2024". The source's date must be of an event of the same
+// family (claim.Claim.Event), in the same year, in a passage that shares a
+// word of the claim's sentence other than its verb (the same subject), or
+// be the only date of that event and year in the sources; then a month
+// that differs is a near-miss contradiction, and the suggestion gives the
+// source's date.
+func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
+	fam := c.Event()
+	cd, ok := claim.ParseDate(c.Value)
+	if fam == "" || !ok || cd.Year == 0 || cd.Month == 0 || cd.Period != 0 {
+		return Verdict{}, false
+	}
+	var best Verdict
+	bestScore, n := -1, 0
+	for _, part := range ix.parts {
+		for _, id := range part.values["date:y:"+strconv.Itoa(cd.Year)] {
+			p := &part.passages[id]
+			score := 0
+			for _, w := range q.ctx {
+				if p.has(w) && !claim.IsEventVerb(w) {
+					score++
+				}
+			}
+			for _, s := range p.Claims {
+				sd, ok := claim.ParseDate(s.Value)
+				if s.Kind != claim.Date || !ok || s.Event() != fam || sd.Year != cd.Year || sd.Month == 0 || sd.Period != 0 {
+					continue
+				}
+				if cd.Agrees(sd) {
+					return Verdict{}, false // the sources also give the claimed date
+				}
+				n++
+				if score > bestScore {
+					best, bestScore = Verdict{Status: Contradicted, Evidence: p, Found: s, Near: true}, score
+				}
+			}
+		}
+	}
+	// The same subject: the passage shares a word of the claim's
+	// sentence, or it is the only date of that event the sources give
+	// that year ("It was discovered in March 2024", the sentence's
+	// subject a pronoun).
+	return best, bestScore > 0 || n == 1
 }
 
 // covers reports whether source date s gives every part claim date c
@@ -463,6 +549,11 @@ func conflicts(c, s claim.Claim) (near, ok bool) {
 	if c.Attribute != "" && s.Attribute != "" && !sharesWord(c.Attribute, s.Attribute) {
 		return false, false
 	}
+	if ce, se := c.Event(), s.Event(); ce != "" && se != "" && ce != se {
+		// "discovery date" and "release date" share a word, not an
+		// event.
+		return false, false
+	}
 	switch c.Kind {
 	case claim.Number:
 		if c.Unit != "" && s.Unit != "" && !sameUnit(c.Unit, s.Unit) {
@@ -483,7 +574,9 @@ func conflicts(c, s claim.Claim) (near, ok bool) {
 	case claim.Date:
 		cd, ok1 := claim.ParseDate(c.Value)
 		sd, ok2 := claim.ParseDate(s.Value)
-		if !ok1 || !ok2 || !cd.Shared(sd) {
+		if !ok1 || !ok2 || !cd.Shared(sd) || cd.Period != 0 || sd.Period != 0 {
+			// A decade or century is never contradicted: "the 1990s"
+			// and "1985" may speak of different things.
 			return false, false
 		}
 		diff := cd.Disagree(sd)

@@ -33,7 +33,86 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	return ix.findInitials(c.Text)
+	if p := ix.findInitials(c.Text); p != nil {
+		return p
+	}
+	return ix.findSqueezed(c.Text)
+}
+
+// findSqueezed returns a passage that writes the name text with other
+// spacing, case or punctuation ("TechCrunch" for "Tech Crunch",
+// "African-Americans" for "African Americans", "A.C. Milan" for "AC
+// Milan"): its letters and digits in order, lower-cased, are the same.
+// Candidates are the passages holding a word the squeezed name starts
+// with; each is then compared whole.
+func (ix *Index) findSqueezed(text string) *Passage {
+	key := squeeze(text)
+	if len(key) < 4 {
+		return nil
+	}
+	for _, part := range ix.parts {
+		seen := map[int32]bool{}
+		for i := 2; i <= len(key); i++ {
+			for _, id := range part.words[claim.Stem(key[:i])] {
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				p := &part.passages[id]
+				if squeezedHas(p.Text, key) {
+					return p
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// squeezedHas reports whether the squeezed text holds key from the start
+// of a word to the end of a word: "Tech Crunch" holds "techcrunch",
+// "I am ocean" does not hold "amoc".
+func squeezedHas(text, key string) bool {
+	var b strings.Builder
+	starts, ends := map[int]bool{}, map[int]bool{}
+	in := false
+	for _, r := range text {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case word && !in:
+			starts[b.Len()] = true
+		case !word && in && r != '.' && r != '-' && r != '\'' && r != '’':
+			ends[b.Len()] = true
+		}
+		if word {
+			b.WriteRune(unicode.ToLower(r))
+			in = true
+		} else if r != '.' && r != '-' && r != '\'' && r != '’' {
+			in = false
+		}
+	}
+	ends[b.Len()] = true
+	sq := b.String()
+	for i := 0; ; {
+		j := strings.Index(sq[i:], key)
+		if j < 0 {
+			return false
+		}
+		if starts[i+j] && ends[i+j+len(key)] || starts[i+j] && ends[i+j+len(key)+1] && sq[i+j+len(key)] == 's' {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+// squeeze returns the letters and digits of s, lower-cased.
+func squeeze(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }
 
 // findWords returns a passage holding every word of words or, when no

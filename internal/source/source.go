@@ -207,6 +207,9 @@ func valueKeys(c claim.Claim) []string {
 			return nil
 		}
 		var keys []string
+		if d.Period != 0 {
+			return []string{"date:p:" + c.Value}
+		}
 		if d.Weekday != "" {
 			keys = append(keys, "date:w:"+d.Weekday)
 		}

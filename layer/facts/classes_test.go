@@ -1,0 +1,55 @@
+package facts_test
+
+import (
+	"testing"
+
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// TestFalseFlagClasses holds the classes of false flags found on WiCE's
+// supported claims (docs/grounding.md): each output states only what its
+// source states, in other words, and must pass; its counterpart changes
+// the specific and must still be flagged.
+func TestFalseFlagClasses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, source, output, wrong string
+	}{
+		{"decade", "The company was founded in 1994 in Ohio.", "The company was founded in the 1990s.", "The company was founded in the 1970s."},
+		{"decade with apostrophe", "Sales peaked in 2004 in Ohio.", "Sales peaked in the 2000's.", "Sales peaked in the 1980's."},
+		{"century", "The church was built in 1856 by the town.", "The church was built in the 19th century.", "The church was built in the 17th century."},
+		{"year inside a full date", "Published March 5, 2003.\nInez rejoined the band on tour.", "Inez joined the band again for their tour in 2003.", "Inez joined the band again for their tour in 2009."},
+		{"year before a noun", "Posted: 14 Apr 2019.\nFiloni revealed that Park reprised his role.", "In the 2019 panel, Filoni revealed that Park reprised his role.", "In the 2015 panel, Filoni revealed that Park reprised his role."},
+		{"year in an ISO date-time", "PUBLISHED DATETIME: 2018-06-30T07:00:00Z\nThe man has never been identified.", "The man has never been identified (June 2018).", "The man has never been identified (June 2016)."},
+		{"name without its space", "TechCrunch reported the deal first.", "Tech Crunch reported the deal first.", "Tech Daily reported the deal first."},
+		{"name with a hyphen", "The Chronicle of African Americans in the Horse Industry.", "A website about African-Americans in the horse industry.", "A website about Native-Americans in the horse industry."},
+		{"name with dots", "AC Milan won the derby.", "A.C. Milan won the derby.", "Inter Milan won the derby."},
+		{"money with a no-break space", "A total of €76.25 million in fees is earmarked.", "A total of €76.25\u00a0million in fees is earmarked.", "A total of €96.25\u00a0million in fees is earmarked."},
+		{"score with an en dash", "United beat Arsenal 5-4 at Highbury.", "United beat Arsenal 5–4 at Highbury.", "United beat Arsenal 6–4 at Highbury."},
+		{"grade", "The school opened in August 2016 with 400 students.", "The school opened in 2016 with 400 9th-grade students.", "The school opened in 2016 with 700 9th-grade students."},
+		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
+	}
+	flagged := func(f layer.Findings) []result.Issue {
+		var out []result.Issue
+		for _, is := range f.Issues {
+			switch is.Type {
+			case result.Hallucination, result.FactMismatch, result.UnsupportedClaim:
+				out = append(out, is)
+			}
+		}
+		return out
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := []layer.Source{{ID: "src", Content: tt.source}}
+			if got := flagged(runFacts(t, &layer.Input{Output: tt.output, Sources: src})); len(got) != 0 {
+				t.Errorf("%q flagged: %s", tt.output, dump(got))
+			}
+			if got := flagged(runFacts(t, &layer.Input{Output: tt.wrong, Sources: src})); len(got) == 0 {
+				t.Errorf("%q not flagged", tt.wrong)
+			}
+		})
+	}
+}
