@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -453,13 +452,4 @@ func sliceIndexes(l int, sel jpSelector) []int {
 		out = append(out, i)
 	}
 	return out
-}
-
-// jsonText renders a value as JSON text.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }

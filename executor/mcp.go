@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -351,9 +349,6 @@ func normalizeJSON(v any) any {
 	}
 	return v
 }
-
-// serverIDs returns the running servers' tool_ids (for tests and logs).
-func (r *Runner) serverIDs() []string { return slices.Sorted(maps.Keys(r.servers)) }
 
 // capBuffer keeps the first max bytes written to it.
 type capBuffer struct {

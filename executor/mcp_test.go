@@ -244,3 +244,70 @@ config:
 		t.Errorf("loopback not allowed: err = %v, want ErrRefusedAddress", err)
 	}
 }
+
+// TestMCPToolsChanged: an upstream that adds a tool sends
+// notifications/tools/list_changed; the Runner drops its cached list, calls
+// WithToolsChanged, and lists the new tool.
+func TestMCPToolsChanged(t *testing.T) {
+	t.Parallel()
+	changed := make(chan string, 4)
+	r := newRunner(t, fixture(t), executor.WithToolsChanged(func(server string) { changed <- server }))
+	ctx := context.Background()
+	tools, err := r.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(toolNames(tools), "late") {
+		t.Fatal("late listed before it exists")
+	}
+	call(t, r, "grow", `{}`)
+	select {
+	case s := <-changed:
+		if s != "testmcp" {
+			t.Errorf("changed server %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no tools/list_changed within 10 s")
+	}
+	if tools, err = r.Tools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(toolNames(tools), "late") {
+		t.Errorf("late not listed after the change: %v", toolNames(tools))
+	}
+	if res := call(t, r, "late", `{}`); res.Text != "late" {
+		t.Errorf("%+v", res)
+	}
+}
+
+// TestMCPNameCollision: an upstream tool whose name a registry tool has is
+// listed as <server_id>__<name>, and both can be called.
+func TestMCPNameCollision(t *testing.T) {
+	t.Parallel()
+	dir := fixture(t)
+	if err := os.WriteFile(filepath.Join(dir, "pid.yaml"), []byte(`tool_id: pid
+tool_type: mcp_tool
+version: "1.0.0"
+executor: testmcp
+description: Echo under a name the server also uses
+config:
+  mcp_tool_name: echo
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, dir)
+	tools, err := r.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := toolNames(tools)
+	if !slices.Contains(names, "pid") || !slices.Contains(names, "testmcp__pid") || !slices.Contains(names, "echo") {
+		t.Fatalf("names %v", names)
+	}
+	if res := call(t, r, "pid", `{"message": "registry"}`); res.Text != "registry" {
+		t.Errorf("pid (the registry's): %+v", res)
+	}
+	if res := call(t, r, "testmcp__pid", `{}`); res.Text == "" || res.Text == "registry" {
+		t.Errorf("testmcp__pid (the upstream's): %+v", res)
+	}
+}
