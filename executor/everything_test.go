@@ -90,9 +90,10 @@ config:
 	if res.IsError || !strings.Contains(res.Text, "5") {
 		t.Errorf("get-sum: %+v", res)
 	}
-	// Arguments the server's own schema rejects: the upstream's error.
+	// Arguments the server's own schema rejects: the upstream answers
+	// isError, which is a failed result, not a failed call.
 	res, err = r.Call(ctx, "get-sum", json.RawMessage(`{"a": "two"}`))
-	if err == nil && !res.IsError {
-		t.Errorf("bad arguments answered without an error: %+v", res)
+	if err != nil || !res.IsError || res.Text == "" {
+		t.Errorf("bad arguments: err %v, result %+v", err, res)
 	}
 }
