@@ -207,7 +207,6 @@ type runnable struct {
 	runtime *manifest.Tool // a script's runtime
 	server  *upstream      // an mcp_tool's server
 	schema  json.RawMessage
-	out     json.RawMessage
 	path    *jsonPath // an api tool's response_transform
 }
 
