@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"testing"
 )
@@ -57,5 +60,37 @@ func TestToolsRun(t *testing.T) {
 				t.Errorf("outcome %+v, want %s", got.Outcome, tc.status)
 			}
 		})
+	}
+}
+
+// TestToolsRunAPI runs an api tool against a server on loopback: refused
+// by default, answered with --allow-loopback.
+func TestToolsRunAPI(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"item": {"id": "`+r.URL.Query().Get("id")+`", "tags": ["x", "y"]}}`)
+	}))
+	defer srv.Close()
+	dir := writeFiles(t, map[string]string{"lookup.yaml": `tool_id: lookup
+tool_type: api
+version: "1.0.0"
+executor: http_client
+description: Looks an item up
+config:
+  method: GET
+  url_template: "` + srv.URL + `/items?id={id}"
+  response_transform: "$.item.tags[-1]"
+parameters:
+  - {name: id, type: string, required: true, description: The item's id}
+`})
+	cases := []callCase{
+		{name: "refused", args: []string{"tools", "run", "lookup", `{"id": "a b"}`, "--tools", dir},
+			code: 1, wantOut: []string{"loopback address 127.0.0.1 refused", `"status": "FAILED"`}},
+		{name: "allowed", args: []string{"tools", "run", "lookup", `{"id": "a b"}`, "--tools", dir, "--allow-loopback"},
+			code: 0, wantOut: []string{`"value": "y"`, `"status": 200`, `"status": "SATISFIED"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
 	}
 }
