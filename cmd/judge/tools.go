@@ -83,6 +83,7 @@ document, a bad flag).`,
 	initToolsNew(tools)
 	initToolsMigrate(tools)
 	initToolsExport(tools)
+	initToolsRun(tools)
 	root.AddCommand(tools)
 }
 
