@@ -26,7 +26,7 @@ var (
 	apiConfig       = append([]string{"method", "url", "url_template", "headers", "body", "query", "response_transform", "timeout", "auth"}, contractConfig...)
 	mcpToolConfig   = append([]string{"mcp_tool_name", "timeout"}, contractConfig...)
 	mcpServerConfig = []string{"transport", "command", "args", "env", "url", "headers", "startup_timeout", "cwd"}
-	runtimeConfig   = []string{"command", "args", "url", "env", "language", "version", "extensions", "timeout"}
+	runtimeConfig   = []string{"command", "args", "url", "env", "language", "version", "extensions", "timeout", "input"}
 )
 
 // configString reads config.key as a string; absent is "", false.

@@ -1,0 +1,420 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/manifest"
+)
+
+// stopGrace is how long a stdio server has to exit after its stdin is
+// closed before its process group is killed.
+const stopGrace = 2 * time.Second
+
+// upstream is one mcp_server: a session to it, started (stdio) or
+// connected (streamable HTTP) on first use, and started again on the next
+// use after it crashed.
+type upstream struct {
+	r    *Runner
+	tool *manifest.Tool
+
+	mu      sync.Mutex // held while connecting and stopping
+	sess    *mcp.ClientSession
+	proc    *exec.Cmd     // the stdio server process, nil over HTTP
+	exited  chan struct{} // closed when proc has exited (or the HTTP session ended)
+	stderr  *capBuffer
+	tmu     sync.Mutex  // guards tools (the list-changed handler runs while mu may be held)
+	tools   []*mcp.Tool // cached tools/list; nil when it must be asked again
+	starts  int
+	stopped bool
+}
+
+func newUpstream(r *Runner, t *manifest.Tool) *upstream { return &upstream{r: r, tool: t} }
+
+// session returns a live session, starting or connecting the server when
+// there is none or when the last one ended (a crash).
+func (u *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped {
+		return nil, ErrClosed
+	}
+	if u.sess != nil {
+		select {
+		case <-u.exited:
+			u.r.cfg.logger.Warn("MCP server ended; restarting", "server", u.tool.ID, "stderr", lastLine(u.stderr.String()))
+			u.teardown()
+		default:
+			return u.sess, nil
+		}
+	}
+	if err := u.connect(ctx); err != nil {
+		return nil, err
+	}
+	return u.sess, nil
+}
+
+// connect starts or reaches the server under its startup timeout; u.mu is
+// held.
+func (u *upstream) connect(ctx context.Context) error {
+	timeout := u.r.cfg.limits.StartupTimeout
+	if d, ok := seconds(u.tool.Config["startup_timeout"]); ok {
+		timeout = d
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := u.tool.ID
+	client := mcp.NewClient(&mcp.Implementation{Name: "judge", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			u.setTools(nil)
+			if fn := u.r.cfg.toolsChanged; fn != nil {
+				fn(id)
+			}
+		},
+	})
+	var tr mcp.Transport
+	exited := make(chan struct{})
+	switch u.tool.Config["transport"] {
+	case "stdio":
+		cmd, err := u.command()
+		if err != nil {
+			return err
+		}
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return err
+		}
+		u.stderr = &capBuffer{max: int(u.r.cfg.limits.MaxOutput)}
+		cmd.Stderr = u.stderr
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("starting MCP server %s: %w", id, err)
+		}
+		go func() { _ = cmd.Wait(); close(exited) }()
+		u.proc, u.exited = cmd, exited
+		tr = &mcp.IOTransport{Reader: stdout, Writer: stdin}
+		u.r.cfg.logger.Info("MCP server started", "server", id, "pid", cmd.Process.Pid)
+	case "streamable-http":
+		endpoint, err := expand(str(u.tool.Config["url"]), u.r.cfg.getenv, nil, nil)
+		if err != nil {
+			return fmt.Errorf("config.url: %w", err)
+		}
+		hdr := http.Header{}
+		for k, v := range asMap(u.tool.Config["headers"]) {
+			val, err := expand(paramText(v), u.r.cfg.getenv, nil, nil)
+			if err != nil {
+				return fmt.Errorf("config.headers.%s: %w", k, err)
+			}
+			hdr.Set(k, val)
+		}
+		hc := &http.Client{Transport: headerTransport{base: u.r.http.Transport, hdr: hdr}}
+		tr = &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: 1}
+	}
+	sess, err := client.Connect(sctx, tr, nil)
+	if err != nil {
+		u.kill()
+		u.proc = nil
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("MCP server %s did not start within its startup_timeout of %s: %w", id, timeout, ErrTimeout)
+		}
+		return fmt.Errorf("connecting to MCP server %s: %w%s", id, err, stderrHint(u.stderr))
+	}
+	if u.proc == nil {
+		go func() { _ = sess.Wait(); close(exited) }()
+	}
+	u.sess, u.exited = sess, exited
+	u.setTools(nil)
+	u.starts++
+	return nil
+}
+
+// command builds the stdio server's process: command and args (never a
+// shell), in config.cwd inside the manifest's directory (else that
+// directory), with the allowlisted environment and config.env, in its own
+// process group.
+func (u *upstream) command() (*exec.Cmd, error) {
+	t := u.tool
+	name := str(t.Config["command"])
+	var args []string
+	for _, a := range stringList(t.Config["args"]) {
+		v, err := expand(a, u.r.cfg.getenv, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("config.args: %w", err)
+		}
+		args = append(args, v)
+	}
+	dir, err := filepath.Abs(filepath.Dir(t.Path))
+	if err != nil {
+		return nil, err
+	}
+	if cwd := str(t.Config["cwd"]); cwd != "" {
+		if dir, err = inside(dir, cwd); err != nil {
+			return nil, fmt.Errorf("config.cwd: %w", err)
+		}
+	}
+	env, err := childEnv(u.r.cfg.envAllow, u.r.cfg.getenv, asMap(t.Config["env"]))
+	if err != nil {
+		return nil, err
+	}
+	// A relative program path (./server) is the manifest directory's.
+	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
+		if name, err = inside(dir, name); err != nil {
+			return nil, fmt.Errorf("config.command: %w", err)
+		}
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, nil
+}
+
+// kill ends the server's whole process group and waits for the leader;
+// u.mu is held.
+func (u *upstream) kill() {
+	if u.proc == nil || u.proc.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-u.proc.Process.Pid, syscall.SIGKILL)
+	if u.exited != nil {
+		<-u.exited
+	}
+}
+
+// teardown drops a session that ended; u.mu is held.
+func (u *upstream) teardown() {
+	if u.sess != nil {
+		_ = u.sess.Close()
+	}
+	u.kill()
+	u.sess, u.proc = nil, nil
+	u.setTools(nil)
+}
+
+// drop tears sess down when it is still the current session and its
+// connection is gone (the server crashed or hung up), so that the next use
+// starts the server again. A session that still answers is kept: the
+// failure was the request's.
+func (u *upstream) drop(sess *mcp.ClientSession) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.sess != sess {
+		return
+	}
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := sess.Ping(pctx, nil); err == nil {
+		return
+	}
+	u.r.cfg.logger.Warn("MCP session lost; the server starts again on next use", "server", u.tool.ID)
+	u.teardown()
+}
+
+func (u *upstream) setTools(ts []*mcp.Tool) {
+	u.tmu.Lock()
+	u.tools = ts
+	u.tmu.Unlock()
+}
+
+// stop ends the session: a stdio server's stdin is closed, it has
+// stopGrace to exit, then its process group is killed.
+func (u *upstream) stop() error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.stopped = true
+	if u.sess == nil {
+		return nil
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- u.sess.Close() }()
+	var err error
+	select {
+	case err = <-closed:
+	case <-time.After(stopGrace):
+	}
+	if u.proc != nil {
+		select {
+		case <-u.exited:
+		case <-time.After(stopGrace):
+		}
+		u.kill()
+	}
+	u.sess, u.proc = nil, nil
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+		err = nil
+	}
+	if err != nil && u.exited != nil {
+		// A server that exited as asked may leave a broken-pipe error.
+		err = nil
+	}
+	return err
+}
+
+// list returns the server's tools, from the cache when it holds them.
+func (u *upstream) list(ctx context.Context) ([]*mcp.Tool, error) {
+	sess, err := u.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u.tmu.Lock()
+	cached := u.tools
+	u.tmu.Unlock()
+	if cached != nil {
+		return cached, nil
+	}
+	var out []*mcp.Tool
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			u.drop(sess)
+			return nil, fmt.Errorf("tools/list of MCP server %s: %w", u.tool.ID, err)
+		}
+		out = append(out, t)
+		if len(out) > 10000 {
+			return nil, fmt.Errorf("tools/list of MCP server %s: more than 10000 tools", u.tool.ID)
+		}
+	}
+	u.setTools(out)
+	return out, nil
+}
+
+// call runs one upstream tool under timeout.
+func (u *upstream) call(ctx context.Context, name string, args map[string]any, timeout time.Duration) (*Result, error) {
+	sess, err := u.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := sess.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w after %s", name, u.tool.ID, ErrTimeout, timeout)
+		}
+		u.drop(sess)
+		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w%s", name, u.tool.ID, err, stderrHint(u.stderr))
+	}
+	return mcpAnswer(res), nil
+}
+
+// mcpAnswer makes a Result of an MCP tools/call answer.
+func mcpAnswer(res *mcp.CallToolResult) *Result {
+	out := &Result{IsError: res.IsError, mcpResult: res}
+	var texts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, t.Text)
+		}
+	}
+	out.Text = strings.Join(texts, "\n")
+	switch {
+	case res.StructuredContent != nil:
+		out.Value = normalizeJSON(res.StructuredContent)
+	case len(texts) == 1:
+		if v, ok := jsonValue([]byte(texts[0])); ok {
+			out.Value = v
+		} else {
+			out.Value = texts[0]
+		}
+	default:
+		out.Value = out.Text
+	}
+	return out
+}
+
+// normalizeJSON re-decodes v so that numbers are json.Number, as in every
+// other Value.
+func normalizeJSON(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	if n, ok := jsonValue(b); ok {
+		return n
+	}
+	return v
+}
+
+// serverIDs returns the running servers' tool_ids (for tests and logs).
+func (r *Runner) serverIDs() []string { return slices.Sorted(maps.Keys(r.servers)) }
+
+// capBuffer keeps the first max bytes written to it.
+type capBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (b *capBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *capBuffer) String() string {
+	if b == nil {
+		return ""
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}
+
+func stderrHint(b *capBuffer) string {
+	if l := lastLine(b.String()); l != "" {
+		return " (server stderr: " + l + ")"
+	}
+	return ""
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// headerTransport adds the manifest's headers to every request.
+type headerTransport struct {
+	base http.RoundTripper
+	hdr  http.Header
+}
+
+func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.hdr) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.hdr {
+			req.Header[k] = v
+		}
+	}
+	return h.base.RoundTrip(req)
+}
