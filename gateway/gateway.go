@@ -40,6 +40,17 @@ type Tool struct {
 	InputSchema, OutputSchema json.RawMessage
 	// Server names the upstream MCP server; empty for a registry tool.
 	Server string
+	// Upstream is the upstream server's own name of the tool, what is
+	// pinned; empty means Name.
+	Upstream string
+}
+
+// pinName is the name a tool is pinned under.
+func (t Tool) pinName() string {
+	if t.Upstream != "" {
+		return t.Upstream
+	}
+	return t.Name
 }
 
 // Result is what running a tool gave.
@@ -180,7 +191,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 		byServer := map[string][]toolpin.Tool{}
 		for _, t := range tools {
 			if t.Server != "" {
-				byServer[t.Server] = append(byServer[t.Server], toolpin.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+				byServer[t.Server] = append(byServer[t.Server], toolpin.Tool{Name: t.pinName(), Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
 			}
 		}
 		servers := make([]string, 0, len(byServer))
@@ -194,7 +205,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 				return fmt.Errorf("gateway: %w", err)
 			}
 			for _, f := range fs {
-				pinIssues[f.Tool] = append(pinIssues[f.Tool], f)
+				pinIssues[s+"\x00"+f.Tool] = append(pinIssues[s+"\x00"+f.Tool], f)
 				g.log.Warn("pinned tool definition", "tool", f.Tool, "server", s, "rule", f.Rule, "message", f.Issue.Message)
 			}
 		}
@@ -215,7 +226,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 			skip(t, "tool poisoning: "+firstError(issues))
 			continue
 		}
-		if pf := pinIssues[t.Name]; len(pf) > 0 {
+		if pf := pinIssues[t.Server+"\x00"+t.pinName()]; t.Server != "" && len(pf) > 0 {
 			if g.opts.RefuseChanged {
 				skip(t, "pinned definition: "+pf[0].Issue.Message)
 				continue
