@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,7 +128,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
-	gw, err = gateway.New(ctx, runnerBackend{runner}, opts)
+	gw, err = gateway.New(ctx, gateway.FromRunner(runner), opts)
 	if err != nil {
 		return err
 	}
@@ -193,26 +192,3 @@ func pinWhere(file string) string {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// runnerBackend serves the executor's tools to the gateway.
-type runnerBackend struct{ r *executor.Runner }
-
-func (b runnerBackend) Tools(ctx context.Context) ([]gateway.Tool, error) {
-	ts, err := b.r.Tools(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]gateway.Tool, len(ts))
-	for i, t := range ts {
-		out[i] = gateway.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Server: t.Server, Upstream: t.Upstream}
-	}
-	return out, nil
-}
-
-func (b runnerBackend) Call(ctx context.Context, name string, args json.RawMessage) (*gateway.Result, error) {
-	res, err := b.r.Call(ctx, name, args)
-	if err != nil {
-		return nil, err
-	}
-	return &gateway.Result{MCP: res.MCPResult()}, nil
-}
