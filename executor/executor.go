@@ -276,7 +276,7 @@ func New(ctx context.Context, reg *manifest.Registry, opts ...Option) (*Runner, 
 			continue
 		}
 		if why := lintErr(t); why != "" {
-			r.skipped = append(r.skipped, Skip{Tool: t.ID, Reason: "MCP server " + why})
+			r.skipped = append(r.skipped, Skip{Tool: t.ID, Reason: why})
 			continue
 		}
 		if t.Config["transport"] != "stdio" && t.Config["transport"] != "streamable-http" {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,30 +20,34 @@ import (
 	"github.com/agentjudge/judge/manifest"
 )
 
-// mcptestBin is the test MCP server (testdata/mcpserver), built once by
-// TestMain.
-var mcptestBin string
-
-func TestMain(m *testing.M) {
+// mcptest builds the test MCP server (testdata/mcpserver) once per test
+// process and returns its path. Building lazily keeps fuzz workers, which
+// run no MCP test, from building it.
+var mcptest = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "mcptest")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return "", err
 	}
-	mcptestBin = filepath.Join(dir, "mcptest")
-	out, err := exec.Command("go", "build", "-o", mcptestBin, "./testdata/mcpserver").CombinedOutput()
+	bin := filepath.Join(dir, "mcptest")
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/mcpserver").CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building the test MCP server: %v\n%s", err, out)
-		os.Exit(1)
+		return "", fmt.Errorf("building the test MCP server: %v\n%s", err, out)
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return bin, nil
+})
+
+func mcptestBin(t testing.TB) string {
+	t.Helper()
+	bin, err := mcptest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // fixture copies testdata/tools (and the test MCP server beside its
 // manifests) into a temporary directory and returns it.
-func fixture(t *testing.T) string {
+func fixture(t testing.TB) string {
 	t.Helper()
 	dst := t.TempDir()
 	err := filepath.WalkDir("testdata/tools", func(p string, d fs.DirEntry, err error) error {
@@ -64,7 +69,7 @@ func fixture(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := os.ReadFile(mcptestBin)
+	bin, err := os.ReadFile(mcptestBin(t))
 	if err != nil {
 		t.Fatal(err)
 	}

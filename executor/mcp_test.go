@@ -187,7 +187,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cmd := exec.CommandContext(ctx, mcptestBin, "-http", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, mcptestBin(t), "-http", "127.0.0.1:0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -73,6 +73,7 @@ document, a bad flag).`,
 	f.StringVar(&params.mcp, "mcp", "", `MCP tool definitions to lint (a tools/list result as JSON; "-" reads stdin) instead of directories`)
 	f.Var(params.format, "format", "output format: json, text or sarif (default text on a terminal, json otherwise)")
 	tools.AddCommand(lint)
+	initToolsRun(tools)
 	root.AddCommand(tools)
 }
 
