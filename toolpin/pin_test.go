@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/redistest"
 	"github.com/agentjudge/judge/toolpin"
 )
 
@@ -27,8 +28,27 @@ func rules(fs []toolpin.Finding) string {
 // as a restarted gateway does.
 func TestPinsAcrossRestarts(t *testing.T) {
 	t.Parallel()
+	restarts(t, toolpin.File{Path: filepath.Join(t.TempDir(), "pins.json")})
+}
+
+// TestPinsInRedis runs the same steps on pins kept in a real Redis server.
+func TestPinsInRedis(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	r, err := toolpin.OpenRedis(context.Background(), srv.URL(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	restarts(t, r)
+	if _, err := toolpin.OpenRedis(context.Background(), "redis+cluster://127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "pin file") {
+		t.Errorf("a cluster URL: err = %v, want a pointer to the pin file", err)
+	}
+}
+
+func restarts(t *testing.T, file toolpin.Store) {
+	t.Helper()
 	ctx := context.Background()
-	file := toolpin.File{Path: filepath.Join(t.TempDir(), "pins.json")}
 	steps := []struct {
 		name  string
 		tools []toolpin.Tool

@@ -56,7 +56,7 @@ suggestions, progress) is put in the result's _meta. A session whose
 progress verdict is stop gets a clear message instead of more calls.
 
 Tool definitions are scanned for poisoning and upstream tools pinned
-(--pins FILE keeps the pins across restarts); --refuse-poisoned and
+(--pins FILE, or Redis with JUDGE_REDIS_URL, keeps the pins across restarts); --refuse-poisoned and
 --refuse-changed leave such tools out of tools/list. Sessions live in
 memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 		Example: `  judge gateway --tools .ai/tools
@@ -72,7 +72,7 @@ memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 	f.StringArrayVar(&params.tools, "tools", nil, "tool manifest directory (repeatable)")
 	f.StringVar(&params.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8090) instead of stdio")
 	f.BoolVar(&params.exposeJudge, "expose-judge", false, "offer judge's own checks as tools: validate, check_call, lint_tools")
-	f.StringVar(&params.pins, "pins", "", "file keeping the pins of upstream tool definitions across restarts (default: in memory)")
+	f.StringVar(&params.pins, "pins", "", "file keeping the pins of upstream tool definitions across restarts (default: Redis with JUDGE_REDIS_URL, else memory)")
 	f.BoolVar(&params.refuseChanged, "refuse-changed", false, "leave out an upstream tool whose definition differs from its pin")
 	f.BoolVar(&params.refusePoisoned, "refuse-poisoned", false, "leave out a tool with an error-severity poisoning finding")
 	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let api tools call loopback addresses")
@@ -101,8 +101,17 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	}
 	defer store.close()
 	var pinStore toolpin.Store = &toolpin.Memory{}
-	if params.pins != "" {
-		pinStore = toolpin.File{Path: params.pins}
+	pinsAt := "memory"
+	switch raw := params.getenv(RedisURLEnv); {
+	case params.pins != "":
+		pinStore, pinsAt = toolpin.File{Path: params.pins}, params.pins
+	case raw != "" && store.redis != nil:
+		r, err := toolpin.OpenRedis(ctx, raw)
+		if err != nil {
+			return badInputf("%s: %v (or give --pins FILE)", RedisURLEnv, err)
+		}
+		defer r.Close()
+		pinStore, pinsAt = r, "redis "+toolpin.DefaultRedisKey
 	}
 	pins, err := toolpin.New(ctx, pinStore)
 	if err != nil {
@@ -152,7 +161,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 			}
 		}
 	}()
-	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinWhere(params.pins))
+	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt)
 	if params.http == "" {
 		err := gw.Server().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(params.stdin), Writer: nopWriteCloser{params.stdout}})
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
@@ -180,13 +189,6 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	defer cancel()
 	_ = srv.Shutdown(sctx)
 	return nil
-}
-
-func pinWhere(file string) string {
-	if file == "" {
-		return "memory"
-	}
-	return file
 }
 
 type nopWriteCloser struct{ io.Writer }
