@@ -46,6 +46,10 @@ type Session struct {
 	// Escalated is true once a verdict escalated: the next limit crossed
 	// stops.
 	Escalated bool `json:"escalated,omitempty"`
+	// Stopped, when not empty, is the reason a driver (the gateway)
+	// stopped the session after a stop verdict: its further calls are
+	// answered without running them, by every replica sharing the store.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Store keeps sessions. Update must apply fn atomically to the session

@@ -84,6 +84,7 @@ file (--config), judges plain-language criteria.`,
 	addConfigFlag(root)
 	initValidate(root)
 	initServe(root)
+	initGateway(root)
 	initTools(root)
 	initCall(root)
 	initMetrics(root)

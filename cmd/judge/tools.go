@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolscan"
 )
 
 // formatSARIF is the SARIF 2.1.0 output of judge tools lint.
@@ -111,6 +112,9 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 			return badInputf("--mcp: %w", err)
 		}
 		rep, err = manifest.LintMCP(ctx, name, data)
+		if err == nil {
+			err = toolscan.AddToReport(rep, name, data)
+		}
 	} else {
 		if len(args) == 0 {
 			args = []string{manifest.DefaultDir}

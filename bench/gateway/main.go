@@ -1,0 +1,193 @@
+// Command gateway measures what judge gateway adds to a tool call: the
+// same go-sdk client calls the same upstream MCP server (the gateway
+// tests' upstream, over stdio) directly and through `judge gateway` (also
+// over stdio), in alternating blocks, and prints p50 and p99 of both, their
+// difference, and the calls per second through the gateway. Every call
+// through the gateway gets a schema check and an outcome. With
+// -cpuprofile, the gateway also runs in this process (in-memory
+// transports to the client) under the CPU profiler, to show where its time
+// goes.
+//
+// Run from the repository root:
+//
+//	go run ./bench/gateway -n 3000
+//	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/executor"
+	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/manifest"
+)
+
+const registry = `tool_id: up
+tool_type: mcp_server
+version: "1.0.0"
+executor: subprocess
+description: The benchmark's upstream MCP server
+config:
+  transport: stdio
+  command: ./upstream
+  startup_timeout: 60
+`
+
+func main() {
+	n := flag.Int("n", 2000, "calls measured on each path")
+	block := flag.Int("block", 100, "calls per block; the paths alternate block by block")
+	warmup := flag.Int("warmup", 200, "calls on each path before measuring")
+	cpuprofile := flag.String("cpuprofile", "", "also run the gateway in this process under the CPU profiler and write the profile here")
+	flag.Parse()
+	ctx := context.Background()
+
+	dir, err := os.MkdirTemp("", "bench-gateway")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	judgeBin, upBin := filepath.Join(dir, "judge"), filepath.Join(dir, "upstream")
+	for _, b := range [][2]string{{judgeBin, "./cmd/judge"}, {upBin, "./gateway/testdata/upstream"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			log.Fatalf("go build %s (run from the repository root): %v\n%s", b[1], err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "up.yaml"), []byte(registry), 0o600); err != nil {
+		log.Fatal(err)
+	}
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	direct, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(upBin)}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer direct.Close()
+	gw, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(judgeBin, "gateway", "--tools", dir, "--log-level", "warn")}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer gw.Close()
+
+	seq := 0
+	run := func(cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
+		for range count {
+			seq++
+			start := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": seq, "b": 1}})
+			d := time.Since(start)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if res.IsError {
+				log.Fatalf("add failed: %+v", res.Content)
+			}
+			if checkMeta {
+				m, _ := res.Meta[gateway.MetaKey].(map[string]any)
+				if m["status"] != "SATISFIED" || m["check"] == nil {
+					log.Fatalf("the gateway's answer lacks the check or the outcome: %v", res.Meta)
+				}
+			}
+			if out != nil {
+				*out = append(*out, d)
+			}
+		}
+	}
+	run(direct, *warmup, nil, false)
+	run(gw, *warmup, nil, true)
+	var dd, gd []time.Duration
+	var gwTime time.Duration
+	for len(gd) < *n {
+		k := min(*block, *n-len(gd))
+		run(direct, k, &dd, false)
+		t0 := time.Now()
+		run(gw, k, &gd, true)
+		gwTime += time.Since(t0)
+	}
+	dp50, dp99 := pct(dd, 50), pct(dd, 99)
+	gp50, gp99 := pct(gd, 50), pct(gd, 99)
+	fmt.Printf("calls per path: %d (stdio upstream tool 'add'; through the gateway: schema check + outcome + session progress on every call)\n", *n)
+	fmt.Printf("direct:  p50 %8s  p99 %8s\n", us(dp50), us(dp99))
+	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
+	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
+	fmt.Printf("through the gateway: %.0f calls/s (one client, sequential)\n", float64(len(gd))/gwTime.Seconds())
+	summary, _ := json.Marshal(map[string]any{"n": *n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
+		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(),
+		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / gwTime.Seconds()})
+	fmt.Println(string(summary))
+
+	if *cpuprofile != "" {
+		if err := profile(ctx, dir, *cpuprofile, *n); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// profile runs the gateway in this process over the same registry, its
+// client on in-memory transports, under the CPU profiler.
+func profile(ctx context.Context, dir, file string, n int) error {
+	reg, err := manifest.LoadDirs(ctx, dir)
+	if err != nil {
+		return err
+	}
+	runner, err := executor.New(ctx, reg)
+	if err != nil {
+		return err
+	}
+	defer runner.Close()
+	g, err := gateway.New(ctx, gateway.FromRunner(runner), gateway.Options{})
+	if err != nil {
+		return err
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := g.Server().Connect(ctx, st, nil)
+	if err != nil {
+		return err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	start := time.Now()
+	for i := range n {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {
+			pprof.StopCPUProfile()
+			return err
+		}
+	}
+	pprof.StopCPUProfile()
+	fmt.Printf("in-process gateway (profiled): %d calls in %s, %s per call; profile in %s\n", n, time.Since(start).Round(time.Millisecond), us(time.Since(start)/time.Duration(n)), file)
+	return nil
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%dµs", d.Microseconds()) }

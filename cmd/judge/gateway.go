@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/executor"
+	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/toolpin"
+)
+
+// gatewayParams are the flags of judge gateway.
+type gatewayParams struct {
+	tools          []string  // --tools: manifest directories
+	http           string    // --http: serve streamable HTTP on this address instead of stdio
+	exposeJudge    bool      // --expose-judge: offer validate, check_call, lint_tools
+	pins           string    // --pins: pin file; "" keeps pins in memory
+	refuseChanged  bool      // --refuse-changed
+	refusePoisoned bool      // --refuse-poisoned
+	allowLoopback  bool      // --allow-loopback: api tools may call loopback addresses
+	logLevel       *enumFlag // --log-level
+	stdin          io.Reader
+	stdout         io.Writer
+	getenv         func(string) string
+}
+
+func newGatewayParams() gatewayParams {
+	return gatewayParams{logLevel: newEnumFlag("info", "debug", "info", "warn", "error"), stdin: os.Stdin, stdout: os.Stdout, getenv: os.Getenv}
+}
+
+func initGateway(root *cobra.Command) {
+	params := newGatewayParams()
+	cmd := &cobra.Command{
+		Use:   "gateway --tools DIR [--http ADDR] [--expose-judge]",
+		Short: "Serve the registry's tools as an MCP server with judge around every call",
+		Long: `Serve the tools of the registry (scripts, api tools, mcp_tool manifests) and
+every tool of its upstream MCP servers as one MCP server: over stdio by
+default, over streamable HTTP with --http. Every tools/call is checked before
+it runs (an invalid call is answered with repair feedback and never run),
+runs with the normalized arguments, and its outcome (status, reason, facts,
+suggestions, progress) is put in the result's _meta. A session whose
+progress verdict is stop gets a clear message instead of more calls.
+
+Tool definitions are scanned for poisoning and upstream tools pinned
+(--pins FILE, or Redis with JUDGE_REDIS_URL, keeps the pins across restarts); --refuse-poisoned and
+--refuse-changed leave such tools out of tools/list. Sessions live in
+memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
+		Example: `  judge gateway --tools .ai/tools
+  judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runGateway(ctx, params, args, cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&params.tools, "tools", nil, "tool manifest directory (repeatable)")
+	f.StringVar(&params.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8090) instead of stdio")
+	f.BoolVar(&params.exposeJudge, "expose-judge", false, "offer judge's own checks as tools: validate, check_call, lint_tools")
+	f.StringVar(&params.pins, "pins", "", "file keeping the pins of upstream tool definitions across restarts (default: Redis with JUDGE_REDIS_URL, else memory)")
+	f.BoolVar(&params.refuseChanged, "refuse-changed", false, "leave out an upstream tool whose definition differs from its pin")
+	f.BoolVar(&params.refusePoisoned, "refuse-poisoned", false, "leave out a tool with an error-severity poisoning finding")
+	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let api tools call loopback addresses")
+	f.Var(params.logLevel, "log-level", "log level")
+	root.AddCommand(cmd)
+}
+
+// runGateway serves until ctx is done or the stdio client leaves. Logs go
+// to logOut as JSON lines; with --http the first says where it listens.
+func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io.Writer) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
+		return badInputf("--log-level: %v", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if len(params.tools) == 0 {
+		return badInputf("give --tools DIR: the registry whose tools the gateway serves")
+	}
+	reg, err := manifest.LoadDirs(ctx, params.tools...)
+	if err != nil {
+		return badInput(err)
+	}
+	store, err := sessionStore(params.getenv)
+	if err != nil {
+		return err
+	}
+	defer store.close()
+	var pinStore toolpin.Store = &toolpin.Memory{}
+	pinsAt := "memory"
+	switch raw := params.getenv(RedisURLEnv); {
+	case params.pins != "":
+		pinStore, pinsAt = toolpin.File{Path: params.pins}, params.pins
+	case raw != "" && store.redis != nil:
+		r, err := toolpin.OpenRedis(ctx, raw)
+		if err != nil {
+			return badInputf("%s: %v (or give --pins FILE)", RedisURLEnv, err)
+		}
+		defer r.Close()
+		pinStore, pinsAt = r, "redis "+toolpin.DefaultRedisKey
+	}
+	pins, err := toolpin.New(ctx, pinStore)
+	if err != nil {
+		return badInput(err)
+	}
+	var gw *gateway.Gateway
+	changed := make(chan string, 16)
+	runner, err := executor.New(ctx, reg, executor.WithLogger(logger), executor.WithAllowLoopback(params.allowLoopback),
+		executor.WithToolsChanged(func(server string) {
+			select {
+			case changed <- server:
+			default:
+			}
+		}))
+	if err != nil {
+		return badInput(err)
+	}
+	defer runner.Close()
+	for _, s := range runner.Skipped() {
+		logger.Warn("tool left out of tools/list", "tool", s.Tool, "reason", s.Reason)
+	}
+	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version}
+	if store.redis != nil {
+		opts.Store = store.redis
+	}
+	gw, err = gateway.New(ctx, gateway.FromRunner(runner), opts)
+	if err != nil {
+		return err
+	}
+	if params.exposeJudge {
+		engine, err := judge.New()
+		if err != nil {
+			return err
+		}
+		gw.ExposeJudge(engine)
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case s := <-changed:
+				logger.Info("upstream tool list changed", "server", s)
+				if err := gw.Refresh(ctx); err != nil {
+					logger.Error("refresh after tools/list_changed", "server", s, "err", err)
+				}
+			}
+		}
+	}()
+	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt)
+	if params.http == "" {
+		err := gw.Server().Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(params.stdin), Writer: nopWriteCloser{params.stdout}})
+		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("gateway: %w", err)
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", params.http)
+	if err != nil {
+		return badInputf("--http: %v", err)
+	}
+	srv := &http.Server{
+		Handler:           mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return gw.Server() }, nil),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	logger.Info("listening", "url", "http://"+ln.Addr().String()+"/")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("gateway: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

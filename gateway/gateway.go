@@ -1,0 +1,536 @@
+// Package gateway is an MCP server that puts judge's tool-call pipeline
+// around every call of a set of tools, as docs/gateway.md describes:
+// tools/list offers the backend's tools whose definitions pass linting, the
+// poisoning scan and the pins; tools/call checks the arguments before the
+// call (an invalid call is never run and gets the repair feedback),
+// runs a valid call with the normalized arguments, classifies the result
+// and puts the outcome in the result's _meta, and watches the MCP session
+// for progress (a stop verdict answers further calls of the session).
+//
+// The gateway never re-implements a check: it calls package toolcall,
+// toolscan and toolpin, as the CLI and the HTTP API do.
+//
+// A Gateway is safe for concurrent use by many MCP sessions.
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolcall"
+	"github.com/agentjudge/judge/toolpin"
+	"github.com/agentjudge/judge/toolscan"
+)
+
+// Tool is one tool the backend can run: a registry tool (Server empty) or
+// a tool of an upstream MCP server.
+type Tool struct {
+	Name, Description         string
+	InputSchema, OutputSchema json.RawMessage
+	// Server names the upstream MCP server; empty for a registry tool.
+	Server string
+	// Upstream is the upstream server's own name of the tool, what is
+	// pinned; empty means Name.
+	Upstream string
+}
+
+// pinName is the name a tool is pinned under.
+func (t Tool) pinName() string {
+	if t.Upstream != "" {
+		return t.Upstream
+	}
+	return t.Name
+}
+
+// Result is what running a tool gave.
+type Result struct {
+	// MCP is the result as an MCP CallToolResult, when the tool is an
+	// upstream MCP tool; nil otherwise.
+	MCP *mcp.CallToolResult
+	// Value is the structured value of a registry tool's result (decoded
+	// JSON) and Text its text; IsError says it failed.
+	Value   any
+	Text    string
+	IsError bool
+}
+
+// Backend runs tools: the executor, or anything that lists and calls
+// tools.
+type Backend interface {
+	Tools(ctx context.Context) ([]Tool, error)
+	Call(ctx context.Context, name string, args json.RawMessage) (*Result, error)
+}
+
+// Options configure a Gateway. The zero value is usable: no pins,
+// poisoned and changed tools offered with a logged warning.
+type Options struct {
+	// Store keeps the sessions' progress; nil means one in memory.
+	Store toolcall.Store
+	// Limits of the progress verdict; zero fields take their defaults.
+	Limits toolcall.Limits
+	// Pins, when not nil, pins the upstream tools' definitions.
+	Pins *toolpin.Pinner
+	// RefuseChanged leaves a tool whose pin reports it out of tools/list.
+	RefuseChanged bool
+	// RefusePoisoned leaves a tool with an error-severity poisoning
+	// finding out of tools/list.
+	RefusePoisoned bool
+	// Logger receives the reasons tools are left out; nil discards.
+	Logger *slog.Logger
+	// Name and Version of the server, as it introduces itself.
+	Name, Version string
+}
+
+// Skip is a tool left out of tools/list and why.
+type Skip struct {
+	Tool, Server, Reason string
+}
+
+// Gateway is the MCP server over a Backend.
+type Gateway struct {
+	backend Backend
+	opts    Options
+	server  *mcp.Server
+	checker *toolcall.Checker
+	log     *slog.Logger
+
+	mu       sync.RWMutex
+	toolset  *toolcall.Toolset
+	offered  []string
+	skipped  []Skip
+	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
+
+	ids sync.Map // *mcp.ServerSession -> session id, for transports without one
+}
+
+// New makes a Gateway over backend and lists its tools once.
+func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
+	if opts.Store == nil {
+		opts.Store = toolcall.NewMemoryStore(0, 0)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	checker, err := toolcall.New(toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits))
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	name, ver := opts.Name, opts.Version
+	if name == "" {
+		name = "judge-gateway"
+	}
+	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log}
+	g.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: ver}, &mcp.ServerOptions{
+		Logger:       log,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	if err := g.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Server is the MCP server, to run on a transport.
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// Checker is the tool-call checker the gateway uses.
+func (g *Gateway) Checker() *toolcall.Checker { return g.checker }
+
+// Skipped returns the tools left out at the last refresh.
+func (g *Gateway) Skipped() []Skip {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return slices.Clone(g.skipped)
+}
+
+// Offered returns the names of the tools in tools/list.
+func (g *Gateway) Offered() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return slices.Clone(g.offered)
+}
+
+// Refresh lists the backend's tools again and updates tools/list: each
+// tool's definition is compiled into a contract (a broken schema leaves
+// it out), scanned for poisoning and, for an upstream tool, checked
+// against its pin. Call it when an upstream announces a changed tool list.
+func (g *Gateway) Refresh(ctx context.Context) error {
+	tools, err := g.backend.Tools(ctx)
+	if err != nil {
+		return fmt.Errorf("gateway: list tools: %w", err)
+	}
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	var (
+		defs     []toolcall.Definition
+		keep     []Tool
+		skipped  []Skip
+		findings = map[string][]result.Issue{}
+	)
+	skip := func(t Tool, reason string) {
+		skipped = append(skipped, Skip{Tool: t.Name, Server: t.Server, Reason: reason})
+		g.log.Warn("tool left out of tools/list", "tool", t.Name, "server", t.Server, "reason", reason)
+	}
+	// Pins, one server at a time.
+	pinIssues := map[string][]toolpin.Finding{}
+	if g.opts.Pins != nil {
+		byServer := map[string][]toolpin.Tool{}
+		for _, t := range tools {
+			if t.Server != "" {
+				byServer[t.Server] = append(byServer[t.Server], toolpin.Tool{Name: t.pinName(), Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+			}
+		}
+		servers := make([]string, 0, len(byServer))
+		for s := range byServer {
+			servers = append(servers, s)
+		}
+		slices.Sort(servers)
+		for _, s := range servers {
+			fs, err := g.opts.Pins.Observe(ctx, s, byServer[s])
+			if err != nil {
+				return fmt.Errorf("gateway: %w", err)
+			}
+			for _, f := range fs {
+				pinIssues[s+"\x00"+f.Tool] = append(pinIssues[s+"\x00"+f.Tool], f)
+				g.log.Warn("pinned tool definition", "tool", f.Tool, "server", s, "rule", f.Rule, "message", f.Issue.Message)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if seen[t.Name] {
+			skip(t, "another tool has the same name")
+			continue
+		}
+		seen[t.Name] = true
+		if reason := objectSchema(t.InputSchema); reason != "" {
+			skip(t, reason)
+			continue
+		}
+		issues := toolscan.ScanTool(toolscan.DefinitionFromJSON(t.Name, t.Description, t.InputSchema, t.OutputSchema), names, "")
+		if g.opts.RefusePoisoned && hasError(issues) {
+			skip(t, "tool poisoning: "+firstError(issues))
+			continue
+		}
+		if pf := pinIssues[t.Server+"\x00"+t.pinName()]; t.Server != "" && len(pf) > 0 {
+			if g.opts.RefuseChanged {
+				skip(t, "pinned definition: "+pf[0].Issue.Message)
+				continue
+			}
+			for _, f := range pf {
+				issues = append(issues, f.Issue)
+			}
+		}
+		def, err := definition(t)
+		if err == nil {
+			_, err = g.checker.Compile(def)
+		}
+		if err != nil {
+			skip(t, "definition does not compile: "+err.Error())
+			continue
+		}
+		for _, is := range issues {
+			g.log.Warn("tool definition finding", "tool", t.Name, "server", t.Server, "rule", is.Rule, "location", is.Location, "message", is.Message)
+		}
+		findings[t.Name] = issues
+		defs = append(defs, def)
+		keep = append(keep, t)
+	}
+	ts, err := g.checker.NewToolset(defs...)
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	g.mu.Lock()
+	old := g.offered
+	g.toolset, g.skipped, g.findings = ts, skipped, findings
+	g.offered = g.offered[:0:0]
+	for _, t := range keep {
+		g.offered = append(g.offered, t.Name)
+	}
+	g.mu.Unlock()
+	var gone []string
+	for _, n := range old {
+		if !slices.Contains(g.Offered(), n) {
+			gone = append(gone, n)
+		}
+	}
+	if len(gone) > 0 {
+		g.server.RemoveTools(gone...)
+	}
+	for _, t := range keep {
+		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		if len(t.OutputSchema) > 0 {
+			mt.OutputSchema = t.OutputSchema
+		}
+		g.server.AddTool(mt, g.handle)
+	}
+	return nil
+}
+
+// objectSchema says why a tool's input schema cannot be offered, or "".
+func objectSchema(raw json.RawMessage) string {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return "the input schema is not a JSON object"
+	}
+	if m["type"] != "object" {
+		return fmt.Sprintf("the input schema's type is %v, not \"object\" as MCP requires", m["type"])
+	}
+	return ""
+}
+
+func hasError(issues []result.Issue) bool {
+	return slices.ContainsFunc(issues, func(is result.Issue) bool { return is.Severity == result.Error })
+}
+
+func firstError(issues []result.Issue) string {
+	for _, is := range issues {
+		if is.Severity == result.Error {
+			return is.Location + ": " + is.Message
+		}
+	}
+	return ""
+}
+
+// definition makes the toolcall definition of a tool.
+func definition(t Tool) (toolcall.Definition, error) {
+	doc := map[string]json.RawMessage{}
+	name, _ := json.Marshal(t.Name)
+	desc, _ := json.Marshal(t.Description)
+	doc["name"], doc["description"], doc["inputSchema"] = name, desc, t.InputSchema
+	if len(t.OutputSchema) > 0 {
+		doc["outputSchema"] = t.OutputSchema
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return toolcall.Definition{}, err
+	}
+	defs, err := toolcall.ParseDefinitions(b, t.Name)
+	if err != nil {
+		return toolcall.Definition{}, err
+	}
+	if len(defs) != 1 {
+		return toolcall.Definition{}, errors.New("not one definition")
+	}
+	return defs[0], nil
+}
+
+// MetaKey is the key of the judge block in a result's _meta.
+const MetaKey = "judge"
+
+// Meta is the judge block of a tools/call result's _meta.
+type Meta struct {
+	// Check is the pre-execution verdict.
+	Check *toolcall.CheckResult `json:"check,omitempty"`
+	// Outcome is the post-execution verdict; absent when the call did not
+	// run.
+	Status             toolcall.Status          `json:"status,omitempty"`
+	Reason             string                   `json:"reason,omitempty"`
+	ExtractedFacts     []toolcall.Fact          `json:"extracted_facts,omitempty"`
+	SuggestedNextTools []toolcall.NextTool      `json:"suggested_next_tools,omitempty"`
+	Progress           *toolcall.Progress       `json:"progress,omitempty"`
+	Outcome            *result.ValidationResult `json:"outcome,omitempty"`
+	// Definition holds the findings on the tool's definition (poisoning,
+	// pins) when there are any.
+	Definition []result.Issue `json:"definition,omitempty"`
+	// Session is the session id progress is counted under.
+	Session string `json:"session,omitempty"`
+}
+
+// sessionID names the MCP session of a request: the transport's session id
+// (streamable HTTP), or one made for the connection (stdio).
+func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return "mcp:" + id
+	}
+	if v, ok := g.ids.Load(ss); ok {
+		return v.(string)
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	v, _ := g.ids.LoadOrStore(ss, "mcp:"+hex.EncodeToString(b[:]))
+	return v.(string)
+}
+
+// handle answers tools/call for every offered tool.
+func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := req.Params.Name
+	args := req.Params.Arguments
+	sid := g.sessionID(req.Session)
+	g.mu.RLock()
+	ts, defIssues := g.toolset, g.findings[name]
+	g.mu.RUnlock()
+
+	if stopped, err := g.stopped(ctx, sid); err != nil {
+		return nil, err
+	} else if stopped != "" {
+		return textResult(true, fmt.Sprintf("judge stopped this session: %s. Do not call more tools; tell the user what was found so far and ask how to go on.", stopped),
+			nil, Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}), nil
+	}
+
+	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid}
+	chk, err := ts.Check(ctx, call)
+	if err != nil {
+		var ce *toolcall.CallError
+		if errors.As(err, &ce) {
+			return textResult(true, "The arguments could not be read: "+ce.Error(), nil, Meta{Session: sid}), nil
+		}
+		return nil, err
+	}
+	meta := Meta{Check: chk, Definition: defIssues, Session: sid}
+	if !chk.Result.Valid {
+		return textResult(true, repairText(name, chk), chk, meta), nil
+	}
+	norm, err := json.Marshal(chk.NormalizedArguments)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	res, err := g.backend.Call(ctx, name, norm)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res = &Result{IsError: true, Text: err.Error()}
+	}
+	out := toMCP(res)
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid}, Result: raw})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: outcome: %w", err)
+	}
+	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
+	meta.Progress, meta.Outcome = oc.Progress, oc.Result
+	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
+		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
+			return nil, err
+		}
+	}
+	if out.Meta == nil {
+		out.Meta = mcp.Meta{}
+	}
+	out.Meta[MetaKey] = meta
+	return out, nil
+}
+
+// stopped returns the reason the session was stopped, or "".
+func (g *Gateway) stopped(ctx context.Context, sid string) (string, error) {
+	var reason string
+	err := g.opts.Store.Update(ctx, sid, func(s *toolcall.Session) error {
+		reason = s.Stopped
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("gateway: session: %w", err)
+	}
+	return reason, nil
+}
+
+// stop records a stop verdict in the session, so that every replica
+// sharing the store answers its further calls without running them.
+func (g *Gateway) stop(ctx context.Context, sid, reason string) error {
+	if reason == "" {
+		reason = "no progress"
+	}
+	err := g.opts.Store.Update(ctx, sid, func(s *toolcall.Session) error {
+		s.Stopped = reason
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: session: %w", err)
+	}
+	return nil
+}
+
+// toMCP makes the MCP result of a backend result.
+func toMCP(r *Result) *mcp.CallToolResult {
+	if r.MCP != nil {
+		c := *r.MCP
+		if c.Content == nil {
+			c.Content = []mcp.Content{}
+		}
+		if c.Meta != nil {
+			c.Meta = mcp.Meta(mapsClone(c.Meta))
+		}
+		return &c
+	}
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: []mcp.Content{}}
+	text := r.Text
+	if r.Value != nil {
+		if m, ok := r.Value.(map[string]any); ok {
+			out.StructuredContent = m
+		}
+		if text == "" {
+			b, _ := json.Marshal(r.Value)
+			text = string(b)
+		}
+	}
+	if text != "" {
+		out.Content = append(out.Content, &mcp.TextContent{Text: text})
+	}
+	return out
+}
+
+func mapsClone(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// textResult makes a result the gateway answers itself.
+func textResult(isErr bool, text string, structured any, meta Meta) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: text}}, Meta: mcp.Meta{MetaKey: meta}}
+	if structured != nil {
+		r.StructuredContent = structured
+	}
+	return r
+}
+
+// repairText is the repair feedback as text the model reads.
+func repairText(tool string, chk *toolcall.CheckResult) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "judge did not run '%s': the arguments are invalid.\n", tool)
+	for _, is := range chk.Result.Issues {
+		if is.Severity != result.Error {
+			continue
+		}
+		fmt.Fprintf(&sb, "- %s", is.Message)
+		if is.Location != "" {
+			fmt.Fprintf(&sb, " (at %s)", is.Location)
+		}
+		if is.Suggestion != "" {
+			fmt.Fprintf(&sb, ": %s", is.Suggestion)
+		}
+		sb.WriteByte('\n')
+	}
+	if chk.Repair != nil {
+		if b, err := json.Marshal(chk.Repair); err == nil {
+			sb.WriteString("Repair: ")
+			sb.Write(b)
+			sb.WriteByte('\n')
+		}
+	}
+	sb.WriteString("Fix the arguments and call the tool again.")
+	return sb.String()
+}
