@@ -37,7 +37,7 @@ func TestMalformedJSONOutput(t *testing.T) {
 		// stderr matches the whole of stderr.
 		stderr string
 	}{
-		{"json file", []string{"validate", bad}, "", 2, `^judge: .*bad\.json:1:9: the output is not valid JSON \(a \.json file\): invalid character ',' .*\n$`},
+		{"json file", []string{"validate", bad}, "", 2, `^judge: .*bad\.json:1:9: the output is not valid JSON \(it is a \.json file\): invalid character ',' .*\n$`},
 		{"json file with schema", []string{"validate", bad, "--schema", schema}, "", 2, `^judge: .*bad\.json:1:9: the output is not valid JSON`},
 		{"text file with schema", []string{"validate", badTxt, "--schema", schema}, "", 2, `^judge: .*bad\.txt:3:3: the output is not valid JSON \(--schema expects JSON\): `},
 		{"stdin with schema", []string{"validate", "-", "--schema", schema}, "{\"a\": 1,,}", 2, `^judge: <stdin>:1:9: the output is not valid JSON \(--schema expects JSON\): `},
