@@ -1,6 +1,9 @@
 package result
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestCheckLocation(t *testing.T) {
 	t.Parallel()
@@ -44,4 +47,15 @@ func TestCheckLocation(t *testing.T) {
 			t.Errorf("CheckLocation(%q) = %v, want ok %v", tc.loc, err, tc.ok)
 		}
 	}
+}
+
+func ExampleCheckLocation() {
+	for _, loc := range []string{"tasks[2].status", "solution.code:function:run:line:3", "customer.email:", "line:0"} {
+		fmt.Println(loc, CheckLocation(loc) == nil)
+	}
+	// Output:
+	// tasks[2].status true
+	// solution.code:function:run:line:3 true
+	// customer.email: false
+	// line:0 false
 }
