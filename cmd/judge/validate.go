@@ -228,7 +228,7 @@ func warnModelFailed(w io.Writer, res *result.ValidationResult) {
 	if n > 1 {
 		plural = "criteria"
 	}
-	fmt.Fprintf(w, "judge: warning: the configured model did not judge %d %s, which count as not checked: %s\n", n, plural, first)
+	fmt.Fprintf(w, "judge: warning: the configured model did not judge %d %s (not checked, never counted as passed): %s\n", n, plural, first)
 }
 
 // DefaultMinConfidence is the lowest confidence with which judge validate
