@@ -88,7 +88,7 @@ func unparsed(what string, err error, lineOffset int) *result.Issue {
 	loc := "root"
 	var se *jsonvalue.SyntaxError
 	if errors.As(err, &se) {
-		loc = fmt.Sprintf("line:%d:col:%d", se.Line+lineOffset, se.Col)
+		loc = fmt.Sprintf("line:%d:column:%d", se.Line+lineOffset, se.Col)
 	}
 	return &result.Issue{
 		Severity: result.Info, Type: result.OutputParsed, Location: loc, Rule: "output.json_invalid",

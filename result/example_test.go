@@ -25,6 +25,6 @@ func ExampleBuilder() {
 	// Checks: schema
 	//
 	// 🔴 ERRORS (1)
-	//   • [missing_field] Missing required field 'email' in user (at user)
+	//   • [missing_field] Missing required field 'email' in user
 	//     → Add an 'email' string to user
 }

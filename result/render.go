@@ -54,7 +54,7 @@ func WriteText(w io.Writer, r *ValidationResult) error {
 		fmt.Fprintf(&sb, "%s (%d)\n", sec.title, len(issues))
 		for _, is := range issues {
 			fmt.Fprintf(&sb, "  • [%s] %s", is.Type, is.Message)
-			if is.Location != "" {
+			if is.Location != "" && !namesLocation(is.Message, is.Location) {
 				fmt.Fprintf(&sb, " (at %s)", is.Location)
 			}
 			sb.WriteString("\n")
@@ -68,6 +68,25 @@ func WriteText(w io.Writer, r *ValidationResult) error {
 	writeList(&sb, "❌ FAILED CRITERIA", r.FailedCriteria)
 	_, err := io.WriteString(w, strings.TrimRight(sb.String(), "\n")+"\n")
 	return err
+}
+
+// namesLocation reports whether msg already says where it is, as
+// "... at root" or "... in user.profile" for the location loc, so that the
+// text report does not repeat it as "(at root)".
+func namesLocation(msg, loc string) bool {
+	for _, prep := range []string{" at ", " in "} {
+		for rest := msg; ; {
+			i := strings.Index(rest, prep+loc)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(prep)+len(loc):]
+			if rest == "" || strings.ContainsRune(" ,;:.)", rune(rest[0])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func writeList(sb *strings.Builder, title string, items []string) {

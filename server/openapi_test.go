@@ -2,13 +2,18 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -115,15 +120,30 @@ func TestOpenAPISecurity(t *testing.T) {
 func TestOpenAPIResultSchema(t *testing.T) {
 	t.Parallel()
 	_, doc, raw := getOpenAPI(t, Options{})
-	got := doc["components"].(map[string]any)["schemas"].(map[string]any)["ValidationResult"].(map[string]any)
-	if got["$id"] != ResultSchemaID {
-		t.Errorf("$id = %v", got["$id"])
+	// Moved back into one draft-07 schema, the served schemas are the
+	// specification's exactly.
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	served, err := json.Marshal(schemas["ValidationResult"])
+	if err != nil {
+		t.Fatal(err)
 	}
-	delete(got, "$id")
+	if bytes.Contains(served, []byte("#/definitions/")) {
+		t.Errorf("the served ValidationResult still refers to #/definitions/: %s", served)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(bytes.ReplaceAll(served, []byte(`"#/components/schemas/`), []byte(`"#/definitions/`)), &got); err != nil {
+		t.Fatal(err)
+	}
 	var spec map[string]any
 	if err := json.Unmarshal(result.SchemaJSON, &spec); err != nil {
 		t.Fatal(err)
 	}
+	got["$schema"] = spec["$schema"]
+	defs := map[string]any{}
+	for name := range spec["definitions"].(map[string]any) {
+		defs[name] = schemas[name]
+	}
+	got["definitions"] = defs
 	if !reflect.DeepEqual(got, spec) {
 		t.Errorf("the ValidationResult schema differs from the specification's")
 	}
@@ -173,5 +193,38 @@ func TestOpenAPIResultSchema(t *testing.T) {
 	for _, body := range []string{`{"output": 1, "extra": 2}`, `{`} {
 		r := do(t, ts, http.MethodPost, "/validate", body, nil)
 		check(prob, "problem", string(r.body), true)
+	}
+}
+
+// TestOpenAPIValidator checks the served document, with and without a
+// token, with a real OpenAPI validator: swagger-parser, from npm, which
+// validates it against the OpenAPI 3.1 schema and resolves every $ref.
+// scripts/test installs it in testdata/openapi.
+func TestOpenAPIValidator(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join("testdata", "openapi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; scripts/test installs the OpenAPI validator when npm is there")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@apidevtools", "swagger-parser")); err != nil {
+		t.Skip("swagger-parser is not installed: run (cd server/testdata/openapi && npm ci), as scripts/test does")
+	}
+	for _, opts := range []Options{{Version: "v1.2.3"}, {Version: "dev", Token: "tok"}} {
+		_, _, raw := getOpenAPI(t, opts)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, node, "validate.mjs")
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(raw)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("swagger-parser rejects the document (token %q): %v\n%s", opts.Token, err, out)
+		} else if !strings.HasPrefix(string(out), "ok 3.1.0 ") {
+			t.Errorf("swagger-parser says %q", out)
+		}
 	}
 }

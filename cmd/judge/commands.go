@@ -74,7 +74,10 @@ JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL or by the llm section of the config
 file (--config), judges plain-language criteria.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Version gives judge --version and -v, as judge version.
+		Version: versionDetails(),
 	}
+	root.SetVersionTemplate("judge {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

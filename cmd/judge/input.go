@@ -67,6 +67,40 @@ func readOutput(data []byte) json.RawMessage {
 	return b
 }
 
+// checkJSONOutput fails with the parse error, at its line and column, when
+// the output was meant as JSON and is not: a .json file always, and with a
+// schema (withSchema) an output that is empty or starts like JSON ('{' or
+// '['). Prose, and prose around a fenced JSON block, is not refused: it is
+// validated as text. Without this, a broken JSON output would be validated
+// as a string and headlined "has type string, expected object".
+func checkJSONOutput(name, display string, data []byte, withSchema bool) error {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	trimmed := bytes.TrimSpace(data)
+	jsonFile := name != "-" && strings.EqualFold(filepath.Ext(name), ".json")
+	looksJSON := len(trimmed) == 0 || trimmed[0] == '{' || trimmed[0] == '['
+	if !jsonFile && !(withSchema && looksJSON) {
+		return nil
+	}
+	if _, err := jsonvalue.Decode(data, 0); err != nil {
+		why := "it is a .json file"
+		if !jsonFile {
+			why = "--schema expects JSON"
+		}
+		if len(trimmed) == 0 {
+			return badInputf("%s: the output is empty, but %s, so it must hold a JSON value", display, why)
+		}
+		if errors.Is(err, jsonvalue.ErrTooDeep) {
+			return badInput(jsonFileError(display, "output", data, err))
+		}
+		var se *jsonvalue.SyntaxError
+		if errors.As(err, &se) {
+			return badInputf("%s:%d:%d: the output is not valid JSON (%s): %s", display, se.Line, se.Col, why, se.Msg)
+		}
+		return badInputf("%s: the output is not valid JSON (%s): %v", display, why, err)
+	}
+	return nil
+}
+
 // readFile reads at most limit bytes of the file name; what names the file's
 // role in errors.
 func readFile(name, what string, limit int64) ([]byte, error) {

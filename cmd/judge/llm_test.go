@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -223,5 +224,38 @@ func TestServeBadModelConfig(t *testing.T) {
 	err := runServe(context.Background(), params, nil, new(bytes.Buffer))
 	if exitCode(err) != 2 || !strings.Contains(err.Error(), "JUDGE_LLM_BASE_URL: is not set") {
 		t.Errorf("got %v, want bad input naming JUDGE_LLM_BASE_URL", err)
+	}
+}
+
+// TestValidateModelUnreachable: a configured model on a closed loopback
+// port does not pass the output quietly: the criterion is a not_checked
+// warning, and stderr says the model did not judge it.
+func TestValidateModelUnreachable(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/v1"
+	ln.Close() // nothing listens there any more: connections are refused
+	env := map[string]string{llm.EnvBaseURL: url, llm.EnvModel: llmtest.Model}
+	dir := writeFiles(t, map[string]string{"out.json": sortOutput, "s.json": `{"type": "object", "required": ["code"]}`})
+	params := newValidateParams()
+	params.getenv = func(k string) string { return env[k] }
+	params.schema = filepath.Join(dir, "s.json")
+	params.criteria = []string{"Code implements sorting"}
+	params.minConf = DefaultMinConfidence
+	var out, stderr bytes.Buffer
+	params.stderr = &stderr
+	err = runValidate(context.Background(), params, []string{filepath.Join(dir, "out.json")}, &out)
+	var r result.ValidationResult
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil {
+		t.Fatalf("%v (exit %d: %v)\n%s", jerr, exitCode(err), err, out.String())
+	}
+	if len(r.Issues) != 1 || r.Issues[0].Severity != result.Warning || r.Issues[0].Type != result.NotChecked || r.Issues[0].Rule != "criteria.model_failed" {
+		t.Errorf("issues %+v, want one not_checked warning of rule criteria.model_failed", r.Issues)
+	}
+	if !strings.Contains(stderr.String(), "judge: warning: the configured model did not judge 1 criterion") {
+		t.Errorf("stderr %q does not say that the model did not judge the criterion", stderr.String())
 	}
 }

@@ -307,8 +307,11 @@ func TestBinaryServe(t *testing.T) {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			logs.WriteString(sc.Text() + "\n")
-			var rec struct{ Msg, URL string }
+			var rec struct{ Msg, URL, Model string }
 			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
+				if rec.Model != result.Deterministic {
+					t.Errorf("the start-up log says model %q, want %q as everywhere else: %s", rec.Model, result.Deterministic, sc.Text())
+				}
 				select {
 				case urlc <- rec.URL:
 				default:

@@ -36,11 +36,18 @@ func initSchema(root *cobra.Command) {
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Rewrite JSON Schemas for LLM providers' structured output",
-		Long: `Rewrite a JSON Schema into the subset that OpenAI's strict structured
+		Long: `Rewrite a JSON Schema for an LLM provider's structured outputs.
+
+judge schema strict FILE prints the subset that OpenAI's strict structured
 outputs accept: every property required (optional ones as a union with
 null), additionalProperties false on every object, and no keyword strict
 mode rejects. What the strict schema no longer enforces is listed on
-stderr, one line each; the schema goes to stdout.`,
+stderr, one line each; the schema goes to stdout.
+
+judge schema response-format --name N FILE prints that strict schema inside
+the response_format object of a chat completion request.
+
+See docs/strict-schema.md.`,
 	}
 	strictParams := newSchemaParams()
 	strict := &cobra.Command{

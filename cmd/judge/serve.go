@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server"
 )
 
@@ -66,8 +67,8 @@ Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
 JUDGE_API_TOKEN) is set; the token is never a flag, so that it does not show
 in the process list. Tool-call sessions are kept in memory, or in Redis when
-JUDGE_REDIS_URL (redis://host:port/db, or redis+cluster://host:port for a
-Redis Cluster) is set, shared by every replica; the server must answer at
+JUDGE_REDIS_URL (redis://host:port/db, or
+redis+cluster://host:port?addr=host:port for a Redis Cluster) is set, shared by every replica; the server must answer at
 start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), or the llm section of the config file (--config), and reported as
@@ -194,8 +195,12 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		return badInputf("%s %s: %v", from, params.addr, err)
 	}
 	url := "http://" + ln.Addr().String()
+	modelName := engine.Model()
+	if modelName == "" {
+		modelName = result.Deterministic // as /capabilities and every result say
+	}
 	logger.Info("judge serve listening", "url", url, "addr", ln.Addr().String(),
-		"version", versionString(), "auth", token != "", "schemas", nschemas, "sources", engine.SourceDocs(), "model", engine.Model())
+		"version", versionString(), "auth", token != "", "schemas", nschemas, "sources", engine.SourceDocs(), "model", modelName)
 	if token == "" {
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}

@@ -177,7 +177,7 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 		}
 		fmt.Fprintf(&sb, "%s %s", mark, key)
 		if n := len(r.Issues); n > 0 {
-			fmt.Fprintf(&sb, " (%d errors, %d warnings, %d notes)", r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount)
+			fmt.Fprintf(&sb, " (%s, %s, %s)", count(r.Metadata.ErrorCount, "error"), count(r.Metadata.WarningCount, "warning"), count(r.Metadata.InfoCount, "note"))
 		}
 		sb.WriteString("\n")
 		issues := slices.Clone(r.Issues)
@@ -190,8 +190,8 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 		}
 	}
 	s := rep.Summary
-	fmt.Fprintf(&sb, "\n%d tools: %d valid, %d invalid; %d errors, %d warnings, %d notes\n",
-		s.Tools, s.Valid, s.Invalid, s.Errors, s.Warnings, s.Infos)
+	fmt.Fprintf(&sb, "\n%s: %d valid, %d invalid; %s, %s, %s\n",
+		count(s.Tools, "tool"), s.Valid, s.Invalid, count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Infos, "note"))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -215,4 +215,12 @@ func readFilePrefix(name string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// count writes n and noun, with an "s" unless n is 1: "1 error", "2 errors".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -199,7 +200,35 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
+	warnModelFailed(params.stderr, res)
 	return verdict(res, params.minQuality, params.minConf)
+}
+
+// warnModelFailed says on w (when not nil) that the configured model
+// failed to judge criteria, so that a run that still passes on the
+// deterministic checks does not pass quietly.
+func warnModelFailed(w io.Writer, res *result.ValidationResult) {
+	if w == nil {
+		return
+	}
+	var first string
+	n := 0
+	for _, is := range res.Issues {
+		if is.Rule == criteria.RuleModelFailed {
+			if n == 0 {
+				first = is.Message
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	plural := "criterion"
+	if n > 1 {
+		plural = "criteria"
+	}
+	fmt.Fprintf(w, "judge: warning: the configured model did not judge %d %s (not checked, never counted as passed): %s\n", n, plural, first)
 }
 
 // DefaultMinConfidence is the lowest confidence with which judge validate
@@ -232,6 +261,9 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 	}
 	data, display, err := readInput(name, len(args) == 0, params.stdin)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkJSONOutput(name, display, data, params.schema != ""); err != nil {
 		return nil, nil, err
 	}
 	src.output = fileText{name: display, data: data}

@@ -24,7 +24,7 @@ func initVersion(root *cobra.Command) {
 	params := newVersionParams()
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of judge",
+		Short: "Print the version of judge (also judge --version, -v)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVersion(cmd.Context(), params, args, cmd.OutOrStdout())
@@ -43,13 +43,22 @@ func runVersion(_ context.Context, _ versionParams, _ []string, out io.Writer) e
 // versionString is the version reported by the server: the -ldflags
 // version, else the module version from the build information, else "dev".
 func versionString() string {
-	if version != "dev" {
-		return version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
+}
+
+// versionOf is the version of a build: ldflags when it is set (not "dev"),
+// else the main module's version from bi (as "go install
+// github.com/agentjudge/judge/cmd/judge@v1.2.3" records it), else "dev".
+// bi may be nil.
+func versionOf(ldflags string, bi *debug.BuildInfo) string {
+	if ldflags != "dev" {
+		return ldflags
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return version
+	return ldflags
 }
 
 // versionDetails is versionString followed, in parentheses, by the module

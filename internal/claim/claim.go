@@ -58,6 +58,9 @@ type Claim struct {
 	// specification's notation ("summary", "items[2].text", "root" for a
 	// string output), or "" for a text output.
 	Path string
+	// Field is, for a claim that is a whole JSON field's value (a number,
+	// or a short string), that field's path ("vuln.cvss_score"); else "".
+	Field string
 	// Start and End are the byte offsets of Text in the text it came from.
 	Start, End int
 	// Line and Col are the 1-based line and column (in bytes) of Start.
@@ -85,12 +88,16 @@ func (c Claim) Key() string {
 	return b.String()
 }
 
-// Location is where the claim is, in the notation of the specification's
-// Example 3: the field path, a colon and the attribute key
-// ("summary:cvss_score"); for a text output "line:N" and the key
-// ("line:3:discoverer"). Without an attribute it is the field path or the
-// line alone.
+// Location is where the claim is (docs/locations.md): for a whole JSON
+// field's value, that field's path ("vuln.cvss_score"); for a claim in a
+// field's text, as in the specification's Example 3, the field path, a
+// colon and the attribute key ("summary:cvss_score"); for a text output
+// "line:N" and the key ("line:3:discoverer"). Without an attribute it is
+// the field path or the line alone.
 func (c Claim) Location() string {
+	if c.Field != "" {
+		return c.Field
+	}
 	where := c.Path
 	if where == "" {
 		where = "line:" + strconv.Itoa(c.Line)

@@ -107,7 +107,7 @@ func TestFromOutput(t *testing.T) {
 	for _, c := range claim.FromOutput(v).Claims {
 		got = append(got, string(c.Kind)+"|"+c.Value+"|"+c.Location())
 	}
-	want := []string{"number|9.8|vuln:cvss_score", "name|alice smith|vuln:discoverer", "version|1.24.1|vuln.notes[0]", "date|2024-03-03|vuln.notes[0]:fix_date"}
+	want := []string{"number|9.8|vuln.cvss_score", "name|alice smith|vuln.discoverer", "version|1.24.1|vuln.notes[0]", "date|2024-03-03|vuln.notes[0]:fix_date"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -63,6 +63,7 @@ func (w *walker) walk(v any, tokens []string, arrays []bool, depth int) {
 			if c.Attribute == "" && short && key != "" && c.Kind != Negation && c.Kind != Citation {
 				c.Attribute = key
 				c.Path = location.Path(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
+				c.Field = path
 			}
 			w.set.Claims = append(w.set.Claims, c)
 		}
@@ -85,7 +86,7 @@ func (w *walker) walk(v any, tokens []string, arrays []bool, depth int) {
 		}
 		path := location.Path(tokens[:len(tokens)-1], func(i int) bool { return arrays[i] })
 		w.set.Claims = append(w.set.Claims, Claim{Kind: Number, Text: text, Value: fmtNum(f), Num: f,
-			Attribute: key, Path: path, Line: 1, Col: 1, Sentence: key + ": " + text})
+			Attribute: key, Path: path, Field: location.Path(tokens, func(i int) bool { return arrays[i] }), Line: 1, Col: 1, Sentence: key + ": " + text})
 	}
 }
 

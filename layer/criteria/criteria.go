@@ -54,6 +54,9 @@ type verdict struct {
 	model     string  // the model that answered, for metadata.model
 	// err, when not nil, says why the criterion was not decided.
 	err error
+	// cannotTell is set with err when the model answered that the output
+	// does not show whether the criterion holds: an answer, not a failure.
+	cannotTell bool
 }
 
 func newLayer(cfg config) *layer.Layer {
@@ -159,6 +162,10 @@ func placeError(err error, i int, kind exprKind) error {
 	return err
 }
 
+// RuleModelFailed is the rule of the warning given for a plain-language
+// criterion that the configured model failed to judge.
+const RuleModelFailed = "criteria.model_failed"
+
 func location(i int) string { return fmt.Sprintf("acceptance_criteria[%d]", i) }
 
 // checkRule evaluates the rule of criterion i and reports the outcome.
@@ -202,10 +209,20 @@ func (cfg config) checkPlain(ctx context.Context, p *layer.Pass, i int, c layer.
 	if v.model != "" {
 		p.UsedModel(v.model)
 	}
-	if v.err != nil {
+	if v.err != nil && v.cannotTell {
 		p.Undecided(location(i),
 			fmt.Sprintf("Criterion '%s' could not be judged by the model: %v", c.Name(), v.err),
 			"Retry the validation, or give the criterion a CEL rule so no model is needed")
+		return undecided
+	}
+	if v.err != nil {
+		// A model that was configured and did not answer (unreachable,
+		// refusing, too slow) is a warning, not a note: the criterion the
+		// caller expected to be judged was not.
+		p.Report(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: location(i), Rule: RuleModelFailed,
+			Message:    fmt.Sprintf("Criterion '%s' could not be judged by the configured model: %v", c.Name(), v.err),
+			Suggestion: "Check that the model's server is running and reachable (JUDGE_LLM_BASE_URL), then retry; or give the criterion a CEL rule so no model is needed"})
+		p.Decided(0)
 		return undecided
 	}
 	p.Decided(v.certainty)

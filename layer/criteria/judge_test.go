@@ -51,8 +51,8 @@ func TestJudgeHook(t *testing.T) {
 	want := []result.Issue{
 		{Severity: result.Error, Type: result.CriteriaNotMet, Location: "acceptance_criteria[1]",
 			Message: "Acceptance criterion not met: not met (the output has no tests)", Suggestion: "Change the output so that it meets the criterion 'not met'", Rule: "criteria.judge"},
-		{Severity: result.Info, Type: result.NotChecked, Location: "acceptance_criteria[2]",
-			Message: "Criterion 'broken' could not be judged by the model: model unavailable", Suggestion: "Retry the validation, or give the criterion a CEL rule so no model is needed"},
+		{Severity: result.Warning, Type: result.NotChecked, Location: "acceptance_criteria[2]", Rule: RuleModelFailed,
+			Message: "Criterion 'broken' could not be judged by the configured model: model unavailable", Suggestion: "Check that the model's server is running and reachable (JUDGE_LLM_BASE_URL), then retry; or give the criterion a CEL rule so no model is needed"},
 	}
 	if !slices.Equal(f.Issues, want) {
 		t.Errorf("got issues\n%+v\nwant\n%+v", f.Issues, want)

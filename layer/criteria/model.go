@@ -61,7 +61,7 @@ func modelJudge(m *llm.Client) judgeFunc {
 			case r.Err != nil:
 				out[i].err = r.Err
 			case r.Verdict.Verdict == llm.CannotTell:
-				out[i] = verdict{model: m.Model(), err: fmt.Errorf("the model could not tell from the output (%s)", r.Verdict.Reason)}
+				out[i] = verdict{model: m.Model(), cannotTell: true, err: fmt.Errorf("the model could not tell from the output (%s)", r.Verdict.Reason)}
 			default:
 				out[i] = verdict{met: r.Verdict.Verdict == llm.Met, certainty: r.Verdict.Confidence,
 					reason: r.Verdict.Reason, model: m.Model()}

@@ -175,6 +175,11 @@ func run(ctx context.Context, p *layer.Pass) error {
 			if errors.Is(err, code.ErrCanceled) {
 				return err
 			}
+			if errors.Is(err, code.ErrNoCgo) {
+				undecided(p, pc.loc("", 1), fmt.Sprintf("The %s code was not reviewed: %v", pc.label, err),
+					"Build judge with a C compiler installed (CGO_ENABLED=1) so that it can parse code")
+				continue
+			}
 			var le *code.LimitError
 			if errors.As(err, &le) {
 				undecided(p, pc.loc("", max(le.Line, 1)), fmt.Sprintf("The %s code was not reviewed: %s", pc.label, le.Msg),
