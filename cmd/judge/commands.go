@@ -86,6 +86,7 @@ file (--config), judges plain-language criteria.`,
 	initServe(root)
 	initTools(root)
 	initCall(root)
+	initTrace(root)
 	initMetrics(root)
 	initSchema(root)
 	initVersion(root)
