@@ -238,6 +238,27 @@ func TestRuleUndecided(t *testing.T) {
 // example rules.
 func tauBench(t testing.TB) ([]trace.Conversation, []*trace.Report) {
 	dir := sharedtest.Dir(t, "agent-traces")
+	ch := tauChecker(t)
+	data, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-gpt-4o.dev.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	convs, err := trace.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := make([]*trace.Report, len(convs))
+	for i, cv := range convs {
+		if reports[i], err = ch.Check(context.Background(), cv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return convs, reports
+}
+
+// tauChecker is the checker of the airline tools and example rules.
+func tauChecker(t testing.TB) *trace.Checker {
+	dir := sharedtest.Dir(t, "agent-traces")
 	defsRaw, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-tools.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -266,21 +287,7 @@ func tauBench(t testing.TB) ([]trace.Conversation, []*trace.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-gpt-4o.dev.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	convs, err := trace.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reports := make([]*trace.Report, len(convs))
-	for i, cv := range convs {
-		if reports[i], err = ch.Check(context.Background(), cv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return convs, reports
+	return ch
 }
 
 // On tau-bench's recorded conversations: no recorded call is rejected
