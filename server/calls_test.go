@@ -182,6 +182,8 @@ func TestCallOutcomeRoute(t *testing.T) {
 			toolcall.Failed, []string{`"type": "tool_error"`}},
 		{"follow-up with id", `{"tool": "get_events", "arguments": {"action": "by_ids", "ids": ["e1"]}, "result": [{"event_id": "e1", "title": "Standup"}], "tools": ` + tools + `}`,
 			toolcall.Satisfied, []string{`"tool": "update_event"`, `"event_id": "e1"`, `"path": "[0].event_id"`}},
+		{"plain-text error", `{"tool": "get_events", "arguments": {"action": "by_ids", "ids": ["e1"]}, "result": {"content": [{"type": "text", "text": "Traceback (most recent call last):\n  File \"cal.py\", line 3\nKeyError: 'e1'"}]}, "tools": ` + tools + `}`,
+			toolcall.Failed, []string{`"rule": "toolcall.traceback_text"`, `KeyError: 'e1'`}},
 		{"need user input", `{"tool": "lookup_contact", "arguments": {"action": "search", "query": "Ann"}, "result": {"ambiguous_contacts": [{"id": "1"}, {"id": "2"}]}, "tools": ` + tools + `}`,
 			toolcall.NeedUserInput, nil},
 		{"empty with goal and session", `{"tool": "lookup_contact", "arguments": {"action": "search", "query": "Zed"}, "result": [], "goal": "find Zed", "session_id": "o1", "tools": ` + tools + `}`,

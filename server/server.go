@@ -148,6 +148,7 @@ func (s *Server) routes() []route {
 		{http.MethodGet, "/capabilities", s.handleCapabilities},
 		{http.MethodPost, "/v1/calls/check", s.handleCallCheck},
 		{http.MethodPost, "/v1/calls/outcome", s.handleCallOutcome},
+		{http.MethodPost, "/v1/traces/check", s.handleTraceCheck},
 		{http.MethodPost, "/v1/tools/lint", s.handleToolsLint},
 	}
 }

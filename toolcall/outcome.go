@@ -79,6 +79,10 @@ type NextTool struct {
 	Tool      string         `json:"tool"`
 	Reason    string         `json:"reason"`
 	Arguments map[string]any `json:"arguments,omitempty"`
+	// Needs names the identifying parameters that no fact of the same
+	// entity could fill, with the value each wants: "repo_id (the
+	// repo's id)". They are left out of Arguments, never guessed.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // Limits of fact extraction.
@@ -251,9 +255,25 @@ func inspect(res any) (any, envelope) {
 			env.failure, env.failureAt, env.failureRule, env.errorText = why, at, rule, text
 			return payload, env
 		}
+		if text, at := errorEnvelope(m); text != "" {
+			env.failure, env.failureAt, env.failureRule, env.errorText = "the result is an error envelope", at, "error_envelope", text
+			return payload, env
+		}
 		if q, at := clarificationOf(m); q != "" {
 			env.clarify, env.clarifyAt = q, at
 			return payload, env
+		}
+	}
+	if s, ok := payload.(string); ok {
+		if matched, rule := textFailure(s); matched != "" {
+			at := "root"
+			if payload != res {
+				at = "content"
+			}
+			env.failure, env.failureAt, env.failureRule = fmt.Sprintf("the text says %q", result.Clip(matched, 200)), at, rule
+			if strings.TrimSpace(s) != matched {
+				env.errorText = strings.TrimSpace(s)
+			}
 		}
 	}
 	return payload, env
@@ -650,7 +670,10 @@ func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 	for _, n := range names {
 		nt := NextTool{Tool: n, Reason: reason}
 		if next, ok := ts.contracts[n]; ok {
-			nt.Arguments = knownArguments(next, asMap(args), facts)
+			nt.Arguments, nt.Needs = knownArguments(next, asMap(args), facts, ct.Name)
+			if len(nt.Needs) > 0 {
+				nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
+			}
 		}
 		out = append(out, nt)
 	}
@@ -659,9 +682,14 @@ func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 
 // knownArguments fills the required parameters of a next tool that the
 // call's arguments name exactly, and those that identify an entity
-// (isIDParam) from the first extracted fact that names them.
-func knownArguments(next *Contract, args map[string]any, facts []Fact) map[string]any {
-	known := map[string]any{}
+// (isIDParam) from a fact of the same entity: repo_id from the
+// repository's id, issue_number from the issue's number, never from
+// another entity's id. A fact's entity is the object that holds it
+// (repository.id, issues[0].number), or, for a fact at the root or in a
+// generic list (items, results), the object of the tool that returned it
+// (from). needed names the identifying parameters no fact could fill.
+func knownArguments(next *Contract, args map[string]any, facts []Fact, from string) (known map[string]any, needed []string) {
+	known = map[string]any{}
 	for _, p := range next.Params {
 		if !p.Required {
 			continue
@@ -673,21 +701,106 @@ func knownArguments(next *Contract, args map[string]any, facts []Fact) map[strin
 		if !isIDParam(p.Name) {
 			continue
 		}
+		entity, field := paramEntity(p.Name, next.Name)
+		filled := false
 		for _, f := range facts {
-			last := f.Path
-			if i := strings.LastIndexAny(last, ".]"); i >= 0 {
-				last = last[i+1:]
-			}
-			if last == p.Name || (last == "id" && strings.HasSuffix(p.Name, "_id")) || (last == "number" && strings.HasSuffix(p.Name, "_number")) {
-				known[p.Name] = f.Value
+			fe, ff := factEntity(f.Path, from)
+			if ff == p.Name || (ff == field && sameEntity(fe, entity)) {
+				known[p.Name], filled = f.Value, true
 				break
 			}
 		}
+		switch {
+		case filled:
+		case strings.EqualFold(field, p.Name):
+			needed = append(needed, p.Name)
+		default:
+			needed = append(needed, fmt.Sprintf("%s (the %s's %s)", p.Name, entity, field))
+		}
 	}
 	if len(known) == 0 {
-		return nil
+		known = nil
 	}
-	return known
+	return known, needed
+}
+
+// paramEntity splits an identifying parameter into the entity it names
+// and the field it wants: repo_id → repo, id; issue_number → issue,
+// number; a bare id → the next tool's object, id.
+func paramEntity(param, tool string) (entity, field string) {
+	l := strings.ToLower(param)
+	for _, suf := range []string{"_id", "_number", "_key", "_sha", "_slug", "_uuid"} {
+		if e, ok := strings.CutSuffix(l, suf); ok && e != "" {
+			return e, suf[1:]
+		}
+	}
+	if e, ok := strings.CutSuffix(param, "Id"); ok && e != "" {
+		return strings.ToLower(e), "id"
+	}
+	if e, ok := strings.CutSuffix(param, "ID"); ok && e != "" {
+		return strings.ToLower(e), "id"
+	}
+	return stem(tool), l
+}
+
+// factEntity is the entity a fact belongs to and its field name:
+// repository.id → repository, id; items[0].number from search_issues →
+// issue, number.
+func factEntity(path, from string) (entity, field string) {
+	field = path
+	parent := ""
+	if i := strings.LastIndexAny(path, ".]"); i >= 0 {
+		field = path[i+1:]
+		parent = path[:i+1]
+		parent = strings.TrimSuffix(parent, ".")
+		for strings.HasSuffix(parent, "]") {
+			if j := strings.LastIndex(parent, "["); j >= 0 {
+				parent = parent[:j]
+			} else {
+				break
+			}
+		}
+		if j := strings.LastIndexAny(parent, ".]"); j >= 0 {
+			parent = parent[j+1:]
+		}
+	}
+	switch strings.ToLower(parent) {
+	case "", "root", "items", "results", "result", "data", "nodes", "entries", "records", "hits", "list", "values", "content", "edges", "node":
+		return stem(from), field
+	}
+	return strings.ToLower(parent), field
+}
+
+// sameEntity reports whether two entity names name the same thing:
+// equal once singular, or one a short form of the other (repo,
+// repository).
+func sameEntity(a, b string) bool {
+	a, b = singular(a), singular(b)
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a) >= 3 && strings.HasPrefix(b, a)
+}
+
+// singular strips a plural ending: repositories → repository, issues →
+// issue.
+func singular(s string) string {
+	s = strings.ToLower(s)
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 3:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "ses") || strings.HasSuffix(s, "xes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "ss"):
+		return s[:len(s)-1]
+	}
+	return s
 }
 
 // isIDParam reports whether a parameter names an entity, so that a fact

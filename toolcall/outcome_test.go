@@ -87,6 +87,39 @@ func TestOutcome(t *testing.T) {
 			want: []want{{result.Error, result.MissingField, "structuredContent", "no structuredContent"}}},
 		{name: "failure not checked against output schema", tool: "get_weather", res: `{"content": [{"type": "text", "text": "city unknown"}], "isError": true}`, status: toolcall.Failed,
 			want: []want{{result.Error, result.ToolError, "isError", "city unknown"}}},
+		{name: "Error: text", tool: "list_issues", res: `"Error: payment amount does not add up, total price is 375, but paid 299"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", `says "Error: payment amount does not add up`}}},
+		{name: "ERROR text in MCP content", tool: "list_issues", res: `{"content": [{"type": "text", "text": "ERROR 403 rate limit exceeded"}]}`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "content", "ERROR 403 rate limit"}}},
+		{name: "exception class", tool: "run_script", res: `"ValueError: invalid literal for int() with base 10: 'x'"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "ValueError: invalid literal"}}},
+		{name: "traceback names its exception", tool: "run_script", res: `"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nKeyError: 'id'"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", `says "KeyError: 'id'"`}}},
+		{name: "git fatal", tool: "run_script", res: `"fatal: not a git repository (or any of the parent directories): .git"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "fatal: not a git repository"}}},
+		{name: "HTTP status line", tool: "list_issues", res: `"HTTP/1.1 404 Not Found\nContent-Type: text/plain"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "HTTP/1.1 404"}}},
+		{name: "status and phrase", tool: "list_issues", res: `"503 Service Unavailable"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "503 Service Unavailable"}}},
+		{name: "detail envelope", tool: "list_issues", res: `{"detail": "Not authenticated"}`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "detail", "Not authenticated"}}},
+		{name: "message and code envelope", tool: "list_issues", res: `{"message": "Invalid repository", "code": 422}`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "message", "Invalid repository"}}},
+		{name: "GitHub error envelope", tool: "list_issues", res: `{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "message", "Not Found"}}},
+		{name: "not found as the whole answer", tool: "get_issue", args: `{"owner": "o", "repo": "r", "issue_number": 9}`, res: `"Issue #9 not found"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "Issue #9 not found"}}},
+		{name: "not available as the whole answer", tool: "list_issues", res: `"flight HAT030 not available on date 2024-05-13"`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "root", "not available"}}},
+		{name: "permission denied", tool: "run_script", res: `{"content": [{"type": "text", "text": "Permission denied."}]}`, status: toolcall.Failed,
+			want: []want{{result.Error, result.ToolError, "content", "Permission denied"}}},
+		{name: "error mentioned among data", tool: "run_script", res: `"Ran 12 tests. 11 passed, 1 skipped; error count: 0\nlog: no error found in output"`, status: toolcall.Satisfied},
+		{name: "not found inside a longer answer", tool: "run_script", res: `"Found 3 flights. Seat 12A not available, seats 12B and 12C free."`, status: toolcall.Satisfied},
+		{name: "error field name in data", tool: "run_script", res: `{"message": "Deployed", "code": 200}`, status: toolcall.Satisfied},
+		{name: "detail beside data", tool: "run_script", res: `{"detail": "full", "items": [{"id": 1}]}`, status: toolcall.Satisfied},
+		{name: "data text starting with a word like error", tool: "run_script", res: `"Errors are listed below: none"`, status: toolcall.Satisfied},
+		{name: "no results stays empty", tool: "search_issues", res: `"No issues found"`, status: toolcall.NeedsMoreTools,
+			want: []want{{result.Warning, result.EmptyResult, "root", "No issues found"}}, next: []string{"list_issues"}},
 		{name: "unknown tool", tool: "nope", res: `{"a": 1}`, status: toolcall.Satisfied,
 			want: []want{{result.Info, result.NotChecked, "tool", "no contract"}}},
 	}
@@ -207,5 +240,56 @@ func TestOutcomeRealExamples(t *testing.T) {
 	}
 	if n < 30 {
 		t.Errorf("classified %d example outputs, want those of every captured server", n)
+	}
+}
+
+// A follow-up takes an identifier only from a fact of the same entity:
+// repo_id from the repository's id, issue_number from the issue's number;
+// what no fact gives is left out and named.
+func TestOutcomeFollowUpSameEntity(t *testing.T) {
+	t.Parallel()
+	const tools = `[
+  {"name": "list_issues", "description": "List issues.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+  {"name": "get_issue", "description": "Get one issue.", "inputSchema": {"type": "object", "properties": {"repo_id": {"type": "integer"}, "issue_number": {"type": "integer"}},
+    "required": ["repo_id", "issue_number"]}},
+  {"name": "update_issue", "description": "Update an issue.", "inputSchema": {"type": "object", "properties": {"repo_id": {"type": "integer"}, "issue_id": {"type": "integer"}},
+    "required": ["repo_id", "issue_id"]}}
+]`
+	ts := newToolset(t, []byte(tools), "tools.json")
+	tests := []struct {
+		name, res string
+		args      map[string]string // tool → JSON of its arguments
+		needs     map[string]string // tool → what it still needs
+	}{
+		{name: "repository present", res: `[{"id": 5001, "number": 42, "title": "Crash", "repository": {"id": 77, "name": "judge"}}]`,
+			args:  map[string]string{"get_issue": `{"issue_number":42,"repo_id":77}`, "update_issue": `{"issue_id":5001,"repo_id":77}`},
+			needs: map[string]string{}},
+		{name: "no repository: repo_id is not the issue's id", res: `[{"id": 5001, "number": 42, "title": "Crash"}]`,
+			args:  map[string]string{"get_issue": `{"issue_number":42}`, "update_issue": `{"issue_id":5001}`},
+			needs: map[string]string{"get_issue": "repo_id (the repo's id)", "update_issue": "repo_id (the repo's id)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o, err := ts.Outcome(context.Background(), toolcall.OutcomeRequest{Call: toolcall.Call{Tool: "list_issues", Arguments: json.RawMessage(`{}`)}, Result: json.RawMessage(tt.res)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(o.SuggestedNextTools) != 2 {
+				t.Fatalf("next tools = %+v, want get_issue and update_issue", o.SuggestedNextTools)
+			}
+			for _, n := range o.SuggestedNextTools {
+				b, _ := json.Marshal(n.Arguments)
+				if string(b) != tt.args[n.Tool] {
+					t.Errorf("%s arguments = %s, want %s", n.Tool, b, tt.args[n.Tool])
+				}
+				if got := strings.Join(n.Needs, "; "); got != tt.needs[n.Tool] {
+					t.Errorf("%s needs = %q, want %q", n.Tool, got, tt.needs[n.Tool])
+				}
+				if tt.needs[n.Tool] != "" && !strings.Contains(n.Reason, tt.needs[n.Tool]) {
+					t.Errorf("%s reason %q does not say what is needed", n.Tool, n.Reason)
+				}
+			}
+		})
 	}
 }

@@ -109,6 +109,8 @@ func TestCallOutcome(t *testing.T) {
 			code: 0, wantOut: []string{"NEED_USER_INPUT: the tool asks the user: Which calendar?"}},
 		{name: "compacted", args: []string{"call", "outcome", "--budget", "100", "--defs", tools, "get_events", `{}`, `{"items": [` + strings.Repeat(`{"id": "x", "body": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},`, 20) + `{"id": "y"}]}`},
 			code: 0, wantOut: []string{`"compacted": {`, `more items cut (21 in all)`}},
+		{name: "plain-text error", args: []string{"call", "outcome", "--defs", tools, "get_events", `{}`, `"Error: calendar cal_9 not found"`},
+			code: 0, wantOut: []string{`"status": "FAILED"`, `"type": "tool_error"`, `"rule": "toolcall.error_text"`, `the text says \"Error: calendar cal_9 not found\"`}},
 		{name: "result not JSON", args: []string{"call", "outcome", "--defs", tools, "get_events", `{}`, `{x}`}, code: 2, wantErr: "result:1:2"},
 		{name: "two stdins", args: []string{"call", "outcome", "--defs", tools, "get_events", "-", "-"}, code: 2, wantErr: "only one of"},
 	}

@@ -90,6 +90,7 @@ file (--config), judges plain-language criteria.`,
 	initGateway(root)
 	initTools(root)
 	initCall(root)
+	initTrace(root)
 	initMetrics(root)
 	initSchema(root)
 	initVersion(root)

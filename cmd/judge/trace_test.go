@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
+
+func TestTrace(t *testing.T) {
+	t.Parallel()
+	dir := sharedtest.Dir(t, "agent-traces")
+	defs := filepath.Join(dir, "tau-bench-airline-tools.json")
+	rules := filepath.Join(repoRoot(t), "examples", "traces", "airline.rules.json")
+	example := filepath.Join(repoRoot(t), "examples", "traces", "airline-cancel.json")
+	files := writeFiles(t, map[string]string{
+		"bad.json":   "[\n  {\"role\": \"user\",, }\n]",
+		"rules.json": `{"rules": [{"name": "r", "description": "d", "expr": "call.name =="}]}`,
+	})
+	tests := []callCase{
+		{name: "tau-bench file", args: []string{"trace", "--defs", defs, "--rules", rules, filepath.Join(dir, "tau-bench-airline-gpt-4o.dev.json")},
+			code: 1, wantOut: []string{`"conversations": 100`, `"invalid_calls": 0`, `"failed_results": 33`, `"auroc":`}},
+		{name: "example from stdin", args: []string{"trace", "--defs", defs, "--rules", rules, "-"}, stdin: mustRead(t, example),
+			code: 1, wantOut: []string{`"location": "messages[4].tool_calls[0]"`, `"violations": [`, `"cancel_allowed"`, `"status": "FAILED"`}},
+		{name: "no rules", args: []string{"trace", "--defs", defs, example}, code: 0, wantOut: []string{`"flagged": 0`, `"failed_results": 1`}},
+		{name: "malformed conversations", args: []string{"trace", "--defs", defs, filepath.Join(files, "bad.json")}, code: 2, wantErr: "bad.json: 2:"},
+		{name: "rule does not compile", args: []string{"trace", "--defs", defs, "--rules", filepath.Join(files, "rules.json"), example}, code: 2, wantErr: "rule r: expr:1:"},
+		{name: "no tools", args: []string{"trace", example}, code: 2, wantErr: "no tool definitions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, _ := tt.run(t)
+			if tt.code == 2 {
+				return
+			}
+			var ans struct {
+				Conversations []struct {
+					Result json.RawMessage `json:"result"`
+				} `json:"conversations"`
+			}
+			if err := json.Unmarshal(out, &ans); err != nil || len(ans.Conversations) == 0 {
+				t.Fatalf("answer is not a trace answer: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestTraceTextGolden compares judge trace --format text on the example
+// conversation with testdata/trace.txtar; -update rewrites it.
+func TestTraceTextGolden(t *testing.T) {
+	t.Parallel()
+	dir := sharedtest.Dir(t, "agent-traces")
+	const file = "testdata/trace.txtar"
+	args := []string{"trace", "--format", "text", "--defs", filepath.Join(dir, "tau-bench-airline-tools.json"),
+		"--rules", filepath.Join(repoRoot(t), "examples", "traces", "airline.rules.json"),
+		filepath.Join(repoRoot(t), "examples", "traces", "airline-cancel.json")}
+	var stdout, stderr bytes.Buffer
+	if code := Execute(context.Background(), args, nil, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, stderr.String())
+	}
+	if *update {
+		ar := &txtar.Archive{Files: []txtar.File{{Name: "airline-cancel.txt", Data: stdout.Bytes()}}}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ar.Files) != 1 || !bytes.Equal(ar.Files[0].Data, stdout.Bytes()) {
+		t.Errorf("text differs from %s (run with -update to accept):\n%s", file, stdout.String())
+	}
+	if strings.Contains(stderr.String(), "conversations") {
+		t.Errorf("a progress bar was drawn on a stderr that is no terminal: %q", stderr.String())
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

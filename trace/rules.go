@@ -1,0 +1,198 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/agentjudge/judge/layer/criteria"
+)
+
+// MaxRulesBytes is the largest rules file ParseRules reads.
+const MaxRulesBytes = 1 << 20
+
+// Rule is one policy rule: a CEL expression that must hold at every call
+// it applies to.
+type Rule struct {
+	// Name identifies the rule ("confirm_before_booking"): a letter,
+	// then letters, digits and underscores.
+	Name string `json:"name"`
+	// Description says the policy in words; it is the violation's
+	// message when Message is empty.
+	Description string `json:"description,omitempty"`
+	// Tools limits the rule to calls of these tools; empty: every call.
+	Tools []string `json:"tools,omitempty"`
+	// When, if set, is a CEL condition: the rule applies only where it
+	// holds.
+	When string `json:"when,omitempty"`
+	// Expr is the CEL condition that must hold.
+	Expr string `json:"expr"`
+	// Message is the violation's message.
+	Message string `json:"message,omitempty"`
+	// Suggestion says what the agent should have done.
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// Rules are the policy rules of a file.
+type Rules struct {
+	Rules []Rule `json:"rules"`
+}
+
+// RuleVars are the variables a rule's expressions read:
+//
+//   - messages: every message of the conversation, each {role, content,
+//     tool_calls: [{id, name, arguments}], tool_call_id, name}
+//   - index: the index in messages of the message making the call
+//   - call: the current call {id, name, arguments, message, position}
+//   - previous: the messages before the current one
+//   - last_user: the text of the last user message before the call ("")
+//   - last_user_index: its index in messages (-1 when none)
+//   - calls: the calls made before this one, each {id, name, arguments,
+//     message, result, status}: result is the tool's answer (decoded
+//     JSON, or its text), status its outcome (SATISFIED, FAILED, …, or ""
+//     when it had no answer)
+//   - calls_of: calls by tool name; every tool of the toolset and every
+//     tool called is a key, with an empty list when not called yet
+var RuleVars = []string{"messages", "index", "call", "previous", "last_user", "last_user_index", "calls", "calls_of"}
+
+// RuleError is a rules file that cannot be used: which rule and
+// expression, and why.
+type RuleError struct {
+	Rule  string // the rule's name or "rules[i]"
+	Field string // "expr", "when", "name"
+	Line  int    // 1-based position in the expression, when known
+	Col   int
+	Msg   string
+	Err   error
+}
+
+func (e *RuleError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("rule %s: %s:%d:%d: %s", e.Rule, e.Field, e.Line, e.Col, e.Msg)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("rule %s: %s: %s", e.Rule, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("rule %s: %s", e.Rule, e.Msg)
+}
+
+func (e *RuleError) Unwrap() error { return e.Err }
+
+var ruleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// ParseRules reads a rules file: {"rules": [{name, description, tools,
+// when, expr, message, suggestion}]}. Unknown fields are refused, so that
+// a misspelt "exp" is not a rule that never runs.
+func ParseRules(data []byte) (*Rules, error) {
+	if len(data) > MaxRulesBytes {
+		return nil, &RuleError{Rule: "file", Msg: fmt.Sprintf("the rules file is larger than %d bytes", MaxRulesBytes)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var rs Rules
+	if err := dec.Decode(&rs); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return nil, &RuleError{Rule: "file", Line: line, Col: col, Field: "json", Msg: se.Error(), Err: err}
+		}
+		return nil, &RuleError{Rule: "file", Msg: err.Error(), Err: err}
+	}
+	if len(rs.Rules) == 0 {
+		return nil, &RuleError{Rule: "file", Msg: `the file has no rules: expected {"rules": [{"name": …, "expr": …}]}`}
+	}
+	return &rs, nil
+}
+
+// compiledRule is a rule with its programs.
+type compiledRule struct {
+	Rule
+	when, expr *criteria.Expr
+}
+
+// compileRules compiles rules in one environment declaring RuleVars.
+func compileRules(rs *Rules) ([]compiledRule, error) {
+	if rs == nil || len(rs.Rules) == 0 {
+		return nil, nil
+	}
+	env, err := criteria.NewEnv(RuleVars...)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := make([]compiledRule, 0, len(rs.Rules))
+	for i, r := range rs.Rules {
+		id := fmt.Sprintf("rules[%d]", i)
+		if !ruleName.MatchString(r.Name) {
+			return nil, &RuleError{Rule: id, Field: "name", Msg: fmt.Sprintf("%q is not a rule name: a letter, then letters, digits and underscores", r.Name)}
+		}
+		if seen[r.Name] {
+			return nil, &RuleError{Rule: r.Name, Field: "name", Msg: "two rules have this name"}
+		}
+		seen[r.Name] = true
+		if r.Description == "" && r.Message == "" {
+			return nil, &RuleError{Rule: r.Name, Msg: "the rule has neither a description nor a message to report a violation with"}
+		}
+		cr := compiledRule{Rule: r}
+		compile := func(field, text string) (*criteria.Expr, error) {
+			x, err := env.Compile(text)
+			if err != nil {
+				var xe *criteria.ExprError
+				if errors.As(err, &xe) {
+					return nil, &RuleError{Rule: r.Name, Field: field, Line: xe.Line, Col: xe.Col, Msg: xe.Msg, Err: err}
+				}
+				return nil, &RuleError{Rule: r.Name, Field: field, Msg: err.Error(), Err: err}
+			}
+			return x, nil
+		}
+		if cr.expr, err = compile("expr", r.Expr); err != nil {
+			return nil, err
+		}
+		if r.When != "" {
+			if cr.when, err = compile("when", r.When); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, cr)
+	}
+	return out, nil
+}
+
+// verdict is a rule's verdict at one call.
+type verdict int
+
+const (
+	holds verdict = iota
+	violated
+	undecided
+)
+
+// eval evaluates the rule at a call: holds when it does not apply or its
+// condition is true, violated when false, undecided (with why) when the
+// evaluation failed or was stopped.
+func (r *compiledRule) eval(ctx context.Context, tool string, vars map[string]any) (verdict, string) {
+	if len(r.Tools) > 0 && !slices.Contains(r.Tools, tool) {
+		return holds, ""
+	}
+	if r.when != nil {
+		ok, err := r.when.Eval(ctx, vars)
+		if err != nil {
+			return undecided, "when: " + err.Error()
+		}
+		if !ok {
+			return holds, ""
+		}
+	}
+	ok, err := r.expr.Eval(ctx, vars)
+	switch {
+	case err != nil:
+		return undecided, err.Error()
+	case ok:
+		return holds, ""
+	}
+	return violated, ""
+}

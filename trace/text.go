@@ -1,0 +1,100 @@
+package trace
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// WriteText writes a report as a code review of the conversation: a
+// headline with its counts, then each call with its verdicts and the
+// findings on it and on its result, then the findings of no call.
+func WriteText(w io.Writer, r *Report) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s", r.ID)
+	if r.Reward != nil {
+		fmt.Fprintf(&sb, " (reward %v)", *r.Reward)
+	}
+	c := r.Counts
+	fmt.Fprintf(&sb, ": %d calls, %d invalid, %d failed results, %d loops, %d rule violations; risk %.1f\n",
+		c.Calls, c.InvalidCalls, c.FailedResults, c.Loops, c.RuleViolations, r.Risk)
+	used := make([]bool, len(r.Result.Issues))
+	for _, cr := range r.Calls {
+		mark := "ok"
+		if !cr.Valid || len(cr.Violations) > 0 || cr.Status == "FAILED" {
+			mark = "!!"
+		}
+		fmt.Fprintf(&sb, "  %s %s %s", mark, cr.Location, cr.Tool)
+		if cr.Status != "" {
+			fmt.Fprintf(&sb, " → %s", cr.Status)
+		}
+		if cr.Progress != nil && cr.Progress.Verdict != "continue" {
+			fmt.Fprintf(&sb, ", %s", cr.Progress.Verdict)
+		}
+		sb.WriteString("\n")
+		for i, is := range r.Result.Issues {
+			if used[i] || is.Severity == result.Info {
+				continue
+			}
+			if under(is.Location, cr.Location) || (cr.ResultAt != "" && under(is.Location, cr.ResultAt)) {
+				used[i] = true
+				writeIssue(&sb, is, "      ")
+			}
+		}
+	}
+	var rest []result.Issue
+	for i, is := range r.Result.Issues {
+		if !used[i] && is.Severity != result.Info {
+			rest = append(rest, is)
+		}
+	}
+	if len(rest) > 0 {
+		sb.WriteString("  elsewhere:\n")
+		for _, is := range rest {
+			writeIssue(&sb, is, "      ")
+		}
+	}
+	notes := slices.DeleteFunc(slices.Clone(r.Result.Issues), func(is result.Issue) bool { return is.Severity != result.Info })
+	if len(notes) > 0 {
+		fmt.Fprintf(&sb, "  %d notes (not checked); see the JSON output\n", len(notes))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteSummaryText writes the summary of many reports.
+func WriteSummaryText(w io.Writer, s Summary) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d conversations: %d calls, %d invalid calls, %d failed results, %d loops, %d rule violations; %d flagged\n",
+		s.Conversations, s.Calls, s.InvalidCalls, s.FailedResults, s.Loops, s.RuleViolations, s.Flagged)
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range s.ByReward {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		c := s.ByReward[k]
+		fmt.Fprintf(&sb, "  reward %s: %d conversations, %d flagged (%.0f%%), %d rule violations, %d failed results\n",
+			k, c.Conversations, c.Flagged, 100*float64(c.Flagged)/float64(max(c.Conversations, 1)), c.RuleViolations, c.FailedResults)
+	}
+	if s.AUROC != nil {
+		fmt.Fprintf(&sb, "  risk score AUROC for reward 0: %.3f\n", *s.AUROC)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func under(loc, base string) bool {
+	return loc == base || strings.HasPrefix(loc, base+".") || strings.HasPrefix(loc, base+"[")
+}
+
+func writeIssue(sb *strings.Builder, is result.Issue, indent string) {
+	fmt.Fprintf(sb, "%s%s %s: %s\n", indent, is.Severity, is.Type, is.Message)
+	if is.Suggestion != "" {
+		fmt.Fprintf(sb, "%s  → %s\n", indent, is.Suggestion)
+	}
+}

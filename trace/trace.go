@@ -1,0 +1,412 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// ValidationType is the validation type a trace's result reports.
+const ValidationType = "trace"
+
+// Checker checks conversations against a toolset and policy rules. It is
+// safe for concurrent use.
+type Checker struct {
+	ts    *toolcall.Toolset
+	rules []compiledRule
+	tools []string
+}
+
+// New returns a Checker of the calls of ts with the policy rules rs (nil:
+// none). The toolset's checker keeps the sessions that give the progress
+// verdicts: one fresh session per checked conversation. A rule that does
+// not compile gives a *RuleError.
+func New(ts *toolcall.Toolset, rs *Rules) (*Checker, error) {
+	if ts == nil {
+		return nil, errors.New("trace: no toolset")
+	}
+	rules, err := compileRules(rs)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{ts: ts, rules: rules, tools: ts.Names()}, nil
+}
+
+// Report is the check of one conversation.
+type Report struct {
+	ID     string                   `json:"id"`
+	Reward *float64                 `json:"reward,omitempty"`
+	Result *result.ValidationResult `json:"result"`
+	Calls  []CallReport             `json:"calls"`
+	Counts Counts                   `json:"counts"`
+	// Risk is the conversation's risk score (see Risk).
+	Risk float64 `json:"risk"`
+}
+
+// CallReport is what one call went through: its check, its outcome, the
+// session's verdict, the rules it broke.
+type CallReport struct {
+	// Location is messages[i].tool_calls[j].
+	Location string `json:"location"`
+	Tool     string `json:"tool"`
+	// Valid is the pre-execution check's verdict.
+	Valid bool `json:"valid"`
+	// Status is the outcome of its result; "" when no result followed.
+	Status toolcall.Status `json:"status,omitempty"`
+	Reason string          `json:"reason,omitempty"`
+	// ResultAt is the location of the result message.
+	ResultAt string `json:"result_at,omitempty"`
+	// Progress is the session's verdict after the result.
+	Progress   *toolcall.Progress `json:"progress,omitempty"`
+	Violations []string           `json:"violations,omitempty"`
+}
+
+// Counts are the findings of one conversation or, summed, of many.
+type Counts struct {
+	Conversations  int `json:"conversations"`
+	Calls          int `json:"calls"`
+	InvalidCalls   int `json:"invalid_calls"`
+	FailedResults  int `json:"failed_results"`
+	Loops          int `json:"loops"`
+	RuleViolations int `json:"rule_violations"`
+	// Flagged counts conversations with an invalid call, a loop or a
+	// rule violation.
+	Flagged int `json:"flagged"`
+}
+
+func (c *Counts) add(o Counts) {
+	c.Conversations += o.Conversations
+	c.Calls += o.Calls
+	c.InvalidCalls += o.InvalidCalls
+	c.FailedResults += o.FailedResults
+	c.Loops += o.Loops
+	c.RuleViolations += o.RuleViolations
+	c.Flagged += o.Flagged
+}
+
+// Risk is a conversation's risk score, fixed before it was measured:
+// 2 per rule violation, 1 per invalid call, 1 per loop verdict, and 0.5
+// per failed result (a tool error is often the environment refusing a
+// wrong request, which the agent may then repair).
+func Risk(c Counts) float64 {
+	return 2*float64(c.RuleViolations) + float64(c.InvalidCalls) + float64(c.Loops) + 0.5*float64(c.FailedResults)
+}
+
+// Summary is the check of a set of conversations.
+type Summary struct {
+	Counts
+	// ByReward splits the counts by the recorded reward, when the
+	// conversations have one ("0", "1").
+	ByReward map[string]Counts `json:"by_reward,omitempty"`
+	// AUROC is how well Risk ranks the failed tasks (reward 0) above the
+	// solved ones (reward above 0): the chance that a random failed
+	// conversation scores higher than a random solved one, ties counting
+	// half. Nil unless both groups are present.
+	AUROC *float64 `json:"auroc,omitempty"`
+}
+
+// Summarize counts reports.
+func Summarize(reports []*Report) Summary {
+	var s Summary
+	for _, r := range reports {
+		s.add(r.Counts)
+		if r.Reward != nil {
+			if s.ByReward == nil {
+				s.ByReward = map[string]Counts{}
+			}
+			k := fmt.Sprint(*r.Reward)
+			c := s.ByReward[k]
+			c.add(r.Counts)
+			s.ByReward[k] = c
+		}
+	}
+	var failed, solved []float64
+	for _, r := range reports {
+		switch {
+		case r.Reward == nil:
+		case *r.Reward > 0:
+			solved = append(solved, r.Risk)
+		default:
+			failed = append(failed, r.Risk)
+		}
+	}
+	if a, ok := AUROC(failed, solved); ok {
+		s.AUROC = &a
+	}
+	return s
+}
+
+// AUROC is the area under the ROC curve of a score that should be higher
+// for positives than for negatives: the share of (positive, negative)
+// pairs ordered right, ties counting half. ok is false when a group is
+// empty.
+func AUROC(positives, negatives []float64) (auc float64, ok bool) {
+	if len(positives) == 0 || len(negatives) == 0 {
+		return 0, false
+	}
+	var sum float64
+	for _, p := range positives {
+		for _, n := range negatives {
+			switch {
+			case p > n:
+				sum++
+			case p == n:
+				sum += 0.5
+			}
+		}
+	}
+	return sum / float64(len(positives)*len(negatives)), true
+}
+
+// pending is a call waiting for its result.
+type pending struct {
+	i, j int
+	call map[string]any // the call as the rules see it
+	tc   ToolCall
+}
+
+// Check checks one conversation: every call before execution, every
+// result after it, the progress of the conversation's session, and the
+// rules at every call. Findings are issues of the report's result, at
+// messages[i].tool_calls[j] for a call and messages[k] for a result. It
+// returns an error only when the context ends or the session store fails.
+func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error) {
+	start := time.Now()
+	b := result.NewBuilder().Ran(ValidationType)
+	rep := &Report{ID: conv.ID, Reward: conv.Reward, Calls: []CallReport{}}
+	rep.Counts.Conversations = 1
+	sid, err := sessionID()
+	if err != nil {
+		return nil, err
+	}
+	messages := make([]any, len(conv.Messages))
+	for i, m := range conv.Messages {
+		messages[i] = messageValue(m)
+	}
+	var calls []any
+	callsOf := map[string][]any{}
+	for _, n := range c.tools {
+		callsOf[n] = []any{}
+	}
+	waiting := map[string]*pending{}
+	var order []*pending
+	decided, unknown := 1, 0
+	lastUser, lastUserAt := "", -1
+	for i, m := range conv.Messages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		switch m.Role {
+		case "user":
+			lastUser, lastUserAt = m.Content, i
+		case "assistant":
+			for j, tc := range m.ToolCalls {
+				at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
+				cr := CallReport{Location: at, Tool: tc.Name, Valid: true}
+				rep.Counts.Calls++
+				chk, err := c.ts.Check(ctx, toolcall.Call{Tool: tc.Name, Arguments: tc.Arguments, SessionID: sid})
+				var ce *toolcall.CallError
+				switch {
+				case errors.As(err, &ce):
+					cr.Valid = false
+					b.Add(result.Issue{Severity: result.Error, Type: result.SyntaxError, Location: at + ".arguments",
+						Message:    fmt.Sprintf("The arguments of '%s' cannot be read: %s", result.Clip(tc.Name, 80), ce.Error()),
+						Suggestion: "Send the arguments as one JSON object", Rule: "trace.arguments"})
+				case err != nil:
+					return nil, err
+				default:
+					for _, is := range chk.Result.Issues {
+						is.Location = relocate(at+".arguments", at, is.Location)
+						b.Add(is)
+					}
+					cr.Valid = chk.Result.Valid
+				}
+				if !cr.Valid {
+					rep.Counts.InvalidCalls++
+				}
+				cv := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": decodeValue(tc.Arguments), "message": i, "position": j,
+					"result": nil, "status": ""}
+				vars := map[string]any{"messages": messages, "index": i, "call": cv, "previous": messages[:i],
+					"last_user": lastUser, "last_user_index": lastUserAt, "calls": slices.Clone(calls), "calls_of": cloneCallsOf(callsOf)}
+				for k := range c.rules {
+					r := &c.rules[k]
+					v, why := r.eval(ctx, tc.Name, vars)
+					switch v {
+					case violated:
+						rep.Counts.RuleViolations++
+						cr.Violations = append(cr.Violations, r.Name)
+						msg := r.Message
+						if msg == "" {
+							msg = r.Description
+						}
+						b.Add(result.Issue{Severity: result.Error, Type: result.CriteriaNotMet, Location: at,
+							Message:    fmt.Sprintf("Policy rule '%s' broken by the call of '%s': %s", r.Name, result.Clip(tc.Name, 80), msg),
+							Suggestion: suggestion(r.Rule), Rule: "trace.rule"})
+						decided++
+					case undecided:
+						unknown++
+						b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: at,
+							Message:    fmt.Sprintf("Policy rule '%s' could not be decided at this call of '%s': %s", r.Name, result.Clip(tc.Name, 80), result.Clip(why, 200)),
+							Suggestion: "Guard the rule against absent fields (has(), 'key' in map, size checks)", Rule: "trace.rule_undecided"})
+					default:
+						decided++
+					}
+				}
+				p := &pending{i: i, j: j, call: cv, tc: tc}
+				order = append(order, p)
+				if tc.ID != "" {
+					waiting[tc.ID] = p
+				}
+				calls = append(calls, cv)
+				callsOf[tc.Name] = append(callsOf[tc.Name], cv)
+				rep.Calls = append(rep.Calls, cr)
+			}
+		case "tool", "function":
+			p := waiting[m.ToolCallID]
+			if p == nil {
+				// Older records name the tool, not the call: the
+				// oldest unanswered call of that tool.
+				for _, q := range order {
+					if q.call["status"] == "" && (q.tc.Name == m.Name || m.Name == "") && m.ToolCallID == "" {
+						p = q
+						break
+					}
+				}
+			}
+			at := fmt.Sprintf("messages[%d]", i)
+			if p == nil {
+				b.Add(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: at,
+					Message:    fmt.Sprintf("The tool result of %s answers no call of the conversation (tool_call_id %q)", at, result.Clip(m.ToolCallID, 80)),
+					Suggestion: "Give each role \"tool\" message the tool_call_id of the call it answers", Rule: "trace.orphan_result"})
+				unknown++
+				continue
+			}
+			delete(waiting, p.tc.ID)
+			res := resultJSON(m.Content)
+			o, err := c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: p.tc.Name, Arguments: p.tc.Arguments, SessionID: sid}, Result: res})
+			var ce *toolcall.CallError
+			if errors.As(err, &ce) {
+				// The arguments were unreadable, as the check said.
+				p.call["status"] = "unchecked"
+				continue
+			} else if err != nil {
+				return nil, err
+			}
+			cr := &rep.Calls[slices.Index(order, p)]
+			cr.Status, cr.Reason, cr.ResultAt, cr.Progress = o.Status, o.Reason, at, o.Progress
+			p.call["status"] = string(o.Status)
+			p.call["result"] = decodeValue(res)
+			for _, is := range o.Result.Issues {
+				if is.Rule == "toolcall.no_contract" {
+					continue // said once by the call's check
+				}
+				is.Location = relocate(at, at, is.Location)
+				b.Add(is)
+			}
+			if o.Status == toolcall.Failed {
+				rep.Counts.FailedResults++
+			}
+			if o.Progress != nil && o.Progress.Verdict != toolcall.Continue {
+				rep.Counts.Loops++
+				b.Add(result.Issue{Severity: result.Warning, Type: result.PerformanceIssue, Location: at,
+					Message:    fmt.Sprintf("The agent made no progress at the call of '%s' (%s): %s", result.Clip(p.tc.Name, 80), o.Progress.Verdict, o.Progress.Reason),
+					Suggestion: "Change the call or the approach instead of repeating it; ask the user or hand over when stuck", Rule: "trace.loop"})
+			}
+		}
+	}
+	for _, p := range order {
+		if p.call["status"] == "" {
+			unknown++
+			b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: fmt.Sprintf("messages[%d].tool_calls[%d]", p.i, p.j),
+				Message:    fmt.Sprintf("The call of '%s' has no result in the conversation, so its outcome was not checked", result.Clip(p.tc.Name, 80)),
+				Suggestion: "Record the tool's result as a role \"tool\" message with the call's tool_call_id", Rule: "trace.no_result"})
+		}
+	}
+	if rep.Counts.InvalidCalls+rep.Counts.Loops+rep.Counts.RuleViolations > 0 {
+		rep.Counts.Flagged = 1
+	}
+	rep.Risk = Risk(rep.Counts)
+	b.Confidence(float64(decided) / float64(decided+unknown))
+	rep.Result = b.Duration(time.Since(start)).Build()
+	return rep, nil
+}
+
+// suggestion is a violated rule's suggestion.
+func suggestion(r Rule) string {
+	if r.Suggestion != "" {
+		return r.Suggestion
+	}
+	return "Follow the policy: " + result.Clip(r.Description, 200)
+}
+
+// relocate places an issue of a call or result under base: root at
+// itself, a field path below base.
+func relocate(base, root, loc string) string {
+	switch {
+	case loc == "" || loc == "root" || loc == "tool" || loc == "content":
+		return root
+	case strings.HasPrefix(loc, "["):
+		return base + loc
+	}
+	return base + "." + loc
+}
+
+// resultJSON is a tool message's content as the result to classify: the
+// JSON it holds, or the text as a JSON string.
+func resultJSON(content string) json.RawMessage {
+	s := strings.TrimSpace(content)
+	if s != "" && json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(content)
+	return b
+}
+
+// decodeValue decodes JSON for the rules (numbers as json.Number); a
+// text that is not JSON stays a string.
+func decodeValue(raw json.RawMessage) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	return v
+}
+
+// messageValue is a message as the rules see it.
+func messageValue(m Message) map[string]any {
+	tcs := make([]any, len(m.ToolCalls))
+	for j, tc := range m.ToolCalls {
+		tcs[j] = map[string]any{"id": tc.ID, "name": tc.Name, "arguments": decodeValue(tc.Arguments)}
+	}
+	return map[string]any{"role": m.Role, "content": m.Content, "tool_calls": tcs, "tool_call_id": m.ToolCallID, "name": m.Name}
+}
+
+func cloneCallsOf(m map[string][]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out[k] = slices.Clone(m[k])
+	}
+	return out
+}
+
+// sessionID is a fresh session id for one conversation's check.
+func sessionID() (string, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("trace: session id: %w", err)
+	}
+	return "trace-" + hex.EncodeToString(b[:]), nil
+}
