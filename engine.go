@@ -72,10 +72,14 @@ type Engine struct {
 	idle    chan *layerRun
 	workers atomic.Int64
 	// stop is closed by Close: idle workers exit, busy ones after their
-	// run. running counts the worker goroutines for Close to wait on.
-	stop      chan struct{}
-	closeOnce sync.Once
-	running   sync.WaitGroup
+	// run. running counts the worker goroutines for Close to wait on;
+	// closeMu orders every running.Add before Close's Wait (closed is set
+	// under it), as sync.WaitGroup requires, so that a Validate racing
+	// Close, or one after it, never adds to a group being waited on.
+	stop    chan struct{}
+	closeMu sync.Mutex
+	closed  bool
+	running sync.WaitGroup
 	// model decides what rules cannot; nil without WithLLM.
 	model *llm.Client
 	// sourceDocs are the documents of WithSourceDir, against which
@@ -467,10 +471,18 @@ const workerIdle = 10 * time.Second
 func (e *Engine) dispatch(r *layerRun) {
 	select {
 	case e.idle <- r:
+		return
 	default:
-		e.workers.Add(1)
-		e.running.Go(func() { e.work(r) })
 	}
+	e.closeMu.Lock()
+	defer e.closeMu.Unlock()
+	if e.closed {
+		// After Close: a goroutine of its own that ends with the run.
+		go e.exec(r)
+		return
+	}
+	e.workers.Add(1)
+	e.running.Go(func() { e.work(r) })
 }
 
 // Close stops the engine's worker goroutines: idle ones at once, busy ones
@@ -482,7 +494,12 @@ func (e *Engine) dispatch(r *layerRun) {
 // Validate still works after Close, each run on a goroutine of its own
 // that exits when the run ends. Close may be called more than once.
 func (e *Engine) Close(ctx context.Context) error {
-	e.closeOnce.Do(func() { close(e.stop) })
+	e.closeMu.Lock()
+	if !e.closed {
+		e.closed = true
+		close(e.stop)
+	}
+	e.closeMu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		e.running.Wait()
