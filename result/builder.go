@@ -2,6 +2,8 @@ package result
 
 import (
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -29,6 +31,14 @@ const DefaultMaxIssues = 500
 // script sets it so that every result produced anywhere in the test suite
 // is checked.
 const SelfCheckEnv = "JUDGE_SELFCHECK"
+
+// SelfCheckReportEnv names the environment variable that, with the
+// self-check on, also names a file to which every violation is appended as
+// one JSON line ({"err", "result"}). The test script sets it and fails the
+// run when the file is not empty, so a result that breaks the
+// specification anywhere in the suite, in any process, still fails it
+// although Build no longer panics.
+const SelfCheckReportEnv = "JUDGE_SELFCHECK_REPORT"
 
 // Builder collects the parts of a result and builds it with the invariants
 // enforced. The zero Builder is not usable: call [NewBuilder]. A Builder is
@@ -176,20 +186,45 @@ func (b *Builder) Build() *ValidationResult {
 		r.Metadata.QualityDimensions = QualityDimensions(issues)
 	}
 	if os.Getenv(SelfCheckEnv) == "1" {
-		selfCheck(r, slog.Default())
+		selfCheck(r, slog.Default(), os.Getenv(SelfCheckReportEnv))
 	}
 	return r
 }
 
 // selfCheck validates r against the embedded schema and logs a report to
-// log when it breaks it. It never panics: Build runs inside library calls,
-// the CLI and the server, none of which may crash on a result.
-func selfCheck(r *ValidationResult, log *slog.Logger) bool {
+// log when it breaks it, appending it to the file report too when that is
+// not empty. It never panics: Build runs inside library calls, the CLI and
+// the server, none of which may crash on a result.
+func selfCheck(r *ValidationResult, log *slog.Logger, report string) bool {
 	err := Check(r)
-	if err != nil {
-		log.Error("result: built result breaks the specification", "env", SelfCheckEnv, "err", err)
+	if err == nil {
+		return true
 	}
-	return err == nil
+	log.Error("result: built result breaks the specification", "env", SelfCheckEnv, "err", err)
+	if report != "" {
+		if werr := appendReport(report, r, err); werr != nil {
+			log.Error("result: self-check report not written", "env", SelfCheckReportEnv, "err", werr)
+		}
+	}
+	return false
+}
+
+// appendReport appends one JSON line naming err and the result to the file
+// at path, in a single write so that lines of several processes do not mix.
+func appendReport(path string, r *ValidationResult, err error) error {
+	line, jerr := json.Marshal(struct {
+		Err    string            `json:"err"`
+		Result *ValidationResult `json:"result"`
+	}{err.Error(), r})
+	if jerr != nil {
+		return jerr
+	}
+	f, oerr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if oerr != nil {
+		return oerr
+	}
+	_, werr := f.Write(append(line, '\n'))
+	return errors.Join(werr, f.Close())
 }
 
 // Quality penalties per severity: each issue multiplies the score by

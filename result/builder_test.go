@@ -1,6 +1,7 @@
 package result
 
 import (
+	"encoding/json"
 	"log/slog"
 	"math"
 	"os"
@@ -267,13 +268,32 @@ func TestSelfCheckLogs(t *testing.T) {
 	var buf strings.Builder
 	log := slog.New(slog.NewTextHandler(&buf, nil))
 	good := NewBuilder().Build()
-	if !selfCheck(good, log) || buf.Len() != 0 {
+	report := filepath.Join(t.TempDir(), "selfcheck.jsonl")
+	if !selfCheck(good, log, report) || buf.Len() != 0 {
 		t.Fatalf("a valid result was reported: %s", buf.String())
 	}
 	bad := NewBuilder().Build()
 	bad.Issues = []Issue{{Severity: Error, Type: SchemaViolation, Message: "short", Suggestion: " "}}
-	if selfCheck(bad, log) {
+	if selfCheck(bad, log, report) {
 		t.Fatal("a result with a 5-character message passed the self-check")
+	}
+	// The report file holds one JSON line per violation, for the test
+	// script to fail on.
+	selfCheck(bad, log, report)
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("report has %d lines, want 2: %s", len(lines), data)
+	}
+	var line struct {
+		Err    string            `json:"err"`
+		Result *ValidationResult `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &line); err != nil || line.Err == "" || line.Result == nil || line.Result.Issues[0].Message != "short" {
+		t.Errorf("report line = %s (%v)", lines[0], err)
 	}
 	if !strings.Contains(buf.String(), "breaks the specification") || !strings.Contains(buf.String(), "level=ERROR") {
 		t.Errorf("report = %q", buf.String())

@@ -146,6 +146,11 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		if err != nil {
 			return err
 		}
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = engine.Close(cctx)
+		}()
 		gw.ExposeJudge(engine)
 	}
 	go func() {
