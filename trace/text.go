@@ -19,8 +19,9 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&sb, " (reward %v)", *r.Reward)
 	}
 	c := r.Counts
-	fmt.Fprintf(&sb, ": %d calls, %d invalid, %d failed results, %d loops, %d rule violations; risk %.1f\n",
-		c.Calls, c.InvalidCalls, c.FailedResults, c.Loops, c.RuleViolations, r.Risk)
+	fmt.Fprintf(&sb, ": %s, %d invalid, %s, %s, %s; risk %.1f\n",
+		count(c.Calls, "call", "calls"), c.InvalidCalls, count(c.FailedResults, "failed result", "failed results"),
+		count(c.Loops, "loop", "loops"), count(c.RuleViolations, "rule violation", "rule violations"), r.Risk)
 	used := make([]bool, len(r.Result.Issues))
 	for _, cr := range r.Calls {
 		mark := "ok"
@@ -68,8 +69,10 @@ func WriteText(w io.Writer, r *Report) error {
 // WriteSummaryText writes the summary of many reports.
 func WriteSummaryText(w io.Writer, s Summary) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d conversations: %d calls, %d invalid calls, %d failed results, %d loops, %d rule violations; %d flagged\n",
-		s.Conversations, s.Calls, s.InvalidCalls, s.FailedResults, s.Loops, s.RuleViolations, s.Flagged)
+	fmt.Fprintf(&sb, "%s: %s, %s, %s, %s, %s; %d flagged\n",
+		count(s.Conversations, "conversation", "conversations"), count(s.Calls, "call", "calls"),
+		count(s.InvalidCalls, "invalid call", "invalid calls"), count(s.FailedResults, "failed result", "failed results"),
+		count(s.Loops, "loop", "loops"), count(s.RuleViolations, "rule violation", "rule violations"), s.Flagged)
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range s.ByReward {
 			if !yield(k) {
@@ -97,4 +100,12 @@ func writeIssue(sb *strings.Builder, is result.Issue, indent string) {
 	if is.Suggestion != "" {
 		fmt.Fprintf(sb, "%s  → %s\n", indent, is.Suggestion)
 	}
+}
+
+// count writes n with the noun's singular or plural form: "1 loop", "2 loops".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
