@@ -108,9 +108,16 @@ func (c Claim) Location() string {
 	return where
 }
 
-// Subject is how a message names the claim: its attribute with a capital
-// letter ("CVSS score"), else a phrase for its kind ("The number").
+// Subject is how a message names the claim: a number that is a whole JSON
+// field's value by the field ("Field 'sla_hours' value"), else its attribute
+// with a capital letter ("CVSS score"), else a phrase for its kind ("The
+// number").
 func (c Claim) Subject() string {
+	if c.Field != "" && c.Kind == Number {
+		// A number that is a whole JSON field's value is named by its
+		// field as written: "Field 'sla_hours' value 8", not "Sla hours 8".
+		return "Field '" + c.Field + "' value"
+	}
 	if c.Attribute != "" {
 		return upperFirst(c.Attribute)
 	}

@@ -111,6 +111,11 @@ func TestFromOutput(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A number that is a whole field's value is named by the field as
+	// written, not by a capitalised key ("Sla hours 8 not found").
+	if c := claim.FromOutput(v).Claims[0]; c.Subject() != "Field 'vuln.cvss_score' value" {
+		t.Errorf("subject of a field's number = %q", c.Subject())
+	}
 	if s := claim.FromOutput("It is one.\nIt costs $3."); len(s.Claims) != 1 || s.Claims[0].Location() != "line:2" {
 		t.Errorf("text output: %+v", s.Claims)
 	}
