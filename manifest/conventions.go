@@ -158,7 +158,7 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 		return c, bad(types, "types must be a mapping of type name to {base, executor, requires}, not %s", types.describe())
 	}
 	c.Types = map[string]TypeDecl{}
-	bases := append(typeStrings(), string(configKind))
+	bases := declBases()
 	for _, name := range types.keys {
 		n := types.fields[name]
 		if ToolType(name).Valid() {
@@ -204,6 +204,59 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 		c.Types[name] = d
 	}
 	return c, nil
+}
+
+// declBases are the base kinds a declared type may take.
+func declBases() []string { return append(typeStrings(), string(configKind)) }
+
+// Check reports what is wrong with d as the declaration of the type name,
+// in the words of a registry file's errors; nil when d is well formed.
+func (d TypeDecl) Check(name string) error {
+	bases := declBases()
+	switch {
+	case strings.TrimSpace(name) == "":
+		return errors.New("a declared type needs a name")
+	case ToolType(name).Valid():
+		return fmt.Errorf("type %q is one of the eight built-in types and cannot be redeclared", name)
+	case d.Base == "":
+		return fmt.Errorf("type %q has no base; give base: one of %s", name, strings.Join(bases, ", "))
+	case !slices.Contains(bases, string(d.Base)):
+		return fmt.Errorf("base of type %q must be one of %s", name, strings.Join(bases, ", "))
+	case d.Executor != "" && !slices.Contains([]string{ExecRequired, ExecNone, ExecOptional}, d.Executor):
+		return fmt.Errorf("executor of type %q must be required, none or optional", name)
+	}
+	for _, k := range d.Requires {
+		if strings.TrimSpace(k) == "" {
+			return fmt.Errorf("each entry of requires of type %q must be a config key", name)
+		}
+	}
+	return nil
+}
+
+// Check reports the first malformed declaration of c (an empty primitive
+// or field name, a type that [TypeDecl.Check] refuses), or nil.
+func (c Conventions) Check() error {
+	for _, p := range c.Primitives {
+		if strings.TrimSpace(strings.TrimPrefix(p, "@")) == "" {
+			return errors.New("manifest: declared conventions: a primitive's name is empty")
+		}
+	}
+	for _, f := range c.Fields {
+		if strings.TrimSpace(f) == "" {
+			return errors.New("manifest: declared conventions: a field's name is empty")
+		}
+	}
+	names := make([]string, 0, len(c.Types))
+	for name := range c.Types {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := c.Types[name].Check(name); err != nil {
+			return fmt.Errorf("manifest: declared conventions: %w", err)
+		}
+	}
+	return nil
 }
 
 // readConventions reads the registry file of a root, if it has one.

@@ -127,3 +127,40 @@ config_schema:
 	// [{"function":{"description":"Fetch a page","name":"rye_web_fetch","parameters":{"properties":{"url":{"description":"The URL","type":"string"}},"required":["url"],"type":"object"}},"type":"function"}]
 	// renamed rye_web_fetch to fit the providers' name rules
 }
+
+// Lint a registry in its own convention with declarations the caller
+// gives, as judge's config file does: the type job is a runtime, @gpu a
+// host primitive and anchor a known field, so even a strict lint finds
+// nothing. Without them the same tool gets three warnings.
+func ExampleLoadFilesWith() {
+	files := []manifest.File{{Path: "a/job.yaml", Content: `category: a
+name: job
+version: "1.0.0"
+description: Run a job
+executor_id: "@gpu"
+tool_type: job
+anchor: x
+config: {command: run}
+`}}
+	conv := manifest.Conventions{
+		Primitives: []string{"gpu"},
+		Types:      map[string]manifest.TypeDecl{"job": {Base: manifest.Runtime}},
+		Fields:     []string{"anchor"},
+	}
+	for _, c := range []manifest.Conventions{{}, conv} {
+		reg, err := manifest.LoadFilesWith(context.Background(), c, files)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		rep, err := manifest.LintWith(context.Background(), reg, manifest.LintOptions{Strict: true})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("declared %d types: %d warnings\n", len(c.Types), rep.Summary.Warnings)
+	}
+	// Output:
+	// declared 0 types: 3 warnings
+	// declared 1 types: 0 warnings
+}

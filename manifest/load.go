@@ -68,8 +68,14 @@ func LoadDirs(ctx context.Context, dirs ...string) (*Registry, error) {
 }
 
 // LoadDirsWith is [LoadDirs] with conventions the caller declares (from
-// judge's configuration), added to those of each root's [RegistryFile].
+// judge's configuration), merged with those of each root's [RegistryFile]:
+// primitives and fields are the union of both, and a type declared in both
+// takes the registry file's declaration, which travels with the registry.
+// conv must pass [Conventions.Check].
 func LoadDirsWith(ctx context.Context, conv Conventions, dirs ...string) (*Registry, error) {
+	if err := conv.Check(); err != nil {
+		return nil, err
+	}
 	roots := make([]root, 0, len(dirs))
 	for _, d := range dirs {
 		st, err := os.Stat(d)
@@ -88,6 +94,16 @@ func LoadDirsWith(ctx context.Context, conv Conventions, dirs ...string) (*Regis
 // files of one directory. Paths must be local and slash-separated. It
 // returns a *LoadError for a bad path or a duplicate one.
 func LoadFiles(ctx context.Context, files []File) (*Registry, error) {
+	return LoadFilesWith(ctx, Conventions{}, files)
+}
+
+// LoadFilesWith is [LoadFiles] with conventions the caller declares,
+// merged with those of a [RegistryFile] among files as [LoadDirsWith]
+// merges them. conv must pass [Conventions.Check].
+func LoadFilesWith(ctx context.Context, conv Conventions, files []File) (*Registry, error) {
+	if err := conv.Check(); err != nil {
+		return nil, err
+	}
 	if len(files) > MaxFiles {
 		return nil, &LoadError{Path: "manifests", Msg: fmt.Sprintf("%d files are more than the limit of %d", len(files), MaxFiles)}
 	}
@@ -106,7 +122,7 @@ func LoadFiles(ctx context.Context, files []File) (*Registry, error) {
 		}
 		m[p] = &fstest.MapFile{Data: []byte(f.Content), Mode: 0o644}
 	}
-	return load(ctx, []root{{name: "", fsys: m}}, Conventions{})
+	return load(ctx, []root{{name: "", fsys: m}}, conv)
 }
 
 func errText(err error) string {
@@ -128,7 +144,10 @@ func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error
 	l := &loader{ctx: ctx}
 	names := make([]string, len(roots))
 	fsys := make([]fs.FS, len(roots))
+	// The caller's declarations first, so that a registry file's
+	// declaration of the same type replaces it.
 	var all Conventions
+	all.merge(conv)
 	for _, r := range roots {
 		c, err := readConventions(r)
 		if err != nil {
@@ -136,7 +155,6 @@ func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error
 		}
 		all.merge(c)
 	}
-	all.merge(conv)
 	for i, r := range roots {
 		names[i], fsys[i] = r.name, r.fsys
 		if err := l.walk(i, r, ".", 0); err != nil {

@@ -216,3 +216,82 @@ func TestSignatureScript(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerConventions checks declarations given by the caller (judge's
+// config file) through LoadFilesWith and LoadDirsWith: alone they declare
+// the types, primitives and fields; merged with a registry file the
+// primitives and fields add up and the registry file's type wins.
+func TestCallerConventions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tool := "category: a\nname: job\nversion: \"1.0.0\"\ndescription: d\nexecutor_id: \"@gpu\"\ntool_type: job\nanchor: x\nconfig: {command: run}\n"
+	caller := manifest.Conventions{
+		Primitives: []string{"gpu"},
+		Types:      map[string]manifest.TypeDecl{"job": {Base: manifest.Runtime, Requires: []string{"start"}}},
+		Fields:     []string{"anchor"},
+	}
+	rules := func(files []manifest.File, conv manifest.Conventions) []string {
+		t.Helper()
+		reg, err := manifest.LoadFilesWith(ctx, conv, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := manifest.LintWith(ctx, reg, manifest.LintOptions{Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rep.Results {
+			for _, is := range r.Issues {
+				out = append(out, string(is.Severity)+" "+is.Rule)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	files := []manifest.File{{Path: "a/job.yaml", Content: tool}}
+	// Without declarations: an undeclared type, an undeclared @gpu and,
+	// strict, an unknown field.
+	none := rules(files, manifest.Conventions{})
+	for _, want := range []string{"warning manifest.primitive_undeclared", "warning manifest.unknown_field"} {
+		if !slices.Contains(none, want) {
+			t.Errorf("no declarations: want %q among %v", want, none)
+		}
+	}
+	// The caller's declarations alone: the type is a runtime that
+	// requires config.start, the primitive and the field are known.
+	got := rules(files, caller)
+	if want := []string{"error manifest.declared_type.requires"}; !slices.Equal(got, want) {
+		t.Errorf("caller's declarations: got %v, want %v", got, want)
+	}
+	// A registry file declaring the same type wins over the caller's;
+	// the caller's primitive and field still count.
+	withFile := append(slices.Clone(files), manifest.File{Path: manifest.RegistryFile, Content: "types:\n  job: {base: runtime}\n"})
+	if got := rules(withFile, caller); len(got) != 0 {
+		t.Errorf("registry file over caller: got %v, want no issue", got)
+	}
+	// The same through LoadDirsWith.
+	dir := t.TempDir()
+	writeFile(t, dir, "a/job.yaml", []byte(tool))
+	reg, err := manifest.LoadDirsWith(ctx, caller, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := reg.Conventions(); !slices.Contains(c.Primitives, "gpu") || c.Types["job"].Base != manifest.Runtime {
+		t.Errorf("LoadDirsWith conventions: %+v", c)
+	}
+	// Malformed declarations are refused before anything is read.
+	for _, bad := range []manifest.Conventions{
+		{Types: map[string]manifest.TypeDecl{"job": {Base: "nope"}}},
+		{Types: map[string]manifest.TypeDecl{"script": {Base: manifest.Runtime}}},
+		{Types: map[string]manifest.TypeDecl{"job": {Base: manifest.Runtime, Executor: "maybe"}}},
+		{Primitives: []string{"@"}},
+	} {
+		if _, err := manifest.LoadFilesWith(ctx, bad, files); err == nil {
+			t.Errorf("%+v: want an error", bad)
+		}
+		if _, err := manifest.LoadDirsWith(ctx, bad, dir); err == nil {
+			t.Errorf("LoadDirsWith %+v: want an error", bad)
+		}
+	}
+}

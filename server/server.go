@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -66,6 +67,12 @@ type Options struct {
 	// with toolcall.WithStore and a toolcall/redisstore Store, as judge
 	// serve does when JUDGE_REDIS_URL is set.
 	Calls *toolcall.Checker
+	// Registry declares tool types, host primitives and extra fields for
+	// every registry /v1/tools/lint reads, as judge's config file does;
+	// a manifest.RegistryFile among a request's files adds to them, and
+	// its declaration of a type wins. It must pass Conventions.Check; nil
+	// declares nothing.
+	Registry *manifest.Conventions
 }
 
 // DefaultMaxInFlight is the default of Options.MaxInFlight.

@@ -11,7 +11,9 @@ import (
 
 // handleToolsLint answers POST /v1/tools/lint: the body is an
 // api.ToolsLintRequest, the answer a manifest.Report with one
-// ValidationResult per tool. Tools with errors are findings, answered with
+// ValidationResult per tool, read with the server's Options.Registry
+// declarations and, when the request says strict, undeclared fields as
+// warnings. Tools with errors are findings, answered with
 // 200; only a request that cannot be linted (a bad path, a file given
 // twice, a file over the size limit) is a 400.
 func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +31,11 @@ func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, &judge.RequestError{Field: "manifests", Msg: `the request has no "manifests": give [{"path", "content"}, …]`})
 		return
 	}
-	reg, err := manifest.LoadFiles(r.Context(), req.Manifests)
+	var conv manifest.Conventions
+	if s.opts.Registry != nil {
+		conv = *s.opts.Registry
+	}
+	reg, err := manifest.LoadFilesWith(r.Context(), conv, req.Manifests)
 	if err != nil {
 		var le *manifest.LoadError
 		if errors.As(err, &le) {
@@ -38,7 +44,7 @@ func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rep, err := manifest.Lint(r.Context(), reg)
+	rep, err := manifest.LintWith(r.Context(), reg, manifest.LintOptions{Strict: req.Strict})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

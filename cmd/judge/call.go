@@ -28,6 +28,9 @@ type callParams struct {
 	format  *enumFlag           // --format: json | text; "" = by terminal
 	stdin   io.Reader           // where "-" reads from
 	getenv  func(string) string // reads JUDGE_REDIS_URL
+	// registry are the declarations of the config file's registry
+	// section, for the manifests of tools (judge serve reads them).
+	registry manifest.Conventions
 }
 
 func newCallParams() callParams {
@@ -96,7 +99,7 @@ func loadToolset(ctx context.Context, c *toolcall.Checker, params callParams) (*
 	}
 	var defs []toolcall.Definition
 	if len(params.tools) > 0 {
-		reg, err := manifest.LoadDirs(ctx, params.tools...)
+		reg, err := manifest.LoadDirsWith(ctx, params.registry, params.tools...)
 		if err != nil {
 			return nil, badInput(err)
 		}
@@ -391,7 +394,7 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 // serveTools compiles the tools judge serve answers /v1/calls/* with when
 // a request gives none: those of --tools and --defs, or none. The checker
 // keeps sessions where opts say.
-func serveTools(ctx context.Context, params serveParams, opts ...toolcall.Option) (*toolcall.Checker, *toolcall.Toolset, error) {
+func serveTools(ctx context.Context, params serveParams, registry manifest.Conventions, opts ...toolcall.Option) (*toolcall.Checker, *toolcall.Toolset, error) {
 	c, err := toolcall.New(opts...)
 	if err != nil {
 		return nil, nil, err
@@ -399,7 +402,7 @@ func serveTools(ctx context.Context, params serveParams, opts ...toolcall.Option
 	if len(params.tools) == 0 && params.defs == "" {
 		return c, nil, nil
 	}
-	ts, err := loadToolset(ctx, c, callParams{tools: params.tools, defs: params.defs})
+	ts, err := loadToolset(ctx, c, callParams{tools: params.tools, defs: params.defs, registry: registry})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/config"
+	"github.com/agentjudge/judge/manifest"
 )
 
 // configFlag is the root command's persistent flag naming the config file.
@@ -130,4 +131,49 @@ func changedFlags(cmd *cobra.Command, names ...string) map[string]bool {
 		m[n] = cmd.Flags().Changed(n)
 	}
 	return m
+}
+
+// registryConventions are the declarations of the config file f's registry
+// section (nil f, or no section, declares nothing), checked by the
+// manifest package's rules: a base or executor rule it refuses is bad
+// input at its line and column in the file. They are merged with each
+// registry's own manifest.RegistryFile, whose declaration of a type wins.
+func registryConventions(f *config.File) (manifest.Conventions, error) {
+	var conv manifest.Conventions
+	if f == nil || f.Registry.Empty() {
+		return conv, nil
+	}
+	r := f.Registry
+	at := func(s config.String, err error) error {
+		return badInput(&config.Error{File: f.Path, Pos: s.Pos, Msg: "registry: " + err.Error(), Err: err})
+	}
+	for _, p := range r.Primitives {
+		conv.Primitives = append(conv.Primitives, p.Value)
+	}
+	for _, fl := range r.Fields {
+		conv.Fields = append(conv.Fields, fl.Value)
+	}
+	for _, t := range r.Types {
+		d := manifest.TypeDecl{Base: manifest.ToolType(t.Base.Value)}
+		// The base alone first, so that the error stands at the value at fault.
+		if err := d.Check(t.Name.Value); err != nil {
+			pos := t.Base
+			if manifest.ToolType(t.Name.Value).Valid() {
+				pos = t.Name
+			}
+			return manifest.Conventions{}, at(pos, err)
+		}
+		d.Executor = t.Executor.Value
+		if err := d.Check(t.Name.Value); err != nil {
+			return manifest.Conventions{}, at(t.Executor, err)
+		}
+		for _, k := range t.Requires {
+			d.Requires = append(d.Requires, k.Value)
+		}
+		if conv.Types == nil {
+			conv.Types = map[string]manifest.TypeDecl{}
+		}
+		conv.Types[t.Name.Value] = d
+	}
+	return conv, nil
 }

@@ -73,7 +73,8 @@ start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), or the llm section of the config file (--config), and reported as
 not checked without one. The file's serve section gives --addr, --schemas,
---sources and --tools when they are not given. Logs are JSON lines on
+--sources and --tools when they are not given; its registry section declares
+tool types, primitives and fields for --tools and POST /v1/tools/lint. Logs are JSON lines on
 stderr. SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
@@ -127,6 +128,10 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		logger.Warn(w)
 	}
 	params.applyConfig(cfg)
+	conv, err := registryConventions(cfg)
+	if err != nil {
+		return err
+	}
 	var opts []judge.Option
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
@@ -205,11 +210,11 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}
 	logger.Info("tool-call sessions", "store", store.String())
-	calls, tools, err := serveTools(ctx, params, store.options()...)
+	calls, tools, err := serveTools(ctx, params, conv, store.options()...)
 	if err != nil {
 		return err
 	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, Version: versionString(),
-		Calls: calls, Tools: tools})
+		Calls: calls, Tools: tools, Registry: &conv})
 	return srv.Serve(ctx, ln)
 }

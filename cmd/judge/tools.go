@@ -28,10 +28,13 @@ type toolsLintParams struct {
 	format *enumFlag // --format: json | text | sarif; "" = by terminal
 	strict bool      // --strict: fields the registry does not declare are warnings
 	stdin  io.Reader // where --mcp - reads from
+	config string    // --config: the config file; "" = JUDGE_CONFIG or the default
+	stderr io.Writer // where the config file's warnings go
+	getenv func(string) string
 }
 
 func newToolsLintParams() toolsLintParams {
-	return toolsLintParams{format: newEnumFlag("", formatJSON, formatText, formatSARIF), stdin: os.Stdin}
+	return toolsLintParams{format: newEnumFlag("", formatJSON, formatText, formatSARIF), stdin: os.Stdin, stderr: os.Stderr, getenv: os.Getenv}
 }
 
 func initTools(root *cobra.Command) {
@@ -57,8 +60,10 @@ has its location as file:line:column.
 Registries in their own conventions are read too: ids from the path (or
 category and name) when tool_id is absent, executors by path or as
 @primitive, config_schema as the parameters, and the types, primitives and
-extra fields a ` + manifest.RegistryFile + ` at the top of DIR declares
-(see docs/manifests.md). --strict reports undeclared fields as warnings.
+extra fields a ` + manifest.RegistryFile + ` at the top of DIR declares,
+and those of the config file's registry section (--config; the registry
+file's declaration of a type wins); see docs/manifests.md. --strict reports
+undeclared fields as warnings.
 
 With --mcp FILE the tool definitions of an MCP tools/list answer are linted
 instead (name, description, inputSchema).
@@ -73,6 +78,8 @@ document, a bad flag).`,
   judge tools lint --mcp tools-list.json --format sarif > lint.sarif`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
+			params.stderr = cmd.ErrOrStderr()
+			params.config = configFlagValue(cmd)
 			return runToolsLint(cmd.Context(), params, args, cmd.OutOrStdout())
 		},
 	}
@@ -119,8 +126,12 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		if len(args) == 0 {
 			args = []string{manifest.DefaultDir}
 		}
+		conv, cerr := lintConventions(params)
+		if cerr != nil {
+			return cerr
+		}
 		var reg *manifest.Registry
-		reg, err = manifest.LoadDirs(ctx, args...)
+		reg, err = manifest.LoadDirsWith(ctx, conv, args...)
 		if err == nil {
 			rep, err = manifest.LintWith(ctx, reg, manifest.LintOptions{Strict: params.strict})
 		}
@@ -160,6 +171,16 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		return &exitError{code: exitInvalid}
 	}
 	return nil
+}
+
+// lintConventions reads the config file params name (if any) for the
+// declarations of its registry section.
+func lintConventions(params toolsLintParams) (manifest.Conventions, error) {
+	cfg, err := loadConfig(params.config, params.getenv, params.stderr)
+	if err != nil {
+		return manifest.Conventions{}, err
+	}
+	return registryConventions(cfg)
 }
 
 // writeLintText writes a report for people: each tool with its verdict and

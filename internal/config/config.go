@@ -1,6 +1,7 @@
 // Package config reads judge's configuration file: a small YAML document
 // with an llm section (the model, as the JUDGE_LLM_* variables configure
-// it) and a serve section (the defaults of judge serve's flags).
+// it), a serve section (the defaults of judge serve's flags) and a
+// registry section (declarations added to every tool registry).
 //
 // [Find] says which file applies (--config, else JUDGE_CONFIG, else
 // $XDG_CONFIG_HOME/judge/config.yaml when it exists), [Load] reads it
@@ -88,12 +89,42 @@ type Serve struct {
 	Tools   []String // tools: tool manifest directories (--tools)
 }
 
+// Registry is the registry section: declarations judge adds to every
+// tool registry it lints or serves, as a registry's own
+// .judge-registry.yaml makes them (host primitives, tool types as aliases
+// of a base kind, extra fields). The values are checked here for shape
+// only; what a base or an executor rule may be is the manifest package's
+// to say (manifest.TypeDecl.Check), at the positions kept here.
+type Registry struct {
+	// Primitives are host primitives beyond subprocess and http_client
+	// (primitives; a leading @ is dropped).
+	Primitives []String
+	// Types are the declared tool types, in file order (types).
+	Types []RegistryType
+	// Fields are extra manifest fields that are not unknown (fields).
+	Fields []String
+}
+
+// RegistryType is one declared tool type of the registry section.
+type RegistryType struct {
+	Name     String   // the type's name, the key under types
+	Base     String   // base: the kind whose rules the type takes
+	Executor String   // executor: required, none or optional; unset takes the base's rule
+	Requires []String // requires: config keys every tool of the type sets
+}
+
+// Empty reports whether the section declares nothing.
+func (r Registry) Empty() bool {
+	return len(r.Primitives) == 0 && len(r.Types) == 0 && len(r.Fields) == 0
+}
+
 // File is a parsed config file.
 type File struct {
 	// Path is the file's name as given.
-	Path  string
-	LLM   LLM
-	Serve Serve
+	Path     string
+	LLM      LLM
+	Serve    Serve
+	Registry Registry
 	// Warnings are problems that do not stop judge, such as a file that
 	// holds an API key and is readable by others.
 	Warnings []string
@@ -404,7 +435,86 @@ func (d *decoder) top(n ast.Node) error {
 	return d.mapping(n, "the file", []field{
 		{"llm", func(_, v ast.Node) error { return d.llm(v) }},
 		{"serve", func(_, v ast.Node) error { return d.serve(v) }},
+		{"registry", func(_, v ast.Node) error { return d.registry(v) }},
 	})
+}
+
+// registry decodes the registry section.
+func (d *decoder) registry(n ast.Node) error {
+	r := &d.cfg.Registry
+	return d.mapping(n, "registry", []field{
+		{"primitives", d.names("registry.primitives", &r.Primitives, true)},
+		{"fields", d.names("registry.fields", &r.Fields, false)},
+		{"types", func(_, v ast.Node) error {
+			mn, err := d.asMapping(v, "registry.types")
+			if err != nil || mn == nil {
+				return err
+			}
+			seen := map[string]int{}
+			for _, kv := range mn.Values {
+				if err := d.plain(kv.Key); err != nil {
+					return err
+				}
+				var name String
+				if err := d.str("a type name of registry.types", &name)(nil, kv.Key); err != nil {
+					return err
+				}
+				if line, dup := seen[name.Value]; dup {
+					return d.fail(kv.Key, "type %q of registry.types is given twice (first at line %d)", name.Value, line)
+				}
+				seen[name.Value] = name.Pos.Line
+				if err := d.plain(kv.Value); err != nil {
+					return err
+				}
+				where := "registry.types." + name.Value
+				t := RegistryType{Name: name}
+				err := d.mapping(kv.Value, where, []field{
+					{"base", d.str(where+".base", &t.Base)},
+					{"executor", d.str(where+".executor", &t.Executor)},
+					{"requires", d.names(where+".requires", &t.Requires, false)},
+				})
+				if err != nil {
+					return err
+				}
+				if !t.Base.Set() {
+					return d.fail(kv.Key, "type %q of registry.types has no base; give base: the tool type whose rules it takes (script, mcp_tool, config, …)", name.Value)
+				}
+				r.Types = append(r.Types, t)
+			}
+			return nil
+		}},
+	})
+}
+
+// names returns a handler that appends a list of non-empty names to dst;
+// at drops a leading @ (a primitive named as an executor names it).
+func (d *decoder) names(name string, dst *[]String, at bool) func(_, v ast.Node) error {
+	return func(_, v ast.Node) error {
+		if isEmpty(v) {
+			return nil
+		}
+		seq, ok := v.(*ast.SequenceNode)
+		if !ok {
+			return d.fail(v, "%s is %s, not a list of names", name, describe(v))
+		}
+		for i, it := range seq.Values {
+			if err := d.plain(it); err != nil {
+				return err
+			}
+			var one String
+			if err := d.str(fmt.Sprintf("%s[%d]", name, i), &one)(nil, it); err != nil {
+				return err
+			}
+			if at {
+				one.Value = strings.TrimSpace(strings.TrimPrefix(one.Value, "@"))
+				if one.Value == "" {
+					return d.fail(it, "%s[%d] is empty; remove the key or give a value", name, i)
+				}
+			}
+			*dst = append(*dst, one)
+		}
+		return nil
+	}
 }
 
 func (d *decoder) llm(n ast.Node) error {

@@ -70,7 +70,47 @@ serve:
 		{name: "comments only", src: "# nothing yet\n\n# really\n"},
 		{name: "empty sections", src: "llm:\nserve:\n"},
 		{name: "a bare document marker", src: "---\n"},
-		{name: "unknown top-level key", src: "llm:\n  model: m\nmodel: m\n", wantErr: `3:1: unknown key "model" in the file; the keys are llm, serve`},
+		{name: "unknown top-level key", src: "llm:\n  model: m\nmodel: m\n", wantErr: `3:1: unknown key "model" in the file; the keys are llm, registry, serve`},
+		{
+			name: "registry declarations",
+			src: `registry:
+  primitives: ["@lilux", gpu]
+  types:
+    mcp: {base: mcp_tool}
+    graph:
+      base: script
+      executor: required
+      requires: [start]
+  fields: [env_config, anchor]
+`,
+			check: func(t *testing.T, f *File) {
+				r := f.Registry
+				if r.Empty() || len(r.Primitives) != 2 || r.Primitives[0].Value != "lilux" || r.Primitives[1].Value != "gpu" ||
+					len(r.Fields) != 2 || r.Fields[1].Value != "anchor" || r.Fields[1].Pos != (Pos{9, 24}) {
+					t.Errorf("primitives and fields: got %+v", r)
+				}
+				if len(r.Types) != 2 || r.Types[0].Name.Value != "mcp" || r.Types[0].Base.Value != "mcp_tool" || r.Types[0].Executor.Set() ||
+					r.Types[1].Name.Value != "graph" || r.Types[1].Base.Pos != (Pos{6, 13}) || r.Types[1].Executor.Value != "required" ||
+					len(r.Types[1].Requires) != 1 || r.Types[1].Requires[0].Value != "start" {
+					t.Errorf("types: got %+v", r.Types)
+				}
+			},
+		},
+		{name: "empty registry", src: "registry:\n  types:\n", check: func(t *testing.T, f *File) {
+			if !f.Registry.Empty() {
+				t.Errorf("got %+v", f.Registry)
+			}
+		}},
+		{name: "registry unknown key", src: "registry:\n  tpyes: {}\n", wantErr: `2:3: unknown key "tpyes" in registry; the keys are fields, primitives, types`},
+		{name: "registry primitives a string", src: "registry:\n  primitives: gpu\n", wantErr: `2:15: registry.primitives is a string, not a list of names`},
+		{name: "registry primitive empty", src: "registry:\n  primitives: [\"@\"]\n", wantErr: `2:16: registry.primitives[0] is empty`},
+		{name: "registry field a number", src: "registry:\n  fields: [a, 3]\n", wantErr: `2:15: registry.fields[1] is a number`},
+		{name: "registry types a list", src: "registry:\n  types: [mcp]\n", wantErr: `2:10: registry.types is a list, not a mapping`},
+		{name: "registry type without base", src: "registry:\n  types:\n    mcp: {executor: none}\n", wantErr: `3:5: type "mcp" of registry.types has no base`},
+		{name: "registry type a string", src: "registry:\n  types:\n    mcp: mcp_tool\n", wantErr: `3:10: registry.types.mcp is a string, not a mapping`},
+		{name: "registry type unknown key", src: "registry:\n  types:\n    mcp: {base: mcp_tool, kind: x}\n", wantErr: `3:27: unknown key "kind" in registry.types.mcp; the keys are base, executor, requires`},
+		{name: "registry requires a string", src: "registry:\n  types:\n    g: {base: script, requires: start}\n", wantErr: `registry.types.g.requires is a string, not a list of names`},
+		{name: "registry type twice", src: "registry:\n  types:\n    mcp: {base: mcp_tool}\n    mcp: {base: config}\n", wantErr: `4:5: YAML syntax error`},
 		{name: "unknown llm key", src: "llm:\n  base_url: http://x/v1\n  modle: m\n", wantErr: `3:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, cache_dir, model, timeout`},
 		{name: "unknown serve key", src: "serve:\n  port: 80\n", wantErr: `2:3: unknown key "port" in serve`},
 		{name: "duplicate key", src: "llm:\n  model: a\n  model: b\n", wantErr: `3:3: YAML syntax error: mapping key "model" already defined at [2:3]`},

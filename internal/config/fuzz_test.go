@@ -21,6 +21,9 @@ func FuzzDecode(f *testing.F) {
 		"llm:\n  base_url: http://x/v1\n  model: m\n  cache_dir: .judge-cache\n",
 		"llm:\n  cache_dir: [a]\n",
 		"---\n---\nllm:\n",
+		"registry:\n  primitives: [\"@lilux\"]\n  types:\n    mcp: {base: mcp_tool}\n    graph: {base: script, executor: required, requires: [start]}\n  fields: [env_config]\n",
+		"registry:\n  types:\n    mcp: {executor: none}\n",
+		"registry:\n  types: {a: {base: [x]}}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -9,4 +9,9 @@ import "github.com/agentjudge/judge/manifest"
 // ValidationResult}, summary}.
 type ToolsLintRequest struct {
 	Manifests []manifest.File `json:"manifests"`
+	// Strict reports fields the registry does not declare as warnings in
+	// every convention, as judge tools lint --strict does; otherwise a
+	// manifest in the registry convention (identity from its path) gets
+	// an info note for each.
+	Strict bool `json:"strict,omitempty"`
 }
