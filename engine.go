@@ -71,6 +71,14 @@ type Engine struct {
 	// dispatch. workers counts the worker goroutines alive.
 	idle    chan *layerRun
 	workers atomic.Int64
+	// parked is a hook for tests, nil otherwise: a worker about to wait
+	// for its next run sends on it, without blocking, just before its idle
+	// select, so that a test receiving knows the worker is idle. With the
+	// hook, parkedN counts such workers, and dispatch hands a run to one of
+	// them with a blocking send, since a worker that signalled may not be
+	// in its select yet (a non-blocking send would miss it).
+	parked  chan struct{}
+	parkedN atomic.Int64
 	// stop is closed by Close: idle workers exit, busy ones after their
 	// run. running counts the worker goroutines for Close to wait on;
 	// closeMu orders every running.Add before Close's Wait (closed is set
@@ -469,6 +477,10 @@ const workerIdle = 10 * time.Second
 // is idle. Reusing workers spares each run a fresh goroutine whose stack
 // must grow again through the recursive validators.
 func (e *Engine) dispatch(r *layerRun) {
+	if e.parked != nil && e.parkedN.Load() > 0 {
+		e.idle <- r
+		return
+	}
 	select {
 	case e.idle <- r:
 		return
@@ -525,13 +537,32 @@ func (e *Engine) work(r *layerRun) {
 		e.exec(r)
 		r = nil // the finished run's input may be large: let it go
 		idle.Reset(workerIdle)
-		select {
-		case r = <-e.idle:
-		case <-idle.C:
-			return
-		case <-e.stop:
+		if r = e.park(idle); r == nil {
 			return
 		}
+	}
+}
+
+// park waits for the next run dispatch hands the worker, and returns nil
+// when the worker should exit instead: idle for workerIdle, or Close.
+func (e *Engine) park(idle *time.Timer) *layerRun {
+	if e.parked != nil {
+		// Not a case of the select below: a send there would wake the
+		// worker out of it. dispatch waits for the worker counted here.
+		e.parkedN.Add(1)
+		defer e.parkedN.Add(-1)
+		select {
+		case e.parked <- struct{}{}:
+		default:
+		}
+	}
+	select {
+	case r := <-e.idle:
+		return r
+	case <-idle.C:
+		return nil
+	case <-e.stop:
+		return nil
 	}
 }
 

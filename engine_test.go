@@ -376,7 +376,11 @@ func TestConcurrentRunsBounded(t *testing.T) {
 		t.Fatalf("second request got a slot the abandoned run still holds: %+v", second.Issues)
 	}
 	close(release)
-	time.Sleep(50 * time.Millisecond)
+	// Close returns once every worker has ended, the abandoned run's after
+	// its layer returned and gave its slot back; Validate still runs after.
+	if err := e.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	third := validate(t, e, &judge.Request{Output: json.RawMessage(`1`)})
 	if third.Confidence != 1 {
 		t.Fatalf("the slot was not given back: %+v", third.Issues)

@@ -73,13 +73,14 @@ func TestWorkerReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.parked = make(chan struct{}, 4)
 	seen := map[int]bool{}
 	for range 5 {
 		if r := runWorker(t, e, `1`); r.Confidence != 1 {
 			t.Fatalf("issues %+v", r.Issues)
 		}
 		seen[<-ids] = true
-		time.Sleep(50 * time.Millisecond) // lets the worker become idle
+		<-e.parked // the worker is idle
 	}
 	if len(seen) != 1 {
 		t.Fatalf("5 runs used %d goroutines, want 1 reused worker", len(seen))
@@ -100,11 +101,12 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.parked = make(chan struct{}, 4)
 	if r := runWorker(t, e, `1`); r.Confidence != 1 {
 		t.Fatalf("first run: %+v", r.Issues)
 	}
 	worker := <-ids
-	time.Sleep(50 * time.Millisecond) // lets the worker become idle
+	<-e.parked // the worker is idle
 
 	start := time.Now()
 	late := runWorker(t, e, `2`)
@@ -120,14 +122,17 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 	if busy := runWorker(t, e, `1`); !hasFailure(busy, "engine was busy") {
 		t.Fatalf("a run got the slot the abandoned run still holds: %+v", busy.Issues)
 	}
+	// The busy run's worker, which never got a slot, idles: the only
+	// worker that can signal, since the late run's still holds its run.
+	<-e.parked
 
 	close(release)
-	time.Sleep(50 * time.Millisecond) // the abandoned run returns and its worker idles
+	<-e.parked // the abandoned run returned, its slot is free, its worker idles
 	if r := runWorker(t, e, `3`); !hasFailure(r, "internal error: boom") {
 		t.Fatalf("panicking run: %+v", r.Issues)
 	}
 	<-ids
-	time.Sleep(50 * time.Millisecond)
+	<-e.parked // the worker that ran the panic idles again
 	if r := runWorker(t, e, `1`); r.Confidence != 1 {
 		t.Fatalf("run after a panic: %+v", r.Issues)
 	}

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/manifest"
 )
@@ -140,15 +142,31 @@ func alive(pid int) bool {
 }
 
 // waitGone waits, up to 5 s, for pid to end: a process killed with its
-// group may take a moment to be reaped by its parent.
+// group may take a moment to die, and it need not be the test's child, so
+// it is waited on through a pidfd, which becomes readable when the process
+// exits (Linux 5.3).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return // gone and reaped
+	}
+	if err != nil {
+		t.Fatalf("pidfd_open %d: %v", pid, err)
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 5000)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("poll pidfd of %d: %v", pid, err)
+		}
+		if n == 0 || alive(pid) {
 			t.Fatalf("process %d is still running", pid)
 		}
-		time.Sleep(20 * time.Millisecond)
+		return
 	}
 }
 

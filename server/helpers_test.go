@@ -158,12 +158,22 @@ func issueTypes(r *result.ValidationResult) []result.Type {
 type logBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
+	// written, when not nil, is signalled without blocking after each
+	// write (give it room for one signal), for a test to wait on a line.
+	written chan struct{}
 }
 
 func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	n, err := b.buf.Write(p)
+	if b.written != nil {
+		select {
+		case b.written <- struct{}{}:
+		default:
+		}
+	}
+	return n, err
 }
 
 // lines returns the logged records, decoded.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,13 +19,35 @@ import (
 // channel Serve's error arrives on.
 func serve(t *testing.T, ctx context.Context, s *Server) (string, <-chan error) {
 	t.Helper()
+	url, done, _ := serveWatched(t, ctx, s)
+	return url, done
+}
+
+// serveWatched is serve that also returns a channel closed when the server
+// closes its listener, which http.Server.Shutdown does first.
+func serveWatched(t *testing.T, ctx context.Context, s *Server) (string, <-chan error, <-chan struct{}) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := &watchedListener{Listener: ln, closed: make(chan struct{})}
 	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	return "http://" + ln.Addr().String(), done
+	go func() { done <- s.Serve(ctx, w) }()
+	return "http://" + ln.Addr().String(), done, w.closed
+}
+
+// watchedListener is a listener that closes closed when it is closed.
+type watchedListener struct {
+	net.Listener
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (l *watchedListener) Close() error {
+	err := l.Listener.Close()
+	l.once.Do(func() { close(l.closed) })
+	return err
 }
 
 func readyz(s *Server) int {
@@ -42,7 +65,7 @@ func TestGracefulShutdown(t *testing.T) {
 	s := New(newEngine(t, judge.WithLayers(g.layer())), Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	url, done := serve(t, ctx, s)
+	url, done, closed := serveWatched(t, ctx, s)
 
 	type answer struct {
 		status int
@@ -65,29 +88,20 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Errorf("readyz while serving = %d", got)
 	}
 	cancel()
-	deadline := time.Now().Add(5 * time.Second)
-	for readyz(s) != http.StatusServiceUnavailable {
-		if time.Now().After(deadline) {
-			t.Fatal("readyz did not turn 503 after the context was cancelled")
-		}
-		time.Sleep(5 * time.Millisecond)
+	// Shutdown closes the listener first, after Serve turned unready; the
+	// request still holds the gate, so Serve cannot have returned.
+	wait(t, closed, "the server to close its listener")
+	if got := readyz(s); got != http.StatusServiceUnavailable {
+		t.Errorf("readyz while draining = %d, want 503", got)
 	}
 	select {
 	case err := <-done:
 		t.Fatalf("Serve returned %v with a request in flight", err)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
-	// The listener closes while the request drains.
-	for {
-		c, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), time.Second)
-		if err != nil {
-			break
-		}
+	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), time.Second); err == nil {
 		c.Close()
-		if time.Now().After(deadline) {
-			t.Fatal("the listener still accepts connections while draining")
-		}
-		time.Sleep(5 * time.Millisecond)
+		t.Fatal("the listener still accepts connections while draining")
 	}
 	close(g.release)
 	a := <-answered
@@ -142,7 +156,7 @@ func TestShutdownTimeout(t *testing.T) {
 func TestServeClientCancel(t *testing.T) {
 	t.Parallel()
 	g := newGate()
-	var logs logBuffer
+	logs := logBuffer{written: make(chan struct{}, 1)}
 	s := New(newEngine(t, judge.WithLayers(g.layer()), judge.WithLayerTimeout(time.Minute)), Options{Logger: newLogger(&logs)})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
@@ -157,7 +171,7 @@ func TestServeClientCancel(t *testing.T) {
 	wait(t, g.started, "the request to reach the layer")
 	cancel()
 	wait(t, g.canceled, "the layer to see the cancellation")
-	deadline := time.Now().Add(5 * time.Second)
+	timeout := time.After(10 * time.Second)
 	for {
 		for _, l := range logs.lines(t) {
 			if l["msg"] == "request" && l["request_id"] == "gone-1" {
@@ -167,10 +181,11 @@ func TestServeClientCancel(t *testing.T) {
 				return
 			}
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-logs.written: // a line was written since: look again
+		case <-timeout:
 			t.Fatal("no log line for the cancelled request")
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -210,8 +211,8 @@ func (ct *Contract) check(ctx context.Context, args any) (issues []result.Issue,
 	if err != nil {
 		return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
 	}
-	for _, is := range found {
-		issues = append(issues, argumentsIssue(is))
+	for _, f := range found {
+		issues = append(issues, argumentsIssue(obj, f))
 	}
 	decided++
 	if ct.checkUnknown {
@@ -239,25 +240,13 @@ func (ct *Contract) check(ctx context.Context, args any) (issues []result.Issue,
 	return issues, obj, decided, undecided, nil
 }
 
-// argumentsIssue rewrites a schema layer issue about "the output" as one
-// about the arguments.
-func argumentsIssue(is result.Issue) result.Issue {
-	r := strings.NewReplacer("The output", "The arguments", "the output", "the arguments")
-	is.Message = r.Replace(is.Message)
-	is.Suggestion = r.Replace(is.Suggestion)
-	// A missing parameter is located at its own path, not its parent's.
-	if rest, ok := strings.CutPrefix(is.Message, "Missing required field '"); ok && is.Rule == "schema.required" {
-		if i := strings.LastIndex(rest, "' "); i > 0 && !strings.HasSuffix(rest[:i], "…") {
-			name := locationOf(rest[:i])
-			switch {
-			case is.Location == "root" || is.Location == "":
-				is.Location = name
-			case strings.HasPrefix(name, "["):
-				is.Location += name
-			default:
-				is.Location += "." + name
-			}
-		}
+// argumentsIssue is a schema layer finding about the arguments args (its
+// messages already name them "the arguments"). A missing parameter is
+// located at its own path, not its parent's.
+func argumentsIssue(args map[string]any, f schema.Finding) result.Issue {
+	is := f.Issue
+	if f.Keyword == "required" && f.Field != "" {
+		is.Location = schema.InstanceLocation(args, append(slices.Clip(f.Path), f.Field))
 	}
 	return is
 }

@@ -69,6 +69,9 @@ type schemaCheck struct {
 	schema any
 	key    string
 	cache  *layer.Cache
+	// noun is how the schema layer's messages name the value checked:
+	// "the arguments", "the structuredContent".
+	noun string
 }
 
 // compiledRule is a rule with its programs.
@@ -214,11 +217,11 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		in = map[string]any{"type": "object"}
 	}
 	var err error
-	if ct.input, err = compileSchema(in, "toolcall:"+digest+":input"); err != nil {
+	if ct.input, err = compileSchema(in, "toolcall:"+digest+":input", "the arguments"); err != nil {
 		return nil, schemaError(err, "inputSchema", d.Kind)
 	}
 	if d.OutputSchema != nil {
-		if ct.output, err = compileSchema(d.OutputSchema, "toolcall:"+digest+":output"); err != nil {
+		if ct.output, err = compileSchema(d.OutputSchema, "toolcall:"+digest+":output", "the structuredContent"); err != nil {
 			return nil, schemaError(err, "outputSchema", d.Kind)
 		}
 	}
@@ -288,24 +291,18 @@ func (ct *Contract) validDefaults() map[string]any {
 		if err != nil {
 			continue
 		}
-		if !slices.ContainsFunc(found, func(is result.Issue) bool { return within(is.Location, locationOf(k)) }) {
+		if !slices.ContainsFunc(found, func(f schema.Finding) bool { return len(f.Path) > 0 && f.Path[0] == k }) {
 			out[k] = d
 		}
 	}
 	return out
 }
 
-// within reports whether location loc is param or lies inside it.
-func within(loc, param string) bool {
-	rest, ok := strings.CutPrefix(loc, param)
-	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
-}
-
 // compileSchema compiles s through the schema layer, so that the schema is
 // read exactly as the schema layer reads an expected schema, and keeps the
 // compiled form in a cache of its own.
-func compileSchema(s any, key string) (*schemaCheck, error) {
-	sc := &schemaCheck{schema: s, key: key, cache: layer.NewCache(4)}
+func compileSchema(s any, key, noun string) (*schemaCheck, error) {
+	sc := &schemaCheck{schema: s, key: key, cache: layer.NewCache(4), noun: noun}
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}
@@ -313,14 +310,10 @@ func compileSchema(s any, key string) (*schemaCheck, error) {
 }
 
 // validate checks v against the schema and returns the schema layer's
-// issues.
-func (sc *schemaCheck) validate(ctx context.Context, v any) ([]result.Issue, error) {
+// findings, their messages naming v as sc.noun does.
+func (sc *schemaCheck) validate(ctx context.Context, v any) ([]schema.Finding, error) {
 	in := &layer.Input{Output: v, ExpectedSchema: sc.schema, SchemaKey: sc.key}
-	p := layer.NewPass(schema.Layer, in, sc.cache)
-	if err := schema.Layer.Run(ctx, p); err != nil {
-		return nil, err
-	}
-	return p.Findings().Issues, nil
+	return schema.Findings(ctx, sc.cache, in, sc.noun)
 }
 
 // schemaError places an invalid schema in the definition.

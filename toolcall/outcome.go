@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -609,16 +610,9 @@ func (ts *Toolset) checkOutput(ctx context.Context, ct *Contract, res any) ([]re
 		return nil, fmt.Errorf("toolcall: %s: output schema: %w", ct.Name, err)
 	}
 	issues := make([]result.Issue, 0, len(found))
-	for _, is := range found {
-		r := strings.NewReplacer("The output", "The structuredContent", "the output", "the structuredContent")
-		is.Message, is.Suggestion = r.Replace(is.Message), r.Replace(is.Suggestion)
-		if is.Location == "root" || is.Location == "" {
-			is.Location = "structuredContent"
-		} else if strings.HasPrefix(is.Location, "[") {
-			is.Location = "structuredContent" + is.Location
-		} else {
-			is.Location = "structuredContent." + is.Location
-		}
+	for _, f := range found {
+		is := f.Issue
+		is.Location = schema.InstanceLocation(m, append([]string{"structuredContent"}, f.Path...))
 		issues = append(issues, is)
 	}
 	return issues, nil

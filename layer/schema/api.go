@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
@@ -117,4 +119,60 @@ func (v *Validator) String() string {
 		return fmt.Sprintf("fast path: compiled into %d checks", v.c.nodes)
 	}
 	return "slow path: " + v.c.slow
+}
+
+// Finding is one issue of the schema layer with its structure, for a
+// caller that places or words it in terms of its own: a tool call's
+// arguments rather than an agent's output.
+type Finding struct {
+	// Issue is the issue as the layer reports it, its messages naming the
+	// validated value as Findings was asked to.
+	Issue result.Issue
+	// Keyword is the failed keyword ("required", "type"), empty for the
+	// note counting findings past MaxIssues.
+	Keyword string
+	// Path is the instance location as the tokens of a JSON Pointer
+	// (unescaped); Issue.Location renders it.
+	Path []string
+	// Field is the property a finding names beside its location, in full:
+	// the missing field of "required", "dependentRequired" and
+	// "dependencies", the field "additionalProperties" rejects.
+	Field string
+	// Expected and Actual are what the keyword wanted and met, as the
+	// message shows them, for "type", "const" and the numeric bounds.
+	Expected, Actual string
+}
+
+// Findings validates in.Output against in.ExpectedSchema, compiled through
+// cache as the layer's Run does (in.SchemaKey keys it when set), and returns
+// the layer's issues as findings, in the order Run reports them. Messages
+// name the validated value noun ("the arguments"); an empty noun names it
+// "the output", as Run does. It returns a *layer.InputError when the schema
+// is invalid. It takes the slow path always: a caller that wants only a
+// verdict uses Validator.Check.
+func Findings(ctx context.Context, cache *layer.Cache, in *layer.Input, noun string) ([]Finding, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, err := load(cache, in)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if noun == "" {
+		noun = defaultNoun
+	}
+	r, err := c.report(in.Output, noun)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	sorted := r.sorted()
+	out := make([]Finding, 0, len(sorted))
+	for _, f := range sorted {
+		out = append(out, Finding{Issue: f.issue, Keyword: f.keyword, Path: slices.Clone(f.tokens),
+			Field: f.field, Expected: f.expected, Actual: f.actual})
+	}
+	return out, nil
 }

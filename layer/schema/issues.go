@@ -32,6 +32,12 @@ type finding struct {
 	issue  result.Issue
 	tokens []string
 	reason string
+	// keyword is the failed keyword; field is the property the finding
+	// names beside its location (a missing required field), and expected
+	// and actual what the keyword wanted and met, where the keyword has
+	// them. Findings hands them out.
+	keyword, field   string
+	expected, actual string
 	// regex and gap are set for a regular expression that JSON Schema
 	// allows but RE2 cannot run: the expression, and what it uses that RE2
 	// lacks ("a lookahead").
@@ -42,6 +48,7 @@ type finding struct {
 type reporter struct {
 	c     *compiled // nil when the instance is a schema checked against a meta-schema
 	doc   any       // the instance
+	noun  string    // how messages name the instance: "the output"
 	found []finding
 	// budget is how many findings the reporter composes; past it, it only
 	// counts them in skipped.
@@ -54,8 +61,12 @@ type reporter struct {
 // against c (nil for a schema checked against its meta-schema), that
 // composes at most budget findings.
 func newReporter(c *compiled, doc any, budget int) *reporter {
-	return &reporter{c: c, doc: doc, budget: max(budget, 0)}
+	return &reporter{c: c, doc: doc, noun: defaultNoun, budget: max(budget, 0)}
 }
+
+// defaultNoun is how messages name the validated value unless a caller of
+// Findings names it otherwise.
+const defaultNoun = "the output"
 
 // full reports whether the reporter has composed all the findings its
 // budget allows.
@@ -66,22 +77,31 @@ func (r *reporter) full() bool { return len(r.found) >= r.budget }
 // again and drops duplicates; sorting here keeps the layer's own findings
 // (Pass.Findings) in a stable order.
 func (r *reporter) issues() []result.Issue {
-	issues := make([]result.Issue, 0, len(r.found)+1)
-	for _, f := range r.found {
+	sorted := r.sorted()
+	issues := make([]result.Issue, 0, len(sorted))
+	for _, f := range sorted {
 		issues = append(issues, f.issue)
 	}
+	return issues
+}
+
+// sorted returns the findings, with the note counting those past the
+// budget, in the order of issues.
+func (r *reporter) sorted() []finding {
+	found := make([]finding, 0, len(r.found)+1)
+	found = append(found, r.found...)
 	if r.skipped > 0 {
-		issues = append(issues, result.Issue{
+		found = append(found, finding{issue: result.Issue{
 			Severity:   result.Info,
 			Type:       result.NotChecked,
 			Location:   "root",
 			Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
-			Suggestion: "Fix the errors listed, which are likely repeated across the output, and validate again to see any that remain",
+			Suggestion: "Fix the errors listed, which are likely repeated across " + r.noun + ", and validate again to see any that remain",
 			Rule:       "schema.truncated",
-		})
+		}})
 	}
-	slices.SortFunc(issues, result.CompareIssues)
-	return issues
+	slices.SortFunc(found, func(a, b finding) int { return result.CompareIssues(a.issue, b.issue) })
+	return found
 }
 
 // site is where an issue is: its tokens, its location, and how messages
@@ -99,7 +119,7 @@ func (r *reporter) at(tokens []string) site {
 	s := site{tokens: tokens, loc: InstanceLocation(r.doc, tokens)}
 	switch {
 	case len(tokens) == 0:
-		s.subj, s.ref, s.where, s.into = "The output", "the output", "at root", "to the output"
+		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to "+r.noun
 	case isArrayIndex(tokens[len(tokens)-1]) && strings.HasSuffix(s.loc, "]") && !strings.HasSuffix(s.loc, `"]`):
 		s.subj, s.ref = "Item "+clipLeft(s.loc, maxShown), clipLeft(s.loc, maxShown)
 	default:
@@ -110,6 +130,14 @@ func (r *reporter) at(tokens []string) site {
 		s.where, s.into = "in "+clipLeft(s.loc, maxShown), "to "+clipLeft(s.loc, maxShown)
 	}
 	return s
+}
+
+// capital returns s with its first letter in upper case.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // clipLeft cuts a location to its last n characters, starting with "…"
@@ -150,8 +178,9 @@ func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion
 			Suggestion: result.Clip(suggestion, result.MaxTextLen),
 			Rule:       "schema." + keyword,
 		},
-		tokens: s.tokens,
-		reason: reason,
+		tokens:  s.tokens,
+		reason:  reason,
+		keyword: keyword,
 	})
 	return &r.found[len(r.found)-1]
 }
@@ -274,23 +303,30 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
+			full := name
 			name := result.Clip(name, maxName)
-			r.add(s, result.MissingField, "required",
+			if f := r.add(s, result.MissingField, "required",
 				fmt.Sprintf("Missing required field '%s' %s", name, s.where),
 				fmt.Sprintf("is missing required field '%s'", name),
-				addFieldSuggestion(name, propertySchema(holder, name), s))
+				addFieldSuggestion(name, propertySchema(holder, name), s)); f != nil {
+				f.field = full
+			}
 		}
 	case *kind.Type:
 		want := strings.Join(k.Want, " or ")
-		r.addf(s, result.InvalidType, "type",
+		if f := r.addf(s, result.InvalidType, "type",
 			fmt.Sprintf("has type %s, expected %s", k.Got, want),
-			fmt.Sprintf("Change %s to %s %s value", s.ref, article(want), want))
+			fmt.Sprintf("Change %s to %s %s value", s.ref, article(want), want)); f != nil {
+			f.expected, f.actual = want, k.Got
+		}
 	case *kind.Enum:
 		r.enum(s, k.Got, k.Want)
 	case *kind.Const:
-		r.addf(s, result.ConstraintViolation, "const",
+		if f := r.addf(s, result.ConstraintViolation, "const",
 			fmt.Sprintf("is %s, but must be the constant %s", show(k.Got), show(k.Want)),
-			fmt.Sprintf("Set %s to %s", s.ref, show(k.Want)))
+			fmt.Sprintf("Set %s to %s", s.ref, show(k.Want))); f != nil {
+			f.expected, f.actual = show(k.Want), show(k.Got)
+		}
 	case *kind.Minimum:
 		r.number(s, holder, "minimum", "is %s, below the minimum %s", k.Got, k.Want)
 	case *kind.Maximum:
@@ -440,9 +476,11 @@ func (r *reporter) enum(s site, got any, want []any) {
 }
 
 func (r *reporter) number(s site, holder *jsonschema.Schema, keyword, format string, got, want *big.Rat) {
-	r.addf(s, result.ConstraintViolation, keyword,
+	if f := r.addf(s, result.ConstraintViolation, keyword,
 		fmt.Sprintf(format, numString(r.value(s.tokens), got), ratString(want)),
-		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), s.ref))
+		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), s.ref)); f != nil {
+		f.expected, f.actual = ratString(want), numString(r.value(s.tokens), got)
+	}
 }
 
 // ofBounds puts "of" before bounds that start with "at": "of at most 5".
@@ -481,14 +519,17 @@ func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props
 		} else {
 			sugg = fmt.Sprintf("Remove '%s' from %s", name, strings.TrimPrefix(s.into, "to "))
 		}
-		r.add(p, result.ConstraintViolation, "additionalProperties",
+		if f := r.add(p, result.ConstraintViolation, "additionalProperties",
 			fmt.Sprintf("Field '%s' is not allowed %s: the schema permits no properties besides those it declares", name, s.where),
-			"is not allowed (additionalProperties is false)", sugg)
+			"is not allowed (additionalProperties is false)", sugg); f != nil {
+			f.field = prop
+		}
 	}
 }
 
 func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name string) {
 	sub := newReporter(r.c, name, MaxIssues)
+	sub.noun = r.noun
 	for _, c := range e.Causes {
 		sub.walk(c)
 	}
@@ -509,11 +550,14 @@ func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name str
 func (r *reporter) dependent(s site, keyword, prop string, missing []string) {
 	prop = result.Clip(prop, maxName)
 	for _, name := range missing {
+		full := name
 		name := result.Clip(name, maxName)
-		r.add(s, result.ConstraintViolation, keyword,
+		if f := r.add(s, result.ConstraintViolation, keyword,
 			fmt.Sprintf("Missing field '%s' %s, required when '%s' is present", name, s.where, prop),
 			fmt.Sprintf("is missing field '%s', required when '%s' is present", name, prop),
-			fmt.Sprintf("Add %s '%s' field %s, or remove '%s'", article(name), name, s.into, prop))
+			fmt.Sprintf("Add %s '%s' field %s, or remove '%s'", article(name), name, s.into, prop)); f != nil {
+			f.field = full
+		}
 	}
 }
 
@@ -526,7 +570,7 @@ func (r *reporter) falseSchema(e *jsonschema.ValidationError, s site) {
 			parent = toks[n-2]
 		}
 	}
-	remove := "Check the expected schema: the part that applies to the output is false and rejects every value"
+	remove := "Check the expected schema: the part that applies to " + r.noun + " is false and rejects every value"
 	if len(s.tokens) > 0 {
 		up := r.at(s.tokens[:len(s.tokens)-1])
 		remove = "Remove " + s.ref + " from " + strings.TrimPrefix(up.into, "to ")
@@ -581,6 +625,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	var open []int
 	for i, c := range e.Causes {
 		sub := newReporter(r.c, r.doc, r.budget-len(r.found))
+		sub.noun = r.noun
 		sub.walk(c)
 		if sub.err != nil {
 			r.fail(sub.err)

@@ -184,10 +184,20 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 // the note counting the rest, sorted as a result lists them, or an error
 // when validation could not run: an *layer.InputError for a $ref cycle met
 // at run time or a value that is not JSON.
-func (c *compiled) validate(v any) (issues []result.Issue, err error) {
+func (c *compiled) validate(v any) ([]result.Issue, error) {
+	r, err := c.report(v, defaultNoun)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r.issues(), nil
+}
+
+// report checks v and returns the reporter holding its findings, whose
+// messages name v noun, or nil when v is valid; its errors are validate's.
+func (c *compiled) report(v any, noun string) (r *reporter, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			issues, err = nil, fmt.Errorf("schema: validation panicked: %v", r)
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("schema: validation panicked: %v", p)
 		}
 	}()
 	verr := c.sch.Validate(v)
@@ -198,12 +208,13 @@ func (c *compiled) validate(v any) (issues []result.Issue, err error) {
 	if !errors.As(verr, &ve) {
 		return nil, fmt.Errorf("schema: %w", verr)
 	}
-	r := newReporter(c, v, MaxIssues)
+	r = newReporter(c, v, MaxIssues)
+	r.noun = noun
 	r.walk(ve)
 	if r.err != nil {
 		return nil, r.err
 	}
-	return r.issues(), nil
+	return r, nil
 }
 
 // checkRefCycles finds chains of schemas that lead back to where they
