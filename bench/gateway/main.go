@@ -6,12 +6,13 @@
 // through the gateway gets a schema check and an outcome. With
 // -cpuprofile, the gateway also runs in this process (in-memory
 // transports to the client) under the CPU profiler, to show where its time
-// goes.
+// goes; it runs at GOGC=400, as judge gateway does unless GOGC is set.
 //
 // Run from the repository root:
 //
 //	go run ./bench/gateway -n 3000
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
+//	go run ./bench/gateway -n 3000 -profile-only -memprofile mem.pprof && go tool pprof -sample_index=alloc_space -top mem.pprof
 package main
 
 import (
