@@ -6,12 +6,13 @@
 // through the gateway gets a schema check and an outcome. With
 // -cpuprofile, the gateway also runs in this process (in-memory
 // transports to the client) under the CPU profiler, to show where its time
-// goes.
+// goes; it runs at GOGC=400, as judge gateway does unless GOGC is set.
 //
 // Run from the repository root:
 //
 //	go run ./bench/gateway -n 3000
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
+//	go run ./bench/gateway -n 3000 -profile-only -memprofile mem.pprof && go tool pprof -sample_index=alloc_space -top mem.pprof
 package main
 
 import (
@@ -23,6 +24,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -50,6 +53,8 @@ func main() {
 	block := flag.Int("block", 100, "calls per block; the paths alternate block by block")
 	warmup := flag.Int("warmup", 200, "calls on each path before measuring")
 	cpuprofile := flag.String("cpuprofile", "", "also run the gateway in this process under the CPU profiler and write the profile here")
+	memprofile := flag.String("memprofile", "", "also run the gateway in this process and write its allocation profile here")
+	profileOnly := flag.Bool("profile-only", false, "skip the measured comparison; only run the in-process profile")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -68,6 +73,12 @@ func main() {
 		log.Fatal(err)
 	}
 
+	if *profileOnly {
+		if err := profile(ctx, dir, *cpuprofile, *memprofile, *n); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	direct, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(upBin)}, nil)
 	if err != nil {
@@ -127,16 +138,18 @@ func main() {
 		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / gwTime.Seconds()})
 	fmt.Println(string(summary))
 
-	if *cpuprofile != "" {
-		if err := profile(ctx, dir, *cpuprofile, *n); err != nil {
+	if *cpuprofile != "" || *memprofile != "" {
+		if err := profile(ctx, dir, *cpuprofile, *memprofile, *n); err != nil {
 			log.Fatal(err)
 		}
 	}
 }
 
 // profile runs the gateway in this process over the same registry, its
-// client on in-memory transports, under the CPU profiler.
-func profile(ctx context.Context, dir, file string, n int) error {
+// client on in-memory transports, under the CPU profiler (cpuFile) and
+// with every allocation sampled (memFile), and prints the allocation and
+// garbage collections per call.
+func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
 	reg, err := manifest.LoadDirs(ctx, dir)
 	if err != nil {
 		return err
@@ -146,6 +159,9 @@ func profile(ctx context.Context, dir, file string, n int) error {
 		return err
 	}
 	defer runner.Close()
+	if os.Getenv("GOGC") == "" { // as judge gateway runs
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	g, err := gateway.New(ctx, gateway.FromRunner(runner), gateway.Options{})
 	if err != nil {
 		return err
@@ -161,23 +177,48 @@ func profile(ctx context.Context, dir, file string, n int) error {
 		return err
 	}
 	defer cs.Close()
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
-	}
-	start := time.Now()
-	for i := range n {
+	for i := range 200 { // warm up, as the measured paths are
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {
-			pprof.StopCPUProfile()
 			return err
 		}
 	}
-	pprof.StopCPUProfile()
-	fmt.Printf("in-process gateway (profiled): %d calls in %s, %s per call; profile in %s\n", n, time.Since(start).Round(time.Millisecond), us(time.Since(start)/time.Duration(n)), file)
+	if cpuFile != "" {
+		f, err := os.Create(cpuFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if memFile != "" {
+		runtime.MemProfileRate = 1
+		defer func() { runtime.MemProfileRate = 512 * 1024 }()
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	for i := range n {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {
+			return err
+		}
+	}
+	took := time.Since(start)
+	runtime.ReadMemStats(&m1)
+	fmt.Printf("in-process gateway (profiled): %d calls in %s, %s per call; %d KB and %d allocations per call (the bench's client included), %d garbage collections\n",
+		n, took.Round(time.Millisecond), us(took/time.Duration(n)), (m1.TotalAlloc-m0.TotalAlloc)/uint64(n)/1024, (m1.Mallocs-m0.Mallocs)/uint64(n), m1.NumGC-m0.NumGC)
+	if memFile != "" {
+		f, err := os.Create(memFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
