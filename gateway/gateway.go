@@ -434,6 +434,9 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 
 // stopped returns the reason the session was stopped, or "".
 func (g *Gateway) stopped(ctx context.Context, sid string) (string, error) {
+	if sid == "" {
+		return "", nil // a request outside any session: no progress to keep
+	}
 	var reason string
 	err := g.opts.Store.Update(ctx, sid, func(s *toolcall.Session) error {
 		reason = s.Stopped
@@ -448,6 +451,9 @@ func (g *Gateway) stopped(ctx context.Context, sid string) (string, error) {
 // stop records a stop verdict in the session, so that every replica
 // sharing the store answers its further calls without running them.
 func (g *Gateway) stop(ctx context.Context, sid, reason string) error {
+	if sid == "" {
+		return nil
+	}
 	if reason == "" {
 		reason = "no progress"
 	}
