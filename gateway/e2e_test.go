@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/internal/redistest"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -438,5 +439,87 @@ config:
 	res, meta = call(t, cs, "echo", map[string]any{"msg": "wrong name"})
 	if !res.IsError || meta.Check == nil || meta.Check.Result.Valid || meta.Status != "" {
 		t.Errorf("invalid echo: isError %v, %q, _meta %+v", res.IsError, text(res), meta)
+	}
+}
+
+// TestGatewayRefusePoisoned starts the gateway in front of an upstream
+// whose lookup tool hides instructions for the model: without
+// --refuse-poisoned the tool is offered with its findings in _meta, with it
+// the tool is left out of tools/list (and the log says why) while the
+// upstream's clean tools stay.
+func TestGatewayRefusePoisoned(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	poisoned := []string{"UPSTREAM_VARIANT=poisoned"}
+
+	cs, _ := connectStdio(t, gatewayCmd(dir, calls, poisoned))
+	_, meta := call(t, cs, "lookup", map[string]any{"id": "1"})
+	var rules []string
+	for _, is := range meta.Definition {
+		if is.Location == "description" {
+			rules = append(rules, is.Rule)
+		}
+	}
+	if !slices.Contains(rules, "toolscan.hidden_block") {
+		t.Errorf("poisoned lookup offered without a hidden_block finding at description: %+v", meta.Definition)
+	}
+	cs.Close()
+
+	cs, errs := connectStdio(t, gatewayCmd(dir, calls, poisoned, "--refuse-poisoned"))
+	tools := toolNames(t, cs)
+	if tools["lookup"] != nil || tools["echo"] == nil || tools["add"] == nil {
+		t.Errorf("--refuse-poisoned: lookup offered %v, echo %v, add %v", tools["lookup"] != nil, tools["echo"] != nil, tools["add"] != nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup", Arguments: map[string]any{"id": "2"}})
+	if err == nil && !res.IsError {
+		t.Errorf("a refused tool was answered: %s", text(res))
+	}
+	cs.Close()
+	if !strings.Contains(errs.String(), "tool poisoning") || !strings.Contains(errs.String(), `"tool":"lookup"`) {
+		t.Errorf("the log does not say why lookup was left out:\n%s", errs)
+	}
+	for _, c := range upstreamCalls(t, calls) {
+		if strings.Contains(c, `"2"`) {
+			t.Errorf("a call of the refused tool reached the upstream: %s", c)
+		}
+	}
+}
+
+// TestGatewayReplicasShareRedis runs two gateway replicas on one Redis
+// server, as a deployment behind a load balancer does: the first pins the
+// upstream's definitions, and the second, whose upstream changed a tool,
+// reports the change against the first one's pin, and leaves the tool out
+// with --refuse-changed.
+func TestGatewayReplicasShareRedis(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	redis := []string{"JUDGE_REDIS_URL=" + srv.URL(0)}
+	dirA, callsA := registry(t)
+	a := connectHTTP(t, gatewayCmd(dirA, callsA, redis))
+	if _, meta := call(t, a, "lookup", map[string]any{"id": "1"}); len(meta.Definition) != 0 {
+		t.Errorf("replica A, first sight: findings %+v", meta.Definition)
+	}
+
+	dirB, callsB := registry(t)
+	changed := append([]string{"UPSTREAM_VARIANT=changed"}, redis...)
+	b := connectHTTP(t, gatewayCmd(dirB, callsB, changed))
+	_, meta := call(t, b, "lookup", map[string]any{"id": "2"})
+	if len(meta.Definition) == 0 || meta.Definition[0].Rule != "pin.changed" {
+		t.Errorf("replica B: findings %+v, want pin.changed against replica A's pin", meta.Definition)
+	}
+	if !strings.HasPrefix(meta.Session, "mcp:") {
+		t.Errorf("replica B: session %q", meta.Session)
+	}
+	// A's own pin is unchanged for A.
+	if _, meta := call(t, a, "lookup", map[string]any{"id": "3"}); len(meta.Definition) != 0 {
+		t.Errorf("replica A after B: findings %+v", meta.Definition)
+	}
+
+	dirC, callsC := registry(t)
+	c := connectHTTP(t, gatewayCmd(dirC, callsC, changed, "--refuse-changed"))
+	if tools := toolNames(t, c); tools["lookup"] != nil || tools["echo"] == nil {
+		t.Errorf("replica C with --refuse-changed: lookup offered %v, echo offered %v", tools["lookup"] != nil, tools["echo"] != nil)
 	}
 }
