@@ -271,7 +271,7 @@ func New(ctx context.Context, reg *manifest.Registry, opts ...Option) (*Runner, 
 		return ""
 	}
 	for _, t := range reg.Tools() {
-		if t.Type != manifest.MCPServer {
+		if t.Kind() != manifest.MCPServer {
 			continue
 		}
 		if why := lintErr(t); why != "" {
@@ -286,7 +286,7 @@ func New(ctx context.Context, reg *manifest.Registry, opts ...Option) (*Runner, 
 		r.sorder = append(r.sorder, t.ID)
 	}
 	for _, t := range reg.Tools() {
-		if t.Type != manifest.Script && t.Type != manifest.API && t.Type != manifest.MCPTool {
+		if k := t.Kind(); k != manifest.Script && k != manifest.API && k != manifest.MCPTool {
 			continue
 		}
 		if why := lintErr(t); why != "" {
@@ -322,7 +322,7 @@ func (r *Runner) prepare(t *manifest.Tool, lintErr func(*manifest.Tool) string) 
 	if !ok {
 		return nil, fmt.Sprintf("its executor %s is not in the registry", t.Executor)
 	}
-	switch t.Type {
+	switch t.Kind() {
 	case manifest.Script:
 		if why := lintErr(ex); why != "" && ex.Form != manifest.FormBuiltin {
 			return nil, fmt.Sprintf("its runtime %s cannot run: %s", ex.ID, why)
@@ -495,7 +495,7 @@ func (r *Runner) Call(ctx context.Context, name string, args json.RawMessage) (*
 	}
 	var res *Result
 	if rn, ok := r.tools[name]; ok {
-		switch rn.tool.Type {
+		switch rn.tool.Kind() {
 		case manifest.Script:
 			res, err = r.runScript(ctx, rn, argv)
 		case manifest.API:

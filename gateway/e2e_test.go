@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -521,5 +523,54 @@ func TestGatewayReplicasShareRedis(t *testing.T) {
 	c := connectHTTP(t, gatewayCmd(dirC, callsC, changed, "--refuse-changed"))
 	if tools := toolNames(t, c); tools["lookup"] != nil || tools["echo"] == nil {
 		t.Errorf("replica C with --refuse-changed: lookup offered %v, echo offered %v", tools["lookup"] != nil, tools["echo"] != nil)
+	}
+}
+
+// TestGatewayConfigRegistry serves an api tool whose type only the config
+// file's registry section declares: without --config the gateway leaves it
+// out, with it the tool is offered and its calls run against a server on
+// loopback.
+func TestGatewayConfigRegistry(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id": "`+r.URL.Query().Get("id")+`", "name": "the blue one"}`)
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	tool := `tool_id: item
+tool_type: endpoint
+version: "1.0.0"
+executor: http_client
+description: Looks an item up by its id
+config:
+  method: GET
+  url_template: "` + srv.URL + `/items?id={id}"
+parameters:
+  - {name: id, type: string, required: true, description: The item's id}
+`
+	cfg := filepath.Join(t.TempDir(), "judge.yaml")
+	for name, data := range map[string]string{filepath.Join(dir, "item.yaml"): tool, cfg: "registry:\n  types:\n    endpoint: {base: api}\n"} {
+		if err := os.WriteFile(name, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, _ := connectStdio(t, gatewayCmd(dir, "", nil, "--allow-loopback"))
+	if tools := toolNames(t, cs); tools["item"] != nil {
+		t.Errorf("a tool of an undeclared type was offered")
+	}
+	cs.Close()
+
+	cs, errs := connectStdio(t, gatewayCmd(dir, "", nil, "--allow-loopback", "--config", cfg))
+	if tools := toolNames(t, cs); tools["item"] == nil {
+		t.Fatalf("the declared type's tool is not offered:\n%s", errs)
+	}
+	res, meta := call(t, cs, "item", map[string]any{"id": "7"})
+	if res.IsError || meta.Status != toolcall.Satisfied || !strings.Contains(text(res), "the blue one") {
+		t.Errorf("item: isError %v, status %q, %s", res.IsError, meta.Status, text(res))
+	}
+	res, _ = call(t, cs, "item", map[string]any{})
+	if !res.IsError || !strings.Contains(text(res), "id") {
+		t.Errorf("item without id: isError %v, %s", res.IsError, text(res))
 	}
 }

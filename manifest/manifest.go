@@ -120,6 +120,11 @@ type Tool struct {
 	metaConsts       []int
 }
 
+// Kind is the base kind whose rules the tool follows and that says how it
+// runs: its type for the eight built-in types, the declared base for a
+// type the registry declares, "" for a type nobody declared.
+func (t *Tool) Kind() ToolType { return t.kind }
+
 // Schema returns the tool's parameters as one JSON Schema (an object
 // schema, decoded as JSON values), or nil when the tool declares none. The
 // map is shared: do not modify it.

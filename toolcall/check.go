@@ -179,11 +179,19 @@ func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
 	if len(shown) > 30 {
 		shown = shown[:30]
 	}
-	msg += fmt.Sprintf(" Available tools (%d): %s", len(avail), strings.Join(shown, ", "))
-	if len(avail) > len(shown) {
-		msg += ", …"
-	}
 	sug := "Call one of the available tools by its exact name"
+	if len(avail) == 0 {
+		// Nothing to choose from: the definitions, not the call, are what
+		// to look at (a registry whose tools are of types it never
+		// declared, a definitions file of knowledge entries).
+		msg += ". The definitions hold no tool that can be called."
+		sug = "Check the tool definitions given to judge: judge tools lint says why a manifest is not a callable tool"
+	} else {
+		msg += fmt.Sprintf(" Available tools (%d): %s", len(avail), strings.Join(shown, ", "))
+		if len(avail) > len(shown) {
+			msg += ", …"
+		}
+	}
 	if len(closest) > 0 {
 		sug = fmt.Sprintf("Call '%s' instead, or another of the available tools by its exact name", closest[0])
 	}

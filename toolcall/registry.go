@@ -32,7 +32,7 @@ func RegistryDefinitions(reg *manifest.Registry) ([]Definition, error) {
 	var defs []Definition
 	for _, id := range reg.IDs() {
 		t, ok := reg.Lookup(id)
-		if !ok || !callable(t.Type) {
+		if !ok || !callable(t.Kind()) {
 			continue
 		}
 		d := Definition{Name: t.ID, Description: t.Description, Kind: KindManifest, File: t.Path, Where: "config"}
@@ -105,7 +105,7 @@ func manifestDefinitions(items []manifestItem, file string) ([]Definition, *Defi
 		case found == nil || found.ID == "":
 			return nil, &DefinitionError{File: file, Path: it.where,
 				Msg: "not a tool manifest judge can read (no tool_id); judge tools lint says why"}
-		case !callable(found.Type):
+		case !callable(found.Kind()):
 			return nil, &DefinitionError{File: file, Path: joinPath(it.where, "tool_type"),
 				Msg: fmt.Sprintf("a %s tool is not called with arguments; give a script, api, mcp_tool or directive", orType(found.Type))}
 		}

@@ -28,13 +28,15 @@ type callParams struct {
 	format  *enumFlag           // --format: json | text; "" = by terminal
 	stdin   io.Reader           // where "-" reads from
 	getenv  func(string) string // reads JUDGE_REDIS_URL
+	config  string              // --config: the config file; "" = JUDGE_CONFIG or the default
+	stderr  io.Writer           // where the config file's warnings go
 	// registry are the declarations of the config file's registry
 	// section, for the manifests of tools (judge serve reads them).
 	registry manifest.Conventions
 }
 
 func newCallParams() callParams {
-	return callParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin, getenv: os.Getenv}
+	return callParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin, stderr: os.Stderr, getenv: os.Getenv}
 }
 
 func initCall(root *cobra.Command) {
@@ -80,6 +82,8 @@ JUDGE_REDIS_URL) or an unreachable Redis.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
+			params.stderr = cmd.ErrOrStderr()
+			params.config = configFlagValue(cmd)
 			return runCallCheck(cmd.Context(), params, args, cmd.OutOrStdout())
 		},
 	}
@@ -166,6 +170,9 @@ func readArgument(arg, what string, stdin io.Reader) (json.RawMessage, error) {
 // runCallCheck checks the call of args[0] with the arguments args[1] and
 // writes the answer to out.
 func runCallCheck(ctx context.Context, params callParams, args []string, out io.Writer) error {
+	if err := params.readRegistry(); err != nil {
+		return err
+	}
 	ts, store, err := openToolset(ctx, params)
 	if err != nil {
 		return err
@@ -186,6 +193,17 @@ func runCallCheck(ctx context.Context, params callParams, args []string, out io.
 		return &exitError{code: exitInvalid}
 	}
 	return nil
+}
+
+// readRegistry reads the registry declarations of the config file into
+// params when --tools names manifest directories.
+func (params *callParams) readRegistry() error {
+	if len(params.tools) == 0 {
+		return nil
+	}
+	conv, err := configRegistry(params.config, params.getenv, params.stderr)
+	params.registry = conv
+	return err
 }
 
 // openToolset opens the session store of JUDGE_REDIS_URL (or one kept for
@@ -308,6 +326,8 @@ malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
+			params.stderr = cmd.ErrOrStderr()
+			params.config = configFlagValue(cmd)
 			return runCallOutcome(cmd.Context(), params, args, cmd.OutOrStdout())
 		},
 	}
@@ -329,6 +349,9 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	}
 	if params.budget <= 0 {
 		return badInputf("--budget %d is not positive", params.budget)
+	}
+	if err := params.readRegistry(); err != nil {
+		return err
 	}
 	ts, store, err := openToolset(ctx, params, toolcall.WithCompactBudget(params.budget))
 	if err != nil {

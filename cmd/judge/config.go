@@ -133,6 +133,18 @@ func changedFlags(cmd *cobra.Command, names ...string) map[string]bool {
 	return m
 }
 
+// configRegistry reads the config file flag names (else JUDGE_CONFIG's,
+// else the default file when it exists) for its registry section's
+// declarations, writing the file's warnings to warn when not nil: what
+// every command that loads tool manifests reads them with.
+func configRegistry(flag string, getenv func(string) string, warn io.Writer) (manifest.Conventions, error) {
+	cfg, err := loadConfig(flag, getenv, warn)
+	if err != nil {
+		return manifest.Conventions{}, err
+	}
+	return registryConventions(cfg)
+}
+
 // registryConventions are the declarations of the config file f's registry
 // section (nil f, or no section, declares nothing), checked by the
 // manifest package's rules: a base or executor rule it refuses is bad

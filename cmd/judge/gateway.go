@@ -34,6 +34,7 @@ type gatewayParams struct {
 	refusePoisoned bool      // --refuse-poisoned
 	allowLoopback  bool      // --allow-loopback: api tools may call loopback addresses
 	logLevel       *enumFlag // --log-level
+	config         string    // --config: the config file; "" = JUDGE_CONFIG or the default
 	stdin          io.Reader
 	stdout         io.Writer
 	getenv         func(string) string
@@ -66,6 +67,7 @@ memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			params.config = configFlagValue(cmd)
 			return runGateway(ctx, params, args, cmd.ErrOrStderr())
 		},
 	}
@@ -105,7 +107,18 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if params.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(gatewayGCPercent))
 	}
-	reg, err := manifest.LoadDirs(ctx, params.tools...)
+	cfg, err := loadConfig(params.config, params.getenv, nil)
+	if err != nil {
+		return err
+	}
+	for _, w := range configWarnings(cfg, params.getenv) {
+		logger.Warn("config file", "warning", w)
+	}
+	conv, err := registryConventions(cfg)
+	if err != nil {
+		return err
+	}
+	reg, err := manifest.LoadDirsWith(ctx, conv, params.tools...)
 	if err != nil {
 		return badInput(err)
 	}

@@ -176,11 +176,7 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 // lintConventions reads the config file params name (if any) for the
 // declarations of its registry section.
 func lintConventions(params toolsLintParams) (manifest.Conventions, error) {
-	cfg, err := loadConfig(params.config, params.getenv, params.stderr)
-	if err != nil {
-		return manifest.Conventions{}, err
-	}
-	return registryConventions(cfg)
+	return configRegistry(params.config, params.getenv, params.stderr)
 }
 
 // writeLintText writes a report for people: each tool with its verdict and

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,5 +197,57 @@ func TestServeConfigBadRegistry(t *testing.T) {
 	err := runServe(context.Background(), params, nil, &bytes.Buffer{})
 	if exitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), filepath.Clean(path)+`:3:17: registry: base of type "job"`) {
 		t.Errorf("got %v (exit %d), want bad input at 3:17", err, exitCode(err))
+	}
+}
+
+// endpointTool is an api tool of the type "endpoint", which only a
+// registry declaration (base api) makes callable; url is its server.
+func endpointTool(url string) string {
+	return `tool_id: lookup
+tool_type: endpoint
+version: "1.0.0"
+executor: http_client
+description: Looks an item up by its id
+config:
+  method: GET
+  url_template: "` + url + `/items?id={id}"
+  response_transform: "$.item.name"
+parameters:
+  - {name: id, type: string, required: true, description: The item's id}
+`
+}
+
+// TestToolsConfigRegistryCalls checks, classifies and runs a tool whose
+// type only the config file's registry section declares: judge call check,
+// call outcome and tools run read the declarations as tools lint does, and
+// without them say the definitions hold no callable tool.
+func TestToolsConfigRegistryCalls(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"item": {"id": "`+r.URL.Query().Get("id")+`", "name": "the blue one"}}`)
+	}))
+	t.Cleanup(srv.Close) // the parallel cases run after this function returns
+	dir := writeFiles(t, map[string]string{"lookup.yaml": endpointTool(srv.URL)})
+	cfg := writeConfig(t, "registry:\n  types:\n    endpoint: {base: api}\n", 0o600)
+	cases := []callCase{
+		{name: "check without the declaration", args: []string{"call", "check", "lookup", `{"id": "7"}`, "--tools", dir},
+			code: 1, wantOut: []string{"The definitions hold no tool that can be called", "judge tools lint says why"}},
+		{name: "check with it", args: []string{"call", "check", "lookup", `{"id": "7"}`, "--tools", dir, "--config", cfg},
+			code: 0, wantOut: []string{`"valid": true`}},
+		{name: "check, missing id", args: []string{"call", "check", "lookup", `{}`, "--tools", dir, "--config", cfg},
+			code: 1, wantOut: []string{`"valid": false`, `"id"`}},
+		{name: "outcome with it", args: []string{"call", "outcome", "lookup", `{"id": "7"}`, `{"item": {"id": "7", "name": "x"}}`, "--tools", dir, "--config", cfg},
+			code: 0, wantOut: []string{`"status": "SATISFIED"`}},
+		{name: "run with it", args: []string{"tools", "run", "lookup", `{"id": "7"}`, "--tools", dir, "--config", cfg, "--allow-loopback"},
+			code: 0, wantOut: []string{`"value": "the blue one"`, `"status": "SATISFIED"`}},
+		{name: "run, a malformed declaration", args: []string{"tools", "run", "lookup", `{"id": "7"}`, "--tools", dir, "--config", writeConfig(t, "registry:\n  primitives: gpu\n", 0o600)},
+			code: 2, wantErr: "registry.primitives is a string"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t)
+		})
 	}
 }

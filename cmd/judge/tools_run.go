@@ -28,11 +28,13 @@ type toolsRunParams struct {
 	allowPrivate  bool          // --allow-private
 	format        *enumFlag
 	stdin         io.Reader
+	config        string    // --config: the config file; "" = JUDGE_CONFIG or the default
+	stderr        io.Writer // where the config file's warnings go
 	getenv        func(string) string
 }
 
 func newToolsRunParams() toolsRunParams {
-	return toolsRunParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin, getenv: os.Getenv}
+	return toolsRunParams{format: newEnumFlag("", formatJSON, formatText), stdin: os.Stdin, stderr: os.Stderr, getenv: os.Getenv}
 }
 
 func initToolsRun(tools *cobra.Command) {
@@ -66,6 +68,8 @@ manifests, arguments that are not JSON, a bad flag).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
+			params.stderr = cmd.ErrOrStderr()
+			params.config = configFlagValue(cmd)
 			return runToolsRun(cmd.Context(), params, args, cmd.OutOrStdout())
 		},
 	}
@@ -112,7 +116,11 @@ func runToolsRun(ctx context.Context, params toolsRunParams, args []string, out 
 	if params.timeout <= 0 {
 		return badInputf("--timeout %s is not positive", params.timeout)
 	}
-	ts, store, err := openToolset(ctx, callParams{tools: params.tools, getenv: params.getenv})
+	conv, err := configRegistry(params.config, params.getenv, params.stderr)
+	if err != nil {
+		return err
+	}
+	ts, store, err := openToolset(ctx, callParams{tools: params.tools, getenv: params.getenv, registry: conv})
 	if err != nil {
 		return err
 	}
@@ -131,7 +139,7 @@ func runToolsRun(ctx context.Context, params toolsRunParams, args []string, out 
 	if !check.Result.Valid {
 		return writeToolRun(out, params.format, answer, &exitError{code: exitInvalid})
 	}
-	reg, err := manifest.LoadDirs(ctx, params.tools...)
+	reg, err := manifest.LoadDirsWith(ctx, conv, params.tools...)
 	if err != nil {
 		return badInput(err)
 	}
