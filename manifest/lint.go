@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +76,27 @@ type LintOptions struct {
 	// every convention; otherwise a manifest in the registry convention
 	// (identity from its path) gets an info note for each.
 	Strict bool
+	// Checks run on every tool whose manifest could be read, after the
+	// manifest's own rules (toolscan's poisoning scan is one).
+	Checks []Check
 }
+
+// Check is a check [LintWith] runs on a tool beside the manifest rules.
+// Run gets the tool and the fields of its manifest a model is shown (its
+// name, description and parameters; not its config) and returns issues whose Location is a path into the
+// manifest in the spec's notation ("description",
+// "parameters[0].description"); the lint turns each into the file, line
+// and column of that value. Name goes into validation_types_run.
+type Check struct {
+	Name string
+	Run  func(t *Tool, fields map[string]any) []result.Issue
+}
+
+// modelFields are the manifest fields whose text reaches a model that is
+// shown the tool: its name and description, and its parameters in
+// whichever form the manifest writes them. Config (commands, URLs,
+// environment) stays with the executor and is not among them.
+var modelFields = [...]string{"tool_id", "name", "description", "parameters", "input_schema", "config_schema", "output_schema"}
 
 // LintWith is [Lint] with options.
 func LintWith(ctx context.Context, reg *Registry, opts LintOptions) (*Report, error) {
@@ -88,6 +109,7 @@ func LintWith(ctx context.Context, reg *Registry, opts LintOptions) (*Report, er
 		start := time.Now()
 		c := &checker{Tool: t, run: run, reg: reg, issues: slices.Clone(t.issues)}
 		c.check()
+		c.extra(opts.Checks)
 		b := result.NewBuilder().Add(c.issues...).Ran(c.ran...).Duration(time.Since(start))
 		conf := 1.0
 		for _, is := range c.issues {
@@ -118,6 +140,63 @@ type checker struct {
 	reg    *Registry
 	issues []result.Issue
 	ran    []string
+}
+
+// extra runs the checks beyond the manifest rules on a tool whose YAML
+// manifest could be read, placing each issue at its value in the file.
+func (c *checker) extra(checks []Check) {
+	if len(checks) == 0 || c.broken || c.doc == nil || c.doc.kind != kindMap {
+		return
+	}
+	fields := map[string]any{}
+	for _, k := range modelFields {
+		if n := c.doc.field(k); n != nil {
+			fields[k] = n.toAny()
+		}
+	}
+	for _, ch := range checks {
+		for _, is := range ch.Run(c.Tool, fields) {
+			is.Location = c.loc(c.posOf(locationPath(is.Location)...))
+			c.issues = append(c.issues, is)
+		}
+		c.ran = append(c.ran, ch.Name)
+	}
+}
+
+// locationPath reads a location in the spec's notation (a.b[0]["x y"])
+// as a path into the manifest; what it cannot read ends the path there.
+func locationPath(loc string) []pathElem {
+	var path []pathElem
+	for loc != "" && loc != "root" {
+		switch {
+		case strings.HasPrefix(loc, "."):
+			loc = loc[1:]
+		case strings.HasPrefix(loc, `["`):
+			end := strings.Index(loc, `"]`)
+			if end < 0 {
+				return path
+			}
+			k, err := strconv.Unquote(loc[1 : end+1])
+			if err != nil {
+				return path
+			}
+			path, loc = append(path, k), loc[end+2:]
+		case strings.HasPrefix(loc, "["):
+			end := strings.IndexByte(loc, ']')
+			i, err := strconv.Atoi(loc[1:max(end, 1)])
+			if end < 0 || err != nil {
+				return path
+			}
+			path, loc = append(path, i), loc[end+1:]
+		default:
+			end := strings.IndexAny(loc, ".[")
+			if end < 0 {
+				end = len(loc)
+			}
+			path, loc = append(path, loc[:end]), loc[end:]
+		}
+	}
+	return path
 }
 
 // lintRun is the state one lint shares between its tools.

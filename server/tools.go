@@ -7,6 +7,7 @@ import (
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/server/api"
+	"github.com/agentjudge/judge/toolscan"
 )
 
 // handleToolsLint answers POST /v1/tools/lint: the body is an
@@ -27,8 +28,16 @@ func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if len(req.MCP) > 0 {
+		if len(req.Manifests) > 0 {
+			s.writeError(w, r, &judge.RequestError{Field: "mcp", Msg: `give either "manifests" or "mcp", not both`})
+			return
+		}
+		s.lintMCP(w, r, req.MCP)
+		return
+	}
 	if len(req.Manifests) == 0 {
-		s.writeError(w, r, &judge.RequestError{Field: "manifests", Msg: `the request has no "manifests": give [{"path", "content"}, …]`})
+		s.writeError(w, r, &judge.RequestError{Field: "manifests", Msg: `the request has no "manifests": give [{"path", "content"}, …], or MCP tool definitions as "mcp"`})
 		return
 	}
 	var conv manifest.Conventions
@@ -44,11 +53,34 @@ func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rep, err := manifest.LintWith(r.Context(), reg, manifest.LintOptions{Strict: req.Strict})
+	rep, err := manifest.LintWith(r.Context(), reg, manifest.LintOptions{Strict: req.Strict, Checks: []manifest.Check{toolscan.ManifestCheck(reg)}})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	s.writeLint(w, rep)
+}
+
+// lintMCP answers a lint of MCP tool definitions: the definition checks
+// of judge tools lint --mcp and the poisoning scan, keyed by tool name;
+// definitions that cannot be read are a 400 at "mcp".
+func (s *Server) lintMCP(w http.ResponseWriter, r *http.Request, data []byte) {
+	rep, err := manifest.LintMCP(r.Context(), "mcp", data)
+	if err == nil {
+		err = toolscan.AddToReport(rep, "mcp", data)
+	}
+	if err != nil {
+		if r.Context().Err() == nil {
+			err = &judge.RequestError{Field: "mcp", Msg: err.Error(), Err: err}
+		}
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeLint(w, rep)
+}
+
+// writeLint counts a lint's results in the metrics and writes the report.
+func (s *Server) writeLint(w http.ResponseWriter, rep *manifest.Report) {
 	for _, res := range rep.Results {
 		s.metrics.observeResult(res)
 	}

@@ -59,3 +59,21 @@ func AddToReport(rep *manifest.Report, file string, data []byte) error {
 	rep.Summary = s
 	return nil
 }
+
+// ManifestCheck is the scan as a check of the manifest lint
+// ([manifest.LintOptions] Checks), as judge tools lint and POST
+// /v1/tools/lint run it: each manifest's fields a model is shown (name,
+// description, parameters) are scanned like an MCP definition, the other
+// tools of reg known to the shadowing rule, and each finding is placed at
+// its line and column in the manifest.
+func ManifestCheck(reg *manifest.Registry) manifest.Check {
+	var names []string
+	for _, t := range reg.Tools() {
+		if t.Form != manifest.FormBuiltin && t.ID != "" {
+			names = append(names, t.ID)
+		}
+	}
+	return manifest.Check{Name: ValidationType, Run: func(t *manifest.Tool, fields map[string]any) []result.Issue {
+		return ScanTool(Definition{Name: t.ID, Fields: fields}, names, "")
+	}}
+}

@@ -133,7 +133,7 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		var reg *manifest.Registry
 		reg, err = manifest.LoadDirsWith(ctx, conv, args...)
 		if err == nil {
-			rep, err = manifest.LintWith(ctx, reg, manifest.LintOptions{Strict: params.strict})
+			rep, err = manifest.LintWith(ctx, reg, manifest.LintOptions{Strict: params.strict, Checks: []manifest.Check{toolscan.ManifestCheck(reg)}})
 		}
 	}
 	if err != nil {
