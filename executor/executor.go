@@ -278,8 +278,8 @@ func New(ctx context.Context, reg *manifest.Registry, opts ...Option) (*Runner, 
 			r.skipped = append(r.skipped, Skip{Tool: t.ID, Reason: why})
 			continue
 		}
-		if t.Config["transport"] != "stdio" && t.Config["transport"] != "streamable-http" {
-			r.skipped = append(r.skipped, Skip{Tool: t.ID, Reason: fmt.Sprintf("MCP server transport %v is not run: the executor speaks stdio and streamable-http", t.Config["transport"])})
+		if tr := transport(t.Config); tr != "stdio" && tr != "streamable-http" && tr != "sse" {
+			r.skipped = append(r.skipped, Skip{Tool: t.ID, Reason: fmt.Sprintf("MCP server transport %v is not run: the executor speaks stdio, streamable-http and sse", t.Config["transport"])})
 			continue
 		}
 		r.servers[t.ID] = newUpstream(r, t)

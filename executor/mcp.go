@@ -88,7 +88,7 @@ func (u *upstream) connect(ctx context.Context) error {
 	})
 	var tr mcp.Transport
 	exited := make(chan struct{})
-	switch u.tool.Config["transport"] {
+	switch transport(u.tool.Config) {
 	case "stdio":
 		cmd, err := u.command()
 		if err != nil {
@@ -111,7 +111,7 @@ func (u *upstream) connect(ctx context.Context) error {
 		u.proc, u.exited = cmd, exited
 		tr = &mcp.IOTransport{Reader: stdout, Writer: stdin}
 		u.r.cfg.logger.Info("MCP server started", "server", id, "pid", cmd.Process.Pid)
-	case "streamable-http":
+	case "streamable-http", "sse":
 		endpoint, err := expand(str(u.tool.Config["url"]), u.r.cfg.getenv, nil, nil)
 		if err != nil {
 			return fmt.Errorf("config.url: %w", err)
@@ -126,6 +126,9 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 		hc := &http.Client{Transport: headerTransport{base: u.r.http.Transport, hdr: hdr}}
 		tr = &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: 1}
+		if transport(u.tool.Config) == "sse" {
+			tr = outliving{Transport: &mcp.SSEClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxEventSize: int(u.r.cfg.limits.MaxOutput)}, life: u.r.closeCtx}
+		}
 	}
 	sess, err := client.Connect(sctx, tr, nil)
 	if err != nil {
@@ -412,4 +415,53 @@ func (h headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return h.base.RoundTrip(req)
+}
+
+// transport is an mcp_server's config.transport, "http" read as
+// "streamable-http" as the manifest lint reads it.
+func transport(config map[string]any) string {
+	tr, _ := config["transport"].(string)
+	if tr == "http" {
+		return "streamable-http"
+	}
+	return tr
+}
+
+// outliving connects a transport whose connection lives as long as the
+// context it was connected with, as the SSE client's event stream does,
+// so that the stream outlives the startup timeout: the connection lives
+// until life ends (the Runner closes) or the session is closed, while
+// connecting still gives up when the Connect context ends first.
+type outliving struct {
+	mcp.Transport
+	life context.Context
+}
+
+func (o outliving) Connect(ctx context.Context) (mcp.Connection, error) {
+	lctx, cancel := context.WithCancel(o.life)
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := o.Transport.Connect(lctx)
+	if !stop() {
+		// ctx ended while connecting: lctx is cancelled too.
+		if err == nil {
+			_ = conn.Close()
+		}
+		return nil, fmt.Errorf("connecting: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return cancelOnClose{Connection: conn, cancel: cancel}, nil
+}
+
+// cancelOnClose ends the connection's context when the session closes it.
+type cancelOnClose struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	defer c.cancel()
+	return c.Connection.Close()
 }

@@ -180,44 +180,55 @@ func TestMCPStartupTimeout(t *testing.T) {
 	}
 }
 
-// TestMCPStreamableHTTP starts the test server on loopback over
-// streamable HTTP and reaches it through an mcp_server manifest with a
-// url, loopback allowed; without the allowance the address is refused.
-func TestMCPStreamableHTTP(t *testing.T) {
+// TestMCPOverHTTP runs an mcp_tool on the test server reached by URL, over
+// each HTTP transport a manifest may name: streamable HTTP (also written
+// "http") and the older HTTP+SSE transport. Loopback is refused unless
+// allowed.
+func TestMCPOverHTTP(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, mcptestBin(t), "-http", "127.0.0.1:0")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
-	dir := t.TempDir()
-	write := func(name, body string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("remote.yaml", fmt.Sprintf(`tool_id: remote
+	for _, tc := range []struct {
+		transport string
+		flags     []string
+	}{
+		{"streamable-http", nil},
+		{"http", nil},
+		{"sse", []string{"-sse"}},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cmd := exec.CommandContext(ctx, mcptestBin(t), append([]string{"-http", "127.0.0.1:0"}, tc.flags...)...)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { cancel(); _ = cmd.Wait() }()
+			line, err := bufio.NewReader(out).ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			url := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+			dir := t.TempDir()
+			write := func(name, body string) {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("remote.yaml", fmt.Sprintf(`tool_id: remote
 tool_type: mcp_server
 version: "1.0.0"
 executor: http_client
-description: The test server over streamable HTTP
+description: The test server over HTTP
 config:
-  transport: streamable-http
+  transport: %s
   url: %q
-`, url))
-	write("remote_add.yaml", `tool_id: remote_add
+`, tc.transport, url))
+			write("remote_add.yaml", `tool_id: remote_add
 tool_type: mcp_tool
 version: "1.0.0"
 executor: remote
@@ -225,23 +236,25 @@ description: Adds two numbers on the remote server
 config:
   mcp_tool_name: add
 `)
-	r := newRunner(t, dir, executor.WithAllowLoopback(true))
-	tools, err := r.Tools(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if names := toolNames(tools); !slices.Contains(names, "remote_add") || !slices.Contains(names, "echo") {
-		t.Fatalf("tools %v, skipped %v", names, r.Skipped())
-	}
-	res := call(t, r, "remote_add", `{"a": 1.5, "b": 2}`)
-	if m, _ := res.Value.(map[string]any); res.IsError || m["sum"] != json.Number("3.5") {
-		t.Errorf("%+v", res)
-	}
+			r := newRunner(t, dir, executor.WithAllowLoopback(true))
+			tools, err := r.Tools(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if names := toolNames(tools); !slices.Contains(names, "remote_add") || !slices.Contains(names, "echo") {
+				t.Fatalf("tools %v, skipped %v", names, r.Skipped())
+			}
+			res := call(t, r, "remote_add", `{"a": 1.5, "b": 2}`)
+			if m, _ := res.Value.(map[string]any); res.IsError || m["sum"] != json.Number("3.5") {
+				t.Errorf("%+v", res)
+			}
 
-	refused := newRunner(t, dir)
-	_, err = refused.Call(ctx, "remote_add", json.RawMessage(`{"a": 1, "b": 2}`))
-	if !errors.Is(err, executor.ErrRefusedAddress) {
-		t.Errorf("loopback not allowed: err = %v, want ErrRefusedAddress", err)
+			refused := newRunner(t, dir)
+			_, err = refused.Call(ctx, "remote_add", json.RawMessage(`{"a": 1, "b": 2}`))
+			if !errors.Is(err, executor.ErrRefusedAddress) {
+				t.Errorf("loopback not allowed: err = %v, want ErrRefusedAddress", err)
+			}
+		})
 	}
 }
 

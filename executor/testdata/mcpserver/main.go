@@ -1,6 +1,7 @@
 // Command mcptest is a small MCP server for the executor's tests: over
-// stdio by default, or over streamable HTTP on -http ADDR (it prints
-// "listening on URL" once it accepts connections). MCPTEST_DELAY (a Go
+// stdio by default, or over streamable HTTP on -http ADDR, or over the
+// older HTTP+SSE transport with -sse too (it prints "listening on URL"
+// once it accepts connections). MCPTEST_DELAY (a Go
 // duration) delays its start, to test startup timeouts.
 package main
 
@@ -42,6 +43,7 @@ type spawnOut struct {
 func main() {
 	name := flag.String("name", "mcptest", "server name")
 	addr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	sse := flag.Bool("sse", false, "with -http, serve the HTTP+SSE transport instead of streamable HTTP")
 	flag.Parse()
 	if d, err := time.ParseDuration(os.Getenv("MCPTEST_DELAY")); err == nil {
 		time.Sleep(d)
@@ -91,7 +93,10 @@ func main() {
 			log.Fatal(err)
 		}
 		fmt.Printf("listening on http://%s/mcp\n", ln.Addr())
-		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		if *sse {
+			h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		}
 		log.Fatal(http.Serve(ln, h))
 	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
