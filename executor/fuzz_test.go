@@ -13,7 +13,7 @@ import (
 // panic, never more than MaxJSONPathNodes values, and a path the manifest
 // parser rejects is rejected here too.
 func FuzzJSONPath(f *testing.F) {
-	for _, s := range []string{`$.store.book[*].author`, `$..price`, `$['a\u0020b'][0:5:-1]`, `$[1,'x',*]`, `$..[?@.a]`, `$.a.b[-1]`} {
+	for _, s := range []string{`$.store.book[*].author`, `$..price`, `$['a\u0020b'][0:5:-1]`, `$[1,'x',*]`, `$..[?@.a]`, `$.a.b[-1]`, `$.a[?match(@.b, "[jk]")]`, `$[?count(@..*) > 2 && !@.x]`, `$..book[?@.price < $.x.y]`} {
 		f.Add(s, `{"store": {"book": [{"author": "x", "price": 1}]}, "a b": [1, 2, 3]}`)
 	}
 	f.Fuzz(func(t *testing.T, path, doc string) {

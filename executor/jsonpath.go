@@ -16,10 +16,15 @@ import (
 // MaxJSONPathNodes bounds the nodes a response_transform may select.
 const MaxJSONPathNodes = 100000
 
+// MaxJSONPathWork bounds the steps (nodes visited, filter expressions
+// evaluated) one evaluation of a response_transform may take, so that a
+// filter with nested descendant queries stays linear in practice.
+const MaxJSONPathWork = 1000000
+
 // jsonPath is a compiled response_transform: RFC 9535 name, wildcard,
-// index and slice selectors, unions and descendant segments. Filter
-// selectors are refused at compile time (the tool is left out with that
-// reason) rather than evaluated wrongly.
+// index and slice selectors, unions, descendant segments and filter
+// selectors with comparisons, existence tests, logical operators and the
+// five standard functions (length, count, match, search, value).
 type jsonPath struct {
 	src      string
 	segs     []jpSegment
@@ -38,6 +43,7 @@ const (
 	jpWild
 	jpIndex
 	jpSlice
+	jpFilter
 )
 
 type jpSelector struct {
@@ -46,6 +52,7 @@ type jpSelector struct {
 	index            int
 	start, end, step int
 	hasStart, hasEnd bool
+	filter           jpLogical
 }
 
 // compileJSONPath checks s with manifest.ParseJSONPath (the syntax lint
@@ -90,8 +97,32 @@ func (c *jpCompiler) path() (*jsonPath, error) {
 		return nil, c.errf("a path starts with '$'")
 	}
 	c.i++
-	p := &jsonPath{singular: true}
+	segs, singular, err := c.segments(0)
+	if err != nil {
+		return nil, err
+	}
+	if c.i < len(c.s) {
+		return nil, c.errf("unexpected %q", c.peek())
+	}
+	return &jsonPath{segs: segs, singular: singular}, nil
+}
+
+// segments reads the segments of a query up to the first character that
+// cannot start one; singular is true when every segment is one name or
+// index. depth is the filter nesting the query is in.
+func (c *jpCompiler) segments(depth int) (segs []jpSegment, singular bool, err error) {
+	singular = true
 	for c.i < len(c.s) {
+		if depth > 0 {
+			// Inside a filter, blank space may separate segments, and the
+			// query ends at the first character that starts none.
+			at := c.i
+			c.space()
+			if ch := c.peek(); ch != '.' && ch != '[' {
+				c.i = at
+				return segs, singular, nil
+			}
+		}
 		var seg jpSegment
 		switch c.peek() {
 		case '.':
@@ -100,9 +131,9 @@ func (c *jpCompiler) path() (*jsonPath, error) {
 				c.i++
 				seg.descendant = true
 				if c.peek() == '[' {
-					sels, err := c.bracket()
+					sels, err := c.bracket(depth)
 					if err != nil {
-						return nil, err
+						return nil, false, err
 					}
 					seg.sels = sels
 					break
@@ -110,24 +141,27 @@ func (c *jpCompiler) path() (*jsonPath, error) {
 			}
 			sel, err := c.member()
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			seg.sels = []jpSelector{sel}
 		case '[':
-			sels, err := c.bracket()
+			sels, err := c.bracket(depth)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			seg.sels = sels
 		default:
-			return nil, c.errf("unexpected %q", c.peek())
+			if depth > 0 {
+				return segs, singular, nil
+			}
+			return nil, false, c.errf("unexpected %q", c.peek())
 		}
 		if seg.descendant || len(seg.sels) != 1 || (seg.sels[0].kind != jpName && seg.sels[0].kind != jpIndex) {
-			p.singular = false
+			singular = false
 		}
-		p.segs = append(p.segs, seg)
+		segs = append(segs, seg)
 	}
-	return p, nil
+	return segs, singular, nil
 }
 
 func (c *jpCompiler) member() (jpSelector, error) {
@@ -150,12 +184,12 @@ func (c *jpCompiler) member() (jpSelector, error) {
 	return jpSelector{kind: jpName, name: c.s[start:c.i]}, nil
 }
 
-func (c *jpCompiler) bracket() ([]jpSelector, error) {
+func (c *jpCompiler) bracket(depth int) ([]jpSelector, error) {
 	c.i++ // [
 	var out []jpSelector
 	for {
 		c.space()
-		sel, err := c.selector()
+		sel, err := c.selector(depth)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +207,7 @@ func (c *jpCompiler) bracket() ([]jpSelector, error) {
 	}
 }
 
-func (c *jpCompiler) selector() (jpSelector, error) {
+func (c *jpCompiler) selector(depth int) (jpSelector, error) {
 	switch ch := c.peek(); {
 	case ch == '\'' || ch == '"':
 		name, err := c.quoted()
@@ -182,7 +216,10 @@ func (c *jpCompiler) selector() (jpSelector, error) {
 		c.i++
 		return jpSelector{kind: jpWild}, nil
 	case ch == '?':
-		return jpSelector{}, c.errf("filter selectors ([?...]) are not evaluated by the executor; select by name, index or slice")
+		c.i++
+		c.space()
+		f, err := c.logicalOr(depth + 1)
+		return jpSelector{kind: jpFilter, filter: f}, err
 	default:
 		return c.sliceOrIndex()
 	}
@@ -307,22 +344,54 @@ func (c *jpCompiler) sliceOrIndex() (jpSelector, error) {
 	return sel, nil
 }
 
-// errTooManyNodes stops an evaluation that selects too much.
-var errTooManyNodes = errors.New("too many nodes")
+// Errors that stop an evaluation.
+var (
+	errTooManyNodes = errors.New("too many nodes")
+	errTooMuchWork  = errors.New("too much work")
+)
+
+// jpEval is the state of one evaluation: the document's root, for $
+// inside filters, and the steps left.
+type jpEval struct {
+	root any
+	work int
+}
+
+// step spends one step of the evaluation's budget.
+func (e *jpEval) step() error {
+	e.work--
+	if e.work < 0 {
+		return errTooMuchWork
+	}
+	return nil
+}
+
+// nodes applies segs to start and returns the nodes selected.
+func (e *jpEval) nodes(segs []jpSegment, start any) ([]any, error) {
+	nodes := []any{start}
+	for _, seg := range segs {
+		var next []any
+		for _, n := range nodes {
+			if err := seg.apply(e, n, &next); err != nil {
+				return nil, err
+			}
+		}
+		nodes = next
+	}
+	return nodes, nil
+}
 
 // eval applies the path to a decoded JSON document. A singular path gives
 // its one value (nil when it selects nothing); any other gives the list of
 // selected values, in document order (object members by sorted name).
 func (p *jsonPath) eval(doc any) any {
-	nodes := []any{doc}
-	for _, seg := range p.segs {
-		var next []any
-		for _, n := range nodes {
-			if err := seg.apply(n, &next); err != nil {
-				return fmt.Sprintf("response_transform %s selects more than %d values", p.src, MaxJSONPathNodes)
-			}
-		}
-		nodes = next
+	e := &jpEval{root: doc, work: MaxJSONPathWork}
+	nodes, err := e.nodes(p.segs, doc)
+	switch {
+	case errors.Is(err, errTooManyNodes):
+		return fmt.Sprintf("response_transform %s selects more than %d values", p.src, MaxJSONPathNodes)
+	case err != nil:
+		return fmt.Sprintf("response_transform %s takes more than %d steps on this answer", p.src, MaxJSONPathWork)
 	}
 	if p.singular {
 		if len(nodes) == 0 {
@@ -336,9 +405,12 @@ func (p *jsonPath) eval(doc any) any {
 	return nodes
 }
 
-func (s jpSegment) apply(n any, out *[]any) error {
+func (s jpSegment) apply(e *jpEval, n any, out *[]any) error {
+	if err := e.step(); err != nil {
+		return err
+	}
 	for _, sel := range s.sels {
-		if err := sel.apply(n, out); err != nil {
+		if err := sel.apply(e, n, out); err != nil {
 			return err
 		}
 	}
@@ -348,13 +420,13 @@ func (s jpSegment) apply(n any, out *[]any) error {
 	switch x := n.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if err := s.apply(x[k], out); err != nil {
+			if err := s.apply(e, x[k], out); err != nil {
 				return err
 			}
 		}
 	case []any:
-		for _, e := range x {
-			if err := s.apply(e, out); err != nil {
+		for _, el := range x {
+			if err := s.apply(e, el, out); err != nil {
 				return err
 			}
 		}
@@ -362,13 +434,16 @@ func (s jpSegment) apply(n any, out *[]any) error {
 	return nil
 }
 
-func (sel jpSelector) apply(n any, out *[]any) error {
+func (sel jpSelector) apply(e *jpEval, n any, out *[]any) error {
 	add := func(v any) error {
 		if len(*out) >= MaxJSONPathNodes {
 			return errTooManyNodes
 		}
 		*out = append(*out, v)
 		return nil
+	}
+	if sel.kind == jpFilter {
+		return sel.applyFilter(e, n, add)
 	}
 	switch x := n.(type) {
 	case map[string]any:
@@ -388,8 +463,8 @@ func (sel jpSelector) apply(n any, out *[]any) error {
 		l := len(x)
 		switch sel.kind {
 		case jpWild:
-			for _, e := range x {
-				if err := add(e); err != nil {
+			for _, el := range x {
+				if err := add(el); err != nil {
 					return err
 				}
 			}
