@@ -35,7 +35,7 @@ type (
 	jpAnd []jpLogical
 	jpNot struct{ x jpLogical }
 	// jpExists is a query used as a test: true when it selects a node.
-	jpExists struct{ q *jpQuery }
+	jpExists  struct{ q *jpQuery }
 	jpCompare struct {
 		op   string
 		l, r jpComparable
