@@ -94,3 +94,55 @@ parameters:
 		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
 	}
 }
+
+// TestToolsRunFilterTransform runs an api tool whose response_transform
+// filters the answer (RFC 9535), and one whose filter is ill-typed, which
+// cannot run and says why.
+func TestToolsRunFilterTransform(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"events": [{"id": 1, "state": "open", "priority": 3}, {"id": 2, "state": "closed", "priority": 5}, {"id": 3, "state": "open", "priority": 1}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	tool := func(id, transform string) string {
+		return `tool_id: ` + id + `
+tool_type: api
+version: "1.0.0"
+executor: http_client
+description: Lists the open events of a project
+config:
+  method: GET
+  url_template: "` + srv.URL + `/events?project={project}"
+  response_transform: "` + transform + `"
+parameters:
+  - {name: project, type: string, required: true, description: The project's key}
+`
+	}
+	dir := writeFiles(t, map[string]string{
+		"open_events.yaml": tool("open_events", "$.events[?@.state == 'open' && @.priority > 2].id"),
+		"bad_filter.yaml":  tool("bad_filter", "$.events[?length(@)].id"),
+	})
+	cases := []callCase{
+		{name: "filtered", args: []string{"tools", "run", "open_events", `{"project": "p"}`, "--tools", dir, "--allow-loopback"},
+			code: 0, wantOut: []string{`"value": [`, `"status": "SATISFIED"`}},
+		{name: "ill-typed", args: []string{"tools", "run", "bad_filter", `{"project": "p"}`, "--tools", dir, "--allow-loopback"},
+			code: 1, wantOut: []string{"length() gives a value"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, _ := tc.run(t)
+			if tc.code == 0 {
+				var got struct {
+					Execution struct {
+						Value []int `json:"value"`
+					} `json:"execution"`
+				}
+				if err := json.Unmarshal(out, &got); err != nil || len(got.Execution.Value) != 1 || got.Execution.Value[0] != 1 {
+					t.Errorf("value %v (%v), want [1]\n%s", got.Execution.Value, err, out)
+				}
+			}
+		})
+	}
+}
