@@ -1,3 +1,4 @@
+import json
 import sys
 
-print({"email": sys.argv[1], "company": sys.argv[1].split("@")[-1]})
+print(json.dumps({"email": sys.argv[1], "company": sys.argv[1].split("@")[-1]}))
