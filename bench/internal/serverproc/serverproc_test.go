@@ -85,4 +85,3 @@ func TestJudgeReady(t *testing.T) {
 		}
 	}
 }
-

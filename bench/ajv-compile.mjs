@@ -1,0 +1,29 @@
+// The peer of judge's lint of 1,000 tools in bench/run: compiles every
+// schema of a JSON file (an array of schemas) with a fresh Ajv instance
+// per round, for about SECONDS, and prints "compile <ns per round>" and
+// the number of schemas. What judge's lint does besides compiling (reading
+// the manifests, checking every field and reference) Ajv does not do.
+// Usage: node bench/ajv-compile.mjs schemas.json SECONDS
+import fs from "node:fs";
+import Ajv from "ajv";
+
+const schemas = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const seconds = Number(process.argv[3] || 2);
+
+function round() {
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  // A fresh instance has an empty cache (keyed by the schema object), so
+  // every schema is compiled in every round.
+  for (const s of schemas) ajv.compile(s);
+}
+
+round();
+const budget = BigInt(Math.round(seconds * 1e9));
+const start = process.hrtime.bigint();
+let n = 0;
+while (n === 0 || process.hrtime.bigint() - start < budget) {
+  round();
+  n++;
+}
+const ns = Number(process.hrtime.bigint() - start) / n;
+console.log(`compile ${ns.toFixed(0)} ${schemas.length}`);
