@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,12 +38,38 @@ func (e *env) runLoad(ctx context.Context, loadBin, url, bodies string, conns in
 	return &rep, nil
 }
 
-func httpFigure(r *load.Report) string {
-	s := fmt.Sprintf("%s, p50 %s, p99 %s", perSec(r.PerSecond), dur(float64(r.P50)), dur(float64(r.P99)))
-	if n := r.Requests - r.Status[200]; n > 0 || r.Errors > 0 {
-		s += fmt.Sprintf(" (not 200: %s)", r.StatusLine())
+// medianFigure formats the median requests/s, p50 and p99 of rounds,
+// and every answer that was not a 200.
+func medianFigure(rounds []*load.Report) string {
+	var rps, p50, p99 []float64
+	all := &load.Report{Status: map[int]int{}}
+	for _, r := range rounds {
+		rps, p50, p99 = append(rps, r.PerSecond), append(p50, float64(r.P50)), append(p99, float64(r.P99))
+		all.Requests += r.Requests
+		all.Errors += r.Errors
+		for c, n := range r.Status {
+			all.Status[c] += n
+		}
+	}
+	s := fmt.Sprintf("%s, p50 %s, p99 %s", perSec(median(rps)), dur(median(p50)), dur(median(p99)))
+	if n := all.Requests - all.Status[200]; n > 0 || all.Errors > 0 {
+		s += fmt.Sprintf(" (not 200: %s)", all.StatusLine())
 	}
 	return s
+}
+
+// median returns the median of xs (the mean of the middle two for an
+// even count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // httpRows: POST /validate at 1, 16 and 64 connections, judge serve
@@ -86,19 +113,32 @@ func httpRows(ctx context.Context, e *env) ([]row, error) {
 			return nil, err
 		}
 	}
+	// Each load point alternates judge and Node in rounds, and takes the
+	// median of each side's rounds and of the rounds' ratios, so that a
+	// change in the machine's load hits both sides alike.
+	rounds := 5
+	if e.quick {
+		rounds = 3
+	}
 	var rows []row
 	for _, conns := range []int{1, 16, 64} {
-		jr, err := e.runLoad(ctx, loadBin, j.URL, bodies, conns, e.httpD)
-		if err != nil {
-			return nil, err
-		}
-		nr, err := e.runLoad(ctx, loadBin, n.URL, bodies, conns, e.httpD)
-		if err != nil {
-			return nil, err
+		var jrs, nrs []*load.Report
+		var ratios []float64
+		for range rounds {
+			jr, err := e.runLoad(ctx, loadBin, j.URL, bodies, conns, e.httpD/time.Duration(rounds))
+			if err != nil {
+				return nil, err
+			}
+			nr, err := e.runLoad(ctx, loadBin, n.URL, bodies, conns, e.httpD/time.Duration(rounds))
+			if err != nil {
+				return nil, err
+			}
+			jrs, nrs, ratios = append(jrs, jr), append(nrs, nr), append(ratios, nr.PerSecond/jr.PerSecond)
 		}
 		rows = append(rows, row{workload: fmt.Sprintf("POST /validate, %d connection(s): the 234 tool-argument documents against their schemas, load from a separate process", conns),
-			judge: "judge serve: " + httpFigure(jr), peer: "Ajv 8 behind Node's http: " + httpFigure(nr), ratio: ratio(nr.PerSecond / jr.PerSecond),
-			meaning: "Node's requests/s / judge's = judge's time per request / the peer's (below 1: judge faster)", command: "go run ./bench/run" + e.flag() + " -row http"})
+			judge: "judge serve: " + medianFigure(jrs), peer: "Ajv 8 behind Node's http: " + medianFigure(nrs), ratio: ratio(median(ratios)),
+			meaning: fmt.Sprintf("Node's requests/s / judge's = judge's time per request / the peer's (below 1: judge faster); median of %d alternating rounds", rounds),
+			command: "go run ./bench/run" + e.flag() + " -row http"})
 	}
 	return rows, nil
 }
