@@ -18,6 +18,7 @@
 //	go run ./bench/run            # about 5 minutes
 //	go run ./bench/run -quick     # about 1 to 2 minutes, shorter measurements
 //	go run ./bench/run -row http  # only the rows whose id starts with http
+//	go run ./bench/run -registry /tmp/reg  # the lint row's inputs, to time whole commands
 package main
 
 import (
@@ -92,6 +93,7 @@ func (e *env) flag() string {
 func main() {
 	quick := flag.Bool("quick", false, "a run of a minute or two: shorter measurements, fewer gateway calls")
 	only := flag.String("row", "", "only the benches whose id starts with one of these, comma-separated: schema, http, check, gateway, radon, lint, grow")
+	registry := flag.String("registry", "", "only write the lint row's registry of 1,000 MCP tools (DIR/tools) and their schemas (DIR/schemas.json) into this new directory, and exit")
 	flag.Parse()
 	ctx := context.Background()
 	e := &env{quick: *quick, secs: 3 * time.Second, httpD: 10 * time.Second, gwN: 3000, bins: map[string]string{}, log: os.Stderr}
@@ -106,6 +108,13 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(e.dir)
+	if *registry != "" {
+		if err := writeRegistryTo(e, *registry, 1000); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("judge tools lint %s/tools\nnode bench/ajv-compile.mjs %s/schemas.json 0\n", *registry, *registry)
+		return
+	}
 
 	start := time.Now()
 	load0 := loadavg()

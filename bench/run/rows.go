@@ -222,6 +222,12 @@ func writeRegistry(e *env, n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return dir, writeRegistryTo(e, dir, n)
+}
+
+// writeRegistryTo is writeRegistry into dir, which must not exist or be
+// empty.
+func writeRegistryTo(e *env, dir string, n int) error {
 	servers := max(1, n/100)
 	write := func(rel, data string) error {
 		p := filepath.Join(dir, rel)
@@ -232,7 +238,7 @@ func writeRegistry(e *env, n int) (string, error) {
 	}
 	for s := range servers {
 		if err := write(fmt.Sprintf("tools/servers/srv%d.yaml", s), fmt.Sprintf("tool_id: srv%d\ntool_type: mcp_server\nversion: \"1.0.0\"\ndescription: github-mcp-server copy %d\nexecutor: subprocess\nconfig:\n  transport: stdio\n  command: github-mcp-server\n  args: [stdio]\n", s, s)); err != nil {
-			return "", err
+			return err
 		}
 	}
 	schemas := make([]json.RawMessage, 0, n)
@@ -241,14 +247,14 @@ func writeRegistry(e *env, n int) (string, error) {
 		schemas = append(schemas, c.Schema)
 		m := fmt.Sprintf("tool_id: t%d\ntool_type: mcp_tool\nversion: \"1.0.0\"\ndescription: github-mcp-server tool %s\nexecutor: srv%d\nconfig:\n  mcp_tool_name: %s\ninput_schema: %s\n", i, c.Name, i%servers, c.Name, c.Schema)
 		if err := write(fmt.Sprintf("tools/mcp/t%d.yaml", i), m); err != nil {
-			return "", err
+			return err
 		}
 	}
 	data, err := json.Marshal(schemas)
 	if err != nil {
-		return "", err
+		return err
 	}
-	return dir, os.WriteFile(filepath.Join(dir, "schemas.json"), data, 0o644)
+	return os.WriteFile(filepath.Join(dir, "schemas.json"), data, 0o644)
 }
 
 // linter returns an op that loads and lints the registry in dir, as judge
