@@ -1,9 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/bench/internal/corpus"
+	"github.com/agentjudge/judge/bench/internal/load"
+	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/server"
 )
 
 // The soak's classification: a valid result with a layer that could not
@@ -51,5 +61,38 @@ func TestMixUnique(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal(a, &v); err != nil || v["type"] != "object" || string(a) == string(b) {
 		t.Fatalf("unique: %s, %s (%v)", a, b, err)
+	}
+}
+
+// The mix against the real server on loopback: every kind is sent, and
+// every answer is what the soak expects (no 5xx, no fail-open, no wrong
+// verdict), so a soak's failure is the server's, not the mix's.
+func TestMixAgainstServer(t *testing.T) {
+	t.Parallel()
+	c, err := corpus.Load(filepath.Join(sharedtest.Dir(t, "mcp-tools"), "bench-corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := judge.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close(context.Background()) })
+	ts := httptest.NewServer(server.New(eng, server.Options{}).Handler())
+	defer ts.Close()
+	rep, err := load.Run(context.Background(), load.Options{URL: ts.URL, Conns: 4, MaxRequests: 160, Duration: time.Minute, Next: newMix(c).next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Requests != 160 || rep.Errors != 0 || rep.Count5xx() != 0 || len(rep.Classes) != 0 {
+		t.Fatalf("requests %d, no answer %d, status %v, classes %v, samples %v", rep.Requests, rep.Errors, rep.Status, rep.Classes, rep.Samples)
+	}
+	for _, k := range kindNames {
+		if rep.Kinds[k] == 0 {
+			t.Errorf("kind %s was never sent: %v", k, rep.Kinds)
+		}
+	}
+	if rep.Status[400] != rep.Kinds["validate-malformed"] {
+		t.Errorf("400s %d, malformed bodies %d", rep.Status[400], rep.Kinds["validate-malformed"])
 	}
 }
