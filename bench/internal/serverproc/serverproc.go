@@ -130,6 +130,11 @@ func ReadStatus(pid int) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
+	return parseStatus(data)
+}
+
+// parseStatus reads VmRSS, VmHWM and Threads of a /proc/PID/status text.
+func parseStatus(data []byte) (Status, error) {
 	var s Status
 	found := 0
 	for line := range strings.SplitSeq(string(data), "\n") {
@@ -141,10 +146,13 @@ func ReadStatus(pid int) (Status, error) {
 		if len(f) == 0 {
 			continue
 		}
-		n, err := strconv.ParseInt(f[0], 10, 64)
+		// Unsigned and at most 2^40 kB, so that no figure is negative
+		// or overflows when shifted to bytes.
+		u, err := strconv.ParseUint(f[0], 10, 40)
 		if err != nil {
 			continue
 		}
+		n := int64(u)
 		switch k {
 		case "VmRSS":
 			s.RSS, found = n<<10, found+1
