@@ -14,18 +14,25 @@ import (
 	"github.com/agentjudge/judge/result"
 )
 
-// growRow measures op at 1× and at 10× and returns the row of their ratio.
+// growRow measures op at 1× and at 10× in three alternating rounds and
+// returns the row of the median of the rounds' ratios, so that a change
+// in the machine's load hits both sizes alike.
 func growRow(e *env, workload string, at1, at10 func(int) error) (row, error) {
-	t1, err := measure(e.secs, at1)
-	if err != nil {
-		return row{}, fmt.Errorf("%s at 1×: %w", workload, err)
+	const rounds = 3
+	var t1s, t10s, ratios []float64
+	for range rounds {
+		t1, err := measure(e.secs/rounds, at1)
+		if err != nil {
+			return row{}, fmt.Errorf("%s at 1×: %w", workload, err)
+		}
+		t10, err := measure(e.secs/rounds, at10)
+		if err != nil {
+			return row{}, fmt.Errorf("%s at 10×: %w", workload, err)
+		}
+		t1s, t10s, ratios = append(t1s, t1), append(t10s, t10), append(ratios, t10/t1)
 	}
-	t10, err := measure(e.secs, at10)
-	if err != nil {
-		return row{}, fmt.Errorf("%s at 10×: %w", workload, err)
-	}
-	return row{workload: workload, judge: fmt.Sprintf("1×: %s, 10×: %s", dur(t1), dur(t10)), peer: "— (judge only)", ratio: ratio(t10 / t1),
-		meaning: "time at 10× / at 1× (10 = linear)", command: "go run ./bench/run" + e.flag() + " -row grow"}, nil
+	return row{workload: workload, judge: fmt.Sprintf("1×: %s, 10×: %s", dur(median(t1s)), dur(median(t10s))), peer: "— (judge only)", ratio: ratio(median(ratios)),
+		meaning: "time at 10× / at 1× (10 = linear); median of 3 alternating rounds", command: "go run ./bench/run" + e.flag() + " -row grow"}, nil
 }
 
 // objectSchema returns a schema of an object of n required properties of
