@@ -15,8 +15,8 @@
 // Run from the repository root (Ajv is installed into bench/node_modules
 // when missing; radon comes from Debian's package):
 //
-//	go run ./bench/run            # about 5 minutes
-//	go run ./bench/run -quick     # about 1 to 2 minutes, shorter measurements
+//	go run ./bench/run            # about 7 minutes on a loaded 2-core machine
+//	go run ./bench/run -quick     # shorter measurements: under 4 minutes loaded
 //	go run ./bench/run -row http  # only the rows whose id starts with http
 //	go run ./bench/run -registry /tmp/reg  # the lint row's inputs, to time whole commands
 package main
