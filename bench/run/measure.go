@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/bench/internal/serverproc"
+)
+
+// measure runs op (given the op's number) for a fifth of d to warm up,
+// then for d, and returns the mean time per op in nanoseconds. An op
+// slower than d runs once after one warm-up op. It stops at op's first
+// error.
+func measure(d time.Duration, op func(i int) error) (float64, error) {
+	i := 0
+	for t0 := time.Now(); i == 0 || time.Since(t0) < d/5; i++ {
+		if err := op(i); err != nil {
+			return 0, err
+		}
+	}
+	n := 0
+	t0 := time.Now()
+	for n == 0 || time.Since(t0) < d {
+		if err := op(i); err != nil {
+			return 0, err
+		}
+		i++
+		n++
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n), nil
+}
+
+// dur formats nanoseconds with 3 significant digits and a unit.
+func dur(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}
+
+// perSec formats a rate with thousands separators.
+func perSec(x float64) string { return thousands(int64(x+0.5)) + "/s" }
+
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func ratio(x float64) string { return fmt.Sprintf("%.2f×", x) }
+
+// bin builds the Go command pkg once and returns its path.
+func (e *env) bin(ctx context.Context, pkg string) (string, error) {
+	if p, ok := e.bins[pkg]; ok {
+		return p, nil
+	}
+	dir := filepath.Join(e.dir, strings.NewReplacer("/", "_", ".", "_").Replace(pkg))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p, err := serverproc.Build(ctx, dir, pkg)
+	if err != nil {
+		return "", err
+	}
+	e.bins[pkg] = p
+	return p, nil
+}
+
+// ensureAjv installs bench/package.json's Ajv into bench/node_modules
+// when it is missing.
+func ensureAjv(ctx context.Context) error {
+	if _, err := exec.LookPath("node"); err != nil {
+		return fmt.Errorf("node is not installed: the Ajv peer needs Node.js: %w", err)
+	}
+	if _, err := os.Stat("bench/node_modules/ajv"); err == nil {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund", "--silent")
+	cmd.Dir = "bench"
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm ci in bench: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// output runs a command from the repository root and returns its
+// standard output; the error carries its standard error.
+func output(ctx context.Context, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// secsArg is a duration as seconds for the peers' scripts.
+func secsArg(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) }
+
+// ajvSchema runs bench/ajv-schema.mjs once and returns its figures by
+// workload: large/valid, large/invalid, tool-arguments,
+// tool-arguments-valid (ns per document).
+func (e *env) ajvSchema(ctx context.Context) (map[string]float64, error) {
+	if e.ajv != nil {
+		return e.ajv, nil
+	}
+	if err := ensureAjv(ctx); err != nil {
+		return nil, err
+	}
+	out, err := output(ctx, "node", "bench/ajv-schema.mjs", corpusPath, secsArg(e.secs))
+	if err != nil {
+		return nil, err
+	}
+	m, err := nameValues(out)
+	if err != nil {
+		return nil, err
+	}
+	e.ajv = m
+	return m, nil
+}
+
+// nameValues reads lines "name value …" into a map of the first value.
+func nameValues(out []byte) (map[string]float64, error) {
+	m := map[string]float64{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			return nil, fmt.Errorf("reading %q: %w", line, err)
+		}
+		m[f[0]] = v
+	}
+	return m, nil
+}
