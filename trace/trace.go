@@ -80,6 +80,10 @@ type CallReport struct {
 	// Progress is the session's verdict after the result.
 	Progress   *toolcall.Progress `json:"progress,omitempty"`
 	Violations []string           `json:"violations,omitempty"`
+
+	// For the text review: the arguments as written, and the last user
+	// message before the call.
+	args, userBefore string
 }
 
 // Counts are the findings of one conversation or, summed, of many.
@@ -240,7 +244,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 		case "assistant":
 			for j, tc := range m.ToolCalls {
 				at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
-				cr := CallReport{Location: at, Tool: tc.Name, Valid: true}
+				cr := CallReport{Location: at, Tool: tc.Name, Valid: true, args: compactJSON(tc.Arguments), userBefore: lastUser}
 				rep.Counts.Calls++
 				chk, err := c.ts.Check(ctx, toolcall.Call{Tool: tc.Name, Arguments: tc.Arguments, SessionID: sid})
 				var ce *toolcall.CallError
@@ -421,6 +425,16 @@ func (c *Checker) evalRules(ctx context.Context, b *result.Builder, t *tally, en
 		}
 	}
 	return broken
+}
+
+// compactJSON is raw JSON without its insignificant spaces (the raw
+// text when it is not JSON).
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // appendLine adds a message's text to one of the joined texts.
