@@ -417,9 +417,37 @@ func TestTauBench(t *testing.T) {
 		t.Errorf("%d tool errors seen, want the 33 of the file", errorsSeen)
 	}
 	s := trace.Summarize(reports)
-	t.Logf("tool errors FAILED %d/%d, normal results FAILED %d/%d; %+v; AUROC %.3f", errorsFailed, errorsSeen, normalFailed, normal, s.Counts, *s.AUROC)
 	if s.RuleViolations == 0 || s.AUROC == nil {
-		t.Errorf("summary %+v: the example rules found nothing", s)
+		t.Fatalf("summary %+v: the example rules found nothing", s)
+	}
+	// The risk score must beat the simple counts that already separate
+	// failed from solved tasks: the conversation's length and the number
+	// of calls that change a booking.
+	var lenFailed, lenSolved, chFailed, chSolved []float64
+	for i, rep := range reports {
+		changes := 0
+		for _, cr := range rep.Calls {
+			if strings.HasPrefix(cr.Tool, "update_reservation_") || cr.Tool == "book_reservation" || cr.Tool == "cancel_reservation" {
+				changes++
+			}
+		}
+		if *rep.Reward > 0 {
+			lenSolved, chSolved = append(lenSolved, float64(len(convs[i].Messages))), append(chSolved, float64(changes))
+		} else {
+			lenFailed, chFailed = append(lenFailed, float64(len(convs[i].Messages))), append(chFailed, float64(changes))
+		}
+		for _, is := range rep.Result.Issues {
+			if is.Rule == "trace.rule_undecided" {
+				t.Errorf("%s: %s", rep.ID, is.Message)
+			}
+		}
+	}
+	byLen, _ := trace.AUROC(lenFailed, lenSolved)
+	byChanges, _ := trace.AUROC(chFailed, chSolved)
+	t.Logf("tool errors FAILED %d/%d, normal results FAILED %d/%d; %+v; AUROC %.3f (length %.3f, changes %.3f)",
+		errorsFailed, errorsSeen, normalFailed, normal, s.Counts, *s.AUROC, byLen, byChanges)
+	if *s.AUROC < byLen+0.05 || *s.AUROC < byChanges+0.05 {
+		t.Errorf("risk score AUROC %.3f does not beat the baselines (length %.3f, changes %.3f) by 0.05", *s.AUROC, byLen, byChanges)
 	}
 }
 
