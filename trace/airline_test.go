@@ -25,8 +25,12 @@ func (a *airline) add(m map[string]any) *airline {
 	return a
 }
 
-func (a *airline) user(text string) *airline  { return a.add(map[string]any{"role": "user", "content": text}) }
-func (a *airline) agent(text string) *airline { return a.add(map[string]any{"role": "assistant", "content": text}) }
+func (a *airline) user(text string) *airline {
+	return a.add(map[string]any{"role": "user", "content": text})
+}
+func (a *airline) agent(text string) *airline {
+	return a.add(map[string]any{"role": "assistant", "content": text})
+}
 
 // call makes a call of name with args and records result (JSON text, or
 // any other text as it is).
@@ -141,7 +145,7 @@ func TestAirlineRules(t *testing.T) {
 				agent("As a silver member you can get a compensation certificate of 50 dollars."),
 			broken: []string{"compensation_not_offered_unasked"}},
 		{name: "reservation id unknown and not looked up",
-			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id.").agent("I need the reservation id to help you."),
+			conv:   (&airline{}).user("I want to cancel, but I don't remember the reservation id.").agent("I need the reservation id to help you."),
 			broken: []string{"reservation_looked_up"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
