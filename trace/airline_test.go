@@ -62,7 +62,7 @@ func reservation(cabin, insurance, created, date string) string {
 
 // start is a conversation that identified the user and read RES001.
 func start(res string) *airline {
-	a := &airline{}
+	a := (&airline{}).add(map[string]any{"role": "system", "content": "Airline policy: ... Each extra baggage is 50 dollars."})
 	return a.user("Hi, I am ada_lee_1 and it is about reservation RES001.").
 		call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
 		call("get_reservation_details", `{"reservation_id": "RES001"}`, res)
@@ -144,6 +144,22 @@ func TestAirlineRules(t *testing.T) {
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
 				agent("As a silver member you can get a compensation certificate of 50 dollars."),
 			broken: []string{"compensation_not_offered_unasked"}},
+		{name: "amount computed without the tools",
+			conv: start(economy).user("How much did I pay for the two flights?").agent("Your two flights cost $200 in total."),
+			broken: []string{"amounts_from_tools"}},
+		{name: "amount from the calculate tool and the policy",
+			conv: start(economy).user("How much did I pay, and what is an extra bag?").
+				call("calculate", `{"expression": "100 + 100"}`, "200.0").
+				agent("Your two flights cost $200.00 in total; each extra bag is $50."),
+			kept: []string{"amounts_from_tools"}},
+		{name: "compensation of the wrong amount",
+			conv: start(reservation("business", "no", "2024-05-01T10:00:00", "2024-05-20")).user("My flight was cancelled, I want compensation.").
+				call("send_certificate", `{"user_id": "ada_lee_1", "amount": 150}`, "Certificate certificate_9 added to user ada_lee_1 with amount 150."),
+			broken: []string{"compensation_allowed"}},
+		{name: "compensation for a cancelled flight",
+			conv: start(reservation("business", "no", "2024-05-01T10:00:00", "2024-05-20")).user("My flight was cancelled, I want compensation.").
+				call("send_certificate", `{"user_id": "ada_lee_1", "amount": 100}`, "Certificate certificate_9 added to user ada_lee_1 with amount 100."),
+			kept: []string{"compensation_allowed", "compensation_not_offered_unasked"}},
 		{name: "reservation id unknown and not looked up",
 			conv:   (&airline{}).user("I want to cancel, but I don't remember the reservation id.").agent("I need the reservation id to help you."),
 			broken: []string{"reservation_looked_up"}},
