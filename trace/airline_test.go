@@ -145,7 +145,7 @@ func TestAirlineRules(t *testing.T) {
 				agent("As a silver member you can get a compensation certificate of 50 dollars."),
 			broken: []string{"compensation_not_offered_unasked"}},
 		{name: "amount computed without the tools",
-			conv: start(economy).user("How much did I pay for the two flights?").agent("Your two flights cost $200 in total."),
+			conv:   start(economy).user("How much did I pay for the two flights?").agent("Your two flights cost $200 in total."),
 			broken: []string{"amounts_from_tools"}},
 		{name: "amount from the calculate tool and the policy",
 			conv: start(economy).user("How much did I pay, and what is an extra bag?").
