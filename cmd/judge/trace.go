@@ -133,7 +133,12 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 
 // writeTraceText writes each report as a review, then the summary.
 func writeTraceText(out io.Writer, ans traceAnswer) error {
-	for _, r := range ans.Conversations {
+	for i, r := range ans.Conversations {
+		if i > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
 		if err := trace.WriteText(out, r); err != nil {
 			return err
 		}
