@@ -1,15 +1,11 @@
 package trace_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/agentjudge/judge/result"
-	"github.com/agentjudge/judge/trace"
 )
 
 // airline builds a conversation of the airline domain message by
@@ -171,17 +167,7 @@ func TestAirlineRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			convs, err := trace.Decode([]byte(tt.conv.json()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := ch.Check(context.Background(), convs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := result.Check(rep.Result); err != nil {
-				t.Errorf("result breaks the specification: %v", err)
-			}
+			rep := checkOne(t, ch, tt.conv.json())
 			broken := slices.Clone(rep.Violations)
 			for _, cr := range rep.Calls {
 				broken = append(broken, cr.Violations...)

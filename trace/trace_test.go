@@ -109,17 +109,7 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			convs, err := trace.Decode([]byte(tt.conv))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := ch.Check(context.Background(), convs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := result.Check(rep.Result); err != nil {
-				t.Errorf("result breaks the specification: %v", err)
-			}
+			rep := checkOne(t, ch, tt.conv)
 			if rep.Counts != tt.counts {
 				t.Errorf("counts = %+v, want %+v\n%+v", rep.Counts, tt.counts, rep.Result.Issues)
 			}
@@ -265,17 +255,7 @@ func TestEndWarningAndTextRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			convs, err := trace.Decode([]byte(tt.conv))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := ch.Check(context.Background(), convs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := result.Check(rep.Result); err != nil {
-				t.Errorf("result breaks the specification: %v", err)
-			}
+			rep := checkOne(t, ch, tt.conv)
 			var broken []string
 			for _, cr := range rep.Calls {
 				broken = append(broken, cr.Violations...)
@@ -310,6 +290,24 @@ func TestRuleUndecided(t *testing.T) {
 	if rep.Counts.RuleViolations != 0 || rep.Result.Confidence >= 1 || rep.Result.Issues[0].Rule != "trace.rule_undecided" {
 		t.Errorf("counts %+v confidence %v issues %+v", rep.Counts, rep.Result.Confidence, rep.Result.Issues)
 	}
+}
+
+// checkOne checks the first conversation of a JSON text and fails the
+// test when its result breaks the specification.
+func checkOne(t *testing.T, ch *trace.Checker, text string) *trace.Report {
+	t.Helper()
+	convs, err := trace.Decode([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ch.Check(context.Background(), convs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := result.Check(rep.Result); err != nil {
+		t.Errorf("result breaks the specification: %v", err)
+	}
+	return rep
 }
 
 // tauBench checks the recorded tau-bench airline conversations with the
