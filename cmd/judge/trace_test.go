@@ -93,3 +93,26 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// The progress bar is drawn only on a terminal and for enough
+// conversations; drawn, it counts up to the total and ends its line.
+func TestProgressBar(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	silent := newProgressBar(&buf, 100) // a buffer is no terminal
+	silent.step()
+	silent.done()
+	if buf.Len() != 0 {
+		t.Errorf("drawn on a buffer: %q", buf.String())
+	}
+	bar := &progressBar{w: &buf, total: 3}
+	for range 3 {
+		bar.step()
+	}
+	bar.done()
+	bar.done()
+	want := "\r[##########....................] 1/3 conversations\r[####################..........] 2/3 conversations\r[##############################] 3/3 conversations\n"
+	if buf.String() != want {
+		t.Errorf("bar = %q, want %q", buf.String(), want)
+	}
+}
