@@ -37,13 +37,14 @@ func TestTraceCheckRoute(t *testing.T) {
 	if err := json.Unmarshal(r.body, &ans); err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Conversations) != 1 || ans.Summary.Calls != 4 || ans.Summary.FailedResults != 1 || ans.Summary.RuleViolations != 4 || ans.Summary.Flagged != 1 {
+	if len(ans.Conversations) != 1 || ans.Summary.Calls != 4 || ans.Summary.FailedResults != 1 || ans.Summary.RuleViolations != 6 ||
+		ans.Summary.RulesBroken != 5 || ans.Summary.RuleWarnings != 1 || ans.Summary.Flagged != 1 || ans.Conversations[0].Risk != 5 {
 		t.Errorf("summary %+v", ans.Summary)
 	}
 	if err := result.Check(ans.Conversations[0].Result); err != nil {
 		t.Errorf("result breaks the specification: %v", err)
 	}
-	if got := ans.Conversations[0].Calls[1].Violations; strings.Join(got, ",") != "confirm_before_change,one_call_at_a_time,cancel_allowed" {
+	if got := ans.Conversations[0].Calls[1].Violations; strings.Join(got, ",") != "confirm_before_change,one_call_at_a_time,reservation_named,cancel_reason_asked,cancel_allowed" {
 		t.Errorf("violations of the cancellation = %v", got)
 	}
 

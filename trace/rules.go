@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/agentjudge/judge/layer/criteria"
+	"github.com/agentjudge/judge/result"
 )
 
 // MaxRulesBytes is the largest rules file ParseRules reads.
@@ -24,7 +25,14 @@ type Rule struct {
 	// Description says the policy in words; it is the violation's
 	// message when Message is empty.
 	Description string `json:"description,omitempty"`
+	// At is when the rule is evaluated: "call" (the default) at every
+	// call, "end" once after the last message, for what the conversation
+	// as a whole must show (a lookup that was needed, an offer not made).
+	// At the end, call is null, index is the number of messages and calls
+	// holds every call.
+	At string `json:"at,omitempty"`
 	// Tools limits the rule to calls of these tools; empty: every call.
+	// An end rule has none.
 	Tools []string `json:"tools,omitempty"`
 	// When, if set, is a CEL condition: the rule applies only where it
 	// holds.
@@ -35,6 +43,11 @@ type Rule struct {
 	Message string `json:"message,omitempty"`
 	// Suggestion says what the agent should have done.
 	Suggestion string `json:"suggestion,omitempty"`
+	// Severity is the violation's severity: "error" (the default) for a
+	// rule whose breach can harm the user or the business, "warning" for
+	// a rule of form (one call a message). A warning rule's violations
+	// are counted but neither flag the conversation nor add to its risk.
+	Severity string `json:"severity,omitempty"`
 }
 
 // Rules are the policy rules of a file.
@@ -57,7 +70,17 @@ type Rules struct {
 //     when it had no answer)
 //   - calls_of: calls by tool name; every tool of the toolset and every
 //     tool called is a key, with an empty list when not called yet
-var RuleVars = []string{"messages", "index", "call", "previous", "last_user", "last_user_index", "calls", "calls_of"}
+//   - last_agent: the text of the last assistant message before the last
+//     user message: what the user answered ("")
+//   - user_text, agent_text, tool_text: the texts of the user's messages,
+//     of the assistant's messages and of the tool results before the
+//     call, each joined with newlines: for rules asking whether a value
+//     was said by the user, shown to the user, or given by a tool
+//
+// The values are converted for CEL once per call (numbers as int where
+// integral), not once per rule.
+var RuleVars = []string{"messages", "index", "call", "previous", "last_user", "last_user_index", "calls", "calls_of",
+	"last_agent", "user_text", "agent_text", "tool_text"}
 
 // RuleError is a rules file that cannot be used: which rule and
 // expression, and why.
@@ -84,8 +107,8 @@ func (e *RuleError) Unwrap() error { return e.Err }
 
 var ruleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
-// ParseRules reads a rules file: {"rules": [{name, description, tools,
-// when, expr, message, suggestion}]}. Unknown fields are refused, so that
+// ParseRules reads a rules file: {"rules": [{name, description, at,
+// tools, when, expr, message, suggestion}]}. Unknown fields are refused, so that
 // a misspelt "exp" is not a rule that never runs.
 func ParseRules(data []byte) (*Rules, error) {
 	if len(data) > MaxRulesBytes {
@@ -112,6 +135,8 @@ func ParseRules(data []byte) (*Rules, error) {
 type compiledRule struct {
 	Rule
 	when, expr *criteria.Expr
+	end        bool // evaluated after the last message, not at calls
+	warning    bool // a rule of form: counted, not flagged
 }
 
 // compileRules compiles rules in one environment declaring RuleVars.
@@ -137,7 +162,21 @@ func compileRules(rs *Rules) ([]compiledRule, error) {
 		if r.Description == "" && r.Message == "" {
 			return nil, &RuleError{Rule: r.Name, Msg: "the rule has neither a description nor a message to report a violation with"}
 		}
-		cr := compiledRule{Rule: r}
+		switch r.At {
+		case "", "call":
+		case "end":
+			if len(r.Tools) > 0 {
+				return nil, &RuleError{Rule: r.Name, Field: "tools", Msg: `an end rule (at "end") applies to no call: remove "tools"`}
+			}
+		default:
+			return nil, &RuleError{Rule: r.Name, Field: "at", Msg: fmt.Sprintf(`%q is not when a rule is evaluated: "call" or "end"`, result.Clip(r.At, 40))}
+		}
+		switch r.Severity {
+		case "", "error", "warning":
+		default:
+			return nil, &RuleError{Rule: r.Name, Field: "severity", Msg: fmt.Sprintf(`%q is not a rule severity: "error" or "warning"`, result.Clip(r.Severity, 40))}
+		}
+		cr := compiledRule{Rule: r, end: r.At == "end", warning: r.Severity == "warning"}
 		compile := func(field, text string) (*criteria.Expr, error) {
 			x, err := env.Compile(text)
 			if err != nil {
@@ -179,7 +218,7 @@ func (r *compiledRule) eval(ctx context.Context, tool string, vars map[string]an
 		return holds, ""
 	}
 	if r.when != nil {
-		ok, err := r.when.Eval(ctx, vars)
+		ok, err := r.when.EvalValues(ctx, vars)
 		if err != nil {
 			return undecided, "when: " + err.Error()
 		}
@@ -187,7 +226,7 @@ func (r *compiledRule) eval(ctx context.Context, tool string, vars map[string]an
 			return holds, ""
 		}
 	}
-	ok, err := r.expr.Eval(ctx, vars)
+	ok, err := r.expr.EvalValues(ctx, vars)
 	switch {
 	case err != nil:
 		return undecided, err.Error()

@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -10,8 +11,10 @@ import (
 )
 
 // WriteText writes a report as a code review of the conversation: a
-// headline with its counts, then each call with its verdicts and the
-// findings on it and on its result, then the findings of no call.
+// headline with its counts, then each call as the line under review (the
+// tool, its arguments, the outcome) with the user's message it answered
+// when a rule was broken, and the findings on the call and its result;
+// then the findings on the conversation as a whole.
 func WriteText(w io.Writer, r *Report) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s", r.ID)
@@ -19,16 +22,44 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&sb, " (reward %v)", *r.Reward)
 	}
 	c := r.Counts
-	fmt.Fprintf(&sb, ": %s, %d invalid, %s, %s, %s; risk %.1f\n",
-		count(c.Calls, "call", "calls"), c.InvalidCalls, count(c.FailedResults, "failed result", "failed results"),
-		count(c.Loops, "loop", "loops"), count(c.RuleViolations, "rule violation", "rule violations"), r.Risk)
+	fmt.Fprintf(&sb, ": %s, %d invalid, %s, %s; %s", count(c.Calls, "call", "calls"), c.InvalidCalls,
+		count(c.FailedResults, "failed result", "failed results"), count(c.Loops, "loop", "loops"),
+		count(c.RuleViolations, "rule violation", "rule violations"))
+	if c.RuleViolations > 0 {
+		fmt.Fprintf(&sb, " (%s broken", count(c.RulesBroken, "rule", "rules"))
+		if c.RuleWarnings > 0 {
+			fmt.Fprintf(&sb, ", %s of form", count(c.RuleWarnings, "warning", "warnings"))
+		}
+		sb.WriteString(")")
+	}
+	fmt.Fprintf(&sb, "; risk %g\n", r.Risk)
 	used := make([]bool, len(r.Result.Issues))
 	for _, cr := range r.Calls {
+		var mine []result.Issue
+		worst := result.Info
+		for i, is := range r.Result.Issues {
+			if used[i] || is.Severity == result.Info {
+				continue
+			}
+			if under(is.Location, cr.Location) || (cr.ResultAt != "" && under(is.Location, cr.ResultAt)) {
+				used[i] = true
+				mine = append(mine, is)
+				if is.Severity == result.Error || worst == result.Info {
+					worst = is.Severity
+				}
+			}
+		}
 		mark := "ok"
-		if !cr.Valid || len(cr.Violations) > 0 || cr.Status == "FAILED" {
+		switch worst {
+		case result.Error:
 			mark = "!!"
+		case result.Warning:
+			mark = "~~"
 		}
 		fmt.Fprintf(&sb, "  %s %s %s", mark, cr.Location, cr.Tool)
+		if cr.args != "" {
+			fmt.Fprintf(&sb, " %s", result.Clip(cr.args, 120))
+		}
 		if cr.Status != "" {
 			fmt.Fprintf(&sb, " → %s", cr.Status)
 		}
@@ -36,14 +67,11 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&sb, ", %s", cr.Progress.Verdict)
 		}
 		sb.WriteString("\n")
-		for i, is := range r.Result.Issues {
-			if used[i] || is.Severity == result.Info {
-				continue
-			}
-			if under(is.Location, cr.Location) || (cr.ResultAt != "" && under(is.Location, cr.ResultAt)) {
-				used[i] = true
-				writeIssue(&sb, is, "      ")
-			}
+		if len(cr.Violations) > 0 && cr.userBefore != "" {
+			fmt.Fprintf(&sb, "      after the user's %q\n", result.Clip(strings.Join(strings.Fields(cr.userBefore), " "), 100))
+		}
+		for _, is := range mine {
+			writeIssue(&sb, is, "      ")
 		}
 	}
 	var rest []result.Issue
@@ -53,7 +81,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	if len(rest) > 0 {
-		sb.WriteString("  elsewhere:\n")
+		sb.WriteString("  the conversation:\n")
 		for _, is := range rest {
 			writeIssue(&sb, is, "      ")
 		}
@@ -81,8 +109,8 @@ func WriteSummaryText(w io.Writer, s Summary) error {
 		}
 	}) {
 		c := s.ByReward[k]
-		fmt.Fprintf(&sb, "  reward %s: %d conversations, %d flagged (%.0f%%), %d rule violations, %d failed results\n",
-			k, c.Conversations, c.Flagged, 100*float64(c.Flagged)/float64(max(c.Conversations, 1)), c.RuleViolations, c.FailedResults)
+		fmt.Fprintf(&sb, "  reward %s: %d conversations, %d flagged (%.0f%%), %d rule violations (%d rules broken), %d failed results\n",
+			k, c.Conversations, c.Flagged, 100*float64(c.Flagged)/float64(max(c.Conversations, 1)), c.RuleViolations, c.RulesBroken, c.FailedResults)
 	}
 	if s.AUROC != nil {
 		fmt.Fprintf(&sb, "  risk score AUROC for reward 0: %.3f\n", *s.AUROC)
@@ -95,8 +123,16 @@ func under(loc, base string) bool {
 	return loc == base || strings.HasPrefix(loc, base+".") || strings.HasPrefix(loc, base+"[")
 }
 
+// ruleMessage is the message of a rule violation: the rule, then its
+// policy (the call it was broken by is on the line above).
+var ruleMessage = regexp.MustCompile(`^Policy rule '([^']+)' broken by (?:the call of '[^']*'|the conversation): `)
+
 func writeIssue(sb *strings.Builder, is result.Issue, indent string) {
-	fmt.Fprintf(sb, "%s%s %s: %s\n", indent, is.Severity, is.Type, is.Message)
+	if m := ruleMessage.FindStringSubmatch(is.Message); is.Rule == "trace.rule" && m != nil {
+		fmt.Fprintf(sb, "%s%s policy %s: %s\n", indent, is.Severity, m[1], is.Message[len(m[0]):])
+	} else {
+		fmt.Fprintf(sb, "%s%s %s: %s\n", indent, is.Severity, is.Type, is.Message)
+	}
 	if is.Suggestion != "" {
 		fmt.Fprintf(sb, "%s  → %s\n", indent, is.Suggestion)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -26,6 +27,8 @@ type Checker struct {
 	ts    *toolcall.Toolset
 	rules []compiledRule
 	tools []string
+	// hasEnd is whether a rule is evaluated at the end of a conversation.
+	hasEnd bool
 }
 
 // New returns a Checker of the calls of ts with the policy rules rs (nil:
@@ -40,7 +43,11 @@ func New(ts *toolcall.Toolset, rs *Rules) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Checker{ts: ts, rules: rules, tools: ts.Names()}, nil
+	ch := &Checker{ts: ts, rules: rules, tools: ts.Names()}
+	for _, r := range rules {
+		ch.hasEnd = ch.hasEnd || r.end
+	}
+	return ch, nil
 }
 
 // Report is the check of one conversation.
@@ -50,6 +57,9 @@ type Report struct {
 	Result *result.ValidationResult `json:"result"`
 	Calls  []CallReport             `json:"calls"`
 	Counts Counts                   `json:"counts"`
+	// Violations are the end rules (at "end") the conversation broke;
+	// the call rules broken are in Calls.
+	Violations []string `json:"violations,omitempty"`
 	// Risk is the conversation's risk score (see Risk).
 	Risk float64 `json:"risk"`
 }
@@ -70,6 +80,10 @@ type CallReport struct {
 	// Progress is the session's verdict after the result.
 	Progress   *toolcall.Progress `json:"progress,omitempty"`
 	Violations []string           `json:"violations,omitempty"`
+
+	// For the text review: the arguments as written, and the last user
+	// message before the call.
+	args, userBefore string
 }
 
 // Counts are the findings of one conversation or, summed, of many.
@@ -80,8 +94,14 @@ type Counts struct {
 	FailedResults  int `json:"failed_results"`
 	Loops          int `json:"loops"`
 	RuleViolations int `json:"rule_violations"`
+	// RulesBroken counts the error rules a conversation broke, each once
+	// however often (summed over conversations in a summary).
+	RulesBroken int `json:"rules_broken"`
+	// RuleWarnings counts the violations of warning rules (rules of
+	// form), which are among RuleViolations.
+	RuleWarnings int `json:"rule_warnings"`
 	// Flagged counts conversations with an invalid call, a loop or a
-	// rule violation.
+	// violation of an error rule.
 	Flagged int `json:"flagged"`
 }
 
@@ -92,15 +112,20 @@ func (c *Counts) add(o Counts) {
 	c.FailedResults += o.FailedResults
 	c.Loops += o.Loops
 	c.RuleViolations += o.RuleViolations
+	c.RulesBroken += o.RulesBroken
+	c.RuleWarnings += o.RuleWarnings
 	c.Flagged += o.Flagged
 }
 
-// Risk is a conversation's risk score, fixed before it was measured:
-// 2 per rule violation, 1 per invalid call, 1 per loop verdict, and 0.5
-// per failed result (a tool error is often the environment refusing a
-// wrong request, which the agent may then repair).
+// Risk is a conversation's risk score: the number of distinct error
+// rules the conversation broke (each once, however often), plus its
+// invalid calls and loop verdicts. Violations of warning rules (rules of
+// form) and failed results do not count: a tool error is often the
+// environment refusing a wrong request, which the agent then repairs, and
+// counting them lowered the score's AUROC on the tuning half of the
+// tau-bench file (docs/trace.md).
 func Risk(c Counts) float64 {
-	return 2*float64(c.RuleViolations) + float64(c.InvalidCalls) + float64(c.Loops) + 0.5*float64(c.FailedResults)
+	return float64(c.RulesBroken) + float64(c.InvalidCalls) + float64(c.Loops)
 }
 
 // Summary is the check of a set of conversations.
@@ -190,10 +215,14 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
+	// Every value the rules read is converted for CEL once: the messages
+	// here, a call when it is made, a result when it comes.
 	messages := make([]any, len(conv.Messages))
 	for i, m := range conv.Messages {
-		messages[i] = messageValue(m)
+		messages[i] = criteria.Value(messageValue(m))
 	}
+	var userText, agentText, toolText strings.Builder
+	lastAgent, lastAgentBeforeUser := "", ""
 	var calls []any
 	callsOf := map[string][]any{}
 	for _, n := range c.tools {
@@ -201,7 +230,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 	}
 	waiting := map[string]*pending{}
 	var order []*pending
-	decided, unknown := 1, 0
+	tally := tally{decided: 1}
 	lastUser, lastUserAt := "", -1
 	for i, m := range conv.Messages {
 		if err := ctx.Err(); err != nil {
@@ -210,10 +239,12 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 		switch m.Role {
 		case "user":
 			lastUser, lastUserAt = m.Content, i
+			lastAgentBeforeUser = lastAgent
+			appendLine(&userText, m.Content)
 		case "assistant":
 			for j, tc := range m.ToolCalls {
 				at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
-				cr := CallReport{Location: at, Tool: tc.Name, Valid: true}
+				cr := CallReport{Location: at, Tool: tc.Name, Valid: true, args: compactJSON(tc.Arguments), userBefore: lastUser}
 				rep.Counts.Calls++
 				chk, err := c.ts.Check(ctx, toolcall.Call{Tool: tc.Name, Arguments: tc.Arguments, SessionID: sid})
 				var ce *toolcall.CallError
@@ -235,34 +266,13 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 				if !cr.Valid {
 					rep.Counts.InvalidCalls++
 				}
-				cv := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": decodeValue(tc.Arguments), "message": i, "position": j,
-					"result": nil, "status": ""}
-				vars := map[string]any{"messages": messages, "index": i, "call": cv, "previous": messages[:i],
-					"last_user": lastUser, "last_user_index": lastUserAt, "calls": slices.Clone(calls), "calls_of": cloneCallsOf(callsOf)}
-				for k := range c.rules {
-					r := &c.rules[k]
-					v, why := r.eval(ctx, tc.Name, vars)
-					switch v {
-					case violated:
-						rep.Counts.RuleViolations++
-						cr.Violations = append(cr.Violations, r.Name)
-						msg := r.Message
-						if msg == "" {
-							msg = r.Description
-						}
-						b.Add(result.Issue{Severity: result.Error, Type: result.CriteriaNotMet, Location: at,
-							Message:    fmt.Sprintf("Policy rule '%s' broken by the call of '%s': %s", r.Name, result.Clip(tc.Name, 80), msg),
-							Suggestion: suggestion(r.Rule), Rule: "trace.rule"})
-						decided++
-					case undecided:
-						unknown++
-						b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: at,
-							Message:    fmt.Sprintf("Policy rule '%s' could not be decided at this call of '%s': %s", r.Name, result.Clip(tc.Name, 80), result.Clip(why, 200)),
-							Suggestion: "Guard the rule against absent fields (has(), 'key' in map, size checks)", Rule: "trace.rule_undecided"})
-					default:
-						decided++
-					}
-				}
+				cv := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": criteria.Value(decodeValue(tc.Arguments)),
+					"message": int64(i), "position": int64(j), "result": nil, "status": ""}
+				vars := map[string]any{"messages": messages, "index": int64(i), "call": cv, "previous": messages[:i],
+					"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": slices.Clone(calls), "calls_of": cloneCallsOf(callsOf),
+					"last_agent": lastAgentBeforeUser, "user_text": userText.String(), "agent_text": agentText.String(), "tool_text": toolText.String()}
+				cr.Violations = c.evalRules(ctx, b, &tally, false, at, tc.Name, vars)
+				rep.Counts.RuleViolations += len(cr.Violations)
 				p := &pending{i: i, j: j, call: cv, tc: tc}
 				order = append(order, p)
 				if tc.ID != "" {
@@ -272,7 +282,12 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 				callsOf[tc.Name] = append(callsOf[tc.Name], cv)
 				rep.Calls = append(rep.Calls, cr)
 			}
+			if strings.TrimSpace(m.Content) != "" {
+				lastAgent = m.Content
+				appendLine(&agentText, m.Content)
+			}
 		case "tool", "function":
+			appendLine(&toolText, m.Content)
 			p := waiting[m.ToolCallID]
 			if p == nil {
 				// Older records name the tool, not the call: the
@@ -289,7 +304,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 				b.Add(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: at,
 					Message:    fmt.Sprintf("The tool result of %s answers no call of the conversation (tool_call_id %q)", at, result.Clip(m.ToolCallID, 80)),
 					Suggestion: "Give each role \"tool\" message the tool_call_id of the call it answers", Rule: "trace.orphan_result"})
-				unknown++
+				tally.unknown++
 				continue
 			}
 			delete(waiting, p.tc.ID)
@@ -306,7 +321,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 			cr := &rep.Calls[slices.Index(order, p)]
 			cr.Status, cr.Reason, cr.ResultAt, cr.Progress = o.Status, o.Reason, at, o.Progress
 			p.call["status"] = string(o.Status)
-			p.call["result"] = decodeValue(res)
+			p.call["result"] = criteria.Value(decodeValue(res))
 			for _, is := range o.Result.Issues {
 				if is.Rule == "toolcall.no_contract" {
 					continue // said once by the call's check
@@ -325,21 +340,109 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 			}
 		}
 	}
+	if c.hasEnd {
+		at := "messages"
+		vars := map[string]any{"messages": messages, "index": int64(len(messages)), "call": nil, "previous": messages,
+			"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": calls, "calls_of": cloneCallsOf(callsOf),
+			"last_agent": lastAgentBeforeUser, "user_text": userText.String(), "agent_text": agentText.String(), "tool_text": toolText.String()}
+		rep.Violations = c.evalRules(ctx, b, &tally, true, at, "", vars)
+		rep.Counts.RuleViolations += len(rep.Violations)
+	}
 	for _, p := range order {
 		if p.call["status"] == "" {
-			unknown++
+			tally.unknown++
 			b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: fmt.Sprintf("messages[%d].tool_calls[%d]", p.i, p.j),
 				Message:    fmt.Sprintf("The call of '%s' has no result in the conversation, so its outcome was not checked", result.Clip(p.tc.Name, 80)),
 				Suggestion: "Record the tool's result as a role \"tool\" message with the call's tool_call_id", Rule: "trace.no_result"})
 		}
 	}
-	if rep.Counts.InvalidCalls+rep.Counts.Loops+rep.Counts.RuleViolations > 0 {
+	broken := map[string]bool{}
+	for _, cr := range rep.Calls {
+		for _, n := range cr.Violations {
+			broken[n] = true
+		}
+	}
+	for _, n := range rep.Violations {
+		broken[n] = true
+	}
+	for k := range c.rules {
+		if r := &c.rules[k]; broken[r.Name] && !r.warning {
+			rep.Counts.RulesBroken++
+		}
+	}
+	if rep.Counts.InvalidCalls+rep.Counts.Loops+rep.Counts.RulesBroken > 0 {
 		rep.Counts.Flagged = 1
 	}
+	rep.Counts.RuleWarnings = tally.warnings
 	rep.Risk = Risk(rep.Counts)
-	b.Confidence(float64(decided) / float64(decided+unknown))
+	b.Confidence(float64(tally.decided) / float64(tally.decided+tally.unknown))
 	rep.Result = b.Duration(time.Since(start)).Build()
 	return rep, nil
+}
+
+// tally counts the verdicts that were decided and those that were not,
+// for the result's confidence.
+type tally struct{ decided, unknown, warnings int }
+
+// evalRules evaluates the call rules (end false) at a call of tool, or the
+// end rules (end true) after the last message, reporting at at; it
+// returns the names of the rules broken.
+func (c *Checker) evalRules(ctx context.Context, b *result.Builder, t *tally, end bool, at, tool string, vars map[string]any) []string {
+	var broken []string
+	where := fmt.Sprintf("the call of '%s'", result.Clip(tool, 80))
+	if end {
+		where = "the conversation"
+	}
+	for k := range c.rules {
+		r := &c.rules[k]
+		if r.end != end {
+			continue
+		}
+		v, why := r.eval(ctx, tool, vars)
+		switch v {
+		case violated:
+			t.decided++
+			broken = append(broken, r.Name)
+			sev := result.Error
+			if r.warning {
+				sev = result.Warning
+				t.warnings++
+			}
+			msg := r.Message
+			if msg == "" {
+				msg = r.Description
+			}
+			b.Add(result.Issue{Severity: sev, Type: result.CriteriaNotMet, Location: at,
+				Message:    fmt.Sprintf("Policy rule '%s' broken by %s: %s", r.Name, where, msg),
+				Suggestion: suggestion(r.Rule), Rule: "trace.rule"})
+		case undecided:
+			t.unknown++
+			b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: at,
+				Message:    fmt.Sprintf("Policy rule '%s' could not be decided at %s: %s", r.Name, where, result.Clip(why, 200)),
+				Suggestion: "Guard the rule against absent fields (has(), 'key' in map, size checks)", Rule: "trace.rule_undecided"})
+		default:
+			t.decided++
+		}
+	}
+	return broken
+}
+
+// compactJSON is raw JSON without its insignificant spaces (the raw
+// text when it is not JSON).
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// appendLine adds a message's text to one of the joined texts.
+func appendLine(b *strings.Builder, text string) {
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString(text)
 }
 
 // suggestion is a violated rule's suggestion.

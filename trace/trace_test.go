@@ -89,12 +89,12 @@ func TestCheck(t *testing.T) {
 			user("yes, cancel it"), call("c2", "cancel_order", `{"order_id": "A1", "reason": "no longer needed"}`), toolMsg("c2", `{"order_id": "A1", "status": "cancelled"}`)),
 			counts: trace.Counts{Conversations: 1, Calls: 2}},
 		{name: "invalid call", conv: conv(user("cancel A1"), call("c1", "cancel_order", `{"order_id": "A1", "reason": "because"}`), toolMsg("c1", "Error: unknown reason")),
-			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, FailedResults: 1, RuleViolations: 2, Flagged: 1},
+			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, FailedResults: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1},
 			want: []string{"messages[1].tool_calls[0].arguments.reason constraint_violation", "messages[2] tool_error toolcall.error_text",
 				"messages[1].tool_calls[0] criteria_not_met trace.rule"}},
 		{name: "call after transfer", conv: conv(user("I want a human"), call("c1", "transfer_to_human", `{"summary": "wants a human"}`), toolMsg("c1", "Transfer successful"),
 			call("c2", "get_order", `{"order_id": "A1"}`), toolMsg("c2", "Order A1 not found")),
-			counts: trace.Counts{Conversations: 1, Calls: 2, FailedResults: 1, RuleViolations: 1, Flagged: 1},
+			counts: trace.Counts{Conversations: 1, Calls: 2, FailedResults: 1, RuleViolations: 1, RulesBroken: 1, Flagged: 1},
 			want:   []string{"messages[3].tool_calls[0] criteria_not_met trace.rule", "messages[4] tool_error toolcall.failure_text"}},
 		{name: "unknown tool and no result", conv: conv(user("hi"), call("c1", "delete_everything", `{}`)),
 			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, Flagged: 1},
@@ -109,17 +109,7 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			convs, err := trace.Decode([]byte(tt.conv))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := ch.Check(context.Background(), convs[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := result.Check(rep.Result); err != nil {
-				t.Errorf("result breaks the specification: %v", err)
-			}
+			rep := checkOne(t, ch, tt.conv)
 			if rep.Counts != tt.counts {
 				t.Errorf("counts = %+v, want %+v\n%+v", rep.Counts, tt.counts, rep.Result.Issues)
 			}
@@ -204,6 +194,9 @@ func TestRulesErrors(t *testing.T) {
 		{"not a bool", `{"rules": [{"name": "a", "description": "d", "expr": "'x'"}]}`, "rule a: expr"},
 		{"unknown variable", `{"rules": [{"name": "a", "description": "d", "expr": "output.x == 1"}]}`, "rule a: expr"},
 		{"no description", `{"rules": [{"name": "a", "expr": "true"}]}`, "neither a description"},
+		{"bad at", `{"rules": [{"name": "a", "description": "d", "at": "start", "expr": "true"}]}`, `rule a: at: "start" is not when`},
+		{"end rule with tools", `{"rules": [{"name": "a", "description": "d", "at": "end", "tools": ["get_order"], "expr": "true"}]}`, "rule a: tools"},
+		{"bad severity", `{"rules": [{"name": "a", "description": "d", "severity": "fatal", "expr": "true"}]}`, "rule a: severity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,6 +208,71 @@ func TestRulesErrors(t *testing.T) {
 			var re *trace.RuleError
 			if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("err = %v, want a *RuleError containing %q", err, tt.err)
+			}
+		})
+	}
+}
+
+// End rules see the whole conversation once; warning rules are counted
+// but neither flag the conversation nor add to its risk; the text
+// variables hold what the user, the agent and the tools said before the
+// call, and last_agent what the user answered.
+func TestEndWarningAndTextRules(t *testing.T) {
+	t.Parallel()
+	ch := checker(t, `{"rules": [
+  {"name": "looked_up", "description": "An order the user cannot name is looked up", "at": "end",
+   "expr": "!user_text.contains('lost') || size(calls_of.get_order) > 0"},
+  {"name": "plain_call", "description": "No text beside a call", "severity": "warning", "expr": "messages[index].content == ''"},
+  {"name": "order_named", "description": "The order is named in the message the user confirmed", "tools": ["cancel_order"],
+   "expr": "last_agent.contains(call.arguments.order_id)"},
+  {"name": "order_from_tool", "description": "The order id was given by a tool or the user", "tools": ["cancel_order"],
+   "expr": "tool_text.contains(call.arguments.order_id) || user_text.contains(call.arguments.order_id)"},
+  {"name": "told", "description": "The agent spoke before acting", "tools": ["cancel_order"], "expr": "agent_text != ''"}
+]}`)
+	agent := func(text string) string { return `{"role": "assistant", "content": "` + text + `"}` }
+	withText := `{"role": "assistant", "content": "checking", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\": \"B7\"}"}}]}`
+	tests := []struct {
+		name     string
+		conv     string
+		broken   []string // rules broken at calls, in order
+		end      []string // end rules broken
+		counts   trace.Counts
+		flaggedR float64 // risk
+	}{
+		{name: "end rule broken", conv: conv(user("I lost my order number"), agent("Sorry, I need it")),
+			end: []string{"looked_up"}, counts: trace.Counts{Conversations: 1, RuleViolations: 1, RulesBroken: 1, Flagged: 1}, flaggedR: 1},
+		{name: "warning only", conv: conv(user("I lost my order number"), withText, toolMsg("c1", `{"order_id": "B7"}`)),
+			broken: []string{"plain_call"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 1, RuleWarnings: 1}},
+		{name: "details named and grounded", conv: conv(user("cancel my order"), call("c1", "get_order", `{"order_id": "B7"}`), toolMsg("c1", `{"order_id": "B7"}`),
+			agent("Cancel order B7, no longer needed?"), user("yes"), call("c2", "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`), toolMsg("c2", `{"status": "cancelled"}`)),
+			counts: trace.Counts{Conversations: 1, Calls: 2}},
+		{name: "details not named nor grounded", conv: conv(user("cancel my order"), agent("Cancel your order?"), user("yes"),
+			call("c2", "cancel_order", `{"order_id": "Z9", "reason": "no longer needed"}`), toolMsg("c2", `{"status": "cancelled"}`)),
+			broken: []string{"order_named", "order_from_tool"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1}, flaggedR: 2},
+		{name: "nothing said", conv: conv(user("cancel B7"), call("c2", "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`), toolMsg("c2", `{"status": "cancelled"}`)),
+			broken: []string{"order_named", "told"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1}, flaggedR: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := checkOne(t, ch, tt.conv)
+			var broken []string
+			for _, cr := range rep.Calls {
+				broken = append(broken, cr.Violations...)
+			}
+			if strings.Join(broken, ",") != strings.Join(tt.broken, ",") || strings.Join(rep.Violations, ",") != strings.Join(tt.end, ",") {
+				t.Errorf("broken %v, end %v; want %v, %v", broken, rep.Violations, tt.broken, tt.end)
+			}
+			if rep.Counts != tt.counts || rep.Risk != tt.flaggedR {
+				t.Errorf("counts %+v risk %v, want %+v %v", rep.Counts, rep.Risk, tt.counts, tt.flaggedR)
+			}
+			for _, is := range rep.Result.Issues {
+				if is.Rule == "trace.rule" && strings.Contains(is.Message, "'looked_up'") && (is.Location != "messages" || !strings.Contains(is.Message, "broken by the conversation")) {
+					t.Errorf("end rule issue %+v", is)
+				}
+				if is.Rule == "trace.rule" && strings.Contains(is.Message, "'plain_call'") && is.Severity != result.Warning {
+					t.Errorf("warning rule issue %+v", is)
+				}
 			}
 		})
 	}
@@ -232,6 +290,24 @@ func TestRuleUndecided(t *testing.T) {
 	if rep.Counts.RuleViolations != 0 || rep.Result.Confidence >= 1 || rep.Result.Issues[0].Rule != "trace.rule_undecided" {
 		t.Errorf("counts %+v confidence %v issues %+v", rep.Counts, rep.Result.Confidence, rep.Result.Issues)
 	}
+}
+
+// checkOne checks the first conversation of a JSON text and fails the
+// test when its result breaks the specification.
+func checkOne(t *testing.T, ch *trace.Checker, text string) *trace.Report {
+	t.Helper()
+	convs, err := trace.Decode([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ch.Check(context.Background(), convs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := result.Check(rep.Result); err != nil {
+		t.Errorf("result breaks the specification: %v", err)
+	}
+	return rep
 }
 
 // tauBench checks the recorded tau-bench airline conversations with the
@@ -339,9 +415,37 @@ func TestTauBench(t *testing.T) {
 		t.Errorf("%d tool errors seen, want the 33 of the file", errorsSeen)
 	}
 	s := trace.Summarize(reports)
-	t.Logf("tool errors FAILED %d/%d, normal results FAILED %d/%d; %+v; AUROC %.3f", errorsFailed, errorsSeen, normalFailed, normal, s.Counts, *s.AUROC)
 	if s.RuleViolations == 0 || s.AUROC == nil {
-		t.Errorf("summary %+v: the example rules found nothing", s)
+		t.Fatalf("summary %+v: the example rules found nothing", s)
+	}
+	// The risk score must beat the simple counts that already separate
+	// failed from solved tasks: the conversation's length and the number
+	// of calls that change a booking.
+	var lenFailed, lenSolved, chFailed, chSolved []float64
+	for i, rep := range reports {
+		changes := 0
+		for _, cr := range rep.Calls {
+			if strings.HasPrefix(cr.Tool, "update_reservation_") || cr.Tool == "book_reservation" || cr.Tool == "cancel_reservation" {
+				changes++
+			}
+		}
+		if *rep.Reward > 0 {
+			lenSolved, chSolved = append(lenSolved, float64(len(convs[i].Messages))), append(chSolved, float64(changes))
+		} else {
+			lenFailed, chFailed = append(lenFailed, float64(len(convs[i].Messages))), append(chFailed, float64(changes))
+		}
+		for _, is := range rep.Result.Issues {
+			if is.Rule == "trace.rule_undecided" {
+				t.Errorf("%s: %s", rep.ID, is.Message)
+			}
+		}
+	}
+	byLen, _ := trace.AUROC(lenFailed, lenSolved)
+	byChanges, _ := trace.AUROC(chFailed, chSolved)
+	t.Logf("tool errors FAILED %d/%d, normal results FAILED %d/%d; %+v; AUROC %.3f (length %.3f, changes %.3f)",
+		errorsFailed, errorsSeen, normalFailed, normal, s.Counts, *s.AUROC, byLen, byChanges)
+	if *s.AUROC < byLen+0.05 || *s.AUROC < byChanges+0.05 {
+		t.Errorf("risk score AUROC %.3f does not beat the baselines (length %.3f, changes %.3f) by 0.05", *s.AUROC, byLen, byChanges)
 	}
 }
 

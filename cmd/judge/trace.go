@@ -35,7 +35,9 @@ Every call is checked against its tool's contract before execution
 (location messages[i].tool_calls[j]), every result is classified after it
 (SATISFIED, NEEDS_MORE_TOOLS, NEED_USER_INPUT, FAILED; location messages[k]),
 a session per conversation gives the progress verdicts (loops), and the CEL
-policy rules of --rules are evaluated at every call. See docs/trace.md.
+policy rules of --rules are evaluated at every call (end rules once after the
+last message). Each conversation gets a risk score: the error rules it broke
+(each once) plus its invalid calls and loops. See docs/trace.md.
 
 The answer is {conversations: [{id, reward?, result, calls, counts, risk}],
 summary}; --format text reads like a code review. With many conversations and
@@ -133,7 +135,12 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 
 // writeTraceText writes each report as a review, then the summary.
 func writeTraceText(out io.Writer, ans traceAnswer) error {
-	for _, r := range ans.Conversations {
+	for i, r := range ans.Conversations {
+		if i > 0 {
+			if _, err := io.WriteString(out, "\n"); err != nil {
+				return err
+			}
+		}
 		if err := trace.WriteText(out, r); err != nil {
 			return err
 		}

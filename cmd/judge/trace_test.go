@@ -23,6 +23,30 @@ func TestTrace(t *testing.T) {
 	files := writeFiles(t, map[string]string{
 		"bad.json":   "[\n  {\"role\": \"user\",, }\n]",
 		"rules.json": `{"rules": [{"name": "r", "description": "d", "expr": "call.name =="}]}`,
+		"tools/weather_api.yaml": `tool_id: weather_forecast
+tool_type: api
+version: "1.0.0"
+executor: http_client
+description: Get the weather forecast for coordinates. Daily values.
+config:
+  method: GET
+  url_template: "https://api.example.com/forecast?lat={lat}&lon={lon}"
+parameters:
+  - name: lat
+    type: number
+    required: true
+    minimum: -90
+    maximum: 90
+  - name: lon
+    type: number
+    required: true
+    minimum: -180
+    maximum: 180
+`,
+		// JSONL: one conversation a line, the second call out of range.
+		"weather.jsonl": `[{"role": "user", "content": "weather in Oslo?"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "a", "type": "function", "function": {"name": "weather_forecast", "arguments": "{\"lat\": 59.9, \"lon\": 10.7}"}}]}, {"role": "tool", "tool_call_id": "a", "content": "{\"temp\": 3}"}]
+[{"role": "user", "content": "weather at the pole?"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "b", "type": "function", "function": {"name": "weather_forecast", "arguments": "{\"lat\": 95, \"lon\": 0}"}}]}, {"role": "tool", "tool_call_id": "b", "content": "Error: latitude out of range"}]
+`,
 	})
 	tests := []callCase{
 		{name: "tau-bench file", args: []string{"trace", "--defs", defs, "--rules", rules, filepath.Join(dir, "tau-bench-airline-gpt-4o.dev.json")},
@@ -33,6 +57,8 @@ func TestTrace(t *testing.T) {
 		{name: "malformed conversations", args: []string{"trace", "--defs", defs, filepath.Join(files, "bad.json")}, code: 2, wantErr: "bad.json: 2:"},
 		{name: "rule does not compile", args: []string{"trace", "--defs", defs, "--rules", filepath.Join(files, "rules.json"), example}, code: 2, wantErr: "rule r: expr:1:"},
 		{name: "no tools", args: []string{"trace", example}, code: 2, wantErr: "no tool definitions"},
+		{name: "JSONL with a tool directory", args: []string{"trace", "--tools", filepath.Join(files, "tools"), filepath.Join(files, "weather.jsonl")},
+			code: 1, wantOut: []string{`"conversations": 2`, `"invalid_calls": 1`, `"failed_results": 1`, `"location": "messages[1].tool_calls[0].arguments.lat"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,4 +118,27 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The progress bar is drawn only on a terminal and for enough
+// conversations; drawn, it counts up to the total and ends its line.
+func TestProgressBar(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	silent := newProgressBar(&buf, 100) // a buffer is no terminal
+	silent.step()
+	silent.done()
+	if buf.Len() != 0 {
+		t.Errorf("drawn on a buffer: %q", buf.String())
+	}
+	bar := &progressBar{w: &buf, total: 3}
+	for range 3 {
+		bar.step()
+	}
+	bar.done()
+	bar.done()
+	want := "\r[##########....................] 1/3 conversations\r[####################..........] 2/3 conversations\r[##############################] 3/3 conversations\n"
+	if buf.String() != want {
+		t.Errorf("bar = %q, want %q", buf.String(), want)
+	}
 }

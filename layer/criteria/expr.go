@@ -107,7 +107,19 @@ func (x *Expr) Eval(ctx context.Context, vars map[string]any) (bool, error) {
 	for k, v := range vars {
 		act[k] = celValue(v)
 	}
-	val, _, err := x.prg.prg.ContextEval(ctx, act)
+	return x.EvalValues(ctx, act)
+}
+
+// Value converts a decoded JSON value as Eval converts its variables
+// (json.Number and integral floats to int64, objects and arrays copied).
+// A caller evaluating many expressions over the same large values
+// converts them once with Value and evaluates with EvalValues.
+func Value(v any) any { return celValue(v) }
+
+// EvalValues is Eval over variables already converted by Value: they are
+// read as they are, so a json.Number left in them is not a number.
+func (x *Expr) EvalValues(ctx context.Context, vars map[string]any) (bool, error) {
+	val, _, err := x.prg.prg.ContextEval(ctx, vars)
 	if err != nil {
 		if why, ok := (config{costLimit: CostLimit}).stopped(ctx, err); ok {
 			return false, &StoppedError{Reason: why}
