@@ -130,3 +130,37 @@ func nest(n int) string {
 	}
 	return string(b)
 }
+
+// A schema slice reused by the caller is found by its address without a
+// hash, but its bytes still decide: bytes changed in place, or a shorter
+// slice at the same address, are another schema.
+func TestFastPathSchemaChangedInPlace(t *testing.T) {
+	t.Parallel()
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := []byte(`{"maximum": 3}`)
+	cases := []struct {
+		name   string
+		schema func() []byte
+		valid  bool
+	}{
+		{"first", func() []byte { return buf }, true},
+		{"again", func() []byte { return buf }, true},
+		{"changed in place", func() []byte { buf[12] = '1'; return buf }, false},
+		{"changed back", func() []byte { buf[12] = '3'; return buf }, true},
+		{"shorter at the same address", func() []byte { copy(buf, `{"maximum":1}`); return buf[:13] }, false},
+		{"a copy", func() []byte { return []byte(`{"maximum": 3}`) }, true},
+	}
+	for _, tc := range cases {
+		req := &Request{Output: json.RawMessage(`2`), ExpectedSchema: tc.schema()}
+		r, err := e.Validate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Valid != tc.valid {
+			t.Errorf("%s: schema %s: valid = %v, want %v", tc.name, req.ExpectedSchema, r.Valid, tc.valid)
+		}
+	}
+}
