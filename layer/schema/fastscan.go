@@ -1013,7 +1013,13 @@ func (s *scanner) elementsFrom(i int, f func(k, at int) (int, bool)) (count, end
 func (s *scanner) object(n *node, i int) (int, bool) {
 	var present uint64
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		k, known := n.keys[string(key)]
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else if n.keys != nil {
+			k, known = n.keys[string(key)]
+		}
 		if known && k.bit >= 0 {
 			present |= 1 << k.bit
 		}
