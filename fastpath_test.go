@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/result"
 )
 
 // twoEngines returns an engine and one just like it whose fast path is
@@ -161,6 +162,28 @@ func TestFastPathSchemaChangedInPlace(t *testing.T) {
 		}
 		if r.Valid != tc.valid {
 			t.Errorf("%s: schema %s: valid = %v, want %v", tc.name, req.ExpectedSchema, r.Valid, tc.valid)
+		}
+	}
+}
+
+// A valid document of the fast path costs one allocation through the
+// engine, its result; the validator allocates nothing. (The result's
+// self-check, on in the test script, is turned off here: it validates the
+// result against the specification's schema, which allocates.)
+func TestFastPathAllocations(t *testing.T) {
+	t.Setenv(result.SelfCheckEnv, "0")
+	c := sharedtest.LoadBenchCorpus(t)
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range c.Cases[:20] {
+		req := &Request{Output: json.RawMessage(tc.Valid), ExpectedSchema: tc.Schema}
+		if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+			t.Fatalf("%s: %v %+v", tc.Name, err, r)
+		}
+		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n != 1 {
+			t.Errorf("%s: %v allocations per valid document, want 1 (the result)", tc.Name, n)
 		}
 	}
 }
