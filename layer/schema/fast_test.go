@@ -217,7 +217,7 @@ func TestFastPathLargeObjectAllocs(t *testing.T) {
 	if valid, sure := schema.FastVerdict(v, doc); !valid || !sure {
 		t.Fatalf("fast path valid %v sure %v, want true true", valid, sure)
 	}
-	if n := testing.AllocsPerRun(20, func() { schema.FastVerdict(v, doc) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { schema.FastVerdict(v, doc) }); n != 0 && !raceEnabled {
 		t.Errorf("%v allocations per document, want 0", n)
 	}
 }
