@@ -78,6 +78,7 @@ type node struct {
 	str            bool
 	minLen, maxLen int // -1: none; in code points
 	pattern        *regexp.Regexp
+	simple         *simplePattern // pattern without the regexp, when it allows
 
 	// numbers
 	num                            bool
@@ -470,7 +471,7 @@ func (fc *fastCompiler) str(n *node, s *jsonschema.Schema, loc string) {
 		if !ok {
 			fc.fail("%s/pattern: a regular expression engine other than Go's", loc)
 		}
-		n.pattern = re
+		n.pattern, n.simple = re, newSimplePattern(re)
 	}
 	if s.DraftVersion != 6 && (s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil) {
 		fc.fail("%s uses contentEncoding, contentMediaType or contentSchema", loc)

@@ -474,7 +474,11 @@ func (s *scanner) stringCheck(n *node, i int) (int, bool) {
 			return 0, false
 		}
 	}
-	if n.pattern != nil && !n.pattern.Match(str) {
+	if n.simple != nil {
+		if !n.simple.match(str) {
+			return 0, false
+		}
+	} else if n.pattern != nil && !n.pattern.Match(str) {
 		return 0, false
 	}
 	return end, true
