@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/result"
 )
 
 // twoEngines returns an engine and one just like it whose fast path is
@@ -129,4 +130,63 @@ func nest(n int) string {
 		b = append(b, ']')
 	}
 	return string(b)
+}
+
+// A schema slice reused by the caller is found by its address without a
+// hash, but its bytes still decide: bytes changed in place, or a shorter
+// slice at the same address, are another schema.
+func TestFastPathSchemaChangedInPlace(t *testing.T) {
+	t.Parallel()
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := []byte(`{"maximum": 3}`)
+	cases := []struct {
+		name   string
+		schema func() []byte
+		valid  bool
+	}{
+		{"first", func() []byte { return buf }, true},
+		{"again", func() []byte { return buf }, true},
+		{"changed in place", func() []byte { buf[12] = '1'; return buf }, false},
+		{"changed back", func() []byte { buf[12] = '3'; return buf }, true},
+		{"shorter at the same address", func() []byte { copy(buf, `{"maximum":1}`); return buf[:13] }, false},
+		{"a copy", func() []byte { return []byte(`{"maximum": 3}`) }, true},
+	}
+	for _, tc := range cases {
+		req := &Request{Output: json.RawMessage(`2`), ExpectedSchema: tc.schema()}
+		r, err := e.Validate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Valid != tc.valid {
+			t.Errorf("%s: schema %s: valid = %v, want %v", tc.name, req.ExpectedSchema, r.Valid, tc.valid)
+		}
+	}
+}
+
+// A valid document of the fast path costs one allocation through the
+// engine, its result; the validator allocates nothing. (The result's
+// self-check, on in the test script, is turned off here: it validates the
+// result against the specification's schema, which allocates.)
+func TestFastPathAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop the scanner at random")
+	}
+	t.Setenv(result.SelfCheckEnv, "0")
+	c := sharedtest.LoadBenchCorpus(t)
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range c.Cases[:20] {
+		req := &Request{Output: json.RawMessage(tc.Valid), ExpectedSchema: tc.Schema}
+		if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+			t.Fatalf("%s: %v %+v", tc.Name, err, r)
+		}
+		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n != 1 {
+			t.Errorf("%s: %v allocations per valid document, want 1 (the result)", tc.Name, n)
+		}
+	}
 }

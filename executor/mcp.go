@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 )
 
@@ -109,7 +110,7 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 		go func() { _ = cmd.Wait(); close(exited) }()
 		u.proc, u.exited = cmd, exited
-		tr = &mcp.IOTransport{Reader: stdout, Writer: stdin}
+		tr = &mcpstdio.Transport{Reader: stdout, Writer: stdin}
 		u.r.cfg.logger.Info("MCP server started", "server", id, "pid", cmd.Process.Pid)
 	case "streamable-http", "sse":
 		endpoint, err := expand(str(u.tool.Config["url"]), u.r.cfg.getenv, nil, nil)

@@ -4,8 +4,8 @@
 // over stdio), in alternating blocks, and prints p50 and p99 of both, their
 // difference, and the calls per second through the gateway. Every call
 // through the gateway gets a schema check and an outcome. With
-// -cpuprofile, the gateway also runs in this process (in-memory
-// transports to the client) under the CPU profiler, to show where its time
+// -cpuprofile, the gateway also runs in this process (over pipes to the
+// client, judge's stdio transport on its side) under the CPU profiler, to show where its time
 // goes; it runs at GOGC=400, as judge gateway does unless GOGC is set.
 //
 // Run from the repository root:
@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -34,6 +35,7 @@ import (
 
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 )
 
@@ -146,7 +148,7 @@ func main() {
 }
 
 // profile runs the gateway in this process over the same registry, its
-// client on in-memory transports, under the CPU profiler (cpuFile) and
+// client over pipes, under the CPU profiler (cpuFile) and
 // with every allocation sampled (memFile), and prints the allocation and
 // garbage collections per call.
 func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
@@ -166,7 +168,12 @@ func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
 	if err != nil {
 		return err
 	}
-	st, ct := mcp.NewInMemoryTransports()
+	// The gateway's side speaks judge's stdio transport, as judge gateway
+	// does on stdin and stdout; the client's side the SDK's.
+	toGW, fromClient := io.Pipe()
+	toClient, fromGW := io.Pipe()
+	st := &mcpstdio.Transport{Reader: toGW, Writer: fromGW}
+	ct := &mcp.IOTransport{Reader: toClient, Writer: fromClient}
 	ss, err := g.Server().Connect(ctx, st, nil)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"regexp"
+
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/result"
 )
@@ -20,4 +22,14 @@ func FastVerdict(v *Validator, doc []byte) (valid, sure bool) {
 		return false, false
 	}
 	return fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth)
+}
+
+// SimpleMatch matches s against the compiled pattern with the fast path's
+// simple matcher; simple is false when the pattern does not get one.
+func SimpleMatch(re *regexp.Regexp, s string) (matched, simple bool) {
+	p := newSimplePattern(re)
+	if p == nil {
+		return false, false
+	}
+	return p.match([]byte(s)), true
 }

@@ -53,8 +53,10 @@ type node struct {
 	names    map[string]int // names whose presence is tracked -> bit
 	required uint64         // bits of names that must be present
 	props    map[string]*node
-	// keys joins names and props, for one lookup per member.
+	// keys joins names and props, for one lookup per member; table finds
+	// them faster when the names allow it.
 	keys      map[string]keyInfo
+	table     *keyTable
 	patProps  []patProp
 	addl      *node // additionalProperties as a schema, or nil
 	addlFalse bool
@@ -76,6 +78,7 @@ type node struct {
 	str            bool
 	minLen, maxLen int // -1: none; in code points
 	pattern        *regexp.Regexp
+	simple         *simplePattern // pattern without the regexp, when it allows
 
 	// numbers
 	num                            bool
@@ -92,6 +95,70 @@ type node struct {
 type keyInfo struct {
 	n   *node
 	bit int
+}
+
+// keyTable finds the keyInfo of a property name without hashing all of
+// it: a slot from the name's length and its first, middle and last bytes,
+// then one comparison. It exists for a node whose names take distinct
+// slots under one of a few multipliers; else the node's map serves.
+type keyTable struct {
+	mul   uint32
+	shift uint32
+	slots []keySlot
+}
+
+type keySlot struct {
+	name string
+	info keyInfo
+	used bool
+}
+
+func keySummary(key []byte) uint32 {
+	if len(key) == 0 {
+		return 0
+	}
+	return uint32(len(key)) ^ uint32(key[0])<<8 ^ uint32(key[len(key)/2])<<16 ^ uint32(key[len(key)-1])<<24
+}
+
+func newKeyTable(keys map[string]keyInfo) *keyTable {
+	if len(keys) > 256 {
+		return nil
+	}
+	muls := [...]uint32{0x9e3779b1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09}
+	for bits := 1; bits <= 12; bits++ {
+		size := 1 << bits
+		if size < 2*len(keys) {
+			continue
+		}
+		if size > 16*len(keys) && size > 16 {
+			break
+		}
+		for _, mul := range muls {
+			t := &keyTable{mul: mul, shift: uint32(32 - bits), slots: make([]keySlot, size)}
+			ok := true
+			for name, info := range keys {
+				sl := &t.slots[(keySummary([]byte(name))*mul)>>t.shift]
+				if sl.used {
+					ok = false
+					break
+				}
+				*sl = keySlot{name: name, info: info, used: true}
+			}
+			if ok {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// find returns the keyInfo of key.
+func (t *keyTable) find(key []byte) (keyInfo, bool) {
+	sl := &t.slots[(keySummary(key)*t.mul)>>t.shift]
+	if sl.used && sl.name == string(key) {
+		return sl.info, true
+	}
+	return keyInfo{}, false
 }
 
 type patProp struct {
@@ -337,6 +404,7 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 			k.bit = b
 			n.keys[p] = k
 		}
+		n.table = newKeyTable(n.keys)
 	}
 	n.obj = n.minProps >= 0 || n.maxProps >= 0 || n.names != nil || n.props != nil || n.patProps != nil ||
 		n.addl != nil || n.addlFalse || n.propNames != nil
@@ -403,7 +471,7 @@ func (fc *fastCompiler) str(n *node, s *jsonschema.Schema, loc string) {
 		if !ok {
 			fc.fail("%s/pattern: a regular expression engine other than Go's", loc)
 		}
-		n.pattern = re
+		n.pattern, n.simple = re, newSimplePattern(re)
 	}
 	if s.DraftVersion != 6 && (s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil) {
 		fc.fail("%s uses contentEncoding, contentMediaType or contentSchema", loc)

@@ -150,3 +150,74 @@ func TestFastPathHostile(t *testing.T) {
 		}
 	}
 }
+
+// Duplicate keys, which the decoder resolves by keeping the last: the fast
+// path never gives a verdict the slow path does not, also where a member
+// it found invalid is dropped by the decoder and the failure would make
+// the value valid (not, oneOf, if, contains); and objects of more members
+// than are compared as they are read are decided, duplicates found.
+func TestFastPathDuplicateKeys(t *testing.T) {
+	t.Parallel()
+	big := func(dup bool) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 200 {
+			fmt.Fprintf(&b, `"k%d": %d, `, i, i)
+		}
+		if dup {
+			b.WriteString(`"k7": 70, `)
+		}
+		b.WriteString(`"last": 1}`)
+		return b.String()
+	}
+	maxA := `{"properties": {"a": {"maximum": 3}}}`
+	for _, tc := range []struct {
+		name, schema, doc string
+		sure              bool // the fast path must decide
+	}{
+		{"not, first dropped", `{"not": ` + maxA + `}`, `{"a": 9, "a": 1}`, false},
+		{"not, last kept", `{"not": ` + maxA + `}`, `{"a": 1, "a": 9}`, false},
+		{"not, other key", `{"not": ` + maxA + `}`, `{"a": 9, "b": 1}`, true},
+		{"oneOf", `{"oneOf": [` + maxA + `, {"required": ["a"]}]}`, `{"a": 9, "a": 1}`, false},
+		{"if", `{"if": ` + maxA + `, "then": true, "else": false}`, `{"a": 9, "a": 1}`, false},
+		{"contains", `{"contains": ` + maxA + `, "maxContains": 0}`, `[{"a": 9, "a": 1}]`, false},
+		{"anyOf", `{"anyOf": [` + maxA + `, {"type": "object"}]}`, `{"a": 9, "a": 1}`, true},
+		{"nested not", `{"not": {"properties": {"o": ` + maxA + `}}}`, `{"o": {"a": 9, "a": 1}}`, false},
+		{"large object", `{"type": "object", "additionalProperties": {"type": ["integer", "string"]}, "minProperties": 150}`, big(false), true},
+		{"large object, duplicate", `{"type": "object", "additionalProperties": {"type": "integer"}}`, big(true), false},
+		{"large object under not", `{"not": {"required": ["zz"]}}`, big(false), false},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		fast, sure, slow := verdicts(t, v, []byte(tc.doc))
+		if sure && fast != slow {
+			t.Errorf("%s: fast path valid = %v, slow path %v", tc.name, fast, slow)
+		}
+		if sure != tc.sure {
+			t.Errorf("%s: fast path sure = %v, want %v", tc.name, sure, tc.sure)
+		}
+	}
+}
+
+// A valid object of many members is decided without allocating.
+func TestFastPathLargeObjectAllocs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 500 {
+		fmt.Fprintf(&b, `"key%d": %d, `, 500-i, i)
+	}
+	b.WriteString(`"z": 0}`)
+	doc := []byte(b.String())
+	v, err := schema.Compile([]byte(`{"type": "object", "additionalProperties": {"type": "integer"}}`), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if valid, sure := schema.FastVerdict(v, doc); !valid || !sure {
+		t.Fatalf("fast path valid %v sure %v, want true true", valid, sure)
+	}
+	if n := testing.AllocsPerRun(20, func() { schema.FastVerdict(v, doc) }); n != 0 && !raceEnabled {
+		t.Errorf("%v allocations per document, want 0", n)
+	}
+}

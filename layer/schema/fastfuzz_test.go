@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
@@ -30,6 +31,25 @@ func FuzzFastPath(f *testing.F) {
 		fast, sure, slow := verdicts(t, v, doc)
 		if sure && fast != slow {
 			t.Fatalf("schema %d, document %q: fast path valid = %v, slow path %v", which%uint(len(vs)), doc, fast, slow)
+		}
+	})
+}
+
+// FuzzSimplePattern compares the fast path's simple pattern matcher with
+// Go's regexp on any pattern and string, wherever the pattern gets one.
+func FuzzSimplePattern(f *testing.F) {
+	for _, p := range []string{`^[a-z0-9.]+@[a-z0-9.]+$`, `^[A-Z]{2}-[0-9]+$`, `^v?[0-9]+\.[0-9]+$`, `^é+[^é]$`, `^a*a$`} {
+		for _, in := range []string{"", "a", "user@example.com", "AB-12", "v1.2", "éé!", "\xff"} {
+			f.Add(p, in)
+		}
+	}
+	f.Fuzz(func(t *testing.T, pattern, in string) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return
+		}
+		if got, simple := schema.SimpleMatch(re, in); simple && got != re.MatchString(in) {
+			t.Fatalf("%q on %q: %v, the regexp %v", pattern, in, got, !got)
 		}
 	})
 }

@@ -141,6 +141,10 @@ type scanner struct {
 	// bail is set when the fast path cannot be sure; the verdict is then
 	// the slow path's.
 	bail bool
+	// negated counts the checks under way whose failure can make a value
+	// valid (not, oneOf, if, contains): there an invalid verdict must hold
+	// for the value the slow path decodes too (see members).
+	negated int
 
 	sbuf  []byte   // the unescaped text of the string being checked
 	canon []byte   // canonical forms being built
@@ -158,7 +162,7 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
-	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail = doc, maxDepth, 0, 0, nodes+1, false
+	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
 	i := skipWS(doc, 0)
 	end, ok := s.check(root, i)
 	if ok && !s.bail {
@@ -214,26 +218,42 @@ func (s *scanner) check(n *node, i int) (int, bool) {
 		return end, true
 	}
 	s.inPlace++
-	defer func() { s.inPlace-- }()
 	if s.inPlace > s.maxPlace {
 		return s.fail() // a loop of schemas over the same value
 	}
+	ok = s.applicators(n, i)
+	s.inPlace--
+	if !ok {
+		return 0, false
+	}
+	return end, true
+}
+
+// applicators checks n's $ref, not, allOf, anyOf, oneOf and if over the
+// value at data[i].
+func (s *scanner) applicators(n *node, i int) bool {
 	if n.ref != nil {
 		if _, ok := s.check(n.ref, i); !ok {
-			return 0, false
+			return false
 		}
 	}
 	if n.not != nil {
-		if _, ok := s.check(n.not, i); ok || s.bail {
-			return 0, false
+		s.negated++
+		_, ok := s.check(n.not, i)
+		s.negated--
+		if ok || s.bail {
+			return false
 		}
 	}
 	for _, sub := range n.allOf {
 		if _, ok := s.check(sub, i); !ok {
-			return 0, false
+			return false
 		}
 	}
 	if n.anyOf != nil {
+		// A branch found invalid by mistake (see members) changes
+		// nothing: anyOf is valid when another branch is, and an invalid
+		// verdict is the slow path's.
 		matched := false
 		for _, sub := range n.anyOf {
 			if _, ok := s.check(sub, i); ok {
@@ -241,31 +261,35 @@ func (s *scanner) check(n *node, i int) (int, bool) {
 				break
 			}
 			if s.bail {
-				return 0, false
+				return false
 			}
 		}
 		if !matched {
-			return 0, false
+			return false
 		}
 	}
 	if n.oneOf != nil {
 		matched := 0
+		s.negated++
 		for _, sub := range n.oneOf {
 			if _, ok := s.check(sub, i); ok {
 				matched++
 			}
 			if s.bail || matched > 1 {
-				return 0, false
+				break
 			}
 		}
-		if matched != 1 {
-			return 0, false
+		s.negated--
+		if s.bail || matched != 1 {
+			return false
 		}
 	}
 	if n.ifN != nil {
+		s.negated++
 		_, ok := s.check(n.ifN, i)
+		s.negated--
 		if s.bail {
-			return 0, false
+			return false
 		}
 		next := n.elseN
 		if ok {
@@ -273,11 +297,11 @@ func (s *scanner) check(n *node, i int) (int, bool) {
 		}
 		if next != nil {
 			if _, ok := s.check(next, i); !ok {
-				return 0, false
+				return false
 			}
 		}
 	}
-	return end, true
+	return true
 }
 
 // own checks n's keywords other than $ref and the applicators over the
@@ -450,7 +474,11 @@ func (s *scanner) stringCheck(n *node, i int) (int, bool) {
 			return 0, false
 		}
 	}
-	if n.pattern != nil && !n.pattern.Match(str) {
+	if n.simple != nil {
+		if !n.simple.match(str) {
+			return 0, false
+		}
+	} else if n.pattern != nil && !n.pattern.Match(str) {
 		return 0, false
 	}
 	return end, true
@@ -697,9 +725,14 @@ func (s *scanner) skipString(i int) (int, bool) {
 
 // skipContainer reads an array or object without recursion.
 func (s *scanner) skipContainer(i int) (int, bool) {
-	d := s.data
 	base, depth := len(s.stack), s.depth
-	defer func() { s.stack, s.depth = s.stack[:base], depth }()
+	end, ok := s.skipContainerFrom(i, base)
+	s.stack, s.depth = s.stack[:base], depth
+	return end, ok
+}
+
+func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
+	d := s.data
 	for {
 		// A value starts at data[i].
 		var ok bool
@@ -790,15 +823,25 @@ func (s *scanner) skipKey(i int) (int, bool) {
 // returns the offset after the value. members returns the offset after
 // the object. Keys with escapes or invalid UTF-8 and duplicate keys bail.
 func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, bool)) (count, end int, ok bool) {
-	d := s.data
 	if !s.push() {
 		return 0, 0, false
 	}
-	defer func() { s.depth-- }()
 	keyStart := len(s.keys)
 	place := s.inPlace
 	s.inPlace = 0
-	defer func() { s.keys, s.inPlace = s.keys[:keyStart], place }()
+	count, end, ok = s.membersFrom(i, keyStart, f)
+	s.depth--
+	s.keys, s.inPlace = s.keys[:keyStart], place
+	return count, end, ok
+}
+
+// linearKeys is how many keys of an object are compared with each other
+// as they are read; past them, duplicates are found by sorting the keys
+// once the object is read.
+const linearKeys = 64
+
+func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at int) (int, bool)) (count, end int, ok bool) {
+	d := s.data
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return 0, i + 1, true
@@ -826,14 +869,18 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 			return 0, 0, false
 		}
 		key := d[ks:j]
-		for _, sp := range s.keys[keyStart:] {
-			if bytes.Equal(d[sp[0]:sp[1]], key) {
-				s.bail = true
-				return 0, 0, false
+		switch {
+		case count < linearKeys:
+			for _, sp := range s.keys[keyStart:] {
+				if bytes.Equal(d[sp[0]:sp[1]], key) {
+					s.bail = true
+					return 0, 0, false
+				}
 			}
-		}
-		if len(s.keys)-keyStart > 64 {
-			s.bail = true // a large object: finding duplicates would be quadratic
+		case s.negated > 0:
+			// An invalid member must be known to be the object's only
+			// one of its key, which the sort below finds too late.
+			s.bail = true
 			return 0, 0, false
 		}
 		s.keys = append(s.keys, [2]int{ks, j})
@@ -850,13 +897,68 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 		count++
 		end, ok := f(ks-1, key, j)
 		if !ok {
+			if s.negated > 0 && !s.bail {
+				s.keyAgain(key, j)
+			}
 			return 0, 0, false
 		}
 		var more bool
 		if i, more, ok = s.after(end, '}'); !ok || !more {
+			if ok && count > linearKeys && s.duplicateKeys(keyStart) {
+				s.bail = true
+				return 0, 0, false
+			}
 			return count, i, ok
 		}
 	}
+}
+
+// keyAgain is called when the member of key whose value is at data[at]
+// was found invalid where that verdict can make a value valid: it bails
+// when the key comes again later in the object, since the decoder keeps
+// the last of duplicate keys, so that the slow path may find the object
+// valid where the fast path checked the member it drops.
+func (s *scanner) keyAgain(key []byte, at int) {
+	end, ok := s.skip(at)
+	for ok {
+		var i int
+		var more bool
+		if i, more, ok = s.after(end, '}'); !ok || !more {
+			return
+		}
+		if i >= len(s.data) || s.data[i] != '"' {
+			s.bail = true
+			return
+		}
+		var k []byte
+		if k, i, ok = s.str(i); !ok {
+			return
+		}
+		if bytes.Equal(k, key) {
+			s.bail = true
+			return
+		}
+		if i = skipWS(s.data, i); i >= len(s.data) || s.data[i] != ':' {
+			s.bail = true
+			return
+		}
+		end, ok = s.skip(skipWS(s.data, i+1))
+	}
+	s.bail = true
+}
+
+// duplicateKeys reports whether the keys of the object read last, from
+// s.keys[keyStart:], hold one twice. It sorts them in place.
+func (s *scanner) duplicateKeys(keyStart int) bool {
+	d := s.data
+	keys := s.keys[keyStart:]
+	slices.SortFunc(keys, func(a, b [2]int) int { return bytes.Compare(d[a[0]:a[1]], d[b[0]:b[1]]) })
+	for k := 1; k < len(keys); k++ {
+		if bytes.Equal(d[keys[k-1][0]:keys[k-1][1]], d[keys[k][0]:keys[k][1]]) {
+			return true
+		}
+	}
+	return false
 }
 
 // after reads what follows a member or element ending at data[end]: a
@@ -879,13 +981,18 @@ func (s *scanner) after(end int, closing byte) (i int, more, ok bool) {
 // elements calls f for each element of the array at data[i] with its
 // index and offset; f returns the offset after it.
 func (s *scanner) elements(i int, f func(k, at int) (int, bool)) (count, end int, ok bool) {
-	d := s.data
 	if !s.push() {
 		return 0, 0, false
 	}
 	place := s.inPlace
 	s.inPlace = 0
-	defer func() { s.depth, s.inPlace = s.depth-1, place }()
+	count, end, ok = s.elementsFrom(i, f)
+	s.depth, s.inPlace = s.depth-1, place
+	return count, end, ok
+}
+
+func (s *scanner) elementsFrom(i int, f func(k, at int) (int, bool)) (count, end int, ok bool) {
+	d := s.data
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == ']' {
 		return 0, i + 1, true
@@ -910,7 +1017,13 @@ func (s *scanner) elements(i int, f func(k, at int) (int, bool)) (count, end int
 func (s *scanner) object(n *node, i int) (int, bool) {
 	var present uint64
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		k, known := n.keys[string(key)]
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else if n.keys != nil {
+			k, known = n.keys[string(key)]
+		}
 		if known && k.bit >= 0 {
 			present |= 1 << k.bit
 		}
@@ -975,10 +1088,14 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 }
 
 func (s *scanner) array(n *node, i int) (int, bool) {
+	spanStart, canonStart := len(s.spans), len(s.canon)
+	end, ok := s.arrayItems(n, i, spanStart)
+	s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart]
+	return end, ok
+}
+
+func (s *scanner) arrayItems(n *node, i, spanStart int) (int, bool) {
 	matched := 0
-	spanStart := len(s.spans)
-	canonStart := len(s.canon)
-	defer func() { s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart] }()
 	count, end, ok := s.elements(i, func(k, at int) (int, bool) {
 		if n.maxItems >= 0 && k >= n.maxItems {
 			return 0, false
@@ -988,7 +1105,10 @@ func (s *scanner) array(n *node, i int) (int, bool) {
 			sub = n.prefix[k]
 		}
 		if n.contains != nil {
-			if _, ok := s.check(n.contains, at); ok {
+			s.negated++
+			_, ok := s.check(n.contains, at)
+			s.negated--
+			if ok {
 				matched++
 			} else if s.bail {
 				return 0, false
