@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/result"
 )
 
 // BOM is the UTF-8 byte-order mark, which Decode and [TrimBOM] skip at the
@@ -150,12 +151,11 @@ func showNumber(n []byte) string {
 	return fmt.Sprintf("%s… (%d digits)", n[:maxShownNumber], digits)
 }
 
-// utf8Error is the error for the invalid UTF-8 at offset off of data,
-// inside a string.
+// utf8Error is the error for the invalid UTF-8 at offset off of data.
 func utf8Error(data []byte, off int) error {
 	line, col := Position(data, int64(off))
 	se := &SyntaxError{Offset: int64(off), Line: line, Col: col, Path: pathAt(data, off), Err: ErrInvalidUTF8}
-	se.Msg = fmt.Sprintf("invalid UTF-8 (byte 0x%02x) at byte offset %d in a string%s: JSON text must be UTF-8, and judge does not replace bytes it cannot read",
+	se.Msg = fmt.Sprintf("invalid UTF-8 (byte 0x%02x) at byte offset %d%s: JSON text must be UTF-8, and judge does not replace bytes it cannot read",
 		data[off], off, atPath(se.Path))
 	return se
 }
@@ -168,8 +168,10 @@ func atPath(p string) string {
 	return " at " + p
 }
 
-// firstInvalidUTF8 returns the offset of the first byte of s that does not
-// start a valid UTF-8 sequence, or -1.
+// FirstInvalidUTF8 returns the offset of the first byte of s that does not
+// start a valid UTF-8 sequence, or -1 when s is valid UTF-8.
+func FirstInvalidUTF8(s []byte) int { return firstInvalidUTF8(s) }
+
 func firstInvalidUTF8(s []byte) int {
 	for i := 0; i < len(s); {
 		if s[i] < utf8.RuneSelf {
@@ -305,4 +307,78 @@ func pathAt(data []byte, off int) string {
 		return true
 	})
 	return p
+}
+
+// Issue is the warning about d, with rule as its rule: a reader that keeps
+// the first of two values acts on other data than judge checked. where
+// names the document in the message ("of the arguments").
+func (d Duplicate) Issue(rule, where string) result.Issue {
+	key := result.Clip(d.Key, 80)
+	return result.Issue{
+		Severity: result.Warning, Type: result.DuplicateKey, Location: d.Path, Rule: rule,
+		Message: fmt.Sprintf("Key '%s' appears more than once in its object (again at line %d, column %d %s); judge read the last value, but a reader that keeps the first would act on other data",
+			key, d.Line, d.Col, where),
+		Suggestion: fmt.Sprintf("Send each key once: remove the repeated '%s', keeping the value you mean", key),
+	}
+}
+
+// ErrDuplicateField is wrapped by the error of CheckEnvelope for a field
+// given twice.
+var ErrDuplicateField = errors.New("duplicate field in a request")
+
+// CheckEnvelope checks a request body before encoding/json decodes it into
+// a struct, for what that decoding would hide: nesting deeper than
+// maxDepth (as [CheckDepth]), a top-level field given twice (of which
+// encoding/json keeps the last; fields are compared as encoding/json
+// matches them to struct fields, ignoring case), and bytes that are not
+// UTF-8 anywhere (which encoding/json replaces in strings). data should
+// have no byte-order mark ([TrimBOM]). Errors are *SyntaxError; the
+// duplicate field's wraps [ErrDuplicateField].
+func CheckEnvelope(data []byte, maxDepth int) error {
+	if err := CheckDepth(data, maxDepth); err != nil {
+		return err
+	}
+	if !utf8.Valid(data) {
+		return utf8Error(data, firstInvalidUTF8(data))
+	}
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil
+	}
+	seen := map[string]int{}
+	depth, expectKey := 0, false
+	for ; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '{', '[':
+			depth++
+			expectKey = depth == 1
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return nil
+			}
+		case ',':
+			expectKey = depth == 1
+		case '"':
+			start := i
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if !expectKey || i >= len(data) {
+				continue
+			}
+			expectKey = false
+			key := strings.ToLower(unquote(data[start : i+1]))
+			if first, ok := seen[key]; ok {
+				line, col := Position(data, int64(start))
+				fl, fc := Position(data, int64(first))
+				return &SyntaxError{Offset: int64(start), Line: line, Col: col, Err: ErrDuplicateField,
+					Msg: fmt.Sprintf("field %s is given twice (first at line %d, column %d); send each field once", data[start:i+1], fl, fc)}
+			}
+			seen[key] = start
+		}
+	}
+	return nil
 }

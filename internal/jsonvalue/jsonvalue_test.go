@@ -125,7 +125,7 @@ func TestSilentChanges(t *testing.T) {
 		{name: "just over", in: `{"a":[{"b": 1.7976931348623159e308}]}`, sentinel: ErrOutOfRange, line: 1, col: 13, path: "a[0].b", msg: "at a[0].b"},
 		{name: "long integer", in: `{"x y": ` + strings.Repeat("9", 400) + `}`, sentinel: ErrOutOfRange, path: `["x y"]`, line: 1, col: 9, msg: "… (400 digits) at [\"x y\"]"},
 		{name: "fraction digits", in: `0.` + strings.Repeat("0", 10) + `1e320`, sentinel: ErrOutOfRange, path: "root", line: 1, col: 1, msg: "number 0.00000000001e320 is outside"},
-		{name: "invalid UTF-8", in: "{\"s\": \"a\xffb\"}", sentinel: ErrInvalidUTF8, line: 1, col: 9, path: "s", msg: "invalid UTF-8 (byte 0xff) at byte offset 8 in a string at s"},
+		{name: "invalid UTF-8", in: "{\"s\": \"a\xffb\"}", sentinel: ErrInvalidUTF8, line: 1, col: 9, path: "s", msg: "invalid UTF-8 (byte 0xff) at byte offset 8 at s"},
 		{name: "invalid UTF-8 after escape", in: "[\"\\n\xc3(\"]", sentinel: ErrInvalidUTF8, line: 1, col: 5, path: "[0]", msg: "byte offset 4"},
 		{name: "invalid UTF-8 in a key", in: "{\"a\":{\"k\xfe\": 1}}", sentinel: ErrInvalidUTF8, line: 1, col: 9, path: "a[\"k\ufffd\"]", msg: "byte 0xfe"},
 		{name: "first in document order", in: "[\"\xff\", 1e400]", sentinel: ErrInvalidUTF8, line: 1, col: 3, path: "[0]", msg: "byte offset 2"},
