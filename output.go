@@ -94,6 +94,7 @@ func duplicateKeys(dups []jsonvalue.Duplicate, rule, where string, lineOffset in
 	}
 	return issues
 }
+
 // openFenceRE finds the opening of a ```json fence.
 var openFenceRE = regexp.MustCompile("(?m)^[ \t]*```[ \t]*(?i:json)[ \t]*\r?$")
 
