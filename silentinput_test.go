@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,5 +85,56 @@ func TestDecodeRequestEnvelope(t *testing.T) {
 	// A key repeated inside the output is not the envelope's: a warning later.
 	if _, err := judge.DecodeRequest([]byte(`{"output": {"a": 1, "a": 2}}`), 0); err != nil {
 		t.Fatalf("repeated key inside the output: %v", err)
+	}
+}
+
+// alternation is a flat list of n alternatives that share prefixes
+// ("a|aa|aaa|…"), which RE2's parser factors into nested groups.
+func alternation(n int) string {
+	alts := make([]string, n)
+	for i := range alts {
+		alts[i] = strings.Repeat("a", i+1)
+	}
+	return "^(" + strings.Join(alts, "|") + ")$"
+}
+
+// TestMisleadingMessages: the messages say what limit was really hit.
+func TestMisleadingMessages(t *testing.T) {
+	t.Parallel()
+	e, err := judge.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	pattern, _ := json.Marshal(alternation(1399))
+	_, err = e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"a"`), ExpectedSchema: json.RawMessage(`{"type": "string", "pattern": ` + string(pattern) + `}`)})
+	var re *judge.RequestError
+	if !errors.As(err, &re) || re.Field != "expected_schema/pattern" ||
+		!strings.Contains(re.Msg, "factors the common prefixes of the 1399 alternatives into nested groups, and they nest more than 1000 levels deep although the pattern itself nests 1") {
+		t.Errorf("alternation: %v", err)
+	}
+
+	_, err = e.Validate(ctx, &judge.Request{Output: json.RawMessage(`{"n": ` + strings.Repeat("12", 600) + `}`), ExpectedSchema: json.RawMessage(`{"type": "object"}`)})
+	if !errors.As(err, &re) || !strings.Contains(re.Msg, "number 1212121212121212121212121212121212121212… (1200 digits) at n is beyond what judge accepts") {
+		t.Errorf("huge number: %v", err)
+	}
+
+	items := make([]string, 1200)
+	for i := range items {
+		items[i] = `"x"`
+	}
+	res, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage("[" + strings.Join(items, ",") + "]"),
+		ExpectedSchema: json.RawMessage(`{"type": "array", "items": {"type": "integer"}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Issues) != result.DefaultMaxIssues {
+		t.Fatalf("%d issues, want the cap %d", len(res.Issues), result.DefaultMaxIssues)
+	}
+	for i, is := range res.Issues[:result.DefaultMaxIssues-1] {
+		if want := "[" + strconv.Itoa(i) + "]"; is.Location != want {
+			t.Fatalf("issue %d at %s, want %s: the issues kept at the cap are in index order", i, is.Location, want)
+		}
 	}
 }
