@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,4 +166,81 @@ func TestByteOrderMark(t *testing.T) {
 			t.Errorf("%s with a BOM: status %d: %s", c.path, r.status, r.body)
 		}
 	}
+}
+
+// lintTool is a manifest whose description line the lint cases replace.
+const lintTool = "tool_id: t\ntool_type: mcp_tool\nversion: \"1.0.0\"\nexecutor: '@mcp'\ndescription: Create an issue in a repository\nconfig:\n  mcp_tool_name: t\ninput_schema:\n  type: object\n"
+
+// TestMisleadingMessages: each message says what really happened.
+func TestMisleadingMessages(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, Options{})
+
+	lint := []struct {
+		name, content string
+		want          string // a substring of one issue's message
+		not           string // in no issue's message
+	}{
+		{name: "100,000 values without aliases", content: lintTool + "tags: [" + strings.Repeat("1,", 100000) + "]\n",
+			want: "the document has more than 100000 values (scalars, lists and mappings, counted one by one)", not: "alias"},
+		{name: "65 brackets in a quoted string", content: strings.Replace(lintTool, "Create an issue in a repository", "'"+strings.Repeat("[", 65)+"'", 1),
+			want: "counted everywhere before parsing, also inside quoted strings"},
+		{name: "BOM", content: "\xef\xbb\xbf" + lintTool, not: "tool_id"},
+		{name: "remote $schema", content: lintTool + "  $schema: https://example.com/remote-schema\n",
+			want: `$schema "https://example.com/remote-schema" is not a draft judge knows, and judge never fetches schemas`, not: "URLLoader"},
+	}
+	for _, tt := range lint {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body, _ := json.Marshal(map[string]any{"manifests": []map[string]string{{"path": "t.yaml", "content": tt.content}}})
+			results, _ := lintAnswer(t, do(t, ts, http.MethodPost, "/v1/tools/lint", string(body), nil))
+			found := tt.want == ""
+			for _, r := range results {
+				for _, is := range r.Issues {
+					found = found || strings.Contains(is.Message, tt.want)
+					if tt.not != "" && strings.Contains(is.Message, tt.not) {
+						t.Errorf("issue %q mentions %q", is.Message, tt.not)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no issue says %q: %+v", tt.want, results)
+			}
+		})
+	}
+
+	t.Run("flat alternation", func(t *testing.T) {
+		t.Parallel()
+		alts := make([]string, 600)
+		for i := range alts {
+			alts[i] = strings.Repeat("a", i+1)
+		}
+		pattern, _ := json.Marshal("^(" + strings.Join(alts, "|") + ")$")
+		r := do(t, ts, http.MethodPost, "/validate", `{"output": "a", "expected_schema": {"type": "string", "pattern": `+string(pattern)+`}}`, nil)
+		p := mustProblem(t, r, 400, "/validate")
+		if !strings.Contains(p.Detail, "factors the common prefixes of the 600 alternatives into nested groups") || strings.Contains(p.Detail, "expression nests too deeply") {
+			t.Errorf("detail %q", p.Detail)
+		}
+	})
+	t.Run("huge number", func(t *testing.T) {
+		t.Parallel()
+		r := do(t, ts, http.MethodPost, "/validate", `{"output": [`+strings.Repeat("9", 1500)+`], "expected_schema": {}}`, nil)
+		p := mustProblem(t, r, 400, "/validate")
+		if !strings.Contains(p.Detail, "number 9999999999999999999999999999999999999999… (1500 digits) at [0] is beyond what judge accepts") {
+			t.Errorf("detail %q", p.Detail)
+		}
+	})
+	t.Run("cap in index order", func(t *testing.T) {
+		t.Parallel()
+		r := do(t, ts, http.MethodPost, "/validate", `{"output": [`+strings.Repeat(`"x",`, 1199)+`"x"], "expected_schema": {"items": {"type": "integer"}}}`, nil)
+		var res result.ValidationResult
+		if r.status != 200 || json.Unmarshal(r.body, &res) != nil || len(res.Issues) != result.DefaultMaxIssues {
+			t.Fatalf("status %d, %d issues", r.status, len(res.Issues))
+		}
+		for i, is := range res.Issues[:len(res.Issues)-1] {
+			if want := "[" + strconv.Itoa(i) + "]"; is.Location != want {
+				t.Fatalf("issue %d at %s, want %s", i, is.Location, want)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +40,47 @@ func TestSilentInputChanges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tt.run(t)
+		})
+	}
+}
+
+// TestMisleadingMessages runs judge validate and judge tools lint on input
+// whose message used to mislead.
+func TestMisleadingMessages(t *testing.T) {
+	t.Parallel()
+	alts := make([]string, 600)
+	for i := range alts {
+		alts[i] = strings.Repeat("a", i+1)
+	}
+	tool := "tool_id: t\ntool_type: mcp_tool\nversion: \"1.0.0\"\nexecutor: '@mcp'\ndescription: Create an issue in a repository\nconfig:\n  mcp_tool_name: t\ninput_schema:\n  type: object\n"
+	dir := writeFiles(t, map[string]string{
+		"alt.schema.json": `{"type": "string", "pattern": "^(` + strings.Join(alts, "|") + `)$"}`,
+		"huge.json":       `{"n": ` + strings.Repeat("5", 1001) + `}`,
+		"out.json":        `"a"`,
+		"bom/t.yaml":      "\xef\xbb\xbf" + tool,
+		"remote/t.yaml":   tool + "  $schema: https://example.com/remote-schema\n",
+		"brackets/t.yaml": strings.Replace(tool, "Create an issue in a repository", "'"+strings.Repeat("[", 65)+"'", 1),
+		"values/t.yaml":   tool + "tags: [" + strings.Repeat("1,", 100000) + "]\n",
+	})
+	f := func(name string) string { return filepath.Join(dir, name) }
+	tests := []callCase{
+		{name: "flat alternation", args: []string{"validate", "--schema", f("alt.schema.json"), f("out.json")}, code: 2,
+			wantErr: "factors the common prefixes of the 600 alternatives into nested groups"},
+		{name: "huge number", args: []string{"validate", f("huge.json")}, code: 2,
+			wantErr: "number 5555555555555555555555555555555555555555… (1001 digits) at n is beyond what judge accepts"},
+		{name: "BOM manifest", args: []string{"tools", "lint", f("bom")}, code: 0, wantOut: []string{`"t": {`}},
+		{name: "remote $schema", args: []string{"tools", "lint", f("remote")}, code: 1,
+			wantOut: []string{`$schema \"https://example.com/remote-schema\" is not a draft judge knows, and judge never fetches schemas`}},
+		{name: "brackets in a string", args: []string{"tools", "lint", f("brackets")}, code: 1, wantOut: []string{"also inside quoted strings"}},
+		{name: "values without aliases", args: []string{"tools", "lint", f("values")}, code: 1, wantOut: []string{"the document has more than 100000 values"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, _ := tt.run(t)
+			if s := string(out); strings.Contains(s, "URLLoader") || strings.Contains(s, "through aliases") || strings.Contains(s, "Field '\ufeff") {
+				t.Errorf("stdout still has the misleading message:\n%s", s)
+			}
 		})
 	}
 }
