@@ -234,6 +234,8 @@ func FuzzLoadFiles(f *testing.F) {
 	f.Add("d.md", "---\nid: d\n---\n")
 	f.Add("e.py", "\"\"\"\ntool_id: e\ntool_type: script\n\"\"\"\n__version__ = '1'\n")
 	f.Add("f.sh", "#!/bin/sh\n# tool_id: f\n#tool_type: script\n")
+	f.Add("g.yaml", "\xef\xbb\xbftool_id: g\ntool_type: primitive\n")
+	f.Add("h.yaml", "tool_id: h\ninput_schema:\n  $schema: https://x.test/s\n  properties: {a: {$ref: 'https://x.test/d#/a'}}\n")
 	f.Fuzz(func(t *testing.T, name, content string) {
 		if !strings.Contains(name, ".") || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 			return

@@ -211,3 +211,45 @@ func TestDecodeDuplicates(t *testing.T) {
 		t.Errorf("%d duplicates reported, want the cap %d", len(dups), MaxDuplicates)
 	}
 }
+
+// FuzzCheckEnvelope: CheckEnvelope refuses exactly the well-formed objects
+// that repeat a top-level field (ignoring case) or hold invalid UTF-8, and
+// every error it returns is located.
+func FuzzCheckEnvelope(f *testing.F) {
+	for _, s := range []string{`{"output": 1, "output": 2}`, `{"a": {"a": 1, "a": 2}}`, `{"Tool": 1, "tool": 2}`, `{"\u0061": 1, "a": 2}`,
+		"{\"a\": \"\xff\"}", `[{"a":1},{"a":2}]`, `{"a": "\"", "b": [1, {"a": 2}], "c": "x"}`, `{"a":1,}`, `{"a`, BOM + `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := CheckEnvelope(data, 32)
+		var se *SyntaxError
+		if err != nil && (!errors.As(err, &se) || se.Line < 1 || se.Col < 1) {
+			t.Fatalf("error %v is not a located *SyntaxError", err)
+		}
+		var top map[string]json.RawMessage
+		if CheckDepth(data, 32) != nil || !json.Valid(data) || json.Unmarshal(data, &top) != nil {
+			return
+		}
+		// Count the top-level keys as written, with a token decoder.
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		_, _ = dec.Token()
+		seen, dup := map[string]bool{}, false
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return
+			}
+			key := strings.ToLower(k.(string))
+			dup = dup || seen[key]
+			seen[key] = true
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return
+			}
+		}
+		bad := FirstInvalidUTF8(data) >= 0
+		if got := err != nil; got != (dup || bad) {
+			t.Fatalf("CheckEnvelope(%q) = %v; duplicate field %v, invalid UTF-8 %v", data, err, dup, bad)
+		}
+	})
+}
