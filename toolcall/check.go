@@ -122,9 +122,11 @@ func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Is
 // the parameter's path; unknown parameters are errors unless the contract
 // allows them) and its rules; the arguments are normalized first (defaults,
 // action scopes, safe coercions), each change reported as an info issue.
-// An invalid result comes with repair feedback; with a session, the repair
-// counts an attempt. Check returns a *CallError when the arguments cannot
-// be read, and ctx's error when it is done.
+// A key repeated in an object of the arguments is a duplicate_key warning
+// (the last value is the one checked). An invalid result comes with repair
+// feedback; with a session, the repair counts an attempt. Check returns a
+// *CallError when the arguments cannot be read (not JSON, a number beyond
+// the float64 range, invalid UTF-8), and ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
 	args, dups, err := decodeArguments(call.Arguments)

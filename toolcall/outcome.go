@@ -100,7 +100,9 @@ const (
 // output schema); otherwise SATISFIED, or NEEDS_MORE_TOOLS when a discovery
 // tool returned candidates and a follow-up tool is known. With a session,
 // the outcome is recorded and Progress says whether to go on. Outcome
-// returns a *CallError when the result or arguments are not JSON.
+// returns a *CallError when the result or arguments are not JSON (or hold
+// a number beyond the float64 range or invalid UTF-8); keys repeated in
+// them are duplicate_key warnings.
 func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, error) {
 	start := time.Now()
 	args, argDups, err := decodeArguments(req.Arguments)
