@@ -301,24 +301,26 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 		Sources:        e.resolveSources(req),
 		Options:        layer.Options{AssertFormat: req.Options.AssertFormat, Quality: req.Options.Quality},
 	}
-	out, err := decodeField("output", req.Output, e.maxDepth)
+	out, dups, err := jsonvalue.DecodeDuplicates(req.Output, e.maxDepth)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &RequestError{Field: "output", Msg: err.Error(), Err: err}
 	}
 	if s, ok := out.(string); ok {
 		in.Text = s
 	}
-	var notes []result.Issue
+	notes := duplicateKeys(dups, "output.duplicate_key", "of the output", 0)
 	switch req.Options.OutputMode {
 	case "", OutputAuto:
 		if s, ok := out.(string); ok {
 			var note *result.Issue
-			if out, note, err = parseOutputString(s, e.maxDepth); err != nil {
+			var inner []result.Issue
+			if out, note, inner, err = parseOutputString(s, e.maxDepth); err != nil {
 				return nil, nil, &RequestError{Field: "output", Msg: "the JSON in the output string: " + err.Error(), Err: err}
 			}
 			if note != nil {
 				notes = append(notes, *note)
 			}
+			notes = append(notes, inner...)
 		}
 	case OutputValue:
 	default:

@@ -112,13 +112,17 @@ func (e *RequestError) Error() string {
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // DecodeRequest parses the JSON form of a Request strictly: unknown fields
-// are errors, nesting is limited to maxDepth (jsonvalue.DefaultMaxDepth when
-// <= 0), and every error is a *RequestError with the line and column.
+// are errors, and so are a field given twice and bytes that are not UTF-8
+// (which encoding/json would silently resolve); nesting is limited to
+// maxDepth (jsonvalue.DefaultMaxDepth when <= 0); a UTF-8 byte-order mark
+// at the start is skipped. Every error is a *RequestError with the line
+// and column.
 func DecodeRequest(data []byte, maxDepth int) (*Request, error) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	if err := jsonvalue.CheckDepth(data, maxDepth); err != nil {
+	data = jsonvalue.TrimBOM(data)
+	if err := jsonvalue.CheckEnvelope(data, maxDepth); err != nil {
 		return nil, &RequestError{Field: "body", Msg: err.Error(), Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -20,21 +20,25 @@ var fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n(.*?)
 //
 // JSON nested deeper than maxDepth is an error: the output is rejected as
 // it would be when sent as a JSON value, not silently read as text.
-func parseOutputString(s string, maxDepth int) (any, *result.Issue, error) {
+//
+// A number beyond what judge accepts is an error too: read as text, the
+// output would pass checks its JSON fails. Duplicate keys of the parsed
+// JSON are warnings, returned in dups.
+func parseOutputString(s string, maxDepth int) (v any, note *result.Issue, dups []result.Issue, err error) {
 	trimmed := strings.TrimSpace(s)
 	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
-		v, err := jsonvalue.Decode([]byte(trimmed), maxDepth)
-		if errors.Is(err, jsonvalue.ErrTooDeep) {
-			return nil, nil, err
+		v, dd, err := jsonvalue.DecodeDuplicates([]byte(trimmed), maxDepth)
+		if rejected(err) {
+			return nil, nil, nil, err
 		}
 		if err != nil {
-			return s, unparsed("The output looks like JSON but does not parse", err, 0), nil
+			return s, unparsed("The output looks like JSON but does not parse", err, 0), nil, nil
 		}
 		return v, &result.Issue{
 			Severity: result.Info, Type: result.OutputParsed, Location: "root", Rule: "output.json_string",
 			Message:    fmt.Sprintf("The output is a string holding a JSON %s; it was parsed and validated as JSON", kindOf(v)),
 			Suggestion: `Send JSON as a JSON value, or set options.output_mode to "value" to validate the string as it is`,
-		}, nil
+		}, duplicateKeys(dd, "output.duplicate_key", "of the JSON string", 0), nil
 	}
 	for _, m := range fenceRE.FindAllStringSubmatchIndex(s, -1) {
 		lang := strings.ToLower(s[m[2]:m[3]])
@@ -43,13 +47,13 @@ func parseOutputString(s string, maxDepth int) (any, *result.Issue, error) {
 		}
 		body := s[m[4]:m[5]]
 		line := strings.Count(s[:m[4]], "\n") + 1
-		v, err := jsonvalue.Decode([]byte(body), maxDepth)
-		if errors.Is(err, jsonvalue.ErrTooDeep) {
-			return nil, nil, err
+		v, dd, err := jsonvalue.DecodeDuplicates([]byte(body), maxDepth)
+		if rejected(err) {
+			return nil, nil, nil, err
 		}
 		if err != nil {
 			if lang == "json" {
-				return s, unparsed(fmt.Sprintf("The ```json fence at line %d does not parse", line-1), err, line-1), nil
+				return s, unparsed(fmt.Sprintf("The ```json fence at line %d does not parse", line-1), err, line-1), nil, nil
 			}
 			continue
 		}
@@ -60,7 +64,7 @@ func parseOutputString(s string, maxDepth int) (any, *result.Issue, error) {
 			Severity: result.Info, Type: result.OutputParsed, Location: fmt.Sprintf("line:%d", line-1), Rule: "output.json_fence",
 			Message:    fmt.Sprintf("The output holds a JSON %s in a fenced block at line %d; that block was parsed and validated, the text around it was not", kindOf(v), line-1),
 			Suggestion: "Return the JSON alone, without prose or fences, when a JSON answer is expected",
-		}, nil
+		}, duplicateKeys(dd, "output.duplicate_key", "of the output string", line-1), nil
 	}
 	if m := openFenceRE.FindStringIndex(s); m != nil && !fenceRE.MatchString(s[m[0]:]) {
 		line := strings.Count(s[:m[0]], "\n") + 1
@@ -68,9 +72,27 @@ func parseOutputString(s string, maxDepth int) (any, *result.Issue, error) {
 			Severity: result.Info, Type: result.OutputParsed, Location: fmt.Sprintf("line:%d", line), Rule: "output.json_unclosed",
 			Message:    fmt.Sprintf("The ```json fence opened at line %d is never closed, so the output looks cut off; it was validated as a plain string", line),
 			Suggestion: "Ask for the complete answer, or raise the model's output token limit, so that the JSON block is closed",
-		}, nil
+		}, nil, nil
 	}
-	return s, nil, nil
+	return s, nil, nil, nil
+}
+
+// rejected reports whether err, an error of decoding JSON found in an
+// output string, rejects the output rather than leaving it text: JSON
+// nested too deeply, or a number beyond what judge reads.
+func rejected(err error) bool {
+	return errors.Is(err, jsonvalue.ErrTooDeep) || errors.Is(err, jsonvalue.ErrNumberTooLarge)
+}
+
+// duplicateKeys turns the duplicate keys of a decoded document into
+// warnings; lineOffset is added to their line numbers.
+func duplicateKeys(dups []jsonvalue.Duplicate, rule, where string, lineOffset int) []result.Issue {
+	var issues []result.Issue
+	for _, d := range dups {
+		d.Line += lineOffset
+		issues = append(issues, d.Issue(rule, where))
+	}
+	return issues
 }
 
 // openFenceRE finds the opening of a ```json fence.

@@ -234,6 +234,8 @@ func FuzzLoadFiles(f *testing.F) {
 	f.Add("d.md", "---\nid: d\n---\n")
 	f.Add("e.py", "\"\"\"\ntool_id: e\ntool_type: script\n\"\"\"\n__version__ = '1'\n")
 	f.Add("f.sh", "#!/bin/sh\n# tool_id: f\n#tool_type: script\n")
+	f.Add("g.yaml", "\xef\xbb\xbftool_id: g\ntool_type: primitive\n")
+	f.Add("h.yaml", "tool_id: h\ninput_schema:\n  $schema: https://x.test/s\n  properties: {a: {$ref: 'https://x.test/d#/a'}}\n")
 	f.Fuzz(func(t *testing.T, name, content string) {
 		if !strings.Contains(name, ".") || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 			return
@@ -300,7 +302,12 @@ func TestYAMLLimits(t *testing.T) {
 		{"dashes", strings.Repeat("- ", 1000) + "x", "a.yaml:1:129", "more than 64 nested sequences"},
 		{"indent", "a:\n" + strings.Repeat(" ", 300) + "b: 1\n", "a.yaml:2:257", "indented deeper than 256 columns"},
 		{"block lines", keys.String(), "a.yaml:5001:1", "more than 5000 lines of block YAML"},
-		{"aliases", "a: &a [" + strings.Repeat("x,", 1000) + "]\nb: [" + strings.Repeat("*a,", 1000) + "]\n", "a.yaml:2:", "more than 100000 values"},
+		{"aliases", "a: &a [" + strings.Repeat("x,", 1000) + "]\nb: [" + strings.Repeat("*a,", 1000) + "]\n", "a.yaml:2:",
+			"expands to more than 100000 values, 99099 of them through aliases"},
+		// A long list without aliases says what limit it hit, not "through aliases".
+		{"values", "a: [" + strings.Repeat("1,", 100001) + "]\n", "a.yaml:1:", "the document has more than 100000 values (scalars, lists and mappings, counted one by one)"},
+		// Brackets in a quoted string count: the message says so (decisions §31).
+		{"brackets in a string", "description: '" + strings.Repeat("[", 65) + "'\n", "a.yaml:1:79", "counted everywhere before parsing, also inside quoted strings"},
 		{"two documents", "a: 1\n---\nb: 2\n", "a.yaml:3:", "more than one YAML document"},
 	}
 	for _, tt := range tests {

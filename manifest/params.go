@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -243,6 +244,76 @@ func (t *Tool) nodePos(path []pathElem) Pos {
 	return best
 }
 
+// reportRemote reports a schema that names a document outside itself,
+// url, in $schema or a $ref: as /validate says it, judge never fetches
+// schemas.
+func (c *checker) reportRemote(url string) {
+	if ms, _ := c.schema["$schema"].(string); ms != "" && strings.TrimSuffix(ms, "#") == strings.TrimSuffix(url, "#") {
+		c.report(result.Error, result.SchemaViolation, "manifest.schema_remote", c.schemaPos([]string{"$schema"}),
+			"Name a draft judge knows in $schema (https://json-schema.org/draft/2020-12/schema, draft 2019-09, 7, 6 or 4), or leave $schema out for 2020-12",
+			"The parameter schema's $schema %q is not a draft judge knows, and judge never fetches schemas", ms)
+		return
+	}
+	ref := findRef(c.schema, url)
+	shown := url
+	if ref != nil {
+		shown, _ = lookupString(c.schema, ref)
+	}
+	c.report(result.Error, result.SchemaViolation, "manifest.schema_remote", c.schemaPos(ref),
+		"Put the referenced schema under $defs in the tool's own schema and point $ref at it (\"#/$defs/name\")",
+		"The parameter schema's $ref %q points outside the schema; judge never fetches schemas, so $ref may point only inside the schema itself", shown)
+}
+
+// findRef returns the JSON Pointer tokens of a $ref in v whose value,
+// without its fragment, is url; nil when there is none.
+func findRef(v any, url string) []string {
+	base, _, _ := strings.Cut(url, "#")
+	var walk func(v any, path []string) []string
+	walk = func(v any, path []string) []string {
+		switch x := v.(type) {
+		case map[string]any:
+			if r, ok := x["$ref"].(string); ok {
+				if b, _, _ := strings.Cut(r, "#"); b != "" && (b == base || strings.HasSuffix(base, "/"+strings.TrimPrefix(b, "./"))) {
+					return append(slices.Clip(path), "$ref")
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if p := walk(x[k], append(slices.Clip(path), k)); p != nil {
+					return p
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if p := walk(e, append(slices.Clip(path), strconv.Itoa(i))); p != nil {
+					return p
+				}
+			}
+		}
+		return nil
+	}
+	return walk(v, nil)
+}
+
+// lookupString returns the string at the JSON Pointer tokens ptr of v.
+func lookupString(v any, ptr []string) (string, bool) {
+	for _, tok := range ptr {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return "", false
+			}
+			v = x[i]
+		default:
+			return "", false
+		}
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
 // checkSchema compiles the tool's schema against its meta-schema (draft
 // 2020-12 unless $schema says otherwise) and reports each violation.
 func (c *checker) checkSchema() {
@@ -287,6 +358,11 @@ func (c *checker) checkSchema() {
 			}
 			return
 		}
+	}
+	var load *jsonschema.LoadURLError
+	if errors.As(err, &load) {
+		c.reportRemote(load.URL)
+		return
 	}
 	var re *jsonschema.InvalidRegexError
 	if errors.As(err, &re) {

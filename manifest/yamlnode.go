@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,9 @@ const (
 	// use of an alias, so that an alias bomb stops early.
 	MaxNodes = 100_000
 )
+
+// bom is the UTF-8 byte-order mark, skipped at the start of a file.
+const bom = "\xef\xbb\xbf"
 
 // Pos is a 1-based line and column in a file.
 type Pos struct {
@@ -166,6 +170,9 @@ func decodeYAML(file string, src []byte, lineOff, colOff int) (*node, error) {
 	if len(src) > MaxFileBytes {
 		return nil, &YAMLError{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes", MaxFileBytes)}
 	}
+	if lineOff == 0 && colOff == 0 {
+		src = bytes.TrimPrefix(src, []byte(bom)) // a whole file; columns count from after the mark
+	}
 	if p, msg, ok := prescan(src); !ok {
 		return nil, &YAMLError{File: file, Pos: Pos{p.Line + lineOff, p.Col + colOff}, Msg: msg}
 	}
@@ -205,7 +212,10 @@ const MaxBlockLines = 5000
 // parser's time grows much faster than linearly with nesting (100,000
 // unclosed '[' take minutes), so flow brackets, "- " chains and
 // indentation are limited first, in one linear pass. Brackets inside
-// strings count too: a manifest never needs 64 unclosed ones. Lines of
+// strings, comments and block scalars count too (decisions §31: telling
+// them apart needs YAML's context rules, and a mismatch with the parser
+// would let real nesting through), and a manifest never needs 64 unclosed
+// ones. Lines of
 // block YAML are limited to MaxBlockLines; JSON, all flow, parses in
 // linear time and is not.
 func prescan(src []byte) (Pos, string, bool) {
@@ -221,7 +231,7 @@ func prescan(src []byte) (Pos, string, bool) {
 		case '[', '{':
 			depth++
 			if depth > MaxDepth {
-				return Pos{line, col}, fmt.Sprintf("brackets nest deeper than %d levels", MaxDepth), false
+				return Pos{line, col}, fmt.Sprintf("brackets nest deeper than %d levels: more than %d '[' or '{' are open here (counted everywhere before parsing, also inside quoted strings and comments, so that nesting cannot hide from the limit); close them, or write fewer in a row", MaxDepth, MaxDepth), false
 			}
 		case ']', '}':
 			depth = max(depth-1, 0)
@@ -261,7 +271,8 @@ type decoder struct {
 	file            string
 	lineOff, colOff int
 	anchors         map[string]*node
-	total           int
+	total           int // values decoded, each use of an alias counting its target's
+	aliased         int // the part of total that came from aliases
 }
 
 func (d *decoder) pos(n ast.Node) Pos {
@@ -281,10 +292,13 @@ func (d *decoder) fail(n ast.Node, format string, args ...any) error {
 
 func (d *decoder) count(n ast.Node, size int) error {
 	d.total += size
-	if d.total > MaxNodes {
-		return d.fail(n, "the document expands to more than %d values (through aliases); a manifest is smaller", MaxNodes)
+	if d.total <= MaxNodes {
+		return nil
 	}
-	return nil
+	if d.aliased == 0 {
+		return d.fail(n, "the document has more than %d values (scalars, lists and mappings, counted one by one); a manifest is smaller", MaxNodes)
+	}
+	return d.fail(n, "the document expands to more than %d values, %d of them through aliases (each use of an alias counts its anchor's values again); a manifest is smaller", MaxNodes, d.aliased)
 }
 
 func (d *decoder) node(n ast.Node, depth int) (*node, error) {
@@ -322,6 +336,7 @@ func (d *decoder) node(n ast.Node, depth int) (*node, error) {
 		if !ok {
 			return nil, d.fail(n, "alias *%s names no anchor defined before it", name)
 		}
+		d.aliased += target.size
 		if err := d.count(n, target.size); err != nil {
 			return nil, err
 		}

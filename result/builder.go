@@ -292,17 +292,52 @@ func severityRank(s Severity) int {
 	}
 }
 
-// CompareIssues orders issues as a built result lists them: by location,
-// type, message, then severity, suggestion and rule.
+// CompareIssues orders issues as a built result lists them: by location
+// (numbers in it by value, see [CompareLocations]), type, message, then
+// severity, suggestion and rule.
 func CompareIssues(a, b Issue) int {
 	return cmp.Or(
-		cmp.Compare(a.Location, b.Location),
+		CompareLocations(a.Location, b.Location),
 		cmp.Compare(a.Type, b.Type),
 		cmp.Compare(a.Message, b.Message),
 		cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
 		cmp.Compare(a.Suggestion, b.Suggestion),
 		cmp.Compare(a.Rule, b.Rule),
 	)
+}
+
+// CompareLocations orders locations as text, except that a run of digits
+// compares with a run of digits by its value: "items[2]" before
+// "items[10]", "line:9" before "line:10". Equal values written differently
+// ("[07]", "[7]") fall back to their text.
+func CompareLocations(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := digitsEnd(a, i), digitsEnd(b, j)
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return cmp.Compare(a[i], b[j])
+		}
+		i++
+		j++
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }
 
 // capIssues keeps at most n issues, the most severe first, and adds one info

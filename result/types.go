@@ -86,6 +86,11 @@ const (
 	ProviderIncompatible Type = "provider_incompatible"
 )
 
+// Input that would be read differently by different readers.
+const (
+	DuplicateKey Type = "duplicate_key"
+)
+
 // Process types: what judge says about its own run rather than about the
 // output. They never lower the quality score.
 const (
@@ -138,6 +143,7 @@ var types = [...]TypeInfo{
 	{ExecutorInvalid, "A tool's executor is missing, of the wrong type, or its chain never reaches a primitive", false},
 	{FileMissing, "A file a tool needs is absent or cannot be read", false},
 	{ProviderIncompatible, "A tool definition that a model provider would reject or silently change", false},
+	{DuplicateKey, "An object of the output or of a tool call's arguments holds a key twice; judge read the last value, a reader keeping the first would not", false},
 	{LayerFailed, "A validation layer failed or timed out, so its checks did not run", true},
 	{NotChecked, "A requested check could not be decided and was not counted as passed", true},
 	{OutputParsed, "How the output string was interpreted before validation", true},

@@ -105,11 +105,13 @@ func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known 
 	return release, true
 }
 
-// decodeStrict decodes a JSON body into v: unknown fields and nesting
-// deeper than maxDepth are errors, each a *judge.RequestError with the
-// line and column.
+// decodeStrict decodes a JSON body into v: unknown fields, a field given
+// twice, bytes that are not UTF-8 and nesting deeper than maxDepth are
+// errors, each a *judge.RequestError with the line and column; a UTF-8
+// byte-order mark at the start is skipped.
 func decodeStrict(data []byte, maxDepth int, v any, known string) error {
-	if err := jsonvalue.CheckDepth(data, maxDepth); err != nil {
+	data = jsonvalue.TrimBOM(data)
+	if err := jsonvalue.CheckEnvelope(data, maxDepth); err != nil {
 		return &judge.RequestError{Field: "body", Msg: err.Error(), Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -31,6 +31,7 @@ func FuzzValidateHandler(f *testing.F) {
 		`{"output": ` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`,
 		`{"output": 1,}`,
 		`{"output": "\ud800"}`,
+		`{"output": {"a": 1, "a": 2}, "output": 3}`, "\xef\xbb\xbf{\"output\": {\"n\": 1e400}}", "{\"output\": \"\xc3(\"}",
 		``,
 		`null`,
 		`[]`,

@@ -69,27 +69,52 @@ type CheckResult struct {
 }
 
 // decodeArguments decodes the arguments of a call: absent or null means
-// an empty object.
-func decodeArguments(raw json.RawMessage) (any, error) {
+// an empty object. It returns the keys that repeat in an object too.
+func decodeArguments(raw json.RawMessage) (any, []jsonvalue.Duplicate, error) {
 	if len(raw) > MaxArgumentsBytes {
-		return nil, &CallError{Field: "arguments", Msg: fmt.Sprintf("the arguments are larger than %d bytes", MaxArgumentsBytes)}
+		return nil, nil, &CallError{Field: "arguments", Msg: fmt.Sprintf("the arguments are larger than %d bytes", MaxArgumentsBytes)}
 	}
 	if len(strings.TrimSpace(string(raw))) == 0 {
-		return map[string]any{}, nil
+		return map[string]any{}, nil, nil
 	}
-	v, err := jsonvalue.Decode(raw, 0)
+	v, dups, err := jsonvalue.DecodeDuplicates(raw, 0)
 	if err != nil {
-		ce := &CallError{Field: "arguments", Msg: err.Error(), Err: err}
-		var se *jsonvalue.SyntaxError
-		if errors.As(err, &se) {
-			ce.Line, ce.Col, ce.Msg = se.Line, se.Col, se.Msg
-		}
-		return nil, ce
+		return nil, nil, jsonCallError("arguments", err)
 	}
 	if v == nil {
-		return map[string]any{}, nil
+		return map[string]any{}, nil, nil
 	}
-	return v, nil
+	return v, dups, nil
+}
+
+// jsonCallError is the *CallError for field, a JSON document that cannot
+// be decoded, located at the line and column of err when it has them.
+func jsonCallError(field string, err error) *CallError {
+	ce := &CallError{Field: field, Msg: err.Error(), Err: err}
+	var se *jsonvalue.SyntaxError
+	if errors.As(err, &se) {
+		ce.Line, ce.Col, ce.Msg = se.Line, se.Col, se.Msg
+	}
+	return ce
+}
+
+// duplicateKeys returns the warnings about the repeated keys of a
+// document; prefix, when not empty, is the location of the document
+// ("arguments").
+func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Issue {
+	var issues []result.Issue
+	for _, d := range dups {
+		is := d.Issue("toolcall.duplicate_key", where)
+		if prefix != "" {
+			if strings.HasPrefix(is.Location, "[") {
+				is.Location = prefix + is.Location
+			} else {
+				is.Location = prefix + "." + is.Location
+			}
+		}
+		issues = append(issues, is)
+	}
+	return issues
 }
 
 // Check validates a call before it runs: the tool must exist, the
@@ -97,16 +122,18 @@ func decodeArguments(raw json.RawMessage) (any, error) {
 // the parameter's path; unknown parameters are errors unless the contract
 // allows them) and its rules; the arguments are normalized first (defaults,
 // action scopes, safe coercions), each change reported as an info issue.
-// An invalid result comes with repair feedback; with a session, the repair
-// counts an attempt. Check returns a *CallError when the arguments cannot
-// be read, and ctx's error when it is done.
+// A key repeated in an object of the arguments is a duplicate_key warning
+// (the last value is the one checked). An invalid result comes with repair
+// feedback; with a session, the repair counts an attempt. Check returns a
+// *CallError when the arguments cannot be read (not JSON, a number beyond
+// the float64 range, invalid UTF-8), and ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
-	args, err := decodeArguments(call.Arguments)
+	args, dups, err := decodeArguments(call.Arguments)
 	if err != nil {
 		return nil, err
 	}
-	b := result.NewBuilder().Ran(ValidationType)
+	b := result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...)
 	ct, ok := ts.contracts[call.Tool]
 	if !ok {
 		is, rep := ts.unknownTool(call.Tool)

@@ -53,6 +53,7 @@ func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		`{"action": "by_ids", "ids": ["e1"], "limit": 10}`, `{"action": "by_time_span", "limit": "20"}`,
 		`{"action": "by_ids", "ids": "e1"}`, `{}`, `[]`, `"x"`, `{"limit": 1e400}`, `{"action": `, ``,
+		`{"action": "by_ids", "action": "by_time_span"}`, "{\"ids\": [\"\xff\"]}", "\xef\xbb\xbf{}", `{"a": {"b": 1, "b": 2}, "a": 3}`,
 	} {
 		f.Add("get_events", s)
 		f.Add("home_assistant", s)

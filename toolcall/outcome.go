@@ -100,26 +100,26 @@ const (
 // output schema); otherwise SATISFIED, or NEEDS_MORE_TOOLS when a discovery
 // tool returned candidates and a follow-up tool is known. With a session,
 // the outcome is recorded and Progress says whether to go on. Outcome
-// returns a *CallError when the result or arguments are not JSON.
+// returns a *CallError when the result or arguments are not JSON (or hold
+// a number beyond the float64 range or invalid UTF-8); keys repeated in
+// them are duplicate_key warnings.
 func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, error) {
 	start := time.Now()
-	args, err := decodeArguments(req.Arguments)
+	args, argDups, err := decodeArguments(req.Arguments)
 	if err != nil {
 		return nil, err
 	}
 	if len(req.Result) > MaxResultBytes {
 		return nil, &CallError{Field: "result", Msg: fmt.Sprintf("the result is larger than %d bytes", MaxResultBytes)}
 	}
-	res, err := jsonvalue.Decode(req.Result, 0)
+	res, resDups, err := jsonvalue.DecodeDuplicates(req.Result, 0)
 	if err != nil {
-		ce := &CallError{Field: "result", Msg: err.Error(), Err: err}
-		if se, ok := err.(*jsonvalue.SyntaxError); ok {
-			ce.Line, ce.Col, ce.Msg = se.Line, se.Col, se.Msg
-		}
-		return nil, ce
+		return nil, jsonCallError("result", err)
 	}
 	ct := ts.contracts[req.Tool]
-	b := result.NewBuilder().Ran(ValidationType)
+	b := result.NewBuilder().Ran(ValidationType).
+		Add(duplicateKeys(argDups, "arguments", "of the arguments")...).
+		Add(duplicateKeys(resDups, "", "of the result")...)
 	o := &Outcome{ExtractedFacts: []Fact{}, SuggestedNextTools: []NextTool{}}
 	decided, undecided := 1, 0
 	if ct == nil {

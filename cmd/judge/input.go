@@ -93,6 +93,10 @@ func checkJSONOutput(name, display string, data []byte, withSchema bool) error {
 			return badInput(jsonFileError(display, "output", data, err))
 		}
 		var se *jsonvalue.SyntaxError
+		if errors.As(err, &se) && se.Path != "" {
+			// Well-formed JSON with a value judge refuses to change.
+			return badInputf("%s:%d:%d: the output cannot be validated: %s", display, se.Line, se.Col, se.Msg)
+		}
 		if errors.As(err, &se) {
 			return badInputf("%s:%d:%d: the output is not valid JSON (%s): %s", display, se.Line, se.Col, why, se.Msg)
 		}

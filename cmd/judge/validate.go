@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/result"
@@ -262,6 +263,11 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 	data, display, err := readInput(name, len(args) == 0, params.stdin)
 	if err != nil {
 		return nil, nil, err
+	}
+	if off := jsonvalue.FirstInvalidUTF8(data); off >= 0 {
+		line, col := jsonvalue.Position(data, int64(off))
+		return nil, nil, badInputf("%s:%d:%d: the output is not valid UTF-8 (byte 0x%02x at byte offset %d); judge does not replace bytes it cannot read, since that would change what is validated (lengths, patterns)",
+			display, line, col, data[off], off)
 	}
 	if err := checkJSONOutput(name, display, data, params.schema != ""); err != nil {
 		return nil, nil, err

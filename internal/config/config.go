@@ -11,6 +11,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -246,6 +247,7 @@ func Decode(name string, data []byte) (*File, error) {
 	if len(data) > MaxBytes {
 		return nil, &Error{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the file is larger than %d bytes, the most a config file may hold", MaxBytes)}
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte-order mark; columns count from after it
 	if p, msg, ok := prescan(data); !ok {
 		return nil, &Error{File: name, Pos: p, Msg: msg}
 	}

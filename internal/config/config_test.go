@@ -122,6 +122,11 @@ serve:
 		{name: "empty value", src: "llm:\n  model: \"\"\n", wantErr: `2:10: llm.model is empty`},
 		{name: "null value", src: "llm:\n  model:\n", wantErr: `llm.model is null, not a string`},
 		{name: "bad timeout", src: "llm:\n  timeout: soon\n", wantErr: `2:12: llm.timeout "soon" is not a positive duration`},
+		{name: "byte-order mark", src: "\xef\xbb\xbfllm:\n  model: m\n", check: func(t *testing.T, f *File) {
+			if f.LLM.Model.Value != "m" || f.LLM.Model.Pos != (Pos{2, 10}) {
+				t.Errorf("model %+v, want m at 2:10", f.LLM.Model)
+			}
+		}},
 		{name: "timeout a number", src: "llm:\n  timeout: 30\n", wantErr: `2:12: llm.timeout is a number`},
 		{name: "negative timeout", src: "llm:\n  timeout: -1s\n", wantErr: `2:12: llm.timeout "-1s" is not a positive duration`},
 		{name: "api_key and api_key_env", src: "llm:\n  api_key: k\n  api_key_env: K\n", wantErr: `3:16: llm.api_key_env is given with llm.api_key (line 2)`},

@@ -29,6 +29,13 @@ type decoder struct {
 	// bigNum is the offset of the first number over the size limits, or
 	// -1: reported only when the document is otherwise well formed.
 	bigNum int
+	// badUTF8 is the offset of the first byte of a string that is not
+	// valid UTF-8, or -1: reported, like bigNum, only when the document is
+	// otherwise well formed.
+	badUTF8 int
+	// dups, when not nil, collects the offsets of object keys that repeat
+	// an earlier key of their object (at most MaxDuplicates).
+	dups *[]int
 
 	vals []any    // elements of the arrays being read, innermost last
 	mems []member // members of the objects being read, innermost last
@@ -46,6 +53,7 @@ type decoder struct {
 type member struct {
 	key string
 	val any
+	off int // offset of the key's opening quote
 }
 
 const (
@@ -59,7 +67,7 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 func getDecoder(data []byte, maxDepth int) *decoder {
 	d := decoderPool.Get().(*decoder)
 	d.data, d.depth, d.maxDepth, d.limit = data, 0, maxDepth, min(maxDepth, maxNestingDepth)
-	d.bigNum = -1
+	d.bigNum, d.badUTF8 = -1, -1
 	return d
 }
 
@@ -69,7 +77,7 @@ func (d *decoder) release() {
 	clear(d.vals)
 	clear(d.mems)
 	d.vals, d.mems = d.vals[:0], d.mems[:0]
-	d.data, d.err = nil, nil
+	d.data, d.err, d.dups = nil, nil, nil
 	if cap(d.vals) > maxPooled || cap(d.mems) > maxPooled || cap(d.buf) > maxPooled {
 		return // do not keep large buffers alive
 	}
@@ -214,7 +222,9 @@ func (d *decoder) number(i int) (any, int) {
 			i++
 		}
 	}
-	if d.bigNum < 0 && (exp > MaxNumberExponent || i-start > MaxNumberLen) {
+	// A number can only be out of the float64 range when its digits and
+	// exponent add up to 308 or more.
+	if d.bigNum < 0 && (exp > MaxNumberExponent || i-start > MaxNumberLen || exp+i-start >= 308 && outOfRange(data[start:i])) {
 		d.bigNum = start
 	}
 	return d.numberValue(data[start:i]), i
@@ -296,7 +306,7 @@ func (d *decoder) object(i int) (any, int) {
 		if j < 0 {
 			return nil, j
 		}
-		key := d.keyString(b)
+		key, koff := d.keyString(b), i
 		if i = skipSpace(data, j); i >= len(data) {
 			return nil, d.eof()
 		}
@@ -307,7 +317,7 @@ func (d *decoder) object(i int) (any, int) {
 		if j < 0 {
 			return nil, j
 		}
-		d.mems = append(d.mems, member{key, v})
+		d.mems = append(d.mems, member{key, v, koff})
 		if i = skipSpace(data, j); i >= len(data) {
 			return nil, d.eof()
 		}
@@ -322,6 +332,9 @@ func (d *decoder) object(i int) (any, int) {
 			for _, e := range mems {
 				m[e.key] = e.val // the last of duplicate keys wins
 			}
+			if len(m) < len(mems) && d.dups != nil {
+				d.duplicates(mems)
+			}
 			clear(mems)
 			d.mems = d.mems[:start]
 			d.depth--
@@ -329,6 +342,18 @@ func (d *decoder) object(i int) (any, int) {
 		default:
 			return nil, d.fail(i, "after object key:value pair")
 		}
+	}
+}
+
+// duplicates records the keys of mems, the members of one object, that
+// repeat an earlier key.
+func (d *decoder) duplicates(mems []member) {
+	seen := make(map[string]bool, len(mems))
+	for _, e := range mems {
+		if seen[e.key] && len(*d.dups) < MaxDuplicates {
+			*d.dups = append(*d.dups, e.off)
+		}
+		seen[e.key] = true
 	}
 }
 
@@ -383,6 +408,9 @@ func (d *decoder) str(i int) ([]byte, int) {
 		}
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size == 1 {
+			if d.badUTF8 < 0 {
+				d.badUTF8 = i
+			}
 			return d.strEscaped(start, i) // invalid UTF-8 to replace
 		}
 		i += size
@@ -411,6 +439,9 @@ func (d *decoder) strEscaped(start, i int) ([]byte, int) {
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
+				if d.badUTF8 < 0 {
+					d.badUTF8 = i
+				}
 				buf = utf8.AppendRune(buf, utf8.RuneError)
 			} else {
 				buf = append(buf, data[i:i+size]...)

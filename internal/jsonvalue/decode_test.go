@@ -6,10 +6,12 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,9 +20,12 @@ import (
 
 // referenceDecode is Decode as it was before the hand-written parser:
 // encoding/json's Decoder with UseNumber into an any, after a depth
-// pre-scan and before a check for trailing data. Decode must agree with it
-// on every input.
+// pre-scan and before a check for trailing data, then the checks
+// encoding/json does not make: numbers over the limits or out of the
+// float64 range, and invalid UTF-8 (replaced by encoding/json), the first
+// in the document. Decode must agree with it on every input.
 func referenceDecode(data []byte, maxDepth int) (any, error) {
+	data = TrimBOM(data)
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
@@ -42,6 +47,7 @@ func referenceDecode(data []byte, maxDepth int) (any, error) {
 		return nil, &SyntaxError{Offset: off, Line: line, Col: col, Msg: "unexpected data after the JSON value"}
 	}
 	// The number limits, checked on the tokens in document order.
+	numOff := -1
 	toks := json.NewDecoder(bytes.NewReader(data))
 	toks.UseNumber()
 	for {
@@ -49,11 +55,26 @@ func referenceDecode(data []byte, maxDepth int) (any, error) {
 		if err != nil {
 			break
 		}
-		if n, ok := tok.(json.Number); ok && referenceNumberTooLarge(string(n)) {
-			return nil, numberTooLarge(data, int(toks.InputOffset())-len(n))
+		if n, ok := tok.(json.Number); ok && (referenceNumberTooLarge(string(n)) || referenceOutOfRange(string(n))) {
+			numOff = int(toks.InputOffset()) - len(n)
+			break
 		}
 	}
+	// In a well-formed document, invalid UTF-8 can only be in strings.
+	badOff := firstInvalidUTF8(data)
+	switch {
+	case numOff >= 0 && (badOff < 0 || numOff < badOff):
+		return nil, numberError(data, numOff)
+	case badOff >= 0:
+		return nil, utf8Error(data, badOff)
+	}
 	return v, nil
+}
+
+// referenceOutOfRange reports whether strconv reads n as an infinity.
+func referenceOutOfRange(n string) bool {
+	f, err := strconv.ParseFloat(n, 64)
+	return err != nil && math.IsInf(f, 0)
 }
 
 func referenceNumberTooLarge(n string) bool {
@@ -99,11 +120,11 @@ func checkMatchesReference(t *testing.T, data []byte, maxDepth int) {
 	if !errors.As(err, &se) || !errors.As(wantErr, &wse) {
 		t.Fatalf("Decode(%.200q, %d): errors %v and reference %v are not both *SyntaxError", data, maxDepth, err, wantErr)
 	}
-	if se.Offset != wse.Offset || se.Line != wse.Line || se.Col != wse.Col || se.Msg != wse.Msg {
+	if se.Offset != wse.Offset || se.Line != wse.Line || se.Col != wse.Col || se.Msg != wse.Msg || se.Path != wse.Path {
 		t.Fatalf("Decode(%.200q, %d): error at %d (%d:%d) %q, reference at %d (%d:%d) %q",
 			data, maxDepth, se.Offset, se.Line, se.Col, se.Msg, wse.Offset, wse.Line, wse.Col, wse.Msg)
 	}
-	for _, sentinel := range []error{ErrTooDeep, io.EOF, io.ErrUnexpectedEOF} {
+	for _, sentinel := range []error{ErrTooDeep, io.EOF, io.ErrUnexpectedEOF, ErrNumberTooLarge, ErrOutOfRange, ErrInvalidUTF8} {
 		if errors.Is(err, sentinel) != errors.Is(wantErr, sentinel) {
 			t.Fatalf("Decode(%.200q, %d): error %v and reference error %v differ on wrapping %v", data, maxDepth, err, wantErr, sentinel)
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // DefaultMaxDepth is the nesting depth Decode accepts by default.
@@ -19,6 +20,11 @@ type SyntaxError struct {
 	Offset    int64 // byte offset of the error, 0-based
 	Line, Col int   // 1-based; Col counts bytes
 	Msg       string
+	// Path locates the offending value in the document, in the notation
+	// of issue locations ("items[2].price", "root"), for an error about a
+	// value of a well-formed document (a number out of range, invalid
+	// UTF-8); it is empty for other errors.
+	Path string
 	// Err is the cause, if any: ErrTooDeep for over-deep input; for input
 	// that ends too soon, io.ErrUnexpectedEOF (io.EOF when it holds no
 	// value at all); for an error of Wrap, the decoder's error. It is nil
@@ -42,19 +48,9 @@ const (
 	MaxNumberLen      = 1000 // longest number, in bytes
 )
 
-// ErrNumberTooLarge is wrapped by errors for a number over the limits.
+// ErrNumberTooLarge is wrapped by errors for a number over the limits, or
+// out of the float64 range ([ErrOutOfRange]).
 var ErrNumberTooLarge = errors.New("JSON number too large")
-
-// numberTooLarge is the error for the number at offset off of data.
-func numberTooLarge(data []byte, off int) error {
-	end := off
-	for end < len(data) && end-off < 40 && !isSpace(data[end]) && data[end] != ',' && data[end] != ']' && data[end] != '}' {
-		end++
-	}
-	line, col := Position(data, int64(off))
-	return &SyntaxError{Offset: int64(off), Line: line, Col: col, Err: ErrNumberTooLarge,
-		Msg: fmt.Sprintf("number %s is beyond what judge accepts (an exponent of at most %d, at most %d characters)", data[off:end], MaxNumberExponent, MaxNumberLen)}
-}
 
 // ErrTooDeep is wrapped by errors for JSON nested deeper than allowed.
 var ErrTooDeep = errors.New("JSON nested too deeply")
@@ -108,34 +104,98 @@ func tooDeep(data []byte, off, maxDepth int) *SyntaxError {
 }
 
 // Decode parses one JSON value from data with numbers as json.Number. It
-// rejects trailing data and nesting deeper than maxDepth (DefaultMaxDepth
-// when maxDepth <= 0).
+// skips a UTF-8 byte-order mark at the start (positions count from after
+// it) and rejects trailing data and nesting deeper than maxDepth
+// (DefaultMaxDepth when maxDepth <= 0).
 //
-// The value is exactly what encoding/json's Decoder with UseNumber stores
-// in an any: objects as map[string]any (the last of duplicate keys wins),
-// arrays as []any, numbers as json.Number holding the number's text,
-// strings with invalid UTF-8 and unpaired surrogate escapes replaced by
-// U+FFFD, and true, false and null as bool and nil. On failure the value
-// is nil and the error is a *SyntaxError naming the offending byte: it
-// wraps ErrTooDeep when the input nests too deeply anywhere, which is
-// reported before any other error. Decode is safe for concurrent use.
+// The value is what encoding/json's Decoder with UseNumber stores in an
+// any: objects as map[string]any (the last of duplicate keys wins; see
+// [DecodeDuplicates] to learn of them), arrays as []any, numbers as
+// json.Number holding the number's text, strings with unpaired surrogate
+// escapes replaced by U+FFFD, and true, false and null as bool and nil.
+// Unlike encoding/json, Decode changes nothing silently: a string that is
+// not valid UTF-8 is an error wrapping [ErrInvalidUTF8] (with its byte
+// offset), and a number beyond the float64 range one wrapping
+// [ErrOutOfRange], both with the value's Path. On failure the value is nil
+// and the error is a *SyntaxError naming the offending byte: it wraps
+// ErrTooDeep when the input nests too deeply anywhere, which is reported
+// before any other error; errors about values of an otherwise well-formed
+// document come last, the first in the document. Decode is safe for
+// concurrent use.
 func Decode(data []byte, maxDepth int) (any, error) {
+	return decode(TrimBOM(data), maxDepth, nil)
+}
+
+// MaxDuplicates is how many duplicate keys DecodeDuplicates reports.
+const MaxDuplicates = 100
+
+// Duplicate is an object key that appears again in the same object; the
+// decoded value keeps the last.
+type Duplicate struct {
+	Key       string
+	Path      string // the member's location: "user.name", "items[2].id"
+	Offset    int64  // byte offset of the repeated key, 0-based
+	Line, Col int    // 1-based
+}
+
+// DecodeDuplicates is [Decode] that also returns the keys that repeat an
+// earlier key of their object, in document order (at most
+// [MaxDuplicates]). Finding them costs nothing when there are none.
+func DecodeDuplicates(data []byte, maxDepth int) (any, []Duplicate, error) {
+	data = TrimBOM(data)
+	var offs []int
+	v, err := decode(data, maxDepth, &offs)
+	if err != nil || len(offs) == 0 {
+		return v, nil, err
+	}
+	slices.Sort(offs)
+	dups := make([]Duplicate, 0, len(offs))
+	k := 0
+	walk(data, func(start, end int, isKey bool, stack []frame) bool {
+		for k < len(offs) && offs[k] < start {
+			k++ // not a token start: cannot happen for a well-formed document
+		}
+		if k == len(offs) {
+			return false
+		}
+		if isKey && offs[k] == start {
+			key := unquote(data[start:end])
+			line, col := Position(data, int64(start))
+			dups = append(dups, Duplicate{Key: key, Path: render(stack, &key), Offset: int64(start), Line: line, Col: col})
+			k++
+		}
+		return true
+	})
+	return v, dups, nil
+}
+
+func decode(data []byte, maxDepth int, dups *[]int) (any, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
 	}
 	d := getDecoder(data, maxDepth)
+	d.dups = dups
 	v, i := d.value(skipSpace(data, 0))
 	if i >= 0 {
 		if i = skipSpace(data, i); i < len(data) {
 			i = d.failMsg(i, "unexpected data after the JSON value")
 		}
 	}
-	err, bigNum := d.err, d.bigNum
+	err, bigNum, badUTF8 := d.err, d.bigNum, d.badUTF8
 	d.release()
-	if i >= 0 && bigNum >= 0 {
-		return nil, numberTooLarge(data, bigNum)
+	if i >= 0 && (bigNum >= 0 || badUTF8 >= 0) {
+		if dups != nil {
+			*dups = (*dups)[:0]
+		}
+		if bigNum >= 0 && (badUTF8 < 0 || bigNum < badUTF8) {
+			return nil, numberError(data, bigNum)
+		}
+		return nil, utf8Error(data, badUTF8)
 	}
 	if i < 0 {
+		if dups != nil {
+			*dups = (*dups)[:0]
+		}
 		// Over-deep input is reported first wherever it is, as when
 		// CheckDepth ran before parsing.
 		if derr := CheckDepth(data, maxDepth); derr != nil {

@@ -644,7 +644,8 @@ func (s *scanner) number(i int) (int, bool) {
 			i++
 		}
 	}
-	if exp > jsonvalue.MaxNumberExponent || i-start > jsonvalue.MaxNumberLen {
+	// Decode rejects these numbers, and those beyond the float64 range.
+	if exp > jsonvalue.MaxNumberExponent || i-start > jsonvalue.MaxNumberLen || exp+i-start >= 308 && jsonvalue.OutOfRange(d[start:i]) {
 		return s.fail()
 	}
 	return i, true

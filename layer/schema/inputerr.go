@@ -57,6 +57,8 @@ func (b *builder) inputError(err error) *layer.InputError {
 		}
 		if gap := re2Gap(regex.Regex); gap != "" {
 			ie.Msg = unsupportedPattern(regex.Regex, gap)
+		} else if why := re2Limit(regex.Regex, regex.Err); why != "" {
+			ie.Msg = "pattern " + show(regex.Regex) + " " + why
 		} else {
 			ie.Msg = fmt.Sprintf("invalid regular expression %s: %v (patterns use Go's RE2 syntax: no lookaround, no backreferences)",
 				show(regex.Regex), regex.Err)
@@ -138,8 +140,11 @@ func (b *builder) metaError(ie *layer.InputError, e *jsonschema.SchemaValidation
 	n := len(sub.found) + sub.skipped
 	// A schema whose only fault is a pattern RE2 cannot run is valid: say
 	// what judge lacks rather than that the schema is wrong.
-	if sub.skipped == 0 && !slices.ContainsFunc(sub.found, func(f finding) bool { return f.gap == "" }) {
+	if sub.skipped == 0 && !slices.ContainsFunc(sub.found, func(f finding) bool { return f.gap == "" && f.limit == "" }) {
 		ie.Msg = unsupportedPattern(f.regex, f.gap)
+		if f.limit != "" {
+			ie.Msg = "pattern " + show(f.regex) + " " + f.limit
+		}
 		if n > 1 {
 			ie.Msg += fmt.Sprintf(" (and %d more such patterns)", n-1)
 		}
@@ -149,6 +154,59 @@ func (b *builder) metaError(ie *layer.InputError, e *jsonschema.SchemaValidation
 	if n > 1 {
 		ie.Msg += fmt.Sprintf(" (and %d more problems)", n-1)
 	}
+}
+
+// re2Limit explains why a pattern breaks one of RE2's size limits, as a
+// clause ("is beyond what RE2 compiles: …"), or returns "" for any other
+// error. RE2's parser factors the common
+// prefixes of alternatives into nested groups, so a flat list of
+// alternatives sharing prefixes ("a|ab|abc|…") can pass its limit of 1000
+// nesting levels: saying "nests too deeply" about a pattern that nests one
+// level would mislead.
+func re2Limit(pattern string, err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	switch se.Code {
+	case syntax.ErrNestingDepth:
+		own, alts := groupDepth(pattern)
+		if own >= 1000 {
+			return ""
+		}
+		return fmt.Sprintf("is beyond what RE2 compiles: its parser factors the common prefixes of the %d alternatives into nested groups, and they nest more than 1000 levels deep although the pattern itself nests %d; list the values with enum instead, or shorten the list",
+			alts, own)
+	case syntax.ErrLarge:
+		return "is beyond what RE2 compiles: its compiled program would be larger than RE2's size limit (a counted repetition such as {1000} multiplies the size); write fewer or smaller repetitions"
+	}
+	return ""
+}
+
+// groupDepth returns how deeply pattern nests its parentheses, and how
+// many alternatives it has ('|' outside character classes, plus one).
+func groupDepth(pattern string) (depth, alts int) {
+	cur, inClass, alts := 0, false, 1
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+			if i+1 < len(pattern) && pattern[i+1] == ']' {
+				i++ // a ']' first in a class is literal
+			}
+		case c == '(':
+			cur++
+			depth = max(depth, cur)
+		case c == ')':
+			cur--
+		case c == '|':
+			alts++
+		}
+	}
+	return depth, alts
 }
 
 // unsupportedPattern says that a pattern uses gap (see re2Gap).

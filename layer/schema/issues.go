@@ -42,6 +42,9 @@ type finding struct {
 	// allows but RE2 cannot run: the expression, and what it uses that RE2
 	// lacks ("a lookahead").
 	regex, gap string
+	// limit, for a regular expression that breaks one of RE2's size
+	// limits, says why (see re2Limit).
+	limit string
 }
 
 // reporter turns a *jsonschema.ValidationError tree into findings.
@@ -364,13 +367,20 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 		if k.Want == "regex" {
 			gap = re2Gap(regex)
 		}
-		if gap != "" {
+		limit := ""
+		if k.Want == "regex" && gap == "" {
+			limit = re2Limit(regex, k.Err)
+		}
+		switch {
+		case gap != "":
 			reason = fmt.Sprintf("is %s, a regular expression that uses %s, which judge's regular-expression engine (RE2) does not support",
 				show(regex), gap)
+		case limit != "":
+			reason = fmt.Sprintf("is %s, a regular expression that %s", show(regex), limit)
 		}
 		if f := r.addf(s, result.ConstraintViolation, "format", reason,
-			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want))); f != nil && gap != "" {
-			f.regex, f.gap = regex, gap
+			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want))); f != nil && (gap != "" || limit != "") {
+			f.regex, f.gap, f.limit = regex, gap, limit
 		}
 	case *kind.MinItems:
 		r.addf(s, result.ConstraintViolation, "minItems",
@@ -543,7 +553,7 @@ func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name str
 		fmt.Sprintf("Property name %s %s is not allowed: %s", show(name), s.where, why),
 		"has a name the schema does not allow: "+why,
 		fmt.Sprintf("Rename the property %s %s so that its name is allowed, or remove it", show(name), s.where)); added != nil && f != nil {
-		added.regex, added.gap = f.regex, f.gap
+		added.regex, added.gap, added.limit = f.regex, f.gap, f.limit
 	}
 }
 
