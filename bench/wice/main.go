@@ -272,6 +272,7 @@ func main() {
 	half := flag.String("half", "", `only the claims of this half ("a" or "b", by a hash of the claim id); default all`)
 	verbose := flag.Bool("v", false, "print every flagged claim with its findings to stderr")
 	top := flag.Int("top", 10, "how many classes of false flags to print")
+	only := flag.String("id", "", "print every row of the claim with this id: its findings and the verdict on each claim, and nothing else")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: wice [-half a|b] [-v] [-top N] FILE")
 		flag.PrintDefaults()
@@ -285,6 +286,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wice:", err)
 		os.Exit(1)
+	}
+	if *only != "" {
+		if err := Show(context.Background(), e, flag.Arg(0), *only, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "wice:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	var vw io.Writer
 	if *verbose {
@@ -301,4 +309,51 @@ func main() {
 	}
 	fmt.Printf("WiCE, %s, facts + hallucination layers, no model\n\n", name)
 	rep.Write(os.Stdout, *top)
+}
+
+// Show prints, for every row of the claim with the given id, the findings
+// and the verdict on each claim the layers read in it.
+func Show(ctx context.Context, e *judge.Engine, file, id string, w io.Writer) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	found := false
+	for i, line := range strings.Split(string(data), "\n") {
+		var r Row
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return fmt.Errorf("%s:%d: %w", file, i+1, err)
+		}
+		if r.Meta.ID != id {
+			continue
+		}
+		found = true
+		fmt.Fprintf(w, "line %d, %s: %s\n", i+1, r.Label, r.Claim)
+		v, err := check(ctx, e, r)
+		if err != nil {
+			return err
+		}
+		for _, is := range v.findings {
+			fmt.Fprintf(w, "  %s [%s] %s: %s\n", is.Type, is.Rule, is.Location, is.Message)
+		}
+		src := []layer.Source{{ID: "evidence", Content: strings.Join(r.Evidence, "\n")}}
+		cvs, err := facts.Verdicts(ctx, &layer.Input{Output: r.Claim, Sources: src})
+		if err != nil {
+			return err
+		}
+		for _, cv := range cvs {
+			fmt.Fprintf(w, "    %s %q (%s): %s", cv.Kind, cv.Text, cv.Location, cv.Verdict)
+			if cv.Evidence != "" {
+				fmt.Fprintf(w, " line %d %q", cv.Line, clip(cv.Evidence, 100))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if !found {
+		return fmt.Errorf("no claim %q in %s", id, file)
+	}
+	return nil
 }

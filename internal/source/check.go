@@ -131,6 +131,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
+	if v, ok := ix.relativeDate(c, q); ok {
+		return v
+	}
 	if smallCount(c) {
 		return Verdict{Status: Undecided}
 	}
@@ -344,7 +347,9 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 	for _, part := range ix.parts {
 		for _, id := range part.values[key] {
 			p := &part.passages[id]
-			if q.overlap(p) == 0 {
+			if q.overlap(p) == 0 && cd.Day == 0 {
+				// A day and month ("October 6th") rarely match by
+				// chance; a month alone must be about the same thing.
 				continue
 			}
 			for _, s := range p.Claims {
@@ -406,6 +411,33 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	// subject a pronoun).
 	return best, bestScore > 0 || n == 1
 }
+
+// relativeDate decides a date claim with a year that no passage states or
+// contradicts, where the passage that best matches its sentence (sharing
+// minRelativeOverlap words or more, and a quarter of the sentence's)
+// dates something relative to a day it does not give: "won the national
+// student cup in 2019" against "took the National Student Cup this year,
+// building on 2018". The source neither states nor contradicts the year,
+// so the claim is undecided, with Why quoting the relative date.
+func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Period != 0 {
+		return Verdict{}, false
+	}
+	cands := ix.candidates(q)
+	need := max(minRelativeOverlap, (2*len(q.attr)+len(q.ctx)+3)/4)
+	if len(cands) == 0 || cands[0].score < need || !cands[0].p.relative {
+		return Verdict{}, false
+	}
+	p := cands[0].p
+	return Verdict{Status: Undecided, Evidence: p,
+		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", relativeDateRE.FindString(p.Text))}, true
+}
+
+// minRelativeOverlap is the fewest words a passage dating something
+// relative to its day must share with a claim's sentence to leave the
+// claim's year undecided.
+const minRelativeOverlap = 3
 
 // covers reports whether source date s gives every part claim date c
 // gives (c "February 2024" is covered by "February 13, 2024", not by
@@ -523,21 +555,36 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 	if c.Kind == claim.Name && c.Attribute == "" {
 		return Verdict{}, false
 	}
-	need := 2
-	if len(q.attr) == 0 && len(q.ctx) < 3 {
-		need = max(1, len(q.ctx))
-	}
+	need := contradictionOverlap(q)
 	for _, cand := range ix.candidates(q) {
 		if cand.score < need {
 			break
 		}
 		for _, s := range cand.p.Claims {
-			if near, ok := conflicts(c, s); ok {
+			near, ok := conflicts(c, s)
+			if ok && c.Kind == claim.Date && cand.p.relative && !near {
+				// "Since that first win in 2006 ... his new victory
+				// today": another year in a passage that dates
+				// something relative to its day may be of another
+				// event than the claim's.
+				continue
+			}
+			if ok {
 				return Verdict{Status: Contradicted, Evidence: cand.p, Found: s, Near: near}, true
 			}
 		}
 	}
 	return Verdict{}, false
+}
+
+// contradictionOverlap is the score a passage needs to be about the same
+// thing as a claim of query q: two words, or all the sentence has when it
+// has fewer than three and no attribute.
+func contradictionOverlap(q query) int {
+	if len(q.attr) == 0 && len(q.ctx) < 3 {
+		return max(1, len(q.ctx))
+	}
+	return 2
 }
 
 // conflicts reports whether source claim s gives another value for what

@@ -53,7 +53,7 @@ func (ix *Index) findSqueezed(text string) *Passage {
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			for _, id := range part.words[claim.Stem(key[:i])] {
+			for _, id := range slices.Concat(part.words[claim.Stem(key[:i])], part.joined[key[:i]]) {
 				if seen[id] {
 					continue
 				}

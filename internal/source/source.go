@@ -107,6 +107,10 @@ type Passage struct {
 	// Claims are the specifics the passage states.
 	Claims  []claim.Claim
 	negated bool
+	// relative is set when the passage dates something relative to a day
+	// it does not give ("today", "this year", "last week"): its other
+	// dates may be of another event than the one it dates that way.
+	relative bool
 	// stems are the stems of the passage's content words, sorted.
 	stems []string
 }
@@ -124,6 +128,10 @@ type DocIndex struct {
 	passages []Passage
 	words    map[string][]int32
 	values   map[string][]int32
+	// joined maps a word written with inner punctuation, squeezed
+	// ("iberoamerican" for "Ibero-American"), to its passages: the
+	// candidates of a name written with other spacing or punctuation.
+	joined map[string][]int32
 }
 
 // Doc returns the indexed document.
@@ -143,7 +151,7 @@ func Build(d Doc) (*DocIndex, error) {
 		return nil, &DocError{ID: d.ID, Msg: "the document is not UTF-8 text"}
 	}
 	doc := d
-	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}}
+	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}, joined: map[string][]int32{}}
 	text := prepare(d.Content, d.format())
 	lineStarts := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -173,6 +181,11 @@ func Build(d Doc) (*DocIndex, error) {
 // states what "the company did not get the balance right" says.
 var implicitNegRE = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed)?|refus(?:e|es|ed)|unable|declin(?:e|es|ed)|neglect(?:s|ed)?) to\b`)
 
+// relativeDateRE finds a date written relative to the day of writing,
+// which a passage does not give: "today", "yesterday", "this year", "last
+// week", "next month".
+var relativeDateRE = regexp.MustCompile(`(?i)\b(?:today|yesterday|tomorrow|tonight|(?:this|last|next|past|coming) (?:year|month|week|season|summer|winter|spring|autumn|fall|weekend|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|may|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b`)
+
 func (x *DocIndex) add(text string, line int) {
 	id := int32(len(x.passages))
 	p := Passage{Doc: x.doc, Text: text, Line: line, Claims: claim.Extract(text, "").Claims}
@@ -181,6 +194,14 @@ func (x *DocIndex) add(text string, line int) {
 		x.words[w] = append(x.words[w], id)
 	}
 	slices.Sort(p.stems)
+	claim.WordsFunc(text, func(w string, _, _ int) {
+		if sq := squeeze(w); sq != w && len(sq) >= 4 {
+			if l := x.joined[sq]; len(l) == 0 || l[len(l)-1] != id {
+				x.joined[sq] = append(l, id)
+			}
+		}
+	})
+	p.relative = relativeDateRE.MatchString(text)
 	seen := map[string]bool{}
 	p.negated = implicitNegRE.MatchString(text)
 	for _, c := range p.Claims {

@@ -29,6 +29,11 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"score with an en dash", "United beat Arsenal 5-4 at Highbury.", "United beat Arsenal 5–4 at Highbury.", "United beat Arsenal 6–4 at Highbury."},
 		{"grade", "The school opened in August 2016 with 400 students.", "The school opened in 2016 with 400 9th-grade students.", "The school opened in 2016 with 700 9th-grade students."},
 		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
+		{"year dated relative to the page", "The national team manager cancelled today's training.\nBoth the men's and women's team took the Volleyball England National Student Cup this year, building on their achievements in 2018.",
+			"Both the men's and women's volleyball team also won the national student cup in 2019.", "Upon his return in January 2009, he again became the keeper of the national team."},
+		{"day and month without a year", "## Why October 6th Matters in Rock History\nIn 1995, the band released the first track to radio stations via satellite uplink.",
+			"On October 6, 1995, the band released the song to radio via satellite uplink.", "On October 9, 1995, the band released the song to radio via satellite uplink."},
+		{"name joined where the source has a hyphen", "GM Lazaro Bruzon wins 6th Ibero-American Championship.", "Bruzon won the 6th Iberoamerican championship.", "Bruzon won the 6th Panamerican championship."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {
 		var out []result.Issue
