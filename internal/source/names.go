@@ -33,6 +33,13 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
+	if rest := afterPlace(core); len(rest) >= 2 {
+		// "United States National Film Registry" is the "National
+		// Film Registry" of that country.
+		if p := ix.findWords(rest); p != nil {
+			return p
+		}
+	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
@@ -150,6 +157,26 @@ func nameForms(core []string) [][]string {
 		}
 	}
 	return forms
+}
+
+// afterPlace returns the words of the name of stems core after a leading
+// country, region or nationality ("United States", "British"), or nil
+// when it does not start with one.
+func afterPlace(core []string) []string {
+	pl := places()
+	if len(core) > 1 {
+		if _, ok := pl[core[0]]; ok {
+			return core[1:]
+		}
+	}
+	for _, alts := range pl {
+		for _, alt := range alts {
+			if len(alt) > 1 && len(alt) < len(core) && slices.Equal(alt, core[:len(alt)]) {
+				return core[len(alt):]
+			}
+		}
+	}
+	return nil
 }
 
 // findInitials returns a passage that writes the name of several words

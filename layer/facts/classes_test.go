@@ -34,6 +34,16 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"day and month without a year", "## Why October 6th Matters in Rock History\nIn 1995, the band released the first track to radio stations via satellite uplink.",
 			"On October 6, 1995, the band released the song to radio via satellite uplink.", "On October 9, 1995, the band released the song to radio via satellite uplink."},
 		{"name joined where the source has a hyphen", "GM Lazaro Bruzon wins 6th Ibero-American Championship.", "Bruzon won the 6th Iberoamerican championship.", "Bruzon won the 6th Panamerican championship."},
+		{"age", "# Former Congresswoman Liz Patterson dies at 78\nShe was 78.", "Patterson died at the age of 78.", "Patterson died at the age of 87."},
+		{"title word written in lower case too", "Kerrang! released Maiden Heaven, a tribute album with Iron Maiden covers.",
+			"The band covered a song for the Kerrang! tribute album \"Maiden Heaven: A Tribute to Iron Maiden\".", "The band covered a song for the Kerrang! tribute album \"Maiden Heaven: A Salute to Iron Maiden\"."},
+		{"year the source leaves out", "BFI London Film Festival – Thursday 18 October 15:30 Odeon Tottenham Court Road",
+			"It was shown on 18 October 2018 as part of the 2018 BFI London Film Festival.", "It was shown on 18 October 2018 as part of the 2016 BFI London Film Festival at the Odeon Leicester Square."},
+		{"weekday in a dated article", "By Travis Zimpfer on March 2, 2017\nThe Appellate Judicial Commission narrowed the list of applicants to three Wednesday evening.",
+			"On March 1, 2017 the Appellate Judicial Commission narrowed the applicants to three.", "On February 28, 2017 the Appellate Judicial Commission narrowed the applicants to three."},
+		{"country before a name", "The National Film Registry is turning 30.", "The film was added to the United States National Film Registry.", "The film was added to the United States National Book Registry."},
+		{"month dated relative to the page", "The City of Milwaukee's Arts Board said this week that the original search wasn't inclusive enough.",
+			"In November of that year the City of Milwaukee's Arts Board said the original search wasn't inclusive enough.", "In November the Parks Board of Chicago met."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {
 		var out []result.Issue
