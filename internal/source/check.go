@@ -141,7 +141,76 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if smallCount(c) {
 		return Verdict{Status: Undecided}
 	}
+	if v, ok := ix.bareHour(c); ok {
+		return v
+	}
+	if v, ok := ix.unnamedWeekday(c); ok {
+		return v
+	}
 	return Verdict{Status: Unsupported}
+}
+
+// bareHour decides a time of day no source states or contradicts, where
+// the sources give no time of day at all but its hour as a bare number
+// ("7 pm" where a chat says "Let's make it 7"): the source does not say
+// the number is a time, so the claim is undecided, with Why saying so.
+func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
+	h, m, ok := strings.Cut(c.Value, ":")
+	hh, err := strconv.Atoi(h)
+	if c.Kind != claim.Time || !ok || m != "00" || err != nil {
+		return Verdict{}, false
+	}
+	for _, part := range ix.parts {
+		for k := range part.values {
+			if strings.HasPrefix(k, string(claim.Time)+":") {
+				return Verdict{}, false
+			}
+		}
+	}
+	for _, n := range []int{hh, hh - 12} {
+		if n < 1 || n > 12 {
+			continue
+		}
+		for _, part := range ix.parts {
+			for _, id := range part.values["number:"+strconv.Itoa(n)] {
+				p := &part.passages[id]
+				for _, s := range p.Claims {
+					if s.Kind == claim.Number && s.Num == float64(n) && s.Unit == "" {
+						return Verdict{Status: Undecided, Evidence: p, Found: s,
+							Why: fmt.Sprintf("the source gives %s without saying it is a time of day", s.Quoted())}, true
+					}
+				}
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// unnamedWeekday decides a weekday alone ("on Friday") that no source
+// states, when the sources name no day of the week and no full date at
+// all: they may speak of that day in other words ("TGIF", "at the
+// weekend", "tomorrow"), and give no day it could contradict, so the
+// claim is undecided.
+func (ix *Index) unnamedWeekday(c claim.Claim) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Weekday == "" {
+		return Verdict{}, false
+	}
+	for _, part := range ix.parts {
+		for k, ids := range part.values {
+			if strings.HasPrefix(k, "date:w:") && len(ids) > 0 {
+				return Verdict{}, false
+			}
+		}
+		for _, p := range part.passages {
+			for _, s := range p.Claims {
+				if sd, ok := claim.ParseDate(s.Value); s.Kind == claim.Date && ok && sd.Day != 0 && sd.Month != 0 {
+					return Verdict{}, false
+				}
+			}
+		}
+	}
+	return Verdict{Status: Undecided}, true
 }
 
 // smallCount reports whether c is a count of one or two written as a word

@@ -44,6 +44,8 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"country before a name", "The National Film Registry is turning 30.", "The film was added to the United States National Film Registry.", "The film was added to the United States National Book Registry."},
 		{"month dated relative to the page", "The City of Milwaukee's Arts Board said this week that the original search wasn't inclusive enough.",
 			"In November of that year the City of Milwaukee's Arts Board said the original search wasn't inclusive enough.", "In November the Parks Board of Chicago met."},
+		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
+		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {
 		var out []result.Issue
@@ -66,5 +68,27 @@ func TestFalseFlagClasses(t *testing.T) {
 				t.Errorf("%q not flagged", tt.wrong)
 			}
 		})
+	}
+}
+
+// TestWeekdayAndHourNamed: a weekday or an hour is left undecided only
+// where the sources name no weekday or time of day at all; where they
+// name another, the claim is still flagged.
+func TestWeekdayAndHourNamed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ source, output string }{
+		{"Steve: do you fancy a drink at the weekend?\nCarly: See you Saturday at Kings.", "Steve and Carly plan to meet up on Friday for a drink at Kings."},
+		{"Jacob: Got it! 7? 8?\nAlex: Let's make it 7. The pub opens at 6 pm.", "They agree to meet at 8 pm."},
+	} {
+		f := runFacts(t, &layer.Input{Output: tt.output, Sources: []layer.Source{{ID: "src", Content: tt.source}}})
+		bad := 0
+		for _, is := range f.Issues {
+			if is.Type == result.UnsupportedClaim || is.Type == result.Hallucination || is.Type == result.FactMismatch {
+				bad++
+			}
+		}
+		if bad == 0 {
+			t.Errorf("%q against %q: not flagged (%s)", tt.output, tt.source, dump(f.Issues))
+		}
 	}
 }
