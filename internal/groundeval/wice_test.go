@@ -1,4 +1,4 @@
-package main
+package groundeval
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestWiCE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Evaluate(context.Background(), e, file, "", nil)
+	rep, err := EvaluateWiCE(context.Background(), e, file, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestBadInput(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Evaluate(context.Background(), e, path, "", nil)
+		_, err := EvaluateWiCE(context.Background(), e, path, "", nil)
 		want := path + ":2:"
 		if name == "label.jsonl" {
 			want = path + ":1: label"

@@ -1,4 +1,4 @@
-package main
+package groundeval
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func summEdits(t *testing.T) ([]string, *judge.Engine) {
 // balanced accuracy, or flags more consistent summaries, fails here.
 func TestSummEdits(t *testing.T) {
 	files, e := summEdits(t)
-	rep, err := Evaluate(context.Background(), e, files, "", nil)
+	rep, err := EvaluateSummEdits(context.Background(), e, files, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
