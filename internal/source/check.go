@@ -161,10 +161,8 @@ func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
-		for k := range part.values {
-			if strings.HasPrefix(k, string(claim.Time)+":") {
-				return Verdict{}, false
-			}
+		if part.clock {
+			return Verdict{}, false
 		}
 	}
 	for _, n := range []int{hh, hh - 12} {
@@ -197,17 +195,8 @@ func (ix *Index) unnamedWeekday(c claim.Claim) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
-		for k, ids := range part.values {
-			if strings.HasPrefix(k, "date:w:") && len(ids) > 0 {
-				return Verdict{}, false
-			}
-		}
-		for _, p := range part.passages {
-			for _, s := range p.Claims {
-				if sd, ok := claim.ParseDate(s.Value); s.Kind == claim.Date && ok && sd.Day != 0 && sd.Month != 0 {
-					return Verdict{}, false
-				}
-			}
+		if part.dated || part.weekday {
+			return Verdict{}, false
 		}
 	}
 	return Verdict{Status: Undecided}, true
@@ -543,12 +532,16 @@ func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	}
 	cands := ix.candidates(q)
 	need := max(minRelativeOverlap, (2*len(q.attr)+len(q.ctx)+3)/4)
-	if len(cands) == 0 || cands[0].score < need || !cands[0].p.relative {
+	if len(cands) == 0 || cands[0].score < need {
 		return Verdict{}, false
 	}
 	p := cands[0].p
+	rel := p.relative()
+	if rel == "" {
+		return Verdict{}, false
+	}
 	return Verdict{Status: Undecided, Evidence: p,
-		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", relativeDateRE.FindString(p.Text))}, true
+		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", rel)}, true
 }
 
 // YearsLeftOut revises the verdicts vs on claims cs (of one output, in
@@ -702,7 +695,7 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 		}
 		for _, s := range cand.p.Claims {
 			near, ok := conflicts(c, s)
-			if ok && c.Kind == claim.Date && cand.p.relative && !near {
+			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" {
 				// "Since that first win in 2006 ... his new victory
 				// today": another year in a passage that dates
 				// something relative to its day may be of another
