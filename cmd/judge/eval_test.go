@@ -128,3 +128,28 @@ func TestEvalBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalBinary runs the judge binary's eval on the slice of the real
+// data: the report on stdout is the golden one, and a missing file exits
+// with status 2 and says which.
+func TestEvalBinary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wice, se := evalSlice(t, dir)
+	r := runJudge(t, nil, "eval", "--wice", wice, "--summedits", strings.Join(se, ","), "--top", "3")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	want, err := os.ReadFile("testdata/eval.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.ReplaceAll(r.stdout, dir, "DIR"); got != string(want) {
+		t.Errorf("judge eval differs from testdata/eval.golden:\n%s", got)
+	}
+	missing := filepath.Join(dir, "none.jsonl")
+	r = runJudge(t, nil, "eval", "--wice", missing)
+	if r.code != exitBadInput || !strings.Contains(r.stderr, missing) {
+		t.Errorf("missing file: exit %d, stderr %q; want 2 naming %s", r.code, r.stderr, missing)
+	}
+}

@@ -69,13 +69,9 @@ func (r *SummEditsReport) OwnRecall() float64 { return ratio(r.OwnTP, r.All.TP+r
 func EvaluateSummEdits(ctx context.Context, e *judge.Engine, files []string, split string, verbose io.Writer) (*SummEditsReport, error) {
 	rep := &SummEditsReport{ByFile: map[string]Counts{}, ByEdit: map[string]Counts{}, RulesFP: map[string]int{}, RulesTP: map[string]int{}}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		samples, err := readSamples(f)
 		if err != nil {
 			return nil, err
-		}
-		var samples []Sample
-		if err := json.Unmarshal(data, &samples); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		var file Counts
 		edits := map[string]Counts{}
@@ -166,6 +162,20 @@ func EvaluateSummEdits(ctx context.Context, e *judge.Engine, files []string, spl
 	return rep, nil
 }
 
+// readSamples reads a SummEdits file: a JSON array of samples. An error
+// names the file.
+func readSamples(f string) ([]Sample, error) {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	var samples []Sample
+	if err := json.Unmarshal(data, &samples); err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return samples, nil
+}
+
 // checkSample validates one summary against its document and returns the
 // findings that flag it.
 func checkSample(ctx context.Context, e *judge.Engine, s Sample) ([]result.Issue, error) {
@@ -253,13 +263,9 @@ func sortedKeys[V any](m map[string]V) []string {
 // ShowSummEdits prints the issues the layers report on the sample with the given id.
 func ShowSummEdits(ctx context.Context, e *judge.Engine, files []string, id string, w io.Writer) error {
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		samples, err := readSamples(f)
 		if err != nil {
 			return err
-		}
-		var samples []Sample
-		if err := json.Unmarshal(data, &samples); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
 		}
 		for _, s := range samples {
 			if s.ID != id {
@@ -305,13 +311,9 @@ func SelfCheck(ctx context.Context, e *judge.Engine, files []string) (SelfCounts
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		samples, err := readSamples(f)
 		if err != nil {
 			return sc, err
-		}
-		var samples []Sample
-		if err := json.Unmarshal(data, &samples); err != nil {
-			return sc, fmt.Errorf("%s: %w", f, err)
 		}
 		for _, s := range samples {
 			if !seen[s.Doc] {
