@@ -11,14 +11,16 @@
 //
 // Usage:
 //
-//	go run ./bench/wice [-half a|b] [-v] [-top N] FILE
+//	go run ./bench/wice [-half a|b] [-v] [-top N] [-id ID] FILE
 //
 // It prints the flag rate per label, balanced accuracy (supported claims
 // passing and not_supported claims flagged, equally weighted), the same
 // counted row by row, and the classes of false flags on supported claims
 // (the rule and the kind of claim), most frequent first, with one example
 // each. -half splits the claims in two by a hash of their id, so that rules
-// tuned on one half can be measured on the other.
+// tuned on one half can be measured on the other. -id prints every row of
+// one claim with the verdict on each of its specifics. The evaluation is
+// internal/groundeval's, as judge eval's.
 package main
 
 import (
