@@ -91,6 +91,7 @@ file (--config), judges plain-language criteria.`,
 	initTools(root)
 	initCall(root)
 	initTrace(root)
+	initEval(root)
 	initMetrics(root)
 	initSchema(root)
 	initVersion(root)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentjudge/judge/internal/claim"
 )
@@ -121,6 +122,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
+		if p := ix.weekdayOf(c, q); p != nil {
+			return Verdict{Status: Supported, Evidence: p}
+		}
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
@@ -131,10 +135,71 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
+	if v, ok := ix.relativeDate(c, q); ok {
+		return v
+	}
 	if smallCount(c) {
 		return Verdict{Status: Undecided}
 	}
+	if v, ok := ix.bareHour(c); ok {
+		return v
+	}
+	if v, ok := ix.unnamedWeekday(c); ok {
+		return v
+	}
 	return Verdict{Status: Unsupported}
+}
+
+// bareHour decides a time of day no source states or contradicts, where
+// the sources give no time of day at all but its hour as a bare number
+// ("7 pm" where a chat says "Let's make it 7"): the source does not say
+// the number is a time, so the claim is undecided, with Why saying so.
+func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
+	h, m, ok := strings.Cut(c.Value, ":")
+	hh, err := strconv.Atoi(h)
+	if c.Kind != claim.Time || !ok || m != "00" || err != nil {
+		return Verdict{}, false
+	}
+	for _, part := range ix.parts {
+		if part.clock {
+			return Verdict{}, false
+		}
+	}
+	for _, n := range []int{hh, hh - 12} {
+		if n < 1 || n > 12 {
+			continue
+		}
+		for _, part := range ix.parts {
+			for _, id := range part.values["number:"+strconv.Itoa(n)] {
+				p := &part.passages[id]
+				for _, s := range p.Claims {
+					if s.Kind == claim.Number && s.Num == float64(n) && s.Unit == "" {
+						return Verdict{Status: Undecided, Evidence: p, Found: s,
+							Why: fmt.Sprintf("the source gives %s without saying it is a time of day", s.Quoted())}, true
+					}
+				}
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// unnamedWeekday decides a weekday alone ("on Friday") that no source
+// states, when the sources name no day of the week and no full date at
+// all: they may speak of that day in other words ("TGIF", "at the
+// weekend", "tomorrow"), and give no day it could contradict, so the
+// claim is undecided.
+func (ix *Index) unnamedWeekday(c claim.Claim) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Weekday == "" {
+		return Verdict{}, false
+	}
+	for _, part := range ix.parts {
+		if part.dated || part.weekday {
+			return Verdict{}, false
+		}
+	}
+	return Verdict{Status: Undecided}, true
 }
 
 // smallCount reports whether c is a count of one or two written as a word
@@ -344,7 +409,9 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 	for _, part := range ix.parts {
 		for _, id := range part.values[key] {
 			p := &part.passages[id]
-			if q.overlap(p) == 0 {
+			if q.overlap(p) == 0 && cd.Day == 0 {
+				// A day and month ("October 6th") rarely match by
+				// chance; a month alone must be about the same thing.
 				continue
 			}
 			for _, s := range p.Claims {
@@ -406,6 +473,104 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	// subject a pronoun).
 	return best, bestScore > 0 || n == 1
 }
+
+// weekdayOf returns a passage about the same thing as the full date claim
+// c (as for a contradiction) that gives c's weekday alone ("narrowed the
+// list to three Wednesday evening"), in a document that gives a full date
+// from that day to six days later (the day it was written: "March 2,
+// 2017" makes that Wednesday March 1, 2017); nil when there is none.
+func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
+		return nil
+	}
+	day := time.Date(cd.Year, time.Month(cd.Month), cd.Day, 12, 0, 0, 0, time.UTC)
+	if day.Month() != time.Month(cd.Month) {
+		return nil // no such day
+	}
+	weekday := strings.ToLower(day.Weekday().String())
+	need := contradictionOverlap(q)
+	for _, part := range ix.parts {
+		dated := false
+		for _, y := range []int{day.Year(), day.AddDate(0, 0, 6).Year()} {
+			for _, id := range part.values["date:y:"+strconv.Itoa(y)] {
+				for _, s := range part.passages[id].Claims {
+					sd, ok := claim.ParseDate(s.Value)
+					if s.Kind != claim.Date || !ok || sd.Day == 0 || sd.Month == 0 || sd.Period != 0 {
+						continue
+					}
+					if d := time.Date(sd.Year, time.Month(sd.Month), sd.Day, 12, 0, 0, 0, time.UTC).Sub(day); d >= 0 && d <= 6*24*time.Hour {
+						dated = true
+					}
+				}
+			}
+		}
+		if !dated {
+			continue
+		}
+		for _, id := range part.values["date:w:"+weekday] {
+			p := &part.passages[id]
+			if q.overlap(p) >= need {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// relativeDate decides a date claim with a year or month that no passage states or
+// contradicts, where the passage that best matches its sentence (sharing
+// minRelativeOverlap words or more, and a quarter of the sentence's)
+// dates something relative to a day it does not give: "won the national
+// student cup in 2019" against "took the National Student Cup this year,
+// building on 2018". The source neither states nor contradicts the year,
+// so the claim is undecided, with Why quoting the relative date.
+func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if c.Kind != claim.Date || !ok || cd.Year == 0 && cd.Month == 0 || cd.Period != 0 {
+		return Verdict{}, false
+	}
+	cands := ix.candidates(q)
+	need := max(minRelativeOverlap, (2*len(q.attr)+len(q.ctx)+3)/4)
+	if len(cands) == 0 || cands[0].score < need {
+		return Verdict{}, false
+	}
+	p := cands[0].p
+	rel := p.relative()
+	if rel == "" {
+		return Verdict{}, false
+	}
+	return Verdict{Status: Undecided, Evidence: p,
+		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", rel)}, true
+}
+
+// YearsLeftOut revises the verdicts vs on claims cs (of one output, in
+// order): a year alone that no source states ("the 2018 festival") is
+// undecided, as the date it belongs to is, when the sources give a date of
+// the same sentence and year without the year ("18 October 2018" where
+// the source says "Thursday 18 October"): the sources leave that year
+// out, they do not deny it.
+func YearsLeftOut(cs []claim.Claim, vs []Verdict) {
+	for i, c := range cs {
+		cd, ok := claim.ParseDate(c.Value)
+		if vs[i].Status != Unsupported || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month != 0 || cd.Period != 0 {
+			continue
+		}
+		for j, o := range cs {
+			od, ok := claim.ParseDate(o.Value)
+			if j != i && o.Kind == claim.Date && ok && od.Year == cd.Year && o.Sentence == c.Sentence &&
+				vs[j].Status == Undecided && vs[j].Why != "" && vs[j].Evidence != nil {
+				vs[i] = Verdict{Status: Undecided, Evidence: vs[j].Evidence, Source: vs[j].Source, Found: vs[j].Found, Why: vs[j].Why}
+				break
+			}
+		}
+	}
+}
+
+// minRelativeOverlap is the fewest words a passage dating something
+// relative to its day must share with a claim's sentence to leave the
+// claim's year undecided.
+const minRelativeOverlap = 3
 
 // covers reports whether source date s gives every part claim date c
 // gives (c "February 2024" is covered by "February 13, 2024", not by
@@ -523,21 +688,36 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 	if c.Kind == claim.Name && c.Attribute == "" {
 		return Verdict{}, false
 	}
-	need := 2
-	if len(q.attr) == 0 && len(q.ctx) < 3 {
-		need = max(1, len(q.ctx))
-	}
+	need := contradictionOverlap(q)
 	for _, cand := range ix.candidates(q) {
 		if cand.score < need {
 			break
 		}
 		for _, s := range cand.p.Claims {
-			if near, ok := conflicts(c, s); ok {
+			near, ok := conflicts(c, s)
+			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" {
+				// "Since that first win in 2006 ... his new victory
+				// today": another year in a passage that dates
+				// something relative to its day may be of another
+				// event than the claim's.
+				continue
+			}
+			if ok {
 				return Verdict{Status: Contradicted, Evidence: cand.p, Found: s, Near: near}, true
 			}
 		}
 	}
 	return Verdict{}, false
+}
+
+// contradictionOverlap is the score a passage needs to be about the same
+// thing as a claim of query q: two words, or all the sentence has when it
+// has fewer than three and no attribute.
+func contradictionOverlap(q query) int {
+	if len(q.attr) == 0 && len(q.ctx) < 3 {
+		return max(1, len(q.ctx))
+	}
+	return 2
 }
 
 // conflicts reports whether source claim s gives another value for what

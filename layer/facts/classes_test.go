@@ -29,6 +29,23 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"score with an en dash", "United beat Arsenal 5-4 at Highbury.", "United beat Arsenal 5–4 at Highbury.", "United beat Arsenal 6–4 at Highbury."},
 		{"grade", "The school opened in August 2016 with 400 students.", "The school opened in 2016 with 400 9th-grade students.", "The school opened in 2016 with 700 9th-grade students."},
 		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
+		{"year dated relative to the page", "The national team manager cancelled today's training.\nBoth the men's and women's team took the Volleyball England National Student Cup this year, building on their achievements in 2018.",
+			"Both the men's and women's volleyball team also won the national student cup in 2019.", "Upon his return in January 2009, he again became the keeper of the national team."},
+		{"day and month without a year", "## Why October 6th Matters in Rock History\nIn 1995, the band released the first track to radio stations via satellite uplink.",
+			"On October 6, 1995, the band released the song to radio via satellite uplink.", "On October 9, 1995, the band released the song to radio via satellite uplink."},
+		{"name joined where the source has a hyphen", "GM Lazaro Bruzon wins 6th Ibero-American Championship.", "Bruzon won the 6th Iberoamerican championship.", "Bruzon won the 6th Panamerican championship."},
+		{"age", "# Former Congresswoman Liz Patterson dies at 78\nShe was 78.", "Patterson died at the age of 78.", "Patterson died at the age of 87."},
+		{"title word written in lower case too", "Kerrang! released Maiden Heaven, a tribute album with Iron Maiden covers.",
+			"The band covered a song for the Kerrang! tribute album \"Maiden Heaven: A Tribute to Iron Maiden\".", "The band covered a song for the Kerrang! tribute album \"Maiden Heaven: A Salute to Iron Maiden\"."},
+		{"year the source leaves out", "BFI London Film Festival – Thursday 18 October 15:30 Odeon Tottenham Court Road",
+			"It was shown on 18 October 2018 as part of the 2018 BFI London Film Festival.", "It was shown on 18 October 2018 as part of the 2016 BFI London Film Festival at the Odeon Leicester Square."},
+		{"weekday in a dated article", "By Travis Zimpfer on March 2, 2017\nThe Appellate Judicial Commission narrowed the list of applicants to three Wednesday evening.",
+			"On March 1, 2017 the Appellate Judicial Commission narrowed the applicants to three.", "On February 28, 2017 the Appellate Judicial Commission narrowed the applicants to three."},
+		{"country before a name", "The National Film Registry is turning 30.", "The film was added to the United States National Film Registry.", "The film was added to the United States National Book Registry."},
+		{"month dated relative to the page", "The City of Milwaukee's Arts Board said this week that the original search wasn't inclusive enough.",
+			"In November of that year the City of Milwaukee's Arts Board said the original search wasn't inclusive enough.", "In November the Parks Board of Chicago met."},
+		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
+		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {
 		var out []result.Issue
@@ -51,5 +68,27 @@ func TestFalseFlagClasses(t *testing.T) {
 				t.Errorf("%q not flagged", tt.wrong)
 			}
 		})
+	}
+}
+
+// TestWeekdayAndHourNamed: a weekday or an hour is left undecided only
+// where the sources name no weekday or time of day at all; where they
+// name another, the claim is still flagged.
+func TestWeekdayAndHourNamed(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ source, output string }{
+		{"Steve: do you fancy a drink at the weekend?\nCarly: See you Saturday at Kings.", "Steve and Carly plan to meet up on Friday for a drink at Kings."},
+		{"Jacob: Got it! 7? 8?\nAlex: Let's make it 7. The pub opens at 6 pm.", "They agree to meet at 8 pm."},
+	} {
+		f := runFacts(t, &layer.Input{Output: tt.output, Sources: []layer.Source{{ID: "src", Content: tt.source}}})
+		bad := 0
+		for _, is := range f.Issues {
+			if is.Type == result.UnsupportedClaim || is.Type == result.Hallucination || is.Type == result.FactMismatch {
+				bad++
+			}
+		}
+		if bad == 0 {
+			t.Errorf("%q against %q: not flagged (%s)", tt.output, tt.source, dump(f.Issues))
+		}
 	}
 }

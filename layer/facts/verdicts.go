@@ -40,18 +40,23 @@ func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []ClaimVerdict
-	for _, c := range claim.FromOutput(in.Output).Claims {
-		if c.Kind == claim.Citation {
-			continue
-		}
+	cs := claim.FromOutput(in.Output).Claims
+	vs := make([]source.Verdict, len(cs))
+	for i, c := range cs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		v := source.Verdict{}
-		if len(ix.Docs()) > 0 {
-			v = ix.Check(c)
+		if c.Kind != claim.Citation && len(ix.Docs()) > 0 {
+			vs[i] = ix.Check(c)
 		}
+	}
+	source.YearsLeftOut(cs, vs)
+	var out []ClaimVerdict
+	for i, c := range cs {
+		if c.Kind == claim.Citation {
+			continue
+		}
+		v := vs[i]
 		cv := ClaimVerdict{Kind: string(c.Kind), Text: c.Text, Location: c.Location(), Verdict: v.Status.String(), Near: v.Near}
 		if v.Evidence != nil {
 			cv.SourceID, cv.Evidence, cv.Line = v.Source.ID, v.Evidence.Text, v.Evidence.Line

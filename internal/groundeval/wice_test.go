@@ -1,4 +1,4 @@
-package main
+package groundeval
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestWiCE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Evaluate(context.Background(), e, file, "", nil)
+	rep, err := EvaluateWiCE(context.Background(), e, file, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestWiCE(t *testing.T) {
 	if s, p, n := rep.Claims["supported"], rep.Claims["partially_supported"], rep.Claims["not_supported"]; s.N != 114 || p.N != 192 || n.N != 43 {
 		t.Errorf("claims per label %d, %d, %d; want 114, 192, 43", s.N, p.N, n.N)
 	}
-	const maxSupported, minNotSupported = 0.20, 0.88
+	const maxSupported, minNotSupported = 0.10, 0.88
 	if r := rep.Claims["supported"].Rate(); r > maxSupported {
 		t.Errorf("%.3f of supported claims flagged, above %.2f", r, maxSupported)
 	}
@@ -73,7 +73,7 @@ func TestBadInput(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Evaluate(context.Background(), e, path, "", nil)
+		_, err := EvaluateWiCE(context.Background(), e, path, "", nil)
 		want := path + ":2:"
 		if name == "label.jsonl" {
 			want = path + ":1: label"
