@@ -14,6 +14,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
@@ -273,12 +275,29 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	}
 	for _, t := range keep {
 		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		mt.Description, mt.InputSchema = offeredDefinition(t)
 		if len(t.OutputSchema) > 0 {
 			mt.OutputSchema = t.OutputSchema
 		}
 		g.server.AddTool(mt, g.handle)
 	}
 	return nil
+}
+
+// offeredDefinition is the description and input schema tools/list
+// offers for t: usage guidance in the schema (x-when-to-use, x-intent, …)
+// is folded into the descriptions a model reads, as judge tools export
+// does; the contract keeps it for repair feedback.
+func offeredDefinition(t Tool) (string, any) {
+	if !bytes.Contains(t.InputSchema, []byte(`"x-`)) {
+		return t.Description, t.InputSchema
+	}
+	var s any
+	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
+		return t.Description, t.InputSchema
+	}
+	folded, g := manifest.FoldGuidance(s)
+	return manifest.GuidedDescription(t.Description, g), folded
 }
 
 // objectSchema says why a tool's input schema cannot be offered, or "".
@@ -528,6 +547,20 @@ func repairText(tool string, chk *toolcall.CheckResult) string {
 		if is.Suggestion != "" {
 			fmt.Fprintf(&sb, ": %s", is.Suggestion)
 		}
+		sb.WriteByte('\n')
+		if chk.Repair != nil {
+			for _, f := range chk.Repair.Fixes {
+				if f.Location == is.Location && f.Problem == is.Message {
+					if g := manifest.ParamGuidanceText(f.Intent, f.AntiPatterns); g != "" {
+						fmt.Fprintf(&sb, "  %s\n", g)
+					}
+					break
+				}
+			}
+		}
+	}
+	if r := chk.Repair; r != nil && (r.WhenToUse != "" || r.WhenNotToUse != "") {
+		sb.WriteString(manifest.GuidedDescription("", manifest.Guidance{WhenToUse: r.WhenToUse, WhenNotToUse: r.WhenNotToUse}))
 		sb.WriteByte('\n')
 	}
 	if chk.Repair != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -35,6 +36,8 @@ type Contract struct {
 	Params []Param
 	// NextTools are the declared follow-up tools.
 	NextTools []string
+	// WhenToUse and WhenNotToUse are the tool's usage guidance.
+	WhenToUse, WhenNotToUse string
 
 	def          Definition
 	digest       string
@@ -60,6 +63,10 @@ type Param struct {
 	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum,omitempty"`
 	Default     any      `json:"default,omitempty"`
+	// Intent says what the value is for and AntiPatterns what to avoid
+	// (the property's x-intent and x-anti-patterns).
+	Intent       string   `json:"intent,omitempty"`
+	AntiPatterns []string `json:"anti_patterns,omitempty"`
 }
 
 // schemaCheck is a compiled JSON Schema with the layer cache holding it:
@@ -226,6 +233,11 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		}
 	}
 	root, _ := in.(map[string]any)
+	ct.WhenToUse, ct.WhenNotToUse = d.WhenToUse, d.WhenNotToUse
+	if ct.WhenToUse == "" && ct.WhenNotToUse == "" {
+		g := manifest.SchemaGuidance(root)
+		ct.WhenToUse, ct.WhenNotToUse = strings.TrimSpace(g.WhenToUse), strings.TrimSpace(g.WhenNotToUse)
+	}
 	ct.props, _ = root["properties"].(map[string]any)
 	_, ct.patterns = root["patternProperties"]
 	_, hasAP := root["additionalProperties"]
@@ -371,6 +383,12 @@ func params(root, props map[string]any, required []string) []Param {
 		}
 		if d, ok := s["default"]; ok {
 			p.Default = d
+		}
+		p.Intent = result.Clip(strings.Join(strings.Fields(str(s[manifest.KeyIntent])), " "), 200)
+		for _, a := range asStrings(s[manifest.KeyAntiPatterns]) {
+			if a = strings.TrimSpace(a); a != "" && len(p.AntiPatterns) < 10 {
+				p.AntiPatterns = append(p.AntiPatterns, result.Clip(a, 120))
+			}
 		}
 		ps = append(ps, p)
 	}

@@ -266,8 +266,14 @@ func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
 			fmt.Fprintf(&sb, " (%s)", r.Intent)
 		}
 		sb.WriteString("\n")
+		if r.WhenToUse != "" || r.WhenNotToUse != "" {
+			fmt.Fprintf(&sb, "  %s\n", strings.ReplaceAll(manifest.GuidedDescription("", manifest.Guidance{WhenToUse: r.WhenToUse, WhenNotToUse: r.WhenNotToUse}), "\n", "\n  "))
+		}
 		for _, f := range r.Fixes {
 			fmt.Fprintf(&sb, "  - %s: %s\n", f.Location, f.Suggestion)
+			if g := manifest.ParamGuidanceText(f.Intent, f.AntiPatterns); g != "" {
+				fmt.Fprintf(&sb, "    %s\n", g)
+			}
 		}
 		if r.RemainingAttempts != nil {
 			fmt.Fprintf(&sb, "  attempt %d of %d, %d remaining\n", r.Attempt, r.MaxAttempts, *r.RemainingAttempts)

@@ -1,0 +1,98 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/gateway"
+)
+
+// memBackend is a Backend answering from memory: each tool's answer is a
+// function of its arguments, and every call is recorded.
+type memBackend struct {
+	tools  []gateway.Tool
+	answer map[string]func(args map[string]any) string
+
+	mu    sync.Mutex
+	calls []string // "tool args"
+}
+
+func (b *memBackend) Tools(context.Context) ([]gateway.Tool, error) { return b.tools, nil }
+
+func (b *memBackend) Call(_ context.Context, name string, args json.RawMessage) (*gateway.Result, error) {
+	b.mu.Lock()
+	b.calls = append(b.calls, name+" "+string(args))
+	b.mu.Unlock()
+	var m map[string]any
+	_ = json.Unmarshal(args, &m)
+	return &gateway.Result{MCP: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.answer[name](m)}}}}, nil
+}
+
+func (b *memBackend) received() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.calls...)
+}
+
+// connectMem serves g over in-memory transports and returns a connected
+// go-sdk client session.
+func connectMem(t *testing.T, g *gateway.Gateway) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := g.Server().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestGatewayUsageGuidance: the guidance in a tool's schema is folded into
+// the descriptions tools/list offers, and an invalid call's repair text
+// names the guidance of the parameter at fault.
+func TestGatewayUsageGuidance(t *testing.T) {
+	t.Parallel()
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "get_events", Description: "Read calendar events by id.",
+			InputSchema: json.RawMessage(`{"type": "object", "x-when-to-use": "The user asks about meetings", "required": ["ids"],
+			  "properties": {"ids": {"type": "array", "items": {"type": "string"}, "description": "Event ids",
+			    "x-intent": "Ids a search returned", "x-anti-patterns": ["event titles"]}}}`)}},
+		answer: map[string]func(map[string]any) string{"get_events": func(map[string]any) string { return `{"events": []}` }},
+	}
+	g, err := gateway.New(context.Background(), b, gateway.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, g)
+	tools := toolNames(t, cs)
+	ev := tools["get_events"]
+	if ev == nil {
+		t.Fatal("tools/list lacks get_events")
+	}
+	schema, _ := json.Marshal(ev.InputSchema)
+	if ev.Description != "Read calendar events by id.\nUse when: The user asks about meetings" ||
+		!strings.Contains(string(schema), `Event ids Intent: Ids a search returned. Avoid: event titles.`) || strings.Contains(string(schema), "x-intent") {
+		t.Errorf("tools/list offers %q with schema %s, want the guidance folded into the descriptions", ev.Description, schema)
+	}
+	res, meta := call(t, cs, "get_events", map[string]any{"ids": []any{1}})
+	if !res.IsError || !strings.Contains(text(res), "Intent: Ids a search returned. Avoid: event titles.") || !strings.Contains(text(res), "Use when: The user asks about meetings") {
+		t.Errorf("invalid call: text %q, want the guidance", text(res))
+	}
+	if meta.Check == nil || meta.Check.Repair == nil || meta.Check.Repair.Fixes[0].Intent != "Ids a search returned" {
+		t.Errorf("_meta check %+v, want the fix's intent", meta.Check)
+	}
+	if got := b.received(); len(got) != 0 {
+		t.Errorf("the invalid call reached the backend: %v", got)
+	}
+}
