@@ -92,6 +92,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Name and Version of the server, as it introduces itself.
 	Name, Version string
+	// CallOptions are more options of the tool-call checker, such as
+	// toolcall.WithLLM for goals the deterministic check cannot decide.
+	CallOptions []toolcall.Option
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -125,7 +128,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	checker, err := toolcall.New(toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits))
+	checker, err := toolcall.New(append([]toolcall.Option{toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits)}, opts.CallOptions...)...)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -363,6 +366,9 @@ type Meta struct {
 	SuggestedNextTools []toolcall.NextTool      `json:"suggested_next_tools,omitempty"`
 	Progress           *toolcall.Progress       `json:"progress,omitempty"`
 	Outcome            *result.ValidationResult `json:"outcome,omitempty"`
+	// Goal is the verdict on the goal the request's _meta.judge.goal
+	// gave, if any.
+	Goal *toolcall.GoalCheck `json:"goal,omitempty"`
 	// Definition holds the findings on the tool's definition (poisoning,
 	// pins) when there are any.
 	Definition []result.Issue `json:"definition,omitempty"`
@@ -433,12 +439,12 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid}, Result: raw})
+	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid}, Result: raw, Goal: requestGoal(req)})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: outcome: %w", err)
 	}
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
-	meta.Progress, meta.Outcome = oc.Progress, oc.Result
+	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
 	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
 		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
 			return nil, err
@@ -449,6 +455,17 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	out.Meta[MetaKey] = meta
 	return out, nil
+}
+
+// requestGoal is the user's goal a client gives with a call, as
+// _meta.judge.goal of tools/call; "" when none.
+func requestGoal(req *mcp.CallToolRequest) string {
+	if req == nil || req.Params == nil {
+		return ""
+	}
+	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+	g, _ := j["goal"].(string)
+	return g
 }
 
 // stopped returns the reason the session was stopped, or "".

@@ -96,3 +96,50 @@ func TestGatewayUsageGuidance(t *testing.T) {
 		t.Errorf("the invalid call reached the backend: %v", got)
 	}
 }
+
+// callMeta calls a tool with _meta on the request and returns the result
+// and its judge block.
+func callMeta(t *testing.T, cs *mcp.ClientSession, name string, args any, meta map[string]any) (*mcp.CallToolResult, gateway.Meta) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args, Meta: meta})
+	if err != nil {
+		t.Fatalf("call %s: %v", name, err)
+	}
+	var m gateway.Meta
+	b, _ := json.Marshal(res.Meta[gateway.MetaKey])
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: _meta.judge %s: %v", name, b, err)
+	}
+	return res, m
+}
+
+// TestGatewayGoal: a client gives the user's goal as _meta.judge.goal of
+// tools/call, and the outcome in _meta says whether the result answers it.
+func TestGatewayGoal(t *testing.T) {
+	t.Parallel()
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "get_reservation", Description: "Read one reservation by its id, with flights and passengers",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"reservation_id": {"type": "string"}}, "required": ["reservation_id"]}`)}},
+		answer: map[string]func(map[string]any) string{"get_reservation": func(a map[string]any) string {
+			return `{"reservation_id": "` + a["reservation_id"].(string) + `", "status": "confirmed"}`
+		}},
+	}
+	g, err := gateway.New(context.Background(), b, gateway.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, g)
+	goal := map[string]any{gateway.MetaKey: map[string]any{"goal": "What is the status of ZFA04Y?"}}
+	_, meta := callMeta(t, cs, "get_reservation", map[string]any{"reservation_id": "ABC123"}, goal)
+	if meta.Status != "NEEDS_MORE_TOOLS" || meta.Goal == nil || meta.Goal.Verdict != "not_answered" {
+		t.Errorf("other reservation: status %s goal %+v, want NEEDS_MORE_TOOLS, not answered", meta.Status, meta.Goal)
+	}
+	_, meta = callMeta(t, cs, "get_reservation", map[string]any{"reservation_id": "ZFA04Y"}, goal)
+	if meta.Status != "SATISFIED" || meta.Goal == nil || meta.Goal.Verdict != "answered" {
+		t.Errorf("the reservation asked: status %s goal %+v, want SATISFIED, answered", meta.Status, meta.Goal)
+	}
+	_, meta = callMeta(t, cs, "get_reservation", map[string]any{"reservation_id": "ZFA04Y"}, nil)
+	if meta.Goal != nil {
+		t.Errorf("no goal given, yet a goal verdict %+v", meta.Goal)
+	}
+}

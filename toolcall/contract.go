@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
@@ -96,6 +97,7 @@ type Checker struct {
 	limits Limits
 	store  Store
 	budget int
+	model  *llm.Client // decides goals the rules cannot; nil without one
 
 	mu        sync.Mutex
 	contracts map[string]*contractEntry

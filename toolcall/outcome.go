@@ -42,8 +42,10 @@ type OutcomeRequest struct {
 	// Result is the tool's result: an MCP CallToolResult ({content,
 	// isError, structuredContent}) or any JSON value the tool returned.
 	Result json.RawMessage `json:"result"`
-	// Goal is what the user asked for. Whether the result answers it is
-	// not decided without a model: it is reported as not checked.
+	// Goal is what the user asked for. A result that would be SATISFIED
+	// is checked against it (see [GoalCheck]): deterministically, then by
+	// the model when one is configured; undecided, it is reported as not
+	// checked.
 	Goal string `json:"goal,omitempty"`
 }
 
@@ -59,6 +61,9 @@ type Outcome struct {
 	// SuggestedNextTools are the tools to call next, with the arguments
 	// known for them.
 	SuggestedNextTools []NextTool `json:"suggested_next_tools"`
+	// Goal is the verdict on the request's goal; nil without a goal or
+	// when the status was decided before (a failure, an empty result).
+	Goal *GoalCheck `json:"goal,omitempty"`
 	// Progress is the session's verdict; nil without a session.
 	Progress *Progress `json:"progress,omitempty"`
 	// Compacted is the result's payload (the JSON inside an MCP text
@@ -173,24 +178,33 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	if o.Status != Failed {
 		o.ExtractedFacts = extractFacts(payload)
 	}
+	candidates := false
 	if o.Status == "" {
 		o.Status, o.Reason = Satisfied, "the tool returned a result with content"
 		if next := ts.nextTools(ct, args, o.ExtractedFacts); len(next) > 0 {
 			o.SuggestedNextTools = next
 			if isDiscovery(req.Tool) {
-				o.Status = NeedsMoreTools
+				o.Status, candidates = NeedsMoreTools, true
 				o.Reason = fmt.Sprintf("'%s' found candidates; call %s with one of them", req.Tool, quoteList(toolNames(next), " or "))
 			}
 		}
 	} else if o.Status == NeedsMoreTools {
 		o.SuggestedNextTools = ts.alternatives(req.Tool)
 	}
-	if strings.TrimSpace(req.Goal) != "" && o.Status == Satisfied {
-		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "goal",
-			Message:    "Whether the result answers the goal was not checked: that needs a model, and judge decides without one",
-			Suggestion: "Read the extracted facts against the goal, or check the answer with judge validate and acceptance criteria",
-			Rule:       "toolcall.goal"})
-		undecided++
+	if strings.TrimSpace(req.Goal) != "" && (o.Status == Satisfied || candidates) {
+		gc, ok := ts.checkGoal(ctx, b, req.Goal, req.Tool, args, payload)
+		o.Goal = gc
+		if ok {
+			decided++
+		} else {
+			undecided++
+		}
+		switch gc.Verdict {
+		case GoalAnswered:
+			o.Status, o.Reason = Satisfied, "the result answers the goal: "+gc.Reason
+		case GoalNotAnswered:
+			o.Status, o.Reason = NeedsMoreTools, "the result does not answer the goal: "+gc.Reason
+		}
 	}
 	b.Confidence(float64(decided) / float64(decided+undecided))
 	o.Result = b.Duration(time.Since(start)).Build()

@@ -298,6 +298,13 @@ code, an HTTP status of 400 or more; or a structuredContent that breaks the
 tool's output schema). A result over --budget characters is also given
 compacted; validation and error fields are never compacted.
 
+With --goal, a result that would be SATISFIED is checked against the
+user's goal: deterministically first (the ids, entities and fields the goal
+asks about present in the result; for the latest or current state, the
+newest relevant item of a list), then by the model that JUDGE_LLM_BASE_URL
+and JUDGE_LLM_MODEL name, if any. A result that does not answer the goal is
+NEEDS_MORE_TOOLS; an undecided goal is an info not_checked issue.
+
 ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
 @FILE from a file.
 
@@ -321,7 +328,7 @@ malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept for this process, or in Redis with JUDGE_REDIS_URL)")
-	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")
+	f.StringVar(&params.goal, "goal", "", "the user's goal: a result that holds none of the ids and fields it asks for needs more tools; undecided goals go to the model of JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, else are reported as not checked")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
@@ -336,7 +343,15 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	if params.budget <= 0 {
 		return badInputf("--budget %d is not positive", params.budget)
 	}
-	ts, store, err := openToolset(ctx, params, toolcall.WithCompactBudget(params.budget))
+	opts := []toolcall.Option{toolcall.WithCompactBudget(params.budget)}
+	if params.goal != "" {
+		model, err := callModelOptions(nil, params.getenv)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, model...)
+	}
+	ts, store, err := openToolset(ctx, params, opts...)
 	if err != nil {
 		return err
 	}
@@ -377,6 +392,16 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 		for _, f := range o.ExtractedFacts {
 			v, _ := json.Marshal(f.Value)
 			fmt.Fprintf(&sb, "  %s = %s\n", f.Path, v)
+		}
+	}
+	if g := o.Goal; g != nil {
+		fmt.Fprintf(&sb, "\nGoal: %s", g.Verdict)
+		if g.By != "" {
+			fmt.Fprintf(&sb, " (%s)", g.By)
+		}
+		fmt.Fprintf(&sb, ": %s\n", g.Reason)
+		if g.Evidence != "" {
+			fmt.Fprintf(&sb, "  evidence: %s\n", g.Evidence)
 		}
 	}
 	if len(o.SuggestedNextTools) > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/agentjudge/judge/toolcall"
 	"io"
 	"io/fs"
 	"os"
@@ -97,6 +98,27 @@ func modelOption(f *config.File, getenv func(string) string) (judge.Option, erro
 		return nil, nil
 	}
 	return judge.WithLLM(cfg), nil
+}
+
+// callModelOptions are the tool-call checker's options for the model
+// configured as modelOption reads it: with one, goals the deterministic
+// check cannot decide are put to it.
+func callModelOptions(f *config.File, getenv func(string) string) ([]toolcall.Option, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, ok, err := f.LLMConfig(getenv)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	opt, err := toolcall.WithLLM(cfg)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return []toolcall.Option{opt}, nil
 }
 
 // applyConfig fills the flags of judge serve that were not given with the
