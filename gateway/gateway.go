@@ -410,7 +410,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			nil, Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}), nil
 	}
 
-	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid}
+	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(req)}
 	chk, err := ts.Check(ctx, call)
 	if err != nil {
 		var ce *toolcall.CallError

@@ -143,3 +143,31 @@ func TestGatewayGoal(t *testing.T) {
 		t.Errorf("no goal given, yet a goal verdict %+v", meta.Goal)
 	}
 }
+
+// TestGatewayCoverage: with a goal asking for everything, the gateway runs
+// the call with its limit lifted, and answers a truncated page with the
+// next page's call in _meta.
+func TestGatewayCoverage(t *testing.T) {
+	t.Parallel()
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "list_issues", Description: "List the issues of a repository, newest first, one page at a time",
+			InputSchema: json.RawMessage(`{"type": "object", "required": ["repo"], "properties": {"repo": {"type": "string"},
+			  "limit": {"type": "integer", "maximum": 100}, "cursor": {"type": "string"}}}`)}},
+		answer: map[string]func(map[string]any) string{"list_issues": func(map[string]any) string {
+			return `{"issues": [{"number": 1}, {"number": 2}], "has_more": true, "next_cursor": "c2"}`
+		}},
+	}
+	g, err := gateway.New(context.Background(), b, gateway.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, g)
+	_, meta := callMeta(t, cs, "list_issues", map[string]any{"repo": "a/b", "limit": 5},
+		map[string]any{gateway.MetaKey: map[string]any{"goal": "list all open issues of a/b"}})
+	if got := b.received(); len(got) != 1 || got[0] != `list_issues {"limit":100,"repo":"a/b"}` {
+		t.Errorf("the backend received %v, want the limit raised to 100", got)
+	}
+	if meta.Status != "NEEDS_MORE_TOOLS" || len(meta.SuggestedNextTools) == 0 || meta.SuggestedNextTools[0].Arguments["cursor"] != "c2" {
+		t.Errorf("_meta status %s next %+v, want NEEDS_MORE_TOOLS with the next cursor", meta.Status, meta.SuggestedNextTools)
+	}
+}

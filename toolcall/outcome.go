@@ -42,7 +42,7 @@ type OutcomeRequest struct {
 	// Result is the tool's result: an MCP CallToolResult ({content,
 	// isError, structuredContent}) or any JSON value the tool returned.
 	Result json.RawMessage `json:"result"`
-	// Goal is what the user asked for. A result that would be SATISFIED
+	// Goal is what the user asked for (Call.Goal when empty). A result that would be SATISFIED
 	// is checked against it (see [GoalCheck]): deterministically, then by
 	// the model when one is configured; undecided, it is reported as not
 	// checked.
@@ -191,8 +191,12 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	} else if o.Status == NeedsMoreTools {
 		o.SuggestedNextTools = ts.alternatives(req.Tool)
 	}
-	if strings.TrimSpace(req.Goal) != "" && (o.Status == Satisfied || candidates) {
-		gc, ok := ts.checkGoal(ctx, b, req.Goal, req.Tool, args, payload)
+	goal := req.Goal
+	if goal == "" {
+		goal = req.Call.Goal
+	}
+	if strings.TrimSpace(goal) != "" && (o.Status == Satisfied || candidates) {
+		gc, ok := ts.checkGoal(ctx, b, goal, req.Tool, args, payload)
 		o.Goal = gc
 		if ok {
 			decided++
@@ -204,6 +208,22 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 			o.Status, o.Reason = Satisfied, "the result answers the goal: "+gc.Reason
 		case GoalNotAnswered:
 			o.Status, o.Reason = NeedsMoreTools, "the result does not answer the goal: "+gc.Reason
+		}
+	}
+	if WantsAll(goal) && (o.Status == Satisfied || candidates) {
+		if t, ok := truncated(payload); ok {
+			o.Status = NeedsMoreTools
+			o.Reason = fmt.Sprintf("the goal asks for %s, and the result is one page of more: %s", strings.ToLower(fullCoverage.FindString(goal)), t.why)
+			nt := NextTool{Tool: req.Tool, Reason: "the next page of this call: " + t.why}
+			if ct != nil {
+				nt.Arguments, nt.Needs = ct.nextPage(asMap(args), t)
+			} else {
+				nt.Arguments, nt.Needs = maps.Clone(asMap(args)), []string{"the tool's contract, to know its page or cursor parameter"}
+			}
+			if len(nt.Needs) > 0 {
+				nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
+			}
+			o.SuggestedNextTools = append([]NextTool{nt}, o.SuggestedNextTools...)
 		}
 	}
 	b.Confidence(float64(decided) / float64(decided+undecided))

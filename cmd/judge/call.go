@@ -23,7 +23,8 @@ type callParams struct {
 	tools   []string            // --tools: directories of tool manifests
 	defs    string              // --defs: tool definitions file
 	session string              // --session: session id
-	goal    string              // --goal: the user's goal (outcome)
+	goal    string              // --goal: the user's goal
+	shown   []string            // --shown: the tools the model was shown
 	budget  int                 // --budget: compaction budget in characters (outcome)
 	format  *enumFlag           // --format: json | text; "" = by terminal
 	stdin   io.Reader           // where "-" reads from
@@ -67,6 +68,11 @@ model.
 ARGS_JSON is the arguments as JSON; "-" reads them from stdin and @FILE from
 a file.
 
+With --goal asking for everything (all, every, entire, everyone), limit-like
+parameters (limit, per_page, page_size, max_results, top_k, count, …) are
+raised to their schema's maximum, or dropped when it has none; each change is
+an info issue.
+
 With --session, invalid calls count as repair attempts of the session. The
 session lives for this process, or in Redis when JUDGE_REDIS_URL
 (redis://host:port/db, or redis+cluster://host:port?addr=host:port for a
@@ -87,6 +93,8 @@ JUDGE_REDIS_URL) or an unreachable Redis.`,
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept for this process, or in Redis with JUDGE_REDIS_URL)")
+	f.StringVar(&params.goal, "goal", "", "the user's goal: one asking for everything (all, every, entire, everyone) raises limit-like parameters to their maximum, or drops them")
+	f.StringSliceVar(&params.shown, "shown", nil, "the tools the model was shown (comma-separated), kept in the session so that an escalate verdict names the wider set")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
@@ -175,7 +183,7 @@ func runCallCheck(ctx context.Context, params callParams, args []string, out io.
 	if err != nil {
 		return err
 	}
-	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session})
+	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session, Goal: params.goal, ShownTools: params.shown})
 	if err != nil {
 		return callInputError(err)
 	}
@@ -330,6 +338,7 @@ malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept for this process, or in Redis with JUDGE_REDIS_URL)")
 	f.StringVar(&params.goal, "goal", "", "the user's goal: a result that holds none of the ids and fields it asks for needs more tools; undecided goals go to the model of JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, else are reported as not checked")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
+	f.StringSliceVar(&params.shown, "shown", nil, "the tools the model was shown (comma-separated), kept in the session so that an escalate verdict names the wider set")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
@@ -365,7 +374,7 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 		return err
 	}
 	o, err := ts.Outcome(ctx, toolcall.OutcomeRequest{
-		Call:   toolcall.Call{Tool: args[0], Arguments: rawArgs, SessionID: params.session},
+		Call:   toolcall.Call{Tool: args[0], Arguments: rawArgs, SessionID: params.session, ShownTools: params.shown},
 		Result: rawRes, Goal: params.goal,
 	})
 	if err != nil {
