@@ -410,7 +410,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			nil, Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}), nil
 	}
 
-	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(req)}
+	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(req), ShownTools: requestShown(req)}
 	chk, err := ts.Check(ctx, call)
 	if err != nil {
 		var ce *toolcall.CallError
@@ -439,7 +439,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid}, Result: raw, Goal: requestGoal(req)})
+	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: outcome: %w", err)
 	}
@@ -466,6 +466,23 @@ func requestGoal(req *mcp.CallToolRequest) string {
 	j, _ := req.Params.Meta[MetaKey].(map[string]any)
 	g, _ := j["goal"].(string)
 	return g
+}
+
+// requestShown is the list of tools a client says its model was shown,
+// as _meta.judge.shown_tools of tools/call; nil when none.
+func requestShown(req *mcp.CallToolRequest) []string {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+	l, _ := j["shown_tools"].([]any)
+	var out []string
+	for _, v := range l {
+		if s, ok := v.(string); ok && s != "" && len(out) < 1000 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // stopped returns the reason the session was stopped, or "".

@@ -171,3 +171,40 @@ func TestGatewayCoverage(t *testing.T) {
 		t.Errorf("_meta status %s next %+v, want NEEDS_MORE_TOOLS with the next cursor", meta.Status, meta.SuggestedNextTools)
 	}
 }
+
+// TestGatewayEscalation: a client says which tools its model was shown
+// (_meta.judge.shown_tools); when the session makes no progress, the
+// escalate verdict in _meta names the wider set to show, once.
+func TestGatewayEscalation(t *testing.T) {
+	t.Parallel()
+	empty := func(map[string]any) string { return `{"pages": []}` }
+	b := &memBackend{
+		tools: []gateway.Tool{
+			{Name: "search", Description: "Search the knowledge base for pages about a topic", InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}}`)},
+			{Name: "search_tickets", Description: "Search the support tickets by text or customer", InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}}`)},
+		},
+		answer: map[string]func(map[string]any) string{"search": empty, "search_tickets": empty},
+	}
+	g, err := gateway.New(context.Background(), b, gateway.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, g)
+	shown := map[string]any{gateway.MetaKey: map[string]any{"shown_tools": []any{"search"}}}
+	var got []string
+	var show [][]string
+	for range 5 {
+		_, meta := callMeta(t, cs, "search", map[string]any{"q": "refund"}, shown)
+		if meta.Progress == nil {
+			t.Fatalf("no progress in _meta: %+v", meta)
+		}
+		got = append(got, meta.Progress.Verdict)
+		show = append(show, meta.Progress.Show)
+	}
+	if strings.Join(got, ",") != "continue,continue,continue,escalate,stop" {
+		t.Fatalf("verdicts %v", got)
+	}
+	if strings.Join(show[3], ",") != "search,search_tickets" || show[4] != nil {
+		t.Errorf("shown after escalation %v, then %v; want search and search_tickets once", show[3], show[4])
+	}
+}

@@ -154,6 +154,9 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, val
 	}
 	var used int
 	err := ts.checker.store.Update(ctx, call.SessionID, func(s *Session) error {
+		if len(call.ShownTools) > 0 {
+			s.Shown = slices.Clone(call.ShownTools)
+		}
 		if s.RepairAttempts == nil {
 			s.RepairAttempts = map[string]int{}
 		}

@@ -39,6 +39,8 @@ type Contract struct {
 	NextTools []string
 	// WhenToUse and WhenNotToUse are the tool's usage guidance.
 	WhenToUse, WhenNotToUse string
+	// Tier is the tool's visibility tier.
+	Tier int
 
 	def          Definition
 	digest       string
@@ -235,7 +237,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		}
 	}
 	root, _ := in.(map[string]any)
-	ct.WhenToUse, ct.WhenNotToUse = d.WhenToUse, d.WhenNotToUse
+	ct.WhenToUse, ct.WhenNotToUse, ct.Tier = d.WhenToUse, d.WhenNotToUse, d.Tier
 	if ct.WhenToUse == "" && ct.WhenNotToUse == "" {
 		g := manifest.SchemaGuidance(root)
 		ct.WhenToUse, ct.WhenNotToUse = strings.TrimSpace(g.WhenToUse), strings.TrimSpace(g.WhenNotToUse)

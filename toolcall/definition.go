@@ -64,6 +64,10 @@ type Definition struct {
 	// schema), shown in repair feedback. A parameter's guidance is in its
 	// schema: x-intent and x-anti-patterns.
 	WhenToUse, WhenNotToUse string
+	// Tier is the tool's visibility tier (the extension "tier", 0 by
+	// default): a model shown the tools up to tier N is shown tier N+1
+	// when the session escalates (see [Progress.Show]).
+	Tier int
 	// File and Where locate the definition: the document's file name
 	// (may be empty) and the path in it ("tools[3]"), for errors.
 	File, Where string
@@ -453,6 +457,13 @@ func readExtensions(obj map[string]any, d *Definition) *DefinitionError {
 			return &DefinitionError{Path: g.key, Msg: g.key + " must be a string: when a model should (or should not) choose the tool"}
 		}
 		*g.to = strings.TrimSpace(s)
+	}
+	if v, ok := obj["tier"]; ok && v != nil {
+		n, isInt := intOf(v)
+		if !isInt || n < 0 || n > 100 {
+			return &DefinitionError{Path: "tier", Msg: "tier must be an integer from 0 to 100: the visibility tier the tool is shown in"}
+		}
+		d.Tier = int(n)
 	}
 	if n, ok := obj["next_tools"]; ok && n != nil {
 		list, ok := n.([]any)

@@ -426,6 +426,9 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 			fmt.Fprintf(&sb, " (%s)", o.Progress.Reason)
 		}
 		sb.WriteString("\n")
+		if len(o.Progress.Show) > 0 {
+			fmt.Fprintf(&sb, "  show: %s\n", strings.Join(o.Progress.Show, ", "))
+		}
 	}
 	_, err := io.WriteString(out, sb.String())
 	return err
