@@ -232,7 +232,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	// other result is compacted by its payload's fields (the JSON inside
 	// an MCP text content, or the structuredContent).
 	if o.Status != Failed {
-		if c := Compact(payload, ts.checker.budget); c.Chars < c.OriginalChars || c.OverBudget {
+		if c := CompactFor(payload, ts.checker.budget, args); c.Chars < c.OriginalChars || c.OverBudget {
 			o.Compacted = &c
 		}
 	}
