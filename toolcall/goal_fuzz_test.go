@@ -9,13 +9,15 @@ import (
 	"github.com/agentjudge/judge/toolcall"
 )
 
-// FuzzGoal sends any goal text and any result through the goal check: it
+// FuzzGoal sends any goal text and any result through the goal check and
+// the full-coverage check of truncated pages: it
 // never panics, and the outcome is a valid result with a goal verdict of
 // the three.
 func FuzzGoal(f *testing.F) {
 	f.Add("What is the status of ZFA04Y?", `{"reservation_id": "ZFA04Y", "status": "ok"}`)
 	f.Add("What's the latest on \"payments\"?", `{"items": [{"t": "payments down", "date": "2024-05-14"}, {"t": "payments up", "date": "2024-05-15T10:00:00Z"}]}`)
 	f.Add("how much is the total? #12 a@b.io", `[1, "x", null, {"total_cost": 3}]`)
+	f.Add("list all of them", `{"items": [{"id": 1}], "has_more": true, "next_cursor": "c", "pagination": {"total": 9, "next_page": 2}}`)
 	ts, err := toolcall.New()
 	if err != nil {
 		f.Fatal(err)
