@@ -14,6 +14,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
@@ -90,6 +92,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Name and Version of the server, as it introduces itself.
 	Name, Version string
+	// CallOptions are more options of the tool-call checker, such as
+	// toolcall.WithLLM for goals the deterministic check cannot decide.
+	CallOptions []toolcall.Option
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -123,7 +128,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	checker, err := toolcall.New(toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits))
+	checker, err := toolcall.New(append([]toolcall.Option{toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits)}, opts.CallOptions...)...)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -273,12 +278,29 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	}
 	for _, t := range keep {
 		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		mt.Description, mt.InputSchema = offeredDefinition(t)
 		if len(t.OutputSchema) > 0 {
 			mt.OutputSchema = t.OutputSchema
 		}
 		g.server.AddTool(mt, g.handle)
 	}
 	return nil
+}
+
+// offeredDefinition is the description and input schema tools/list
+// offers for t: usage guidance in the schema (x-when-to-use, x-intent, …)
+// is folded into the descriptions a model reads, as judge tools export
+// does; the contract keeps it for repair feedback.
+func offeredDefinition(t Tool) (string, any) {
+	if !bytes.Contains(t.InputSchema, []byte(`"x-`)) {
+		return t.Description, t.InputSchema
+	}
+	var s any
+	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
+		return t.Description, t.InputSchema
+	}
+	folded, g := manifest.FoldGuidance(s)
+	return manifest.GuidedDescription(t.Description, g), folded
 }
 
 // objectSchema says why a tool's input schema cannot be offered, or "".
@@ -344,6 +366,9 @@ type Meta struct {
 	SuggestedNextTools []toolcall.NextTool      `json:"suggested_next_tools,omitempty"`
 	Progress           *toolcall.Progress       `json:"progress,omitempty"`
 	Outcome            *result.ValidationResult `json:"outcome,omitempty"`
+	// Goal is the verdict on the goal the request's _meta.judge.goal
+	// gave, if any.
+	Goal *toolcall.GoalCheck `json:"goal,omitempty"`
 	// Definition holds the findings on the tool's definition (poisoning,
 	// pins) when there are any.
 	Definition []result.Issue `json:"definition,omitempty"`
@@ -385,7 +410,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			nil, Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}), nil
 	}
 
-	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid}
+	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(req), ShownTools: requestShown(req)}
 	chk, err := ts.Check(ctx, call)
 	if err != nil {
 		var ce *toolcall.CallError
@@ -414,12 +439,12 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid}, Result: raw})
+	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: outcome: %w", err)
 	}
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
-	meta.Progress, meta.Outcome = oc.Progress, oc.Result
+	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
 	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
 		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
 			return nil, err
@@ -430,6 +455,34 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	out.Meta[MetaKey] = meta
 	return out, nil
+}
+
+// requestGoal is the user's goal a client gives with a call, as
+// _meta.judge.goal of tools/call; "" when none.
+func requestGoal(req *mcp.CallToolRequest) string {
+	if req == nil || req.Params == nil {
+		return ""
+	}
+	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+	g, _ := j["goal"].(string)
+	return g
+}
+
+// requestShown is the list of tools a client says its model was shown,
+// as _meta.judge.shown_tools of tools/call; nil when none.
+func requestShown(req *mcp.CallToolRequest) []string {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+	l, _ := j["shown_tools"].([]any)
+	var out []string
+	for _, v := range l {
+		if s, ok := v.(string); ok && s != "" && len(out) < 1000 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // stopped returns the reason the session was stopped, or "".
@@ -528,6 +581,20 @@ func repairText(tool string, chk *toolcall.CheckResult) string {
 		if is.Suggestion != "" {
 			fmt.Fprintf(&sb, ": %s", is.Suggestion)
 		}
+		sb.WriteByte('\n')
+		if chk.Repair != nil {
+			for _, f := range chk.Repair.Fixes {
+				if f.Location == is.Location && f.Problem == is.Message {
+					if g := manifest.ParamGuidanceText(f.Intent, f.AntiPatterns); g != "" {
+						fmt.Fprintf(&sb, "  %s\n", g)
+					}
+					break
+				}
+			}
+		}
+	}
+	if r := chk.Repair; r != nil && (r.WhenToUse != "" || r.WhenNotToUse != "") {
+		sb.WriteString(manifest.GuidedDescription("", manifest.Guidance{WhenToUse: r.WhenToUse, WhenNotToUse: r.WhenNotToUse}))
 		sb.WriteByte('\n')
 	}
 	if chk.Repair != nil {

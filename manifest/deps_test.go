@@ -118,7 +118,7 @@ dangling = "^1.0 ||"
 			dir := t.TempDir()
 			files := map[string]string{
 				runtimes:       "tool_id: py_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n",
-				"t/tool.yaml":  "tool_id: t\ntool_type: script\nversion: \"1.0.0\"\ndescription: A tool with dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n",
+				"t/tool.yaml":  "tool_id: t\ntool_type: script\nversion: \"1.0.0\"\ndescription: A tool with dependencies the lint reads from its files\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n",
 				"t/main.py":    "print('hi')\n",
 				"t/" + tt.file: tt.data,
 			}

@@ -84,6 +84,7 @@ func ExampleLintMCP() {
 		fmt.Printf("%s %s %s\n", is.Location, is.Severity, is.Rule)
 	}
 	// Output:
+	// tools.json:1:46 warning guidance.description
 	// tools.json:2:62 warning provider.array_items
 }
 

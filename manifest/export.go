@@ -49,8 +49,12 @@ func callable(t *Tool) bool {
 // of a model provider, sorted by name. A tool id that is not a valid
 // function name (a path id such as rye/web/fetch) is rewritten with '_'
 // for each other character; strict runs each schema through the OpenAI
-// strict-mode transform. A broken tool is skipped with a note; two tools
-// that end with one name are an error.
+// strict-mode transform. Usage guidance is folded into the descriptions:
+// the tool's when_to_use and when_not_to_use are appended to its
+// description ("Use when: …", "Do not use when: …"), a parameter's intent
+// and anti_patterns to the parameter's ("Intent: …", "Avoid: …"), and the
+// guidance keywords are removed from the schema. A broken tool is skipped
+// with a note; two tools that end with one name are an error.
 func Export(reg *Registry, format string, strict bool) (any, []ExportNote, error) {
 	type def struct {
 		name, desc string
@@ -87,8 +91,12 @@ func Export(reg *Registry, format string, strict bool) (any, []ExportNote, error
 		}
 		owner[name] = t.ID
 		var schema any = map[string]any{"type": "object", "properties": map[string]any{}}
+		guide := t.Guidance
 		if t.schema != nil {
-			schema = t.schema
+			// Usage guidance becomes the descriptions a model reads:
+			// providers know no guidance keywords, and strict mode
+			// refuses unknown ones.
+			schema, _ = FoldGuidance(t.schema)
 		}
 		if strict {
 			s, losses, err := strictschema.Strict(schema)
@@ -100,7 +108,7 @@ func Export(reg *Registry, format string, strict bool) (any, []ExportNote, error
 			}
 			schema = s
 		}
-		defs = append(defs, def{name: name, desc: t.Description, schema: schema})
+		defs = append(defs, def{name: name, desc: GuidedDescription(t.Description, guide), schema: schema})
 	}
 	sort.Slice(defs, func(a, b int) bool { return defs[a].name < defs[b].name })
 	out := make([]any, 0, len(defs))

@@ -103,7 +103,8 @@ func dotted(path ...pathElem) string {
 
 // topFields are the top-level fields of a manifest every type knows.
 var topFields = []string{"tool_id", "tool_type", "version", "description", "executor", "executor_id",
-	"config", "parameters", "input_schema", "config_schema", "category", "tags", "author", "license", "name", "title", "metadata"}
+	"config", "parameters", "input_schema", "config_schema", "category", "tags", "author", "license", "name", "title", "metadata",
+	"when_to_use", "when_not_to_use"}
 
 // toolKeys are the fields whose presence makes a YAML mapping a tool
 // manifest rather than data another tool reads.
@@ -187,6 +188,12 @@ func (t *Tool) fill() {
 	if s, ok := t.stringField("description"); ok {
 		t.Description = s
 	}
+	if s, ok := t.stringField("when_to_use"); ok {
+		t.Guidance.WhenToUse = s
+	}
+	if s, ok := t.stringField("when_not_to_use"); ok {
+		t.Guidance.WhenNotToUse = s
+	}
 	ex, hasEx := t.stringField("executor")
 	exID, hasExID := t.stringField("executor_id")
 	for _, k := range []string{"executor", "executor_id"} {
@@ -219,6 +226,9 @@ func (t *Tool) fill() {
 		}
 	}
 	t.readParameters()
+	if t.Guidance.Empty() {
+		t.Guidance = SchemaGuidance(t.schema)
+	}
 }
 
 // checkUnknown warns about each key of the mapping at path that is not in

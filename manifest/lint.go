@@ -394,6 +394,11 @@ func (c *checker) universal() {
 			"Add "+c.fieldName("description")+": one sentence saying what the tool does",
 			"Required field '%s' is missing or empty", c.fieldName("description"))
 	}
+	if callable(c.Tool) || c.kind == Directive {
+		if f, ok := descriptionFinding(c.ID, c.Description, c.Guidance); ok {
+			c.report(result.Warning, result.ReadabilityIssue, f.rule, c.fieldPos("description"), f.sugg, "%s", f.msg)
+		}
+	}
 	decl, declared := c.reg.conv.decl(c.Type)
 	switch {
 	case declared && decl.Executor == ExecOptional:

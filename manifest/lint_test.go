@@ -115,7 +115,7 @@ func TestScriptNotChecked(t *testing.T) {
 	t.Parallel()
 	reg, err := manifest.LoadFiles(context.Background(), []manifest.File{
 		{Path: "rb_runtime.yaml", Content: "tool_id: rb_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Ruby\nexecutor: subprocess\nconfig:\n  command: ruby\n"},
-		{Path: "greet/tool.yaml", Content: "tool_id: greet\ntool_type: script\nversion: \"1.0.0\"\ndescription: Greet\nexecutor: rb_runtime\nconfig:\n  entrypoint: main.rb\n"},
+		{Path: "greet/tool.yaml", Content: "tool_id: greet\ntool_type: script\nversion: \"1.0.0\"\ndescription: Greet the user in Ruby, a language judge does not parse\nexecutor: rb_runtime\nconfig:\n  entrypoint: main.rb\n"},
 		{Path: "greet/main.rb", Content: "puts 'hi'\n"},
 		{Path: "shebang/tool.yaml", Content: "tool_id: shebang\ntool_type: script\nversion: \"1.0.0\"\ndescription: Shebang\nexecutor: rb_runtime\nconfig:\n  entrypoint: run\n"},
 		{Path: "shebang/run", Content: "#!/usr/bin/env python3\nprint(\n"},

@@ -86,7 +86,7 @@ func TestLoadFiles(t *testing.T) {
 		{Path: "python_runtime.yaml", Content: "tool_id: python_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"},
 		{Path: "enrich/tool.yaml", Content: "tool_id: enrich\ntool_type: script\nversion: \"1.0.0\"\ndescription: Enrich\nexecutor: python_runtime\nconfig:\n  entrypoint: main.py\n"},
 		{Path: "enrich/main.py", Content: "print(1)\n"},
-		{Path: "gone/tool.yaml", Content: "tool_id: gone\ntool_type: script\nversion: \"1.0.0\"\ndescription: Gone\nexecutor: python_runtime\nconfig:\n  entrypoint: main.py\n"},
+		{Path: "gone/tool.yaml", Content: "tool_id: gone\ntool_type: script\nversion: \"1.0.0\"\ndescription: Gone, a script whose entrypoint was deleted\nexecutor: python_runtime\nconfig:\n  entrypoint: main.py\n"},
 	}
 	reg, err := manifest.LoadFiles(context.Background(), files)
 	if err != nil {
@@ -166,7 +166,7 @@ func TestSymlinks(t *testing.T) {
 	}
 	write("py.yaml", "tool_id: py\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n")
 	manifestOf := func(id string) string {
-		return "tool_id: " + id + "\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script\nexecutor: py\nconfig:\n  entrypoint: main.py\n"
+		return "tool_id: " + id + "\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script that the symlink tests load\nexecutor: py\nconfig:\n  entrypoint: main.py\n"
 	}
 	write("out/tool.yaml", manifestOf("out"))
 	link(filepath.Join(outside, "secret.py"), "out/main.py")

@@ -69,6 +69,10 @@ type Parameter struct {
 	Maximum     *float64 `json:"maximum,omitempty"`
 	Pattern     string   `json:"pattern,omitempty"`
 	Items       any      `json:"items,omitempty"`
+	// Intent says what the value is for, and AntiPatterns the values or
+	// uses to avoid: usage guidance a model reads with the parameter.
+	Intent       string   `json:"intent,omitempty"`
+	AntiPatterns []string `json:"anti_patterns,omitempty"`
 }
 
 // Tool is one loaded tool: its manifest fields, where it was found, and
@@ -79,6 +83,10 @@ type Tool struct {
 	Type        ToolType
 	Version     string
 	Description string
+	// Guidance is the tool's usage guidance: the manifest's when_to_use
+	// and when_not_to_use, else the x-when-to-use and x-when-not-to-use
+	// keywords at the root of its input schema.
+	Guidance Guidance
 	// Executor is the tool_id of the tool that runs this one ("executor"
 	// or "executor_id" in the manifest); empty for primitives and
 	// knowledge.

@@ -95,6 +95,11 @@ func LintMCP(ctx context.Context, file string, data []byte) (*Report, error) {
 			if s, ok := tn.field("inputSchema").toAny().(map[string]any); ok {
 				t.schema = s
 			}
+			t.Guidance.WhenToUse, _ = tn.field("when_to_use").str()
+			t.Guidance.WhenNotToUse, _ = tn.field("when_not_to_use").str()
+			if t.Guidance.Empty() {
+				t.Guidance = SchemaGuidance(t.schema)
+			}
 		}
 		reg.tools = append(reg.tools, t)
 		if t.ID != "" {
@@ -149,6 +154,13 @@ func (c *checker) mcpDefinition() {
 	}
 	c.ran = append(c.ran, "parameters", "provider")
 	c.checkSchema()
+	if f, ok := descriptionFinding(c.ID, c.Description, c.Guidance); ok {
+		p := c.posOf("description")
+		if c.doc.field("description") == nil {
+			p = namePos
+		}
+		c.report(result.Warning, result.ReadabilityIssue, f.rule, p, f.sugg, "%s", f.msg)
+	}
 	for _, f := range providerFindings(c.ID, c.Description, c.schema) {
 		p := c.schemaPos(f.ptr)
 		if f.onToolName {

@@ -16,7 +16,8 @@ import (
 )
 
 // paramFields are the keys a parameter may have.
-var paramFields = []string{"name", "type", "required", "description", "enum", "default", "minimum", "maximum", "pattern", "items", "format"}
+var paramFields = []string{"name", "type", "required", "description", "enum", "default", "minimum", "maximum", "pattern", "items", "format",
+	"intent", "anti_patterns"}
 
 // paramTypes are the JSON Schema types a parameter may have.
 var paramTypes = []string{"string", "number", "integer", "boolean", "array", "object"}
@@ -152,6 +153,20 @@ func (t *Tool) readParameters() {
 		if it := pn.field("items"); it != nil {
 			p.Items = it.toAny()
 			prop["items"] = p.Items
+		}
+		if s, ok := t.stringField("parameters", i, "intent"); ok && strings.TrimSpace(s) != "" {
+			p.Intent = s
+			prop[KeyIntent] = s
+		}
+		if an := pn.field("anti_patterns"); an != nil && an.kind != kindNull {
+			list, _ := an.toAny().([]any)
+			if an.kind != kindSeq || len(stringList(list)) != len(list) {
+				t.report(result.Error, result.InvalidType, "manifest.type", an.pos, "Write anti_patterns as a list of strings, each a value or use to avoid",
+					"Field 'parameters[%d].anti_patterns' must be a list of non-empty strings, not %s", i, an.describe())
+			} else {
+				p.AntiPatterns = stringList(list)
+				prop[KeyAntiPatterns] = list
+			}
 		}
 		t.Parameters = append(t.Parameters, p)
 		props[name] = prop

@@ -185,7 +185,7 @@ func TestParseConventionsErrors(t *testing.T) {
 // an edit after signing is stale.
 func TestSignatureScript(t *testing.T) {
 	t.Parallel()
-	body := "__version__ = \"1.0.0\"\n__tool_type__ = \"script\"\n__executor_id__ = \"python_runtime\"\n__description__ = \"Say hi\"\nprint('hi')\n"
+	body := "__version__ = \"1.0.0\"\n__tool_type__ = \"script\"\n__executor_id__ = \"python_runtime\"\n__description__ = \"Say hi to the user who runs the script\"\nprint('hi')\n"
 	sum := sha256.Sum256([]byte(body))
 	header := "#!/usr/bin/env python3\n# rye:signed:2026-02-15T07:11:41Z:" + hex.EncodeToString(sum[:]) + ":c2ln:440443d0858f0199\n"
 	runtime := manifest.File{Path: "python_runtime.yaml", Content: "tool_id: python_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"}

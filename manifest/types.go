@@ -18,7 +18,7 @@ import (
 
 // contractConfig are the config fields of a callable tool that the
 // tool-call checks read (package toolcall, docs/toolcall.md).
-var contractConfig = []string{"rules", "applies_when", "next_tools", "allow_unknown_parameters"}
+var contractConfig = []string{"rules", "applies_when", "next_tools", "allow_unknown_parameters", "tier"}
 
 // Known config fields per tool type.
 var (

@@ -21,7 +21,7 @@ import (
 // not JSON) is an error.
 func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
 	var req api.CallCheckRequest
-	release, ok := s.startCall(w, r, &req, "tool, arguments, session_id, tools")
+	release, ok := s.startCall(w, r, &req, "tool, arguments, session_id, goal, shown_tools, tools")
 	if !ok {
 		return
 	}
@@ -31,7 +31,7 @@ func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := ts.Check(r.Context(), toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID})
+	res, err := ts.Check(r.Context(), toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID, Goal: req.Goal, ShownTools: req.ShownTools})
 	if err != nil {
 		s.writeError(w, r, callError(err))
 		return
@@ -45,7 +45,7 @@ func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
 // extracted_facts, suggested_next_tools, progress, compacted}.
 func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
 	var req api.CallOutcomeRequest
-	release, ok := s.startCall(w, r, &req, "tool, arguments, result, goal, session_id, tools")
+	release, ok := s.startCall(w, r, &req, "tool, arguments, result, goal, session_id, shown_tools, tools")
 	if !ok {
 		return
 	}
@@ -60,7 +60,7 @@ func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o, err := ts.Outcome(r.Context(), toolcall.OutcomeRequest{
-		Call:   toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID},
+		Call:   toolcall.Call{Tool: req.Tool, Arguments: req.Arguments, SessionID: req.SessionID, ShownTools: req.ShownTools},
 		Result: req.Result, Goal: req.Goal,
 	})
 	if err != nil {

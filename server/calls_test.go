@@ -137,7 +137,7 @@ func TestCallRoutesBadRequests(t *testing.T) {
 	}{
 		{"no tools", "/v1/calls/check", `{"tool": "a"}`, "tools", `has no "tools"`},
 		{"no tool", "/v1/calls/check", `{"arguments": {}}`, "tool", `has no "tool"`},
-		{"unknown field", "/v1/calls/check", `{"tool": "a", "args": {}}`, "body", `unknown field "args" (known: tool, arguments, session_id, tools)`},
+		{"unknown field", "/v1/calls/check", `{"tool": "a", "args": {}}`, "body", `unknown field "args" (known: tool, arguments, session_id, goal, shown_tools, tools)`},
 		{"arguments not JSON object", "/v1/calls/check", `{"tool": "a", "arguments": "{x}", "tools": {"name": "a", "inputSchema": {}}}`, "", ""},
 		{"broken rule", "/v1/calls/check", `{"tool": "a", "tools": [{"name": "a", "inputSchema": {}, "rules": [{"id": "r", "message": "m", "expression": "args.x ==="}]}]}`,
 			"tools[0].rules[0].expression:1:10", "Syntax error"},

@@ -19,13 +19,13 @@ func TestToolsLintRouteDependencyFiles(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
 	files := []manifest.File{
 		{Path: "py_runtime.yaml", Content: "tool_id: py_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"},
-		{Path: "py/tool.yaml", Content: "tool_id: py\ntool_type: script\nversion: \"1.0.0\"\ndescription: Python dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n"},
+		{Path: "py/tool.yaml", Content: "tool_id: py\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script whose Python dependencies the lint reads\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n"},
 		{Path: "py/main.py", Content: "print('hi')\n"},
 		{Path: "py/pyproject.toml", Content: "[project]\nname = \"py\"\ndependencies = [\"httpx>=0.24\"\n"},
-		{Path: "poetry/tool.yaml", Content: "tool_id: poetry\ntool_type: script\nversion: \"1.0.0\"\ndescription: Poetry dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n"},
+		{Path: "poetry/tool.yaml", Content: "tool_id: poetry\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script whose Poetry dependencies the lint reads\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n"},
 		{Path: "poetry/main.py", Content: "print('hi')\n"},
 		{Path: "poetry/pyproject.toml", Content: "[tool.poetry.dependencies]\npython = \"^3.10\"\nrich = \"==>13\"\n"},
-		{Path: "gomod/tool.yaml", Content: "tool_id: gomod\ntool_type: script\nversion: \"1.0.0\"\ndescription: Go dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.go\n"},
+		{Path: "gomod/tool.yaml", Content: "tool_id: gomod\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script whose Go dependencies the lint reads\nexecutor: py_runtime\nconfig:\n  entrypoint: main.go\n"},
 		{Path: "gomod/main.go", Content: "package main\n\nfunc main() {}\n"},
 		{Path: "gomod/go.mod", Content: "module example.com/gomod\n\nrequire (\n\tgolang.org/x/mod\n)\n"},
 	}

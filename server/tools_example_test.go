@@ -26,7 +26,7 @@ func Example_toolsLint() {
 
 	body, _ := json.Marshal(map[string]any{"manifests": []manifest.File{
 		{Path: "py.yaml", Content: "tool_id: py\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n"},
-		{Path: "search.yaml", Content: "tool_id: search\ntool_type: mcp_tool\nversion: \"1.0.0\"\ndescription: Search\nexecutor: py\nconfig:\n  mcp_tool_name: search\n"},
+		{Path: "search.yaml", Content: "tool_id: search\ntool_type: mcp_tool\nversion: \"1.0.0\"\ndescription: Search the web for pages that answer a question\nexecutor: py\nconfig:\n  mcp_tool_name: search\n"},
 	}})
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, ts.URL+"/v1/tools/lint", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")

@@ -32,6 +32,14 @@ type Call struct {
 	// SessionID, when not empty, names the session that counts repair
 	// attempts and watches for progress.
 	SessionID string `json:"session_id,omitempty"`
+	// Goal is what the user asked for. When it asks for everything (all,
+	// every, entire, everyone), Check lifts the call's limit-like
+	// parameters.
+	Goal string `json:"goal,omitempty"`
+	// ShownTools are the tools the model was shown, when the caller
+	// restricts them; with a session they are kept, so that an escalate
+	// verdict can name the wider set to show (see [Progress.Show]).
+	ShownTools []string `json:"shown_tools,omitempty"`
 }
 
 // CallError is a call that cannot be checked at all: its arguments are not
@@ -121,12 +129,14 @@ func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Is
 // arguments must match its schema (each violation its own error issue at
 // the parameter's path; unknown parameters are errors unless the contract
 // allows them) and its rules; the arguments are normalized first (defaults,
-// action scopes, safe coercions), each change reported as an info issue.
-// A key repeated in an object of the arguments is a duplicate_key warning
-// (the last value is the one checked). An invalid result comes with repair
-// feedback; with a session, the repair counts an attempt. Check returns a
-// *CallError when the arguments cannot be read (not JSON, a number beyond
-// the float64 range, invalid UTF-8), and ctx's error when it is done.
+// action scopes, safe coercions, and, for a goal that asks for everything,
+// limit-like parameters raised to their maximum or dropped), each change
+// reported as an info issue. A key repeated in an object of the arguments
+// is a duplicate_key warning (the last value is the one checked). An
+// invalid result comes with repair feedback; with a session, the repair
+// counts an attempt. Check returns a *CallError when the arguments cannot
+// be read (not JSON, a number beyond the float64 range, invalid UTF-8), and
+// ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
 	args, dups, err := decodeArguments(call.Arguments)
@@ -144,7 +154,7 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 		}
 		return &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}, nil
 	}
-	issues, norm, decided, undecided, err := ct.check(ctx, args)
+	issues, norm, decided, undecided, err := ct.check(ctx, args, call.Goal)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +181,9 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, val
 	}
 	var used int
 	err := ts.checker.store.Update(ctx, call.SessionID, func(s *Session) error {
+		if len(call.ShownTools) > 0 {
+			s.Shown = slices.Clone(call.ShownTools)
+		}
 		if s.RepairAttempts == nil {
 			s.RepairAttempts = map[string]int{}
 		}
@@ -230,7 +243,7 @@ func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
 
 // check runs the contract on decoded arguments. It returns the issues, the
 // normalized arguments, and how many checks were decided and not decided.
-func (ct *Contract) check(ctx context.Context, args any) (issues []result.Issue, norm any, decided, undecided int, err error) {
+func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []result.Issue, norm any, decided, undecided int, err error) {
 	obj, isObj := args.(map[string]any)
 	if !isObj {
 		is := result.Issue{Severity: result.Error, Type: result.InvalidType, Location: "root",
@@ -240,6 +253,8 @@ func (ct *Contract) check(ctx context.Context, args any) (issues []result.Issue,
 		return []result.Issue{is}, args, 1, 0, nil
 	}
 	obj, changes := ct.normalize(obj)
+	issues = append(issues, changes...)
+	obj, changes = ct.liftLimits(obj, goal)
 	issues = append(issues, changes...)
 
 	found, err := ct.input.validate(ctx, obj)

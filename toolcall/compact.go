@@ -53,6 +53,80 @@ type Compacted struct {
 	// OverBudget is true when even the tightest compaction that keeps the
 	// protected and identifying fields exceeds the budget.
 	OverBudget bool `json:"over_budget,omitempty"`
+	// Focus are the paths of the entities the call asked about, whose
+	// texts were kept before the rest was cut (see [CompactFor]).
+	Focus []string `json:"focus,omitempty"`
+}
+
+// focusChars is how many characters of its texts the entity a call asks
+// about keeps, whatever the cut of the rest.
+const focusChars = 2000
+
+// focus is what a call asks about: the values of its identifying
+// arguments, and its query texts.
+type focus struct {
+	ids     []string // lower case
+	queries []string // lower case, 3 characters or more
+}
+
+func (f *focus) empty() bool { return f == nil || len(f.ids)+len(f.queries) == 0 }
+
+// focusOf reads the entity a call asks about from its arguments: the
+// values of identifying parameters (id, *_id, number, key, …) and of query
+// parameters (q, query, search, name, title).
+func focusOf(args any) *focus {
+	m, _ := args.(map[string]any)
+	f := &focus{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		var s string
+		switch v := m[k].(type) {
+		case string:
+			s = v
+		case json.Number:
+			s = v.String()
+		default:
+			continue
+		}
+		s = strings.ToLower(strings.TrimSpace(s))
+		switch l := strings.ToLower(k); {
+		case s == "":
+		case l == "q" || l == "query" || l == "search" || l == "keyword" || l == "keywords" || l == "name" || l == "title":
+			if len(s) >= 3 {
+				f.queries = append(f.queries, s)
+			}
+		case isIDParam(k):
+			f.ids = append(f.ids, s)
+		}
+	}
+	return f
+}
+
+// matches reports whether an object is the entity in focus: one of its
+// own fields equals an identifying value, or holds a query text.
+func (f *focus) matches(m map[string]any) bool {
+	if f.empty() {
+		return false
+	}
+	for k, v := range m {
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = strings.ToLower(x)
+		case json.Number:
+			s = x.String()
+		default:
+			continue
+		}
+		if isIdentifierKey(k) && slices.Contains(f.ids, s) {
+			return true
+		}
+		for _, q := range f.queries {
+			if strings.Contains(s, q) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Compact shortens v (a decoded JSON value) so that its JSON fits in
@@ -64,6 +138,21 @@ type Compacted struct {
 // issues, suggestions, repair) are never touched. A value within the
 // budget is returned as it is.
 func Compact(v any, budget int) Compacted {
+	return compactFocus(v, budget, nil)
+}
+
+// CompactFor is [Compact] for the result of a call with the arguments
+// args: the entity the call asks about — an object holding the value of
+// one of its identifying arguments (id, *_id, number, …) in an
+// identifying field, or the text of its query (q, query, name, …) —
+// keeps its texts up to 2000 characters and stays in its list however
+// far down, while the other items and texts are cut first. Compacted.Focus
+// lists the paths kept so.
+func CompactFor(v any, budget int, args any) Compacted {
+	return compactFocus(v, budget, focusOf(args))
+}
+
+func compactFocus(v any, budget int, f *focus) Compacted {
 	if budget <= 0 {
 		budget = DefaultCompactBudget
 	}
@@ -79,26 +168,46 @@ func Compact(v any, budget int) Compacted {
 	}
 	// The steps give ever smaller values: find the gentlest that fits by
 	// bisection, encoding a few of them rather than all.
-	try := func(i int) Compacted {
-		cut := 0
-		out := compactValue(v, steps[i].items, steps[i].chars, "", &cut)
-		return Compacted{Value: out, Chars: jsonLen(out), OriginalChars: orig, Cut: cut, Protected: c.Protected}
+	// The entity in focus keeps focusChars of its texts; only when even
+	// the tightest cut of the rest does not fit is it cut too.
+	focusSteps := []int{focusChars, 1000, 500, 200}
+	if f.empty() {
+		focusSteps = []int{0}
 	}
-	lo, hi := 0, len(steps)-1
-	best := try(hi)
-	if best.Chars > budget {
-		best.OverBudget = true
+	var best Compacted
+	for _, fc := range focusSteps {
+		try := func(i int) Compacted {
+			cs := &compaction{items: steps[i].items, chars: steps[i].chars, focus: f, focusChars: fc}
+			out := cs.value(v, "", nil, nil)
+			return Compacted{Value: out, Chars: jsonLen(out), OriginalChars: orig, Cut: cs.cut, Protected: c.Protected, Focus: cs.kept}
+		}
+		lo, hi := 0, len(steps)-1
+		best = try(hi)
+		if best.Chars > budget {
+			best.OverBudget = true
+			continue
+		}
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if t := try(mid); t.Chars <= budget {
+				best, hi = t, mid
+			} else {
+				lo = mid + 1
+			}
+		}
 		return best
 	}
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if t := try(mid); t.Chars <= budget {
-			best, hi = t, mid
-		} else {
-			lo = mid + 1
-		}
-	}
 	return best
+}
+
+// compaction is one cut of a value: how many items and characters the
+// rest keeps, the focus, and what it cut and kept.
+type compaction struct {
+	items, chars int
+	focus        *focus
+	focusChars   int
+	cut          int
+	kept         []string // paths of the entities in focus
 }
 
 // hasProtected reports whether v is an object holding a protected field at
@@ -116,34 +225,57 @@ func hasProtected(v any) bool {
 	return false
 }
 
-func compactValue(v any, items, chars int, key string, cut *int) any {
+// value compacts v, at key in its parent, at path; inFocus says v is a
+// text of the entity in focus.
+func (cs *compaction) value(v any, key string, path []string, arrays []bool) any {
+	return cs.walk(v, key, path, arrays, false)
+}
+
+func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFocus bool) any {
 	switch x := v.(type) {
 	case string:
-		if isAnswerKey(key) || utf8.RuneCountInString(x) <= chars {
+		limit := cs.chars
+		if inFocus {
+			limit = max(cs.focusChars, cs.chars)
+		}
+		if isAnswerKey(key) || utf8.RuneCountInString(x) <= limit {
 			return x
 		}
-		*cut++
+		cs.cut++
 		r := []rune(x)
-		return fmt.Sprintf("%s… [%d more characters cut]", string(r[:chars]), len(r)-chars)
+		return fmt.Sprintf("%s… [%d more characters cut]", string(r[:limit]), len(r)-limit)
 	case []any:
-		n := min(len(x), items)
+		n := min(len(x), cs.items)
 		out := make([]any, 0, n+1)
-		for _, e := range x[:n] {
-			out = append(out, compactValue(e, items, chars, "", cut))
+		kept := 0
+		for i, e := range x {
+			m, isObj := e.(map[string]any)
+			if i >= n && !(isObj && cs.focus.matches(m)) {
+				continue
+			}
+			out = append(out, cs.walk(e, "", append(slices.Clip(path), fmt.Sprint(i)), append(slices.Clip(arrays), true), false))
+			kept++
 		}
-		if len(x) > n {
-			*cut++
-			out = append(out, fmt.Sprintf("… %d more items cut (%d in all)", len(x)-n, len(x)))
+		if len(x) > kept {
+			cs.cut++
+			out = append(out, fmt.Sprintf("… %d more items cut (%d in all)", len(x)-kept, len(x)))
 		}
 		return out
 	case map[string]any:
+		focused := cs.focus.matches(x)
+		if focused {
+			cs.kept = append(cs.kept, renderPath(path, arrays))
+		}
 		out := make(map[string]any, len(x))
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if isProtected(k) {
 				out[k] = x[k]
 				continue
 			}
-			out[k] = compactValue(x[k], items, chars, k, cut)
+			// The entity's own texts stay; its lists and objects are
+			// cut as any other.
+			_, isText := x[k].(string)
+			out[k] = cs.walk(x[k], k, append(slices.Clip(path), k), append(slices.Clip(arrays), false), focused && isText)
 		}
 		return out
 	}

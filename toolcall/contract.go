@@ -12,9 +12,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -35,6 +37,10 @@ type Contract struct {
 	Params []Param
 	// NextTools are the declared follow-up tools.
 	NextTools []string
+	// WhenToUse and WhenNotToUse are the tool's usage guidance.
+	WhenToUse, WhenNotToUse string
+	// Tier is the tool's visibility tier.
+	Tier int
 
 	def          Definition
 	digest       string
@@ -60,6 +66,10 @@ type Param struct {
 	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum,omitempty"`
 	Default     any      `json:"default,omitempty"`
+	// Intent says what the value is for and AntiPatterns what to avoid
+	// (the property's x-intent and x-anti-patterns).
+	Intent       string   `json:"intent,omitempty"`
+	AntiPatterns []string `json:"anti_patterns,omitempty"`
 }
 
 // schemaCheck is a compiled JSON Schema with the layer cache holding it:
@@ -89,6 +99,7 @@ type Checker struct {
 	limits Limits
 	store  Store
 	budget int
+	model  *llm.Client // decides goals the rules cannot; nil without one
 
 	mu        sync.Mutex
 	contracts map[string]*contractEntry
@@ -226,6 +237,11 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		}
 	}
 	root, _ := in.(map[string]any)
+	ct.WhenToUse, ct.WhenNotToUse, ct.Tier = d.WhenToUse, d.WhenNotToUse, d.Tier
+	if ct.WhenToUse == "" && ct.WhenNotToUse == "" {
+		g := manifest.SchemaGuidance(root)
+		ct.WhenToUse, ct.WhenNotToUse = strings.TrimSpace(g.WhenToUse), strings.TrimSpace(g.WhenNotToUse)
+	}
 	ct.props, _ = root["properties"].(map[string]any)
 	_, ct.patterns = root["patternProperties"]
 	_, hasAP := root["additionalProperties"]
@@ -371,6 +387,12 @@ func params(root, props map[string]any, required []string) []Param {
 		}
 		if d, ok := s["default"]; ok {
 			p.Default = d
+		}
+		p.Intent = result.Clip(strings.Join(strings.Fields(str(s[manifest.KeyIntent])), " "), 200)
+		for _, a := range asStrings(s[manifest.KeyAntiPatterns]) {
+			if a = strings.TrimSpace(a); a != "" && len(p.AntiPatterns) < 10 {
+				p.AntiPatterns = append(p.AntiPatterns, result.Clip(a, 120))
+			}
 		}
 		ps = append(ps, p)
 	}

@@ -58,6 +58,16 @@ type Definition struct {
 	// NextTools are the tools that usually follow this one (declared
 	// follow-ups), suggested after a successful call.
 	NextTools []string
+	// WhenToUse and WhenNotToUse are the tool's usage guidance (the
+	// extensions when_to_use and when_not_to_use, else the keywords
+	// x-when-to-use and x-when-not-to-use at the root of the input
+	// schema), shown in repair feedback. A parameter's guidance is in its
+	// schema: x-intent and x-anti-patterns.
+	WhenToUse, WhenNotToUse string
+	// Tier is the tool's visibility tier (the extension "tier", 0 by
+	// default): a model shown the tools up to tier N is shown tier N+1
+	// when the session escalates (see [Progress.Show]).
+	Tier int
 	// File and Where locate the definition: the document's file name
 	// (may be empty) and the path in it ("tools[3]"), for errors.
 	File, Where string
@@ -126,8 +136,8 @@ func (e *DefinitionError) Unwrap() error { return e.Err }
 // tool_id, or as a file {"path", "content"}), a list of them, or a
 // tools/list answer ({"tools": [...]}, also as a JSON-RPC response
 // {"result": {"tools": [...]}}). Each definition may carry the judge extensions "rules",
-// "allow_unknown_parameters", "applies_when" and "next_tools" beside its
-// own fields. file names the document in errors. Every error is a
+// "allow_unknown_parameters", "applies_when", "next_tools", "when_to_use"
+// and "when_not_to_use" beside its own fields. file names the document in errors. Every error is a
 // *DefinitionError; schemas and rules are compiled later, by
 // [Checker.Compile].
 func ParseDefinitions(data []byte, file string) ([]Definition, error) {
@@ -433,6 +443,27 @@ func readExtensions(obj map[string]any, d *Definition) *DefinitionError {
 				d.AppliesWhen[param] = map[string][]string{field: ss}
 			}
 		}
+	}
+	for _, g := range []struct {
+		key string
+		to  *string
+	}{{"when_to_use", &d.WhenToUse}, {"when_not_to_use", &d.WhenNotToUse}} {
+		v, ok := obj[g.key]
+		if !ok || v == nil {
+			continue
+		}
+		s, ok := v.(string)
+		if !ok {
+			return &DefinitionError{Path: g.key, Msg: g.key + " must be a string: when a model should (or should not) choose the tool"}
+		}
+		*g.to = strings.TrimSpace(s)
+	}
+	if v, ok := obj["tier"]; ok && v != nil {
+		n, isInt := intOf(v)
+		if !isInt || n < 0 || n > 100 {
+			return &DefinitionError{Path: "tier", Msg: "tier must be an integer from 0 to 100: the visibility tier the tool is shown in"}
+		}
+		d.Tier = int(n)
 	}
 	if n, ok := obj["next_tools"]; ok && n != nil {
 		list, ok := n.([]any)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -63,4 +64,35 @@ func Example() {
 	// false Get calendar events by their ids or within a time span.
 	// ids action 'by_ids' requires ids
 	// FAILED the tool reported a failure: the result has isError true
+}
+
+// ExampleCompactFor compacts a long list of candidates for a call that
+// asked about one of them: that one is kept, though it is far down.
+func ExampleCompactFor() {
+	var items []any
+	for i := range 100 {
+		items = append(items, map[string]any{"id": fmt.Sprintf("doc-%d", i), "text": strings.Repeat("words ", 40)})
+	}
+	c := toolcall.CompactFor(map[string]any{"results": items}, 1500, map[string]any{"id": "doc-77"})
+	fmt.Println(c.Focus, c.Chars <= 1500)
+	// Output: [results[77]] true
+}
+
+// ExampleToolset_Outcome_goal checks a result against the user's goal:
+// the reservation asked about is not the one returned.
+func ExampleToolset_Outcome_goal() {
+	c, _ := toolcall.New()
+	defs, _ := toolcall.ParseDefinitions([]byte(`{"name": "get_reservation", "description": "Read one reservation by its id", "inputSchema": {"type": "object"}}`), "")
+	ts, _ := c.NewToolset(defs...)
+	o, err := ts.Outcome(context.Background(), toolcall.OutcomeRequest{
+		Call:   toolcall.Call{Tool: "get_reservation", Arguments: json.RawMessage(`{}`)},
+		Result: json.RawMessage(`{"reservation_id": "ABC123", "status": "confirmed"}`),
+		Goal:   "What is the status of ZFA04Y?",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(o.Status, o.Goal.Verdict, o.Goal.Missing)
+	// Output: NEEDS_MORE_TOOLS not_answered [ZFA04Y]
 }

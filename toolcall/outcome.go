@@ -42,8 +42,10 @@ type OutcomeRequest struct {
 	// Result is the tool's result: an MCP CallToolResult ({content,
 	// isError, structuredContent}) or any JSON value the tool returned.
 	Result json.RawMessage `json:"result"`
-	// Goal is what the user asked for. Whether the result answers it is
-	// not decided without a model: it is reported as not checked.
+	// Goal is what the user asked for (Call.Goal when empty). A result that would be SATISFIED
+	// is checked against it (see [GoalCheck]): deterministically, then by
+	// the model when one is configured; undecided, it is reported as not
+	// checked.
 	Goal string `json:"goal,omitempty"`
 }
 
@@ -59,6 +61,9 @@ type Outcome struct {
 	// SuggestedNextTools are the tools to call next, with the arguments
 	// known for them.
 	SuggestedNextTools []NextTool `json:"suggested_next_tools"`
+	// Goal is the verdict on the request's goal; nil without a goal or
+	// when the status was decided before (a failure, an empty result).
+	Goal *GoalCheck `json:"goal,omitempty"`
 	// Progress is the session's verdict; nil without a session.
 	Progress *Progress `json:"progress,omitempty"`
 	// Compacted is the result's payload (the JSON inside an MCP text
@@ -173,24 +178,53 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	if o.Status != Failed {
 		o.ExtractedFacts = extractFacts(payload)
 	}
+	candidates := false
 	if o.Status == "" {
 		o.Status, o.Reason = Satisfied, "the tool returned a result with content"
 		if next := ts.nextTools(ct, args, o.ExtractedFacts); len(next) > 0 {
 			o.SuggestedNextTools = next
 			if isDiscovery(req.Tool) {
-				o.Status = NeedsMoreTools
+				o.Status, candidates = NeedsMoreTools, true
 				o.Reason = fmt.Sprintf("'%s' found candidates; call %s with one of them", req.Tool, quoteList(toolNames(next), " or "))
 			}
 		}
 	} else if o.Status == NeedsMoreTools {
 		o.SuggestedNextTools = ts.alternatives(req.Tool)
 	}
-	if strings.TrimSpace(req.Goal) != "" && o.Status == Satisfied {
-		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "goal",
-			Message:    "Whether the result answers the goal was not checked: that needs a model, and judge decides without one",
-			Suggestion: "Read the extracted facts against the goal, or check the answer with judge validate and acceptance criteria",
-			Rule:       "toolcall.goal"})
-		undecided++
+	goal := req.Goal
+	if goal == "" {
+		goal = req.Call.Goal
+	}
+	if strings.TrimSpace(goal) != "" && (o.Status == Satisfied || candidates) {
+		gc, ok := ts.checkGoal(ctx, b, goal, req.Tool, args, payload)
+		o.Goal = gc
+		if ok {
+			decided++
+		} else {
+			undecided++
+		}
+		switch gc.Verdict {
+		case GoalAnswered:
+			o.Status, o.Reason = Satisfied, "the result answers the goal: "+gc.Reason
+		case GoalNotAnswered:
+			o.Status, o.Reason = NeedsMoreTools, "the result does not answer the goal: "+gc.Reason
+		}
+	}
+	if WantsAll(goal) && (o.Status == Satisfied || candidates) {
+		if t, ok := truncated(payload); ok {
+			o.Status = NeedsMoreTools
+			o.Reason = fmt.Sprintf("the goal asks for %s, and the result is one page of more: %s", strings.ToLower(fullCoverage.FindString(goal)), t.why)
+			nt := NextTool{Tool: req.Tool, Reason: "the next page of this call: " + t.why}
+			if ct != nil {
+				nt.Arguments, nt.Needs = ct.nextPage(asMap(args), t)
+			} else {
+				nt.Arguments, nt.Needs = maps.Clone(asMap(args)), []string{"the tool's contract, to know its page or cursor parameter"}
+			}
+			if len(nt.Needs) > 0 {
+				nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
+			}
+			o.SuggestedNextTools = append([]NextTool{nt}, o.SuggestedNextTools...)
+		}
 	}
 	b.Confidence(float64(decided) / float64(decided+undecided))
 	o.Result = b.Duration(time.Since(start)).Build()
@@ -198,19 +232,28 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	// other result is compacted by its payload's fields (the JSON inside
 	// an MCP text content, or the structuredContent).
 	if o.Status != Failed {
-		if c := Compact(payload, ts.checker.budget); c.Chars < c.OriginalChars || c.OverBudget {
+		if c := CompactFor(payload, ts.checker.budget, args); c.Chars < c.OriginalChars || c.OverBudget {
 			o.Compacted = &c
 		}
 	}
 	if req.SessionID != "" {
 		var p Progress
 		err := ts.checker.store.Update(ctx, req.SessionID, func(s *Session) error {
+			if len(req.ShownTools) > 0 {
+				s.Shown = slices.Clone(req.ShownTools)
+			}
 			p = ts.checker.limits.observe(s, observation{
 				call:  signature(req.Tool, args),
 				err:   errSig,
 				res:   signature(res),
 				empty: empty,
 			}, req.Tool)
+			if p.Verdict == Escalate {
+				p.Show, p.Reason = ts.widen(s.Shown, p.Reason)
+				if len(p.Show) > 0 {
+					s.Shown = slices.Clone(p.Show)
+				}
+			}
 			return nil
 		})
 		if err != nil {

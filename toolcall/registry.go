@@ -35,7 +35,8 @@ func RegistryDefinitions(reg *manifest.Registry) ([]Definition, error) {
 		if !ok || !callable(t.Kind()) {
 			continue
 		}
-		d := Definition{Name: t.ID, Description: t.Description, Kind: KindManifest, File: t.Path, Where: "config"}
+		d := Definition{Name: t.ID, Description: t.Description, Kind: KindManifest, File: t.Path, Where: "config",
+			WhenToUse: t.Guidance.WhenToUse, WhenNotToUse: t.Guidance.WhenNotToUse}
 		if s := t.Schema(); s != nil {
 			d.InputSchema = s
 		}
@@ -109,7 +110,8 @@ func manifestDefinitions(items []manifestItem, file string) ([]Definition, *Defi
 			return nil, &DefinitionError{File: file, Path: joinPath(it.where, "tool_type"),
 				Msg: fmt.Sprintf("a %s tool is not called with arguments; give a script, api, mcp_tool or directive", orType(found.Type))}
 		}
-		d := Definition{Name: found.ID, Description: found.Description, Kind: KindManifest, File: file, Where: joinPath(it.where, "config")}
+		d := Definition{Name: found.ID, Description: found.Description, Kind: KindManifest, File: file, Where: joinPath(it.where, "config"),
+			WhenToUse: found.Guidance.WhenToUse, WhenNotToUse: found.Guidance.WhenNotToUse}
 		if s := found.Schema(); s != nil {
 			d.InputSchema = s
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -46,6 +47,10 @@ type Session struct {
 	// Escalated is true once a verdict escalated: the next limit crossed
 	// stops.
 	Escalated bool `json:"escalated,omitempty"`
+	// Shown are the tools the model was shown, as the caller last said
+	// (Call.ShownTools), or as the escalation widened them; empty when
+	// unknown.
+	Shown []string `json:"shown,omitempty"`
 	// Stopped, when not empty, is the reason a driver (the gateway)
 	// stopped the session after a stop verdict: its further calls are
 	// answered without running them, by every replica sharing the store.
@@ -160,6 +165,7 @@ func (ms *MemoryStore) makeRoom(now time.Time) {
 }
 
 func cloneSession(s Session) Session {
+	s.Shown = slices.Clone(s.Shown)
 	if s.RepairAttempts != nil {
 		m := make(map[string]int, len(s.RepairAttempts))
 		for k, v := range s.RepairAttempts {
@@ -230,6 +236,11 @@ type Progress struct {
 	Limit string `json:"limit,omitempty"`
 	// Calls counts the outcomes recorded in the session.
 	Calls int `json:"calls"`
+	// Show is, with an escalate verdict, the wider set of tools to show
+	// the model from now on: the tools shown plus the registry's next
+	// tier, or every tool. It is given once, with the escalation; empty
+	// when the model already sees every tool.
+	Show []string `json:"show,omitempty"`
 }
 
 // observation is what one outcome tells the session.

@@ -23,7 +23,8 @@ type callParams struct {
 	tools   []string            // --tools: directories of tool manifests
 	defs    string              // --defs: tool definitions file
 	session string              // --session: session id
-	goal    string              // --goal: the user's goal (outcome)
+	goal    string              // --goal: the user's goal
+	shown   []string            // --shown: the tools the model was shown
 	budget  int                 // --budget: compaction budget in characters (outcome)
 	format  *enumFlag           // --format: json | text; "" = by terminal
 	stdin   io.Reader           // where "-" reads from
@@ -69,6 +70,11 @@ model.
 ARGS_JSON is the arguments as JSON; "-" reads them from stdin and @FILE from
 a file.
 
+With --goal asking for everything (all, every, entire, everyone), limit-like
+parameters (limit, per_page, page_size, max_results, top_k, count, …) are
+raised to their schema's maximum, or dropped when it has none; each change is
+an info issue.
+
 With --session, invalid calls count as repair attempts of the session. The
 session lives for this process, or in Redis when JUDGE_REDIS_URL
 (redis://host:port/db, or redis+cluster://host:port?addr=host:port for a
@@ -91,6 +97,8 @@ JUDGE_REDIS_URL) or an unreachable Redis.`,
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: count repair attempts (kept for this process, or in Redis with JUDGE_REDIS_URL)")
+	f.StringVar(&params.goal, "goal", "", "the user's goal: one asking for everything (all, every, entire, everyone) raises limit-like parameters to their maximum, or drops them")
+	f.StringSliceVar(&params.shown, "shown", nil, "the tools the model was shown (comma-separated), kept in the session so that an escalate verdict names the wider set")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
@@ -182,7 +190,7 @@ func runCallCheck(ctx context.Context, params callParams, args []string, out io.
 	if err != nil {
 		return err
 	}
-	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session})
+	res, err := ts.Check(ctx, toolcall.Call{Tool: args[0], Arguments: raw, SessionID: params.session, Goal: params.goal, ShownTools: params.shown})
 	if err != nil {
 		return callInputError(err)
 	}
@@ -284,8 +292,14 @@ func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
 			fmt.Fprintf(&sb, " (%s)", r.Intent)
 		}
 		sb.WriteString("\n")
+		if r.WhenToUse != "" || r.WhenNotToUse != "" {
+			fmt.Fprintf(&sb, "  %s\n", strings.ReplaceAll(manifest.GuidedDescription("", manifest.Guidance{WhenToUse: r.WhenToUse, WhenNotToUse: r.WhenNotToUse}), "\n", "\n  "))
+		}
 		for _, f := range r.Fixes {
 			fmt.Fprintf(&sb, "  - %s: %s\n", f.Location, f.Suggestion)
+			if g := manifest.ParamGuidanceText(f.Intent, f.AntiPatterns); g != "" {
+				fmt.Fprintf(&sb, "    %s\n", g)
+			}
 		}
 		if r.RemainingAttempts != nil {
 			fmt.Fprintf(&sb, "  attempt %d of %d, %d remaining\n", r.Attempt, r.MaxAttempts, *r.RemainingAttempts)
@@ -309,6 +323,13 @@ explicit failure: MCP isError, an error field, success false, a non-zero exit
 code, an HTTP status of 400 or more; or a structuredContent that breaks the
 tool's output schema). A result over --budget characters is also given
 compacted; validation and error fields are never compacted.
+
+With --goal, a result that would be SATISFIED is checked against the
+user's goal: deterministically first (the ids, entities and fields the goal
+asks about present in the result; for the latest or current state, the
+newest relevant item of a list), then by the model that JUDGE_LLM_BASE_URL
+and JUDGE_LLM_MODEL name, if any. A result that does not answer the goal is
+NEEDS_MORE_TOOLS; an undecided goal is an info not_checked issue.
 
 ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
 @FILE from a file.
@@ -335,8 +356,9 @@ malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept for this process, or in Redis with JUDGE_REDIS_URL)")
-	f.StringVar(&params.goal, "goal", "", "the user's goal (reported as not checked: deciding it needs a model)")
+	f.StringVar(&params.goal, "goal", "", "the user's goal: a result that holds none of the ids and fields it asks for needs more tools; undecided goals go to the model of JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, else are reported as not checked")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
+	f.StringSliceVar(&params.shown, "shown", nil, "the tools the model was shown (comma-separated), kept in the session so that an escalate verdict names the wider set")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
 	parent.AddCommand(cmd)
 }
@@ -353,7 +375,15 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	if err := params.readRegistry(); err != nil {
 		return err
 	}
-	ts, store, err := openToolset(ctx, params, toolcall.WithCompactBudget(params.budget))
+	opts := []toolcall.Option{toolcall.WithCompactBudget(params.budget)}
+	if params.goal != "" {
+		model, err := callModelOptions(nil, params.getenv)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, model...)
+	}
+	ts, store, err := openToolset(ctx, params, opts...)
 	if err != nil {
 		return err
 	}
@@ -367,7 +397,7 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 		return err
 	}
 	o, err := ts.Outcome(ctx, toolcall.OutcomeRequest{
-		Call:   toolcall.Call{Tool: args[0], Arguments: rawArgs, SessionID: params.session},
+		Call:   toolcall.Call{Tool: args[0], Arguments: rawArgs, SessionID: params.session, ShownTools: params.shown},
 		Result: rawRes, Goal: params.goal,
 	})
 	if err != nil {
@@ -396,6 +426,16 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 			fmt.Fprintf(&sb, "  %s = %s\n", f.Path, v)
 		}
 	}
+	if g := o.Goal; g != nil {
+		fmt.Fprintf(&sb, "\nGoal: %s", g.Verdict)
+		if g.By != "" {
+			fmt.Fprintf(&sb, " (%s)", g.By)
+		}
+		fmt.Fprintf(&sb, ": %s\n", g.Reason)
+		if g.Evidence != "" {
+			fmt.Fprintf(&sb, "  evidence: %s\n", g.Evidence)
+		}
+	}
 	if len(o.SuggestedNextTools) > 0 {
 		sb.WriteString("\nNext tools:\n")
 		for _, n := range o.SuggestedNextTools {
@@ -409,6 +449,9 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 			fmt.Fprintf(&sb, " (%s)", o.Progress.Reason)
 		}
 		sb.WriteString("\n")
+		if len(o.Progress.Show) > 0 {
+			fmt.Fprintf(&sb, "  show: %s\n", strings.Join(o.Progress.Show, ", "))
+		}
 	}
 	_, err := io.WriteString(out, sb.String())
 	return err

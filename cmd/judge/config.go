@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/agentjudge/judge/toolcall"
 	"io"
 	"io/fs"
 	"os"
@@ -86,17 +87,39 @@ func configWarnings(f *config.File, getenv func(string) string) []string {
 // malformed configuration is bad input, located in the file when the file
 // gave the value.
 func modelOption(f *config.File, getenv func(string) string) (judge.Option, error) {
+	cfg, ok, err := llmConfigOf(f, getenv)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return judge.WithLLM(cfg), nil
+}
+
+// llmConfigOf is the model's configuration as modelOption reads it; ok is
+// false when none is configured.
+func llmConfigOf(f *config.File, getenv func(string) string) (judge.LLMConfig, bool, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	cfg, ok, err := f.LLMConfig(getenv)
 	if err != nil {
+		return cfg, false, badInput(err)
+	}
+	return cfg, ok, nil
+}
+
+// callModelOptions are the tool-call checker's options for the model
+// configured as modelOption reads it: with one, goals the deterministic
+// check cannot decide are put to it.
+func callModelOptions(f *config.File, getenv func(string) string) ([]toolcall.Option, error) {
+	cfg, ok, err := llmConfigOf(f, getenv)
+	if !ok || err != nil {
+		return nil, err
+	}
+	opt, err := toolcall.WithLLM(cfg)
+	if err != nil {
 		return nil, badInput(err)
 	}
-	if !ok {
-		return nil, nil
-	}
-	return judge.WithLLM(cfg), nil
+	return []toolcall.Option{opt}, nil
 }
 
 // applyConfig fills the flags of judge serve that were not given with the

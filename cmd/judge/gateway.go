@@ -161,7 +161,12 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	for _, s := range runner.Skipped() {
 		logger.Warn("tool left out of tools/list", "tool", s.Tool, "reason", s.Reason)
 	}
-	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version}
+	callModel, err := callModelOptions(nil, params.getenv)
+	if err != nil {
+		return err
+	}
+	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
+		CallOptions: callModel}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}

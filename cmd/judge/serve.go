@@ -210,7 +210,11 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		logger.Warn("no API token: every route is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
 	}
 	logger.Info("tool-call sessions", "store", store.String())
-	calls, tools, err := serveTools(ctx, params, conv, store.options()...)
+	callModel, err := callModelOptions(cfg, params.getenv)
+	if err != nil {
+		return err
+	}
+	calls, tools, err := serveTools(ctx, params, conv, append(store.options(), callModel...)...)
 	if err != nil {
 		return err
 	}

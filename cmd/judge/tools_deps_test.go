@@ -22,10 +22,10 @@ func depsTree(t *testing.T) string {
 	t.Helper()
 	return writeFiles(t, map[string]string{
 		"py_runtime.yaml":        "tool_id: py_runtime\ntool_type: runtime\nversion: \"1.0.0\"\ndescription: Python\nexecutor: subprocess\nconfig:\n  command: python3\n",
-		"py_deps/tool.yaml":      "tool_id: py_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: Python dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n",
+		"py_deps/tool.yaml":      "tool_id: py_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script whose Python dependencies the lint reads\nexecutor: py_runtime\nconfig:\n  entrypoint: main.py\n",
 		"py_deps/main.py":        "print('hi')\n",
 		"py_deps/pyproject.toml": "[project]\nname = \"py-deps\"\ndependencies = [\"httpx>=0.24\", \"pydantic >> 2\"]\n",
-		"go_deps/tool.yaml":      "tool_id: go_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: Go dependencies\nexecutor: py_runtime\nconfig:\n  entrypoint: main.go\n",
+		"go_deps/tool.yaml":      "tool_id: go_deps\ntool_type: script\nversion: \"1.0.0\"\ndescription: A script whose Go dependencies the lint reads\nexecutor: py_runtime\nconfig:\n  entrypoint: main.go\n",
 		"go_deps/main.go":        "package main\n\nfunc main() {}\n",
 		"go_deps/go.mod":         "go 1.22\n\nrequire golang.org/x/mod v0.42.0\n",
 	})

@@ -14,6 +14,12 @@ type CallCheckRequest struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	// SessionID names the session that counts repair attempts.
 	SessionID string `json:"session_id,omitempty"`
+	// Goal is what the user asked for: a goal asking for everything
+	// lifts the call's limit-like parameters.
+	Goal string `json:"goal,omitempty"`
+	// ShownTools are the tools the model was shown, kept in the
+	// session for escalation.
+	ShownTools []string `json:"shown_tools,omitempty"`
 	// Tools are the tool definitions (MCP tools, OpenAI functions, or a
 	// tools/list answer); absent means the server's own tools.
 	Tools json.RawMessage `json:"tools,omitempty"`
@@ -28,7 +34,8 @@ type CallOutcomeRequest struct {
 	// Result is the tool's result: an MCP CallToolResult or any JSON
 	// value. Required.
 	Result json.RawMessage `json:"result"`
-	// Goal is what the user asked for; reported as not checked.
+	// Goal is what the user asked for: checked against the result (see
+	// toolcall.GoalCheck).
 	Goal string `json:"goal,omitempty"`
 }
 
