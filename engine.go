@@ -95,9 +95,15 @@ type Engine struct {
 	sourceDocs []layer.Source
 }
 
-// errBusy is wrapped by the error of a layer that found no free slot before
-// its deadline.
-var errBusy = errors.New("the engine was running its maximum number of layers")
+// ErrBusy is wrapped by the error Validate returns when a layer the request
+// needs found no free slot before its deadline (see
+// WithMaxConcurrentRuns): the engine was busy with other checks, so the
+// output was not checked and the request may be retried. A check that
+// never ran is not a verdict, so no result is returned with it.
+var ErrBusy = errors.New("the engine was running its maximum number of layers")
+
+// errBusy is ErrBusy, by its former name inside the package.
+var errBusy = ErrBusy
 
 // DefaultMaxConcurrentRuns returns the default bound on layer runs under way
 // at once in one Engine: four per processor.
@@ -106,8 +112,8 @@ func DefaultMaxConcurrentRuns() int { return 4 * runtime.GOMAXPROCS(0) }
 // WithMaxConcurrentRuns bounds how many layer runs one Engine has under way
 // at once (DefaultMaxConcurrentRuns by default). A run holds its slot until
 // its layer returns, even when the request stopped waiting for it at its
-// deadline; a layer that finds no slot before its deadline fails with a
-// layer_failed issue.
+// deadline; when a layer finds no slot before its deadline, Validate fails
+// with an error wrapping ErrBusy.
 func WithMaxConcurrentRuns(n int) Option {
 	return func(e *Engine) error {
 		if n <= 0 {
@@ -117,6 +123,12 @@ func WithMaxConcurrentRuns(n int) Option {
 		return nil
 	}
 }
+
+// Runs returns how many layer runs hold a slot now and how many slots
+// there are (WithMaxConcurrentRuns): when running reaches limit, a new
+// layer waits for a slot, and Validate fails with ErrBusy if none frees
+// before its deadline.
+func (e *Engine) Runs() (running, limit int) { return len(e.slots), cap(e.slots) }
 
 // Option configures an Engine.
 type Option func(*Engine) error
@@ -217,8 +229,9 @@ func (e *Engine) Types() []string {
 }
 
 // Validate checks req and returns its result. It returns a *RequestError
-// when req is malformed and ctx.Err() when ctx ends first; findings about
-// the output are never errors.
+// when req is malformed, an error wrapping ErrBusy when a layer could not
+// start for want of a free slot, and ctx.Err() when ctx ends first;
+// findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	start := time.Now()
 	if r := e.validateFast(ctx, req, start); r != nil {
@@ -244,6 +257,11 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	ran := e.runLayers(ctx, run, in, timeout)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, o := range ran {
+		if o.busy {
+			return nil, fmt.Errorf("judge: the %s layer could not start within %v: %w", o.Name, timeout, ErrBusy)
+		}
 	}
 	for _, o := range ran {
 		if o.inputErr != nil {
@@ -452,6 +470,8 @@ type LayerOutcome struct {
 
 	order    int
 	inputErr *layer.InputError
+	// busy is set when the layer found no free slot before its deadline.
+	busy bool
 }
 
 // layerRun is one layer's run within one request: what a worker needs to
@@ -641,6 +661,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	// reported, and it counts as undecided. The tokens its model calls
 	// cost were spent all the same, so they stay in metadata.token_usage.
 	o.Failed = true
+	o.busy = errors.Is(err, errBusy)
 	spent := pass.Findings()
 	msg := fmt.Sprintf("The %s layer failed, so its checks did not run: %s", l.Name, firstLine(err.Error()))
 	switch {
