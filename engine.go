@@ -49,8 +49,12 @@ func DefaultLayers() []*layer.Layer {
 // and reuses the goroutines that ran its layers (each exits after 10s
 // without work).
 type Engine struct {
-	layers       []*layer.Layer
+	layers []*layer.Layer
+	// caches are the layers' caches by layer name, all within budget;
+	// layers that build the same things share one (see cacheName).
 	caches       map[string]*layer.Cache
+	budget       *layer.Budget
+	cacheBytes   int64
 	layerTimeout time.Duration
 	schemas      map[string]any
 	maxDepth     int
@@ -133,6 +137,38 @@ func (e *Engine) Runs() (running, limit int) { return len(e.slots), cap(e.slots)
 // Option configures an Engine.
 type Option func(*Engine) error
 
+// WithCacheBytes sets the byte budget of the engine's caches together
+// (layer.DefaultCacheBytes, 256 MiB, by default): compiled schemas and
+// rules and source indexes, each charged an estimate of the memory it
+// holds, least recently used evicted first. An entry larger than the whole
+// budget is built for its request and not kept.
+func WithCacheBytes(n int64) Option {
+	return func(e *Engine) error {
+		if n <= 0 {
+			return fmt.Errorf("judge: cache bytes %d is not positive", n)
+		}
+		e.cacheBytes = n
+		return nil
+	}
+}
+
+// CacheStats returns the statistics of the engine's caches, by name, and
+// their byte budget (WithCacheBytes).
+func (e *Engine) CacheStats() (caches []layer.CacheStats, budget int64) {
+	caches, _ = e.budget.Stats()
+	return caches, e.budget.Limit()
+}
+
+// cacheName is the cache layer l uses: the facts and hallucination layers
+// both index the request's sources, and share one cache of those indexes.
+func cacheName(l *layer.Layer) string {
+	switch l.Name {
+	case "facts", "hallucination":
+		return "sources"
+	}
+	return l.Name
+}
+
 // WithLayers replaces the engine's layers (DefaultLayers by default).
 func WithLayers(layers ...*layer.Layer) Option {
 	return func(e *Engine) error {
@@ -200,6 +236,8 @@ func New(opts ...Option) (*Engine, error) {
 	e.schemasKey, e.docs = key, newSchemaDocs()
 	e.fastOK = e.fastLayers()
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
+	e.budget = layer.NewBudget(e.cacheBytes)
+	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
@@ -207,7 +245,11 @@ func New(opts ...Option) (*Engine, error) {
 		if _, dup := e.caches[l.Name]; dup {
 			return nil, fmt.Errorf("judge: two layers are named %q", l.Name)
 		}
-		e.caches[l.Name] = layer.NewCache(0)
+		name := cacheName(l)
+		if byName[name] == nil {
+			byName[name] = e.budget.NewCache(name, 0)
+		}
+		e.caches[l.Name] = byName[name]
 	}
 	if err := e.warmSources(); err != nil {
 		return nil, err
