@@ -141,7 +141,10 @@ type Option func(*Engine) error
 // (layer.DefaultCacheBytes, 256 MiB, by default): compiled schemas and
 // rules and source indexes, each charged an estimate of the memory it
 // holds, least recently used evicted first. An entry larger than the whole
-// budget is built for its request and not kept.
+// budget is built for its request and not kept. The layers' caches share
+// three quarters of n; the schema documents the engine keeps decoded by
+// their bytes (with the compiled schemas the fast path pins to them) take
+// the last quarter.
 func WithCacheBytes(n int64) Option {
 	return func(e *Engine) error {
 		if n <= 0 {
@@ -153,10 +156,14 @@ func WithCacheBytes(n int64) Option {
 }
 
 // CacheStats returns the statistics of the engine's caches, by name, and
-// their byte budget (WithCacheBytes).
+// their byte budget together (WithCacheBytes): the layers' caches share
+// three quarters of it; "schema_docs", the schema documents the engine
+// holds by their bytes (with their decoded values and the compiled schemas
+// it pins to them), takes the last quarter.
 func (e *Engine) CacheStats() (caches []layer.CacheStats, budget int64) {
 	caches, _ = e.budget.Stats()
-	return caches, e.budget.Limit()
+	caches = append(caches, e.docs.stats())
+	return caches, e.cacheBytes
 }
 
 // cacheName is the cache layer l uses: the facts and hallucination layers
@@ -226,6 +233,11 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	e.applyModel()
+	if e.cacheBytes <= 0 {
+		e.cacheBytes = layer.DefaultCacheBytes
+	}
+	// Three quarters for the layers' caches, one for the schema documents.
+	e.budget = layer.NewBudget(e.cacheBytes - e.cacheBytes/4)
 	e.slots = make(chan struct{}, e.maxRuns)
 	e.idle = make(chan *layerRun)
 	e.stop = make(chan struct{})
@@ -233,10 +245,9 @@ func New(opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
 	}
-	e.schemasKey, e.docs = key, newSchemaDocs()
+	e.schemasKey, e.docs = key, newSchemaDocs(e.cacheBytes/4)
 	e.fastOK = e.fastLayers()
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
-	e.budget = layer.NewBudget(e.cacheBytes)
 	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {

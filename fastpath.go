@@ -21,20 +21,27 @@ import (
 // schemaDocs numbers schema documents by their bytes: a fast hash finds the
 // candidates and a byte comparison picks the document, so equal bytes get
 // the same number (and the same compiled schema) and different bytes never
-// do. It holds at most maxSchemaDocs documents and maxSchemaDocBytes bytes,
-// then starts over; numbers are never reused.
+// do. It holds at most maxSchemaDocs documents and maxBytes bytes (a
+// quarter of the engine's cache budget), counting for each document its
+// bytes, its decoded value (decodedFactor times its bytes) and the
+// compiled schemas the fast path pins to it, then starts over; numbers are
+// never reused.
 type schemaDocs struct {
-	seed  maphash.Seed
-	mu    sync.Mutex
-	m     map[uint64][]*schemaDoc
-	n     int
-	bytes int
-	next  uint64
+	seed     maphash.Seed
+	mu       sync.Mutex
+	m        map[uint64][]*schemaDoc
+	n        int
+	bytes    int64
+	maxBytes int64
+	next     uint64
+	dropped  int64
 }
 
 const (
-	maxSchemaDocs     = layer.DefaultCacheSize
-	maxSchemaDocBytes = 64 << 20
+	maxSchemaDocs = layer.DefaultCacheSize
+	// decodedFactor bounds the heap a decoded schema takes per byte of its
+	// JSON: about 2 for the github-mcp-server schemas, without spaces.
+	decodedFactor = 3
 )
 
 // schemaDoc is one schema document: its bytes, its number and, once
@@ -52,8 +59,31 @@ type schemaDoc struct {
 	fast [2]atomic.Pointer[schema.Validator]
 }
 
-func newSchemaDocs() *schemaDocs {
-	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}}
+func newSchemaDocs(maxBytes int64) *schemaDocs {
+	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}, maxBytes: maxBytes}
+}
+
+// docBytes is what a document of n bytes is charged: its bytes, and its
+// decoded value when it is kept.
+func docBytes(n int) int64 {
+	if n > maxCachedSchemaBytes {
+		return int64(n)
+	}
+	return int64(n) * (1 + decodedFactor)
+}
+
+// charge adds n bytes pinned to a document held (a compiled schema).
+func (t *schemaDocs) charge(n int64) {
+	t.mu.Lock()
+	t.bytes += n
+	t.mu.Unlock()
+}
+
+// stats describes the documents held as a cache.
+func (t *schemaDocs) stats() layer.CacheStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return layer.CacheStats{Name: "schema_docs", Entries: t.n, Bytes: t.bytes, Evictions: t.dropped}
 }
 
 // get returns the document of raw's bytes, adding it when new.
@@ -66,15 +96,16 @@ func (t *schemaDocs) get(raw []byte) *schemaDoc {
 			return d
 		}
 	}
-	if t.n >= maxSchemaDocs || t.bytes+len(raw) > maxSchemaDocBytes {
+	if t.n >= maxSchemaDocs || t.bytes+docBytes(len(raw)) > t.maxBytes {
 		clear(t.m)
+		t.dropped += int64(t.n)
 		t.n, t.bytes = 0, 0
 	}
 	d := &schemaDoc{raw: bytes.Clone(raw), id: t.next}
 	t.next++
 	t.m[h] = append(t.m[h], d)
 	t.n++
-	t.bytes += len(raw)
+	t.bytes += docBytes(len(raw))
 	return d
 }
 
@@ -168,8 +199,8 @@ func (e *Engine) fastSchema(req *Request) *schema.Validator {
 	if err != nil {
 		return nil
 	}
-	if slot != nil {
-		slot.Store(v)
+	if slot != nil && slot.CompareAndSwap(nil, v) {
+		e.docs.charge(v.Size())
 	}
 	return v
 }

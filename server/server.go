@@ -140,7 +140,7 @@ func New(e *judge.Engine, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = buildVersion()
 	}
-	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(), paths: map[string]bool{},
+	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(e.CacheStats), paths: map[string]bool{},
 		inFlight: make(chan struct{}, opts.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

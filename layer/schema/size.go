@@ -48,3 +48,7 @@ func valueBytes(v any) int64 {
 	}
 	return 16 // a number, boxed
 }
+
+// Size estimates the bytes the compiled schema holds (see the cache's
+// budget); a Validator shares it with the schema layer's cache.
+func (v *Validator) Size() int64 { return v.c.Size() }
