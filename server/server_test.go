@@ -354,7 +354,7 @@ func TestDefaults(t *testing.T) {
 	want := Options{
 		MaxBodyBytes: 10 << 20, MaxDepth: 256,
 		ReadTimeout: DefaultReadTimeout, WriteTimeout: DefaultWriteTimeout, IdleTimeout: DefaultIdleTimeout,
-		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight,
+		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight, MaxInFlightBytes: 20 << 20,
 	}
 	if s.opts != want {
 		t.Errorf("options %+v, want %+v", s.opts, want)
