@@ -5,53 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/result"
 )
-
-// summEditsText is the distinct documents of SummEdits, joined.
-func summEditsText(t *testing.T) string {
-	t.Helper()
-	dir := sharedtest.Dir(t, "summedits-dev")
-	var b strings.Builder
-	seen := map[string]bool{}
-	for _, name := range []string{"news", "podcast", "samsum"} {
-		data, err := os.ReadFile(filepath.Join(dir, "summedits_"+name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []struct {
-			Doc string `json:"doc"`
-		}
-		if err := json.Unmarshal(data, &rows); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if !seen[r.Doc] {
-				seen[r.Doc] = true
-				b.WriteString(r.Doc)
-				b.WriteString("\n\n")
-			}
-		}
-	}
-	return b.String()
-}
-
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
 
 // Sixteen /validate requests, each with a different set of sources (real
 // documents, SummEdits), leave a live heap within the engine's cache
@@ -61,7 +21,7 @@ func liveHeap() int64 {
 // of all sixteen stayed (about 14 MB here). Not parallel: it measures the
 // process's heap.
 func TestCacheMemoryBounded(t *testing.T) {
-	text := summEditsText(t)
+	text := sharedtest.SummEditsText(t)
 	const (
 		requests = 16
 		setBytes = 48 << 10
@@ -80,7 +40,7 @@ func TestCacheMemoryBounded(t *testing.T) {
 	if r := do(t, ts, http.MethodPost, "/validate", warm, nil); r.status != http.StatusOK {
 		t.Fatalf("warm-up: %d %s", r.status, r.body)
 	}
-	before := liveHeap()
+	before := sharedtest.LiveHeap()
 	for i := range requests {
 		content, err := json.Marshal(text[i*4096 : i*4096+setBytes])
 		if err != nil {
@@ -92,7 +52,7 @@ func TestCacheMemoryBounded(t *testing.T) {
 			t.Fatalf("request %d: facts and hallucination did not both run: %+v", i, r)
 		}
 	}
-	grew := liveHeap() - before
+	grew := sharedtest.LiveHeap() - before
 	t.Logf("live heap grew by %d bytes after %d requests of %d bytes of sources, budget %d", grew, requests, setBytes, budget)
 	if grew > budget+margin {
 		t.Errorf("live heap grew by %d bytes, over the budget of %d plus %d", grew, budget, margin)

@@ -5,19 +5,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-)
 
-func heapAfterGC() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
 
 // The size a compiled program reports is within a small factor of the
 // heap it really takes, for short rules (those of examples/ticket.rules.json,
 // each made distinct) and for long ones (a chain of 40 comparisons).
+// Not parallel: it measures the process's heap.
 func TestSizeEstimate(t *testing.T) {
 	short := []string{
 		"!has(output.tags) || output.tags.all(t, t.matches('^[a-z0-9-]+$'))",
@@ -37,7 +32,7 @@ func TestSizeEstimate(t *testing.T) {
 		texts []string
 	}{{"short", short}, {"long", []string{long}}} {
 		const n = 100
-		before := heapAfterGC()
+		before := sharedtest.LiveHeap()
 		progs := make([]*program, 0, n*len(tt.texts))
 		for i := range n {
 			for _, text := range tt.texts {
@@ -48,7 +43,7 @@ func TestSizeEstimate(t *testing.T) {
 				progs = append(progs, p)
 			}
 		}
-		real := heapAfterGC() - before
+		real := sharedtest.LiveHeap() - before
 		var est int64
 		for _, p := range progs {
 			est += p.Size()

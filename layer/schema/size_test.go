@@ -5,19 +5,14 @@ import (
 	"os"
 	"runtime"
 	"testing"
-)
 
-func heapAfterGC() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
-}
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
 
 // The size a compiled schema reports is within a small factor of the heap
 // it really takes, on real schemas: the 117 github-mcp-server input schemas
 // compiled together, and the benchmark corpus's large schema.
+// Not parallel: it measures the process's heap.
 func TestSizeEstimate(t *testing.T) {
 	data, err := os.ReadFile("../../../shared/testdata/mcp-tools/bench-corpus.json")
 	if err != nil {
@@ -53,14 +48,14 @@ func TestSizeEstimate(t *testing.T) {
 		for i, r := range raws {
 			docs[i] = decode(r)
 		}
-		before := heapAfterGC()
+		before := sharedtest.LiveHeap()
 		cs := make([]*compiled, len(docs))
 		for i, d := range docs {
 			if cs[i], err = compile(d, nil, false); err != nil {
 				t.Fatal(err)
 			}
 		}
-		real := heapAfterGC() - before
+		real := sharedtest.LiveHeap() - before
 		var est int64
 		for _, c := range cs {
 			est += c.Size()
