@@ -645,13 +645,20 @@ func (e *Engine) exec(r *layerRun) {
 	// A slot is held until Run returns, even after the engine stopped
 	// waiting, so abandoned layers count against the limit and cannot pile
 	// up.
+	// A free slot is taken even when the deadline has passed (the worker
+	// may have been scheduled late): the layer then ends at once with its
+	// deadline, and only a run that found every slot taken is busy.
 	select {
 	case e.slots <- struct{}{}:
-		r.started.Store(true)
-	case <-r.ctx.Done():
-		r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
-		return
+	default:
+		select {
+		case e.slots <- struct{}{}:
+		case <-r.ctx.Done():
+			r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
+			return
+		}
 	}
+	r.started.Store(true)
 	defer func() { <-e.slots }()
 	defer func() {
 		if v := recover(); v != nil {
@@ -687,7 +694,7 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			case err = <-r.errc:
 			default:
 				err = r.ctx.Err()
-				if !r.started.Load() {
+				if running, limit := e.Runs(); !r.started.Load() && running >= limit {
 					err = fmt.Errorf("%w: %w", errBusy, err)
 				}
 			}
