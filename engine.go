@@ -49,8 +49,12 @@ func DefaultLayers() []*layer.Layer {
 // and reuses the goroutines that ran its layers (each exits after 10s
 // without work).
 type Engine struct {
-	layers       []*layer.Layer
+	layers []*layer.Layer
+	// caches are the layers' caches by layer name, all within budget;
+	// layers that build the same things share one (see cacheName).
 	caches       map[string]*layer.Cache
+	budget       *layer.Budget
+	cacheBytes   int64
 	layerTimeout time.Duration
 	schemas      map[string]any
 	maxDepth     int
@@ -95,9 +99,15 @@ type Engine struct {
 	sourceDocs []layer.Source
 }
 
-// errBusy is wrapped by the error of a layer that found no free slot before
-// its deadline.
-var errBusy = errors.New("the engine was running its maximum number of layers")
+// ErrBusy is wrapped by the error Validate returns when a layer the request
+// needs found no free slot before its deadline (see
+// WithMaxConcurrentRuns): the engine was busy with other checks, so the
+// output was not checked and the request may be retried. A check that
+// never ran is not a verdict, so no result is returned with it.
+var ErrBusy = errors.New("the engine was running its maximum number of layers")
+
+// errBusy is ErrBusy, by its former name inside the package.
+var errBusy = ErrBusy
 
 // DefaultMaxConcurrentRuns returns the default bound on layer runs under way
 // at once in one Engine: four per processor.
@@ -106,8 +116,8 @@ func DefaultMaxConcurrentRuns() int { return 4 * runtime.GOMAXPROCS(0) }
 // WithMaxConcurrentRuns bounds how many layer runs one Engine has under way
 // at once (DefaultMaxConcurrentRuns by default). A run holds its slot until
 // its layer returns, even when the request stopped waiting for it at its
-// deadline; a layer that finds no slot before its deadline fails with a
-// layer_failed issue.
+// deadline; when a layer finds no slot before its deadline, Validate fails
+// with an error wrapping ErrBusy.
 func WithMaxConcurrentRuns(n int) Option {
 	return func(e *Engine) error {
 		if n <= 0 {
@@ -118,8 +128,53 @@ func WithMaxConcurrentRuns(n int) Option {
 	}
 }
 
+// Runs returns how many layer runs hold a slot now and how many slots
+// there are (WithMaxConcurrentRuns): when running reaches limit, a new
+// layer waits for a slot, and Validate fails with ErrBusy if none frees
+// before its deadline.
+func (e *Engine) Runs() (running, limit int) { return len(e.slots), cap(e.slots) }
+
 // Option configures an Engine.
 type Option func(*Engine) error
+
+// WithCacheBytes sets the byte budget of the engine's caches together
+// (layer.DefaultCacheBytes, 256 MiB, by default): compiled schemas and
+// rules and source indexes, each charged an estimate of the memory it
+// holds, least recently used evicted first. An entry larger than the whole
+// budget is built for its request and not kept. The layers' caches share
+// three quarters of n; the schema documents the engine keeps decoded by
+// their bytes (with the compiled schemas the fast path pins to them) take
+// the last quarter.
+func WithCacheBytes(n int64) Option {
+	return func(e *Engine) error {
+		if n <= 0 {
+			return fmt.Errorf("judge: cache bytes %d is not positive", n)
+		}
+		e.cacheBytes = n
+		return nil
+	}
+}
+
+// CacheStats returns the statistics of the engine's caches, by name, and
+// their byte budget together (WithCacheBytes): the layers' caches share
+// three quarters of it; "schema_docs", the schema documents the engine
+// holds by their bytes (with their decoded values and the compiled schemas
+// it pins to them), takes the last quarter.
+func (e *Engine) CacheStats() (caches []layer.CacheStats, budget int64) {
+	caches, _ = e.budget.Stats()
+	caches = append(caches, e.docs.stats())
+	return caches, e.cacheBytes
+}
+
+// cacheName is the cache layer l uses: the facts and hallucination layers
+// both index the request's sources, and share one cache of those indexes.
+func cacheName(l *layer.Layer) string {
+	switch l.Name {
+	case "facts", "hallucination":
+		return "sources"
+	}
+	return l.Name
+}
 
 // WithLayers replaces the engine's layers (DefaultLayers by default).
 func WithLayers(layers ...*layer.Layer) Option {
@@ -178,6 +233,11 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	e.applyModel()
+	if e.cacheBytes <= 0 {
+		e.cacheBytes = layer.DefaultCacheBytes
+	}
+	// Three quarters for the layers' caches, one for the schema documents.
+	e.budget = layer.NewBudget(e.cacheBytes - e.cacheBytes/4)
 	e.slots = make(chan struct{}, e.maxRuns)
 	e.idle = make(chan *layerRun)
 	e.stop = make(chan struct{})
@@ -185,9 +245,10 @@ func New(opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
 	}
-	e.schemasKey, e.docs = key, newSchemaDocs()
+	e.schemasKey, e.docs = key, newSchemaDocs(e.cacheBytes/4)
 	e.fastOK = e.fastLayers()
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
+	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
@@ -195,7 +256,11 @@ func New(opts ...Option) (*Engine, error) {
 		if _, dup := e.caches[l.Name]; dup {
 			return nil, fmt.Errorf("judge: two layers are named %q", l.Name)
 		}
-		e.caches[l.Name] = layer.NewCache(0)
+		name := cacheName(l)
+		if byName[name] == nil {
+			byName[name] = e.budget.NewCache(name, 0)
+		}
+		e.caches[l.Name] = byName[name]
 	}
 	if err := e.warmSources(); err != nil {
 		return nil, err
@@ -217,8 +282,9 @@ func (e *Engine) Types() []string {
 }
 
 // Validate checks req and returns its result. It returns a *RequestError
-// when req is malformed and ctx.Err() when ctx ends first; findings about
-// the output are never errors.
+// when req is malformed, an error wrapping ErrBusy when a layer could not
+// start for want of a free slot, and ctx.Err() when ctx ends first;
+// findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	start := time.Now()
 	if r := e.validateFast(ctx, req, start); r != nil {
@@ -244,6 +310,11 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	ran := e.runLayers(ctx, run, in, timeout)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, o := range ran {
+		if o.busy {
+			return nil, fmt.Errorf("judge: the %s layer could not start within %v: %w", o.Name, timeout, ErrBusy)
+		}
 	}
 	for _, o := range ran {
 		if o.inputErr != nil {
@@ -454,6 +525,8 @@ type LayerOutcome struct {
 
 	order    int
 	inputErr *layer.InputError
+	// busy is set when the layer found no free slot before its deadline.
+	busy bool
 }
 
 // layerRun is one layer's run within one request: what a worker needs to
@@ -574,13 +647,20 @@ func (e *Engine) exec(r *layerRun) {
 	// A slot is held until Run returns, even after the engine stopped
 	// waiting, so abandoned layers count against the limit and cannot pile
 	// up.
+	// A free slot is taken even when the deadline has passed (the worker
+	// may have been scheduled late): the layer then ends at once with its
+	// deadline, and only a run that found every slot taken is busy.
 	select {
 	case e.slots <- struct{}{}:
-		r.started.Store(true)
-	case <-r.ctx.Done():
-		r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
-		return
+	default:
+		select {
+		case e.slots <- struct{}{}:
+		case <-r.ctx.Done():
+			r.errc <- fmt.Errorf("%w: %w", errBusy, r.ctx.Err())
+			return
+		}
 	}
+	r.started.Store(true)
 	defer func() { <-e.slots }()
 	defer func() {
 		if v := recover(); v != nil {
@@ -616,7 +696,7 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			case err = <-r.errc:
 			default:
 				err = r.ctx.Err()
-				if !r.started.Load() {
+				if running, limit := e.Runs(); !r.started.Load() && running >= limit {
 					err = fmt.Errorf("%w: %w", errBusy, err)
 				}
 			}
@@ -643,6 +723,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	// reported, and it counts as undecided. The tokens its model calls
 	// cost were spent all the same, so they stay in metadata.token_usage.
 	o.Failed = true
+	o.busy = errors.Is(err, errBusy)
 	spent := pass.Findings()
 	msg := fmt.Sprintf("The %s layer failed, so its checks did not run: %s", l.Name, firstLine(err.Error()))
 	switch {

@@ -371,9 +371,11 @@ func TestConcurrentRunsBounded(t *testing.T) {
 	if !hasIssue(first, result.LayerFailed, "did not finish within") {
 		t.Fatalf("first request: %+v", first.Issues)
 	}
-	second := validate(t, e, &judge.Request{Output: json.RawMessage(`1`)})
-	if !hasIssue(second, result.LayerFailed, "engine was busy") {
-		t.Fatalf("second request got a slot the abandoned run still holds: %+v", second.Issues)
+	// A check that could not start is not a verdict: Validate fails with
+	// ErrBusy instead of answering valid with zero confidence.
+	second, err := e.Validate(context.Background(), &judge.Request{Output: json.RawMessage(`1`)})
+	if !errors.Is(err, judge.ErrBusy) || second != nil || !strings.Contains(err.Error(), "stuck layer could not start") {
+		t.Fatalf("second request got a slot the abandoned run still holds: %+v, %v", second, err)
 	}
 	close(release)
 	// Close returns once every worker has ended, the abandoned run's after

@@ -22,15 +22,20 @@ import (
 // schemaDocs numbers schema documents by their bytes: a fast hash finds the
 // candidates and a byte comparison picks the document, so equal bytes get
 // the same number (and the same compiled schema) and different bytes never
-// do. It holds at most maxSchemaDocs documents and maxSchemaDocBytes bytes,
-// then starts over; numbers are never reused.
+// do. It holds at most maxSchemaDocs documents and maxBytes bytes (a
+// quarter of the engine's cache budget), counting for each document its
+// bytes, its decoded value (decodedFactor times its bytes) and the
+// compiled schemas the fast path pins to it, then starts over; numbers are
+// never reused.
 type schemaDocs struct {
-	seed  maphash.Seed
-	mu    sync.Mutex
-	m     map[uint64][]*schemaDoc
-	n     int
-	bytes int
-	next  uint64
+	seed     maphash.Seed
+	mu       sync.Mutex
+	m        map[uint64][]*schemaDoc
+	n        int
+	bytes    int64
+	maxBytes int64
+	next     uint64
+	dropped  int64
 	// recent finds a document by the address of the bytes it was last
 	// found by, before any hash or lock: a caller that sends the same
 	// schema slice with every request (a Go program keeping its tools'
@@ -41,8 +46,10 @@ type schemaDocs struct {
 }
 
 const (
-	maxSchemaDocs     = layer.DefaultCacheSize
-	maxSchemaDocBytes = 64 << 20
+	maxSchemaDocs = layer.DefaultCacheSize
+	// decodedFactor bounds the heap a decoded schema takes per byte of its
+	// JSON: about 2 for the github-mcp-server schemas, without spaces.
+	decodedFactor = 3
 )
 
 // schemaDoc is one schema document: its bytes, its number and, once
@@ -63,8 +70,31 @@ type schemaDoc struct {
 	fast [2]atomic.Pointer[schema.Validator]
 }
 
-func newSchemaDocs() *schemaDocs {
-	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}}
+func newSchemaDocs(maxBytes int64) *schemaDocs {
+	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}, maxBytes: maxBytes}
+}
+
+// docBytes is what a document of n bytes is charged: its bytes, and its
+// decoded value when it is kept.
+func docBytes(n int) int64 {
+	if n > maxCachedSchemaBytes {
+		return int64(n)
+	}
+	return int64(n) * (1 + decodedFactor)
+}
+
+// charge adds n bytes pinned to a document held (a compiled schema).
+func (t *schemaDocs) charge(n int64) {
+	t.mu.Lock()
+	t.bytes += n
+	t.mu.Unlock()
+}
+
+// stats describes the documents held as a cache.
+func (t *schemaDocs) stats() layer.CacheStats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return layer.CacheStats{Name: "schema_docs", Entries: t.n, Bytes: t.bytes, Evictions: t.dropped}
 }
 
 // get returns the document of raw's bytes, adding it when new.
@@ -91,15 +121,21 @@ func (t *schemaDocs) find(raw []byte) *schemaDoc {
 			return d
 		}
 	}
-	if t.n >= maxSchemaDocs || t.bytes+len(raw) > maxSchemaDocBytes {
+	if t.n >= maxSchemaDocs || t.bytes+docBytes(len(raw)) > t.maxBytes {
 		clear(t.m)
+		t.dropped += int64(t.n)
 		t.n, t.bytes = 0, 0
+		// The address table would otherwise keep dropped documents (and
+		// the schemas compiled for them) alive past the budget.
+		for i := range t.recent {
+			t.recent[i].Store(nil)
+		}
 	}
 	d := &schemaDoc{raw: bytes.Clone(raw), id: t.next}
 	t.next++
 	t.m[h] = append(t.m[h], d)
 	t.n++
-	t.bytes += len(raw)
+	t.bytes += docBytes(len(raw))
 	return d
 }
 
@@ -192,8 +228,8 @@ func (e *Engine) fastSchema(req *Request) *schema.Validator {
 	if err != nil {
 		return nil
 	}
-	if slot != nil {
-		slot.Store(v)
+	if slot != nil && slot.CompareAndSwap(nil, v) {
+		e.docs.charge(v.Size())
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
@@ -65,7 +66,7 @@ func (e *Engine) warmSources() error {
 	}
 	var caches []*layer.Cache
 	for _, name := range []string{"facts", "hallucination"} {
-		if c, ok := e.caches[name]; ok {
+		if c, ok := e.caches[name]; ok && !slices.Contains(caches, c) {
 			caches = append(caches, c)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -119,8 +120,8 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 	if id := <-ids; id != worker {
 		t.Fatalf("late run on goroutine %d, want the idle worker %d", id, worker)
 	}
-	if busy := runWorker(t, e, `1`); !hasFailure(busy, "engine was busy") {
-		t.Fatalf("a run got the slot the abandoned run still holds: %+v", busy.Issues)
+	if busy, err := e.Validate(context.Background(), &Request{Output: json.RawMessage(`1`)}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a run got the slot the abandoned run still holds: %+v, %v", busy, err)
 	}
 	// The busy run's worker, which never got a slot, idles: the only
 	// worker that can signal, since the late run's still holds its run.

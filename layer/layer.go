@@ -177,7 +177,11 @@ func (e *InputError) Unwrap() error { return e.Err }
 type Pass struct {
 	Layer *Layer
 	Input *Input
-	// Cache is shared by every run of this layer in one engine.
+	// Cache is shared by every run of this layer in one engine, and by
+	// the layers that build the same things (the facts and hallucination
+	// layers share their source indexes), so keys must say what they hold
+	// ("sources:…", "schema:…"). Its bytes count against the engine's
+	// budget (see [Budget]).
 	Cache *Cache
 
 	mu        sync.Mutex

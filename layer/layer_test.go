@@ -60,12 +60,69 @@ func TestCacheKeepsFailuresAndPanics(t *testing.T) {
 	if _, err := c.Load("panic", func() (any, error) { panic("oops") }); err == nil || !strings.Contains(err.Error(), "oops") {
 		t.Fatalf("a panicking build gave err = %v", err)
 	}
-	// Full: the next new key starts the cache over.
+	// Full: the next new key evicts the least recently used, "bad".
 	if _, err := c.Load("third", func() (any, error) { return 3, nil }); err != nil {
 		t.Fatal(err)
 	}
-	if entries, _ := c.Stats(); entries != 1 {
-		t.Fatalf("entries = %d after overflow, want 1", entries)
+	if entries, _ := c.Stats(); entries != 2 {
+		t.Fatalf("entries = %d after overflow, want 2", entries)
+	}
+	rebuilt := false
+	_, _ = c.Load("bad", func() (any, error) { rebuilt = true; return nil, boom })
+	if !rebuilt {
+		t.Fatal("the least recently used entry was kept")
+	}
+}
+
+// sized is a cached value of a known size.
+type sized int64
+
+func (s sized) Size() int64 { return int64(s) }
+
+// A budget shared by caches evicts the least recently used entries of any
+// of them to stay within its bytes, keeps no entry larger than itself, and
+// its statistics add up.
+func TestBudget(t *testing.T) {
+	t.Parallel()
+	b := NewBudget(10_000)
+	x, y := b.NewCache("x", 0), b.NewCache("y", 0)
+	builds := map[string]int{}
+	load := func(c *Cache, key string, size int64) {
+		t.Helper()
+		v, err := c.Load(key, func() (any, error) { builds[key]++; return sized(size), nil })
+		if err != nil || v != sized(size) {
+			t.Fatalf("Load(%s) = %v, %v", key, v, err)
+		}
+	}
+	load(x, "a", 3000)
+	load(y, "b", 3000)
+	load(x, "c", 3000)
+	load(x, "a", 3000) // a is now more recent than b and c
+	load(y, "d", 3000) // over 10,000: b, the least recently used, goes
+	stats, used := b.Stats()
+	if used > b.Limit() {
+		t.Fatalf("used %d over the limit %d", used, b.Limit())
+	}
+	var sum int64
+	for _, s := range stats {
+		sum += s.Bytes
+	}
+	if sum != used || len(stats) != 2 || stats[0].Name != "x" || stats[1].Entries != 1 || stats[1].Evictions != 1 {
+		t.Fatalf("stats %+v, used %d", stats, used)
+	}
+	load(x, "a", 3000)
+	load(y, "b", 3000)
+	if builds["a"] != 1 || builds["b"] != 2 {
+		t.Fatalf("builds %v: want a kept (recently used) and b rebuilt (evicted)", builds)
+	}
+	// An entry larger than the whole budget is built each time, not kept.
+	load(x, "huge", 20_000)
+	load(x, "huge", 20_000)
+	if builds["huge"] != 2 {
+		t.Fatalf("an entry over the budget was kept: built %d times", builds["huge"])
+	}
+	if _, used := b.Stats(); used > b.Limit() {
+		t.Fatalf("used %d over the limit %d", used, b.Limit())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -19,6 +20,15 @@ const (
 	MetricRequestsInFlight = "judge_http_requests_in_flight"
 	MetricIssues           = "judge_validation_issues_total"
 	MetricValidations      = "judge_validations_total"
+	// MetricCacheBytes and MetricCacheEntries give, by cache ("schema",
+	// "criteria", "sources"), the bytes charged to its entries and their
+	// number; MetricCacheBudget is their byte budget together
+	// (judge.WithCacheBytes); MetricCacheEvictions counts the entries
+	// dropped to stay within it.
+	MetricCacheBytes     = "judge_cache_bytes"
+	MetricCacheEntries   = "judge_cache_entries"
+	MetricCacheBudget    = "judge_cache_budget_bytes"
+	MetricCacheEvictions = "judge_cache_evictions_total"
 )
 
 // unmatched is the route label of requests to a path no route serves, so
@@ -36,7 +46,40 @@ type metrics struct {
 	handler     http.Handler
 }
 
-func newMetrics() *metrics {
+// cacheCollector exports the engine's cache statistics when scraped.
+type cacheCollector struct {
+	stats                             func() ([]layer.CacheStats, int64)
+	bytes, entries, budget, evictions *prometheus.Desc
+}
+
+func newCacheCollector(stats func() ([]layer.CacheStats, int64)) *cacheCollector {
+	return &cacheCollector{
+		stats:     stats,
+		bytes:     prometheus.NewDesc(MetricCacheBytes, "Bytes charged to the entries of an engine cache (an estimate of the memory they hold), by cache.", []string{"cache"}, nil),
+		entries:   prometheus.NewDesc(MetricCacheEntries, "Entries of an engine cache, by cache.", []string{"cache"}, nil),
+		budget:    prometheus.NewDesc(MetricCacheBudget, "Byte budget of the engine's caches together.", nil, nil),
+		evictions: prometheus.NewDesc(MetricCacheEvictions, "Entries evicted from an engine cache to stay within its budget or entry count, by cache.", []string{"cache"}, nil),
+	}
+}
+
+func (c *cacheCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.bytes
+	ch <- c.entries
+	ch <- c.budget
+	ch <- c.evictions
+}
+
+func (c *cacheCollector) Collect(ch chan<- prometheus.Metric) {
+	caches, budget := c.stats()
+	ch <- prometheus.MustNewConstMetric(c.budget, prometheus.GaugeValue, float64(budget))
+	for _, s := range caches {
+		ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(s.Bytes), s.Name)
+		ch <- prometheus.MustNewConstMetric(c.entries, prometheus.GaugeValue, float64(s.Entries), s.Name)
+		ch <- prometheus.MustNewConstMetric(c.evictions, prometheus.CounterValue, float64(s.Evictions), s.Name)
+	}
+}
+
+func newMetrics(cacheStats func() ([]layer.CacheStats, int64)) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -61,7 +104,7 @@ func newMetrics() *metrics {
 			Help: "Validation results returned, by whether the output was valid.",
 		}, []string{"valid"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.issues, m.validations,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.issues, m.validations, newCacheCollector(cacheStats),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Both outcomes are exported from the start, at 0.

@@ -24,6 +24,7 @@ var titles = map[api.Code]string{
 	api.CodeBodyTooLarge:         "Request body too large",
 	api.CodeUnsupportedMediaType: "Unsupported media type",
 	api.CodeClientClosedRequest:  "Client closed request",
+	api.CodeRequestTimeout:       "Request timeout",
 	api.CodeInternal:             "Internal server error",
 	api.CodeUnavailable:          "Service unavailable",
 }
@@ -43,8 +44,17 @@ func problemOf(ctx context.Context, err error) api.Problem {
 		tooLarge *http.MaxBytesError
 		media    *mediaTypeError
 		reqErr   *judge.RequestError
+		slow     *bodyTimeoutError
+		busy     *busyError
 	)
 	switch {
+	case errors.As(err, &slow):
+		return api.Problem{Status: http.StatusRequestTimeout, Code: api.CodeRequestTimeout, Detail: slow.Error()}
+	case errors.As(err, &busy):
+		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: busy.msg}
+	case errors.Is(err, judge.ErrBusy):
+		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: "the output was not checked: " + strings.TrimPrefix(err.Error(), "judge: ") + "; retry shortly"}
 	case errors.As(err, &tooLarge):
 		return api.Problem{Status: http.StatusRequestEntityTooLarge, Code: api.CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit)}
@@ -71,10 +81,15 @@ func problemOf(ctx context.Context, err error) api.Problem {
 }
 
 // writeError answers r with the problem err maps to, logging the error
-// when it is the server's fault.
+// when it is the server's fault. A 503 carries Retry-After; a 408 closes
+// the connection, whose body was not read whole.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	p := problemOf(r.Context(), err)
 	switch p.Status {
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", "1")
+	case http.StatusRequestTimeout:
+		w.Header().Set("Connection", "close")
 	case http.StatusInternalServerError:
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", requestIDFrom(r.Context()), "error", err.Error())
 	case http.StatusUnsupportedMediaType:
@@ -116,6 +131,8 @@ func codeOfStatus(status int) api.Code {
 		return api.CodeUnsupportedMediaType
 	case http.StatusServiceUnavailable:
 		return api.CodeUnavailable
+	case http.StatusRequestTimeout:
+		return api.CodeRequestTimeout
 	}
 	return api.CodeInternal
 }

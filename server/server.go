@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,7 +46,9 @@ type Options struct {
 	// 0 means DefaultMaxDepth (256).
 	MaxDepth int
 	// ReadTimeout, WriteTimeout and IdleTimeout are those of http.Server;
-	// 0 means 15s, 60s and 120s.
+	// 0 means 15s, 60s and 120s. ReadTimeout bounds the reading of a
+	// request's header and body together: a body still arriving then is
+	// answered 408 and its connection closed.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds how long Serve waits for in-flight requests
 	// once its context is done; 0 means DefaultShutdownTimeout (10s).
@@ -53,10 +56,18 @@ type Options struct {
 	// Version is reported by /capabilities; empty means the main module's
 	// version from the build information.
 	Version string
-	// MaxInFlight bounds the validations answered at once; a request over
-	// it gets 503 with Retry-After at once, before its body is read. 0
-	// means DefaultMaxInFlight.
+	// MaxInFlight bounds the requests with a body (every POST route)
+	// answered at once; a request over it gets 503 with Retry-After at
+	// once. A body is read before the request takes its slot, so a body
+	// still arriving holds none. 0 means DefaultMaxInFlight.
 	MaxInFlight int
+	// MaxInFlightBytes bounds the bodies, in bytes, of the requests
+	// answered at once, so that a few large requests (whose cost grows
+	// with their size) cannot take the whole engine from small ones: a
+	// request that would go over it gets 503 with Retry-After. A body
+	// larger than the limit counts as the limit (it runs alone). 0 means
+	// twice MaxBodyBytes.
+	MaxInFlightBytes int64
 	// Tools are the tools whose calls /v1/calls/check and
 	// /v1/calls/outcome check when a request gives no "tools"; nil means
 	// requests must give them.
@@ -83,8 +94,11 @@ const DefaultMaxInFlight = 64
 // [Server.Handler] in another server.
 type Server struct {
 	engine *judge.Engine
-	// inFlight holds a token per validation being answered.
+	// inFlight holds a token per request being answered; weight is the
+	// sum of their bodies' bytes (see admit), under weightMu.
 	inFlight chan struct{}
+	weightMu sync.Mutex
+	weight   int64
 	opts     Options
 	log      *slog.Logger
 	metrics  *metrics
@@ -116,6 +130,9 @@ func New(e *judge.Engine, opts Options) *Server {
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
 	}
+	if opts.MaxInFlightBytes <= 0 {
+		opts.MaxInFlightBytes = 2 * opts.MaxBodyBytes
+	}
 	opts.ReadTimeout = orDefault(opts.ReadTimeout, DefaultReadTimeout)
 	opts.WriteTimeout = orDefault(opts.WriteTimeout, DefaultWriteTimeout)
 	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
@@ -123,7 +140,7 @@ func New(e *judge.Engine, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = buildVersion()
 	}
-	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(), paths: map[string]bool{},
+	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(e.CacheStats), paths: map[string]bool{},
 		inFlight: make(chan struct{}, opts.MaxInFlight)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

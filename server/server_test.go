@@ -8,9 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/result"
@@ -352,7 +354,7 @@ func TestDefaults(t *testing.T) {
 	want := Options{
 		MaxBodyBytes: 10 << 20, MaxDepth: 256,
 		ReadTimeout: DefaultReadTimeout, WriteTimeout: DefaultWriteTimeout, IdleTimeout: DefaultIdleTimeout,
-		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight,
+		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight, MaxInFlightBytes: 20 << 20,
 	}
 	if s.opts != want {
 		t.Errorf("options %+v, want %+v", s.opts, want)
@@ -505,6 +507,9 @@ func TestProblemOf(t *testing.T) {
 		{"too large", context.Background(), &http.MaxBytesError{Limit: 10}, 413, api.CodeBodyTooLarge},
 		{"media type", context.Background(), &mediaTypeError{"text/plain"}, 415, api.CodeUnsupportedMediaType},
 		{"client went away", canceled, context.Canceled, 499, api.CodeClientClosedRequest},
+		{"server read timeout", canceled, &bodyTimeoutError{timeout: time.Second, err: os.ErrDeadlineExceeded}, 408, api.CodeRequestTimeout},
+		{"engine busy", context.Background(), fmt.Errorf("judge: the schema layer could not start: %w", judge.ErrBusy), 503, api.CodeUnavailable},
+		{"saturated", context.Background(), &busyError{"full"}, 503, api.CodeUnavailable},
 		{"shutting down", shutting, context.Canceled, 503, api.CodeUnavailable},
 		{"deadline", context.Background(), context.DeadlineExceeded, 503, api.CodeUnavailable},
 		{"other", context.Background(), errors.New("disk on fire at /var/secret"), 500, api.CodeInternal},

@@ -139,6 +139,20 @@ func (p *serveParams) applyConfig(f *config.File) {
 	if s.Sources.Set() && !p.changed["sources"] {
 		p.sourcesDir = s.Sources.Value
 	}
+	setInt := func(flag string, v config.Int, dst *int64) {
+		if v.Set() && !p.changed[flag] {
+			*dst = v.Value
+		}
+	}
+	setInt("cache-bytes", s.CacheBytes, &p.cacheBytes)
+	setInt("max-in-flight-bytes", s.MaxInFlightBytes, &p.maxInFlightBytes)
+	setInt("max-body-bytes", s.MaxBodyBytes, &p.maxBodyBytes)
+	if s.MaxInFlight.Set() && !p.changed["max-in-flight"] {
+		p.maxInFlight = int(min(s.MaxInFlight.Value, 1<<30))
+	}
+	if s.ReadTimeout.Set() && !p.changed["read-timeout"] {
+		p.readTimeout = s.ReadTimeout.Value
+	}
 	if len(s.Tools) > 0 && !p.changed["tools"] {
 		p.tools = nil
 		for _, t := range s.Tools {

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/internal/llm"
@@ -254,7 +255,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{name: "a model without a base URL", file: "llm:\n  model: m\n",
 			wantErr: "FILE:2:10: llm.model is set, but no base URL is"},
 		{name: "an unknown serve key", file: "serve:\n  port: 8080\n",
-			wantErr: `FILE:2:3: unknown key "port" in serve; the keys are addr, schemas, sources, tools`},
+			wantErr: `FILE:2:3: unknown key "port" in serve; the keys are addr, cache_bytes, max_body_bytes, max_in_flight, max_in_flight_bytes, read_timeout, schemas, sources, tools`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -336,5 +337,53 @@ func TestBinaryConfig(t *testing.T) {
 	res := execJudge(t, nil, env, "--config", filepath.Join(dir, "nope.yaml"), "validate", filepath.Join(dir, "out.json"))
 	if res.code != 2 || !strings.Contains(res.stderr, "judge: "+filepath.Join(dir, "nope.yaml")+": no such config file (named by --config)") {
 		t.Errorf("missing --config file: exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+// The serve section's limits under load reach the server: the cache
+// budget shows in /metrics, the body limit refuses a larger body, and a
+// flag given on the command line wins over the file.
+func TestServeConfigLimits(t *testing.T) {
+	t.Parallel()
+	path := writeConfig(t, "serve:\n  cache_bytes: 3_000_000\n  max_body_bytes: 1000\n  read_timeout: 2s\n  max_in_flight: 3\n", 0o600)
+	params := newServeParams()
+	params.addr = "127.0.0.1:0"
+	params.config = path
+	params.getenv = func(string) string { return "" }
+	params.maxInFlight = 5
+	params.changed = map[string]bool{"max-in-flight": true}
+	url := serveInProcess(t, params, nil).URL
+
+	get := func(path string) string {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	if m := get("/metrics"); !strings.Contains(m, "\njudge_cache_budget_bytes 3e+06\n") {
+		t.Errorf("/metrics does not show the file's cache budget:\n%s", m)
+	}
+	resp, err := http.Post(url+"/validate", "application/json", strings.NewReader(`{"output": "`+strings.Repeat("x", 2000)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "limit of 1000 bytes") {
+		t.Errorf("a body over the file's max_body_bytes: %d %s", resp.StatusCode, b)
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newServeParams()
+	p.changed = map[string]bool{"max-in-flight": true}
+	p.maxInFlight = 5
+	p.applyConfig(f)
+	if p.maxInFlight != 5 || p.cacheBytes != 3_000_000 || p.maxBodyBytes != 1000 || p.readTimeout != 2*time.Second {
+		t.Errorf("applyConfig: got %+v", p)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server"
 )
@@ -33,9 +34,13 @@ type serveParams struct {
 	timeout      time.Duration // --timeout: each layer's deadline; 0 = default
 	maxBodyBytes int64         // --max-body-bytes; 0 = server default
 	maxInFlight  int           // --max-in-flight; 0 = server default
-	tools        []string      // --tools: tool manifest directories for /v1/calls/*
-	defs         string        // --defs: tool definitions file for /v1/calls/*
-	config       string        // --config: the config file; "" = JUDGE_CONFIG or the default
+	// --max-in-flight-bytes, --cache-bytes, --read-timeout; 0 = default
+	maxInFlightBytes int64
+	cacheBytes       int64
+	readTimeout      time.Duration
+	tools            []string // --tools: tool manifest directories for /v1/calls/*
+	defs             string   // --defs: tool definitions file for /v1/calls/*
+	config           string   // --config: the config file; "" = JUDGE_CONFIG or the default
 	// changed holds the flags given on the command line, which the config
 	// file's serve section does not override.
 	changed  map[string]bool
@@ -73,7 +78,9 @@ start. Plain-language criteria are judged by the model that
 JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), or the llm section of the config file (--config), and reported as
 not checked without one. The file's serve section gives --addr, --schemas,
---sources and --tools when they are not given; its registry section declares
+--sources and --tools, and the limits under load (cache_bytes,
+max_in_flight, max_in_flight_bytes, max_body_bytes, read_timeout), when they
+are not given; its registry section declares
 tool types, primitives and fields for --tools and POST /v1/tools/lint. Logs are JSON lines on
 stderr. SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
@@ -84,7 +91,8 @@ the server down gracefully and exits 0.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			params.config = configFlagValue(cmd)
-			params.changed = changedFlags(cmd, "addr", "schemas", "sources", "tools")
+			params.changed = changedFlags(cmd, "addr", "schemas", "sources", "tools",
+				"cache-bytes", "max-in-flight", "max-in-flight-bytes", "max-body-bytes", "read-timeout")
 			return runServe(ctx, params, args, cmd.ErrOrStderr())
 		},
 	}
@@ -95,8 +103,11 @@ the server down gracefully and exits 0.`,
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
-	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("validations answered at once; more get 503 (default %d)", server.DefaultMaxInFlight))
+	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("POST requests answered at once, counted once their body is read; more get 503 (default %d)", server.DefaultMaxInFlight))
+	f.Int64Var(&params.maxInFlightBytes, "max-in-flight-bytes", 0, "bytes of the bodies of the POST requests answered at once; more get 503 (default twice --max-body-bytes)")
 	f.Int64Var(&params.maxBodyBytes, "max-body-bytes", 0, fmt.Sprintf("largest request body in bytes (default %s)", sizeString(server.DefaultMaxBodyBytes)))
+	f.Int64Var(&params.cacheBytes, "cache-bytes", 0, fmt.Sprintf("byte budget of the engine's caches of compiled schemas, rules and source indexes (default %s)", sizeString(layer.DefaultCacheBytes)))
+	f.DurationVar(&params.readTimeout, "read-timeout", 0, fmt.Sprintf("time to read a request's header and body; a body still arriving then gets 408 (default %v)", server.DefaultReadTimeout))
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests whose calls /v1/calls/check and /v1/calls/outcome check when a request gives no tools (repeatable)")
 	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer) for /v1/calls/*")
 	root.AddCommand(cmd)
@@ -111,6 +122,7 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		return badInputf("--log-level: %v", err)
 	}
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	var opts []judge.Option
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)
 	}
@@ -120,6 +132,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if params.maxBodyBytes < 0 {
 		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
 	}
+	if params.maxInFlightBytes < 0 || params.cacheBytes < 0 || params.readTimeout < 0 {
+		return badInputf("--max-in-flight-bytes, --cache-bytes and --read-timeout must not be negative")
+	}
 	cfg, err := loadConfig(params.config, params.getenv, nil)
 	if err != nil {
 		return err
@@ -128,11 +143,13 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		logger.Warn(w)
 	}
 	params.applyConfig(cfg)
+	if params.cacheBytes > 0 {
+		opts = append(opts, judge.WithCacheBytes(params.cacheBytes))
+	}
 	conv, err := registryConventions(cfg)
 	if err != nil {
 		return err
 	}
-	var opts []judge.Option
 	if params.timeout > 0 {
 		opts = append(opts, judge.WithLayerTimeout(params.timeout))
 	}
@@ -218,7 +235,8 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err != nil {
 		return err
 	}
-	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, Version: versionString(),
+	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
+		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
 		Calls: calls, Tools: tools, Registry: &conv})
 	return srv.Serve(ctx, ln)
 }

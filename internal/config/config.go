@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,7 +89,32 @@ type Serve struct {
 	Schemas String   // schemas: directory of schemas for $ref (--schemas)
 	Sources String   // sources: directory of trusted sources (--sources)
 	Tools   []String // tools: tool manifest directories (--tools)
+	// Limits under load (see docs/api.md); each a positive integer, the
+	// timeout a Go duration.
+	CacheBytes       Int      // cache_bytes: the engine caches' byte budget (--cache-bytes)
+	MaxInFlight      Int      // max_in_flight: requests answered at once (--max-in-flight)
+	MaxInFlightBytes Int      // max_in_flight_bytes: their bodies' bytes together (--max-in-flight-bytes)
+	MaxBodyBytes     Int      // max_body_bytes: the largest body (--max-body-bytes)
+	ReadTimeout      Duration // read_timeout: to read a request's header and body (--read-timeout)
 }
+
+// Int is an integer value of the file and where it stands.
+type Int struct {
+	Value int64
+	Pos   Pos // of the value; zero when the key is absent
+}
+
+// Set reports whether the file gives the key.
+func (i Int) Set() bool { return i.Pos.Line > 0 }
+
+// Duration is a duration value of the file and where it stands.
+type Duration struct {
+	Value time.Duration
+	Pos   Pos // of the value; zero when the key is absent
+}
+
+// Set reports whether the file gives the key.
+func (d Duration) Set() bool { return d.Pos.Line > 0 }
 
 // Registry is the registry section: declarations judge adds to every
 // tool registry it lints or serves, as a registry's own
@@ -559,6 +585,22 @@ func (d *decoder) serve(n ast.Node) error {
 		{"addr", d.str("serve.addr", &s.Addr)},
 		{"schemas", d.str("serve.schemas", &s.Schemas)},
 		{"sources", d.str("serve.sources", &s.Sources)},
+		{"cache_bytes", d.positive("serve.cache_bytes", &s.CacheBytes)},
+		{"max_in_flight", d.positive("serve.max_in_flight", &s.MaxInFlight)},
+		{"max_in_flight_bytes", d.positive("serve.max_in_flight_bytes", &s.MaxInFlightBytes)},
+		{"max_body_bytes", d.positive("serve.max_body_bytes", &s.MaxBodyBytes)},
+		{"read_timeout", func(_, v ast.Node) error {
+			var str String
+			if err := d.str("serve.read_timeout", &str)(nil, v); err != nil {
+				return err
+			}
+			t, err := time.ParseDuration(str.Value)
+			if err != nil || t <= 0 {
+				return d.fail(v, "serve.read_timeout %q is not a positive duration such as \"15s\"", str.Value)
+			}
+			s.ReadTimeout = Duration{Value: t, Pos: str.Pos}
+			return nil
+		}},
 		{"tools", func(_, v ast.Node) error {
 			if isEmpty(v) {
 				return nil
@@ -585,6 +627,23 @@ func (d *decoder) serve(n ast.Node) error {
 			return nil
 		}},
 	})
+}
+
+// positive returns a handler that stores a positive integer value into
+// dst.
+func (d *decoder) positive(name string, dst *Int) func(_, v ast.Node) error {
+	return func(_, v ast.Node) error {
+		n, ok := v.(*ast.IntegerNode)
+		if !ok {
+			return d.fail(v, "%s is %s, not a positive integer", name, describe(v))
+		}
+		i, err := strconv.ParseInt(strings.ReplaceAll(n.GetToken().Value, "_", ""), 0, 64)
+		if err != nil || i <= 0 {
+			return d.fail(v, "%s %s is not a positive integer", name, n.GetToken().Value)
+		}
+		*dst = Int{Value: i, Pos: d.pos(v)}
+		return nil
+	}
 }
 
 // str returns a handler that stores a non-empty string value into dst.

@@ -132,6 +132,20 @@ serve:
 		{name: "api_key and api_key_env", src: "llm:\n  api_key: k\n  api_key_env: K\n", wantErr: `3:16: llm.api_key_env is given with llm.api_key (line 2)`},
 		{name: "api_key_env not a name", src: "llm:\n  api_key_env: sk-123\n", wantErr: `2:16: llm.api_key_env is not an environment variable's name`},
 		{name: "tools of numbers", src: "serve:\n  tools: [a, 1]\n", wantErr: `2:14: serve.tools[1] is a number`},
+		{
+			name: "limits under load",
+			src:  "serve:\n  cache_bytes: 268_435_456\n  max_in_flight: 16\n  max_in_flight_bytes: 20971520\n  max_body_bytes: 0x100000\n  read_timeout: 5s\n",
+			check: func(t *testing.T, f *File) {
+				s := f.Serve
+				if s.CacheBytes.Value != 256<<20 || s.CacheBytes.Pos != (Pos{2, 16}) || s.MaxInFlight.Value != 16 ||
+					s.MaxInFlightBytes.Value != 20<<20 || s.MaxBodyBytes.Value != 1<<20 || s.ReadTimeout.Value != 5*time.Second {
+					t.Errorf("serve: got %+v", s)
+				}
+			},
+		},
+		{name: "cache_bytes a string", src: "serve:\n  cache_bytes: 256MB\n", wantErr: `2:16: serve.cache_bytes is a string, not a positive integer`},
+		{name: "max_in_flight zero", src: "serve:\n  max_in_flight: 0\n", wantErr: `2:18: serve.max_in_flight 0 is not a positive integer`},
+		{name: "read_timeout not a duration", src: "serve:\n  read_timeout: 5\n", wantErr: `2:17: serve.read_timeout is a number`},
 		{name: "anchor", src: "llm:\n  model: &m x\n", wantErr: `2:10: anchors and aliases are not allowed`},
 		{name: "tag", src: "llm:\n  model: !!str x\n", wantErr: `2:10: tags are not allowed`},
 		{name: "two documents", src: "llm:\n  model: a\n---\nllm:\n  model: b\n", wantErr: `4:4: the file holds more than one YAML document`},

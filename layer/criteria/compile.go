@@ -87,6 +87,8 @@ type program struct {
 	usesContext bool
 	// refs are the variables the expression reads, sorted.
 	refs []string
+	// textLen is the length of the expression's text (see Size).
+	textLen int
 }
 
 // compileError is an expression that does not compile, kept in the cache
@@ -218,7 +220,7 @@ func compileIn(e *cel.Env, kind exprKind, costLimit uint64, text string) (*progr
 		// a constant regular expression that does not compile.
 		return nil, fail("%s", err.Error())
 	}
-	pr := &program{prg: prg}
+	pr := &program{prg: prg, textLen: len(text)}
 	for _, r := range ast.NativeRep().ReferenceMap() {
 		if r.Name == "context" {
 			pr.usesContext = true

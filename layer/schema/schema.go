@@ -99,6 +99,8 @@ type compiled struct {
 	fast  *node
 	nodes int
 	slow  string
+	// docBytes estimates the documents the compiler keeps (see Size).
+	docBytes int64
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
@@ -172,7 +174,10 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 	if err != nil {
 		return nil, b.inputError(err)
 	}
-	c = &compiled{sch: sch, index: indexSchemas(sch), names: b.names}
+	c = &compiled{sch: sch, index: indexSchemas(sch), names: b.names, docBytes: valueBytes(expected)}
+	for _, l := range locals {
+		c.docBytes += valueBytes(l)
+	}
 	if err := c.checkRefCycles(); err != nil {
 		return nil, err
 	}

@@ -45,13 +45,19 @@ const (
 	// CodeUnsupportedMediaType (415): the body is not application/json (or
 	// a +json type) in UTF-8 without a content coding.
 	CodeUnsupportedMediaType Code = "unsupported-media-type"
+	// CodeRequestTimeout (408): the body had not arrived whole when the
+	// server's read timeout passed (a slow or stalled upload).
+	CodeRequestTimeout Code = "request-timeout"
 	// CodeClientClosedRequest (499): the client went away first.
 	CodeClientClosedRequest Code = "client-closed-request"
 	// CodeInternal (500): the server failed; the detail names the request
 	// id to quote, never the cause.
 	CodeInternal Code = "internal"
-	// CodeUnavailable (503): the server is shutting down, or the request
-	// was aborted because it did not finish while the server drained.
+	// CodeUnavailable (503): the server is shutting down, the request was
+	// aborted because it did not finish while the server drained, or the
+	// server is saturated (every in-flight slot or in-flight byte taken,
+	// or a layer found no free engine slot, judge.ErrBusy): nothing was
+	// checked, and Retry-After says when to try again.
 	CodeUnavailable Code = "unavailable"
 )
 
