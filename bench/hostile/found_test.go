@@ -4,6 +4,7 @@ package hostile
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -30,6 +31,12 @@ func TestFoundInputs(t *testing.T) {
 				}
 				if a.status != http.StatusOK || !strings.Contains(a.body, `"valid": false`) || !strings.Contains(a.body, `"location": "n"`) || strings.Contains(a.body, "1.797") {
 					t.Errorf("want 400, or 200 with n reported invalid and not normalized to 1.797…e308; got %d:\n%.1500s", a.status, a.body)
+				}
+				// The gateway sends this answer as structuredContent: an
+				// MCP client (go-sdk) cannot decode a number beyond float64.
+				var v any
+				if err := json.Unmarshal([]byte(a.body), &v); err != nil {
+					t.Errorf("the answer does not decode as JSON numbers: %v", err)
 				}
 			}},
 		{name: "duplicate key in the output", path: "/validate", body: str(`{"output": {"a": 1, "a": 2}}`),
