@@ -40,13 +40,10 @@ func FuzzScriptDependencies(f *testing.F) {
 		lint := func(reqs string) []result.Issue {
 			var fs []manifest.File
 			for p, c := range files {
-				fs = append(fs, manifest.File{Path: p, Content: c})
-			}
-			fs[0].Content = files[fs[0].Path]
-			for i := range fs {
-				if fs[i].Path == "t/s/requirements.txt" {
-					fs[i].Content = reqs
+				if p == "t/s/requirements.txt" {
+					c = reqs
 				}
+				fs = append(fs, manifest.File{Path: p, Content: c})
 			}
 			reg, err := manifest.LoadFiles(context.Background(), fs)
 			if err != nil {
