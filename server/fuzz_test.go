@@ -243,6 +243,11 @@ func FuzzToolsLintHandler(f *testing.F) {
 	h := New(e, Options{MaxBodyBytes: 1 << 20}).Handler()
 	const script = "tools/s/tool.yaml"
 	f.Fuzz(func(t *testing.T, p, content, entrypoint string) {
+		// The path as the server reads it: JSON carries invalid UTF-8 as
+		// U+FFFD.
+		if b, err := json.Marshal(p); err == nil {
+			_ = json.Unmarshal(b, &p)
+		}
 		man := "tool_id: s\ntool_type: script\nversion: 1.0.0\ndescription: Runs a script.\nconfig:\n  entrypoint: " + location.Quote(entrypoint) + "\n"
 		files := []manifest.File{{Path: script, Content: man}, {Path: "tools/s/main.py", Content: "print('hi')\n"}, {Path: p, Content: content}}
 		body, err := json.Marshal(api.ToolsLintRequest{Manifests: files})
