@@ -131,13 +131,17 @@ func DecodeRequest(data []byte, maxDepth int) (*Request, error) {
 	if err := dec.Decode(&req); err != nil {
 		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
 		msg := werr.Error()
-		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			msg = fmt.Sprintf("unknown field %s (known: output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms, quality{max_complexity, max_line_length, max_function_length}})", f)
+		var se *jsonvalue.SyntaxError
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok && errors.As(werr, &se) {
+			msg = fmt.Sprintf("line %d, column %d: unknown field %s (known: output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms, quality{max_complexity, max_line_length, max_function_length}})", se.Line, se.Col, f)
 		}
 		return nil, &RequestError{Field: "body", Msg: msg, Err: werr}
 	}
 	if dec.More() {
-		return nil, &RequestError{Field: "body", Msg: "unexpected data after the request object"}
+		// Located at the first byte of the extra data.
+		off := int64(len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))
+		werr := jsonvalue.Wrap(data, off, errors.New("unexpected data after the request object"))
+		return nil, &RequestError{Field: "body", Msg: werr.Error(), Err: werr}
 	}
 	if len(req.Output) == 0 {
 		return nil, &RequestError{Field: "output", Msg: `the request has no "output"`}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -32,6 +33,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if fuzzOnly() {
+		// Fuzzing alone (scripts/fuzz: -run '^$' -fuzz FuzzX), in the
+		// coordinator and in every worker: no end-to-end test runs, so
+		// the binaries are not built.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "gateway-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -49,6 +57,13 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// fuzzOnly reports whether the test binary was asked to fuzz and to run
+// no test: -test.fuzz set and -test.run '^$'.
+func fuzzOnly() bool {
+	fz, run := flag.Lookup("test.fuzz"), flag.Lookup("test.run")
+	return fz != nil && fz.Value.String() != "" && run != nil && run.Value.String() == "^$"
 }
 
 const upstreamManifest = `tool_id: up

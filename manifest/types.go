@@ -738,7 +738,11 @@ func (c *checker) checkRequirements() {
 	}
 	if data, file, ok := c.depFile("package.json"); ok {
 		var v map[string]any
-		if err := json.Unmarshal(data, &v); err != nil {
+		err := json.Unmarshal(data, &v)
+		if err == nil && v == nil {
+			err = errors.New("it is null")
+		}
+		if err != nil {
 			line, col := 1, 1
 			var se *json.SyntaxError
 			if errors.As(err, &se) {

@@ -119,13 +119,17 @@ func decodeStrict(data []byte, maxDepth int, v any, known string) error {
 	if err := dec.Decode(v); err != nil {
 		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
 		msg := werr.Error()
-		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			msg = fmt.Sprintf("unknown field %s (known: %s)", f, known)
+		var se *jsonvalue.SyntaxError
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok && errors.As(werr, &se) {
+			msg = fmt.Sprintf("line %d, column %d: unknown field %s (known: %s)", se.Line, se.Col, f, known)
 		}
 		return &judge.RequestError{Field: "body", Msg: msg, Err: werr}
 	}
 	if dec.More() {
-		return &judge.RequestError{Field: "body", Msg: "unexpected data after the request object"}
+		// Located at the first byte of the extra data.
+		off := int64(len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))
+		werr := jsonvalue.Wrap(data, off, errors.New("unexpected data after the request object"))
+		return &judge.RequestError{Field: "body", Msg: werr.Error(), Err: werr}
 	}
 	return nil
 }

@@ -418,8 +418,8 @@ func (s *Store) apply(ctx context.Context, tx *redis.Tx, key, id string, fn func
 	case err != nil:
 		return err
 	default:
-		if err := json.Unmarshal(data, &sess); err != nil {
-			return fmt.Errorf("the value of %s is not a session: %w", key, err)
+		if sess, err = decodeSession(key, data); err != nil {
+			return err
 		}
 	}
 	if err := fn(&sess); err != nil {
@@ -440,6 +440,16 @@ func (s *Store) apply(ctx context.Context, tx *redis.Tx, key, id string, fn func
 		return nil
 	})
 	return err
+}
+
+// decodeSession reads the stored value data of key as a session; an error
+// names the key.
+func decodeSession(key string, data []byte) (toolcall.Session, error) {
+	var sess toolcall.Session
+	if err := json.Unmarshal(data, &sess); err != nil {
+		return toolcall.Session{}, fmt.Errorf("the value of %s is not a session: %w", key, err)
+	}
+	return sess, nil
 }
 
 // touchScript marks a session as the most recently updated in the index
