@@ -63,7 +63,7 @@ func TestHostileInputs(t *testing.T) {
 		{name: "1 MB rule", path: "/validate", body: str(`{"output": 1, "acceptance_criteria": [{"id": "big", "rule": "` + strings.TrimSuffix(repeat("output == 1 || ", 70000), " || ") + `"}]}`),
 			status: 400, want: []string{"acceptance_criteria[0].rule:1:1: expression code point size exceeds limit"}},
 		{name: "YAML alias bomb", path: "/v1/tools/lint", body: str(`{"manifests": [{"path": "bomb.yaml", "content": ` + quote(laughs.String()) + `}]}`),
-			status: 200, want: []string{"expands to more than 100000 values (through aliases)", `"location": "bomb.yaml:`}},
+			status: 200, want: []string{"expands to more than 100000 values", "of them through aliases", `"location": "bomb.yaml:`}},
 		{name: "XML entity bomb", path: "/v1/tools/lint", body: str(`{"manifests": [{"path": "bomb.xml", "content": ` + quote(entities) + `}]}`),
 			status: 200, want: []string{"invalid character entity &lol4;", `"location": "bomb.xml:1:`}},
 		{name: "10,000 sources", path: "/validate", body: str(sources.String()), status: 200, want: []string{`"valid": false`, `"type": "unsupported_claim"`, "Score 7.5 not found in sources"}},
