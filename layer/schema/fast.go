@@ -52,6 +52,11 @@ type node struct {
 	maxProps int            // -1: none
 	names    map[string]int // names whose presence is tracked -> bit
 	required uint64         // bits of names that must be present
+	// reqCount is, for an object schema requiring more than 64 names
+	// and declaring no dependencies, how many names it requires; the
+	// keys of those names are marked req and counted instead of given
+	// bits (the scanner refuses duplicate keys, so each counts once).
+	reqCount int
 	props    map[string]*node
 	// keys joins names and props, for one lookup per member; table finds
 	// them faster when the names allow it.
@@ -95,6 +100,7 @@ type node struct {
 type keyInfo struct {
 	n   *node
 	bit int
+	req bool // a required name counted, not given a bit (see node.reqCount)
 }
 
 // keyTable finds the keyInfo of a property name without hashing all of
@@ -353,7 +359,13 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 	if s.MaxProperties != nil {
 		n.maxProps = *s.MaxProperties
 	}
-	n.required = bits(s.Required)
+	var reqNames []string
+	if req := slices.Compact(slices.Sorted(slices.Values(s.Required))); len(req) > 64 &&
+		len(s.Dependencies)+len(s.DependentRequired)+len(s.DependentSchemas) == 0 {
+		reqNames, n.reqCount = req, len(req)
+	} else {
+		n.required = bits(s.Required)
+	}
 	for _, p := range slices.Sorted(mapKeys(s.Dependencies)) {
 		switch d := s.Dependencies[p].(type) {
 		case []string:
@@ -394,8 +406,8 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(s.DependentRequired[p])})
 		}
 	}
-	if len(n.names)+len(n.props) > 0 {
-		n.keys = make(map[string]keyInfo, len(n.names)+len(n.props))
+	if len(n.names)+len(n.props)+len(reqNames) > 0 {
+		n.keys = make(map[string]keyInfo, len(n.names)+len(n.props)+len(reqNames))
 		for p, sub := range n.props {
 			n.keys[p] = keyInfo{n: sub, bit: -1}
 		}
@@ -404,9 +416,17 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 			k.bit = b
 			n.keys[p] = k
 		}
+		for _, p := range reqNames {
+			k, ok := n.keys[p]
+			if !ok {
+				k.bit = -1
+			}
+			k.req = true
+			n.keys[p] = k
+		}
 		n.table = newKeyTable(n.keys)
 	}
-	n.obj = n.minProps >= 0 || n.maxProps >= 0 || n.names != nil || n.props != nil || n.patProps != nil ||
+	n.obj = n.minProps >= 0 || n.maxProps >= 0 || n.names != nil || n.reqCount > 0 || n.props != nil || n.patProps != nil ||
 		n.addl != nil || n.addlFalse || n.propNames != nil
 }
 

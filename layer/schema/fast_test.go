@@ -221,3 +221,62 @@ func TestFastPathLargeObjectAllocs(t *testing.T) {
 		t.Errorf("%v allocations per document, want 0", n)
 	}
 }
+
+// An object schema requiring more than 64 names (the width of the bits the
+// fast path tracks names with) stays on the fast path by counting the
+// required keys it meets, and agrees with the slow path: all present,
+// one missing, one missing and another repeated (which the scanner refuses
+// as a duplicate, so it never counts twice), and with a dependency, which
+// needs the bits and falls back.
+func TestFastPathManyRequired(t *testing.T) {
+	t.Parallel()
+	names := make([]string, 100)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	req, _ := json.Marshal(names)
+	doc := func(skip, repeat int) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i, n := range names {
+			if i == skip {
+				continue
+			}
+			fmt.Fprintf(&b, `"%s": %d, `, n, i)
+		}
+		if repeat >= 0 {
+			fmt.Fprintf(&b, `"%s": 0, `, names[repeat])
+		}
+		b.WriteString(`"extra": true}`)
+		return b.String()
+	}
+	plain := `{"type": "object", "required": ` + string(req) + `}`
+	withDep := `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ` + string(req) + `, "dependentRequired": {"p1": ["q"]}}`
+	for _, tc := range []struct {
+		name, schema, doc string
+		valid, sure, fast bool
+	}{
+		{"all present", plain, doc(-1, -1), true, true, true},
+		{"one missing", plain, doc(5, -1), false, true, true},
+		{"one missing, another repeated", plain, doc(5, 6), false, false, true},
+		{"with a dependency", withDep, doc(-1, -1), false, true, false},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if fast, _, why := v.Path(); fast != tc.fast {
+			t.Errorf("%s: fast path %v (%s), want %v", tc.name, fast, why, tc.fast)
+		}
+		fast, sure, slow := verdicts(t, v, []byte(tc.doc))
+		if slow != tc.valid {
+			t.Errorf("%s: slow path valid = %v, want %v", tc.name, slow, tc.valid)
+		}
+		if tc.fast && sure != tc.sure {
+			t.Errorf("%s: fast path sure = %v, want %v", tc.name, sure, tc.sure)
+		}
+		if sure && fast != slow {
+			t.Errorf("%s: fast path valid = %v, slow path %v", tc.name, fast, slow)
+		}
+	}
+}

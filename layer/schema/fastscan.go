@@ -691,14 +691,19 @@ func (s *scanner) skip(i int) (int, bool) {
 	return s.fail()
 }
 
-// skipString reads a string without unescaping it; invalid UTF-8 in it
-// does not matter, as no keyword looks at it.
+// skipString reads a string without unescaping it. It bails on invalid
+// UTF-8, which the decoder refuses although no keyword looks at the text.
 func (s *scanner) skipString(i int) (int, bool) {
 	d := s.data
 	j := i + 1
+	ascii := true
 	for j < len(d) {
 		switch c := d[j]; {
 		case c == '"':
+			if !ascii && !utf8.Valid(d[i+1:j]) {
+				s.bail = true
+				return 0, false
+			}
 			return j + 1, true
 		case c == '\\':
 			if j+1 >= len(d) {
@@ -718,6 +723,9 @@ func (s *scanner) skipString(i int) (int, bool) {
 		case c < 0x20:
 			return s.fail()
 		default:
+			if c >= 0x80 {
+				ascii = false
+			}
 			j++
 		}
 	}
@@ -1017,6 +1025,7 @@ func (s *scanner) elementsFrom(i int, f func(k, at int) (int, bool)) (count, end
 
 func (s *scanner) object(n *node, i int) (int, bool) {
 	var present uint64
+	reqSeen := 0
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
 		var k keyInfo
 		var known bool
@@ -1027,6 +1036,9 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 		}
 		if known && k.bit >= 0 {
 			present |= 1 << k.bit
+		}
+		if known && k.req {
+			reqSeen++
 		}
 		if n.propNames != nil {
 			if _, ok := s.check(n.propNames, keyAt); !ok {
@@ -1070,7 +1082,7 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 	if n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
 		return 0, false
 	}
-	if present&n.required != n.required {
+	if present&n.required != n.required || reqSeen != n.reqCount {
 		return 0, false
 	}
 	for _, dr := range n.depReq {
