@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentjudge/judge/internal/code"
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -737,6 +738,8 @@ func (c *checker) checkRequirements() {
 		}
 	}
 	if data, file, ok := c.depFile("package.json"); ok {
+		// npm reads a package.json that starts with a byte-order mark.
+		data = jsonvalue.TrimBOM(data)
 		var v map[string]any
 		err := json.Unmarshal(data, &v)
 		if err == nil && v == nil {
