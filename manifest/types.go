@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentjudge/judge/internal/code"
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -745,11 +746,20 @@ func (c *checker) checkRequirements() {
 		if err == nil && v == nil {
 			err = errors.New("it is null")
 		}
+		bad := invalidUTF8(data)
+		if err == nil && bad >= 0 {
+			// encoding/json would read U+FFFD in its place; judge refuses
+			// invalid UTF-8 everywhere rather than change the input.
+			err = fmt.Errorf("invalid UTF-8 (byte 0x%02x) at byte offset %d", data[bad], bad)
+		}
 		if err != nil {
 			line, col := 1, 1
 			var se *json.SyntaxError
-			if errors.As(err, &se) {
+			switch {
+			case errors.As(err, &se):
 				line, col = lineCol(data, int(se.Offset))
+			case bad >= 0:
+				line, col = lineCol(data, bad)
 			}
 			c.issues = append(c.issues, result.Issue{Severity: result.Error, Type: result.SyntaxError, Rule: "manifest.script.package_json",
 				Location: fmt.Sprintf("%s:%d:%d", file, line, col), Message: "package.json is not a valid JSON object: " + err.Error(),
@@ -853,4 +863,17 @@ func (c *checker) knowledge() {
 // stringOf reads a top-level string without reporting its type.
 func (c *checker) stringOf(key string) (string, bool) {
 	return c.doc.field(key).str()
+}
+
+// invalidUTF8 is the offset of the first byte of data that is not valid
+// UTF-8, or -1.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
