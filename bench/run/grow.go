@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentjudge/judge"
-	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/groundeval"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -84,46 +83,8 @@ func summEdits() (docs []string, output string, err error) {
 	if len(files) == 0 {
 		return nil, "", fmt.Errorf("../shared/testdata/summedits-dev is absent")
 	}
-	seen := map[string]bool{}
-	var sb strings.Builder
-	claims := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, "", err
-		}
-		var samples []struct{ Doc, Summary string }
-		if err := json.Unmarshal(data, &samples); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", f, err)
-		}
-		for _, s := range samples {
-			if !seen[s.Doc] {
-				seen[s.Doc] = true
-				docs = append(docs, s.Doc)
-			}
-			if claims < 100 {
-				sb.WriteString(s.Summary + "\n")
-				claims = len(claim.Extract(sb.String(), "").Claims)
-			}
-		}
-	}
-	return docs, sb.String(), nil
-}
-
-// sourcesOf returns sources of about n bytes made of docs, repeated under
-// new ids when docs are fewer.
-func sourcesOf(docs []string, n int) []layer.Source {
-	var out []layer.Source
-	size := 0
-	for i := 0; size < n; i++ {
-		d := docs[i%len(docs)]
-		if size+len(d) > n {
-			d = d[:n-size]
-		}
-		out = append(out, layer.Source{ID: fmt.Sprintf("doc-%d", i), Content: d})
-		size += len(d)
-	}
-	return out
+	docs, output, _, err = groundeval.BenchSet(files)
+	return docs, output, err
 }
 
 // factsOp checks output against sources with the facts layer through eng;
@@ -193,7 +154,7 @@ func growRows(ctx context.Context, e *env) ([]row, error) {
 		return nil, err
 	}
 	if err := add("sources ×10: ~100 claims (SummEdits summaries) against 100 KB → 1 MB of SummEdits documents, facts layer, index kept",
-		factsOp(ctx, eng, output, sourcesOf(docs, 100<<10)), factsOp(ctx, eng, output, sourcesOf(docs, 1<<20))); err != nil {
+		factsOp(ctx, eng, output, groundeval.Sources(docs, 100<<10)), factsOp(ctx, eng, output, groundeval.Sources(docs, 1<<20))); err != nil {
 		return nil, err
 	}
 

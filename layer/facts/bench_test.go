@@ -2,14 +2,11 @@ package facts_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/groundeval"
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
@@ -20,47 +17,12 @@ import (
 // output of about 100 claims made of summaries.
 func benchData(b *testing.B) (docs []string, output string, claims int) {
 	b.Helper()
-	dir := sharedtest.Dir(b, "summedits-dev")
-	files, _ := filepath.Glob(filepath.Join(dir, "summedits_*.json"))
-	seen := map[string]bool{}
-	var sb strings.Builder
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var samples []struct{ Doc, Summary string }
-		if err := json.Unmarshal(data, &samples); err != nil {
-			b.Fatal(err)
-		}
-		for _, s := range samples {
-			if !seen[s.Doc] {
-				seen[s.Doc] = true
-				docs = append(docs, s.Doc)
-			}
-			if claims < 100 {
-				sb.WriteString(s.Summary + "\n")
-				claims = len(claim.Extract(sb.String(), "").Claims)
-			}
-		}
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Dir(b, "summedits-dev"), "summedits_*.json"))
+	docs, output, claims, err := groundeval.BenchSet(files)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return docs, sb.String(), claims
-}
-
-// sourcesOf returns sources of about n bytes made of docs, repeated under
-// new ids when docs are fewer.
-func sourcesOf(docs []string, n int) []layer.Source {
-	var out []layer.Source
-	size := 0
-	for i := 0; size < n; i++ {
-		d := docs[i%len(docs)]
-		if size+len(d) > n {
-			d = d[:n-size]
-		}
-		out = append(out, layer.Source{ID: fmt.Sprintf("doc-%d", i), Content: d})
-		size += len(d)
-	}
-	return out
+	return docs, output, claims
 }
 
 // BenchmarkFacts checks an output of about 100 claims against 100 KB to
@@ -70,7 +32,7 @@ func BenchmarkFacts(b *testing.B) {
 	docs, output, n := benchData(b)
 	for _, size := range []int{100 << 10, 1 << 20, 10 << 20} {
 		b.Run(fmt.Sprintf("claims=%d/sources=%s", n, sizeName(size)), func(b *testing.B) {
-			in := &layer.Input{Output: output, Sources: sourcesOf(docs, size)}
+			in := &layer.Input{Output: output, Sources: groundeval.Sources(docs, size)}
 			cache := layer.NewCache(0)
 			p := layer.NewPass(facts.Layer, in, cache)
 			if err := facts.Layer.Run(context.Background(), p); err != nil { // warm the index
@@ -90,7 +52,7 @@ func BenchmarkIndex(b *testing.B) {
 	docs, _, _ := benchData(b)
 	for _, size := range []int{100 << 10, 1 << 20, 10 << 20} {
 		b.Run("sources="+sizeName(size), func(b *testing.B) {
-			srcs := sourcesOf(docs, size)
+			srcs := groundeval.Sources(docs, size)
 			b.SetBytes(int64(size))
 			for b.Loop() {
 				for _, s := range srcs {
