@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,20 @@ func FuzzLocationPath(f *testing.F) {
 		path := locationPath(loc)
 		if len(path) > len(loc) {
 			t.Fatalf("%q: %d steps from %d bytes", loc, len(path), len(loc))
+		}
+		names := strings.Split(loc, ".")
+		for _, n := range names {
+			if n == "" || strings.ContainsAny(n, "[]\"") || n == "root" {
+				return
+			}
+		}
+		if len(path) != len(names) {
+			t.Fatalf("%q: path %#v, want the names %q", loc, path, names)
+		}
+		for i, n := range names {
+			if path[i] != n {
+				t.Fatalf("%q: step %d is %#v, want %q", loc, i, path[i], n)
+			}
 		}
 	})
 }
