@@ -159,6 +159,15 @@ func TestAirlineRules(t *testing.T) {
 		{name: "reservation id unknown and not looked up",
 			conv:   (&airline{}).user("I want to cancel, but I don't remember the reservation id.").agent("I need the reservation id to help you."),
 			broken: []string{"reservation_looked_up"}},
+		{name: "user sent to another channel",
+			conv: (&airline{}).user("I want to change my flight but I don't have the reservation id.").
+				agent("Please check your email for the reservation id, or contact customer service."),
+			broken: []string{"no_outside_procedures"}},
+		{name: "user transferred, not sent elsewhere",
+			conv: start(economy).user("Can you tell me why my flight was delayed?").
+				agent("I cannot see the reason of a delay; I can transfer you to a human agent, who may know more.").user("yes").
+				call("transfer_to_human_agents", `{"summary": "asks why the flight was delayed"}`, "Transfer successful"),
+			kept: []string{"no_outside_procedures"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser),
