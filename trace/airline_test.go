@@ -168,6 +168,23 @@ func TestAirlineRules(t *testing.T) {
 				agent("I cannot see the reason of a delay; I can transfer you to a human agent, who may know more.").user("yes").
 				call("transfer_to_human_agents", `{"summary": "asks why the flight was delayed"}`, "Transfer successful"),
 			kept: []string{"no_outside_procedures"}},
+		{name: "bags said added with no call",
+			conv: start(economy).user("Upgrade me to economy and add two bags.").
+				agent("Upgrade RES001 to economy on the same flights and add 2 bags, paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "economy", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy).
+				agent("Your reservation has been successfully upgraded, and two bags have been added."),
+			broken: []string{"no_action_claimed_without_call"}},
+		{name: "cancellation said done after the environment refused it",
+			conv: start(economy).user("Cancel it, I am sick.").agent("Cancel reservation RES001, refund to the original payment. Proceed?").user("yes").
+				call("cancel_reservation", `{"reservation_id": "RES001"}`, "Error: reservation RES001 cannot be cancelled").
+				agent("Your reservation RES001 has been cancelled."),
+			broken: []string{"no_action_claimed_without_call"}},
+		{name: "actions said done after their calls, and the policy stated",
+			conv: start(economy).user("Add a bag, and can I remove it later?").
+				agent("Add 1 bag to RES001 (2 in total, free for a silver member in economy), paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_baggages", `{"reservation_id": "RES001", "total_baggages": 2, "nonfree_baggages": 0, "payment_id": "credit_card_1"}`, economy).
+				agent("Your reservation has been updated: one bag has been added. Bags cannot be removed once they have been added."),
+			kept: []string{"no_action_claimed_without_call"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser),
