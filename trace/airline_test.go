@@ -185,6 +185,31 @@ func TestAirlineRules(t *testing.T) {
 				call("update_reservation_baggages", `{"reservation_id": "RES001", "total_baggages": 2, "nonfree_baggages": 0, "payment_id": "credit_card_1"}`, economy).
 				agent("Your reservation has been updated: one bag has been added. Bags cannot be removed once they have been added."),
 			kept: []string{"no_action_claimed_without_call"}},
+		{name: "one yes for two listed actions",
+			conv: start(reservation("basic_economy", "no", "2024-05-01T10:00:00", "2024-05-20")).user("Upgrade me to economy and add 2 bags.").
+				agent("Upgrade RES001 to economy on the same flights, and add 2 bags (free for a silver member in economy), both paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "economy", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy).
+				call("update_reservation_baggages", `{"reservation_id": "RES001", "total_baggages": 2, "nonfree_baggages": 0, "payment_id": "credit_card_1"}`, economy),
+			kept: []string{"confirm_before_change", "payment_listed", "reservation_named"}},
+		{name: "a change without a yes",
+			conv: start(economy).user("Add 2 bags, with my card 4242.").
+				call("update_reservation_baggages", `{"reservation_id": "RES001", "total_baggages": 2, "nonfree_baggages": 0, "payment_id": "credit_card_1"}`, economy),
+			broken: []string{"confirm_before_change"}},
+		{name: "refund to the original payment method of the reservation",
+			conv: start(`{"reservation_id": "RES001", "user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "insurance": "no", "created_at": "2024-05-01T10:00:00",
+ "flights": [{"flight_number": "HAT001", "origin": "JFK", "destination": "SEA", "date": "2024-05-20", "price": 300}], "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}],
+ "payment_history": [{"payment_id": "gift_card_2", "amount": 300}]}`).
+				user("Move me to the cheaper direct flight.").
+				call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available"}]`).
+				agent("Change RES001 to HAT009 on 2024-05-20, economy; the difference is refunded to your original payment method. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "payment_id": "gift_card_2"}`, economy),
+			kept: []string{"payment_listed"}},
+		{name: "refund said to the original payment method, paid with another",
+			conv: start(economy).user("Move me to the cheaper direct flight.").
+				call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available"}]`).
+				agent("Change RES001 to HAT009 on the same day, economy; the difference is refunded to your original payment method. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "payment_id": "gift_card_2"}`, economy),
+			broken: []string{"payment_listed"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser),
