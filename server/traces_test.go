@@ -38,7 +38,7 @@ func TestTraceCheckRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(ans.Conversations) != 1 || ans.Summary.Calls != 4 || ans.Summary.FailedResults != 1 || ans.Summary.RuleViolations != 6 ||
-		ans.Summary.RulesBroken != 5 || ans.Summary.RuleWarnings != 1 || ans.Summary.Flagged != 1 || ans.Conversations[0].Risk != 5 {
+		ans.Summary.RulesBroken != 5 || ans.Summary.RuleWeight != 6 || ans.Summary.RuleWarnings != 1 || ans.Summary.Flagged != 1 || ans.Conversations[0].Risk != 6 {
 		t.Errorf("summary %+v", ans.Summary)
 	}
 	if err := result.Check(ans.Conversations[0].Result); err != nil {

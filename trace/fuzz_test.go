@@ -42,6 +42,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzParseRules(f *testing.F) {
 	for _, s := range []string{rules, `{"rules": [{"name": "a", "description": "d", "at": "end", "expr": "size(calls) < 3"}]}`,
 		`{"rules": [{"name": "a", "description": "d", "severity": "warning", "when": "call.name == 'x'", "expr": "true"}]}`,
+		`{"rules": [{"name": "a", "description": "d", "weight": 2.5, "at": "end", "expr": "size(calls) < 3"}]}`,
 		`{"rules": [{"name": "a", "description": "d", "at": "end", "tools": ["x"], "expr": "true"}]}`, `{"rules": []}`, `{`, ``} {
 		f.Add([]byte(s))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 
@@ -48,7 +49,17 @@ type Rule struct {
 	// a rule of form (one call a message). A warning rule's violations
 	// are counted but neither flag the conversation nor add to its risk.
 	Severity string `json:"severity,omitempty"`
+	// Weight is what the rule adds to a conversation's risk when it is
+	// broken (once, however often): 1 when absent (0). A rule that
+	// forbids the call itself (a cancellation the policy does not allow)
+	// may weigh more than one about the steps around it (a detail not
+	// listed). At most MaxRuleWeight; a warning rule has none, since
+	// its violations add nothing to the risk.
+	Weight float64 `json:"weight,omitempty"`
 }
+
+// MaxRuleWeight is the largest weight of a rule.
+const MaxRuleWeight = 100
 
 // Rules are the policy rules of a file.
 type Rules struct {
@@ -108,7 +119,7 @@ func (e *RuleError) Unwrap() error { return e.Err }
 var ruleName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
 // ParseRules reads a rules file: {"rules": [{name, description, at,
-// tools, when, expr, message, suggestion}]}. Unknown fields are refused, so that
+// tools, when, expr, message, suggestion, severity, weight}]}. Unknown fields are refused, so that
 // a misspelt "exp" is not a rule that never runs.
 func ParseRules(data []byte) (*Rules, error) {
 	if len(data) > MaxRulesBytes {
@@ -135,8 +146,9 @@ func ParseRules(data []byte) (*Rules, error) {
 type compiledRule struct {
 	Rule
 	when, expr *criteria.Expr
-	end        bool // evaluated after the last message, not at calls
-	warning    bool // a rule of form: counted, not flagged
+	end        bool    // evaluated after the last message, not at calls
+	warning    bool    // a rule of form: counted, not flagged
+	weight     float64 // what the rule adds to the risk when broken
 }
 
 // compileRules compiles rules in one environment declaring RuleVars.
@@ -176,7 +188,16 @@ func compileRules(rs *Rules) ([]compiledRule, error) {
 		default:
 			return nil, &RuleError{Rule: r.Name, Field: "severity", Msg: fmt.Sprintf(`%q is not a rule severity: "error" or "warning"`, result.Clip(r.Severity, 40))}
 		}
-		cr := compiledRule{Rule: r, end: r.At == "end", warning: r.Severity == "warning"}
+		switch {
+		case math.IsNaN(r.Weight) || r.Weight < 0 || r.Weight > MaxRuleWeight:
+			return nil, &RuleError{Rule: r.Name, Field: "weight", Msg: fmt.Sprintf("%g is not a rule weight: above 0 and at most %d (absent: 1)", r.Weight, MaxRuleWeight)}
+		case r.Weight != 0 && r.Severity == "warning":
+			return nil, &RuleError{Rule: r.Name, Field: "weight", Msg: `a warning rule adds nothing to the risk: remove "weight" or make the rule an error`}
+		}
+		cr := compiledRule{Rule: r, end: r.At == "end", warning: r.Severity == "warning", weight: r.Weight}
+		if cr.weight == 0 {
+			cr.weight = 1
+		}
 		compile := func(field, text string) (*criteria.Expr, error) {
 			x, err := env.Compile(text)
 			if err != nil {

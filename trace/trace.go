@@ -97,6 +97,10 @@ type Counts struct {
 	// RulesBroken counts the error rules a conversation broke, each once
 	// however often (summed over conversations in a summary).
 	RulesBroken int `json:"rules_broken"`
+	// RuleWeight is the sum of the weights of the error rules broken,
+	// each rule once a conversation (see Rule.Weight; 1 by default, when
+	// it equals RulesBroken).
+	RuleWeight float64 `json:"rule_weight"`
 	// RuleWarnings counts the violations of warning rules (rules of
 	// form), which are among RuleViolations.
 	RuleWarnings int `json:"rule_warnings"`
@@ -113,19 +117,21 @@ func (c *Counts) add(o Counts) {
 	c.Loops += o.Loops
 	c.RuleViolations += o.RuleViolations
 	c.RulesBroken += o.RulesBroken
+	c.RuleWeight += o.RuleWeight
 	c.RuleWarnings += o.RuleWarnings
 	c.Flagged += o.Flagged
 }
 
-// Risk is a conversation's risk score: the number of distinct error
-// rules the conversation broke (each once, however often), plus its
-// invalid calls and loop verdicts. Violations of warning rules (rules of
-// form) and failed results do not count: a tool error is often the
-// environment refusing a wrong request, which the agent then repairs, and
-// counting them lowered the score's AUROC on the tuning half of the
-// tau-bench file (docs/trace.md).
+// Risk is a conversation's risk score: the weights of the distinct error
+// rules the conversation broke (each rule once, however often; a rule
+// weighs 1 unless its file says otherwise), plus its invalid calls and
+// loop verdicts. Violations of warning rules (rules of form) and failed
+// results do not count: a tool error is often the environment refusing a
+// wrong request, which the agent then repairs, and counting them lowered
+// the score's AUROC on the tuning half of the tau-bench file
+// (docs/trace.md).
 func Risk(c Counts) float64 {
-	return float64(c.RulesBroken) + float64(c.InvalidCalls) + float64(c.Loops)
+	return c.RuleWeight + float64(c.InvalidCalls) + float64(c.Loops)
 }
 
 // Summary is the check of a set of conversations.
@@ -368,6 +374,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 	for k := range c.rules {
 		if r := &c.rules[k]; broken[r.Name] && !r.warning {
 			rep.Counts.RulesBroken++
+			rep.Counts.RuleWeight += r.weight
 		}
 	}
 	if rep.Counts.InvalidCalls+rep.Counts.Loops+rep.Counts.RulesBroken > 0 {

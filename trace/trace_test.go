@@ -89,12 +89,12 @@ func TestCheck(t *testing.T) {
 			user("yes, cancel it"), call("c2", "cancel_order", `{"order_id": "A1", "reason": "no longer needed"}`), toolMsg("c2", `{"order_id": "A1", "status": "cancelled"}`)),
 			counts: trace.Counts{Conversations: 1, Calls: 2}},
 		{name: "invalid call", conv: conv(user("cancel A1"), call("c1", "cancel_order", `{"order_id": "A1", "reason": "because"}`), toolMsg("c1", "Error: unknown reason")),
-			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, FailedResults: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1},
+			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, FailedResults: 1, RuleViolations: 2, RulesBroken: 2, RuleWeight: 2, Flagged: 1},
 			want: []string{"messages[1].tool_calls[0].arguments.reason constraint_violation", "messages[2] tool_error toolcall.error_text",
 				"messages[1].tool_calls[0] criteria_not_met trace.rule"}},
 		{name: "call after transfer", conv: conv(user("I want a human"), call("c1", "transfer_to_human", `{"summary": "wants a human"}`), toolMsg("c1", "Transfer successful"),
 			call("c2", "get_order", `{"order_id": "A1"}`), toolMsg("c2", "Order A1 not found")),
-			counts: trace.Counts{Conversations: 1, Calls: 2, FailedResults: 1, RuleViolations: 1, RulesBroken: 1, Flagged: 1},
+			counts: trace.Counts{Conversations: 1, Calls: 2, FailedResults: 1, RuleViolations: 1, RulesBroken: 1, RuleWeight: 1, Flagged: 1},
 			want:   []string{"messages[3].tool_calls[0] criteria_not_met trace.rule", "messages[4] tool_error toolcall.failure_text"}},
 		{name: "unknown tool and no result", conv: conv(user("hi"), call("c1", "delete_everything", `{}`)),
 			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, Flagged: 1},
@@ -197,6 +197,9 @@ func TestRulesErrors(t *testing.T) {
 		{"bad at", `{"rules": [{"name": "a", "description": "d", "at": "start", "expr": "true"}]}`, `rule a: at: "start" is not when`},
 		{"end rule with tools", `{"rules": [{"name": "a", "description": "d", "at": "end", "tools": ["get_order"], "expr": "true"}]}`, "rule a: tools"},
 		{"bad severity", `{"rules": [{"name": "a", "description": "d", "severity": "fatal", "expr": "true"}]}`, "rule a: severity"},
+		{"negative weight", `{"rules": [{"name": "a", "description": "d", "weight": -1, "expr": "true"}]}`, "rule a: weight: -1 is not a rule weight"},
+		{"weight too large", `{"rules": [{"name": "a", "description": "d", "weight": 1000, "expr": "true"}]}`, "rule a: weight: 1000 is not a rule weight"},
+		{"weight of a warning", `{"rules": [{"name": "a", "description": "d", "severity": "warning", "weight": 2, "expr": "true"}]}`, "rule a: weight: a warning rule"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,6 +213,29 @@ func TestRulesErrors(t *testing.T) {
 				t.Errorf("err = %v, want a *RuleError containing %q", err, tt.err)
 			}
 		})
+	}
+}
+
+// A rule's weight is what it adds to the risk, once however often it is
+// broken; a rule without one weighs 1.
+func TestRuleWeight(t *testing.T) {
+	t.Parallel()
+	ch := checker(t, `{"rules": [
+  {"name": "read_first", "description": "The order is read before it is cancelled", "tools": ["cancel_order"], "weight": 2.5,
+   "expr": "size(calls_of.get_order) > 0"},
+  {"name": "confirm_first", "description": "A cancellation comes after a yes", "tools": ["cancel_order"], "expr": "last_user == 'yes'"},
+  {"name": "plain_call", "description": "No text beside a call", "severity": "warning", "expr": "messages[index].content == ''"}
+]}`)
+	cancel := func(id string) string {
+		return call(id, "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`)
+	}
+	rep := checkOne(t, ch, conv(user("cancel B7"), cancel("c1"), toolMsg("c1", `{"status": "pending"}`), cancel("c2"), toolMsg("c2", `{"status": "cancelled"}`)))
+	want := trace.Counts{Conversations: 1, Calls: 2, RuleViolations: 4, RulesBroken: 2, RuleWeight: 3.5, Flagged: 1}
+	if rep.Counts != want || rep.Risk != 3.5 {
+		t.Errorf("counts %+v risk %v, want %+v 3.5", rep.Counts, rep.Risk, want)
+	}
+	if s := trace.Summarize([]*trace.Report{rep, rep}); s.RuleWeight != 7 || s.RulesBroken != 4 {
+		t.Errorf("summary %+v, want rule_weight 7 of 4 rules broken", s.Counts)
 	}
 }
 
@@ -240,7 +266,7 @@ func TestEndWarningAndTextRules(t *testing.T) {
 		flaggedR float64 // risk
 	}{
 		{name: "end rule broken", conv: conv(user("I lost my order number"), agent("Sorry, I need it")),
-			end: []string{"looked_up"}, counts: trace.Counts{Conversations: 1, RuleViolations: 1, RulesBroken: 1, Flagged: 1}, flaggedR: 1},
+			end: []string{"looked_up"}, counts: trace.Counts{Conversations: 1, RuleViolations: 1, RulesBroken: 1, RuleWeight: 1, Flagged: 1}, flaggedR: 1},
 		{name: "warning only", conv: conv(user("I lost my order number"), withText, toolMsg("c1", `{"order_id": "B7"}`)),
 			broken: []string{"plain_call"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 1, RuleWarnings: 1}},
 		{name: "details named and grounded", conv: conv(user("cancel my order"), call("c1", "get_order", `{"order_id": "B7"}`), toolMsg("c1", `{"order_id": "B7"}`),
@@ -248,9 +274,9 @@ func TestEndWarningAndTextRules(t *testing.T) {
 			counts: trace.Counts{Conversations: 1, Calls: 2}},
 		{name: "details not named nor grounded", conv: conv(user("cancel my order"), agent("Cancel your order?"), user("yes"),
 			call("c2", "cancel_order", `{"order_id": "Z9", "reason": "no longer needed"}`), toolMsg("c2", `{"status": "cancelled"}`)),
-			broken: []string{"order_named", "order_from_tool"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1}, flaggedR: 2},
+			broken: []string{"order_named", "order_from_tool"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, RuleWeight: 2, Flagged: 1}, flaggedR: 2},
 		{name: "nothing said", conv: conv(user("cancel B7"), call("c2", "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`), toolMsg("c2", `{"status": "cancelled"}`)),
-			broken: []string{"order_named", "told"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, Flagged: 1}, flaggedR: 2},
+			broken: []string{"order_named", "told"}, counts: trace.Counts{Conversations: 1, Calls: 1, RuleViolations: 2, RulesBroken: 2, RuleWeight: 2, Flagged: 1}, flaggedR: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,8 +446,11 @@ func TestTauBench(t *testing.T) {
 	}
 	// The risk score must beat the simple counts that already separate
 	// failed from solved tasks: the conversation's length and the number
-	// of calls that change a booking.
-	var lenFailed, lenSolved, chFailed, chSolved []float64
+	// of calls that change a booking; on the whole file and on the
+	// held-out half (tasks 25-49, whose conversations no choice of the
+	// score was made on: docs/trace.md).
+	type scores struct{ risk, length, changes []float64 }
+	var failed, solved, heldFailed, heldSolved scores
 	for i, rep := range reports {
 		changes := 0
 		for _, cr := range rep.Calls {
@@ -429,10 +458,25 @@ func TestTauBench(t *testing.T) {
 				changes++
 			}
 		}
+		var task, trial int
+		if _, err := fmt.Sscanf(rep.ID, "task %d trial %d", &task, &trial); err != nil {
+			t.Fatalf("%s: %v", rep.ID, err)
+		}
+		add := func(s *scores) {
+			s.risk = append(s.risk, rep.Risk)
+			s.length = append(s.length, float64(len(convs[i].Messages)))
+			s.changes = append(s.changes, float64(changes))
+		}
 		if *rep.Reward > 0 {
-			lenSolved, chSolved = append(lenSolved, float64(len(convs[i].Messages))), append(chSolved, float64(changes))
+			add(&solved)
+			if task >= 25 {
+				add(&heldSolved)
+			}
 		} else {
-			lenFailed, chFailed = append(lenFailed, float64(len(convs[i].Messages))), append(chFailed, float64(changes))
+			add(&failed)
+			if task >= 25 {
+				add(&heldFailed)
+			}
 		}
 		for _, is := range rep.Result.Issues {
 			if is.Rule == "trace.rule_undecided" {
@@ -440,12 +484,24 @@ func TestTauBench(t *testing.T) {
 			}
 		}
 	}
-	byLen, _ := trace.AUROC(lenFailed, lenSolved)
-	byChanges, _ := trace.AUROC(chFailed, chSolved)
+	auroc := func(f, s []float64) float64 {
+		a, ok := trace.AUROC(f, s)
+		if !ok {
+			t.Fatal("a group is empty")
+		}
+		return a
+	}
+	byLen, byChanges := auroc(failed.length, solved.length), auroc(failed.changes, solved.changes)
 	t.Logf("tool errors FAILED %d/%d, normal results FAILED %d/%d; %+v; AUROC %.3f (length %.3f, changes %.3f)",
 		errorsFailed, errorsSeen, normalFailed, normal, s.Counts, *s.AUROC, byLen, byChanges)
-	if *s.AUROC < byLen+0.05 || *s.AUROC < byChanges+0.05 {
-		t.Errorf("risk score AUROC %.3f does not beat the baselines (length %.3f, changes %.3f) by 0.05", *s.AUROC, byLen, byChanges)
+	if *s.AUROC < byLen+0.08 || *s.AUROC < byChanges+0.08 {
+		t.Errorf("risk score AUROC %.3f does not beat the baselines (length %.3f, changes %.3f) by 0.08", *s.AUROC, byLen, byChanges)
+	}
+	held := auroc(heldFailed.risk, heldSolved.risk)
+	heldLen, heldChanges := auroc(heldFailed.length, heldSolved.length), auroc(heldFailed.changes, heldSolved.changes)
+	t.Logf("held out (tasks 25-49): AUROC %.3f (length %.3f, changes %.3f)", held, heldLen, heldChanges)
+	if held < heldLen+0.05 || held < heldChanges+0.05 {
+		t.Errorf("held-out risk score AUROC %.3f does not beat the baselines (length %.3f, changes %.3f) by 0.05", held, heldLen, heldChanges)
 	}
 }
 
