@@ -210,6 +210,24 @@ func TestAirlineRules(t *testing.T) {
 				agent("Change RES001 to HAT009 on the same day, economy; the difference is refunded to your original payment method. Proceed?").user("yes").
 				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "payment_id": "gift_card_2"}`, economy),
 			broken: []string{"payment_listed"}},
+		{name: "cabin upgraded for one passenger",
+			conv: start(`{"reservation_id": "RES001", "user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "insurance": "no", "created_at": "2024-05-01T10:00:00",
+ "flights": [{"flight_number": "HAT001", "origin": "JFK", "destination": "SEA", "date": "2024-05-20", "price": 100}],
+ "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}, {"first_name": "Bo", "last_name": "Lee", "dob": "1992-03-04"}]}`).
+				user("Upgrade Bo Lee to business.").
+				agent("Upgrade Bo Lee on RES001 to business, paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			broken: []string{"cabin_for_all_passengers"}, kept: []string{"cabin_change_asked", "confirm_before_change"}},
+		{name: "cabin upgraded for one segment",
+			conv: start(economy).user("Upgrade me to business.").
+				agent("Upgrade RES001: HAT001 (business class) and HAT002 (economy class), paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			broken: []string{"cabin_for_all_passengers"}},
+		{name: "cabin upgraded for the whole reservation",
+			conv: start(economy).user("Upgrade me to business.").
+				agent("Upgrade RES001 from economy to business for Ada Lee: HAT001 (business) and HAT002 (business), paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			kept: []string{"cabin_for_all_passengers", "cabin_change_asked"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser),
