@@ -168,6 +168,15 @@ func TestAirlineRules(t *testing.T) {
 				agent("I cannot see the reason of a delay; I can transfer you to a human agent, who may know more.").user("yes").
 				call("transfer_to_human_agents", `{"summary": "asks why the flight was delayed"}`, "Transfer successful"),
 			kept: []string{"no_outside_procedures"}},
+		{name: "confirmation email after a booking",
+			conv: (&airline{}).user("Book JFK to SEA one way on May 20 for me, ada_lee_1, economy, no bags, no insurance, gift card.").
+				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
+				call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available", "prices": {"economy": 200}}]`).
+				agent("Booking HAT009 on 2024-05-20 in economy for Ada Lee (1990-01-02), no bags, no travel insurance, paid with gift_card_2. Proceed?").
+				user("yes").
+				call("book_reservation", `{"user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}], "payment_methods": [{"payment_id": "gift_card_2", "amount": 200}], "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`, `{"reservation_id": "NEW001"}`).
+				agent("Your reservation has been booked; please check your email for the confirmation."),
+			kept: []string{"no_outside_procedures", "no_action_claimed_without_call"}},
 		{name: "bags said added with no call",
 			conv: start(economy).user("Upgrade me to economy and add two bags.").
 				agent("Upgrade RES001 to economy on the same flights and add 2 bags, paid with credit card 4242. Proceed?").user("yes").
