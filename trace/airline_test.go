@@ -237,6 +237,11 @@ func TestAirlineRules(t *testing.T) {
 				agent("Upgrade RES001 from economy to business for Ada Lee: HAT001 (business) and HAT002 (business), paid with credit card 4242. Proceed?").user("yes").
 				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
 			kept: []string{"cabin_for_all_passengers", "cabin_change_asked"}},
+		{name: "cabin upgraded on every flight, the old cabin named beside each",
+			conv: start(economy).user("Upgrade me to business.").
+				agent("Upgrade RES001 for Ada Lee: HAT001 (economy → business), HAT002 (economy → business), paid with credit card 4242. Proceed?").user("yes").
+				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			kept: []string{"cabin_for_all_passengers"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
 				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser),
