@@ -64,6 +64,28 @@ func start(res string) *airline {
 		call("get_reservation_details", `{"reservation_id": "RES001"}`, res)
 }
 
+// booking is a conversation in which ada_lee_1, a silver member, books
+// HAT009 in economy after asking for bags (the user's words) and saying
+// yes to a summary naming summaryBags, with total and nonfree checked
+// bags.
+func booking(bags, summaryBags string, total, nonfree int) *airline {
+	return (&airline{}).user("Book JFK to SEA one way on May 20 for me, ada_lee_1, economy, "+bags+", no insurance, gift card.").
+		call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
+		call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available", "prices": {"economy": 200}}]`).
+		agent("Booking HAT009 on 2024-05-20 in economy for Ada Lee (1990-01-02), "+summaryBags+", no travel insurance, paid with gift_card_2. Proceed?").
+		user("yes").
+		call("book_reservation", fmt.Sprintf(`{"user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}], "payment_methods": [{"payment_id": "gift_card_2", "amount": 200}], "total_baggages": %d, "nonfree_baggages": %d, "insurance": "no"}`, total, nonfree), `{"reservation_id": "NEW001"}`)
+}
+
+// upgrade is a conversation in which ada_lee_1 asks for business and
+// says yes to summary, and RES001's cabin is changed to business on both
+// its flights.
+func upgrade(summary string) *airline {
+	economy := reservation("economy", "no", "2024-05-01T10:00:00", "2024-05-20")
+	return start(economy).user("Upgrade me to business.").agent(summary).user("yes").
+		call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy)
+}
+
 // The example airline rules on small conversations, each breaking or
 // keeping a rule of the policy text: the rule must be found broken
 // exactly where the policy is broken.
@@ -78,12 +100,7 @@ func TestAirlineRules(t *testing.T) {
 		kept   []string // rules that must not be
 	}{
 		{name: "bag allowance of a silver member",
-			conv: (&airline{}).user("Book JFK to SEA one way on May 20 for me, ada_lee_1, economy, 3 bags, no insurance, gift card.").
-				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
-				call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available", "prices": {"economy": 200}}]`).
-				agent("Booking HAT009 on 2024-05-20 in economy for Ada Lee (1990-01-02), 3 bags of which 1 paid, no travel insurance, paid with gift_card_2. Proceed?").
-				user("yes").
-				call("book_reservation", `{"user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}], "payment_methods": [{"payment_id": "gift_card_2", "amount": 200}], "total_baggages": 3, "nonfree_baggages": 0, "insurance": "no"}`, `{"reservation_id": "NEW001"}`),
+			conv:   booking("3 bags", "3 bags of which 1 paid", 3, 0),
 			broken: []string{"bag_allowance"},
 			kept:   []string{"confirm_before_change", "flights_listed", "payment_listed", "insurance_offered", "passengers_known", "booking_route", "flights_from_tools", "user_id_from_user"}},
 		{name: "cancelled for a change of plans with insurance",
@@ -169,13 +186,7 @@ func TestAirlineRules(t *testing.T) {
 				call("transfer_to_human_agents", `{"summary": "asks why the flight was delayed"}`, "Transfer successful"),
 			kept: []string{"no_outside_procedures"}},
 		{name: "confirmation email after a booking",
-			conv: (&airline{}).user("Book JFK to SEA one way on May 20 for me, ada_lee_1, economy, no bags, no insurance, gift card.").
-				call("get_user_details", `{"user_id": "ada_lee_1"}`, silverUser).
-				call("search_direct_flight", `{"origin": "JFK", "destination": "SEA", "date": "2024-05-20"}`, `[{"flight_number": "HAT009", "origin": "JFK", "destination": "SEA", "status": "available", "prices": {"economy": 200}}]`).
-				agent("Booking HAT009 on 2024-05-20 in economy for Ada Lee (1990-01-02), no bags, no travel insurance, paid with gift_card_2. Proceed?").
-				user("yes").
-				call("book_reservation", `{"user_id": "ada_lee_1", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [{"flight_number": "HAT009", "date": "2024-05-20"}], "passengers": [{"first_name": "Ada", "last_name": "Lee", "dob": "1990-01-02"}], "payment_methods": [{"payment_id": "gift_card_2", "amount": 200}], "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`, `{"reservation_id": "NEW001"}`).
-				agent("Your reservation has been booked; please check your email for the confirmation."),
+			conv: booking("no bags", "no bags", 0, 0).agent("Your reservation has been booked; please check your email for the confirmation."),
 			kept: []string{"no_outside_procedures", "no_action_claimed_without_call"}},
 		{name: "bags said added with no call",
 			conv: start(economy).user("Upgrade me to economy and add two bags.").
@@ -228,19 +239,13 @@ func TestAirlineRules(t *testing.T) {
 				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
 			broken: []string{"cabin_for_all_passengers"}, kept: []string{"cabin_change_asked", "confirm_before_change"}},
 		{name: "cabin upgraded for one segment",
-			conv: start(economy).user("Upgrade me to business.").
-				agent("Upgrade RES001: HAT001 (business class) and HAT002 (economy class), paid with credit card 4242. Proceed?").user("yes").
-				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			conv:   upgrade("Upgrade RES001: HAT001 (business class) and HAT002 (economy class), paid with credit card 4242. Proceed?"),
 			broken: []string{"cabin_for_all_passengers"}},
 		{name: "cabin upgraded for the whole reservation",
-			conv: start(economy).user("Upgrade me to business.").
-				agent("Upgrade RES001 from economy to business for Ada Lee: HAT001 (business) and HAT002 (business), paid with credit card 4242. Proceed?").user("yes").
-				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			conv: upgrade("Upgrade RES001 from economy to business for Ada Lee: HAT001 (business) and HAT002 (business), paid with credit card 4242. Proceed?"),
 			kept: []string{"cabin_for_all_passengers", "cabin_change_asked"}},
 		{name: "cabin upgraded on every flight, the old cabin named beside each",
-			conv: start(economy).user("Upgrade me to business.").
-				agent("Upgrade RES001 for Ada Lee: HAT001 (economy → business), HAT002 (economy → business), paid with credit card 4242. Proceed?").user("yes").
-				call("update_reservation_flights", `{"reservation_id": "RES001", "cabin": "business", "flights": [{"flight_number": "HAT001", "date": "2024-05-20"}, {"flight_number": "HAT002", "date": "2024-05-20"}], "payment_id": "credit_card_1"}`, economy),
+			conv: upgrade("Upgrade RES001 for Ada Lee: HAT001 (economy → business), HAT002 (economy → business), paid with credit card 4242. Proceed?"),
 			kept: []string{"cabin_for_all_passengers"}},
 		{name: "reservation id unknown and looked up",
 			conv: (&airline{}).user("I want to cancel, but I don't remember the reservation id. I am ada_lee_1.").
