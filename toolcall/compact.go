@@ -292,3 +292,8 @@ func jsonLen(v any) int {
 	}
 	return utf8.RuneCountInString(sb.String()) - 1
 }
+
+// HasOutputSchema reports whether the contract's tool declares an output
+// schema: a structured result must then conform to it, so a compaction,
+// whose cut lists end with a note, must leave that result whole.
+func (ct *Contract) HasOutputSchema() bool { return ct.output != nil }
