@@ -59,4 +59,3 @@ func TestGatewayBadInput(t *testing.T) {
 		})
 	}
 }
-
