@@ -111,9 +111,13 @@ func compactResult(res *mcp.CallToolResult, payload *toolcall.Compacted, args js
 		}
 		return focusArgs
 	}
-	if res.StructuredContent != nil && !keepStructured && payload != nil && payload.Chars < payload.OriginalChars {
-		res.StructuredContent = payload.Value
-		note.Parts = append(note.Parts, part("structuredContent", payload))
+	sawJSON := false // a part that could be cut was looked at
+	if res.StructuredContent != nil && !keepStructured && payload != nil {
+		sawJSON = true
+		if payload.Chars < payload.OriginalChars {
+			res.StructuredContent = payload.Value
+			note.Parts = append(note.Parts, part("structuredContent", payload))
+		}
 	}
 	var texts []int
 	for i, c := range res.Content {
@@ -138,6 +142,7 @@ func compactResult(res *mcp.CallToolResult, payload *toolcall.Compacted, args js
 			}
 			c = toolcall.CompactFor(v, share, argsValue())
 		}
+		sawJSON = true
 		if c.Chars >= c.OriginalChars {
 			continue
 		}
@@ -153,8 +158,14 @@ func compactResult(res *mcp.CallToolResult, payload *toolcall.Compacted, args js
 		res.Content[i] = &t
 		note.Parts = append(note.Parts, part(fmt.Sprintf("content[%d]", i), &c))
 	}
-	if len(note.Parts) == 0 {
-		note.Skipped = "nothing in the result can be cut by its fields (its content is not JSON, or its structured result must match the tool's output schema): it is left whole"
+	switch {
+	case len(note.Parts) > 0:
+	case sawJSON:
+		note.Skipped = "the result's JSON holds no list or text long enough to cut (an object keeps all its fields): it is left whole, over the budget"
+	case keepStructured && res.StructuredContent != nil:
+		note.Skipped = "the structured result must match the tool's output schema, and the content holds no other JSON: it is left whole"
+	default:
+		note.Skipped = "the result's content is not JSON (text is never cut blindly; images and resources never): it is left whole"
 	}
 	return note
 }

@@ -101,9 +101,22 @@ func TestGatewayCompact(t *testing.T) {
 			answer: func() *mcp.CallToolResult {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: big}}}
 			}},
-		{name: "text that is not JSON is never cut", budget: 2000, verbatim: true, skipped: "nothing in the result can be cut",
+		{name: "text that is not JSON is never cut", budget: 2000, verbatim: true, skipped: "the result's content is not JSON",
 			answer: func() *mcp.CallToolResult {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("a line of a long log\n", 500)}}}
+			}},
+		{name: "JSON with no list or long text to cut", budget: 500, verbatim: true, skipped: "the result's JSON holds no list or text long enough to cut",
+			answer: func() *mcp.CallToolResult {
+				fields := map[string]any{}
+				for i := range 60 {
+					fields[fmt.Sprintf("field_%02d", i)] = "a short value"
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: jsonText(t, fields)}}}
+			}},
+		{name: "a structured result under an output schema beside plain text", output: ordersOutput, budget: 2000, verbatim: true,
+			skipped: "the structured result must match the tool's output schema",
+			answer: func() *mcp.CallToolResult {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "200 orders"}}, StructuredContent: orders(200)}
 			}},
 		{name: "a goal asking for every item", budget: 2000, verbatim: true, goal: "list all the orders", skipped: "the goal asks for every item",
 			answer: func() *mcp.CallToolResult {
