@@ -43,3 +43,28 @@ func TestCallOutcomeGoalCLI(t *testing.T) {
 		t.Errorf("outcome %s goal %+v after %d model requests, want SATISFIED by the model", o.Status, o.Goal, len(fake.Requests()))
 	}
 }
+
+// TestCallOutcomeGoalConfig: judge call outcome --goal takes its model from
+// the config file's llm section too, as judge serve and judge gateway do.
+func TestCallOutcomeGoalConfig(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"defs.json": `[{"name": "get_reservation", "description": "Read one reservation by its id, with flights and passengers", "inputSchema": {"type": "object"}}]`,
+	})
+	fake := llmtest.NewServer(t, llmtest.Reply{Fixture: "criteria_met"})
+	params := newCallParams()
+	params.defs, params.goal, params.getenv = filepath.Join(dir, "defs.json"), "will the trip be comfortable", func(string) string { return "" }
+	params.config = writeConfig(t, modelConfig(fake.URL, llmtest.Model, ""), 0o600)
+	params.format.value, params.budget = formatJSON, toolcall.DefaultCompactBudget
+	var out bytes.Buffer
+	if err := runCallOutcome(context.Background(), params, []string{"get_reservation", `{}`, `{"reservation_id": "ZFA04Y", "seat": "12A"}`}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var o toolcall.Outcome
+	if err := json.Unmarshal(out.Bytes(), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != toolcall.Satisfied || o.Goal == nil || o.Goal.By != toolcall.ByModel || len(fake.Requests()) != 1 {
+		t.Errorf("outcome %s goal %+v after %d model requests, want SATISFIED by the config file's model", o.Status, o.Goal, len(fake.Requests()))
+	}
+}
