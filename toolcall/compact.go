@@ -297,3 +297,13 @@ func jsonLen(v any) int {
 // schema: a structured result must then conform to it, so a compaction,
 // whose cut lists end with a note, must leave that result whole.
 func (ct *Contract) HasOutputSchema() bool { return ct.output != nil }
+
+// surelyFits reports whether the payload of a result whose JSON is rawLen
+// bytes long surely fits in budget characters, so that the outcome need
+// not encode it to measure it. The payload's JSON, written compactly, has
+// at most twice as many characters as the result has bytes: whitespace,
+// wrappers and duplicate keys only shrink, escapes (\u00e9, \" inside a
+// text) and multi-byte characters are at least as long in the result, and
+// the one expansion is U+2028 and U+2029, three bytes that encoding/json
+// writes as six characters (\u2028). FuzzPayloadBound checks the bound.
+func surelyFits(rawLen, budget int) bool { return 2*rawLen <= budget }

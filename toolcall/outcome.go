@@ -231,7 +231,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	// A failure is an error payload: kept verbatim, never compacted. Any
 	// other result is compacted by its payload's fields (the JSON inside
 	// an MCP text content, or the structuredContent).
-	if o.Status != Failed {
+	if o.Status != Failed && !surelyFits(len(req.Result), ts.checker.budget) {
 		if c := CompactFor(payload, ts.checker.budget, args); c.Chars < c.OriginalChars || c.OverBudget {
 			o.Compacted = &c
 		}
