@@ -42,19 +42,12 @@ func ExampleOptions_compactBudget() {
 		fmt.Println(err)
 		return
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := g.Server().Connect(ctx, st, nil)
+	cs, closeAll, err := connect(ctx, g)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer cs.Close()
+	defer closeAll()
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "find_ticket", Arguments: map[string]any{"ticket_id": "T-077"}})
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,31 +28,15 @@ type tauResult struct {
 // tauResults reads the airline tools and every recorded tool result.
 func tauResults(t *testing.T) ([]gateway.Tool, []tauResult) {
 	t.Helper()
-	dir := sharedtest.Dir(t, "agent-traces")
+	data, convs := sharedtest.AirlineTraces(t)
 	var defs []struct {
 		Function struct {
 			Name, Description string
 			Parameters        json.RawMessage
 		}
 	}
-	var convs []struct {
-		Traj []struct {
-			Role, Content string
-			ToolCallID    string `json:"tool_call_id"`
-			ToolCalls     []struct {
-				ID       string
-				Function struct{ Name, Arguments string }
-			} `json:"tool_calls"`
-		}
-	}
-	for name, dst := range map[string]any{"tau-bench-airline-tools.json": &defs, "tau-bench-airline-gpt-4o.dev.json": &convs} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, dst); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+	if err := json.Unmarshal(data, &defs); err != nil {
+		t.Fatal(err)
 	}
 	var tools []gateway.Tool
 	for _, d := range defs {
@@ -65,7 +47,7 @@ func tauResults(t *testing.T) ([]gateway.Tool, []tauResult) {
 		first := len(out)
 		pending := map[string]tauResult{}
 		var used [][]string // the string arguments of each call, in order
-		for _, m := range c.Traj {
+		for _, m := range c {
 			switch m.Role {
 			case "assistant":
 				for _, tc := range m.ToolCalls {
