@@ -88,3 +88,22 @@ func BenchmarkOutcome100KB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOutcome1KB classifies a 1 KB result, the common size of a
+// tool's answer (tau-bench's airline results are 700 bytes at the median):
+// within half the default budget, so the payload is not encoded to be
+// measured.
+func BenchmarkOutcome1KB(b *testing.B) {
+	ts := outcomeToolset(b)
+	res := bigResult(1 << 10)
+	req := toolcall.OutcomeRequest{Call: toolcall.Call{Tool: "search_issues", Arguments: json.RawMessage(`{"q": "crash"}`)}, Result: res}
+	ctx := context.Background()
+	b.SetBytes(int64(len(res)))
+	b.ReportAllocs()
+	for b.Loop() {
+		o, err := ts.Outcome(ctx, req)
+		if err != nil || o.Compacted != nil {
+			b.Fatal(err, o)
+		}
+	}
+}
