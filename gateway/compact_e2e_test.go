@@ -49,8 +49,9 @@ parameters:
 // TestGatewayCompactProcess starts judge gateway with --compact-budget
 // and calls an api tool whose answer is 200 orders: the model reads the
 // order it asked about whole, the rest cut, and _meta.judge.compacted says
-// so; without the flag the same answer reaches it whole. The config
-// file's gateway.compact_budget does the same as the flag.
+// so, over stdio and over streamable HTTP; without the flag the same
+// answer reaches it whole. The config file's gateway.compact_budget does
+// the same as the flag.
 func TestGatewayCompactProcess(t *testing.T) {
 	t.Parallel()
 	dir := ordersRegistry(t)
@@ -62,19 +63,27 @@ func TestGatewayCompactProcess(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		args   []string
-		budget int // 0: whole
+		budget int  // 0: whole
+		http   bool // over streamable HTTP, not stdio
 	}{
-		{"flag", []string{"--compact-budget", "2000"}, 2000},
-		{"config file", []string{"--config", cfg}, 3000},
-		{"the flag over the config file", []string{"--config", cfg, "--compact-budget", "0"}, 0},
-		{"off by default", nil, 0},
+		{"flag", []string{"--compact-budget", "2000"}, 2000, false},
+		{"flag over HTTP", []string{"--compact-budget", "2000"}, 2000, true},
+		{"config file", []string{"--config", cfg}, 3000, false},
+		{"the flag over the config file", []string{"--config", cfg, "--compact-budget", "0"}, 0, false},
+		{"off by default", nil, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cs, errs := connectStdio(t, gatewayCmd(dir, "", nil, append([]string{"--allow-loopback"}, tc.args...)...))
+			cmd := gatewayCmd(dir, "", nil, append([]string{"--allow-loopback"}, tc.args...)...)
+			var cs *mcp.ClientSession
+			if tc.http {
+				cs = connectHTTP(t, cmd)
+			} else {
+				cs, _ = connectStdio(t, cmd)
+			}
 			res, meta := call(t, cs, "list_orders", map[string]any{"order_id": "o-0171"})
 			if res.IsError || meta.Status != toolcall.Satisfied {
-				t.Fatalf("isError %v, status %s: %.300s\n%s", res.IsError, meta.Status, text(res), errs)
+				t.Fatalf("isError %v, status %s: %.300s", res.IsError, meta.Status, text(res))
 			}
 			if tc.budget == 0 {
 				if meta.Compacted != nil || text(res) != full || jsonText(t, res.StructuredContent) != full {
