@@ -97,7 +97,7 @@ type Options struct {
 	CallOptions []toolcall.Option
 	// CompactBudget, when positive, is the character budget of the JSON
 	// a model reads of a result: a result over it is answered compacted,
-	// with _meta.judge.compacted saying what was cut (see compact.go and
+	// with _meta.judge.compacted saying what was cut (see [Compaction] and
 	// docs/gateway.md); it is also the checker's budget. 0 (the default)
 	// answers every result as the tool gave it.
 	CompactBudget int
