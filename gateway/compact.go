@@ -49,12 +49,13 @@ type CompactedPart struct {
 	OverBudget bool `json:"over_budget,omitempty"`
 }
 
-// checkerCompaction is the checker option of the gateway's budget, nil
-// when compaction is off: the outcome's compaction (Outcome.Compacted)
-// is then measured against the same budget the gateway cuts to.
+// checkerCompaction is the checker option of the gateway's budget: the
+// outcome's compaction (Outcome.Compacted) is measured against the same
+// budget the gateway cuts to; with compaction off, the outcome does not
+// compact at all, since nothing would read it.
 func checkerCompaction(budget int) []toolcall.Option {
 	if budget <= 0 {
-		return nil
+		return []toolcall.Option{toolcall.WithoutCompaction()}
 	}
 	return []toolcall.Option{toolcall.WithCompactBudget(budget)}
 }
