@@ -75,18 +75,7 @@ func bigResult(size int) []byte {
 // BenchmarkOutcome100KB classifies a 100 KB result: decoding, failure and
 // empty detection, facts, and compaction to the default budget.
 func BenchmarkOutcome100KB(b *testing.B) {
-	ts := outcomeToolset(b)
-	res := bigResult(100 << 10)
-	req := toolcall.OutcomeRequest{Call: toolcall.Call{Tool: "search_issues", Arguments: json.RawMessage(`{"q": "crash"}`)}, Result: res}
-	ctx := context.Background()
-	b.SetBytes(int64(len(res)))
-	b.ReportAllocs()
-	for b.Loop() {
-		o, err := ts.Outcome(ctx, req)
-		if err != nil || o.Status != toolcall.NeedsMoreTools || o.Compacted == nil {
-			b.Fatal(err, o)
-		}
-	}
+	benchOutcome(b, 100<<10, func(o *toolcall.Outcome) bool { return o.Status == toolcall.NeedsMoreTools && o.Compacted != nil })
 }
 
 // BenchmarkOutcome1KB classifies a 1 KB result, the common size of a
@@ -94,15 +83,21 @@ func BenchmarkOutcome100KB(b *testing.B) {
 // within half the default budget, so the payload is not encoded to be
 // measured.
 func BenchmarkOutcome1KB(b *testing.B) {
+	benchOutcome(b, 1<<10, func(o *toolcall.Outcome) bool { return o.Compacted == nil })
+}
+
+// benchOutcome classifies a search result of about size bytes, checking
+// each outcome with ok.
+func benchOutcome(b *testing.B, size int, ok func(*toolcall.Outcome) bool) {
 	ts := outcomeToolset(b)
-	res := bigResult(1 << 10)
+	res := bigResult(size)
 	req := toolcall.OutcomeRequest{Call: toolcall.Call{Tool: "search_issues", Arguments: json.RawMessage(`{"q": "crash"}`)}, Result: res}
 	ctx := context.Background()
 	b.SetBytes(int64(len(res)))
 	b.ReportAllocs()
 	for b.Loop() {
 		o, err := ts.Outcome(ctx, req)
-		if err != nil || o.Compacted != nil {
+		if err != nil || !ok(o) {
 			b.Fatal(err, o)
 		}
 	}
