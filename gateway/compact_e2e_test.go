@@ -126,7 +126,7 @@ func TestGatewayGoalModelFromConfig(t *testing.T) {
 		{"the config file's model", []string{"--config", cfg}, toolcall.ByModel, toolcall.GoalAnswered, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, errs := connectStdio(t, gatewayCmd(dir, "", []string{"JUDGE_LLM_BASE_URL=", "JUDGE_LLM_MODEL=", "JUDGE_CONFIG="}, append([]string{"--allow-loopback"}, tc.args...)...))
+			cs, errs := connectStdio(t, gatewayCmd(dir, "", []string{"JUDGE_LLM_BASE_URL=", "JUDGE_LLM_MODEL=", "JUDGE_CONFIG=", "XDG_CONFIG_HOME=" + t.TempDir()}, append([]string{"--allow-loopback"}, tc.args...)...))
 			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "list_orders", Arguments: map[string]any{"order_id": "o-0001"}, Meta: goal})
 			if err != nil {
 				t.Fatalf("call: %v\n%s", err, errs)
