@@ -74,7 +74,7 @@ func TestGatewayCompactProcess(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cmd := gatewayCmd(dir, "", nil, append([]string{"--allow-loopback"}, tc.args...)...)
+			cmd := gatewayCmd(dir, "", []string{"JUDGE_CONFIG=", "XDG_CONFIG_HOME=" + t.TempDir()}, append([]string{"--allow-loopback"}, tc.args...)...)
 			var cs *mcp.ClientSession
 			if tc.http {
 				cs = connectHTTP(t, cmd)
