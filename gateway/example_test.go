@@ -25,6 +25,22 @@ func (w *weather) Call(_ context.Context, _ string, args json.RawMessage) (*gate
 	return &gateway.Result{MCP: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"temp": 21, "args": ` + string(args) + `}`}}}}, nil
 }
 
+// connect serves g over in-memory transports and connects a go-sdk
+// client; closeAll ends both sessions.
+func connect(ctx context.Context, g *gateway.Gateway) (cs *mcp.ClientSession, closeAll func(), err error) {
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := g.Server().Connect(ctx, st, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		ss.Close()
+		return nil, nil, err
+	}
+	return cs, func() { cs.Close(); ss.Close() }, nil
+}
+
 // ExampleNew serves a backend through the gateway and calls it with the
 // go-sdk client: a valid call runs with the normalized arguments, an
 // invalid one is answered with repair feedback and never runs.
@@ -36,19 +52,12 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := g.Server().Connect(ctx, st, nil)
+	cs, closeAll, err := connect(ctx, g)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "example"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer cs.Close()
+	defer closeAll()
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Paris"}})
 	if err != nil {

@@ -95,6 +95,12 @@ type Options struct {
 	// CallOptions are more options of the tool-call checker, such as
 	// toolcall.WithLLM for goals the deterministic check cannot decide.
 	CallOptions []toolcall.Option
+	// CompactBudget, when positive, is the character budget of the JSON
+	// a model reads of a result: a result over it is answered compacted,
+	// with _meta.judge.compacted saying what was cut (see [Compaction] and
+	// docs/gateway.md); it is also the checker's budget. 0 (the default)
+	// answers every result as the tool gave it.
+	CompactBudget int
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -128,7 +134,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	checker, err := toolcall.New(append([]toolcall.Option{toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits)}, opts.CallOptions...)...)
+	checker, err := toolcall.New(slices.Concat([]toolcall.Option{toolcall.WithStore(opts.Store), toolcall.WithLimits(opts.Limits)}, opts.CallOptions, checkerCompaction(opts.CompactBudget))...)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
@@ -374,6 +380,9 @@ type Meta struct {
 	Definition []result.Issue `json:"definition,omitempty"`
 	// Session is the session id progress is counted under.
 	Session string `json:"session,omitempty"`
+	// Compacted says what was cut of a result over the budget, when
+	// Options.CompactBudget is set.
+	Compacted *Compaction `json:"compacted,omitempty"`
 }
 
 // sessionID names the MCP session of a request: the transport's session id
@@ -445,6 +454,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
 	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
+	meta.Compacted = g.compact(ts, req, norm, out, oc)
 	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
 		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
 			return nil, err

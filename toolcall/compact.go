@@ -101,13 +101,54 @@ func focusOf(args any) *focus {
 	return f
 }
 
+// maxQueryFocus is how many items of one list a query may keep in focus:
+// a query matching more of them names no one entity (it is the search's
+// own term, found in every candidate), and keeping them all would defeat
+// the budget.
+const maxQueryFocus = 3
+
 // matches reports whether an object is the entity in focus: one of its
-// own fields equals an identifying value, or holds a query text.
-func (f *focus) matches(m map[string]any) bool {
-	if f.empty() {
+// own identifying fields equals an identifying value, or (when queryOK)
+// one of its fields holds a query text.
+func (f *focus) matches(m map[string]any, queryOK bool) bool {
+	return f.matchesID(m) || queryOK && f.matchesQuery(m)
+}
+
+// matchesID reports whether one of m's identifying fields equals an
+// identifying value of the call.
+func (f *focus) matchesID(m map[string]any) bool {
+	if f == nil || len(f.ids) == 0 {
 		return false
 	}
 	for k, v := range m {
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case json.Number:
+			s = x.String()
+		default:
+			continue
+		}
+		if !isIdentifierKey(k) {
+			continue
+		}
+		for _, id := range f.ids {
+			if strings.EqualFold(s, id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchesQuery reports whether one of m's fields holds a query text of
+// the call.
+func (f *focus) matchesQuery(m map[string]any) bool {
+	if f == nil || len(f.queries) == 0 {
+		return false
+	}
+	for _, v := range m {
 		var s string
 		switch x := v.(type) {
 		case string:
@@ -117,11 +158,25 @@ func (f *focus) matches(m map[string]any) bool {
 		default:
 			continue
 		}
-		if isIdentifierKey(k) && slices.Contains(f.ids, s) {
-			return true
-		}
 		for _, q := range f.queries {
 			if strings.Contains(s, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// broadQuery reports whether a query matches more than maxQueryFocus
+// objects of list.
+func (f *focus) broadQuery(list []any) bool {
+	if f == nil || len(f.queries) == 0 {
+		return false
+	}
+	n := 0
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok && f.matchesQuery(m) {
+			if n++; n > maxQueryFocus {
 				return true
 			}
 		}
@@ -146,8 +201,10 @@ func Compact(v any, budget int) Compacted {
 // one of its identifying arguments (id, *_id, number, …) in an
 // identifying field, or the text of its query (q, query, name, …) —
 // keeps its texts up to 2000 characters and stays in its list however
-// far down, while the other items and texts are cut first. Compacted.Focus
-// lists the paths kept so.
+// far down, while the other items and texts are cut first. A query that
+// matches more than three objects of a list is the search's own term, not
+// one entity: those items are cut like any other. Compacted.Focus lists
+// the paths kept so.
 func CompactFor(v any, budget int, args any) Compacted {
 	return compactFocus(v, budget, focusOf(args))
 }
@@ -228,10 +285,13 @@ func hasProtected(v any) bool {
 // value compacts v, at key in its parent, at path; inFocus says v is a
 // text of the entity in focus.
 func (cs *compaction) value(v any, key string, path []string, arrays []bool) any {
-	return cs.walk(v, key, path, arrays, false)
+	return cs.walk(v, key, path, arrays, false, true)
 }
 
-func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFocus bool) any {
+// walk compacts v; inFocus says v is a text of the entity in focus, and
+// queryOK that an object v may be in focus by the call's query (not when
+// it is an item of a list the query matches broadly).
+func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFocus, queryOK bool) any {
 	switch x := v.(type) {
 	case string:
 		limit := cs.chars
@@ -248,12 +308,13 @@ func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFo
 		n := min(len(x), cs.items)
 		out := make([]any, 0, n+1)
 		kept := 0
+		itemQueryOK := !cs.focus.broadQuery(x)
 		for i, e := range x {
 			m, isObj := e.(map[string]any)
-			if i >= n && !(isObj && cs.focus.matches(m)) {
+			if i >= n && !(isObj && cs.focus.matches(m, itemQueryOK)) {
 				continue
 			}
-			out = append(out, cs.walk(e, "", append(slices.Clip(path), fmt.Sprint(i)), append(slices.Clip(arrays), true), false))
+			out = append(out, cs.walk(e, "", append(slices.Clip(path), fmt.Sprint(i)), append(slices.Clip(arrays), true), false, itemQueryOK))
 			kept++
 		}
 		if len(x) > kept {
@@ -262,7 +323,7 @@ func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFo
 		}
 		return out
 	case map[string]any:
-		focused := cs.focus.matches(x)
+		focused := cs.focus.matches(x, queryOK)
 		if focused {
 			cs.kept = append(cs.kept, renderPath(path, arrays))
 		}
@@ -275,7 +336,7 @@ func (cs *compaction) walk(v any, key string, path []string, arrays []bool, inFo
 			// The entity's own texts stay; its lists and objects are
 			// cut as any other.
 			_, isText := x[k].(string)
-			out[k] = cs.walk(x[k], k, append(slices.Clip(path), k), append(slices.Clip(arrays), false), focused && isText)
+			out[k] = cs.walk(x[k], k, append(slices.Clip(path), k), append(slices.Clip(arrays), false), focused && isText, true)
 		}
 		return out
 	}
@@ -292,3 +353,25 @@ func jsonLen(v any) int {
 	}
 	return utf8.RuneCountInString(sb.String()) - 1
 }
+
+// HasOutputSchema reports whether the contract's tool declares an output
+// schema: a structured result must then conform to it, so a compaction,
+// whose cut lists end with a note, must leave that result whole.
+func (ct *Contract) HasOutputSchema() bool { return ct.output != nil }
+
+// WithoutCompaction leaves Outcome.Compacted nil, for a caller that never
+// reads it (judge gateway without a budget): the outcome then does not
+// measure and cut every large payload, most of the time an outcome of a
+// 100 KB result takes. A goal put to the model still sees the result
+// compacted to the budget.
+func WithoutCompaction() Option { return func(c *Checker) { c.noCompact = true } }
+
+// surelyFits reports whether the payload of a result whose JSON is rawLen
+// bytes long surely fits in budget characters, so that the outcome need
+// not encode it to measure it. The payload's JSON, written compactly, has
+// at most twice as many characters as the result has bytes: whitespace,
+// wrappers and duplicate keys only shrink, escapes (\u00e9, \" inside a
+// text) and multi-byte characters are at least as long in the result, and
+// the one expansion is U+2028 and U+2029, three bytes that encoding/json
+// writes as six characters (\u2028). FuzzPayloadBound checks the bound.
+func surelyFits(rawLen, budget int) bool { return 2*rawLen <= budget }

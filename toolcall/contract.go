@@ -100,6 +100,8 @@ type Checker struct {
 	store  Store
 	budget int
 	model  *llm.Client // decides goals the rules cannot; nil without one
+	// noCompact leaves Outcome.Compacted nil (WithoutCompaction).
+	noCompact bool
 
 	mu        sync.Mutex
 	contracts map[string]*contractEntry

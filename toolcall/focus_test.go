@@ -61,6 +61,34 @@ func TestCompactKeepsTheEntityAskedAbout(t *testing.T) {
 	}
 }
 
+// TestCompactBroadQuery: a search whose query every candidate holds (the
+// search's own term) is cut to the budget like a list without focus; a
+// query holding one candidate still keeps it.
+func TestCompactBroadQuery(t *testing.T) {
+	t.Parallel()
+	var items []any
+	for i := range 400 {
+		items = append(items, map[string]any{"id": json.Number(fmt.Sprint(1000 + i)), "title": fmt.Sprintf("Crash when opening file %d", i),
+			"body": strings.Repeat("Steps to reproduce and logs. ", 8)})
+	}
+	v := map[string]any{"total_count": json.Number("400"), "items": items}
+	for _, tc := range []struct {
+		query string
+		focus string // "" for none
+	}{
+		{"crash", ""},
+		{"opening file 377", "items[377]"},
+	} {
+		c := toolcall.CompactFor(v, 8000, map[string]any{"query": tc.query})
+		if c.OverBudget || c.Chars > 8000 || c.Chars >= c.OriginalChars {
+			t.Errorf("query %q: %d of %d characters, over budget %v", tc.query, c.Chars, c.OriginalChars, c.OverBudget)
+		}
+		if got := strings.Join(c.Focus, ","); got != tc.focus {
+			t.Errorf("query %q: focus %q, want %q", tc.query, got, tc.focus)
+		}
+	}
+}
+
 // TestCompactFocusTauBench measures focused compaction on the recorded
 // airline results: each get_reservation_details answer, cut to 400
 // characters, keeps its own texts (origin, destination, cabin, …) whole

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,32 +145,11 @@ type tauCall struct {
 // tauCalls reads the recorded airline conversations.
 func tauCalls(t *testing.T) (defs []byte, calls []tauCall) {
 	t.Helper()
-	dir := sharedtest.Dir(t, "agent-traces")
-	defs, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-gpt-4o.dev.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var convs []struct {
-		Traj []struct {
-			Role, Content string
-			ToolCallID    string `json:"tool_call_id"`
-			ToolCalls     []struct {
-				ID       string
-				Function struct{ Name, Arguments string }
-			} `json:"tool_calls"`
-		}
-	}
-	if err := json.Unmarshal(data, &convs); err != nil {
-		t.Fatal(err)
-	}
+	defs, convs := sharedtest.AirlineTraces(t)
 	for ci, c := range convs {
 		user := ""
 		pending := map[string]tauCall{}
-		for _, m := range c.Traj {
+		for _, m := range c {
 			switch m.Role {
 			case "user":
 				user = m.Content

@@ -68,8 +68,8 @@ type Outcome struct {
 	Progress *Progress `json:"progress,omitempty"`
 	// Compacted is the result's payload (the JSON inside an MCP text
 	// content, the structuredContent, or the result itself) compacted to
-	// the checker's budget; nil when it fits, and for a failure, whose
-	// error payload is never compacted.
+	// the checker's budget; nil when it fits, for a failure, whose error
+	// payload is never compacted, and with [WithoutCompaction].
 	Compacted *Compacted `json:"compacted,omitempty"`
 }
 
@@ -231,7 +231,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	// A failure is an error payload: kept verbatim, never compacted. Any
 	// other result is compacted by its payload's fields (the JSON inside
 	// an MCP text content, or the structuredContent).
-	if o.Status != Failed {
+	if o.Status != Failed && !ts.checker.noCompact && !surelyFits(len(req.Result), ts.checker.budget) {
 		if c := CompactFor(payload, ts.checker.budget, args); c.Chars < c.OriginalChars || c.OverBudget {
 			o.Compacted = &c
 		}

@@ -327,8 +327,8 @@ compacted; validation and error fields are never compacted.
 With --goal, a result that would be SATISFIED is checked against the
 user's goal: deterministically first (the ids, entities and fields the goal
 asks about present in the result; for the latest or current state, the
-newest relevant item of a list), then by the model that JUDGE_LLM_BASE_URL
-and JUDGE_LLM_MODEL name, if any. A result that does not answer the goal is
+newest relevant item of a list), then by the model of the config file's llm
+section or of JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, if any. A result that does not answer the goal is
 NEEDS_MORE_TOOLS; an undecided goal is an info not_checked issue.
 
 ARGS_JSON and RESULT_JSON are JSON; "-" reads one of them from stdin and
@@ -356,7 +356,7 @@ malformed JUDGE_REDIS_URL too) or an unreachable Redis.`,
 	f.StringVar(&params.defs, "defs", "", "file of tool definitions: JSON (MCP tools, OpenAI functions, a tools/list answer, manifests as JSON) or one YAML tool manifest")
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable); their scripts, APIs, MCP tools and directives are the tools")
 	f.StringVar(&params.session, "session", "", "session id: record the outcome and give a progress verdict (kept for this process, or in Redis with JUDGE_REDIS_URL)")
-	f.StringVar(&params.goal, "goal", "", "the user's goal: a result that holds none of the ids and fields it asks for needs more tools; undecided goals go to the model of JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL, else are reported as not checked")
+	f.StringVar(&params.goal, "goal", "", "the user's goal: a result that holds none of the ids and fields it asks for needs more tools; undecided goals go to the model of the config file or JUDGE_LLM_*, else are reported as not checked")
 	f.IntVar(&params.budget, "budget", toolcall.DefaultCompactBudget, "character budget of the compacted result")
 	f.StringSliceVar(&params.shown, "shown", nil, "the tools the model was shown (comma-separated), kept in the session so that an escalate verdict names the wider set")
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
@@ -377,7 +377,11 @@ func runCallOutcome(ctx context.Context, params callParams, args []string, out i
 	}
 	opts := []toolcall.Option{toolcall.WithCompactBudget(params.budget)}
 	if params.goal != "" {
-		model, err := callModelOptions(nil, params.getenv)
+		cfg, err := loadConfig(params.config, params.getenv, nil)
+		if err != nil {
+			return err
+		}
+		model, err := callModelOptions(cfg, params.getenv)
 		if err != nil {
 			return err
 		}

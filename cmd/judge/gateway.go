@@ -20,8 +20,10 @@ import (
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
 )
 
@@ -36,6 +38,8 @@ type gatewayParams struct {
 	allowLoopback  bool      // --allow-loopback: api tools may call loopback addresses
 	logLevel       *enumFlag // --log-level
 	config         string    // --config: the config file; "" = JUDGE_CONFIG or the default
+	compactBudget  int       // --compact-budget: 0 = results as the tools gave them
+	budgetGiven    bool      // --compact-budget was given: it wins over gateway.compact_budget
 	stdin          io.Reader
 	stdout         io.Writer
 	getenv         func(string) string
@@ -56,19 +60,31 @@ default, over streamable HTTP with --http. Every tools/call is checked before
 it runs (an invalid call is answered with repair feedback and never run),
 runs with the normalized arguments, and its outcome (status, reason, facts,
 suggestions, progress) is put in the result's _meta. A session whose
-progress verdict is stop gets a clear message instead of more calls.
+progress verdict is stop gets a clear message instead of more calls. A goal
+the client gives (_meta.judge.goal) that the rules cannot decide goes to the
+model of the config file's llm section or JUDGE_LLM_*, if any; else it is
+reported as not checked.
+
+With --compact-budget N (or gateway.compact_budget in the config file), a
+result whose JSON is over N characters reaches the model compacted by its
+fields: long lists keep their first items and the entity the call asked
+about, long texts their start, each cut says what it left out, and
+_meta.judge.compacted says what was cut. Error results, text that is not
+JSON and images are never cut. Off (0) by default.
 
 Tool definitions are scanned for poisoning and upstream tools pinned
 (--pins FILE, or Redis with JUDGE_REDIS_URL, keeps the pins across restarts); --refuse-poisoned and
 --refuse-changed leave such tools out of tools/list. Sessions live in
 memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 		Example: `  judge gateway --tools .ai/tools
-  judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json`,
+  judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json
+  judge gateway --tools .ai/tools --compact-budget 8000 --config judge.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			params.config = configFlagValue(cmd)
+			params.budgetGiven = cmd.Flags().Changed("compact-budget")
 			return runGateway(ctx, params, args, cmd.ErrOrStderr())
 		},
 	}
@@ -80,6 +96,7 @@ memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 	f.BoolVar(&params.refuseChanged, "refuse-changed", false, "leave out an upstream tool whose definition differs from its pin")
 	f.BoolVar(&params.refusePoisoned, "refuse-poisoned", false, "leave out a tool with an error-severity poisoning finding")
 	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let api tools call loopback addresses")
+	f.IntVar(&params.compactBudget, "compact-budget", 0, "character budget of the JSON a model reads of a result: a result over it is answered compacted by its fields (the entity asked about kept), with _meta.judge.compacted saying what was cut; 0 answers results whole (default 0, or gateway.compact_budget of the config file)")
 	f.Var(params.logLevel, "log-level", "log level")
 	root.AddCommand(cmd)
 }
@@ -114,6 +131,10 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	}
 	for _, w := range configWarnings(cfg, params.getenv) {
 		logger.Warn("config file", "warning", w)
+	}
+	budget, err := params.budget(cfg)
+	if err != nil {
+		return err
 	}
 	conv, err := registryConventions(cfg)
 	if err != nil {
@@ -161,12 +182,12 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	for _, s := range runner.Skipped() {
 		logger.Warn("tool left out of tools/list", "tool", s.Tool, "reason", s.Reason)
 	}
-	callModel, err := callModelOptions(nil, params.getenv)
+	callModel, err := callModelOptions(cfg, params.getenv)
 	if err != nil {
 		return err
 	}
 	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
-		CallOptions: callModel}
+		CallOptions: callModel, CompactBudget: budget}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
@@ -199,7 +220,8 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 			}
 		}
 	}()
-	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt)
+	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt,
+		"compact_budget", budget, "goal_model", len(callModel) > 0)
 	if params.http == "" {
 		err := gw.Server().Run(ctx, &mcpstdio.Transport{Reader: io.NopCloser(params.stdin), Writer: nopWriteCloser{params.stdout}})
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
@@ -227,6 +249,18 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	defer cancel()
 	_ = srv.Shutdown(sctx)
 	return nil
+}
+
+// budget is the compaction budget: --compact-budget when given, else the
+// config file's gateway.compact_budget, else 0 (off).
+func (p gatewayParams) budget(cfg *config.File) (int, error) {
+	if p.budgetGiven || cfg == nil || !cfg.Gateway.CompactBudget.Set() {
+		if p.compactBudget < 0 {
+			return 0, badInputf("--compact-budget %d is negative; give a number of characters, or 0 to answer results whole", p.compactBudget)
+		}
+		return p.compactBudget, nil
+	}
+	return int(min(cfg.Gateway.CompactBudget.Value, toolcall.MaxResultBytes)), nil
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -37,6 +37,13 @@ func TestGatewayBadInput(t *testing.T) {
 				return ""
 			}
 		}, RedisURLEnv},
+		{"negative budget", func(p *gatewayParams) { p.tools, p.compactBudget, p.budgetGiven = []string{dir}, -1, true }, "--compact-budget -1 is negative"},
+		{"negative budget in the config file", func(p *gatewayParams) {
+			p.tools, p.config = []string{dir}, writeConfig(t, "gateway:\n  compact_budget: -5\n", 0o600)
+		}, "judge.yaml:2:19: gateway.compact_budget -5 is not a non-negative integer"},
+		{"half a model in the config file", func(p *gatewayParams) {
+			p.tools, p.config = []string{dir}, writeConfig(t, "llm:\n  base_url: http://127.0.0.1:9/v1\n", 0o600)
+		}, "judge.yaml:2:13: llm.base_url is set, but no model is"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

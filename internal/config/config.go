@@ -98,6 +98,15 @@ type Serve struct {
 	ReadTimeout      Duration // read_timeout: to read a request's header and body (--read-timeout)
 }
 
+// Gateway is the gateway section: defaults of judge gateway's flags,
+// which override them.
+type Gateway struct {
+	// CompactBudget is the character budget of the JSON a model reads of
+	// a result (compact_budget, a non-negative integer; 0 turns
+	// compaction off; --compact-budget).
+	CompactBudget Int
+}
+
 // Int is an integer value of the file and where it stands.
 type Int struct {
 	Value int64
@@ -151,6 +160,7 @@ type File struct {
 	Path     string
 	LLM      LLM
 	Serve    Serve
+	Gateway  Gateway
 	Registry Registry
 	// Warnings are problems that do not stop judge, such as a file that
 	// holds an API key and is readable by others.
@@ -463,6 +473,7 @@ func (d *decoder) top(n ast.Node) error {
 	return d.mapping(n, "the file", []field{
 		{"llm", func(_, v ast.Node) error { return d.llm(v) }},
 		{"serve", func(_, v ast.Node) error { return d.serve(v) }},
+		{"gateway", func(_, v ast.Node) error { return d.gateway(v) }},
 		{"registry", func(_, v ast.Node) error { return d.registry(v) }},
 	})
 }
@@ -629,17 +640,34 @@ func (d *decoder) serve(n ast.Node) error {
 	})
 }
 
+func (d *decoder) gateway(n ast.Node) error {
+	g := &d.cfg.Gateway
+	return d.mapping(n, "gateway", []field{
+		{"compact_budget", d.integer("gateway.compact_budget", &g.CompactBudget, 0)},
+	})
+}
+
 // positive returns a handler that stores a positive integer value into
 // dst.
 func (d *decoder) positive(name string, dst *Int) func(_, v ast.Node) error {
+	return d.integer(name, dst, 1)
+}
+
+// integer returns a handler that stores an integer value of at least least
+// (0 or 1) into dst.
+func (d *decoder) integer(name string, dst *Int, least int64) func(_, v ast.Node) error {
+	what := "a positive integer"
+	if least == 0 {
+		what = "a non-negative integer"
+	}
 	return func(_, v ast.Node) error {
 		n, ok := v.(*ast.IntegerNode)
 		if !ok {
-			return d.fail(v, "%s is %s, not a positive integer", name, describe(v))
+			return d.fail(v, "%s is %s, not %s", name, describe(v), what)
 		}
 		i, err := strconv.ParseInt(strings.ReplaceAll(n.GetToken().Value, "_", ""), 0, 64)
-		if err != nil || i <= 0 {
-			return d.fail(v, "%s %s is not a positive integer", name, n.GetToken().Value)
+		if err != nil || i < least {
+			return d.fail(v, "%s %s is not %s", name, n.GetToken().Value, what)
 		}
 		*dst = Int{Value: i, Pos: d.pos(v)}
 		return nil

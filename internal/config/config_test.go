@@ -70,7 +70,7 @@ serve:
 		{name: "comments only", src: "# nothing yet\n\n# really\n"},
 		{name: "empty sections", src: "llm:\nserve:\n"},
 		{name: "a bare document marker", src: "---\n"},
-		{name: "unknown top-level key", src: "llm:\n  model: m\nmodel: m\n", wantErr: `3:1: unknown key "model" in the file; the keys are llm, registry, serve`},
+		{name: "unknown top-level key", src: "llm:\n  model: m\nmodel: m\n", wantErr: `3:1: unknown key "model" in the file; the keys are gateway, llm, registry, serve`},
 		{
 			name: "registry declarations",
 			src: `registry:
@@ -113,6 +113,19 @@ serve:
 		{name: "registry type twice", src: "registry:\n  types:\n    mcp: {base: mcp_tool}\n    mcp: {base: config}\n", wantErr: `4:5: YAML syntax error`},
 		{name: "unknown llm key", src: "llm:\n  base_url: http://x/v1\n  modle: m\n", wantErr: `3:3: unknown key "modle" in llm; the keys are api_key, api_key_env, base_url, cache_dir, model, timeout`},
 		{name: "unknown serve key", src: "serve:\n  port: 80\n", wantErr: `2:3: unknown key "port" in serve`},
+		{name: "gateway compact budget", src: "gateway:\n  compact_budget: 8_000\n", check: func(t *testing.T, f *File) {
+			if b := f.Gateway.CompactBudget; b.Value != 8000 || b.Pos != (Pos{2, 19}) {
+				t.Errorf("compact_budget %+v, want 8000 at 2:19", b)
+			}
+		}},
+		{name: "gateway compact budget off", src: "gateway:\n  compact_budget: 0\n", check: func(t *testing.T, f *File) {
+			if b := f.Gateway.CompactBudget; !b.Set() || b.Value != 0 {
+				t.Errorf("compact_budget %+v, want 0 given", b)
+			}
+		}},
+		{name: "gateway compact budget negative", src: "gateway:\n  compact_budget: -1\n", wantErr: `2:19: gateway.compact_budget -1 is not a non-negative integer`},
+		{name: "gateway compact budget a string", src: "gateway:\n  compact_budget: big\n", wantErr: `2:19: gateway.compact_budget is a string, not a non-negative integer`},
+		{name: "unknown gateway key", src: "gateway:\n  budget: 80\n", wantErr: `2:3: unknown key "budget" in gateway; the keys are compact_budget`},
 		{name: "duplicate key", src: "llm:\n  model: a\n  model: b\n", wantErr: `3:3: YAML syntax error: mapping key "model" already defined at [2:3]`},
 		{name: "model a number", src: "llm:\n  model: 7\n", wantErr: `2:10: llm.model is a number, not a string; quote it`},
 		{name: "base_url a list", src: "llm:\n  base_url: [a]\n", wantErr: `2:13: llm.base_url is a list, not a string`},

@@ -33,4 +33,7 @@ func TestExampleFile(t *testing.T) {
 	if _, err := os.Stat(f.Serve.Schemas.Value); err != nil {
 		t.Errorf("serve.schemas names no directory: %v", err)
 	}
+	if f.Gateway.CompactBudget.Value != 8000 {
+		t.Errorf("gateway.compact_budget: got %+v, want 8000", f.Gateway.CompactBudget)
+	}
 }

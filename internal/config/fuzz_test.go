@@ -24,6 +24,8 @@ func FuzzDecode(f *testing.F) {
 		"registry:\n  primitives: [\"@lilux\"]\n  types:\n    mcp: {base: mcp_tool}\n    graph: {base: script, executor: required, requires: [start]}\n  fields: [env_config]\n",
 		"registry:\n  types:\n    mcp: {executor: none}\n",
 		"registry:\n  types: {a: {base: [x]}}\n",
+		"gateway:\n  compact_budget: 8_000\n",
+		"gateway:\n  compact_budget: -1\n",
 	} {
 		f.Add([]byte(s))
 	}
