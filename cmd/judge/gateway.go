@@ -20,7 +20,6 @@ import (
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/gateway"
-	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/toolpin"
 )
@@ -201,7 +200,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	}()
 	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt)
 	if params.http == "" {
-		err := gw.Server().Run(ctx, &mcpstdio.Transport{Reader: io.NopCloser(params.stdin), Writer: nopWriteCloser{params.stdout}})
+		err := gw.Server().Run(ctx, gw.StdioTransport(io.NopCloser(params.stdin), nopWriteCloser{params.stdout}))
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("gateway: %w", err)
 		}
