@@ -427,9 +427,18 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if out.Meta == nil {
 		out.Meta = mcp.Meta{}
 	}
+	for k := range out.Meta {
+		if strings.HasPrefix(k, protocolMetaPrefix) {
+			delete(out.Meta, k) // the upstream's hop (its serverInfo): the SDK sets the gateway's
+		}
+	}
 	out.Meta[MetaKey] = ans.meta
 	return out, nil
 }
+
+// protocolMetaPrefix begins the _meta keys the MCP protocol itself uses
+// (io.modelcontextprotocol/serverInfo, …).
+const protocolMetaPrefix = "io.modelcontextprotocol/"
 
 // answer is what tools/call answers: the tool's result as the JSON of a
 // CallToolResult, or a result of the gateway's own; and the judge block

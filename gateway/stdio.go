@@ -112,7 +112,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 				caps = val
 			case k == mcp.MetaKeyClientInfo:
 				info = val
-			case strings.HasPrefix(k, "io.modelcontextprotocol/") && !knownRequestMeta[k]:
+			case strings.HasPrefix(k, protocolMetaPrefix) && !knownRequestMeta[k]:
 				return errors.New("unknown protocol member")
 			}
 			return nil
@@ -203,7 +203,7 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 			return nil, fmt.Errorf("gateway: the tool's result's _meta: %w", err)
 		}
 		for k := range meta {
-			if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			if strings.HasPrefix(k, protocolMetaPrefix) {
 				delete(meta, k)
 			}
 		}
