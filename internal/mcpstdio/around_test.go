@@ -294,7 +294,12 @@ func TestCallCancelledAndClosed(t *testing.T) {
 	}
 
 	closedUp := upstream(t, func(map[string]any) string { return "" })
-	go func() { done <- func() error { _, err := closedUp.Call(context.Background(), "tools/call", json.RawMessage(`{}`)); return err }() }()
+	go func() {
+		done <- func() error {
+			_, err := closedUp.Call(context.Background(), "tools/call", json.RawMessage(`{}`))
+			return err
+		}()
+	}()
 	closedUp.conn.Load().Close()
 	if err := <-done; err == nil {
 		t.Fatal("a call on a closed connection returned no error")
