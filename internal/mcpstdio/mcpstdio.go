@@ -187,7 +187,6 @@ var errFrameTooLarge = errors.New("inbound JSON-RPC frame exceeded the configure
 
 func (c *conn) readLoop(br *bufio.Reader, limit int) {
 	var frame []byte
-	defer c.endLife()
 	for {
 		var res readResult
 		var err error
@@ -203,16 +202,31 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 		}
 		if res.err != nil {
 			c.endCalls(res.err)
-		} else if !res.batch && c.taken(res.msgs[0]) {
-			continue
+		} else if !res.batch {
+			if took, answer := c.taken(res.msgs[0]); took {
+				if answer != nil {
+					// The request is answered on this goroutine, which
+					// has it at hand, and a new one reads on: a fresh
+					// goroutine would wait to be scheduled before the
+					// answer could start (tens of µs), while the next
+					// message can wait that long. Messages stay in
+					// order: one goroutine reads at a time.
+					go c.readLoop(br, limit)
+					answer()
+					return
+				}
+				continue
+			}
 		}
 		select {
 		case c.incoming <- res:
 		case <-c.closed:
 			c.endCalls(io.EOF)
+			c.endLife()
 			return
 		}
 		if res.err != nil {
+			c.endLife()
 			return
 		}
 	}
@@ -220,14 +234,14 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 
 // taken handles a message around the SDK and reports whether it did: a
 // response to a call of Transport.Call, or a request Transport.Answer
-// takes. It also watches for the session's initialization and for
+// takes, whose answering it returns, for the caller to run. It also watches for the session's initialization and for
 // cancellations of answered requests, which the SDK sees too.
-func (c *conn) taken(msg jsonrpc.Message) bool {
+func (c *conn) taken(msg jsonrpc.Message) (took bool, answer func()) {
 	switch m := msg.(type) {
 	case *jsonrpc.Response:
 		id, ok := m.ID.Raw().(string)
 		if !ok || !strings.HasPrefix(id, ownIDPrefix) {
-			return false
+			return false, nil
 		}
 		c.pendingMu.Lock()
 		ch, ok := c.pending[id]
@@ -236,10 +250,10 @@ func (c *conn) taken(msg jsonrpc.Message) bool {
 		if ok {
 			ch <- m // buffered: never blocks
 		}
-		return true // an answer to a call given up is dropped, not the SDK's
+		return true, nil // an answer to a call given up is dropped, not the SDK's
 	case *jsonrpc.Request:
 		if c.answer == nil {
-			return false
+			return false, nil
 		}
 		switch {
 		case m.Method == "initialize" && m.ID.IsValid():
@@ -248,33 +262,32 @@ func (c *conn) taken(msg jsonrpc.Message) bool {
 				c.initID = m.ID
 			}
 			c.initMu.Unlock()
-			return false
+			return false, nil
 		case m.Method == "notifications/cancelled":
 			c.cancelAnswer(m.Params)
-			return false
+			return false, nil
 		case !m.ID.IsValid():
-			return false
+			return false, nil
 		}
 		fn := c.answer(m.Method, m.Params, c.ready.Load())
 		if fn == nil {
-			return false
+			return false, nil
 		}
 		ctx, cancel := context.WithCancel(c.life)
 		c.inflightMu.Lock()
 		if _, dup := c.inflight[m.ID]; dup {
 			c.inflightMu.Unlock()
 			cancel()
-			return false // the SDK answers a duplicate id as it does
+			return false, nil // the SDK answers a duplicate id as it does
 		}
 		if c.inflight == nil {
 			c.inflight = map[jsonrpc.ID]context.CancelFunc{}
 		}
 		c.inflight[m.ID] = cancel
 		c.inflightMu.Unlock()
-		go c.respond(ctx, m.ID, fn)
-		return true
+		return true, func() { c.respond(ctx, m.ID, fn) }
 	}
-	return false
+	return false, nil
 }
 
 // respond computes an answered request's result and writes it.
