@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -494,27 +495,90 @@ func (r *Runner) Call(ctx context.Context, name string, args json.RawMessage) (*
 		return nil, fmt.Errorf("executor: %s: %w", name, err)
 	}
 	var res *Result
-	if rn, ok := r.tools[name]; ok {
-		switch rn.tool.Kind() {
-		case manifest.Script:
-			res, err = r.runScript(ctx, rn, argv)
-		case manifest.API:
-			res, err = r.runAPI(ctx, rn, argv)
-		case manifest.MCPTool:
-			res, err = rn.server.call(ctx, mcpToolName(rn.tool), argv, toolTimeout(rn.tool.Config, nil, r.cfg.limits.Timeout))
-		}
-	} else {
-		ut, ok := r.upstreamTool(ctx, name)
-		if !ok {
+	rn, ok := r.tools[name]
+	switch {
+	case ok && rn.tool.Kind() == manifest.Script:
+		res, err = r.runScript(ctx, rn, argv)
+	case ok && rn.tool.Kind() == manifest.API:
+		res, err = r.runAPI(ctx, rn, argv)
+	default:
+		srv, tool, timeout, found := r.mcpTarget(ctx, name)
+		if !found {
 			return nil, fmt.Errorf("executor: %w %q", ErrUnknownTool, name)
 		}
-		res, err = ut.server.call(ctx, ut.def.Name, argv, r.cfg.limits.Timeout)
+		res, err = srv.call(ctx, tool, argv, timeout)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("executor: %s: %w", name, err)
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// CallMCP runs the tool called name as Call does and returns its answer as
+// the JSON of an MCP tools/call result, what a gateway forwards. The tool
+// of a stdio MCP server is called around the SDK's decoding: its answer
+// comes back as the server sent it (an object; unknown members kept),
+// without being decoded and encoded again. Any other tool's Result is
+// encoded as Result.MCPResult.
+func (r *Runner) CallMCP(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if err := r.live(); err != nil {
+		return nil, err
+	}
+	if rn, ok := r.tools[name]; !ok || rn.tool.Kind() == manifest.MCPTool {
+		if srv, tool, timeout, found := r.mcpTarget(ctx, name); found && srv.stdio() {
+			obj, err := argsObject(args)
+			if err != nil {
+				return nil, fmt.Errorf("executor: %s: %w", name, err)
+			}
+			raw, err := srv.callRaw(ctx, tool, obj, timeout)
+			switch {
+			case err == nil:
+				return raw, nil
+			case !errors.Is(err, errNoRaw):
+				return nil, fmt.Errorf("executor: %s: %w", name, err)
+			}
+		}
+	}
+	res, err := r.Call(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(res.MCPResult())
+	if err != nil {
+		return nil, fmt.Errorf("executor: %s: %w", name, err)
+	}
+	return raw, nil
+}
+
+// mcpTarget finds the upstream server, its name of the tool and the call's
+// timeout for name: an mcp_tool of the registry or a tool an upstream
+// lists.
+func (r *Runner) mcpTarget(ctx context.Context, name string) (*upstream, string, time.Duration, bool) {
+	if rn, ok := r.tools[name]; ok {
+		if rn.tool.Kind() != manifest.MCPTool {
+			return nil, "", 0, false
+		}
+		return rn.server, mcpToolName(rn.tool), toolTimeout(rn.tool.Config, nil, r.cfg.limits.Timeout), true
+	}
+	ut, ok := r.upstreamTool(ctx, name)
+	if !ok {
+		return nil, "", 0, false
+	}
+	return ut.server, ut.def.Name, r.cfg.limits.Timeout, true
+}
+
+// argsObject checks that args is a JSON object (absent or null is {}),
+// without decoding it.
+func argsObject(args json.RawMessage) (json.RawMessage, error) {
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || string(t) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	if t[0] != '{' || !json.Valid(t) {
+		return nil, errors.New("the arguments are not a JSON object")
+	}
+	return t, nil
 }
 
 // upstreamTool finds an upstream tool by its exposed name, listing the

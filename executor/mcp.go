@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentjudge/judge/internal/mcpstdio"
@@ -35,8 +36,9 @@ type upstream struct {
 
 	mu      sync.Mutex // held while connecting and stopping
 	sess    *mcp.ClientSession
-	proc    *exec.Cmd     // the stdio server process, nil over HTTP
-	exited  chan struct{} // closed when proc has exited (or the HTTP session ended)
+	raw     *mcpstdio.Transport // the stdio session's transport, for calls around the SDK; nil over HTTP
+	proc    *exec.Cmd           // the stdio server process, nil over HTTP
+	exited  chan struct{}       // closed when proc has exited (or the HTTP session ended)
 	stderr  *capBuffer
 	tmu     sync.Mutex  // guards tools (the list-changed handler runs while mu may be held)
 	tools   []*mcp.Tool // cached tools/list; nil when it must be asked again
@@ -110,7 +112,8 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 		go func() { _ = cmd.Wait(); close(exited) }()
 		u.proc, u.exited = cmd, exited
-		tr = &mcpstdio.Transport{Reader: stdout, Writer: stdin}
+		u.raw = &mcpstdio.Transport{Reader: stdout, Writer: stdin}
+		tr = u.raw
 		u.r.cfg.logger.Info("MCP server started", "server", id, "pid", cmd.Process.Pid)
 	case "streamable-http", "sse":
 		endpoint, err := expand(str(u.tool.Config["url"]), u.r.cfg.getenv, nil, nil)
@@ -134,7 +137,7 @@ func (u *upstream) connect(ctx context.Context) error {
 	sess, err := client.Connect(sctx, tr, nil)
 	if err != nil {
 		u.kill()
-		u.proc = nil
+		u.proc, u.raw = nil, nil
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return fmt.Errorf("MCP server %s did not start within its startup_timeout of %s: %w", id, timeout, ErrTimeout)
 		}
@@ -207,7 +210,7 @@ func (u *upstream) teardown() {
 		_ = u.sess.Close()
 	}
 	u.kill()
-	u.sess, u.proc = nil, nil
+	u.sess, u.proc, u.raw = nil, nil, nil
 	u.setTools(nil)
 }
 
@@ -259,7 +262,7 @@ func (u *upstream) stop() error {
 		}
 		u.kill()
 	}
-	u.sess, u.proc = nil, nil
+	u.sess, u.proc, u.raw = nil, nil, nil
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
 		err = nil
 	}
@@ -314,6 +317,62 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w%s", name, u.tool.ID, err, stderrHint(u.stderr))
 	}
 	return mcpAnswer(res), nil
+}
+
+// sessionlessProtocol is the first MCP version whose requests carry their
+// protocol version, client and capabilities in _meta (SEP-2575).
+const sessionlessProtocol = "2026-07-28"
+
+// errNoRaw: the call cannot go around the SDK; it takes the SDK's way.
+var errNoRaw = errors.New("no raw call")
+
+// stdio reports whether the server is a stdio one, whose calls can go
+// around the SDK (callRaw).
+func (u *upstream) stdio() bool { return transport(u.tool.Config) == "stdio" }
+
+// callRaw runs one tool of a stdio server under timeout, around the SDK's
+// decoding (mcpstdio.Transport.Call), and returns the server's answer as
+// it came, checked to be a JSON object. args is a JSON object.
+func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	sess, err := u.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u.mu.Lock()
+	tr := u.raw
+	u.mu.Unlock()
+	if tr == nil {
+		return nil, fmt.Errorf("MCP server %s: %w", u.tool.ID, ErrClosed)
+	}
+	if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= sessionlessProtocol && !tr.RequestMeta() {
+		// The sessionless protocol's per-request _meta is copied from
+		// the SDK's own requests; none went out yet.
+		return nil, errNoRaw
+	}
+	params := make([]byte, 0, len(name)+len(args)+32)
+	params = append(params, `{"name":`...)
+	q, _ := json.Marshal(name)
+	params = append(append(append(append(params, q...), `,"arguments":`...), args...), '}')
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := tr.Call(cctx, "tools/call", params)
+	if err != nil {
+		var we *jsonrpc.Error
+		switch {
+		case cctx.Err() != nil && ctx.Err() == nil:
+			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w after %s", name, u.tool.ID, ErrTimeout, timeout)
+		case errors.As(err, &we):
+			// The server answered with an error: the request's failure,
+			// as the SDK client reports it.
+			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w", name, u.tool.ID, err)
+		}
+		u.drop(sess)
+		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w%s", name, u.tool.ID, err, stderrHint(u.stderr))
+	}
+	if t := bytes.TrimSpace(res); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("tools/call %s of MCP server %s: the result is not a JSON object", name, u.tool.ID)
+	}
+	return res, nil
 }
 
 // mcpAnswer makes a Result of an MCP tools/call answer.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -322,5 +323,53 @@ config:
 	}
 	if res := call(t, r, "testmcp__pid", `{}`); res.Text == "" || res.Text == "registry" {
 		t.Errorf("testmcp__pid (the upstream's): %+v", res)
+	}
+}
+
+// CallMCP answers a stdio server's tool around the SDK's decoding with
+// what the server sent, the same result Call gives through the SDK (its
+// content, structuredContent and isError); a crash is an error and the
+// next call starts the server again, as with Call; a registry script's
+// result is encoded as its MCPResult.
+func TestCallMCP(t *testing.T) {
+	t.Parallel()
+	r := newRunner(t, fixture(t))
+	ctx := context.Background()
+	for _, c := range []struct{ tool, args string }{
+		{"add", `{"a": 2, "b": 40}`},
+		{"test_echo", `{"message": "through the manifest"}`},
+		{"fail", `{}`},
+		{"greet", `{"name": "Ada"}`},
+	} {
+		raw, err := r.CallMCP(ctx, c.tool, json.RawMessage(c.args))
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		var got, want map[string]any
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatalf("%s: %s: %v", c.tool, raw, err)
+		}
+		res, err := r.Call(ctx, c.tool, json.RawMessage(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.MCPResult())
+		_ = json.Unmarshal(b, &want)
+		for _, k := range []string{"content", "structuredContent", "isError"} {
+			if !reflect.DeepEqual(got[k], want[k]) {
+				t.Errorf("%s: CallMCP's %s %v, Call's %v", c.tool, k, got[k], want[k])
+			}
+		}
+	}
+	if _, err := r.CallMCP(ctx, "add", json.RawMessage(`[1]`)); err == nil {
+		t.Error("arguments that are not an object: no error")
+	}
+	pid1, _ := r.CallMCP(ctx, "pid", json.RawMessage(`{}`))
+	if _, err := r.CallMCP(ctx, "crash", json.RawMessage(`{}`)); err == nil {
+		t.Fatal("a call that crashed the server returned no error")
+	}
+	pid2, err := r.CallMCP(ctx, "pid", json.RawMessage(`{}`))
+	if err != nil || string(pid1) == string(pid2) {
+		t.Fatalf("after the crash: %s (%v), before %s: the server was not started again", pid2, err, pid1)
 	}
 }

@@ -60,27 +60,40 @@ func checkerCompaction(budget int) []toolcall.Option {
 	return []toolcall.Option{toolcall.WithCompactBudget(budget)}
 }
 
-// compact shapes out, the answer to req that ran with the normalized
-// arguments args and whose outcome is oc, for the model: when the
-// outcome found the payload over the budget, the JSON the model reads is
-// replaced by its compaction (see [CompactResult]). It returns the note
-// for _meta.judge.compacted; nil when compaction is off, when the result
-// is within the budget (decided by the outcome, which already measured
-// it: no more encoding or decoding here) and for an error result, which
-// is never cut.
-func (g *Gateway) compact(ts *toolcall.Toolset, req *mcp.CallToolRequest, args json.RawMessage, out *mcp.CallToolResult, oc *toolcall.Outcome) *Compaction {
-	if g.opts.CompactBudget <= 0 || oc == nil || oc.Compacted == nil || out == nil || out.IsError {
-		return nil
+// compact shapes raw, the answer (a CallToolResult's JSON) of the tool
+// called name with the normalized arguments args, under the user's goal,
+// whose outcome is oc, for the model: when the outcome found the payload
+// over the budget, the JSON the model reads is replaced by its compaction
+// (see [compactResult]) and the result encoded again. It returns the
+// answer and the note for _meta.judge.compacted; raw and nil when
+// compaction is off, when the result is within the budget (decided by the
+// outcome, which already measured it: no decoding or encoding here) and
+// for an error result, which is never cut.
+func (g *Gateway) compact(ts *toolcall.Toolset, name, goal string, args, raw json.RawMessage, oc *toolcall.Outcome) (json.RawMessage, *Compaction) {
+	if g.opts.CompactBudget <= 0 || oc == nil || oc.Compacted == nil {
+		return raw, nil
 	}
-	if goal := requestGoal(req); toolcall.WantsAll(goal) {
-		return &Compaction{Budget: g.opts.CompactBudget,
+	out := &mcp.CallToolResult{}
+	if err := json.Unmarshal(raw, out); err != nil || out.IsError {
+		return raw, nil
+	}
+	if toolcall.WantsAll(goal) {
+		return raw, &Compaction{Budget: g.opts.CompactBudget,
 			Skipped: "the goal asks for every item, which a cut list would hide: the result is left whole"}
 	}
 	keepStructured := false
-	if ct, ok := ts.Contract(req.Params.Name); ok {
+	if ct, ok := ts.Contract(name); ok {
 		keepStructured = ct.HasOutputSchema()
 	}
-	return compactResult(out, oc.Compacted, args, g.opts.CompactBudget, keepStructured)
+	note := compactResult(out, oc.Compacted, args, g.opts.CompactBudget, keepStructured)
+	if len(note.Parts) == 0 {
+		return raw, note
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return raw, &Compaction{Budget: g.opts.CompactBudget, Skipped: "the compacted result could not be encoded: it is left whole"}
+	}
+	return b, note
 }
 
 // compactResult shapes res, the result of a call with the arguments args

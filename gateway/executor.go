@@ -26,9 +26,9 @@ func (b runnerBackend) Tools(ctx context.Context) ([]Tool, error) {
 }
 
 func (b runnerBackend) Call(ctx context.Context, name string, args json.RawMessage) (*Result, error) {
-	res, err := b.r.Call(ctx, name, args)
+	raw, err := b.r.CallMCP(ctx, name, args)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{MCP: res.MCPResult()}, nil
+	return &Result{Raw: raw}, nil
 }

@@ -65,6 +65,10 @@ type Result struct {
 	Value   any
 	Text    string
 	IsError bool
+	// Raw, when set, is the result as the JSON of an MCP CallToolResult
+	// (an object), as an upstream sent it; it is forwarded with the judge
+	// block added to its _meta, and the other fields are not read.
+	Raw json.RawMessage
 }
 
 // Backend runs tools: the executor, or anything that lists and calls
@@ -122,7 +126,8 @@ type Gateway struct {
 	skipped  []Skip
 	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
 
-	ids sync.Map // *mcp.ServerSession -> session id, for transports without one
+	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
+	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
 }
 
 // New makes a Gateway over backend and lists its tools once.
@@ -143,7 +148,11 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 		name = "judge-gateway"
 	}
 	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log}
-	g.server = mcp.NewServer(&mcp.Implementation{Name: name, Version: ver}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: name, Version: ver}
+	if g.serverInfo, err = json.Marshal(impl); err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
 		Logger:       log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
@@ -403,88 +412,128 @@ func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
 	return v.(string)
 }
 
-// handle answers tools/call for every offered tool.
+// handle answers tools/call for every offered tool, on the SDK's path
+// (streamable HTTP, and stdio requests the fast path declines).
 func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	name := req.Params.Name
-	args := req.Params.Arguments
-	sid := g.sessionID(req.Session)
+	var meta map[string]any
+	if req.Params != nil {
+		meta = req.Params.Meta
+	}
+	ans, err := g.call(ctx, g.sessionID(req.Session), req.Params.Name, req.Params.Arguments, meta)
+	if err != nil {
+		return nil, err
+	}
+	if ans.own != nil {
+		return ans.own, nil
+	}
+	out := &mcp.CallToolResult{}
+	if err := json.Unmarshal(ans.raw, out); err != nil {
+		return textResult(true, "judge could not read the tool's result: "+err.Error(), nil, ans.meta), nil
+	}
+	if out.Content == nil {
+		out.Content = []mcp.Content{}
+	}
+	if out.Meta == nil {
+		out.Meta = mcp.Meta{}
+	}
+	for k := range out.Meta {
+		if strings.HasPrefix(k, protocolMetaPrefix) {
+			delete(out.Meta, k) // the upstream's hop (its serverInfo): the SDK sets the gateway's
+		}
+	}
+	out.Meta[MetaKey] = ans.meta
+	return out, nil
+}
+
+// protocolMetaPrefix begins the _meta keys the MCP protocol itself uses
+// (io.modelcontextprotocol/serverInfo, …).
+const protocolMetaPrefix = "io.modelcontextprotocol/"
+
+// answer is what tools/call answers: the tool's result as the JSON of a
+// CallToolResult, or a result of the gateway's own; and the judge block
+// for its _meta.
+type answer struct {
+	raw  json.RawMessage
+	own  *mcp.CallToolResult // set: the gateway answered (stopped, invalid, unreadable)
+	meta Meta
+}
+
+// call is tools/call's pipeline, whichever path the request came by: the
+// session's stop, the check, the run with the normalized arguments, and
+// the outcome. reqMeta is the request's _meta (judge.goal,
+// judge.shown_tools).
+func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (answer, error) {
 	g.mu.RLock()
 	ts, defIssues := g.toolset, g.findings[name]
 	g.mu.RUnlock()
 
 	if stopped, err := g.stopped(ctx, sid); err != nil {
-		return nil, err
+		return answer{}, err
 	} else if stopped != "" {
-		return textResult(true, fmt.Sprintf("judge stopped this session: %s. Do not call more tools; tell the user what was found so far and ask how to go on.", stopped),
-			nil, Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}), nil
+		meta := Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}
+		return answer{meta: meta, own: textResult(true, fmt.Sprintf("judge stopped this session: %s. Do not call more tools; tell the user what was found so far and ask how to go on.", stopped),
+			nil, meta)}, nil
 	}
 
-	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(req), ShownTools: requestShown(req)}
+	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(reqMeta), ShownTools: requestShown(reqMeta)}
 	chk, err := ts.Check(ctx, call)
 	if err != nil {
 		var ce *toolcall.CallError
 		if errors.As(err, &ce) {
-			return textResult(true, "The arguments could not be read: "+ce.Error(), nil, Meta{Session: sid}), nil
+			meta := Meta{Session: sid}
+			return answer{meta: meta, own: textResult(true, "The arguments could not be read: "+ce.Error(), nil, meta)}, nil
 		}
-		return nil, err
+		return answer{}, err
 	}
 	meta := Meta{Check: chk, Definition: defIssues, Session: sid}
 	if !chk.Result.Valid {
-		return textResult(true, repairText(name, chk), chk, meta), nil
+		return answer{meta: meta, own: textResult(true, repairText(name, chk), chk, meta)}, nil
 	}
 	norm, err := json.Marshal(chk.NormalizedArguments)
 	if err != nil {
-		return nil, fmt.Errorf("gateway: %w", err)
+		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
 	res, err := g.backend.Call(ctx, name, norm)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return answer{}, ctx.Err()
 		}
 		res = &Result{IsError: true, Text: err.Error()}
 	}
-	out := toMCP(res)
-	raw, err := json.Marshal(out)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: %w", err)
+	raw := res.Raw
+	if raw == nil {
+		if raw, err = json.Marshal(toMCP(res)); err != nil {
+			return answer{}, fmt.Errorf("gateway: %w", err)
+		}
 	}
 	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal})
 	if err != nil {
-		return nil, fmt.Errorf("gateway: outcome: %w", err)
+		return answer{}, fmt.Errorf("gateway: outcome: %w", err)
 	}
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
 	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
-	meta.Compacted = g.compact(ts, req, norm, out, oc)
+	raw, meta.Compacted = g.compact(ts, name, call.Goal, norm, raw, oc)
 	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
 		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
-			return nil, err
+			return answer{}, err
 		}
 	}
-	if out.Meta == nil {
-		out.Meta = mcp.Meta{}
-	}
-	out.Meta[MetaKey] = meta
-	return out, nil
+	return answer{raw: raw, meta: meta}, nil
 }
 
 // requestGoal is the user's goal a client gives with a call, as
-// _meta.judge.goal of tools/call; "" when none.
-func requestGoal(req *mcp.CallToolRequest) string {
-	if req == nil || req.Params == nil {
-		return ""
-	}
-	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+// _meta.judge.goal of tools/call (meta is the request's _meta); "" when
+// none.
+func requestGoal(meta map[string]any) string {
+	j, _ := meta[MetaKey].(map[string]any)
 	g, _ := j["goal"].(string)
 	return g
 }
 
 // requestShown is the list of tools a client says its model was shown,
 // as _meta.judge.shown_tools of tools/call; nil when none.
-func requestShown(req *mcp.CallToolRequest) []string {
-	if req == nil || req.Params == nil {
-		return nil
-	}
-	j, _ := req.Params.Meta[MetaKey].(map[string]any)
+func requestShown(meta map[string]any) []string {
+	j, _ := meta[MetaKey].(map[string]any)
 	l, _ := j["shown_tools"].([]any)
 	var out []string
 	for _, v := range l {

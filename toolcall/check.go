@@ -257,9 +257,11 @@ func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []
 	obj, changes = ct.liftLimits(obj, goal)
 	issues = append(issues, changes...)
 
-	found, err := ct.input.validate(ctx, obj)
-	if err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
+	var found []schema.Finding
+	if !ct.input.valid(obj) {
+		if found, err = ct.input.validate(ctx, obj); err != nil {
+			return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
+		}
 	}
 	for _, f := range found {
 		issues = append(issues, argumentsIssue(obj, f))

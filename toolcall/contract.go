@@ -82,6 +82,9 @@ type schemaCheck struct {
 	// noun is how the schema layer's messages name the value checked:
 	// "the arguments", "the structuredContent".
 	noun string
+	// fast is the compiled schema, for the fast path's verdict on a
+	// valid value (valid); nil when it could not be loaded.
+	fast *schema.Validator
 }
 
 // compiledRule is a rule with its programs.
@@ -324,7 +327,23 @@ func compileSchema(s any, key, noun string) (*schemaCheck, error) {
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}
+	sc.fast, _ = schema.Load(sc.cache, &layer.Input{ExpectedSchema: s, SchemaKey: key})
 	return sc, nil
+}
+
+// valid reports whether the schema layer's fast path finds v valid for
+// sure, in which case the layer has no finding for it; false means only
+// that validate must decide.
+func (sc *schemaCheck) valid(v any) bool {
+	if sc.fast == nil {
+		return false
+	}
+	doc, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	ok, sure := sc.fast.Check(doc, 0)
+	return ok && sure
 }
 
 // validate checks v against the schema and returns the schema layer's

@@ -238,16 +238,14 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	}
 	if req.SessionID != "" {
 		var p Progress
+		// The digests are taken once, outside the store's update, which a
+		// store may run more than once.
+		obs := observation{call: signature(req.Tool, args), err: errSig, res: signature(res), empty: empty}
 		err := ts.checker.store.Update(ctx, req.SessionID, func(s *Session) error {
 			if len(req.ShownTools) > 0 {
 				s.Shown = slices.Clone(req.ShownTools)
 			}
-			p = ts.checker.limits.observe(s, observation{
-				call:  signature(req.Tool, args),
-				err:   errSig,
-				res:   signature(res),
-				empty: empty,
-			}, req.Tool)
+			p = ts.checker.limits.observe(s, obs, req.Tool)
 			if p.Verdict == Escalate {
 				p.Show, p.Reason = ts.widen(s.Shown, p.Reason)
 				if len(p.Show) > 0 {
@@ -647,6 +645,9 @@ func (ts *Toolset) checkOutput(ctx context.Context, ct *Contract, res any) ([]re
 			Message:    fmt.Sprintf("Tool '%s' declares an output schema but its result has no structuredContent", ct.Name),
 			Suggestion: "Return the result as structuredContent matching the output schema (MCP requires it of tools with an outputSchema)",
 			Rule:       "toolcall.output_schema"}}, nil
+	}
+	if ct.output.valid(sc) {
+		return nil, nil
 	}
 	found, err := ct.output.validate(ctx, sc)
 	if err != nil {

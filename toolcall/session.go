@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -310,9 +312,50 @@ func (l Limits) verdict(s *Session, limit, reason string) Progress {
 // signature is a short digest of a JSON value, for comparing calls and
 // results across a session without keeping them.
 func signature(parts ...any) string {
-	b, err := json.Marshal(parts)
-	if err != nil {
-		return fmt.Sprint(parts...)
+	b := make([]byte, 0, 256)
+	for _, p := range parts {
+		b = appendSignature(append(b, '|'), p)
 	}
 	return digestBytes(b)
+}
+
+// appendSignature appends an unambiguous encoding of v, a decoded JSON
+// value: every value tagged with its kind, strings quoted, object keys
+// sorted, so that equal values (whatever their keys' order) encode alike
+// and different ones do not. It is for digests only, and faster than
+// encoding/json, which reflects over every map.
+func appendSignature(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, 'n')
+	case bool:
+		if v {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case string:
+		return strconv.AppendQuote(append(b, 's'), v)
+	case json.Number:
+		return append(append(b, 'd'), v...)
+	case float64:
+		return strconv.AppendFloat(append(b, 'd'), v, 'g', -1, 64)
+	case map[string]any:
+		b = append(b, '{')
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			b = appendSignature(strconv.AppendQuote(b, k), v[k])
+			b = append(b, ',')
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for _, e := range v {
+			b = append(appendSignature(b, e), ',')
+		}
+		return append(b, ']')
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Appendf(append(b, 'x'), "%v", v)
+	}
+	return append(append(b, 'j'), j...)
 }

@@ -35,7 +35,6 @@ import (
 
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/gateway"
-	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 )
 
@@ -172,7 +171,7 @@ func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
 	// does on stdin and stdout; the client's side the SDK's.
 	toGW, fromClient := io.Pipe()
 	toClient, fromGW := io.Pipe()
-	st := &mcpstdio.Transport{Reader: toGW, Writer: fromGW}
+	st := g.StdioTransport(toGW, fromGW)
 	ct := &mcp.IOTransport{Reader: toClient, Writer: fromClient}
 	ss, err := g.Server().Connect(ctx, st, nil)
 	if err != nil {

@@ -21,7 +21,6 @@ import (
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/gateway"
 	"github.com/agentjudge/judge/internal/config"
-	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
@@ -223,7 +222,9 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt,
 		"compact_budget", budget, "goal_model", len(callModel) > 0)
 	if params.http == "" {
-		err := gw.Server().Run(ctx, &mcpstdio.Transport{Reader: io.NopCloser(params.stdin), Writer: nopWriteCloser{params.stdout}})
+		in, restore := pollable(params.stdin)
+		defer restore()
+		err := gw.Server().Run(ctx, gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout}))
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("gateway: %w", err)
 		}
@@ -266,3 +267,26 @@ func (p gatewayParams) budget(cfg *config.File) (int, error) {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// pollable returns r, when it is a pipe or a socket, as a file the Go
+// runtime's poller reads: a blocking read of stdin holds a thread and its
+// processor in the system call until the runtime takes the processor
+// back, which delays the goroutines the read wakes by tens of
+// microseconds a message. The read end of a pipe is the gateway's alone,
+// so its O_NONBLOCK flag changes nothing for the client; restore clears
+// it again. Anything else (a terminal, a file) is returned as it is.
+func pollable(r io.Reader) (io.Reader, func()) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return r, func() {}
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return r, func() {}
+	}
+	fd := int(f.Fd())
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		return r, func() {}
+	}
+	return os.NewFile(uintptr(fd), f.Name()), func() { _ = syscall.SetNonblock(fd, false) }
+}

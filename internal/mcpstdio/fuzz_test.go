@@ -34,3 +34,35 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRequestMeta takes any SDK request params as the per-request _meta to
+// copy and any params of a call around the SDK: it never panics, and when
+// both are JSON objects (the call's without _meta), the params sent are
+// one JSON object holding the call's members and the copied _meta.
+func FuzzRequestMeta(f *testing.F) {
+	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1},"cursor":"c"}`),
+		[]byte(`{"name":"add","arguments":{"a":1}}`))
+	f.Add([]byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`), []byte(`{}`))
+	f.Add([]byte(`{"_meta":[]}`), []byte(` { } `))
+	f.Fuzz(func(t *testing.T, sdkParams, params []byte) {
+		c := &conn{}
+		c.keepRequestMeta(sdkParams)
+		out := appendWithMeta(nil, params, c.reqMeta.Load())
+		var in map[string]json.RawMessage
+		if json.Unmarshal(params, &in) != nil || in == nil || in["_meta"] != nil {
+			return
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("params %q with meta from %q: %q is not JSON: %v", params, sdkParams, out, err)
+		}
+		for k := range in {
+			if got[k] == nil {
+				t.Fatalf("params %q: %q lost member %q", params, out, k)
+			}
+		}
+		if c.reqMeta.Load() != nil && got["_meta"] == nil {
+			t.Fatalf("params %q: %q has no _meta", params, out)
+		}
+	})
+}

@@ -13,6 +13,14 @@
 // and answered as one array, as the SDK does for protocol versions before
 // 2025-06-18; unlike it, they are not refused in later versions, since the
 // SDK tells only its own connections the version negotiated.
+//
+// Two ways around the SDK serve a proxy's hot path, where the SDK's
+// decoding of params and results costs more than the work: on a server's
+// side, Transport.Answer takes requests (tools/call) away from the SDK
+// once the session is initialized and answers them from raw JSON; on a
+// client's side, Transport.Call sends a request under an id of judge's own
+// and takes its response off the stream before the SDK reads it. Both
+// leave every other message, and the session's life, to the SDK.
 package mcpstdio
 
 import (
@@ -23,7 +31,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,7 +47,27 @@ type Transport struct {
 	// MaxLineLength bounds the bytes of one message (mcp.DefaultMaxLineLength
 	// when 0, no bound when negative).
 	MaxLineLength int
+	// Answer, when set, may answer requests itself instead of the SDK.
+	// The reading goroutine calls it with the method and params of each
+	// request that comes alone in its frame (not in a batch), and whether
+	// the session is initialized (a successful answer to initialize went
+	// out; a request of the sessionless protocol, 2026-07-28, carries its
+	// own in _meta). When it returns a function, that function computes
+	// the result on a goroutine of its own and the SDK never sees the
+	// request. Its context ends when the client cancels the request
+	// (notifications/cancelled) or the connection closes. An error is
+	// answered as the SDK answers a handler's error: a *jsonrpc.Error's
+	// code, else code 0, and the message. Answer itself must not block.
+	Answer func(method string, params json.RawMessage, initialized bool) Answerer
+	// SessionID is the connection's session id (what ServerSession.ID
+	// returns); a stream has one session, so it may be empty.
+	SessionID string
+
+	conn atomic.Pointer[conn]
 }
+
+// An Answerer computes the result of a request: a JSON value.
+type Answerer func(ctx context.Context) (json.RawMessage, error)
 
 // Connect starts reading messages and returns the connection. It is
 // called once, by the SDK's Server.Run, Server.Connect or Client.Connect.
@@ -45,7 +76,10 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if limit == 0 {
 		limit = mcp.DefaultMaxLineLength
 	}
-	c := &conn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{})}
+	c := &conn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{}),
+		answer: t.Answer, readDone: make(chan struct{}), sid: t.SessionID}
+	c.life, c.endLife = context.WithCancel(context.Background())
+	t.conn.Store(c)
 	// Read on a goroutine of its own, so that Close unblocks a Read
 	// waiting for input, as the SDK's transport does. The goroutine ends
 	// with the stream or when the connection closes.
@@ -76,7 +110,71 @@ type conn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 	closeErr  error
+	sid       string
+
+	// The requests answered around the SDK (Transport.Answer).
+	answer     func(string, json.RawMessage, bool) Answerer
+	life       context.Context // ends when the connection closes
+	endLife    context.CancelFunc
+	initMu     sync.Mutex
+	initID     jsonrpc.ID // the initialize request's id, until answered
+	ready      atomic.Bool
+	inflightMu sync.Mutex
+	inflight   map[jsonrpc.ID]context.CancelFunc
+
+	// The calls sent around the SDK (Transport.Call).
+	reqMeta   atomic.Pointer[[]byte] // the SDK's last per-request _meta (SEP-2575), as JSON members
+	seq       atomic.Int64
+	pendingMu sync.Mutex
+	pending   map[string]chan *jsonrpc.Response
+	readDone  chan struct{} // closed when the read loop ends; readErr says why
+	readErr   error
 }
+
+// Members calls fn with the name (unescaped) and the value's bytes of
+// each top-level member of obj, a JSON object, in order; invalid JSON is
+// an error.
+func Members(obj []byte, fn func(key, val []byte) error) error {
+	if !json.Valid(obj) {
+		return errors.New("not valid JSON")
+	}
+	return members(obj, fn)
+}
+
+// metaProtocolVersion is the _meta key of a request of the sessionless
+// protocol (SEP-2575), which carries its protocol version, client and
+// capabilities in every request.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// keepRequestMeta keeps the io.modelcontextprotocol/ members of an SDK
+// request's _meta, for the requests Transport.Call sends.
+func (c *conn) keepRequestMeta(params json.RawMessage) {
+	var meta []byte
+	_ = Members(params, func(key, val []byte) error {
+		if string(key) == "_meta" {
+			meta = val
+		}
+		return nil
+	})
+	var kept []byte
+	_ = Members(meta, func(key, val []byte) error {
+		if strings.HasPrefix(string(key), "io.modelcontextprotocol/") {
+			if len(kept) > 0 {
+				kept = append(kept, ',')
+			}
+			kept = strconv.AppendQuote(kept, string(key))
+			kept = append(append(kept, ':'), val...)
+		}
+		return nil
+	})
+	if len(kept) > 0 {
+		c.reqMeta.Store(&kept)
+	}
+}
+
+// ownIDPrefix begins the ids of the calls Transport.Call sends: strings,
+// which the SDK's integer ids never equal.
+const ownIDPrefix = "judge-"
 
 // batch tracks the calls of one incoming batch until all are answered.
 type batch struct {
@@ -102,14 +200,280 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 		if cap(frame) > 1<<20 {
 			frame = nil // do not keep a large message's buffer
 		}
+		if res.err != nil {
+			c.endCalls(res.err)
+		} else if !res.batch {
+			if took, answer := c.taken(res.msgs[0]); took {
+				if answer != nil {
+					// The request is answered on this goroutine, which
+					// has it at hand, and a new one reads on: a fresh
+					// goroutine would wait to be scheduled before the
+					// answer could start (tens of µs), while the next
+					// message can wait that long. Messages stay in
+					// order: one goroutine reads at a time.
+					go c.readLoop(br, limit)
+					answer()
+					return
+				}
+				continue
+			}
+		}
 		select {
 		case c.incoming <- res:
 		case <-c.closed:
+			c.endCalls(io.EOF)
+			c.endLife()
 			return
 		}
 		if res.err != nil {
+			c.endLife()
 			return
 		}
+	}
+}
+
+// taken handles a message around the SDK and reports whether it did: a
+// response to a call of Transport.Call, or a request Transport.Answer
+// takes, whose answering it returns, for the caller to run. It also watches for the session's initialization and for
+// cancellations of answered requests, which the SDK sees too.
+func (c *conn) taken(msg jsonrpc.Message) (took bool, answer func()) {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		id, ok := m.ID.Raw().(string)
+		if !ok || !strings.HasPrefix(id, ownIDPrefix) {
+			return false, nil
+		}
+		c.pendingMu.Lock()
+		ch, ok := c.pending[id]
+		delete(c.pending, id)
+		c.pendingMu.Unlock()
+		if ok {
+			ch <- m // buffered: never blocks
+		}
+		return true, nil // an answer to a call given up is dropped, not the SDK's
+	case *jsonrpc.Request:
+		if c.answer == nil {
+			return false, nil
+		}
+		switch {
+		case m.Method == "initialize" && m.ID.IsValid():
+			c.initMu.Lock()
+			if !c.ready.Load() {
+				c.initID = m.ID
+			}
+			c.initMu.Unlock()
+			return false, nil
+		case m.Method == "notifications/cancelled":
+			c.cancelAnswer(m.Params)
+			return false, nil
+		case !m.ID.IsValid():
+			return false, nil
+		}
+		fn := c.answer(m.Method, m.Params, c.ready.Load())
+		if fn == nil {
+			return false, nil
+		}
+		ctx, cancel := context.WithCancel(c.life)
+		c.inflightMu.Lock()
+		if _, dup := c.inflight[m.ID]; dup {
+			c.inflightMu.Unlock()
+			cancel()
+			return false, nil // the SDK answers a duplicate id as it does
+		}
+		if c.inflight == nil {
+			c.inflight = map[jsonrpc.ID]context.CancelFunc{}
+		}
+		c.inflight[m.ID] = cancel
+		c.inflightMu.Unlock()
+		return true, func() { c.respond(ctx, m.ID, fn) }
+	}
+	return false, nil
+}
+
+// respond computes an answered request's result and writes it.
+func (c *conn) respond(ctx context.Context, id jsonrpc.ID, fn Answerer) {
+	res, err := fn(ctx)
+	c.inflightMu.Lock()
+	cancel := c.inflight[id]
+	delete(c.inflight, id)
+	c.inflightMu.Unlock()
+	if cancel != nil {
+		defer cancel()
+	}
+	if ctx.Err() != nil && c.life.Err() != nil {
+		return // the connection is gone
+	}
+	_ = c.writeResponse(id, res, err)
+}
+
+// cancelAnswer ends the context of the answered request a
+// notifications/cancelled names.
+func (c *conn) cancelAnswer(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil || !id.IsValid() {
+		return
+	}
+	c.inflightMu.Lock()
+	cancel := c.inflight[id]
+	c.inflightMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// writeResponse writes the response to an answered request, built by hand
+// so that a large result is copied once and not re-encoded.
+func (c *conn) writeResponse(id jsonrpc.ID, result json.RawMessage, err error) error {
+	idJSON, merr := json.Marshal(id.Raw())
+	if merr != nil {
+		return merr
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	buf := append(c.wbuf[:0], `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, idJSON...)
+	if err != nil {
+		we := &jsonrpc.Error{Message: err.Error()}
+		var wrapped *jsonrpc.Error
+		if errors.As(err, &wrapped) {
+			we.Code = wrapped.Code
+			we.Data = wrapped.Data
+		}
+		data, merr := json.Marshal(we)
+		if merr != nil {
+			return merr
+		}
+		buf = append(append(append(buf, `,"error":`...), data...), '}')
+		return c.write(buf)
+	}
+	buf = append(buf, `,"result":`...)
+	start := len(buf)
+	buf = append(buf, bytes.TrimSpace(result)...)
+	if bytes.IndexByte(buf[start:], '\n') >= 0 {
+		// A result that spans lines (a pretty-printed upstream's) is
+		// compacted: a message is one line.
+		var cb bytes.Buffer
+		if cerr := json.Compact(&cb, buf[start:]); cerr != nil {
+			return cerr
+		}
+		buf = append(buf[:start], cb.Bytes()...)
+	}
+	return c.write(append(buf, '}'))
+}
+
+// endCalls fails the calls of Transport.Call still waiting: the stream
+// ended or broke with err.
+func (c *conn) endCalls(err error) {
+	c.pendingMu.Lock()
+	defer c.pendingMu.Unlock()
+	select {
+	case <-c.readDone:
+		return
+	default:
+	}
+	c.readErr = err
+	close(c.readDone)
+	clear(c.pending)
+}
+
+// Call sends a request around the SDK and returns its result: the request
+// goes out under a string id of judge's own (which the SDK's integer ids
+// never equal) and its response is taken off the stream before the SDK
+// reads it. It is for a session the SDK has initialized; in the
+// sessionless protocol, params (an object without _meta) get the
+// per-request _meta of the SDK's last request (RequestMeta). When ctx ends
+// first, the server is told (notifications/cancelled) and ctx's error
+// returned; an error response is returned as a *jsonrpc.Error.
+func (t *Transport) Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	c := t.conn.Load()
+	if c == nil {
+		return nil, errors.New("mcpstdio: the transport is not connected")
+	}
+	return c.call(ctx, method, params)
+}
+
+// RequestMeta reports whether the SDK has sent a request with the
+// sessionless protocol's per-request _meta, which Call then copies.
+func (t *Transport) RequestMeta() bool {
+	c := t.conn.Load()
+	return c != nil && c.reqMeta.Load() != nil
+}
+
+// appendWithMeta appends params, with meta's members (if any) as its
+// _meta: params is a JSON object without one.
+func appendWithMeta(buf []byte, params json.RawMessage, meta *[]byte) []byte {
+	p := bytes.TrimSpace(params)
+	if meta == nil || len(p) < 2 || p[0] != '{' {
+		return append(buf, params...)
+	}
+	buf = append(append(append(buf, `{"_meta":{`...), *meta...), '}')
+	if rest := bytes.TrimSpace(p[1:]); len(rest) > 0 && rest[0] != '}' {
+		buf = append(buf, ',')
+	}
+	return append(buf, p[1:]...)
+}
+
+func (c *conn) call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	id := ownIDPrefix + strconv.FormatInt(c.seq.Add(1), 10)
+	ch := make(chan *jsonrpc.Response, 1)
+	c.pendingMu.Lock()
+	select {
+	case <-c.readDone:
+		c.pendingMu.Unlock()
+		return nil, fmt.Errorf("mcpstdio: connection closed: %w", c.readErr)
+	default:
+	}
+	if c.pending == nil {
+		c.pending = map[string]chan *jsonrpc.Response{}
+	}
+	c.pending[id] = ch
+	c.pendingMu.Unlock()
+	forget := func() {
+		c.pendingMu.Lock()
+		delete(c.pending, id)
+		c.pendingMu.Unlock()
+	}
+	c.writeMu.Lock()
+	buf := append(c.wbuf[:0], `{"jsonrpc":"2.0","id":"`...)
+	buf = append(buf, id...)
+	buf = append(buf, `","method":`...)
+	buf = strconv.AppendQuote(buf, method)
+	if len(params) > 0 {
+		buf = append(buf, `,"params":`...)
+		buf = appendWithMeta(buf, params, c.reqMeta.Load())
+	}
+	err := c.write(append(buf, '}'))
+	c.writeMu.Unlock()
+	if err != nil {
+		forget()
+		return nil, fmt.Errorf("mcpstdio: writing %s: %w", method, err)
+	}
+	select {
+	case resp := <-ch:
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		return resp.Result, nil
+	case <-ctx.Done():
+		forget()
+		note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+			"params": map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()}})
+		c.writeMu.Lock()
+		_ = c.write(append(c.wbuf[:0], note...))
+		c.writeMu.Unlock()
+		return nil, ctx.Err()
+	case <-c.readDone:
+		forget()
+		return nil, fmt.Errorf("mcpstdio: connection closed: %w", c.readErr)
+	case <-c.closed:
+		forget()
+		return nil, fmt.Errorf("mcpstdio: %w", io.ErrClosedPipe)
 	}
 }
 
@@ -322,6 +686,16 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil && !c.ready.Load() {
+		c.initMu.Lock()
+		if c.initID.IsValid() && resp.ID == c.initID && resp.Error == nil {
+			c.ready.Store(true)
+		}
+		c.initMu.Unlock()
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && bytes.Contains(req.Params, []byte(metaProtocolVersion)) {
+		c.keepRequestMeta(req.Params)
+	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	buf := c.wbuf[:0]
@@ -366,9 +740,10 @@ func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.closeErr = errors.Join(c.r.Close(), c.w.Close())
 		close(c.closed)
+		c.endLife()
 	})
 	return c.closeErr
 }
 
-// SessionID is empty: a stream has one session.
-func (c *conn) SessionID() string { return "" }
+// SessionID is Transport.SessionID.
+func (c *conn) SessionID() string { return c.sid }

@@ -1,0 +1,232 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/internal/mcpstdio"
+)
+
+// StdioTransport is the transport to run the gateway's server on over a
+// pair of streams, as judge gateway does on its stdin and stdout: the
+// MCP SDK's session (initialize, tools/list, notifications, every other
+// method) with a fast path for tools/call. Once the session is
+// initialized, a call of an offered tool whose params hold only name,
+// arguments and _meta is answered from the raw JSON: the request is not
+// decoded into the SDK's types, and an upstream's result is forwarded as
+// it came with the judge block added to its _meta, not decoded and
+// encoded again. The pipeline is the same on both paths (Gateway.call);
+// any other request takes the SDK's path.
+func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	sid := "mcp:" + id // what sessionID gives for the SDK's path
+	return &mcpstdio.Transport{Reader: r, Writer: w, SessionID: id, Answer: func(method string, params json.RawMessage, initialized bool) mcpstdio.Answerer {
+		if method != "tools/call" {
+			return nil
+		}
+		p, ok := g.fastParams(params)
+		if !ok || !initialized && !p.sessionless {
+			return nil
+		}
+		return func(ctx context.Context) (json.RawMessage, error) {
+			ans, err := g.call(ctx, sid, p.name, p.args, p.meta)
+			if err != nil {
+				return nil, err
+			}
+			return g.encode(ans, p.sessionless)
+		}
+	}}
+}
+
+// callParams are the params of a tools/call the fast path answers.
+type callParams struct {
+	name string
+	args json.RawMessage
+	meta map[string]any
+	// sessionless: the request is of the sessionless protocol
+	// (2026-07-28, SEP-2575), its version one the SDK supports.
+	sessionless bool
+}
+
+// fastParams reads the params of a tools/call for the fast path; false
+// sends the request the SDK's way: params it cannot read (the SDK
+// answers with its error), members other than name, arguments and _meta
+// (tasks, multi-round-trip input), the new protocol's per-request _meta,
+// or a tool not offered.
+func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
+	var p callParams
+	var name, meta []byte
+	err := mcpstdio.Members(params, func(key, val []byte) error {
+		switch string(key) {
+		case "name":
+			name = val
+		case "arguments":
+			p.args = val
+		case "_meta":
+			meta = val
+		default:
+			return errors.New("other member")
+		}
+		return nil
+	})
+	if err != nil || name == nil || json.Unmarshal(name, &p.name) != nil {
+		return p, false
+	}
+	if string(p.args) == "null" {
+		p.args = nil
+	}
+	if meta != nil && string(meta) != "null" {
+		// Only judge's block is decoded; of the protocol's members, what
+		// the SDK's validateRequestMeta reads is checked: a version it
+		// supports, the client's capabilities (and info, when given) as
+		// objects. Anything else gets the SDK's answer.
+		var version string
+		var caps, info []byte
+		err := mcpstdio.Members(meta, func(key, val []byte) error {
+			k := string(key)
+			switch {
+			case k == MetaKey:
+				var j any
+				if err := json.Unmarshal(val, &j); err != nil {
+					return err
+				}
+				p.meta = map[string]any{MetaKey: j}
+			case k == mcp.MetaKeyProtocolVersion:
+				if val[0] == '"' {
+					return json.Unmarshal(val, &version)
+				}
+			case k == mcp.MetaKeyClientCapabilities:
+				caps = val
+			case k == mcp.MetaKeyClientInfo:
+				info = val
+			case strings.HasPrefix(k, protocolMetaPrefix) && !knownRequestMeta[k]:
+				return errors.New("unknown protocol member")
+			}
+			return nil
+		})
+		if err != nil {
+			return p, false
+		}
+		if version >= sessionlessProtocol {
+			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
+				return p, false
+			}
+			p.sessionless = true
+		}
+	}
+	g.mu.RLock()
+	_, offered := g.findings[p.name]
+	g.mu.RUnlock()
+	return p, offered
+}
+
+// sessionlessProtocol is the first MCP version whose requests carry their
+// protocol version, client and capabilities in _meta (SEP-2575).
+const sessionlessProtocol = "2026-07-28"
+
+// knownRequestMeta are the io.modelcontextprotocol/ keys of a request's
+// _meta the fast path knows; a request with another takes the SDK's path.
+var knownRequestMeta = map[string]bool{
+	mcp.MetaKeyProtocolVersion: true, mcp.MetaKeyClientInfo: true, mcp.MetaKeyClientCapabilities: true,
+	"io.modelcontextprotocol/logLevel": true,
+}
+
+// encode is an answer as the JSON of a CallToolResult, as the SDK's path
+// would answer it: a result of the gateway's own encoded whole; a tool's
+// result with the judge block set in its _meta and an empty content list
+// when it had none, its other members as they came. What described the
+// upstream's own hop (its resultType and io.modelcontextprotocol/ _meta,
+// such as its serverInfo) is dropped; for a request of the sessionless
+// protocol, the gateway's resultType and serverInfo are set, as the SDK
+// sets them.
+func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
+	raw := a.raw
+	var judge []byte
+	var err error
+	if a.own != nil {
+		raw, err = json.Marshal(a.own)
+	} else {
+		judge, err = json.Marshal(a.meta)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	out := make([]byte, 0, len(raw)+len(judge)+64)
+	out = append(out, '{')
+	var upMeta []byte
+	content := false
+	err = mcpstdio.Members(raw, func(key, val []byte) error {
+		switch string(key) {
+		case "_meta":
+			upMeta = val
+			return nil
+		case "resultType":
+			return nil
+		case "content":
+			if string(val) == "null" {
+				return nil
+			}
+			content = true
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(string(key))
+		out = append(append(append(out, k...), ':'), val...)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: the tool's result: %w", err)
+	}
+	if !content {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, `"content":[]`...)
+	}
+	meta := map[string]json.RawMessage{}
+	if m := bytes.TrimSpace(upMeta); len(m) > 0 && m[0] == '{' {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return nil, fmt.Errorf("gateway: the tool's result's _meta: %w", err)
+		}
+		for k := range meta {
+			if strings.HasPrefix(k, protocolMetaPrefix) {
+				delete(meta, k)
+			}
+		}
+	}
+	if judge != nil {
+		meta[MetaKey] = judge
+	}
+	if sessionless {
+		meta[mcp.MetaKeyServerInfo] = g.serverInfo
+		out = append(out, `,"resultType":"complete"`...)
+	}
+	if len(meta) > 0 {
+		// By hand: encoding/json would check and compact every raw value
+		// again, the judge block included.
+		out = append(out, `,"_meta":{`...)
+		for i, k := range slices.Sorted(maps.Keys(meta)) {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			kq, _ := json.Marshal(k)
+			out = append(append(append(out, kq...), ':'), bytes.TrimSpace(meta[k])...)
+		}
+		out = append(out, '}')
+	}
+	return append(out, '}'), nil
+}
