@@ -11,6 +11,7 @@
 // Run from the repository root:
 //
 //	go run ./bench/gateway -n 3000
+//	go run ./bench/gateway -n 3000 -floor    # also a bare line-forwarding process (bench/gateway/forward)
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
 //	go run ./bench/gateway -n 3000 -profile-only -memprofile mem.pprof && go tool pprof -sample_index=alloc_space -top mem.pprof
 package main
@@ -56,6 +57,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "also run the gateway in this process under the CPU profiler and write the profile here")
 	memprofile := flag.String("memprofile", "", "also run the gateway in this process and write its allocation profile here")
 	profileOnly := flag.Bool("profile-only", false, "skip the measured comparison; only run the in-process profile")
+	floor := flag.Bool("floor", false, "also measure a bare process forwarding lines to the same upstream (the floor of any out-of-process gateway), in the same alternating blocks")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -64,8 +66,8 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	judgeBin, upBin := filepath.Join(dir, "judge"), filepath.Join(dir, "upstream")
-	for _, b := range [][2]string{{judgeBin, "./cmd/judge"}, {upBin, "./gateway/testdata/upstream"}} {
+	judgeBin, upBin, fwdBin := filepath.Join(dir, "judge"), filepath.Join(dir, "upstream"), filepath.Join(dir, "forward")
+	for _, b := range [][2]string{{judgeBin, "./cmd/judge"}, {upBin, "./gateway/testdata/upstream"}, {fwdBin, "./bench/gateway/forward"}} {
 		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
 			log.Fatalf("go build %s (run from the repository root): %v\n%s", b[1], err, out)
 		}
@@ -91,6 +93,13 @@ func main() {
 		log.Fatal(err)
 	}
 	defer gw.Close()
+	var fwd *mcp.ClientSession
+	if *floor {
+		if fwd, err = client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(fwdBin, upBin)}, nil); err != nil {
+			log.Fatal(err)
+		}
+		defer fwd.Close()
+	}
 
 	seq := 0
 	run := func(cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
@@ -118,7 +127,10 @@ func main() {
 	}
 	run(direct, *warmup, nil, false)
 	run(gw, *warmup, nil, true)
-	var dd, gd []time.Duration
+	if fwd != nil {
+		run(fwd, *warmup, nil, false)
+	}
+	var dd, gd, fd []time.Duration
 	var gwTime time.Duration
 	for len(gd) < *n {
 		k := min(*block, *n-len(gd))
@@ -126,6 +138,9 @@ func main() {
 		t0 := time.Now()
 		run(gw, k, &gd, true)
 		gwTime += time.Since(t0)
+		if fwd != nil {
+			run(fwd, k, &fd, false)
+		}
 	}
 	dp50, dp99 := pct(dd, 50), pct(dd, 99)
 	gp50, gp99 := pct(gd, 50), pct(gd, 99)
@@ -134,9 +149,16 @@ func main() {
 	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
 	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
 	fmt.Printf("through the gateway: %.0f calls/s (one client, sequential)\n", float64(len(gd))/gwTime.Seconds())
+	extra := map[string]any{}
+	if fwd != nil {
+		fp50, fp99 := pct(fd, 50), pct(fd, 99)
+		fmt.Printf("bare forwarder: p50 %8s  p99 %8s  added p50 %s (the floor of any out-of-process gateway)\n", us(fp50), us(fp99), us(fp50-dp50))
+		fmt.Printf("judge's own:  p50 %s over the bare forwarder\n", us(gp50-fp50))
+		extra["forward_p50_us"], extra["forward_added_p50_us"], extra["judge_over_forward_p50_us"] = fp50.Microseconds(), (fp50 - dp50).Microseconds(), (gp50 - fp50).Microseconds()
+	}
 	summary, _ := json.Marshal(map[string]any{"n": *n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
 		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(),
-		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / gwTime.Seconds()})
+		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / gwTime.Seconds(), "floor": extra})
 	fmt.Println(string(summary))
 
 	if *cpuprofile != "" || *memprofile != "" {
