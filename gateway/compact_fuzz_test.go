@@ -50,7 +50,12 @@ func FuzzCompact(f *testing.F) {
 			t.Fatalf("an error result has a compaction note %+v", c)
 		}
 		if c == nil || len(c.Parts) == 0 {
-			if answer != "" && (len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != answer) {
+			// What the model reads is the JSON on the wire, where invalid
+			// UTF-8 is U+FFFD (encoding/json), on every path.
+			var wire string
+			enc, _ := json.Marshal(answer)
+			_ = json.Unmarshal(enc, &wire)
+			if answer != "" && (len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != wire) {
 				t.Fatalf("a result left whole changed: %q became %+v", answer, res.Content)
 			}
 			return
