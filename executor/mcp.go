@@ -319,10 +319,6 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 	return mcpAnswer(res), nil
 }
 
-// sessionlessProtocol is the first MCP version whose requests carry their
-// protocol version, client and capabilities in _meta (SEP-2575).
-const sessionlessProtocol = "2026-07-28"
-
 // errNoRaw: the call cannot go around the SDK; it takes the SDK's way.
 var errNoRaw = errors.New("no raw call")
 
@@ -344,7 +340,7 @@ func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessag
 	if tr == nil {
 		return nil, fmt.Errorf("MCP server %s: %w", u.tool.ID, ErrClosed)
 	}
-	if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= sessionlessProtocol && !tr.RequestMeta() {
+	if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= mcpstdio.SessionlessProtocol && !tr.RequestMeta() {
 		// The sessionless protocol's per-request _meta is copied from
 		// the SDK's own requests; none went out yet.
 		return nil, errNoRaw

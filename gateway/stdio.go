@@ -120,7 +120,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 		if err != nil {
 			return p, false
 		}
-		if version >= sessionlessProtocol {
+		if version >= mcpstdio.SessionlessProtocol {
 			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
 				return p, false
 			}
@@ -132,10 +132,6 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 	g.mu.RUnlock()
 	return p, offered
 }
-
-// sessionlessProtocol is the first MCP version whose requests carry their
-// protocol version, client and capabilities in _meta (SEP-2575).
-const sessionlessProtocol = "2026-07-28"
 
 // knownRequestMeta are the io.modelcontextprotocol/ keys of a request's
 // _meta the fast path knows; a request with another takes the SDK's path.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // answering runs an SDK server with an add tool on a transport whose
@@ -21,13 +20,7 @@ import (
 // until their context ends, and reports that end on it.
 func answering(t *testing.T, taken *atomic.Int32, block chan error) (io.WriteCloser, *bufio.Reader) {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "add", Description: "adds"}, func(_ context.Context, _ *mcp.CallToolRequest, in addArgs) (*mcp.CallToolResult, map[string]int, error) {
-		return nil, map[string]int{"sum": in.A + in.B}, nil
-	})
-	tr := &Transport{Reader: inR, Writer: outW, SessionID: "s1", Answer: func(method string, params json.RawMessage, initialized bool) Answerer {
+	return serveWith(t, 0, func(method string, params json.RawMessage, initialized bool) Answerer {
 		var p struct {
 			Name string `json:"name"`
 		}
@@ -49,17 +42,7 @@ func answering(t *testing.T, taken *atomic.Int32, block chan error) (io.WriteClo
 			}
 			return json.RawMessage("{\n  \"content\": [],\n  \"fast\": true\n}"), nil
 		}
-	}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, tr) }()
-	t.Cleanup(func() {
-		cancel()
-		inW.Close()
-		outR.Close()
-		<-done
 	})
-	return inW, bufio.NewReader(outR)
 }
 
 func send(t *testing.T, w io.Writer, msgs ...string) {

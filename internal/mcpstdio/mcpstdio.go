@@ -141,10 +141,10 @@ func Members(obj []byte, fn func(key, val []byte) error) error {
 	return members(obj, fn)
 }
 
-// metaProtocolVersion is the _meta key of a request of the sessionless
-// protocol (SEP-2575), which carries its protocol version, client and
-// capabilities in every request.
-const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+// SessionlessProtocol is the first MCP version whose requests carry their
+// protocol version, client and capabilities in _meta (SEP-2575), under
+// mcp.MetaKeyProtocolVersion and its siblings.
+const SessionlessProtocol = "2026-07-28"
 
 // keepRequestMeta keeps the io.modelcontextprotocol/ members of an SDK
 // request's _meta, for the requests Transport.Call sends.
@@ -693,7 +693,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		c.initMu.Unlock()
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && bytes.Contains(req.Params, []byte(metaProtocolVersion)) {
+	if req, ok := msg.(*jsonrpc.Request); ok && bytes.Contains(req.Params, []byte(mcp.MetaKeyProtocolVersion)) {
 		c.keepRequestMeta(req.Params)
 	}
 	c.writeMu.Lock()

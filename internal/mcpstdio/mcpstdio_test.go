@@ -22,6 +22,12 @@ type addArgs struct {
 // server and what it reads from it.
 func serve(t *testing.T, limit int) (toServer io.WriteCloser, fromServer *bufio.Reader) {
 	t.Helper()
+	return serveWith(t, limit, nil)
+}
+
+// serveWith is serve with the transport's Answer hook.
+func serveWith(t *testing.T, limit int, answer func(string, json.RawMessage, bool) Answerer) (toServer io.WriteCloser, fromServer *bufio.Reader) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
@@ -30,7 +36,9 @@ func serve(t *testing.T, limit int) (toServer io.WriteCloser, fromServer *bufio.
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &Transport{Reader: inR, Writer: outW, MaxLineLength: limit}) }()
+	go func() {
+		done <- srv.Run(ctx, &Transport{Reader: inR, Writer: outW, MaxLineLength: limit, SessionID: "s1", Answer: answer})
+	}()
 	t.Cleanup(func() {
 		cancel()
 		inW.Close()
