@@ -12,6 +12,7 @@
 //
 //	go run ./bench/gateway -n 3000
 //	go run ./bench/gateway -n 3000 -floor    # also a bare line-forwarding process (bench/gateway/forward)
+//	go run ./bench/gateway -n 3000 -against /tmp/judge-main   # also another judge build, in the same blocks
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
 //	go run ./bench/gateway -n 3000 -profile-only -memprofile mem.pprof && go tool pprof -sample_index=alloc_space -top mem.pprof
 package main
@@ -57,6 +58,8 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "also run the gateway in this process under the CPU profiler and write the profile here")
 	memprofile := flag.String("memprofile", "", "also run the gateway in this process and write its allocation profile here")
 	profileOnly := flag.Bool("profile-only", false, "skip the measured comparison; only run the in-process profile")
+	against := flag.String("against", "", "also measure this judge binary (another build, e.g. of main) as a second gateway in the same alternating blocks, so that two builds are compared under the same load")
+	fullMeta := flag.Bool("full-meta", false, "run the gateways with --full-meta: both ValidationResults in every answer's _meta.judge")
 	floor := flag.Bool("floor", false, "also measure a bare process forwarding lines to the same upstream (the floor of any out-of-process gateway), in the same alternating blocks")
 	flag.Parse()
 	ctx := context.Background()
@@ -88,11 +91,22 @@ func main() {
 		log.Fatal(err)
 	}
 	defer direct.Close()
-	gw, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(judgeBin, "gateway", "--tools", dir, "--log-level", "warn")}, nil)
+	gwArgs := []string{"gateway", "--tools", dir, "--log-level", "warn"}
+	if *fullMeta {
+		gwArgs = append(gwArgs, "--full-meta")
+	}
+	gw, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(judgeBin, gwArgs...)}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer gw.Close()
+	var peer *mcp.ClientSession
+	if *against != "" {
+		if peer, err = client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(*against, gwArgs...)}, nil); err != nil {
+			log.Fatal(err)
+		}
+		defer peer.Close()
+	}
 	var fwd *mcp.ClientSession
 	if *floor {
 		if fwd, err = client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(fwdBin, upBin)}, nil); err != nil {
@@ -116,8 +130,8 @@ func main() {
 			}
 			if checkMeta {
 				m, _ := res.Meta[gateway.MetaKey].(map[string]any)
-				if m["status"] != "SATISFIED" || m["check"] == nil {
-					log.Fatalf("the gateway's answer lacks the check or the outcome: %v", res.Meta)
+				if m["status"] != "SATISFIED" || m["progress"] == nil || *fullMeta && (m["check"] == nil || m["outcome"] == nil) {
+					log.Fatalf("the gateway's answer lacks the outcome or the progress: %v", res.Meta)
 				}
 			}
 			if out != nil {
@@ -130,7 +144,10 @@ func main() {
 	if fwd != nil {
 		run(fwd, *warmup, nil, false)
 	}
-	var dd, gd, fd []time.Duration
+	if peer != nil {
+		run(peer, *warmup, nil, true)
+	}
+	var dd, gd, fd, pd []time.Duration
 	var gwTime time.Duration
 	for len(gd) < *n {
 		k := min(*block, *n-len(gd))
@@ -140,6 +157,9 @@ func main() {
 		gwTime += time.Since(t0)
 		if fwd != nil {
 			run(fwd, k, &fd, false)
+		}
+		if peer != nil {
+			run(peer, k, &pd, true)
 		}
 	}
 	dp50, dp99 := pct(dd, 50), pct(dd, 99)
@@ -155,6 +175,11 @@ func main() {
 		fmt.Printf("bare forwarder: p50 %8s  p99 %8s  added p50 %s (the floor of any out-of-process gateway)\n", us(fp50), us(fp99), us(fp50-dp50))
 		fmt.Printf("judge's own:  p50 %s over the bare forwarder\n", us(gp50-fp50))
 		extra["forward_p50_us"], extra["forward_added_p50_us"], extra["judge_over_forward_p50_us"] = fp50.Microseconds(), (fp50 - dp50).Microseconds(), (gp50 - fp50).Microseconds()
+	}
+	if peer != nil {
+		pp50, pp99 := pct(pd, 50), pct(pd, 99)
+		fmt.Printf("against: p50 %8s  p99 %8s  added p50 %s p99 %s (%s)\n", us(pp50), us(pp99), us(pp50-dp50), us(pp99-dp99), *against)
+		extra["against_added_p50_us"], extra["against_added_p99_us"] = (pp50 - dp50).Microseconds(), (pp99 - dp99).Microseconds()
 	}
 	summary, _ := json.Marshal(map[string]any{"n": *n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
 		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(),
