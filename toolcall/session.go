@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -341,7 +340,13 @@ func appendSignature(b []byte, v any) []byte {
 		return strconv.AppendFloat(append(b, 'd'), v, 'g', -1, 64)
 	case map[string]any:
 		b = append(b, '{')
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		var small [16]string // the keys of most objects, without allocating
+		keys := small[:0]
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			b = appendSignature(strconv.AppendQuote(b, k), v[k])
 			b = append(b, ',')
 		}
