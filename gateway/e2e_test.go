@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentjudge/judge/gateway"
 	"github.com/agentjudge/judge/internal/redistest"
+	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -264,11 +265,24 @@ func pipeline(t *testing.T, cs *mcp.ClientSession, calls string) {
 	if res.IsError || !strings.Contains(text(res), `"sum":5`) {
 		t.Errorf("add: isError %v, text %q", res.IsError, text(res))
 	}
-	if meta.Status != toolcall.Satisfied || meta.Check == nil || !meta.Check.Result.Valid {
-		t.Errorf("add: _meta %+v, want a valid check and SATISFIED", meta)
+	if meta.Status != toolcall.Satisfied || meta.Progress == nil || meta.Check != nil || meta.Outcome != nil {
+		t.Errorf("add: _meta %+v, want SATISFIED and progress, without the clean check and outcome", meta)
 	}
 	if got := upstreamCalls(t, calls); len(got) != 1 || !strings.Contains(got[0], `"tool":"add"`) {
 		t.Errorf("upstream received %v, want the one add call", got)
+	}
+
+	// A check that changed the arguments says so in _meta, and the
+	// upstream gets them changed.
+	res, meta = call(t, cs, "add", map[string]any{"a": "4", "b": 3})
+	if res.IsError || !strings.Contains(text(res), `"sum":7`) || meta.Status != toolcall.Satisfied {
+		t.Errorf("coerced add: isError %v, text %q, status %q", res.IsError, text(res), meta.Status)
+	}
+	if meta.Check == nil || !meta.Check.Result.Valid || len(meta.Check.Result.Issues) == 0 || meta.Check.Result.Issues[0].Severity != result.Info {
+		t.Errorf("coerced add: check %+v, want a valid check with the coercion as an info issue", meta.Check)
+	}
+	if got := upstreamCalls(t, calls); len(got) != 2 || !strings.Contains(got[1], `"a":4`) {
+		t.Errorf("upstream received %v, want the coerced add call second", got)
 	}
 
 	// An invalid call is answered with repair feedback and never forwarded.
@@ -290,7 +304,7 @@ func pipeline(t *testing.T, cs *mcp.ClientSession, calls string) {
 	if meta.Status != "" {
 		t.Errorf("invalid add: an outcome %q for a call that did not run", meta.Status)
 	}
-	if got := upstreamCalls(t, calls); len(got) != 1 {
+	if got := upstreamCalls(t, calls); len(got) != 2 {
 		t.Errorf("the invalid call reached the upstream: %v", got)
 	}
 
@@ -329,6 +343,27 @@ func TestGatewayStdio(t *testing.T) {
 	}
 	if after := len(upstreamCalls(t, calls)); after != before {
 		t.Errorf("a call of a stopped session reached the upstream (%d calls, were %d)", after, before)
+	}
+	if t.Failed() {
+		t.Logf("gateway stderr:\n%s", errs)
+	}
+}
+
+// TestGatewayFullMeta: with --full-meta, a clean call's answer carries the
+// check's and the outcome's whole ValidationResults too.
+func TestGatewayFullMeta(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	cs, errs := connectStdio(t, gatewayCmd(dir, calls, nil, "--full-meta"))
+	res, meta := call(t, cs, "add", map[string]any{"a": 2, "b": 3})
+	if res.IsError || meta.Status != toolcall.Satisfied {
+		t.Errorf("add: isError %v, status %q", res.IsError, meta.Status)
+	}
+	if meta.Check == nil || !meta.Check.Result.Valid || meta.Check.Result.Metadata.ValidationTypesRun == nil {
+		t.Errorf("add: check %+v, want the whole ValidationResult", meta.Check)
+	}
+	if meta.Outcome == nil || !meta.Outcome.Valid || meta.Outcome.Confidence != 1 {
+		t.Errorf("add: outcome %+v, want the whole ValidationResult", meta.Outcome)
 	}
 	if t.Failed() {
 		t.Logf("gateway stderr:\n%s", errs)

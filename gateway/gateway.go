@@ -105,6 +105,12 @@ type Options struct {
 	// docs/gateway.md); it is also the checker's budget. 0 (the default)
 	// answers every result as the tool gave it.
 	CompactBudget int
+	// FullMeta keeps the check's and the outcome's ValidationResults in
+	// the judge block of every answer. By default one with nothing to
+	// say — valid, no issue, confidence 1 — is left out: the status, the
+	// reason and the progress say the same in a tenth of the bytes, which
+	// every client decodes on every call (see [Meta]).
+	FullMeta bool
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -369,7 +375,14 @@ func definition(t Tool) (toolcall.Definition, error) {
 // MetaKey is the key of the judge block in a result's _meta.
 const MetaKey = "judge"
 
-// Meta is the judge block of a tools/call result's _meta.
+// Meta is the judge block of a tools/call result's _meta. Of a call that
+// ran, Check and Outcome are left out when they have nothing to say
+// (valid, no issue, confidence 1; [Options.FullMeta] keeps them): a clean
+// check means the arguments ran as given, since every change
+// normalization makes is an issue of the check, and a clean outcome is
+// what Status SATISFIED and its Reason already say. A check or an
+// outcome with any issue (a coercion, a tool without a contract, an
+// undecided goal) is always there.
 type Meta struct {
 	// Check is the pre-execution verdict.
 	Check *toolcall.CheckResult `json:"check,omitempty"`
@@ -489,7 +502,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	if !chk.Result.Valid {
 		return answer{meta: meta, own: textResult(true, repairText(name, chk), chk, meta)}, nil
 	}
-	norm, err := json.Marshal(chk.NormalizedArguments)
+	norm, err := normalized(args, chk)
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
@@ -513,12 +526,39 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
 	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
 	raw, meta.Compacted = g.compact(ts, name, call.Goal, norm, raw, oc)
+	if !g.opts.FullMeta {
+		if clean(meta.Check.Result) {
+			meta.Check = nil
+		}
+		if clean(meta.Outcome) {
+			meta.Outcome = nil
+		}
+	}
 	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
 		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
 			return answer{}, err
 		}
 	}
 	return answer{raw: raw, meta: meta}, nil
+}
+
+// normalized is the JSON of a valid call's normalized arguments: the
+// arguments as given when the check changed nothing (every change
+// normalization makes is an issue of the check) and they are an object
+// on one line without \u escapes, else the normalized value encoded
+// anew (an escape of a lone surrogate, say, decodes to U+FFFD).
+func normalized(args json.RawMessage, chk *toolcall.CheckResult) (json.RawMessage, error) {
+	if t := bytes.TrimSpace(args); clean(chk.Result) && len(t) > 0 && t[0] == '{' &&
+		!bytes.ContainsAny(t, "\n\r") && !bytes.Contains(t, []byte(`\u`)) {
+		return t, nil
+	}
+	return json.Marshal(chk.NormalizedArguments)
+}
+
+// clean reports whether r has nothing to say beyond that it passed:
+// valid, no issue, no failed criterion, confidence 1.
+func clean(r *result.ValidationResult) bool {
+	return r != nil && r.Valid && len(r.Issues) == 0 && len(r.FailedCriteria) == 0 && r.Confidence == 1
 }
 
 // requestGoal is the user's goal a client gives with a call, as

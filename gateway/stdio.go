@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 
@@ -180,8 +179,7 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		k, _ := json.Marshal(string(key))
-		out = append(append(append(out, k...), ':'), val...)
+		out = append(appendKey(out, key), val...)
 		return nil
 	})
 	if err != nil {
@@ -193,36 +191,61 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		}
 		out = append(out, `"content":[]`...)
 	}
-	meta := map[string]json.RawMessage{}
+	// The _meta: the upstream's members (the last of a repeated key wins,
+	// as in a decoder) but the protocol's, then the judge block and, for the
+	// sessionless protocol, the gateway's serverInfo, sorted by key. By
+	// hand: encoding/json would check and compact every raw value again,
+	// the judge block included.
+	var meta []metaMember
 	if m := bytes.TrimSpace(upMeta); len(m) > 0 && m[0] == '{' {
-		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, fmt.Errorf("gateway: the tool's result's _meta: %w", err)
-		}
-		for k := range meta {
-			if strings.HasPrefix(k, protocolMetaPrefix) {
-				delete(meta, k)
+		err := mcpstdio.Members(m, func(key, val []byte) error {
+			k := string(key)
+			if k == MetaKey && judge != nil || strings.HasPrefix(k, protocolMetaPrefix) {
+				return nil // replaced below, or the upstream's own hop (its serverInfo)
 			}
+			meta = slices.DeleteFunc(meta, func(m metaMember) bool { return m.key == k })
+			meta = append(meta, metaMember{k, val})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("gateway: the tool's result's _meta: %w", err)
 		}
 	}
 	if judge != nil {
-		meta[MetaKey] = judge
+		meta = append(meta, metaMember{MetaKey, judge})
 	}
 	if sessionless {
-		meta[mcp.MetaKeyServerInfo] = g.serverInfo
+		meta = append(meta, metaMember{mcp.MetaKeyServerInfo, g.serverInfo})
 		out = append(out, `,"resultType":"complete"`...)
 	}
 	if len(meta) > 0 {
-		// By hand: encoding/json would check and compact every raw value
-		// again, the judge block included.
+		slices.SortFunc(meta, func(a, b metaMember) int { return strings.Compare(a.key, b.key) })
 		out = append(out, `,"_meta":{`...)
-		for i, k := range slices.Sorted(maps.Keys(meta)) {
+		for i, m := range meta {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			kq, _ := json.Marshal(k)
-			out = append(append(append(out, kq...), ':'), bytes.TrimSpace(meta[k])...)
+			out = append(appendKey(out, []byte(m.key)), bytes.TrimSpace(m.val)...)
 		}
 		out = append(out, '}')
 	}
 	return append(out, '}'), nil
+}
+
+// metaMember is a member of the _meta encode writes.
+type metaMember struct {
+	key string
+	val []byte
+}
+
+// appendKey appends key, quoted, and a colon: a key of plain printable
+// ASCII as it is, any other as encoding/json quotes it.
+func appendKey(out, key []byte) []byte {
+	for _, c := range key {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(string(key))
+			return append(append(out, q...), ':')
+		}
+	}
+	return append(append(append(append(out, '"'), key...), '"'), ':')
 }

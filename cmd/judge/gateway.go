@@ -40,6 +40,7 @@ type gatewayParams struct {
 	config         string    // --config: the config file; "" = JUDGE_CONFIG or the default
 	compactBudget  int       // --compact-budget: 0 = results as the tools gave them
 	budgetGiven    bool      // --compact-budget was given: it wins over gateway.compact_budget
+	fullMeta       bool      // --full-meta: both ValidationResults in every answer's _meta.judge
 	stdin          io.Reader
 	stdout         io.Writer
 	getenv         func(string) string
@@ -59,7 +60,9 @@ every tool of its upstream MCP servers as one MCP server: over stdio by
 default, over streamable HTTP with --http. Every tools/call is checked before
 it runs (an invalid call is answered with repair feedback and never run),
 runs with the normalized arguments, and its outcome (status, reason, facts,
-suggestions, progress) is put in the result's _meta. A session whose
+suggestions, progress) is put in the result's _meta.judge, with the check's
+and the outcome's ValidationResults when they report an issue (always, with
+--full-meta). A session whose
 progress verdict is stop gets a clear message instead of more calls. A goal
 the client gives (_meta.judge.goal) that the rules cannot decide goes to the
 model of the config file's llm section or JUDGE_LLM_*, if any; else it is
@@ -97,6 +100,7 @@ memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 	f.BoolVar(&params.refusePoisoned, "refuse-poisoned", false, "leave out a tool with an error-severity poisoning finding")
 	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let api tools call loopback addresses")
 	f.IntVar(&params.compactBudget, "compact-budget", 0, "character budget of the JSON a model reads of a result: a result over it is answered compacted by its fields (the entity asked about kept), with _meta.judge.compacted saying what was cut; 0 answers results whole (default 0, or gateway.compact_budget of the config file)")
+	f.BoolVar(&params.fullMeta, "full-meta", false, "put the check's and the outcome's whole ValidationResults in _meta.judge of every answer, not only when they have an issue to report")
 	f.Var(params.logLevel, "log-level", "log level")
 	root.AddCommand(cmd)
 }
@@ -198,7 +202,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
-		CallOptions: callModel, CompactBudget: budget}
+		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}

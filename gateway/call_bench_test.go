@@ -1,0 +1,98 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// addBackend is one upstream tool, add, with an output schema, answering
+// each call with a raw result (another sum each time), as an MCP
+// upstream's answer comes.
+type addBackend struct{ n atomic.Int64 }
+
+func (*addBackend) Tools(context.Context) ([]Tool, error) {
+	return []Tool{{
+		Name: "add", Description: "Add two numbers",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"],"additionalProperties":false}`),
+	}}, nil
+}
+
+func (a *addBackend) Call(context.Context, string, json.RawMessage) (*Result, error) {
+	sum := strconv.FormatInt(a.n.Add(1), 10)
+	return &Result{Raw: json.RawMessage(`{"content":[{"type":"text","text":"{\"sum\":` + sum + `}"}],"structuredContent":{"sum":` + sum + `}}`)}, nil
+}
+
+// BenchmarkCall is the gateway's own work on the stdio fast path for one
+// call of bench/gateway's upstream tool, without the pipes: the session's
+// stop check, the pre-execution check, the outcome with its session
+// update, and encoding the answer, with the judge block as sent by default
+// (brief) and with Options.FullMeta. Each call has other arguments, as a
+// loop would be stopped.
+func BenchmarkCall(b *testing.B) {
+	for _, full := range []bool{false, true} {
+		b.Run(fmt.Sprintf("full_meta=%v", full), func(b *testing.B) {
+			ctx := context.Background()
+			g, err := New(ctx, &addBackend{}, Options{FullMeta: full})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				args := json.RawMessage(`{"a":` + strconv.Itoa(i) + `,"b":1}`)
+				ans, err := g.call(ctx, "mcp:bench", "add", args, nil)
+				if err != nil || ans.own != nil || ans.meta.Status != "SATISFIED" {
+					b.Fatal(err, ans.meta)
+				}
+				if _, err := g.encode(ans, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestNormalized: a valid call's arguments go to the tool as given when
+// the check changed nothing, and encoded anew from the normalized value
+// when it changed something or the bytes could not be forwarded as they
+// are (over lines, with \u escapes, not an object).
+func TestNormalized(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, err := New(ctx, &addBackend{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{` {"b": 1, "a": 2} `, `{"b": 1, "a": 2}`},    // as given: nothing changed
+		{`{"a": "2", "b": 1}`, `{"a":2,"b":1}`},       // coerced
+		{"{\"a\": 2,\n\"b\": 1}", `{"a":2,"b":1}`},    // over two lines
+		{`{"\u0061": 2, "b": 1}`, `{"a":2,"b":1}`},    // a \u escape
+		{`{"a": 2, "b": 1, "c": 1}`, ``},              // invalid: c is unknown
+		{`{"a": 2, "b": 1e0}`, `{"a": 2, "b": 1e0}`},  // the same number, as given
+		{`{"a": 2, "b": 1, "b": 1}`, `{"a":2,"b":1}`}, // a repeated key is a warning
+	} {
+		chk, err := g.toolset.Check(ctx, toolcall.Call{Tool: "add", Arguments: json.RawMessage(tc.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !chk.Result.Valid {
+			if tc.want != "" {
+				t.Errorf("%s: invalid: %+v", tc.args, chk.Result.Issues)
+			}
+			continue
+		}
+		got, err := normalized(json.RawMessage(tc.args), chk)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("normalized(%s) = %s, %v; want %s", tc.args, got, err, tc.want)
+		}
+	}
+}
