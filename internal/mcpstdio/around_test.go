@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -17,7 +18,7 @@ import (
 // answering runs an SDK server with an add tool on a transport whose
 // Answer takes tools/call of the tool "fast" (and counts it), over pipes,
 // and returns the client's ends. block, when not nil, holds "fast" calls
-// until their context ends, and reports that end on it.
+// (not "fast-now") until their context ends, and reports that end on it.
 func answering(t *testing.T, taken *atomic.Int32, block chan error) (io.WriteCloser, *bufio.Reader) {
 	t.Helper()
 	return serveWith(t, 0, func(method string, params json.RawMessage, initialized bool) Answerer {
@@ -35,7 +36,7 @@ func answering(t *testing.T, taken *atomic.Int32, block chan error) (io.WriteClo
 			case "fast-plain-error":
 				return nil, errors.New("plain")
 			}
-			if block != nil {
+			if block != nil && p.Name != "fast-now" {
 				<-ctx.Done()
 				block <- ctx.Err()
 				return nil, ctx.Err()
@@ -131,6 +132,55 @@ func TestAnswerCancelled(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the cancelled call's context did not end")
+	}
+}
+
+// Answers run at once however many are in flight: with more calls held
+// than workers are kept idle, another call is answered; once they are
+// cancelled, each reports its end (and is answered with its error) and
+// the workers left serve the next calls.
+func TestAnswerConcurrent(t *testing.T) {
+	t.Parallel()
+	var taken atomic.Int32
+	const held = 2*maxIdleWorkers + 1
+	ended := make(chan error, held)
+	w, r := answering(t, &taken, ended)
+	send(t, w, initReq)
+	readLine(t, r)
+	send(t, w, initialized)
+	for i := range held {
+		send(t, w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"fast"}}`, 100+i))
+	}
+	send(t, w, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fast-now"}}`)
+	if m := readLine(t, r); m["id"] != 1.0 || m["result"] == nil {
+		t.Fatalf("with %d calls held: %v, want the answer to call 1", held, m)
+	}
+	for i := range held {
+		send(t, w, fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, 100+i))
+	}
+	for range held {
+		select {
+		case err := <-ended:
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("a held call ended with %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a cancelled call's context did not end")
+		}
+	}
+	for range held { // each cancelled call is answered with its error
+		if m := readLine(t, r); m["error"] == nil || m["id"].(float64) < 100 {
+			t.Fatalf("a cancelled call's answer: %v", m)
+		}
+	}
+	for i := range 3 * maxIdleWorkers {
+		send(t, w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"fast-now"}}`, 200+i))
+		if m := readLine(t, r); m["id"] != float64(200+i) || m["result"] == nil {
+			t.Fatalf("call %d after the cancellations: %v", 200+i, m)
+		}
+	}
+	if n := taken.Load(); n != held+1+3*maxIdleWorkers {
+		t.Errorf("%d calls taken, want %d", n, held+1+3*maxIdleWorkers)
 	}
 }
 
