@@ -184,12 +184,12 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, val
 		if len(call.ShownTools) > 0 {
 			s.Shown = slices.Clone(call.ShownTools)
 		}
+		if valid {
+			delete(s.RepairAttempts, call.Tool) // no map is made for a valid call
+			return nil
+		}
 		if s.RepairAttempts == nil {
 			s.RepairAttempts = map[string]int{}
-		}
-		if valid {
-			delete(s.RepairAttempts, call.Tool)
-			return nil
 		}
 		s.RepairAttempts[call.Tool]++
 		used = s.RepairAttempts[call.Tool]

@@ -167,7 +167,9 @@ func (ms *MemoryStore) makeRoom(now time.Time) {
 
 func cloneSession(s Session) Session {
 	s.Shown = slices.Clone(s.Shown)
-	if s.RepairAttempts != nil {
+	if len(s.RepairAttempts) == 0 {
+		s.RepairAttempts = nil // nothing to copy, and nothing to allocate
+	} else {
 		m := make(map[string]int, len(s.RepairAttempts))
 		for k, v := range s.RepairAttempts {
 			m[k] = v

@@ -1,0 +1,132 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Append appends the JSON of v to b. For the values Decode returns (nil,
+// bool, json.Number, string, []any, map[string]any) and float64, it writes
+// what encoding/json writes, without reflection, except that object keys
+// come in the map's order (encoding/json sorts them) and <, > and & are
+// not escaped: for a document checked against a schema or sent on, where
+// neither matters. Any other type is encoded by encoding/json. A NaN or
+// infinite number, or a json.Number that is not a number, is an error.
+func Append(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case string:
+		return appendString(b, v), nil
+	case json.Number:
+		if !isNumber(string(v)) {
+			return nil, fmt.Errorf("jsonvalue: invalid number literal %q", string(v))
+		}
+		return append(b, v...), nil
+	case float64:
+		return appendFloat(b, v)
+	case map[string]any:
+		b = append(b, '{')
+		first := true
+		for k, e := range v {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(appendString(b, k), ':')
+			var err error
+			if b, err = Append(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = Append(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
+
+// appendFloat writes f as encoding/json does: the shortest text that reads
+// back as f, in exponent form below 1e-6 and from 1e21 on.
+func appendFloat(b []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("jsonvalue: unsupported value: %v", f)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1] // e-09 is written e-9
+		b = b[:n-1]
+	}
+	return b, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string: quotes, backslashes and control
+// characters escaped, invalid UTF-8 as U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(append(b, s[start:]...), '"')
+}
+
+// isNumber reports whether s is a JSON number.
+func isNumber(s string) bool {
+	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || s[0] >= '0' && s[0] <= '9')
+}
