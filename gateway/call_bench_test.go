@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -27,6 +29,13 @@ func (*addBackend) Tools(context.Context) ([]Tool, error) {
 func (a *addBackend) Call(context.Context, string, json.RawMessage) (*Result, error) {
 	sum := strconv.FormatInt(a.n.Add(1), 10)
 	return &Result{Raw: json.RawMessage(`{"content":[{"type":"text","text":"{\"sum\":` + sum + `}"}],"structuredContent":{"sum":` + sum + `}}`)}, nil
+}
+
+// sameJSON reports whether got and want are the same JSON value, keys in
+// any order.
+func sameJSON(got []byte, want string) bool {
+	var g, w any
+	return json.Unmarshal(got, &g) == nil && json.Unmarshal([]byte(want), &w) == nil && reflect.DeepEqual(g, w)
 }
 
 // BenchmarkCall is the gateway's own work on the stdio fast path for one
@@ -91,8 +100,12 @@ func TestNormalized(t *testing.T) {
 			continue
 		}
 		got, err := normalized(json.RawMessage(tc.args), chk)
-		if err != nil || string(got) != tc.want {
+		if err != nil || string(got) != tc.want && !sameJSON(got, tc.want) {
 			t.Errorf("normalized(%s) = %s, %v; want %s", tc.args, got, err, tc.want)
+		}
+		asGiven := string(got) == strings.TrimSpace(tc.args)
+		if want := tc.want == strings.TrimSpace(tc.args); asGiven != want {
+			t.Errorf("normalized(%s) = %s: as given %v, want %v", tc.args, got, asGiven, want)
 		}
 	}
 }

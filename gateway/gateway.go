@@ -28,6 +28,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
@@ -546,13 +547,14 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 // arguments as given when the check changed nothing (every change
 // normalization makes is an issue of the check) and they are an object
 // on one line without \u escapes, else the normalized value encoded
-// anew (an escape of a lone surrogate, say, decodes to U+FFFD).
+// anew (an escape of a lone surrogate, say, decodes to U+FFFD), its keys
+// in any order.
 func normalized(args json.RawMessage, chk *toolcall.CheckResult) (json.RawMessage, error) {
 	if t := bytes.TrimSpace(args); clean(chk.Result) && len(t) > 0 && t[0] == '{' &&
 		!bytes.ContainsAny(t, "\n\r") && !bytes.Contains(t, []byte(`\u`)) {
 		return t, nil
 	}
-	return json.Marshal(chk.NormalizedArguments)
+	return jsonvalue.Append(nil, chk.NormalizedArguments)
 }
 
 // clean reports whether r has nothing to say beyond that it passed:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
@@ -338,7 +339,7 @@ func (sc *schemaCheck) valid(v any) bool {
 	if sc.fast == nil {
 		return false
 	}
-	doc, err := json.Marshal(v)
+	doc, err := jsonvalue.Append(nil, v)
 	if err != nil {
 		return false
 	}
