@@ -277,9 +277,10 @@ func inspect(res any) (any, envelope) {
 	payload := res
 	if m, ok := res.(map[string]any); ok {
 		if content, ok := m["content"].([]any); ok {
-			payload = contentPayload(content)
 			if sc, ok := m["structuredContent"]; ok && sc != nil {
-				payload = sc
+				payload = sc // the JSON in its text content is not decoded
+			} else {
+				payload = contentPayload(content)
 			}
 			if b, _ := m["isError"].(bool); b {
 				env.failure, env.failureAt, env.failureRule = "the result has isError true", "isError", "is_error"
