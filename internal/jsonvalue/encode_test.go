@@ -47,7 +47,7 @@ func TestAppend(t *testing.T) {
 		nil, true, false, "", "plain", "quote \" backslash \\ tab \t nl \n cr \r nul \x00 bell \x07 del \x7f",
 		"<html> & \u2028", "bad utf-8 \xff\xfe end", "é 中 😀",
 		json.Number("12"), json.Number("-0.5e-3"), json.Number("1e400"),
-		0.0, -0.0, 1.0, 1e20, 1e21, 1e-6, 1e-7, 123456789.125, -3.5e-300, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		0.0, math.Copysign(0, -1), 1.0, 1e20, 1e21, 1e-6, 1e-7, 123456789.125, -3.5e-300, math.MaxFloat64, math.SmallestNonzeroFloat64,
 		map[string]any{}, []any{}, map[string]any{"a": []any{1.0, "x", nil, map[string]any{"k\"ey": false}}},
 		[]any{[]any{[]any{}}}, struct{ A int }{3}, 7,
 	} {
