@@ -243,12 +243,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		}
 		in, restore := pollable(params.stdin)
 		defer restore()
-		var out io.WriteCloser = nopWriteCloser{params.stdout}
-		if f, restore, ok := nonblocking(params.stdout); ok {
-			defer restore()
-			out = fileWriteCloser{f}
-		}
-		err := gw.Server().Run(ctx, gw.StdioTransport(io.NopCloser(in), out))
+		err := gw.Server().Run(ctx, gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout}))
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("gateway: %w", err)
 		}
@@ -292,13 +287,6 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// fileWriteCloser is a stdout whose descriptor does not block: the
-// transport writes it directly (its SyscallConn), and closing it is left
-// to the process's end.
-type fileWriteCloser struct{ *os.File }
-
-func (fileWriteCloser) Close() error { return nil }
-
 // pollable returns r, when it is a pipe or a socket, as a file the Go
 // runtime's poller reads: a blocking read of stdin holds a thread and its
 // processor in the system call until the runtime takes the processor
@@ -307,33 +295,17 @@ func (fileWriteCloser) Close() error { return nil }
 // so its O_NONBLOCK flag changes nothing for the client; restore clears
 // it again. Anything else (a terminal, a file) is returned as it is.
 func pollable(r io.Reader) (io.Reader, func()) {
-	if f, restore, ok := nonblocking(r); ok {
-		return f, restore
-	}
-	return r, func() {}
-}
-
-// nonblocking returns v, when it is a pipe or a socket, as a file whose
-// descriptor does not block, and restore, which makes it block again;
-// false for anything else (a terminal, a file). On stdout, the transport
-// then writes each message with write(2) directly, not through the
-// runtime's system-call hooks (mcpstdio): a write that wakes the client
-// on the same CPU kept the thread in the call long enough for the
-// runtime to hand its processor to another thread, several context
-// switches a message. The write end of the client's pipe is the
-// gateway's alone, as is the read end of stdin.
-func nonblocking(v any) (*os.File, func(), bool) {
-	f, ok := v.(*os.File)
+	f, ok := r.(*os.File)
 	if !ok {
-		return nil, nil, false
+		return r, func() {}
 	}
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
-		return nil, nil, false
+		return r, func() {}
 	}
 	fd := int(f.Fd())
 	if err := syscall.SetNonblock(fd, true); err != nil {
-		return nil, nil, false
+		return r, func() {}
 	}
-	return os.NewFile(uintptr(fd), f.Name()), func() { _ = syscall.SetNonblock(fd, false) }, true
+	return os.NewFile(uintptr(fd), f.Name()), func() { _ = syscall.SetNonblock(fd, false) }
 }

@@ -35,7 +35,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -79,7 +78,6 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	c := &conn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{}),
 		answer: t.Answer, readDone: make(chan struct{}), sid: t.SessionID, jobs: make(chan func())}
-	c.raw = rawWriter(t.Writer)
 	c.life, c.endLife = context.WithCancel(context.Background())
 	t.conn.Store(c)
 	// Read on a goroutine of its own, so that Close unblocks a Read
@@ -105,7 +103,6 @@ type conn struct {
 
 	writeMu sync.Mutex
 	wbuf    []byte
-	raw     syscall.RawConn // w's descriptor, when it does not block: written directly
 
 	batchMu sync.Mutex
 	batches map[jsonrpc.ID]*batch
@@ -763,12 +760,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 func (c *conn) write(buf []byte) error {
 	buf = append(buf, '\n')
-	var err error
-	if c.raw != nil {
-		err = writeRaw(c.raw, buf)
-	} else {
-		_, err = c.w.Write(buf)
-	}
+	_, err := c.w.Write(buf)
 	if cap(buf) <= 1<<20 {
 		c.wbuf = buf
 	}
