@@ -116,7 +116,7 @@ func main() {
 	}
 
 	seq := 0
-	run := func(cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
+	run := func(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
 		for range count {
 			seq++
 			start := time.Now()
@@ -126,7 +126,14 @@ func main() {
 				log.Fatal(err)
 			}
 			if res.IsError {
-				log.Fatalf("add failed: %+v", res.Content)
+				var text string
+				for _, c := range res.Content {
+					if tc, ok := c.(*mcp.TextContent); ok {
+						text += tc.Text
+					}
+				}
+				meta, _ := json.Marshal(res.Meta)
+				log.Fatalf("add failed on %s: %s (_meta %s)", name, text, meta)
 			}
 			if checkMeta {
 				m, _ := res.Meta[gateway.MetaKey].(map[string]any)
@@ -139,27 +146,27 @@ func main() {
 			}
 		}
 	}
-	run(direct, *warmup, nil, false)
-	run(gw, *warmup, nil, true)
+	run("direct", direct, *warmup, nil, false)
+	run("gateway", gw, *warmup, nil, true)
 	if fwd != nil {
-		run(fwd, *warmup, nil, false)
+		run("forwarder", fwd, *warmup, nil, false)
 	}
 	if peer != nil {
-		run(peer, *warmup, nil, true)
+		run("against", peer, *warmup, nil, true)
 	}
 	var dd, gd, fd, pd []time.Duration
 	var gwTime time.Duration
 	for len(gd) < *n {
 		k := min(*block, *n-len(gd))
-		run(direct, k, &dd, false)
+		run("direct", direct, k, &dd, false)
 		t0 := time.Now()
-		run(gw, k, &gd, true)
+		run("gateway", gw, k, &gd, true)
 		gwTime += time.Since(t0)
 		if fwd != nil {
-			run(fwd, k, &fd, false)
+			run("forwarder", fwd, k, &fd, false)
 		}
 		if peer != nil {
-			run(peer, k, &pd, true)
+			run("against", peer, k, &pd, true)
 		}
 	}
 	dp50, dp99 := pct(dd, 50), pct(dd, 99)
