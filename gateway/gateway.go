@@ -548,7 +548,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 // normalization makes is an issue of the check) and they are an object
 // on one line without \u escapes, else the normalized value encoded
 // anew (an escape of a lone surrogate, say, decodes to U+FFFD), its keys
-// in any order.
+// sorted.
 func normalized(args json.RawMessage, chk *toolcall.CheckResult) (json.RawMessage, error) {
 	if t := bytes.TrimSpace(args); clean(chk.Result) && len(t) > 0 && t[0] == '{' &&
 		!bytes.ContainsAny(t, "\n\r") && !bytes.Contains(t, []byte(`\u`)) {

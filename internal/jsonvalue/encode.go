@@ -4,17 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
 
 // Append appends the JSON of v to b. For the values Decode returns (nil,
 // bool, json.Number, string, []any, map[string]any) and float64, it writes
-// what encoding/json writes, without reflection, except that object keys
-// come in the map's order (encoding/json sorts them) and <, > and & are
-// not escaped: for a document checked against a schema or sent on, where
-// neither matters. Any other type is encoded by encoding/json. A NaN or
-// infinite number, or a json.Number that is not a number, is an error.
+// what an encoding/json Encoder without HTML escaping writes (object keys
+// sorted, <, > and & as they are), without reflection. Any other type is
+// encoded by encoding/json. A NaN or infinite number, or a json.Number that is not a
+// number, is an error.
 func Append(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
@@ -31,16 +31,20 @@ func Append(b []byte, v any) ([]byte, error) {
 	case float64:
 		return appendFloat(b, v)
 	case map[string]any:
+		var small [16]string // the keys of most objects, without allocating
+		keys := small[:0]
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		b = append(b, '{')
-		first := true
-		for k, e := range v {
-			if !first {
+		for i, k := range keys {
+			if i > 0 {
 				b = append(b, ',')
 			}
-			first = false
 			b = append(appendString(b, k), ':')
 			var err error
-			if b, err = Append(b, e); err != nil {
+			if b, err = Append(b, v[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -85,8 +89,9 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString writes s as a JSON string: quotes, backslashes and control
-// characters escaped, invalid UTF-8 as U+FFFD.
+// appendString writes s as a JSON string as encoding/json does without
+// HTML escaping: quotes, backslashes, control characters, U+2028 and
+// U+2029 escaped, invalid UTF-8 as U+FFFD.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -107,6 +112,10 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
@@ -115,13 +124,17 @@ func appendString(b []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			b = append(append(b, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029': // as encoding/json: safe in JavaScript too
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
 			i += size
-			start = i
 			continue
 		}
 		i += size
+		start = i
 	}
 	return append(append(b, s[start:]...), '"')
 }
