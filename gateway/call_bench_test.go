@@ -109,3 +109,59 @@ func TestNormalized(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendMeta: the judge block written by hand reads back as the one
+// encoding/json writes, for the blocks of clean calls (by hand) and for
+// the others (by encoding/json), strings with characters to escape
+// included.
+func TestAppendMeta(t *testing.T) {
+	t.Parallel()
+	odd := "a \"quoted\" <b> & \\ \n\t\u2028 \x01 é \xff"
+	for _, m := range []Meta{
+		{},
+		{Status: toolcall.Satisfied, Reason: "the tool answered", Progress: &toolcall.Progress{Verdict: "continue", Calls: 3}},
+		{Status: toolcall.Failed, Reason: odd, Session: odd, Progress: &toolcall.Progress{Verdict: "stop", Reason: odd, Limit: "same_call", Calls: 12}},
+		{Session: "mcp:1"},
+		{Status: toolcall.Satisfied, ExtractedFacts: []toolcall.Fact{}, SuggestedNextTools: []toolcall.NextTool{}, Progress: &toolcall.Progress{Show: []string{}}},
+		{Progress: &toolcall.Progress{Verdict: "escalate", Calls: 1, Show: []string{"a", "b"}}},
+		{Status: toolcall.Satisfied, Check: &toolcall.CheckResult{}},
+		{Status: toolcall.NeedsMoreTools, ExtractedFacts: []toolcall.Fact{{}}},
+	} {
+		got, err := appendMeta([]byte("x"), &m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got[:1]) != "x" {
+			t.Fatalf("appendMeta did not append: %s", got)
+		}
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameJSON(got[1:], string(want)) {
+			t.Errorf("appendMeta(%+v) = %s, want %s", m, got[1:], want)
+		}
+	}
+}
+
+// FuzzAppendMeta: for any strings in a clean call's block, the hand-written
+// JSON is valid and reads back as encoding/json's.
+func FuzzAppendMeta(f *testing.F) {
+	f.Add("SATISFIED", "ok", "continue", "", "mcp:1", 1)
+	f.Add("FAILED", "<&>\u2028\x00\xff", "stop", "same_call", "\"", -3)
+	f.Fuzz(func(t *testing.T, status, reason, verdict, limit, session string, calls int) {
+		m := Meta{Status: toolcall.Status(status), Reason: reason, Session: session,
+			Progress: &toolcall.Progress{Verdict: verdict, Limit: limit, Calls: calls}}
+		got, err := appendMeta(nil, &m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(got) || !sameJSON(got, string(want)) {
+			t.Fatalf("appendMeta = %s, want %s", got, want)
+		}
+	})
+}

@@ -397,7 +397,8 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	for _, k := range slices.Sorted(maps.Keys(cur)) {
+	var small [8]string
+	for _, k := range sortedKeys(small[:0], cur) {
 		ps := asMap(ct.props[k])
 		if ps == nil {
 			continue

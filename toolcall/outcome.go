@@ -502,7 +502,8 @@ func emptiness(v any) (why, at string) {
 		// An object whose lists are all empty, with nothing else but
 		// counts of zero and paging fields, found nothing.
 		var lists []string
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var small [8]string
+		for _, k := range sortedKeys(small[:0], x) {
 			switch e := x[k].(type) {
 			case []any:
 				if len(e) > 0 {
@@ -579,7 +580,8 @@ func extractFacts(v any) []Fact {
 		}
 		switch x := v.(type) {
 		case map[string]any:
-			keys := slices.Sorted(maps.Keys(x))
+			var small [8]string
+			keys := sortedKeys(small[:0], x)
 			for _, k := range keys {
 				if len(facts) >= maxFacts {
 					return
@@ -876,4 +878,14 @@ func toolNames(next []NextTool) []string {
 		ns = append(ns, n.Tool)
 	}
 	return ns
+}
+
+// sortedKeys appends m's keys to buf and sorts them. Given an array of the
+// caller's as buf, the keys of a small object take no allocation.
+func sortedKeys[V any](buf []string, m map[string]V) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
 }

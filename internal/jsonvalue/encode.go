@@ -22,7 +22,7 @@ func Append(b []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(b, v), nil
 	case string:
-		return appendString(b, v), nil
+		return AppendString(b, v), nil
 	case json.Number:
 		if !isNumber(string(v)) {
 			return nil, fmt.Errorf("jsonvalue: invalid number literal %q", string(v))
@@ -42,7 +42,7 @@ func Append(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(appendString(b, k), ':')
+			b = append(AppendString(b, k), ':')
 			var err error
 			if b, err = Append(b, v[k]); err != nil {
 				return nil, err
@@ -89,10 +89,10 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString writes s as a JSON string as encoding/json does without
+// AppendString appends s as a JSON string as encoding/json does without
 // HTML escaping: quotes, backslashes, control characters, U+2028 and
 // U+2029 escaped, invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
