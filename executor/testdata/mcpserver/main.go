@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,7 +100,13 @@ func main() {
 		}
 		log.Fatal(http.Serve(ln, h))
 	}
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	// Stdin through the runtime's poller, not a blocking read(2), as in
+	// gateway/testdata/upstream: see docs/gateway.md, "Known issue".
+	in := os.Stdin
+	if syscall.SetNonblock(0, true) == nil {
+		in = os.NewFile(0, "/dev/stdin")
+	}
+	if err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: os.Stdout}); err != nil {
 		log.Print(err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"log"
 	"os"
 	"sync"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -84,7 +85,18 @@ func main() {
 			record("lookup", in)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"id":"` + in.ID + `","name":"record ` + in.ID + `"}`}}}, nil, nil
 		})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	// Stdin is read through the runtime's poller, not in a blocking
+	// read(2): since Go 1.26, a goroutine that enters a blocking system
+	// call just as a garbage collection starts to stop the world holds the
+	// world (every goroutine) until the call returns or the runtime's
+	// monitor wakes, up to a minute later. Blocked in a read of stdin,
+	// this server then answered nothing until the client wrote again; see
+	// docs/gateway.md, "Known issue".
+	in := os.Stdin
+	if syscall.SetNonblock(0, true) == nil {
+		in = os.NewFile(0, "/dev/stdin")
+	}
+	if err := s.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: os.Stdout}); err != nil {
 		log.Fatal(err)
 	}
 }
