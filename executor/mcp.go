@@ -110,7 +110,7 @@ func (u *upstream) connect(ctx context.Context) error {
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("starting MCP server %s: %w", id, err)
 		}
-		go func() { _ = cmd.Wait(); close(exited) }()
+		go func() { awaitExit(cmd.Process); _ = cmd.Wait(); close(exited) }()
 		u.proc, u.exited = cmd, exited
 		u.raw = &mcpstdio.Transport{Reader: stdout, Writer: stdin}
 		tr = u.raw

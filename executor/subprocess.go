@@ -91,7 +91,7 @@ func (p process) run(ctx context.Context) (*processResult, error) {
 	wg.Go(func() { capRead(errR, &stderr, p.MaxOut, over) })
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { awaitExit(cmd.Process); waited <- cmd.Wait() }()
 	var werr error
 	select {
 	case werr = <-waited:
