@@ -101,7 +101,7 @@ func main() {
 		log.Fatal(http.Serve(ln, h))
 	}
 	// Stdin through the runtime's poller, not a blocking read(2), as in
-	// gateway/testdata/upstream: see docs/gateway.md, "Known issue".
+	// gateway/testdata/upstream: see docs/gateway.md, "An upstream that stops".
 	in := os.Stdin
 	if syscall.SetNonblock(0, true) == nil {
 		in = os.NewFile(0, "/dev/stdin")

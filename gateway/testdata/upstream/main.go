@@ -91,7 +91,7 @@ func main() {
 	// world (every goroutine) until the call returns or the runtime's
 	// monitor wakes, up to a minute later. Blocked in a read of stdin,
 	// this server then answered nothing until the client wrote again; see
-	// docs/gateway.md, "Known issue".
+	// docs/gateway.md, "An upstream that stops".
 	in := os.Stdin
 	if syscall.SetNonblock(0, true) == nil {
 		in = os.NewFile(0, "/dev/stdin")
