@@ -285,14 +285,7 @@ type metaMember struct {
 	val []byte
 }
 
-// appendKey appends key, quoted, and a colon: a key of plain printable
-// ASCII as it is, any other as encoding/json quotes it.
+// appendKey appends key, quoted as a JSON string, and a colon.
 func appendKey(out, key []byte) []byte {
-	for _, c := range key {
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(string(key))
-			return append(append(out, q...), ':')
-		}
-	}
-	return append(append(append(append(out, '"'), key...), '"'), ':')
+	return append(jsonvalue.AppendString(out, string(key)), ':')
 }

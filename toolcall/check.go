@@ -398,7 +398,7 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 		cur = out
 	}
 	var small [8]string
-	for _, k := range sortedKeys(small[:0], cur) {
+	for _, k := range jsonvalue.SortedKeys(small[:0], cur) {
 		ps := asMap(ct.props[k])
 		if ps == nil {
 			continue

@@ -503,7 +503,7 @@ func emptiness(v any) (why, at string) {
 		// counts of zero and paging fields, found nothing.
 		var lists []string
 		var small [8]string
-		for _, k := range sortedKeys(small[:0], x) {
+		for _, k := range jsonvalue.SortedKeys(small[:0], x) {
 			switch e := x[k].(type) {
 			case []any:
 				if len(e) > 0 {
@@ -581,7 +581,7 @@ func extractFacts(v any) []Fact {
 		switch x := v.(type) {
 		case map[string]any:
 			var small [8]string
-			keys := sortedKeys(small[:0], x)
+			keys := jsonvalue.SortedKeys(small[:0], x)
 			for _, k := range keys {
 				if len(facts) >= maxFacts {
 					return
@@ -878,14 +878,4 @@ func toolNames(next []NextTool) []string {
 		ns = append(ns, n.Tool)
 	}
 	return ns
-}
-
-// sortedKeys appends m's keys to buf and sorts them. Given an array of the
-// caller's as buf, the keys of a small object take no allocation.
-func sortedKeys[V any](buf []string, m map[string]V) []string {
-	for k := range m {
-		buf = append(buf, k)
-	}
-	slices.Sort(buf)
-	return buf
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
 // Defaults of the in-memory session store.
@@ -343,12 +345,7 @@ func appendSignature(b []byte, v any) []byte {
 	case map[string]any:
 		b = append(b, '{')
 		var small [16]string // the keys of most objects, without allocating
-		keys := small[:0]
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range jsonvalue.SortedKeys(small[:0], v) {
 			b = appendSignature(strconv.AppendQuote(b, k), v[k])
 			b = append(b, ',')
 		}

@@ -32,13 +32,8 @@ func Append(b []byte, v any) ([]byte, error) {
 		return appendFloat(b, v)
 	case map[string]any:
 		var small [16]string // the keys of most objects, without allocating
-		keys := small[:0]
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		b = append(b, '{')
-		for i, k := range keys {
+		for i, k := range SortedKeys(small[:0], v) {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -67,6 +62,17 @@ func Append(b []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, j...), nil
+}
+
+// SortedKeys appends m's keys to buf and sorts them. Given an array of
+// the caller's as buf (small[:0]), the keys of a small object take no
+// allocation.
+func SortedKeys[V any](buf []string, m map[string]V) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // appendFloat writes f as encoding/json does: the shortest text that reads
