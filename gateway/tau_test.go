@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -253,4 +255,93 @@ func TestCompactTauBench(t *testing.T) {
 		t.Logf("| %d | %d (%d refused before running) | %d (%d) (+%d) | %d → %d | %s | %d/%d / %d/%d | %d/%d / %d/%d |",
 			budget, run, rejected, over, stillOver, failedOver, before, after, median, askedKept, asked, askedPlain, asked, laterKept, laterN, laterPlain, laterN)
 	}
+}
+
+// TestBriefMetaTauBench replays every recorded tool call of the 100
+// airline conversations (tau-bench, GPT-4o), with its recorded answer,
+// through the stdio fast path of a gateway as it runs by default and the
+// SDK's path of one with FullMeta: the answers must be the same but for
+// the check and the outcome the default leaves out, and it leaves them out
+// exactly when they are clean (valid, no issue, no failed criterion,
+// confidence 1). So the brief judge block, written by hand, loses nothing
+// on real calls. It logs how many answers were brief:
+//
+//	go test ./gateway -run TestBriefMetaTauBench -v
+func TestBriefMetaTauBench(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tools, results := tauResults(t)
+	limits := toolcall.Limits{SameCall: 1 << 20, SameError: 1 << 20, Empty: 1 << 20, SameResult: 1 << 20, RepairAttempts: 1 << 20}
+	briefRP, fullRP := &replay{tools: tools}, &replay{tools: tools}
+	gBrief, err := gateway.New(ctx, briefRP, gateway.Options{Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gFull, err := gateway.New(ctx, fullRP, gateway.Options{Limits: limits, FullMeta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var taken atomic.Int32
+	brief, full := serveFast(t, gBrief, &taken), connectMem(t, gFull)
+	clean := func(v any) bool {
+		r, _ := v.(map[string]any)
+		issues, _ := r["issues"].([]any)
+		failed, _ := r["failed_criteria"].([]any)
+		return r != nil && r["valid"] == true && len(issues) == 0 && len(failed) == 0 && r["confidence"] == 1.0
+	}
+	var ran, short, cleanCheck, cleanOutcome int
+	for _, r := range results {
+		briefRP.next, fullRP.next = r.content, r.content
+		var args map[string]any
+		if err := json.Unmarshal([]byte(r.args), &args); err != nil {
+			t.Fatalf("%s arguments %s: %v", r.tool, r.args, err)
+		}
+		b, err := brief.CallTool(ctx, &mcp.CallToolParams{Name: r.tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", r.tool, err)
+		}
+		f, err := full.CallTool(ctx, &mcp.CallToolParams{Name: r.tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", r.tool, err)
+		}
+		bm, fm := comparable(t, b), comparable(t, f)
+		bj, _ := bm["_meta"].(map[string]any)[gateway.MetaKey].(map[string]any)
+		fj, _ := fm["_meta"].(map[string]any)[gateway.MetaKey].(map[string]any)
+		if bj == nil || fj == nil {
+			t.Fatalf("%s %s: no judge block: %v / %v", r.tool, r.args, bm["_meta"], fm["_meta"])
+		}
+		if fj["status"] == nil {
+			continue // refused before it ran: the block is whole either way, compared below
+		}
+		ran++
+		check, _ := fj["check"].(map[string]any)
+		for key, v := range map[string]any{"check": check["result"], "outcome": fj["outcome"]} {
+			_, kept := bj[key]
+			if c := clean(v); kept == c {
+				t.Errorf("%s %s: %s clean %v, but left in the brief block: %v", r.tool, r.args, key, c, kept)
+			} else if c {
+				delete(fj, key)
+				if key == "check" {
+					cleanCheck++
+				} else {
+					cleanOutcome++
+				}
+			}
+		}
+		if bj["check"] == nil && bj["outcome"] == nil {
+			short++
+		}
+		if !reflect.DeepEqual(bm, fm) {
+			bb, _ := json.Marshal(bm)
+			fb, _ := json.Marshal(fm)
+			t.Errorf("%s %s: the brief answer differs from the full one but for what is clean:\n%s\n%s", r.tool, r.args, bb, fb)
+		}
+	}
+	if int(taken.Load()) != len(results) {
+		t.Errorf("the fast path took %d of %d calls", taken.Load(), len(results))
+	}
+	if ran == 0 || short == 0 {
+		t.Fatalf("%d calls ran, %d brief: nothing was compared", ran, short)
+	}
+	t.Logf("%d recorded calls, %d ran: %d answered with the brief block (clean check %d, clean outcome %d)", len(results), ran, short, cleanCheck, cleanOutcome)
 }
