@@ -353,6 +353,19 @@ func (r *Runner) prepare(t *manifest.Tool, lintErr func(*manifest.Tool) string) 
 	return rn, ""
 }
 
+// LongestTimeout is the longest timeout any call of the Runner's tools
+// may have: Limits.Timeout or a larger config.timeout of a tool, its
+// runtime or its MCP server. A server draining its calls waits this long.
+func (r *Runner) LongestTimeout() time.Duration {
+	d := r.cfg.limits.Timeout
+	for _, t := range r.reg.Tools() {
+		if s, ok := seconds(t.Config["timeout"]); ok {
+			d = max(d, s)
+		}
+	}
+	return d
+}
+
 // Failed returns the MCP servers that failed to start or list at the last
 // [Runner.Tools], and why (a subset of [Runner.Skipped]).
 func (r *Runner) Failed() []Skip {

@@ -140,8 +140,14 @@ func (u *upstream) connect(ctx context.Context) error {
 	}
 	sess, err := client.Connect(sctx, tr, nil)
 	if err != nil {
+		proc := u.proc
 		u.kill()
 		u.proc, u.raw = nil, nil
+		if ps := exitState(proc); ps != nil && ps.Exited() {
+			// The server ended by itself: that is the cause, not the
+			// broken pipe the client saw.
+			return fmt.Errorf("MCP server %s exited (%s) before it answered initialize; its stderr is in judge's log", id, ps)
+		}
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return fmt.Errorf("MCP server %s did not start within its startup_timeout of %s: %w", id, timeout, ErrTimeout)
 		}
@@ -420,8 +426,17 @@ func timeoutError(name, server string, timeout time.Duration) error {
 		name, server, ErrTimeout, timeout)
 }
 
+// exitState is the state of a stdio server's process once it was
+// waited for; nil when there is none.
+func exitState(cmd *exec.Cmd) *os.ProcessState {
+	if cmd == nil {
+		return nil
+	}
+	return cmd.ProcessState
+}
+
 // noteState logs a change of the server's state at listing: a failure
-// with its reason, once until the reason changes, and the recovery.
+// with its reason, once while it keeps failing, and the recovery.
 func (u *upstream) noteState(err error) {
 	why := ""
 	if err != nil {
@@ -432,7 +447,9 @@ func (u *upstream) noteState(err error) {
 	u.failed = why
 	u.tmu.Unlock()
 	switch {
-	case why == was:
+	case (why == "") == (was == ""):
+		// No change of state: a server that keeps failing (each time
+		// with its own wording of the broken pipe) is logged once.
 	case why != "":
 		u.r.cfg.logger.Warn("MCP server left out", "server", u.tool.ID, "err", why)
 	default:

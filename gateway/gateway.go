@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -112,6 +113,11 @@ type Options struct {
 	// reason and the progress say the same in a tenth of the bytes, which
 	// every client decodes on every call (see [Meta]).
 	FullMeta bool
+	// DrainTimeout is how long the calls in flight on stdio have to be
+	// answered once the client's input ends or the transport is told to
+	// drain (judge gateway on SIGTERM), before the session closes and
+	// cancels what is left; 0 closes it at once.
+	DrainTimeout time.Duration
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -132,6 +138,8 @@ type Gateway struct {
 	offered  []string
 	skipped  []Skip
 	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
+	failed   map[string]string         // upstream servers failing at the last refresh, and why
+	retry    chan struct{}             // an upstream failed: RetryUpstreams wakes
 
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
@@ -154,15 +162,16 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if name == "" {
 		name = "judge-gateway"
 	}
-	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log}
+	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log, retry: make(chan struct{}, 1)}
 	impl := &mcp.Implementation{Name: name, Version: ver}
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
 	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
 		Logger:       log,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
+	g.server.AddReceivingMiddleware(g.tellFailures)
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -198,6 +207,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: list tools: %w", err)
 	}
+	g.noteUpstreams(ctx)
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
