@@ -431,3 +431,49 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// The example docs/gateway.md opens with: its manifests lint clean with
+// judge tools lint, and judge gateway runs its server-everything manifest
+// as it is written (npx finds the package scripts/test installs, through a
+// node_modules beside the manifest, so nothing is downloaded) and answers
+// a call of its echo tool.
+func TestGatewayExample(t *testing.T) {
+	t.Parallel()
+	lint := exec.Command(judgeBin, "tools", "lint", "../examples/gateway", "--format", "json")
+	out, err := lint.Output()
+	if err != nil {
+		t.Fatalf("judge tools lint examples/gateway: %v\n%s", err, out)
+	}
+	var rep struct {
+		Summary struct{ Tools, Valid, Errors, Warnings int }
+	}
+	if err := json.Unmarshal(out, &rep); err != nil || rep.Summary.Tools != 2 || rep.Summary.Valid != 2 || rep.Summary.Errors+rep.Summary.Warnings != 0 {
+		t.Fatalf("judge tools lint examples/gateway: %+v (%v)\n%s", rep.Summary, err, out)
+	}
+	mods, _ := filepath.Abs("../executor/testdata/node/node_modules")
+	if _, err := os.Stat(filepath.Join(mods, "@modelcontextprotocol/server-everything")); err != nil {
+		t.Skipf("@modelcontextprotocol/server-everything is not installed (scripts/test runs npm ci in executor/testdata/node): %v", err)
+	}
+	if _, err := exec.LookPath("npx"); err != nil {
+		t.Skip("npx is not installed")
+	}
+	dir := t.TempDir()
+	m, err := os.ReadFile("../examples/gateway/everything.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "everything.yaml"), m, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(mods, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cs, logs := connectStdio(t, exec.Command(judgeBin, "gateway", "--tools", dir))
+	if tools := toolNames(t, cs); tools["echo"] == nil {
+		t.Fatalf("the example's tools: %d, no echo\n%s", len(tools), logs)
+	}
+	res, meta := call(t, cs, "echo", map[string]any{"message": "from the example"})
+	if res.IsError || !strings.Contains(text(res), "from the example") || meta.Status != toolcall.Satisfied {
+		t.Errorf("echo: isError %v %q status %q", res.IsError, text(res), meta.Status)
+	}
+}

@@ -7,6 +7,8 @@
 // poisoning). UPSTREAM_OPS=1 adds the tools "gate", which waits until a
 // FIFO is opened for writing or its call is cancelled (recorded as
 // "cancelled"), and "crash", which writes to stderr and exits.
+// UPSTREAM_HTTP=ADDR serves streamable HTTP on ADDR instead of stdio,
+// printing the endpoint's URL as its first line on stdout.
 package main
 
 import (
@@ -15,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"sync"
 	"syscall"
@@ -126,6 +130,17 @@ func main() {
 				os.Exit(3)
 				return nil, nil, nil
 			})
+	}
+	if addr := os.Getenv("UPSTREAM_HTTP"); addr != "" {
+		// Streamable HTTP on addr instead of stdio; the first line on
+		// stdout is the endpoint's URL.
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("http://" + ln.Addr().String() + "/mcp")
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		log.Fatal(http.Serve(ln, h))
 	}
 	// Stdin is read through the runtime's poller, not in a blocking
 	// read(2): since Go 1.26, a goroutine that enters a blocking system
