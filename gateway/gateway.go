@@ -167,10 +167,9 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
-		Logger:       log,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
-	})
+	//lint:ignore SA1019 the logging capability: the gateway's log notifications (failed upstreams), deprecated in 2026-07-28, still the way for earlier versions
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}}
+	g.server = mcp.NewServer(impl, &mcp.ServerOptions{Logger: log, Capabilities: caps})
 	g.server.AddReceivingMiddleware(g.tellFailures)
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the gateway tells clients of failed upstreams with notifications/message: deprecated in protocol 2026-07-28, still the way for the versions clients speak
+
 package gateway
 
 import (
@@ -87,7 +89,6 @@ func upstreamMessage(server, reason string) *mcp.LoggingMessageParams {
 // level (logging/setLevel) at or below its level.
 func (g *Gateway) tellClients(ctx context.Context, ss *mcp.ServerSession, msg *mcp.LoggingMessageParams) {
 	send := func(ss *mcp.ServerSession) {
-		//lint:ignore SA1019 logging is deprecated in protocol 2026-07-28 but the way for the earlier versions clients speak
 		if err := ss.Log(ctx, msg); err != nil {
 			g.log.Debug("log notification to a client", "err", err)
 		}
