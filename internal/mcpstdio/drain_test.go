@@ -21,13 +21,15 @@ type held struct {
 	r       *bufio.Reader
 	release chan struct{}
 	ended   chan error
+	started chan string   // a held call's name, once it waits
 	done    chan struct{} // closed when Run returns
 }
 
 func newHeld(t *testing.T, drain time.Duration) *held {
 	t.Helper()
-	h := &held{release: make(chan struct{}), ended: make(chan error, 8), done: make(chan struct{})}
-	wait := func(ctx context.Context) error {
+	h := &held{release: make(chan struct{}), ended: make(chan error, 8), started: make(chan string, 8), done: make(chan struct{})}
+	wait := func(ctx context.Context, name string) error {
+		h.started <- name
 		select {
 		case <-h.release:
 			return nil
@@ -40,7 +42,7 @@ func newHeld(t *testing.T, drain time.Duration) *held {
 	outR, outW := io.Pipe()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "hold", Description: "waits"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		if err := wait(ctx); err != nil {
+		if err := wait(ctx, "hold"); err != nil {
 			return nil, nil, err
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
@@ -53,7 +55,7 @@ func newHeld(t *testing.T, drain time.Duration) *held {
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
-			if err := wait(ctx); err != nil {
+			if err := wait(ctx, "fast-hold"); err != nil {
 				return nil, err
 			}
 			return json.RawMessage(`{"content":[{"type":"text","text":"released"}]}`), nil
@@ -77,6 +79,18 @@ func newHeld(t *testing.T, drain time.Duration) *held {
 	readLine(t, h.r)
 	send(t, h.w, initialized)
 	return h
+}
+
+// waiting waits until n held calls wait.
+func (h *held) waiting(t *testing.T, n int) {
+	t.Helper()
+	for range n {
+		select {
+		case <-h.started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a held call did not start")
+		}
+	}
 }
 
 // draining waits until the transport has begun to drain.
@@ -122,8 +136,9 @@ func TestCancelledGetsNoAnswer(t *testing.T) {
 		t.Run(tool, func(t *testing.T) {
 			t.Parallel()
 			h := newHeld(t, time.Minute)
-			send(t, h.w, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"`+tool+`","arguments":{}}}`,
-				`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`)
+			send(t, h.w, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"`+tool+`","arguments":{}}}`)
+			h.waiting(t, 1)
+			send(t, h.w, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`)
 			select {
 			case err := <-h.ended:
 				if !errors.Is(err, context.Canceled) {
@@ -150,11 +165,7 @@ func TestDrain(t *testing.T) {
 			h := newHeld(t, time.Minute)
 			send(t, h.w, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fast-hold","arguments":{}}}`,
 				`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
-			// Both are in flight once the SDK answers a ping sent after them.
-			send(t, h.w, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-			if m := readLine(t, h.r); m["id"] != 4.0 {
-				t.Fatalf("ping: %v", m)
-			}
+			h.waiting(t, 2)
 			if how == "eof" {
 				h.w.Close()
 			} else {
@@ -185,9 +196,8 @@ func TestDrain(t *testing.T) {
 func TestDrainBounded(t *testing.T) {
 	t.Parallel()
 	h := newHeld(t, 50*time.Millisecond)
-	send(t, h.w, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fast-hold","arguments":{}}}`,
-		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	readLine(t, h.r)
+	send(t, h.w, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fast-hold","arguments":{}}}`)
+	h.waiting(t, 1)
 	h.w.Close()
 	select {
 	case <-h.done:

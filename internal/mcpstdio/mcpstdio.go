@@ -357,14 +357,20 @@ func (c *conn) respond(ctx context.Context, id jsonrpc.ID, fn Answerer) {
 	res, err := fn(ctx)
 	c.inflightMu.Lock()
 	cancel := c.inflight[id]
-	delete(c.inflight, id)
 	dropped := c.cancelled[id]
 	delete(c.cancelled, id)
 	c.inflightMu.Unlock()
 	if cancel != nil {
 		defer cancel()
 	}
-	defer c.settle()
+	// The request stays in flight until its answer is written, so that a
+	// drain does not end the session before the write.
+	defer func() {
+		c.inflightMu.Lock()
+		delete(c.inflight, id)
+		c.inflightMu.Unlock()
+		c.settle()
+	}()
 	if dropped || ctx.Err() != nil && c.life.Err() != nil {
 		// A request the client cancelled gets no answer (the MCP spec:
 		// "receivers of a cancellation notification SHOULD NOT send a
@@ -390,19 +396,26 @@ func (c *conn) trackRequests(msgs []jsonrpc.Message) {
 	}
 }
 
-// sdkAnswered reports whether the SDK's response resp may go out: not
-// when the client cancelled its request.
-func (c *conn) sdkAnswered(resp *jsonrpc.Response) bool {
+// dropAnswer reports whether the answer to the request id must not go
+// out: the client cancelled the request.
+func (c *conn) dropAnswer(id jsonrpc.ID) bool {
 	c.inflightMu.Lock()
-	_, tracked := c.sdkInflight[resp.ID]
-	delete(c.sdkInflight, resp.ID)
-	dropped := c.cancelled[resp.ID]
-	delete(c.cancelled, resp.ID)
+	defer c.inflightMu.Unlock()
+	dropped := c.cancelled[id]
+	delete(c.cancelled, id)
+	return dropped
+}
+
+// sdkAnswered records that the SDK's answer to the request id was written
+// (or dropped).
+func (c *conn) sdkAnswered(id jsonrpc.ID) {
+	c.inflightMu.Lock()
+	_, tracked := c.sdkInflight[id]
+	delete(c.sdkInflight, id)
 	c.inflightMu.Unlock()
 	if tracked {
 		c.settle()
 	}
-	return !dropped
 }
 
 // settle signals that a request in flight was answered.
@@ -845,8 +858,13 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil && !c.sdkAnswered(resp) {
-		return nil // its request was cancelled: no answer
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil {
+		// The request stays in flight until its answer is written, so
+		// that a drain does not end the session before the write.
+		defer c.sdkAnswered(resp.ID)
+		if c.dropAnswer(resp.ID) {
+			return nil // its request was cancelled: no answer
+		}
 	}
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil && !c.ready.Load() {
 		c.initMu.Lock()
