@@ -905,7 +905,7 @@ var returnsNothing = regexp.MustCompile(`(?i)\b(?:` +
 	`(?:returns?|gives?|yields?|outputs?|produces?)\s+(?:nothing|no\s+(?:value|output|results?|information|data)|(?:an\s+)?empty\s+(?:result|response|output))` +
 	`|no\s+return(?:ed)?\s+value|without\s+(?:a\s+)?return\s+value` +
 	`|(?:does\s+not|doesn't|do\s+not|don't|will\s+not|won't|never)\s+(?:return|obtain|retrieve|fetch|give|produce)\s+(?:anything|(?:any|new)\s+(?:information|data|values?|output|results?)|(?:a\s+)?value|information|data|output)` +
-	`|(?:just|only|simply|merely)\s+(?:appends?|adds?|writes?|logs?|records?|stores?)\b[^.]{0,60}?\b(?:to|in|into)\s+(?:the\s+|a\s+|its\s+)?(?:log|journal|scratch\s?pad|notes?|memory)` +
+	`|(?:just|only|simply|merely)\s+(?:appends?|adds?|writes?|logs?|records?|stores?)\b[^.]{0,60}?\b(?:to|in|into)\s+(?:the\s+|a\s+|its\s+|their\s+)?(?:\w+'s?\s+)?(?:log|journal|scratch\s?pad|notes?|memory)` +
 	`)`)
 
 // conditional is what, after the words of returnsNothing, makes them a

@@ -32,7 +32,11 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		sb.WriteString(")")
 	}
-	fmt.Fprintf(&sb, "; risk %g\n", r.Risk)
+	fmt.Fprintf(&sb, "; risk %g", r.Risk)
+	if r.RunError != nil {
+		sb.WriteString("; the run crashed (not checked)")
+	}
+	sb.WriteString("\n")
 	used := make([]bool, len(r.Result.Issues))
 	for _, cr := range r.Calls {
 		var mine []result.Issue
