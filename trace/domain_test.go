@@ -323,7 +323,9 @@ func TestRuleCounts(t *testing.T) {
   {"name": "reads_missing", "description": "d", "tools": ["get_order"], "expr": "call.arguments.nope == 1"},
   {"name": "never_broken", "description": "d", "expr": "true"}
 ]}`)
-	cancel := func(id string) string { return call(id, "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`) }
+	cancel := func(id string) string {
+		return call(id, "cancel_order", `{"order_id": "B7", "reason": "no longer needed"}`)
+	}
 	a := checkOne(t, ch, conv(user("cancel B7"), call("c0", "get_order", `{"order_id": "B7"}`), toolMsg("c0", `{"order_id": "B7"}`),
 		cancel("c1"), toolMsg("c1", `{"status": "pending"}`), cancel("c2"), toolMsg("c2", `{"status": "cancelled"}`)))
 	b := checkOne(t, ch, conv(user("yes"), cancel("c1"), toolMsg("c1", `{"status": "cancelled"}`)))
