@@ -218,6 +218,19 @@ func TestRunError(t *testing.T) {
 			}
 		})
 	}
+	// The airline end rules (a lookup that was needed, an amount said)
+	// judge no conversation of a run that crashed before any message.
+	convs, err := trace.Decode([]byte(tests[0].in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := tauChecker(t).Check(context.Background(), convs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Counts.RuleViolations != 0 || len(rep.Result.Issues) != 1 || rep.Result.Confidence != 0 {
+		t.Errorf("crashed run with the airline rules: counts %+v issues %+v", rep.Counts, rep.Result.Issues)
+	}
 	// An object with neither messages nor an error is still refused.
 	if _, err := trace.Decode([]byte(`{"task_id": 7, "info": {"source": "user"}}`)); err == nil || !strings.Contains(err.Error(), "no messages") {
 		t.Errorf("err = %v, want no messages", err)

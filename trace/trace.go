@@ -534,7 +534,9 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 			}
 		}
 	}
-	if c.hasEnd {
+	if c.hasEnd && (conv.RunError == nil || len(conv.Messages) > 0) {
+		// A run that crashed before any message has no conversation for
+		// the end rules to judge.
 		at := "messages"
 		vars := map[string]any{"messages": messages, "index": int64(len(messages)), "call": nil, "previous": messages,
 			"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": calls, "calls_of": cloneCallsOf(callsOf),
