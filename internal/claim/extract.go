@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/ablate"
 )
 
 var (
@@ -524,7 +526,7 @@ func (x *extractor) numberWords() {
 var ageRE = regexp.MustCompile(`(?i)(?:\bage of|\baged)\s*$`)
 
 func (x *extractor) addNumber(s, e int, f float64, unit string) {
-	if unit == "" && ageRE.MatchString(x.text[max(0, s-12):s]) {
+	if unit == "" && !ablate.Off(ablate.Age) && ageRE.MatchString(x.text[max(0, s-12):s]) {
 		// "at the age of 78" is 78 years, as "78-year-old" is.
 		unit = "year"
 	}
@@ -643,7 +645,7 @@ func (x *extractor) names() {
 			e -= len(name) - i
 			name = name[:i]
 		}
-		if len(words) == 1 && x.writesLower(lw) {
+		if len(words) == 1 && !ablate.Off(ablate.TitleLower) && x.writesLower(lw) {
 			// A capitalized word the text also writes in lower case
 			// is a common word in a title ("A Tribute to Iron Maiden",
 			// a "tribute album"), not a name.

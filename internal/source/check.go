@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
 )
 
@@ -157,7 +158,7 @@ func (ix *Index) check(c claim.Claim) Verdict {
 func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
 	h, m, ok := strings.Cut(c.Value, ":")
 	hh, err := strconv.Atoi(h)
-	if c.Kind != claim.Time || !ok || m != "00" || err != nil {
+	if ablate.Off(ablate.BareHour) || c.Kind != claim.Time || !ok || m != "00" || err != nil {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
@@ -191,7 +192,7 @@ func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
 // claim is undecided.
 func (ix *Index) unnamedWeekday(c claim.Claim) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Weekday == "" {
+	if ablate.Off(ablate.UnnamedWeekday) || c.Kind != claim.Date || !ok || cd.Weekday == "" {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
@@ -322,7 +323,7 @@ func specific(c claim.Claim) bool {
 		return false
 	case claim.Date:
 		d, _ := claim.ParseDate(c.Value)
-		if d.Year != 0 {
+		if d.Year != 0 && !ablate.Off(ablate.YearAnywhere) {
 			// A year, a decade or a century rarely matches by chance:
 			// any passage giving it states it, whatever it is about.
 			return true
@@ -348,7 +349,7 @@ func sameValue(c, s claim.Claim) bool {
 		return s.Kind == claim.Number && closeEnough(c.Num, s.Num, 1e-9)
 	case claim.Date:
 		if cd, ok := claim.ParseDate(c.Value); ok && cd.Period != 0 {
-			return statesPeriod(cd, s)
+			return !ablate.Off(ablate.Period) && statesPeriod(cd, s)
 		}
 		if s.Kind == claim.Number {
 			// A year the source writes as a bare number: "a 1997 outbreak".
@@ -409,7 +410,7 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 	for _, part := range ix.parts {
 		for _, id := range part.values[key] {
 			p := &part.passages[id]
-			if q.overlap(p) == 0 && cd.Day == 0 {
+			if q.overlap(p) == 0 && (cd.Day == 0 || ablate.Off(ablate.DayMonthAnywhere)) {
 				// A day and month ("October 6th") rarely match by
 				// chance; a month alone must be about the same thing.
 				continue
@@ -438,7 +439,7 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	fam := c.Event()
 	cd, ok := claim.ParseDate(c.Value)
-	if fam == "" || !ok || cd.Year == 0 || cd.Month == 0 || cd.Period != 0 {
+	if ablate.Off(ablate.EventDate) || fam == "" || !ok || cd.Year == 0 || cd.Month == 0 || cd.Period != 0 {
 		return Verdict{}, false
 	}
 	var best Verdict
@@ -481,7 +482,7 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 // 2017" makes that Wednesday March 1, 2017); nil when there is none.
 func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
 	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
+	if ablate.Off(ablate.WeekdayOf) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
 		return nil
 	}
 	day := time.Date(cd.Year, time.Month(cd.Month), cd.Day, 12, 0, 0, 0, time.UTC)
@@ -527,7 +528,8 @@ func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
 // so the claim is undecided, with Why quoting the relative date.
 func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Year == 0 && cd.Month == 0 || cd.Period != 0 {
+	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Year == 0 && cd.Month == 0 || cd.Period != 0 ||
+		cd.Year == 0 && ablate.Off(ablate.RelativeMonth) {
 		return Verdict{}, false
 	}
 	cands := ix.candidates(q)
@@ -551,6 +553,9 @@ func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 // the source says "Thursday 18 October"): the sources leave that year
 // out, they do not deny it.
 func YearsLeftOut(cs []claim.Claim, vs []Verdict) {
+	if ablate.Off(ablate.YearsLeftOut) {
+		return
+	}
 	for i, c := range cs {
 		cd, ok := claim.ParseDate(c.Value)
 		if vs[i].Status != Unsupported || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month != 0 || cd.Period != 0 {
@@ -695,7 +700,7 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 		}
 		for _, s := range cand.p.Claims {
 			near, ok := conflicts(c, s)
-			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" {
+			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" && !ablate.Off(ablate.RelativeDate) {
 				// "Since that first win in 2006 ... his new victory
 				// today": another year in a passage that dates
 				// something relative to its day may be of another

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
 )
 
@@ -33,7 +34,7 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	if rest := afterPlace(core); len(rest) >= 2 {
+	if rest := afterPlace(core); len(rest) >= 2 && !ablate.Off(ablate.AfterPlace) {
 		// "United States National Film Registry" is the "National
 		// Film Registry" of that country.
 		if p := ix.findWords(rest); p != nil {
@@ -42,6 +43,9 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
+	}
+	if ablate.Off(ablate.Squeezed) {
+		return nil
 	}
 	return ix.findSqueezed(c.Text)
 }
@@ -60,7 +64,11 @@ func (ix *Index) findSqueezed(text string) *Passage {
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			for _, id := range slices.Concat(part.words[claim.Stem(key[:i])], part.joined[key[:i]]) {
+			joined := part.joined[key[:i]]
+			if ablate.Off(ablate.Joined) {
+				joined = nil
+			}
+			for _, id := range slices.Concat(part.words[claim.Stem(key[:i])], joined) {
 				if seen[id] {
 					continue
 				}
