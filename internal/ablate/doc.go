@@ -23,9 +23,6 @@ const (
 	// Squeezed: a name is stated by the same letters with other spacing
 	// or punctuation.
 	Squeezed = "squeezed"
-	// Joined: a name written as one word is stated where the source
-	// hyphenates it.
-	Joined = "joined"
 	// EventDate: a month given to the same event under another verb is a
 	// near miss.
 	EventDate = "event-date"
@@ -33,22 +30,6 @@ const (
 	// page is undecided, and such a passage's other years do not
 	// contradict.
 	RelativeDate = "relative-date"
-	// RelativeMonth: RelativeDate for a month without a year.
-	RelativeMonth = "relative-month"
-	// DayMonthAnywhere: a day and month given without a year leave a full
-	// date undecided in any passage.
-	DayMonthAnywhere = "day-month-anywhere"
-	// WeekdayOf: a weekday in a dated article states its full date.
-	WeekdayOf = "weekday-of"
-	// YearsLeftOut: a year alone is undecided with its sentence's date.
-	YearsLeftOut = "years-left-out"
-	// Age: "at the age of 78" is 78 years.
-	Age = "age"
-	// TitleLower: a capitalized word the text also writes in lower case
-	// is not a name.
-	TitleLower = "title-lower"
-	// AfterPlace: a name after a country is stated by the rest of it.
-	AfterPlace = "after-place"
 	// BareHour: an hour the sources give only as a bare number is
 	// undecided.
 	BareHour = "bare-hour"

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
@@ -121,9 +120,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		}
 	default:
 		if p := ix.findValue(c, q); p != nil {
-			return Verdict{Status: Supported, Evidence: p}
-		}
-		if p := ix.weekdayOf(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
 		if v, ok := ix.partialDate(c, q); ok {
@@ -410,9 +406,7 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 	for _, part := range ix.parts {
 		for _, id := range part.values[key] {
 			p := &part.passages[id]
-			if q.overlap(p) == 0 && (cd.Day == 0 || ablate.Off(ablate.DayMonthAnywhere)) {
-				// A day and month ("October 6th") rarely match by
-				// chance; a month alone must be about the same thing.
+			if q.overlap(p) == 0 {
 				continue
 			}
 			for _, s := range p.Claims {
@@ -475,50 +469,6 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	return best, bestScore > 0 || n == 1
 }
 
-// weekdayOf returns a passage about the same thing as the full date claim
-// c (as for a contradiction) that gives c's weekday alone ("narrowed the
-// list to three Wednesday evening"), in a document that gives a full date
-// from that day to six days later (the day it was written: "March 2,
-// 2017" makes that Wednesday March 1, 2017); nil when there is none.
-func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
-	cd, ok := claim.ParseDate(c.Value)
-	if ablate.Off(ablate.WeekdayOf) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
-		return nil
-	}
-	day := time.Date(cd.Year, time.Month(cd.Month), cd.Day, 12, 0, 0, 0, time.UTC)
-	if day.Month() != time.Month(cd.Month) {
-		return nil // no such day
-	}
-	weekday := strings.ToLower(day.Weekday().String())
-	need := contradictionOverlap(q)
-	for _, part := range ix.parts {
-		dated := false
-		for _, y := range []int{day.Year(), day.AddDate(0, 0, 6).Year()} {
-			for _, id := range part.values["date:y:"+strconv.Itoa(y)] {
-				for _, s := range part.passages[id].Claims {
-					sd, ok := claim.ParseDate(s.Value)
-					if s.Kind != claim.Date || !ok || sd.Day == 0 || sd.Month == 0 || sd.Period != 0 {
-						continue
-					}
-					if d := time.Date(sd.Year, time.Month(sd.Month), sd.Day, 12, 0, 0, 0, time.UTC).Sub(day); d >= 0 && d <= 6*24*time.Hour {
-						dated = true
-					}
-				}
-			}
-		}
-		if !dated {
-			continue
-		}
-		for _, id := range part.values["date:w:"+weekday] {
-			p := &part.passages[id]
-			if q.overlap(p) >= need {
-				return p
-			}
-		}
-	}
-	return nil
-}
-
 // relativeDate decides a date claim with a year or month that no passage states or
 // contradicts, where the passage that best matches its sentence (sharing
 // minRelativeOverlap words or more, and a quarter of the sentence's)
@@ -528,8 +478,7 @@ func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
 // so the claim is undecided, with Why quoting the relative date.
 func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Year == 0 && cd.Month == 0 || cd.Period != 0 ||
-		cd.Year == 0 && ablate.Off(ablate.RelativeMonth) {
+	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Period != 0 {
 		return Verdict{}, false
 	}
 	cands := ix.candidates(q)
@@ -544,32 +493,6 @@ func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	}
 	return Verdict{Status: Undecided, Evidence: p,
 		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", rel)}, true
-}
-
-// YearsLeftOut revises the verdicts vs on claims cs (of one output, in
-// order): a year alone that no source states ("the 2018 festival") is
-// undecided, as the date it belongs to is, when the sources give a date of
-// the same sentence and year without the year ("18 October 2018" where
-// the source says "Thursday 18 October"): the sources leave that year
-// out, they do not deny it.
-func YearsLeftOut(cs []claim.Claim, vs []Verdict) {
-	if ablate.Off(ablate.YearsLeftOut) {
-		return
-	}
-	for i, c := range cs {
-		cd, ok := claim.ParseDate(c.Value)
-		if vs[i].Status != Unsupported || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month != 0 || cd.Period != 0 {
-			continue
-		}
-		for j, o := range cs {
-			od, ok := claim.ParseDate(o.Value)
-			if j != i && o.Kind == claim.Date && ok && od.Year == cd.Year && o.Sentence == c.Sentence &&
-				vs[j].Status == Undecided && vs[j].Why != "" && vs[j].Evidence != nil {
-				vs[i] = Verdict{Status: Undecided, Evidence: vs[j].Evidence, Source: vs[j].Source, Found: vs[j].Found, Why: vs[j].Why}
-				break
-			}
-		}
-	}
 }
 
 // minRelativeOverlap is the fewest words a passage dating something

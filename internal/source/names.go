@@ -34,13 +34,6 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	if rest := afterPlace(core); len(rest) >= 2 && !ablate.Off(ablate.AfterPlace) {
-		// "United States National Film Registry" is the "National
-		// Film Registry" of that country.
-		if p := ix.findWords(rest); p != nil {
-			return p
-		}
-	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
@@ -64,11 +57,7 @@ func (ix *Index) findSqueezed(text string) *Passage {
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			joined := part.joined[key[:i]]
-			if ablate.Off(ablate.Joined) {
-				joined = nil
-			}
-			for _, id := range slices.Concat(part.words[claim.Stem(key[:i])], joined) {
+			for _, id := range part.words[claim.Stem(key[:i])] {
 				if seen[id] {
 					continue
 				}
@@ -165,26 +154,6 @@ func nameForms(core []string) [][]string {
 		}
 	}
 	return forms
-}
-
-// afterPlace returns the words of the name of stems core after a leading
-// country, region or nationality ("United States", "British"), or nil
-// when it does not start with one.
-func afterPlace(core []string) []string {
-	pl := places()
-	if len(core) > 1 {
-		if _, ok := pl[core[0]]; ok {
-			return core[1:]
-		}
-	}
-	for _, alts := range pl {
-		for _, alt := range alts {
-			if len(alt) > 1 && len(alt) < len(core) && slices.Equal(alt, core[:len(alt)]) {
-				return core[len(alt):]
-			}
-		}
-	}
-	return nil
 }
 
 // findInitials returns a passage that writes the name of several words
