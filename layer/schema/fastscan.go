@@ -151,6 +151,10 @@ type scanner struct {
 	spans [][2]int // scratch: ranges of canonical forms
 	keys  [][2]int // scratch: ranges of the keys of the objects being read
 	stack []byte   // scratch: closing bytes of the containers being skipped
+	// objs holds, for each object being skipped, where its keys start in
+	// keys: a skipped object's duplicate keys bail too, since the decoder
+	// reports them (a duplicate_key warning) whatever the schema checks.
+	objs []int
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
@@ -734,9 +738,9 @@ func (s *scanner) skipString(i int) (int, bool) {
 
 // skipContainer reads an array or object without recursion.
 func (s *scanner) skipContainer(i int) (int, bool) {
-	base, depth := len(s.stack), s.depth
+	base, depth, keys, objs := len(s.stack), s.depth, len(s.keys), len(s.objs)
 	end, ok := s.skipContainerFrom(i, base)
-	s.stack, s.depth = s.stack[:base], depth
+	s.stack, s.depth, s.keys, s.objs = s.stack[:base], depth, s.keys[:keys], s.objs[:objs]
 	return end, ok
 }
 
@@ -761,6 +765,7 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			if d[i] != closing {
 				s.stack = append(s.stack, closing)
 				if closing == '}' {
+					s.objs = append(s.objs, len(s.keys))
 					if i, ok = s.skipKey(i); !ok {
 						return 0, false
 					}
@@ -785,6 +790,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			}
 			top := s.stack[len(s.stack)-1]
 			if d[i] == top {
+				if top == '}' && !s.closeObject() {
+					return 0, false
+				}
 				s.stack = s.stack[:len(s.stack)-1]
 				s.depth--
 				i++
@@ -806,7 +814,10 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 	}
 }
 
-// skipKey reads `"key" :` and the white space after it.
+// skipKey reads `"key" :` and the white space after it, within the
+// object skipped last (see scanner.objs): it bails when the key repeats
+// one of the object's first linearKeys keys, or holds an escape (whose
+// text only the decoder compares).
 func (s *scanner) skipKey(i int) (int, bool) {
 	d := s.data
 	if d[i] != '"' {
@@ -816,6 +827,18 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	key := d[i+1 : j-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return s.fail()
+	}
+	if start := s.objs[len(s.objs)-1]; len(s.keys)-start < linearKeys {
+		for _, sp := range s.keys[start:] {
+			if bytes.Equal(d[sp[0]:sp[1]], key) {
+				return s.fail()
+			}
+		}
+	}
+	s.keys = append(s.keys, [2]int{i + 1, j - 1})
 	j = skipWS(d, j)
 	if j >= len(d) || d[j] != ':' {
 		return s.fail()
@@ -825,6 +848,18 @@ func (s *scanner) skipKey(i int) (int, bool) {
 		return s.fail()
 	}
 	return j, true
+}
+
+// closeObject ends the object skipped last: past linearKeys keys, its
+// keys are sorted to find a duplicate, which bails.
+func (s *scanner) closeObject() bool {
+	start := s.objs[len(s.objs)-1]
+	if len(s.keys)-start > linearKeys && s.duplicateKeys(start) {
+		s.bail = true
+		return false
+	}
+	s.keys, s.objs = s.keys[:start], s.objs[:len(s.objs)-1]
+	return true
 }
 
 // members calls f for each member of the object at data[i] with the
