@@ -154,7 +154,16 @@ type scanner struct {
 	// objs holds, for each object being skipped, where its keys start in
 	// keys: a skipped object's duplicate keys bail too, since the decoder
 	// reports them (a duplicate_key warning) whatever the schema checks.
-	objs []int
+	objs []skipObj
+	// escaped is whether the string skipString read last holds an escape.
+	escaped bool
+}
+
+// skipObj is an object being skipped: where its keys start in
+// scanner.keys, and a mask of bits of the keys read (see skipKey).
+type skipObj struct {
+	start int
+	mask  uint64
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
@@ -701,6 +710,7 @@ func (s *scanner) skipString(i int) (int, bool) {
 	d := s.data
 	j := i + 1
 	ascii := true
+	s.escaped = false
 	for j < len(d) {
 		switch c := d[j]; {
 		case c == '"':
@@ -713,6 +723,7 @@ func (s *scanner) skipString(i int) (int, bool) {
 			if j+1 >= len(d) {
 				return s.fail()
 			}
+			s.escaped = true
 			switch d[j+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
@@ -765,7 +776,7 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			if d[i] != closing {
 				s.stack = append(s.stack, closing)
 				if closing == '}' {
-					s.objs = append(s.objs, len(s.keys))
+					s.objs = append(s.objs, skipObj{start: len(s.keys)})
 					if i, ok = s.skipKey(i); !ok {
 						return 0, false
 					}
@@ -827,17 +838,22 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	key := d[i+1 : j-1]
-	if bytes.IndexByte(key, '\\') >= 0 {
+	if s.escaped {
 		return s.fail()
 	}
-	if start := s.objs[len(s.objs)-1]; len(s.keys)-start < linearKeys {
-		for _, sp := range s.keys[start:] {
-			if bytes.Equal(d[sp[0]:sp[1]], key) {
+	key := d[i+1 : j-1]
+	// A key is compared with the object's others only when one of them
+	// shares its length and its first and last bytes' bit in the mask.
+	o := &s.objs[len(s.objs)-1]
+	bit := uint64(1) << ((uint(len(key))*7 + uint(d[i+1])*3 + uint(d[j-2])) & 63)
+	if o.mask&bit != 0 && len(s.keys)-o.start < linearKeys {
+		for _, sp := range s.keys[o.start:] {
+			if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
 				return s.fail()
 			}
 		}
 	}
+	o.mask |= bit
 	s.keys = append(s.keys, [2]int{i + 1, j - 1})
 	j = skipWS(d, j)
 	if j >= len(d) || d[j] != ':' {
@@ -853,7 +869,7 @@ func (s *scanner) skipKey(i int) (int, bool) {
 // closeObject ends the object skipped last: past linearKeys keys, its
 // keys are sorted to find a duplicate, which bails.
 func (s *scanner) closeObject() bool {
-	start := s.objs[len(s.objs)-1]
+	start := s.objs[len(s.objs)-1].start
 	if len(s.keys)-start > linearKeys && s.duplicateKeys(start) {
 		s.bail = true
 		return false
