@@ -105,6 +105,15 @@ func (c *Conventions) merge(o Conventions) {
 	}
 }
 
+// requiredFrom names where Required was declared: a file, or the
+// caller's declarations.
+func (c *Conventions) requiredFrom() string {
+	if c.RequiredFrom == "" {
+		return "judge's configuration"
+	}
+	return c.RequiredFrom
+}
+
 // dataDir reports whether rel, a slash path under the tools root, is a
 // data folder the registry declares or lies inside one.
 func (c *Conventions) dataDir(rel string) bool {

@@ -303,7 +303,7 @@ func (c *checker) version() {
 	switch {
 	case reg.Required != nil && slices.Contains(reg.Required, "version"):
 		c.report(result.Error, result.MissingField, "manifest.version", c.fieldPos("version"), sugg,
-			"Required field '%s' is missing (%s declares it required)", c.fieldName("version"), reg.RequiredFrom)
+			"Required field '%s' is missing (%s declares it required)", c.fieldName("version"), reg.requiredFrom())
 	case reg.Required != nil:
 	case c.xml == nil && c.run.versioned > 0 && c.run.noVersion*4 >= c.run.versioned:
 		c.report(result.Warning, result.MissingField, "manifest.version", c.fieldPos("version"), sugg+
@@ -336,8 +336,8 @@ func (c *checker) required() {
 			continue
 		}
 		c.report(result.Error, result.MissingField, "manifest.required", c.startPos(),
-			"Add "+f+", or remove it from the fields "+c.reg.conv.RequiredFrom+" requires",
-			"Required field '%s' is missing (%s declares it required)", f, c.reg.conv.RequiredFrom)
+			"Add "+f+", or remove it from the fields "+c.reg.conv.requiredFrom()+" requires",
+			"Required field '%s' is missing (%s declares it required)", f, c.reg.conv.requiredFrom())
 	}
 }
 

@@ -386,6 +386,21 @@ func TestRegistryDialect(t *testing.T) {
 	if is := issueOf(load(append(files[:2:2], decl, tool("x", false, ""))...), "t/a", "manifest.version"); is == nil || is.Severity != result.Error || !strings.Contains(is.Message, "declares it required") {
 		t.Errorf("declared version: want an error naming the declaration, got %+v", is)
 	}
+	// Declared by the caller (judge's configuration) instead.
+	reg, err := manifest.LoadFilesWith(ctx, manifest.Conventions{Required: []string{"executor_id", "license"}}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crep, err := manifest.Lint(ctx, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if is := issueOf(crep, "t/b", "manifest.required"); is == nil || is.Message != "Required field 'license' is missing (judge's configuration declares it required)" {
+		t.Errorf("caller's declaration: got %+v", is)
+	}
+	if is := issueOf(crep, "t/a", "manifest.version"); is != nil {
+		t.Errorf("caller's declaration without version: want no version finding, got %+v", is)
+	}
 	root := t.TempDir()
 	writeFile(t, root, "kinds/tool.yaml", []byte("kind: tool\nrequired_metadata: [executor_id]\n"))
 	writeFile(t, root, "tools/"+manifest.RegistryFile, []byte("kind_schema: ../kinds/tool.yaml\n"))
