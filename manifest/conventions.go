@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -386,6 +387,87 @@ func readConventions(r root) (Conventions, error) {
 		c.Required, c.RequiredFrom = req, at
 	}
 	return c, nil
+}
+
+// Limits of the search for a kind definition beside a tools directory.
+const (
+	kindSearchDepth   = 3    // directories below the tools directory's parent
+	kindSearchEntries = 2000 // entries looked at, in all
+)
+
+// findKindSchema looks beside the tools directory dir (in its parent, at
+// most kindSearchDepth levels down, dir itself and hidden or dependency
+// folders aside) for the registry's kind definition for tools: a YAML
+// file with a required_metadata list that says it is about tools (named
+// tool.yaml or tools.yaml, in a folder so named, or with kind, name or
+// type tool). It returns the fields the first one in lexical order lists
+// and its path.
+func findKindSchema(dir string) ([]string, string) {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if parent == filepath.Clean(dir) {
+		return nil, ""
+	}
+	fsys := os.DirFS(parent)
+	self := filepath.Base(filepath.Clean(dir))
+	seen := 0
+	var found []string
+	var from string
+	var walk func(rel string, depth int) bool
+	walk = func(rel string, depth int) bool {
+		entries, err := fs.ReadDir(fsys, rel)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			if seen++; seen > kindSearchEntries {
+				return true
+			}
+			name := e.Name()
+			p := path.Join(rel, name)
+			switch {
+			case e.IsDir():
+				if depth >= kindSearchDepth || p == self || strings.HasPrefix(name, ".") ||
+					name == "node_modules" || name == "__pycache__" {
+					continue
+				}
+				if walk(p, depth+1) {
+					return true
+				}
+			case e.Type().IsRegular() && (path.Ext(name) == ".yaml" || path.Ext(name) == ".yml"):
+				data, err := readFile(fsys, p)
+				if err != nil || !bytes.Contains(data, []byte("required_metadata")) {
+					continue
+				}
+				doc, err := decodeYAML(p, data, 0, 0)
+				if err != nil {
+					continue
+				}
+				req, ok := kindRequired(doc)
+				if ok && aboutTools(p, doc) {
+					found, from = req, filepath.Join(parent, filepath.FromSlash(p))
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(".", 0)
+	return found, from
+}
+
+// aboutTools reports whether the kind definition at p describes tools.
+func aboutTools(p string, doc *node) bool {
+	isTool := func(s string) bool { s = strings.ToLower(s); return s == "tool" || s == "tools" }
+	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	if isTool(stem) || isTool(path.Base(path.Dir(p))) {
+		return true
+	}
+	for _, k := range []string{"kind", "name", "type"} {
+		if s, ok := doc.field(k).str(); ok && isTool(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindRequired reads the required_metadata list of a registry's kind

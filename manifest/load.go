@@ -174,6 +174,14 @@ func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error
 			}
 		}
 	}
+	// Or one beside a tools directory on disk (.ai/kinds/tool.yaml
+	// beside .ai/tools).
+	for _, r := range roots {
+		if all.Required != nil || r.name == "" {
+			break
+		}
+		all.Required, all.RequiredFrom = findKindSchema(r.name)
+	}
 	for _, t := range l.tools {
 		t.Env = envRefs(t.Config)
 	}

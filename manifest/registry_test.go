@@ -412,6 +412,21 @@ func TestRegistryDialect(t *testing.T) {
 	if got := findings(lintDir(t, filepath.Join(root, "tools")), filepath.Join(root, "tools")); len(got) != 0 {
 		t.Errorf("kind definition without version: want no finding, got %q", got)
 	}
+	// Without kind_schema, the kind definition beside the tools directory
+	// is found; one about another kind is not taken for it.
+	side := t.TempDir()
+	writeFile(t, side, ".ai/kinds/knowledge.yaml", []byte("required_metadata: [version, title]\n"))
+	writeFile(t, side, ".ai/kinds/tool/schema.yaml", []byte("schema:\n  required_metadata: [executor_id, license]\n"))
+	for _, f := range files {
+		writeFile(t, side, ".ai/tools/"+f.Path, []byte(f.Content))
+	}
+	srep := lintDir(t, filepath.Join(side, ".ai/tools"))
+	if got := findings(srep, filepath.Join(side, ".ai/tools")); len(got) != 5 || !strings.HasSuffix(got[0], "missing_field manifest.required") {
+		t.Errorf("kind definition beside the tools: want license missing on each of the 5 tools and no version finding, got %q", got)
+	}
+	if is := issueOf(srep, "t/a", "manifest.required"); is == nil || !strings.Contains(is.Message, filepath.Join(side, ".ai/kinds/tool/schema.yaml")+" declares it required") {
+		t.Errorf("kind definition beside the tools: want the finding to name it, got %+v", is)
+	}
 	writeFile(t, root, "tools/"+manifest.RegistryFile, []byte("kind_schema: ../kinds/missing.yaml\n"))
 	if _, err := manifest.LoadDirs(ctx, filepath.Join(root, "tools")); err == nil || !strings.Contains(err.Error(), "missing.yaml that kind_schema names cannot be read") {
 		t.Errorf("missing kind definition: got %v", err)
