@@ -389,49 +389,42 @@ func readConventions(r root) (Conventions, error) {
 	return c, nil
 }
 
-// Limits of the search for a kind definition beside a tools directory.
-const (
-	kindSearchDepth   = 3    // directories below the tools directory's parent
-	kindSearchEntries = 2000 // entries looked at, in all
-)
+// kindSearchEntries bounds the entries the search for a kind definition
+// beside a tools directory looks at.
+const kindSearchEntries = 500
 
-// findKindSchema looks beside the tools directory dir (in its parent, at
-// most kindSearchDepth levels down, dir itself and hidden or dependency
-// folders aside) for the registry's kind definition for tools: a YAML
-// file with a required_metadata list that says it is about tools (named
-// tool.yaml or tools.yaml, in a folder so named, or with kind, name or
-// type tool). It returns the fields the first one in lexical order lists
-// and its path.
+// findKindSchema looks beside the tools directory dir for the registry's
+// kind definition for tools: in a folder kinds (or kind) of dir's parent,
+// at most two levels down, a YAML file with a required_metadata list that
+// says it is about tools (named tool.yaml or tools.yaml, in a folder so
+// named, or with kind, name or type tool). It returns the fields the first
+// one in lexical order lists and its path.
 func findKindSchema(dir string) ([]string, string) {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if parent == filepath.Clean(dir) {
 		return nil, ""
 	}
 	fsys := os.DirFS(parent)
-	self := filepath.Base(filepath.Clean(dir))
 	seen := 0
-	var found []string
-	var from string
-	var walk func(rel string, depth int) bool
-	walk = func(rel string, depth int) bool {
+	var walk func(rel string, depth int) ([]string, string)
+	walk = func(rel string, depth int) ([]string, string) {
 		entries, err := fs.ReadDir(fsys, rel)
 		if err != nil {
-			return false
+			return nil, ""
 		}
 		for _, e := range entries {
 			if seen++; seen > kindSearchEntries {
-				return true
+				return nil, ""
 			}
 			name := e.Name()
 			p := path.Join(rel, name)
 			switch {
 			case e.IsDir():
-				if depth >= kindSearchDepth || p == self || strings.HasPrefix(name, ".") ||
-					name == "node_modules" || name == "__pycache__" {
+				if depth >= 2 || strings.HasPrefix(name, ".") {
 					continue
 				}
-				if walk(p, depth+1) {
-					return true
+				if req, from := walk(p, depth+1); req != nil {
+					return req, from
 				}
 			case e.Type().IsRegular() && (path.Ext(name) == ".yaml" || path.Ext(name) == ".yml"):
 				data, err := readFile(fsys, p)
@@ -442,17 +435,21 @@ func findKindSchema(dir string) ([]string, string) {
 				if err != nil {
 					continue
 				}
-				req, ok := kindRequired(doc)
-				if ok && aboutTools(p, doc) {
-					found, from = req, filepath.Join(parent, filepath.FromSlash(p))
-					return true
+				if req, ok := kindRequired(doc); ok && aboutTools(p, doc) {
+					return req, filepath.Join(parent, filepath.FromSlash(p))
 				}
 			}
 		}
-		return false
+		return nil, ""
 	}
-	walk(".", 0)
-	return found, from
+	for _, k := range []string{"kinds", "kind"} {
+		if st, err := fs.Stat(fsys, k); err == nil && st.IsDir() {
+			if req, from := walk(k, 0); req != nil {
+				return req, from
+			}
+		}
+	}
+	return nil, ""
 }
 
 // aboutTools reports whether the kind definition at p describes tools.

@@ -427,6 +427,15 @@ func TestRegistryDialect(t *testing.T) {
 	if is := issueOf(srep, "t/a", "manifest.required"); is == nil || !strings.Contains(is.Message, filepath.Join(side, ".ai/kinds/tool/schema.yaml")+" declares it required") {
 		t.Errorf("kind definition beside the tools: want the finding to name it, got %+v", is)
 	}
+	// A sibling registry's kind definition is not this one's.
+	sib := t.TempDir()
+	writeFile(t, sib, "other/kinds/tool.yaml", []byte("required_metadata: [executor_id]\n"))
+	for _, f := range files {
+		writeFile(t, sib, "mine/"+f.Path, []byte(f.Content))
+	}
+	if is := issueOf(lintDir(t, filepath.Join(sib, "mine")), "t/a", "manifest.version"); is == nil || is.Severity != result.Error {
+		t.Errorf("sibling registry's kind definition: want the spec's version error, got %+v", is)
+	}
 	writeFile(t, root, "tools/"+manifest.RegistryFile, []byte("kind_schema: ../kinds/missing.yaml\n"))
 	if _, err := manifest.LoadDirs(ctx, filepath.Join(root, "tools")); err == nil || !strings.Contains(err.Error(), "missing.yaml that kind_schema names cannot be read") {
 		t.Errorf("missing kind definition: got %v", err)
