@@ -139,6 +139,7 @@ type Gateway struct {
 	skipped  []Skip
 	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
 	failed   map[string]string         // upstream servers failing at the last refresh, and why
+	refresh  sync.Mutex                // one Refresh at a time (list changes, retries)
 	retry    chan struct{}             // an upstream failed: RetryUpstreams wakes
 
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
@@ -202,6 +203,8 @@ func (g *Gateway) Offered() []string {
 // it out), scanned for poisoning and, for an upstream tool, checked
 // against its pin. Call it when an upstream announces a changed tool list.
 func (g *Gateway) Refresh(ctx context.Context) error {
+	g.refresh.Lock()
+	defer g.refresh.Unlock()
 	tools, err := g.backend.Tools(ctx)
 	if err != nil {
 		return fmt.Errorf("gateway: list tools: %w", err)
