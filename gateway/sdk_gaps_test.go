@@ -13,9 +13,10 @@ type gapKey struct{ client, server, transport, feature string }
 // still differs, so the work that closes one fails the test until its line
 // is removed (or narrowed) here; every feature not listed must be equal.
 //
-// A line covers its clients × servers × transports, comma-separated.
+// A line covers its clients × servers × transports × features,
+// comma-separated.
 func knownGaps() map[gapKey]string {
-	lines := []struct{ clients, servers, transports, feature, why string }{
+	lines := []struct{ clients, servers, transports, features, why string }{
 		// What the gateway advertises and lists (gw-proxy).
 		{"ts,go", "everything,memory", "stdio,http", "initialize",
 			"the gateway advertises tools only: no completions, logging, prompts or resources capability, no instructions"},
@@ -47,8 +48,15 @@ func knownGaps() map[gapKey]string {
 			"access widened: the gateway answers roots/list with nothing, server-filesystem keeps its command-line directories, and a file outside the client's roots is read"},
 		{"ts,go", "filesystem", "stdio,http", "call/structured",
 			"list_allowed_directories shows both command-line directories, not the client's root (roots not relayed)"},
-		{"ts,go", "everything", "stdio,http", "cancellation",
+		{"ts", "everything", "stdio,http", "cancellation",
 			"the gateway answers the cancelled request (the TS client reports a response for an unknown message ID); the spec says it must not"},
+		// The stdio fast path's own field (gw-calls / gw-proxy).
+		{"go", "everything", "stdio", "call/text,call/image,call/annotated,call/embedded-resource,call/resource-link,call/structured,call/upstream-error,cancellation",
+			"the stdio fast path writes resultType: complete, which the server did not send (the go-sdk client decodes it; the TS client drops it)"},
+		{"go", "filesystem", "stdio", "call/text,call/image,call/upstream-error",
+			"the stdio fast path writes resultType: complete, which the server did not send"},
+		{"go", "memory", "stdio", "call/structured,call/text,call/upstream-error",
+			"the stdio fast path writes resultType: complete, which the server did not send"},
 		// Resources, prompts, completion (gw-proxy).
 		{"ts,go", "everything", "stdio,http", "resources/list",
 			"not proxied: the gateway's own empty list (with go-sdk's cacheScope: public)"},
@@ -70,7 +78,9 @@ func knownGaps() map[gapKey]string {
 		for _, c := range strings.Split(l.clients, ",") {
 			for _, s := range strings.Split(l.servers, ",") {
 				for _, tr := range strings.Split(l.transports, ",") {
-					out[gapKey{c, s, tr, l.feature}] = l.why
+					for _, f := range strings.Split(l.features, ",") {
+						out[gapKey{c, s, tr, f}] = l.why
+					}
 				}
 			}
 		}
