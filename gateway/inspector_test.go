@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -25,8 +26,8 @@ func TestInspectorCLI(t *testing.T) {
 	t.Parallel()
 	f := needSDKClient(t)
 	cli := filepath.Join(f.modules, "@modelcontextprotocol/inspector/cli/build/cli.js")
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not installed: the Inspector CLI runs through npm's node_modules")
+	if _, err := os.Stat(cli); err != nil {
+		t.Skipf("the MCP Inspector is not installed: run scripts/test (npm ci in gateway/%s): %v", sdkClientDir, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

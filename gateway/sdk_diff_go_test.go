@@ -25,6 +25,9 @@ import (
 var (
 	uuidRE = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	timeRE = regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(\s?[AP]M)?`)
+	// simulatedLogRE matches server-everything's simulated log messages,
+	// whose level and text are drawn at random.
+	simulatedLogRE = regexp.MustCompile(`(?i)level.?message`)
 )
 
 func normString(s string) string {
@@ -123,7 +126,7 @@ func (g *goClient) note(method string, params any) {
 			if s, ok := lm.Data.(string); ok && strings.HasPrefix(s, "Roots updated") {
 				g.rootsLogged = true
 				break
-			} else if ok && regexp.MustCompile(`(?i)level.?message`).MatchString(s) {
+			} else if ok && simulatedLogRE.MatchString(s) {
 				p := n["params"].(map[string]any)
 				p["level"], p["data"] = "<random>", "<simulated log message>"
 			}
@@ -231,13 +234,8 @@ func (g *goClient) run(feature string, fn func() (any, error)) featureLine {
 	ans, err := fn()
 	line := featureLine{Feature: feature, Accepted: err == nil, Errors: json.RawMessage("[]")}
 	if err != nil {
-		var werr interface{ Error() string } = err
-		code := any(nil)
-		var jerr interface{ Code() int64 }
-		if errors.As(err, &jerr) {
-			code = jerr.Code()
-		}
-		ans = map[string]any{"error": map[string]any{"code": code, "message": normString(werr.Error())}}
+		// go-sdk's errors carry the JSON-RPC code in their text.
+		ans = map[string]any{"error": map[string]any{"message": normString(err.Error())}}
 	}
 	line.Answer, _ = json.Marshal(asJSON(ans))
 	g.mu.Lock()
@@ -398,16 +396,26 @@ func (g *goClient) features(ctx context.Context, server string, f *sdkFixture) (
 		})
 		run("roots", func() (any, error) {
 			res, err := g.call(ctx, "get-roots-list", map[string]any{})
+			g.mu.Lock()
+			defer g.mu.Unlock()
 			return map[string]any{"result": res, "requests": g.rootsAsked > 0, "logged": g.rootsLogged}, err
 		})
 		run("sampling", func() (any, error) {
+			g.mu.Lock()
 			g.sampling = nil
+			g.mu.Unlock()
 			res, err := g.call(ctx, "trigger-sampling-request", map[string]any{"prompt": "Say hi", "maxTokens": 20})
+			g.mu.Lock()
+			defer g.mu.Unlock()
 			return map[string]any{"result": res, "requests": g.sampling}, err
 		})
 		run("elicitation", func() (any, error) {
+			g.mu.Lock()
 			g.elicitation = nil
+			g.mu.Unlock()
 			res, err := g.call(ctx, "trigger-elicitation-request", map[string]any{})
+			g.mu.Lock()
+			defer g.mu.Unlock()
 			return map[string]any{"result": res, "requests": g.elicitation}, err
 		})
 		run("cancellation", func() (any, error) {
@@ -474,6 +482,8 @@ func (g *goClient) features(ctx context.Context, server string, f *sdkFixture) (
 				return nil, err
 			}
 			outside, err := g.call(ctx, "read_text_file", map[string]any{"path": f.outside})
+			g.mu.Lock()
+			defer g.mu.Unlock()
 			return map[string]any{"requested": g.rootsAsked > 0, "allowed": allowed, "outside": outside}, err
 		})
 		run("polling", func() (any, error) { return g.polling(ctx, "read_text_file", map[string]any{"path": f.inside}) })

@@ -367,7 +367,10 @@ func summary(l featureLine) string {
 			}
 		}
 		_ = json.Unmarshal(l.Answer, &a)
-		return fmt.Sprintf("threw %v %s", a.Error.Code, truncate(a.Error.Message, 60))
+		if a.Error.Code != nil {
+			return fmt.Sprintf("threw %v %s", a.Error.Code, truncate(a.Error.Message, 60))
+		}
+		return "threw " + truncate(a.Error.Message, 60)
 	}
 	s := "accepted"
 	if bytes.Contains(l.Answer, []byte(`"isError":true`)) {

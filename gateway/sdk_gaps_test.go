@@ -21,7 +21,7 @@ func knownGaps() map[gapKey]string {
 		{"ts,go", "everything,memory", "stdio,http", "initialize",
 			"the gateway advertises tools only: no completions, logging, prompts or resources capability, no instructions"},
 		{"ts,go", "everything,filesystem,memory", "stdio,http", "tools/list",
-			"tool fields dropped (title, annotations, execution; server-memory's outputSchema); server-everything's sampling, elicitation and roots tools not offered; go-sdk's cacheScope: public added"},
+			"tool fields dropped (title, annotations, execution); server-everything's sampling, elicitation and roots tools not offered; the Go client also sees go-sdk's cacheScope: public"},
 		// Refusals (gw-calls).
 		{"ts,go", "everything", "stdio,http", "call/invalid-args",
 			"the refusal carries judge's structuredContent {result, normalized_arguments, repair}; the server's own has none"},
