@@ -140,6 +140,11 @@ func (g *goClient) note(method string, params any) {
 		g.notifications = append(g.notifications, n)
 	}
 	g.mu.Unlock()
+	g.poke()
+}
+
+// poke wakes a waitFor.
+func (g *goClient) poke() {
 	select {
 	case g.wake <- struct{}{}:
 	default:
@@ -205,12 +210,14 @@ func (f *sdkFixture) connectGo(ctx context.Context, stdio []string, env map[stri
 	client.AddRoots(&mcp.Root{URI: "file://" + f.rootA, Name: "root 1"})
 	client.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
 			if method == "roots/list" {
 				g.mu.Lock()
 				g.rootsAsked++
 				g.mu.Unlock()
+				g.poke()
 			}
-			return next(ctx, method, req)
+			return res, err
 		}
 	})
 	var t mcp.Transport
@@ -401,6 +408,10 @@ func (g *goClient) features(ctx context.Context, server string, f *sdkFixture) (
 				Argument: mcp.CompleteParamsArgument{Name: "department", Value: "E"}})
 		})
 		run("roots", func() (any, error) {
+			// server-everything asks for the roots 350 ms after
+			// initialize and then logs "Roots updated": wait for that
+			// (or 2 s, when it never comes).
+			g.waitFor(func() bool { return g.rootsLogged }, 2*time.Second)
 			res, err := g.call(ctx, "get-roots-list", map[string]any{})
 			g.mu.Lock()
 			defer g.mu.Unlock()
@@ -477,6 +488,10 @@ func (g *goClient) features(ctx context.Context, server string, f *sdkFixture) (
 		})
 		run("polling", func() (any, error) { return g.polling(ctx, "get-sum", map[string]any{"a": 1, "b": 2}) })
 	case "filesystem":
+		// server-filesystem asks for the client's roots once the session is
+		// initialized and then narrows its directories to them: wait until
+		// the client has answered (or 2 s, when it is never asked).
+		g.waitFor(func() bool { return g.rootsAsked > 0 }, 2*time.Second)
 		run("call/text", call("read_text_file", map[string]any{"path": f.inside}))
 		run("call/image", call("read_media_file", map[string]any{"path": f.image}))
 		run("call/structured", call("list_allowed_directories", map[string]any{}))

@@ -122,6 +122,10 @@ const client = new Client(
 );
 client.setRequestHandler(ListRootsRequestSchema, async () => {
   rootsRequests++;
+  // Wake the waiters once the answer is on its way.
+  setImmediate(() => {
+    for (const w of waiters) w();
+  });
   return { roots };
 });
 client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
@@ -149,6 +153,7 @@ client.fallbackNotificationHandler = async (n) => {
   }
   if (n.method === "notifications/message" && typeof n.params?.data === "string" && n.params.data.startsWith("Roots updated")) {
     rootsLogged = true;
+    for (const w of waiters) w();
     return;
   }
   notifications.push(normalizeNotification(n));
@@ -315,7 +320,12 @@ if (spec.server === "everything") {
   await run("completion", () =>
     client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "E" } }),
   );
-  await run("roots", async () => ({ result: await call("get-roots-list", {}), requests: rootsRequests > 0, logged: rootsLogged }));
+  await run("roots", async () => {
+    // server-everything asks for the roots 350 ms after initialize and
+    // then logs "Roots updated": wait for that (or 2 s, when it never comes).
+    await waitFor(() => rootsLogged, 2000);
+    return { result: await call("get-roots-list", {}), requests: rootsRequests > 0, logged: rootsLogged };
+  });
   await run("sampling", async () => {
     samplingRequests = [];
     const res = await call("trigger-sampling-request", { prompt: "Say hi", maxTokens: 20 });
@@ -346,6 +356,10 @@ if (spec.server === "everything") {
   });
   await run("polling", () => polling("get-sum", { a: 1, b: 2 }));
 } else if (spec.server === "filesystem") {
+  // server-filesystem asks for the client's roots once the session is
+  // initialized and then narrows its directories to them: wait until the
+  // client has answered (or 2 s, when it is never asked) before calling.
+  await waitFor(() => rootsRequests > 0, 2000);
   await run("call/text", () => call("read_text_file", { path: spec.inside }));
   await run("call/image", () => call("read_media_file", { path: spec.image }));
   await run("call/structured", () => call("list_allowed_directories", {}));
