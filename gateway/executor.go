@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agentjudge/judge/executor"
 )
 
@@ -20,9 +22,25 @@ func (b runnerBackend) Tools(ctx context.Context) ([]Tool, error) {
 	}
 	out := make([]Tool, len(ts))
 	for i, t := range ts {
-		out[i] = Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Server: t.Server, Upstream: t.Upstream}
+		out[i] = Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Server: t.Server, Upstream: t.Upstream, Raw: t.Raw}
 	}
 	return out, nil
+}
+
+// SetDownstream implements Proxy.
+func (b runnerBackend) SetDownstream(d executor.Downstream, caps *mcp.ClientCapabilities) bool {
+	return b.r.SetDownstream(d, caps)
+}
+
+// ProtocolVersion implements Proxy.
+func (b runnerBackend) ProtocolVersion() string { return b.r.ProtocolVersion() }
+
+// RootsChanged implements Proxy.
+func (b runnerBackend) RootsChanged() { b.r.RootsChanged() }
+
+// SetLogLevel implements Proxy.
+func (b runnerBackend) SetLogLevel(ctx context.Context, level mcp.LoggingLevel) error {
+	return b.r.SetLogLevel(ctx, level)
 }
 
 func (b runnerBackend) Call(ctx context.Context, name string, args json.RawMessage) (*Result, error) {

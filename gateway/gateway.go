@@ -46,6 +46,11 @@ type Tool struct {
 	// Upstream is the upstream server's own name of the tool, what is
 	// pinned; empty means Name.
 	Upstream string
+	// Raw is the upstream's definition of the tool as it sent it; tools/list
+	// offers every member of it (title, annotations, execution, …) with
+	// the gateway's name, description and input schema. nil for a
+	// registry tool.
+	Raw json.RawMessage
 }
 
 // pinName is the name a tool is pinned under.
@@ -133,6 +138,11 @@ type Gateway struct {
 	skipped  []Skip
 	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
 
+	servers map[string]string // offered tool -> its upstream server ("" for a registry tool)
+	listed  []json.RawMessage // tools/list's tools, in the backend's order
+	peers   peers             // the client sessions (proxy.go)
+
+	versions   []string        // the protocol versions offered; nil: the SDK's (proxy.go)
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
 }
@@ -159,10 +169,13 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
+	g.versions = g.protocolVersions(ctx)
 	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
-		Logger:       log,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		SupportedProtocolVersions: g.versions,
+		Logger:                    log,
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
+	g.proxyInit()
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -248,6 +261,10 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 			skip(t, reason)
 			continue
 		}
+		if reason := taskRequired(t.Raw); reason != "" {
+			skip(t, reason)
+			continue
+		}
 		issues := toolscan.ScanTool(toolscan.DefinitionFromJSON(t.Name, t.Description, t.InputSchema, t.OutputSchema), names, "")
 		if g.opts.RefusePoisoned && hasError(issues) {
 			skip(t, "tool poisoning: "+firstError(issues))
@@ -298,6 +315,8 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if len(gone) > 0 {
 		g.server.RemoveTools(gone...)
 	}
+	servers := map[string]string{}
+	listed := make([]json.RawMessage, 0, len(keep))
 	for _, t := range keep {
 		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 		mt.Description, mt.InputSchema = offeredDefinition(t)
@@ -305,7 +324,17 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 			mt.OutputSchema = t.OutputSchema
 		}
 		g.server.AddTool(mt, g.handle)
+		servers[t.Name] = t.Server
+		lt, err := listedTool(t, mt)
+		if err != nil {
+			g.log.Warn("tool offered without the upstream's other members", "tool", t.Name, "err", err)
+			lt, _ = json.Marshal(mt)
+		}
+		listed = append(listed, lt)
 	}
+	g.mu.Lock()
+	g.servers, g.listed = servers, listed
+	g.mu.Unlock()
 	return nil
 }
 
@@ -507,7 +536,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
-	res, err := g.backend.Call(ctx, name, norm)
+	rctx, done := g.inFlight(ctx, sid, name, reqMeta)
+	res, err := g.backend.Call(rctx, name, norm)
+	done()
 	if err != nil {
 		if ctx.Err() != nil {
 			return answer{}, ctx.Err()

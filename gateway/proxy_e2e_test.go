@@ -1,0 +1,463 @@
+package gateway_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The gateway as an MCP proxy, against the real reference servers of
+// npm (installed by scripts/test in executor/testdata/node): each feature
+// asked of a server directly and through judge gateway gives the same
+// answer but for _meta.judge and the calls judge refuses.
+
+// refServer is one reference server: the command that runs it directly
+// and the registry that puts judge gateway in front of it.
+type refServer struct {
+	name string
+	argv []string // node and its arguments
+	env  []string
+}
+
+// reference returns the reference server pkg (server-everything,
+// server-filesystem, server-memory) run with args, skipping the test when
+// it is not installed.
+func reference(t *testing.T, pkg string, args ...string) refServer {
+	t.Helper()
+	js, _ := filepath.Abs(filepath.Join("../executor/testdata/node/node_modules/@modelcontextprotocol", pkg, "dist/index.js"))
+	if _, err := os.Stat(js); err != nil {
+		t.Skipf("@modelcontextprotocol/%s is not installed (scripts/test runs npm ci in executor/testdata/node): %v", pkg, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	return refServer{name: strings.TrimPrefix(pkg, "server-"), argv: append([]string{node, js}, args...)}
+}
+
+// direct is the command that runs the server itself.
+func (s refServer) direct() *exec.Cmd {
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Env = append(os.Environ(), s.env...)
+	return cmd
+}
+
+// gateway is judge gateway in front of the server, with args.
+func (s refServer) gateway(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	dir := t.TempDir()
+	q := func(l []string) string {
+		b, _ := json.Marshal(l)
+		return string(b)
+	}
+	env := map[string]string{}
+	for _, kv := range s.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	envJSON, _ := json.Marshal(env)
+	manifest := fmt.Sprintf(`tool_id: %s
+tool_type: mcp_server
+version: "1.0.0"
+executor: subprocess
+description: The reference MCP server %s
+config:
+  transport: stdio
+  command: %s
+  args: %s
+  env: %s
+  startup_timeout: 60
+`, s.name, s.name, s.argv[0], q(s.argv[1:]), envJSON)
+	if err := os.WriteFile(filepath.Join(dir, s.name+".yaml"), []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return exec.Command(judgeBin, append([]string{"gateway", "--tools", dir}, args...)...)
+}
+
+// rawClient speaks JSON-RPC lines to a server's stdin and stdout, so that
+// what the server sent is seen as it is (the SDK's types drop members
+// they do not know).
+type rawClient struct {
+	t    *testing.T
+	in   io.WriteCloser
+	out  *bufio.Reader
+	next int
+}
+
+func startRaw(t *testing.T, cmd *exec.Cmd, caps string) *rawClient {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := &stderrBuf{}
+	cmd.Stderr = errs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	c := &rawClient{t: t, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	c.request("initialize", `{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"proxy-test","version":"1"}}`)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func (c *rawClient) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// request sends a request and returns its result, answering the
+// server's roots/list with no roots and skipping notifications.
+func (c *rawClient) request(method, params string) json.RawMessage {
+	c.t.Helper()
+	c.next++
+	id := c.next
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params))
+	for {
+		line, err := c.out.ReadBytes('\n')
+		if err != nil {
+			c.t.Fatalf("%s: reading the answer: %v", method, err)
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(line, &msg); err != nil {
+			c.t.Fatalf("%s: %v in %s", method, err, line)
+		}
+		switch {
+		case msg.Method == "roots/list" && msg.ID != nil:
+			c.send(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":{"roots":[]}}`)
+		case msg.Method != "":
+		case string(msg.ID) == fmt.Sprint(id):
+			if msg.Error != nil {
+				c.t.Fatalf("%s: error %s", method, msg.Error)
+			}
+			return msg.Result
+		}
+	}
+}
+
+// rawTools is the tools of a tools/list result, decoded as JSON values.
+func rawTools(t *testing.T, res json.RawMessage) []map[string]any {
+	t.Helper()
+	var r struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Tools
+}
+
+// TestProxyToolsList compares tools/list of each reference server, direct
+// and through judge gateway, member by member and in order: title,
+// annotations, execution, outputSchema, icons and _meta reach the client.
+// The one difference allowed is a tool that requires tasks, which the
+// gateway leaves out.
+func TestProxyToolsList(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	servers := []refServer{
+		reference(t, "server-everything", "stdio"),
+		reference(t, "server-filesystem", root),
+		reference(t, "server-memory"),
+	}
+	servers[2].env = []string{"MEMORY_FILE_PATH=" + filepath.Join(root, "memory.json")}
+	for _, s := range servers {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			direct := rawTools(t, startRaw(t, s.direct(), `{}`).request("tools/list", `{}`))
+			through := rawTools(t, startRaw(t, s.gateway(t), `{}`).request("tools/list", `{}`))
+			var want []map[string]any
+			var required []string
+			for _, tool := range direct {
+				if ex, _ := tool["execution"].(map[string]any); ex["taskSupport"] == "required" {
+					required = append(required, tool["name"].(string))
+					continue
+				}
+				want = append(want, tool)
+			}
+			if len(through) != len(want) {
+				t.Fatalf("gateway lists %d tools, the server %d of which %d do not require tasks", len(through), len(direct), len(want))
+			}
+			members := 0
+			for i := range want {
+				if !reflect.DeepEqual(through[i], want[i]) {
+					a, _ := json.Marshal(want[i])
+					b, _ := json.Marshal(through[i])
+					t.Errorf("tool %d differs:\n direct  %s\n gateway %s", i, a, b)
+				}
+				members += len(want[i])
+			}
+			t.Logf("%s: %d tools, %d members, the same direct and through the gateway; left out as requiring tasks: %v", s.name, len(want), members, required)
+		})
+	}
+}
+
+// proxyClient is a go-sdk client session with what the tests count.
+type proxyClient struct {
+	cs       *mcp.ClientSession
+	mu       sync.Mutex
+	progress []*mcp.ProgressNotificationParams
+	logs     []*mcp.LoggingMessageParams
+	logged   chan struct{}
+	sampled  int
+	elicited int
+}
+
+// connectProxy connects a go-sdk client with roots (when roots is not nil),
+// sampling and elicitation handlers (when caps says so) to cmd.
+func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicitation bool) *proxyClient {
+	t.Helper()
+	pc := &proxyClient{logged: make(chan struct{}, 1)}
+	opts := &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			pc.mu.Lock()
+			pc.progress = append(pc.progress, req.Params)
+			pc.mu.Unlock()
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			pc.mu.Lock()
+			pc.logs = append(pc.logs, req.Params)
+			pc.mu.Unlock()
+			select {
+			case pc.logged <- struct{}{}:
+			default:
+			}
+		},
+	}
+	if roots != nil {
+		opts.Capabilities.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	if sampling {
+		opts.CreateMessageHandler = func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			pc.mu.Lock()
+			pc.sampled++
+			pc.mu.Unlock()
+			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled answer"}}, nil
+		}
+	}
+	if elicitation {
+		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			pc.mu.Lock()
+			pc.elicited++
+			pc.mu.Unlock()
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "proxy-test", Version: "1"}, opts)
+	for _, r := range roots {
+		client.AddRoots(&mcp.Root{URI: "file://" + r, Name: filepath.Base(r)})
+	}
+	errs := &stderrBuf{}
+	cmd.Stderr = errs
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, errs)
+	}
+	t.Cleanup(func() { cs.Close() })
+	pc.cs = cs
+	return pc
+}
+
+// callTool calls a tool and returns its result without judge's block.
+func (pc *proxyClient) callTool(t *testing.T, params *mcp.CallToolParams) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := pc.cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatalf("%s: %v", params.Name, err)
+	}
+	delete(res.Meta, "judge")
+	if len(res.Meta) == 0 {
+		res.Meta = nil
+	}
+	return res
+}
+
+// TestProxyRoots reads a file outside the client's roots through
+// server-filesystem, which is started with two directories: directly the
+// server denies it (it takes the client's roots over its command line),
+// and so must the gateway, which offers the server the client's roots
+// capability and answers its roots/list with the client's roots.
+func TestProxyRoots(t *testing.T) {
+	t.Parallel()
+	inside, outside := t.TempDir(), t.TempDir()
+	for _, d := range []string{inside, outside} {
+		if err := os.WriteFile(filepath.Join(d, "note.txt"), []byte("secret of "+filepath.Base(d)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := reference(t, "server-filesystem", inside, outside)
+	for _, way := range []string{"direct", "gateway"} {
+		t.Run(way, func(t *testing.T) {
+			t.Parallel()
+			cmd := fs.direct()
+			if way == "gateway" {
+				cmd = fs.gateway(t)
+			}
+			pc := connectProxy(t, cmd, []string{inside}, false, false)
+			// The server asks for the roots after initialization and
+			// applies them asynchronously; its list_allowed_directories
+			// says when it has. The polls alternate with another call, as
+			// a poll of one call is what judge's no-progress rule stops.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				res := pc.callTool(t, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
+				if got := text(res); !strings.Contains(got, outside) {
+					break
+				} else if time.Now().After(deadline) {
+					t.Fatalf("the server still allows the directory outside the client's roots: %s", got)
+				}
+				pc.callTool(t, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": inside}})
+			}
+			in := pc.callTool(t, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(inside, "note.txt")}})
+			if in.IsError || !strings.Contains(text(in), "secret of "+filepath.Base(inside)) {
+				t.Errorf("the file inside the roots: isError %v, %q", in.IsError, text(in))
+			}
+			out := pc.callTool(t, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(outside, "note.txt")}})
+			if !out.IsError || strings.Contains(text(out), "secret") {
+				t.Errorf("the file outside the client's roots was read %s: %q", way, text(out))
+			}
+			t.Logf("%s: inside the roots read, outside denied: %q", way, firstLine(text(out)))
+		})
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// TestProxyEverything runs server-everything's features that need the
+// client, direct and through the gateway, with a client that has roots,
+// sampling and elicitation: the tools that use them are offered, their
+// requests reach the client, the progress of a long operation arrives
+// under the caller's token as often as directly, and the answers are the
+// same.
+func TestProxyEverything(t *testing.T) {
+	t.Parallel()
+	ev := reference(t, "server-everything", "stdio")
+	root := t.TempDir()
+	type outcome struct {
+		tools    map[string]bool
+		results  map[string]string
+		progress int
+		tokens   bool
+		sampled  int
+		elicited int
+	}
+	got := map[string]*outcome{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, way := range []string{"direct", "gateway"} {
+		wg.Go(func() {
+			cmd := ev.direct()
+			if way == "gateway" {
+				cmd = ev.gateway(t)
+			}
+			pc := connectProxy(t, cmd, []string{root}, true, true)
+			o := &outcome{tools: map[string]bool{}, results: map[string]string{}}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			for tool, err := range pc.cs.Tools(ctx, nil) {
+				if err != nil {
+					t.Errorf("%s: tools/list: %v", way, err)
+					return
+				}
+				o.tools[tool.Name] = true
+			}
+			calls := []*mcp.CallToolParams{
+				{Name: "trigger-sampling-request", Arguments: map[string]any{"prompt": "say hi", "maxTokens": 10}},
+				{Name: "trigger-elicitation-request", Arguments: map[string]any{}},
+				{Name: "get-roots-list", Arguments: map[string]any{}},
+			}
+			for _, c := range calls {
+				if !o.tools[c.Name] {
+					continue
+				}
+				res := pc.callTool(t, c)
+				b, _ := json.Marshal(res)
+				o.results[c.Name] = string(b)
+			}
+			lr := &mcp.CallToolParams{Name: "trigger-long-running-operation", Arguments: map[string]any{"duration": 1, "steps": 4}}
+			lr.SetProgressToken("caller-token-1")
+			pc.callTool(t, lr)
+			pc.mu.Lock()
+			o.progress, o.sampled, o.elicited = len(pc.progress), pc.sampled, pc.elicited
+			o.tokens = true
+			for _, p := range pc.progress {
+				if p.ProgressToken != "caller-token-1" {
+					o.tokens = false
+				}
+			}
+			pc.mu.Unlock()
+			mu.Lock()
+			got[way] = o
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	d, g := got["direct"], got["gateway"]
+	if d == nil || g == nil {
+		t.Fatal("a side did not finish")
+	}
+	for _, name := range []string{"trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"} {
+		if !d.tools[name] {
+			t.Errorf("directly, server-everything does not offer %s to a client with roots, sampling and elicitation", name)
+		}
+		if !g.tools[name] {
+			t.Errorf("the gateway does not offer %s", name)
+		}
+		if d.results[name] != g.results[name] {
+			t.Errorf("%s differs:\n direct  %s\n gateway %s", name, d.results[name], g.results[name])
+		}
+	}
+	// server-everything sends its last progress notification without
+	// waiting for it, so that it may come after the result: a client
+	// gets 3 or 4 of the 4 steps directly, and must through the gateway.
+	if d.progress < 3 || g.progress < 3 || g.progress > 4 || !g.tokens {
+		t.Errorf("progress notifications of 4 steps: direct %d, gateway %d (all with the caller's token: %v)", d.progress, g.progress, g.tokens)
+	}
+	if g.sampled != d.sampled || g.elicited != d.elicited || d.sampled == 0 || d.elicited == 0 {
+		t.Errorf("requests reaching the client: sampling direct %d gateway %d, elicitation direct %d gateway %d", d.sampled, g.sampled, d.elicited, g.elicited)
+	}
+	t.Logf("direct: %d tools, %d progress, %d sampling, %d elicitation; gateway: %d tools, %d progress, %d sampling, %d elicitation",
+		len(d.tools), d.progress, d.sampled, d.elicited, len(g.tools), g.progress, g.sampled, g.elicited)
+}
