@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,33 @@ type Downstream interface {
 	Elicit(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Log receives an upstream's notifications/message.
 	Log(ctx context.Context, server string, p *mcp.LoggingMessageParams)
+	// ResourceUpdated receives an upstream's notifications/resources/updated.
+	ResourceUpdated(ctx context.Context, server string, p *mcp.ResourceUpdatedNotificationParams)
+	// ListChanged receives an upstream's notifications/resources/list_changed
+	// or notifications/prompts/list_changed (method says which).
+	ListChanged(ctx context.Context, server, method string)
+}
+
+// Servers returns the tool_ids of the MCP servers the Runner runs, sorted.
+func (r *Runner) Servers() []string { return slices.Clone(r.sorder) }
+
+// Session returns the SDK session of the MCP server whose tool_id is
+// server, starting or connecting it when there is none: what a proxy
+// sends the requests other than tools/call through (resources, prompts,
+// completion).
+func (r *Runner) Session(ctx context.Context, server string) (*mcp.ClientSession, error) {
+	if err := r.live(); err != nil {
+		return nil, err
+	}
+	up, ok := r.servers[server]
+	if !ok {
+		return nil, fmt.Errorf("executor: %w: no MCP server %q", ErrUnknownTool, server)
+	}
+	sess, err := up.session(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("executor: %w", err)
+	}
+	return sess, nil
 }
 
 // proxyState is the Runner's part of the proxying: what upstreams are
@@ -222,6 +250,21 @@ func (u *upstream) clientOptions(onTools func()) (*mcp.ClientOptions, func(*mcp.
 	opts.LoggingMessageHandler = func(ctx context.Context, req *mcp.LoggingMessageRequest) {
 		if d := down(); d != nil {
 			d.Log(ctx, id, req.Params)
+		}
+	}
+	opts.ResourceUpdatedHandler = func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		if d := down(); d != nil {
+			d.ResourceUpdated(ctx, id, req.Params)
+		}
+	}
+	opts.ResourceListChangedHandler = func(ctx context.Context, _ *mcp.ResourceListChangedRequest) {
+		if d := down(); d != nil {
+			d.ListChanged(ctx, id, "notifications/resources/list_changed")
+		}
+	}
+	opts.PromptListChangedHandler = func(ctx context.Context, _ *mcp.PromptListChangedRequest) {
+		if d := down(); d != nil {
+			d.ListChanged(ctx, id, "notifications/prompts/list_changed")
 		}
 	}
 	if caps != nil {

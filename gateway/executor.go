@@ -32,6 +32,14 @@ func (b runnerBackend) SetDownstream(d executor.Downstream, caps *mcp.ClientCapa
 	return b.r.SetDownstream(d, caps)
 }
 
+// Servers implements Upstreams.
+func (b runnerBackend) Servers() []string { return b.r.Servers() }
+
+// Session implements Upstreams.
+func (b runnerBackend) Session(ctx context.Context, server string) (*mcp.ClientSession, error) {
+	return b.r.Session(ctx, server)
+}
+
 // ProtocolVersion implements Proxy.
 func (b runnerBackend) ProtocolVersion() string { return b.r.ProtocolVersion() }
 

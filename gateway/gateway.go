@@ -141,6 +141,7 @@ type Gateway struct {
 	servers map[string]string // offered tool -> its upstream server ("" for a registry tool)
 	listed  []json.RawMessage // tools/list's tools, in the backend's order
 	peers   peers             // the client sessions (proxy.go)
+	cat     catalog           // the upstreams' resources and prompts (resources.go)
 
 	versions   []string        // the protocol versions offered; nil: the SDK's (proxy.go)
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
@@ -170,11 +171,19 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
 	g.versions = g.protocolVersions(ctx)
-	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
+	g.cat.resOwner, g.cat.tmplOwner = map[string]string{}, map[string]string{}
+	sopts := &mcp.ServerOptions{
 		SupportedProtocolVersions: g.versions,
 		Logger:                    log,
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
-	})
+	}
+	if g.proxyCapabilities(ctx, sopts.Capabilities) {
+		sopts.SubscribeHandler, sopts.UnsubscribeHandler = g.subscribe, g.unsubscribe
+	}
+	if sopts.Capabilities.Completions != nil {
+		sopts.CompletionHandler = g.complete
+	}
+	g.server = mcp.NewServer(impl, sopts)
 	g.proxyInit()
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err

@@ -30,6 +30,7 @@ import (
 // calling tools; [FromRunner]'s backend is one. The gateway uses it when
 // its Backend implements it.
 type Proxy interface {
+	Upstreams
 	// SetDownstream sets where the upstreams' requests and notifications
 	// go and the capabilities they are offered; true: upstreams were
 	// reconnected, their tools must be listed again.
@@ -118,6 +119,20 @@ func (g *Gateway) proxyInit() {
 					return nil, err
 				}
 			}
+			if _, ok := g.backend.(Upstreams); ok {
+				switch params := req.GetParams().(type) {
+				case *mcp.ListResourcesParams:
+					return g.listResources(ctx, params)
+				case *mcp.ListResourceTemplatesParams:
+					return g.listTemplates(ctx, params)
+				case *mcp.ReadResourceParams:
+					return g.readResource(ctx, params)
+				case *mcp.ListPromptsParams:
+					return g.listPrompts(ctx, params)
+				case *mcp.GetPromptParams:
+					return g.getPrompt(ctx, params)
+				}
+			}
 			res, err := next(ctx, method, req)
 			if err != nil {
 				return res, err
@@ -186,6 +201,9 @@ func (g *Gateway) offer(ctx context.Context) error {
 		return nil // keep what the last client had until the next one comes
 	}
 	if p.SetDownstream(relay{g}, caps) {
+		g.cat.mu.Lock()
+		g.cat.prompts = nil
+		g.cat.mu.Unlock()
 		if err := g.Refresh(ctx); err != nil {
 			return err
 		}
@@ -380,6 +398,18 @@ func (r relay) Log(ctx context.Context, server string, p *mcp.LoggingMessagePara
 		}
 	}
 }
+
+// ResourceUpdated passes an upstream's notifications/resources/updated on
+// to the client sessions subscribed to the resource.
+func (r relay) ResourceUpdated(ctx context.Context, server string, p *mcp.ResourceUpdatedNotificationParams) {
+	if err := r.g.server.ResourceUpdated(ctx, p); err != nil {
+		r.g.log.Debug("resource updated notification", "server", server, "err", err)
+	}
+}
+
+// ListChanged tells the clients an upstream's resources or prompts
+// changed.
+func (r relay) ListChanged(_ context.Context, _, method string) { r.g.listChanged(method) }
 
 // mergeCancel is base (the call's context: on streamable HTTP it names
 // the request whose stream carries the relayed request) ended also when

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -233,6 +234,7 @@ type proxyClient struct {
 	progress []*mcp.ProgressNotificationParams
 	logs     []*mcp.LoggingMessageParams
 	logged   chan struct{}
+	updated  chan string // URIs of notifications/resources/updated
 	sampled  int
 	elicited int
 }
@@ -241,13 +243,19 @@ type proxyClient struct {
 // sampling and elicitation handlers (when caps says so) to cmd.
 func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicitation bool) *proxyClient {
 	t.Helper()
-	pc := &proxyClient{logged: make(chan struct{}, 1)}
+	pc := &proxyClient{logged: make(chan struct{}, 1), updated: make(chan string, 16)}
 	opts := &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			pc.mu.Lock()
 			pc.progress = append(pc.progress, req.Params)
 			pc.mu.Unlock()
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			select {
+			case pc.updated <- req.Params.URI:
+			default:
+			}
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			pc.mu.Lock()
@@ -460,4 +468,116 @@ func TestProxyEverything(t *testing.T) {
 	}
 	t.Logf("direct: %d tools, %d progress, %d sampling, %d elicitation; gateway: %d tools, %d progress, %d sampling, %d elicitation",
 		len(d.tools), d.progress, d.sampled, d.elicited, len(g.tools), g.progress, g.sampled, g.elicited)
+}
+
+// TestProxyResourcesPrompts asks server-everything for its resources,
+// resource templates and prompts, reads the resource links a tool returns,
+// gets prompts, completes a prompt's argument and subscribes to a
+// resource, direct and through the gateway: the answers are the same.
+func TestProxyResourcesPrompts(t *testing.T) {
+	t.Parallel()
+	ev := reference(t, "server-everything", "stdio")
+	answers := map[string]map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, way := range []string{"direct", "gateway"} {
+		wg.Go(func() {
+			cmd := ev.direct()
+			if way == "gateway" {
+				cmd = ev.gateway(t)
+			}
+			pc := connectProxy(t, cmd, nil, false, false)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			a := map[string]string{}
+			put := func(key string, v any, err error) {
+				if err != nil {
+					a[key] = "error: " + err.Error()
+					return
+				}
+				b, _ := json.Marshal(v)
+				a[key] = string(b)
+			}
+			var resources []*mcp.Resource
+			var err error
+			for r, e := range pc.cs.Resources(ctx, nil) {
+				if e != nil {
+					err = e
+					break
+				}
+				resources = append(resources, r)
+			}
+			put("resources/list (every page)", resources, err)
+			var templates []*mcp.ResourceTemplate
+			err = nil
+			for r, e := range pc.cs.ResourceTemplates(ctx, nil) {
+				if e != nil {
+					err = e
+					break
+				}
+				templates = append(templates, r)
+			}
+			put("resources/templates/list", templates, err)
+			prompts, err := pc.cs.ListPrompts(ctx, nil)
+			put("prompts/list", prompts, err)
+			for _, p := range []*mcp.GetPromptParams{
+				{Name: "simple-prompt"},
+				{Name: "completable-prompt", Arguments: map[string]string{"department": "Engineering", "name": "Alice"}},
+				{Name: "no-such-prompt"},
+			} {
+				res, err := pc.cs.GetPrompt(ctx, p)
+				put("prompts/get "+p.Name, res, err)
+			}
+			comp, err := pc.cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "completable-prompt"},
+				Argument: mcp.CompleteParamsArgument{Name: "department", Value: "S"}})
+			put("completion/complete", comp, err)
+			links := pc.callTool(t, &mcp.CallToolParams{Name: "get-resource-links", Arguments: map[string]any{"count": 3}})
+			n := 0
+			for _, c := range links.Content {
+				if l, ok := c.(*mcp.ResourceLink); ok {
+					res, err := pc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: l.URI})
+					put(fmt.Sprintf("resources/read link %d", n), res, err)
+					n++
+				}
+			}
+			res, err := pc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "demo://no/such/resource"})
+			put("resources/read of no resource", res, err)
+			if len(resources) > 0 {
+				uri := resources[0].URI
+				err := pc.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+				put("resources/subscribe", "", err)
+				pc.callTool(t, &mcp.CallToolParams{Name: "toggle-subscriber-updates", Arguments: map[string]any{}})
+				select {
+				case got := <-pc.updated:
+					a["notifications/resources/updated"] = got
+				case <-ctx.Done():
+					a["notifications/resources/updated"] = "none"
+				}
+			}
+			a["links read"] = fmt.Sprint(n)
+			mu.Lock()
+			answers[way] = a
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	d, g := answers["direct"], answers["gateway"]
+	if d == nil || g == nil {
+		t.Fatal("a side did not finish")
+	}
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		same := d[k] == g[k]
+		if !same {
+			t.Errorf("%s differs:\n direct  %.600s\n gateway %.600s", k, d[k], g[k])
+		}
+		t.Logf("%-32s same: %v (%d bytes)", k, same, len(d[k]))
+	}
+	if d["links read"] == "0" {
+		t.Error("get-resource-links returned no resource link")
+	}
 }

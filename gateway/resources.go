@@ -1,0 +1,556 @@
+package gateway
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolscan"
+)
+
+// Resources, resource templates, prompts and completion of the
+// upstreams, served as the gateway's own: lists merged page by page (a
+// cursor of the gateway's names the upstream and its own cursor), reads,
+// subscriptions, prompts/get and completion/complete sent to the upstream
+// that listed the resource, template or prompt. Resource URIs are kept
+// as they are; a prompt's name is prefixed "<server>__" only when two
+// upstreams have a prompt of that name, as for tools. Each description is
+// scanned for poisoning as tools' are: the findings go in the item's
+// _meta.judge.definition, and with RefusePoisoned an item with an
+// error-severity finding is left out.
+
+// Upstreams is the part of a Proxy that reaches the upstream sessions.
+type Upstreams interface {
+	// Servers returns the upstream servers' ids, in order.
+	Servers() []string
+	// Session returns the live session of one, connecting it if needed.
+	Session(ctx context.Context, server string) (*mcp.ClientSession, error)
+}
+
+// catalog is what the gateway knows of its upstreams' resources and
+// prompts.
+type catalog struct {
+	mu        sync.Mutex
+	resOwner  map[string]string // resource URI -> server that listed it
+	tmplOwner map[string]string // URI template -> server
+	prompts   []promptEntry     // nil: list them again
+}
+
+type promptEntry struct {
+	server, name string // name: what the client sees
+	prompt       *mcp.Prompt
+}
+
+// maxOwners bounds the URIs the catalog remembers.
+const maxOwners = 100000
+
+// proxyCapabilities are the capabilities of the live upstreams that the
+// gateway serves as its own: resources (and subscribe), prompts,
+// completions.
+func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabilities) (subscribe bool) {
+	up, ok := g.backend.(Upstreams)
+	if !ok {
+		return false
+	}
+	for _, s := range up.Servers() {
+		sess, err := up.Session(ctx, s)
+		if err != nil {
+			continue
+		}
+		ir := sess.InitializeResult()
+		if ir == nil || ir.Capabilities == nil {
+			continue
+		}
+		c := ir.Capabilities
+		if c.Resources != nil {
+			if caps.Resources == nil {
+				caps.Resources = &mcp.ResourceCapabilities{ListChanged: true}
+			}
+			subscribe = subscribe || c.Resources.Subscribe
+		}
+		if c.Prompts != nil && caps.Prompts == nil {
+			caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
+		}
+		if c.Completions != nil && caps.Completions == nil {
+			caps.Completions = &mcp.CompletionCapabilities{}
+		}
+	}
+	return subscribe
+}
+
+// cursor is the gateway's list cursor: the index of the upstream and the
+// upstream's own cursor.
+type cursor struct {
+	S int    `json:"s"`
+	C string `json:"c,omitempty"`
+}
+
+func encodeCursor(c cursor) string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeCursor reads a cursor the gateway gave ("" is the first page);
+// servers is how many upstreams there are.
+func decodeCursor(s string, servers int) (cursor, error) {
+	if s == "" {
+		return cursor{}, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) > 4096 {
+		return cursor{}, invalidCursor(s)
+	}
+	var c cursor
+	if err := json.Unmarshal(b, &c); err != nil || c.S < 0 || c.S >= servers {
+		return cursor{}, invalidCursor(s)
+	}
+	return c, nil
+}
+
+func invalidCursor(s string) error {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: not one judge gateway gave", s)}
+}
+
+// mergedPage is one page of a list merged over the upstreams that have
+// the capability: the page of the upstream the cursor names, and the
+// cursor of what follows (the same upstream's next page, else the next
+// upstream's first).
+func mergedPage[T any](ctx context.Context, g *Gateway, cur string, has func(*mcp.ServerCapabilities) bool,
+	fetch func(context.Context, *mcp.ClientSession, string) ([]T, string, error), own func(server string, items []T)) ([]T, string, error) {
+	up := g.backend.(Upstreams)
+	servers := up.Servers()
+	c, err := decodeCursor(cur, len(servers))
+	if err != nil {
+		return nil, "", err
+	}
+	for i := c.S; i < len(servers); i, c.C = i+1, "" {
+		sess, err := up.Session(ctx, servers[i])
+		if err != nil {
+			g.log.Warn("MCP server left out of a list", "server", servers[i], "err", err)
+			continue
+		}
+		if ir := sess.InitializeResult(); ir == nil || ir.Capabilities == nil || !has(ir.Capabilities) {
+			continue
+		}
+		items, next, err := fetch(ctx, sess, c.C)
+		if err != nil {
+			return nil, "", err
+		}
+		own(servers[i], items)
+		switch {
+		case next != "":
+			return items, encodeCursor(cursor{S: i, C: next}), nil
+		case len(items) > 0 && i+1 < len(servers):
+			return items, encodeCursor(cursor{S: i + 1}), nil
+		case len(items) > 0:
+			return items, "", nil
+		}
+	}
+	return []T{}, "", nil
+}
+
+// scanned returns the poisoning findings of an item (a resource, a
+// template, a prompt) and whether it is left out.
+func (g *Gateway) scanned(kind, name string, item any) ([]result.Issue, bool) {
+	b, err := json.Marshal(item)
+	if err != nil {
+		return nil, false
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil, false
+	}
+	delete(m, "_meta")
+	issues := toolscan.ScanTool(toolscan.DefinitionOf(m), nil, "")
+	if len(issues) == 0 {
+		return nil, false
+	}
+	if g.opts.RefusePoisoned && hasError(issues) {
+		g.log.Warn(kind+" left out", kind, name, "reason", "poisoning: "+firstError(issues))
+		return issues, true
+	}
+	return issues, false
+}
+
+// withFindings puts the findings in meta's judge block.
+func withFindings(meta mcp.Meta, issues []result.Issue) mcp.Meta {
+	if len(issues) == 0 {
+		return meta
+	}
+	out := mcp.Meta{}
+	for k, v := range meta {
+		out[k] = v
+	}
+	out[MetaKey] = Meta{Definition: issues}
+	return out
+}
+
+func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams) (*mcp.ListResourcesResult, error) {
+	var cur string
+	if p != nil {
+		cur = p.Cursor
+	}
+	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
+		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.Resource, string, error) {
+			r, err := s.ListResources(ctx, &mcp.ListResourcesParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.Resources, r.NextCursor, nil
+		},
+		func(server string, items []*mcp.Resource) {
+			g.cat.mu.Lock()
+			defer g.cat.mu.Unlock()
+			for _, r := range items {
+				if _, ok := g.cat.resOwner[r.URI]; !ok && len(g.cat.resOwner) < maxOwners {
+					g.cat.resOwner[r.URI] = server
+				}
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*mcp.Resource, 0, len(items))
+	for _, r := range items {
+		issues, drop := g.scanned("resource", r.URI, r)
+		if drop {
+			continue
+		}
+		if len(issues) > 0 {
+			c := *r
+			c.Meta = withFindings(r.Meta, issues)
+			r = &c
+		}
+		out = append(out, r)
+	}
+	return &mcp.ListResourcesResult{Resources: out, NextCursor: next}, nil
+}
+
+func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplatesParams) (*mcp.ListResourceTemplatesResult, error) {
+	var cur string
+	if p != nil {
+		cur = p.Cursor
+	}
+	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
+		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.ResourceTemplate, string, error) {
+			r, err := s.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: c})
+			if err != nil {
+				return nil, "", err
+			}
+			return r.ResourceTemplates, r.NextCursor, nil
+		},
+		func(server string, items []*mcp.ResourceTemplate) {
+			g.cat.mu.Lock()
+			defer g.cat.mu.Unlock()
+			for _, r := range items {
+				if _, ok := g.cat.tmplOwner[r.URITemplate]; !ok && len(g.cat.tmplOwner) < maxOwners {
+					g.cat.tmplOwner[r.URITemplate] = server
+				}
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*mcp.ResourceTemplate, 0, len(items))
+	for _, r := range items {
+		issues, drop := g.scanned("resource template", r.URITemplate, r)
+		if drop {
+			continue
+		}
+		if len(issues) > 0 {
+			c := *r
+			c.Meta = withFindings(r.Meta, issues)
+			r = &c
+		}
+		out = append(out, r)
+	}
+	return &mcp.ListResourceTemplatesResult{ResourceTemplates: out, NextCursor: next}, nil
+}
+
+// resourceServers are the upstreams to send a request about uri to, in
+// order: the one that listed it, else every upstream with resources (a
+// URI of a template or of a link a tool returned).
+func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.ClientSession {
+	up := g.backend.(Upstreams)
+	g.cat.mu.Lock()
+	owner := g.cat.resOwner[uri]
+	g.cat.mu.Unlock()
+	var out []*mcp.ClientSession
+	for _, s := range up.Servers() {
+		if owner != "" && s != owner {
+			continue
+		}
+		sess, err := up.Session(ctx, s)
+		if err != nil {
+			continue
+		}
+		if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
+			out = append(out, sess)
+		}
+	}
+	return out
+}
+
+var errNoResources = &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found"}
+
+func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	if p == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
+	}
+	var first error
+	for _, sess := range g.resourceServers(ctx, p.URI) {
+		res, err := sess.ReadResource(ctx, p)
+		if err == nil {
+			return res, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		first = errNoResources
+	}
+	return nil, upstreamError(first)
+}
+
+// upstreamError is an upstream's error as the gateway answers it: the
+// upstream's JSON-RPC error (its code and message) when it sent one.
+func upstreamError(err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	return err
+}
+
+func (g *Gateway) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	return g.subscription(ctx, req.Params.URI, func(s *mcp.ClientSession) error { return s.Subscribe(ctx, req.Params) })
+}
+
+func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) error {
+	return g.subscription(ctx, req.Params.URI, func(s *mcp.ClientSession) error { return s.Unsubscribe(ctx, req.Params) })
+}
+
+func (g *Gateway) subscription(ctx context.Context, uri string, do func(*mcp.ClientSession) error) error {
+	var first error
+	for _, sess := range g.resourceServers(ctx, uri) {
+		if c := sess.InitializeResult().Capabilities.Resources; !c.Subscribe {
+			continue
+		}
+		err := do(sess)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		first = errNoResources
+	}
+	return upstreamError(first)
+}
+
+// promptCatalog lists every upstream's prompts (all pages) when the
+// catalog has none, names them (prefixed on a clash) and scans them.
+func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
+	g.cat.mu.Lock()
+	if g.cat.prompts != nil {
+		defer g.cat.mu.Unlock()
+		return g.cat.prompts, nil
+	}
+	g.cat.mu.Unlock()
+	up := g.backend.(Upstreams)
+	var all []promptEntry
+	count := map[string]int{}
+	for _, s := range up.Servers() {
+		sess, err := up.Session(ctx, s)
+		if err != nil {
+			continue
+		}
+		if ir := sess.InitializeResult(); ir == nil || ir.Capabilities == nil || ir.Capabilities.Prompts == nil {
+			continue
+		}
+		for p, err := range sess.Prompts(ctx, nil) {
+			if err != nil {
+				return nil, fmt.Errorf("prompts/list of MCP server %s: %w", s, err)
+			}
+			all = append(all, promptEntry{server: s, name: p.Name, prompt: p})
+			count[p.Name]++
+			if len(all) > 10000 {
+				return nil, fmt.Errorf("prompts/list: more than 10000 prompts")
+			}
+		}
+	}
+	out := all[:0]
+	for _, e := range all {
+		if count[e.name] > 1 {
+			e.name = e.server + "__" + e.name
+		}
+		issues, drop := g.scanned("prompt", e.name, e.prompt)
+		if drop {
+			continue
+		}
+		if len(issues) > 0 || e.name != e.prompt.Name {
+			c := *e.prompt
+			c.Name, c.Meta = e.name, withFindings(e.prompt.Meta, issues)
+			e.prompt = &c
+		}
+		out = append(out, e)
+	}
+	if out == nil {
+		out = []promptEntry{}
+	}
+	g.cat.mu.Lock()
+	g.cat.prompts = out
+	g.cat.mu.Unlock()
+	return out, nil
+}
+
+// listPrompts answers prompts/list from the catalog, in one page.
+func (g *Gateway) listPrompts(ctx context.Context, p *mcp.ListPromptsParams) (*mcp.ListPromptsResult, error) {
+	if p != nil && p.Cursor != "" {
+		return nil, invalidCursor(p.Cursor)
+	}
+	cat, err := g.promptCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*mcp.Prompt, len(cat))
+	for i, e := range cat {
+		out[i] = e.prompt
+	}
+	return &mcp.ListPromptsResult{Prompts: out}, nil
+}
+
+// prompt finds a prompt by the name the client sees.
+func (g *Gateway) prompt(ctx context.Context, name string) (*mcp.ClientSession, string, error) {
+	cat, err := g.promptCatalog(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, e := range cat {
+		if e.name == name {
+			sess, err := g.backend.(Upstreams).Session(ctx, e.server)
+			if err != nil {
+				return nil, "", err
+			}
+			orig := name
+			if len(name) > len(e.server)+2 && name[:len(e.server)+2] == e.server+"__" {
+				orig = name[len(e.server)+2:]
+			}
+			return sess, orig, nil
+		}
+	}
+	// A name no upstream listed: the first with prompts answers it (its
+	// own error, as a client would get directly).
+	up := g.backend.(Upstreams)
+	for _, s := range up.Servers() {
+		if sess, err := up.Session(ctx, s); err == nil {
+			if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Prompts != nil {
+				return sess, name, nil
+			}
+		}
+	}
+	return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
+}
+
+func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	if p == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
+	}
+	sess, name, err := g.prompt(ctx, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Name = name
+	res, err := sess.GetPrompt(ctx, &q)
+	if err != nil {
+		return nil, upstreamError(err)
+	}
+	return res, nil
+}
+
+// complete sends completion/complete to the upstream of the prompt or the
+// resource template it refers to.
+func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	if p == nil || p.Ref == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing ref"}
+	}
+	q := *p
+	ref := *p.Ref
+	q.Ref = &ref
+	var sessions []*mcp.ClientSession
+	switch ref.Type {
+	case "ref/prompt":
+		sess, name, err := g.prompt(ctx, ref.Name)
+		if err != nil {
+			return nil, err
+		}
+		ref.Name, sessions = name, []*mcp.ClientSession{sess}
+	default:
+		g.cat.mu.Lock()
+		owner := g.cat.tmplOwner[ref.URI]
+		g.cat.mu.Unlock()
+		up := g.backend.(Upstreams)
+		for _, s := range up.Servers() {
+			if owner != "" && s != owner {
+				continue
+			}
+			if sess, err := up.Session(ctx, s); err == nil {
+				if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Completions != nil {
+					sessions = append(sessions, sess)
+				}
+			}
+		}
+	}
+	var first error
+	for _, sess := range sessions {
+		res, err := sess.Complete(ctx, &q)
+		if err == nil {
+			return res, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		first = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "no upstream completes this reference"}
+	}
+	return nil, upstreamError(first)
+}
+
+// listChanged tells the clients an upstream's resources or prompts
+// changed: the SDK sends list_changed when its own registry changes, so a
+// placeholder is added and removed (the registry is never served: the
+// lists are the upstreams').
+func (g *Gateway) listChanged(method string) {
+	const placeholder = "judge:list-changed"
+	switch method {
+	case "notifications/prompts/list_changed":
+		g.cat.mu.Lock()
+		g.cat.prompts = nil
+		g.cat.mu.Unlock()
+		g.server.AddPrompt(&mcp.Prompt{Name: placeholder}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return nil, errors.New("placeholder")
+		})
+		g.server.RemovePrompts(placeholder)
+	case "notifications/resources/list_changed":
+		g.server.AddResource(&mcp.Resource{URI: placeholder, Name: placeholder}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, errNoResources
+		})
+		g.server.RemoveResources(placeholder)
+	}
+}
