@@ -374,6 +374,9 @@ func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessag
 	tok, release := u.r.proxy.progressToken(ctx)
 	defer release()
 	if tok != "" {
+		if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= mcpstdio.SessionlessProtocol {
+			return nil, errNoRaw // the transport puts its own _meta in: the SDK's way merges both
+		}
 		params = append(append(append(params, `,"_meta":{"progressToken":"`...), tok...), `"}`...)
 	}
 	params = append(params, '}')

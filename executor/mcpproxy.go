@@ -145,6 +145,7 @@ func (r *Runner) RootsChanged() {
 	}
 	roots := r.proxy.caps != nil && r.proxy.caps.RootsV2 != nil && r.proxy.caps.RootsV2.ListChanged
 	r.proxy.mu.Unlock()
+	r.cfg.logger.Debug("roots changed", "clients", len(cs), "offered", roots)
 	if !roots {
 		return
 	}

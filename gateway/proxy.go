@@ -270,10 +270,10 @@ func (g *Gateway) inFlight(ctx context.Context, sid, name string, reqMeta map[st
 		return ctx, func() {}
 	}
 	pr.last = time.Now()
-	pr.inFlight[server] = append(pr.inFlight[server], ctx)
+	callCtx := ctx
+	pr.inFlight[server] = append(pr.inFlight[server], callCtx)
 	g.peers.mu.Unlock()
 	if tok := reqMeta["progressToken"]; tok != nil {
-		callCtx := ctx
 		ctx = executor.WithProgress(ctx, func(_ context.Context, p *mcp.ProgressNotificationParams) {
 			q := *p
 			q.ProgressToken, q.Meta = tok, nil
@@ -285,7 +285,7 @@ func (g *Gateway) inFlight(ctx context.Context, sid, name string, reqMeta map[st
 	return ctx, func() {
 		g.peers.mu.Lock()
 		l := pr.inFlight[server]
-		if i := slices.Index(l, ctx); i >= 0 {
+		if i := slices.Index(l, callCtx); i >= 0 {
 			pr.inFlight[server] = slices.Delete(l, i, i+1)
 		}
 		g.peers.mu.Unlock()
@@ -327,6 +327,7 @@ var errNoClient = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "judg
 // every live session shares (over stdio, the client's).
 func (r relay) ListRoots(ctx context.Context, server string) (*mcp.ListRootsResult, error) {
 	g := r.g
+	g.log.Debug("roots/list of an upstream", "server", server)
 	g.peers.mu.Lock()
 	var inCall *mcp.ServerSession
 	var callCtx context.Context
@@ -411,11 +412,13 @@ func (r relay) ResourceUpdated(ctx context.Context, server string, p *mcp.Resour
 // changed.
 func (r relay) ListChanged(_ context.Context, _, method string) { r.g.listChanged(method) }
 
-// mergeCancel is base (the call's context: on streamable HTTP it names
-// the request whose stream carries the relayed request) ended also when
-// ctx (the upstream's request) ends.
+// mergeCancel is base's values (the call's context: on streamable HTTP it
+// names the request whose stream carries the relayed request) with ctx's
+// end (the upstream's request). Not base's end: the relayed request may
+// outlive the call that was in flight when it came (server-filesystem
+// asks for the roots whenever they change).
 func mergeCancel(base, ctx context.Context) context.Context {
-	m, cancel := context.WithCancel(base)
+	m, cancel := context.WithCancel(context.WithoutCancel(base))
 	context.AfterFunc(ctx, cancel)
 	return m
 }

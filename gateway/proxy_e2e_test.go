@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -229,6 +230,8 @@ func TestProxyToolsList(t *testing.T) {
 
 // proxyClient is a go-sdk client session with what the tests count.
 type proxyClient struct {
+	errs     *stderrBuf // the server's stderr
+	client   *mcp.Client
 	cs       *mcp.ClientSession
 	mu       sync.Mutex
 	progress []*mcp.ProgressNotificationParams
@@ -299,7 +302,7 @@ func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicita
 		t.Fatalf("connect: %v\nstderr:\n%s", err, errs)
 	}
 	t.Cleanup(func() { cs.Close() })
-	pc.cs = cs
+	pc.cs, pc.client, pc.errs = cs, client, errs
 	return pc
 }
 
@@ -338,14 +341,14 @@ func TestProxyRoots(t *testing.T) {
 			t.Parallel()
 			cmd := fs.direct()
 			if way == "gateway" {
-				cmd = fs.gateway(t)
+				cmd = fs.gateway(t, "--log-level", "debug")
 			}
 			pc := connectProxy(t, cmd, []string{inside}, false, false)
 			// The server asks for the roots after initialization and
 			// applies them asynchronously; its list_allowed_directories
 			// says when it has. The polls alternate with another call, as
 			// a poll of one call is what judge's no-progress rule stops.
-			deadline := time.Now().Add(30 * time.Second)
+			deadline := time.Now().Add(60 * time.Second)
 			for {
 				res := pc.callTool(t, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
 				if got := text(res); !strings.Contains(got, outside) {
@@ -364,6 +367,23 @@ func TestProxyRoots(t *testing.T) {
 				t.Errorf("the file outside the client's roots was read %s: %q", way, text(out))
 			}
 			t.Logf("%s: inside the roots read, outside denied: %q", way, firstLine(text(out)))
+
+			// The client adds the other directory to its roots: the
+			// server hears of it (roots/list_changed) and reads it.
+			pc.client.AddRoots(&mcp.Root{URI: "file://" + outside, Name: filepath.Base(outside)})
+			for {
+				res := pc.callTool(t, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
+				if got := text(res); strings.Contains(got, outside) {
+					break
+				} else if time.Now().After(deadline) {
+					t.Fatalf("the server did not take the client's new root: %s\nstderr:\n%s", got, pc.errs)
+				}
+				pc.callTool(t, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": inside}})
+			}
+			out = pc.callTool(t, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(outside, "note.txt")}})
+			if out.IsError || !strings.Contains(text(out), "secret of "+filepath.Base(outside)) {
+				t.Errorf("the file in the new root: isError %v, %q", out.IsError, text(out))
+			}
 		})
 	}
 }
@@ -536,7 +556,7 @@ func TestProxyResourcesPrompts(t *testing.T) {
 			for _, c := range links.Content {
 				if l, ok := c.(*mcp.ResourceLink); ok {
 					res, err := pc.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: l.URI})
-					put(fmt.Sprintf("resources/read link %d", n), res, err)
+					put(fmt.Sprintf("resources/read link %d", n), untimed(res), err)
 					n++
 				}
 			}
@@ -579,5 +599,61 @@ func TestProxyResourcesPrompts(t *testing.T) {
 	}
 	if d["links read"] == "0" {
 		t.Error("get-resource-links returned no resource link")
+	}
+}
+
+// clock is the time of day server-everything writes in its dynamic
+// resources ("created at 11:51:57 PM").
+var clock = regexp.MustCompile(`\d{1,2}:\d{2}:\d{2} [AP]M`)
+
+// untimed is a read result with the time of day in its contents (text,
+// or text as a base64 blob) replaced, so that two reads a second apart
+// compare equal.
+func untimed(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
+	if res == nil {
+		return nil
+	}
+	out := *res
+	out.Contents = nil
+	for _, c := range res.Contents {
+		cp := *c
+		cp.Text = clock.ReplaceAllString(cp.Text, "TIME")
+		if len(cp.Blob) > 0 {
+			cp.Blob = clock.ReplaceAll(cp.Blob, []byte("TIME"))
+		}
+		out.Contents = append(out.Contents, &cp)
+	}
+	return &out
+}
+
+// TestProxyLogging sets a logging level and turns on server-everything's
+// simulated logging, direct and through the gateway: the level reaches
+// the server and its log messages reach the client.
+func TestProxyLogging(t *testing.T) {
+	t.Parallel()
+	ev := reference(t, "server-everything", "stdio")
+	for _, way := range []string{"direct", "gateway"} {
+		t.Run(way, func(t *testing.T) {
+			t.Parallel()
+			cmd := ev.direct()
+			if way == "gateway" {
+				cmd = ev.gateway(t)
+			}
+			pc := connectProxy(t, cmd, nil, false, false)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := pc.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+				t.Fatalf("logging/setLevel: %v", err)
+			}
+			pc.callTool(t, &mcp.CallToolParams{Name: "toggle-simulated-logging", Arguments: map[string]any{}})
+			select {
+			case <-pc.logged:
+			case <-ctx.Done():
+				t.Fatal("no notifications/message reached the client")
+			}
+			pc.mu.Lock()
+			defer pc.mu.Unlock()
+			t.Logf("%s: %d log messages, the first %v %q", way, len(pc.logs), pc.logs[0].Level, pc.logs[0].Data)
+		})
 	}
 }
