@@ -1,5 +1,7 @@
 package executor
 
+//lint:file-ignore SA1019 roots, sampling and logging are deprecated by protocol 2026-07-28 (SEP-2577) but live in every earlier version, which a proxy must carry (docs/gateway.md, "What MCP carries").
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,7 @@
 package gateway
 
+//lint:file-ignore SA1019 logging is deprecated by protocol 2026-07-28 (SEP-2577) but lives in every earlier version, which a proxy must carry.
+
 import (
 	"context"
 	"encoding/json"

@@ -175,7 +175,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	sopts := &mcp.ServerOptions{
 		SupportedProtocolVersions: g.versions,
 		Logger:                    log,
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
+		Capabilities:              serverCapabilities(),
 	}
 	if g.proxyCapabilities(ctx, sopts.Capabilities) {
 		sopts.SubscribeHandler, sopts.UnsubscribeHandler = g.subscribe, g.unsubscribe

@@ -1,5 +1,7 @@
 package gateway
 
+//lint:file-ignore SA1019 roots, sampling and logging are deprecated by protocol 2026-07-28 (SEP-2577) but live in every earlier version, which a proxy must carry (docs/gateway.md, "What MCP carries").
+
 import (
 	"bytes"
 	"context"
@@ -71,6 +73,13 @@ func (g *Gateway) protocolVersions(ctx context.Context) []string {
 		}
 	}
 	return out
+}
+
+// serverCapabilities are the gateway's own capabilities before those of
+// its upstreams are added (proxyCapabilities): tools, and logging, which
+// it passes on.
+func serverCapabilities() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}}
 }
 
 // peers are the gateway's client sessions and their calls in flight.

@@ -301,7 +301,7 @@ func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.Client
 	return out
 }
 
-var errNoResources = &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found"}
+var errNoResources = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
 
 func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	if p == nil {
