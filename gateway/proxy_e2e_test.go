@@ -296,16 +296,68 @@ func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicita
 		client.AddRoots(&mcp.Root{URI: "file://" + r, Name: filepath.Base(r)})
 	}
 	errs := &stderrBuf{}
-	cmd.Stderr = errs
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	var tr mcp.Transport = &mcp.CommandTransport{Command: cmd}
+	if slices.Contains(cmd.Args, "--http") {
+		tr = &mcp.StreamableClientTransport{Endpoint: listening(t, cmd, errs)}
+	} else {
+		cmd.Stderr = errs
+	}
+	cs, err := client.Connect(ctx, tr, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, errs)
 	}
 	t.Cleanup(func() { cs.Close() })
 	pc.cs, pc.client, pc.errs = cs, client, errs
 	return pc
+}
+
+// listening starts judge gateway --http and returns the URL it logs.
+func listening(t *testing.T, cmd *exec.Cmd, logs *stderrBuf) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		pw.Close()
+	})
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			var line struct{ Msg, URL string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+				urls <- line.URL
+			}
+		}
+		close(urls)
+	}()
+	url, ok := <-urls
+	if !ok {
+		t.Fatalf("the gateway ended without listening:\n%s", logs)
+	}
+	return url
+}
+
+// ways are the ways to reach a reference server: directly, through judge
+// gateway over stdio, and through it over streamable HTTP.
+var ways = []string{"direct", "gateway", "gateway-http"}
+
+// command is the command that reaches s the way named.
+func (s refServer) command(t *testing.T, way string, args ...string) *exec.Cmd {
+	switch way {
+	case "gateway":
+		return s.gateway(t, args...)
+	case "gateway-http":
+		return s.gateway(t, append(args, "--http", "127.0.0.1:0")...)
+	}
+	return s.direct()
 }
 
 // callTool calls a tool and returns its result without judge's block.
@@ -338,13 +390,10 @@ func TestProxyRoots(t *testing.T) {
 		}
 	}
 	fs := reference(t, "server-filesystem", inside, outside)
-	for _, way := range []string{"direct", "gateway"} {
+	for _, way := range ways {
 		t.Run(way, func(t *testing.T) {
 			t.Parallel()
-			cmd := fs.direct()
-			if way == "gateway" {
-				cmd = fs.gateway(t, "--log-level", "debug")
-			}
+			cmd := fs.command(t, way, "--log-level", "debug")
 			pc := connectProxy(t, cmd, []string{inside}, false, false)
 			// The server asks for the roots after initialization and
 			// applies them asynchronously; its list_allowed_directories
@@ -405,25 +454,13 @@ func TestProxyEverything(t *testing.T) {
 	t.Parallel()
 	ev := reference(t, "server-everything", "stdio")
 	root := t.TempDir()
-	type outcome struct {
-		tools    map[string]bool
-		results  map[string]string
-		progress int
-		tokens   bool
-		sampled  int
-		elicited int
-	}
-	got := map[string]*outcome{}
+	got := map[string]*everythingOutcome{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, way := range []string{"direct", "gateway"} {
+	for _, way := range ways {
 		wg.Go(func() {
-			cmd := ev.direct()
-			if way == "gateway" {
-				cmd = ev.gateway(t)
-			}
-			pc := connectProxy(t, cmd, []string{root}, true, true)
-			o := &outcome{tools: map[string]bool{}, results: map[string]string{}}
+			pc := connectProxy(t, ev.command(t, way), []string{root}, true, true)
+			o := &everythingOutcome{tools: map[string]bool{}, results: map[string]string{}}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			for tool, err := range pc.cs.Tools(ctx, nil) {
@@ -464,10 +501,27 @@ func TestProxyEverything(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	d, g := got["direct"], got["gateway"]
-	if d == nil || g == nil {
-		t.Fatal("a side did not finish")
+	d := got["direct"]
+	for _, way := range ways[1:] {
+		g := got[way]
+		if d == nil || g == nil {
+			t.Fatal("a side did not finish")
+		}
+		t.Run(way, func(t *testing.T) { compareEverything(t, d, g) })
 	}
+}
+
+// everythingOutcome is what TestProxyEverything saw one way.
+type everythingOutcome struct {
+	tools    map[string]bool
+	results  map[string]string
+	progress int
+	tokens   bool
+	sampled  int
+	elicited int
+}
+
+func compareEverything(t *testing.T, d, g *everythingOutcome) {
 	for _, name := range []string{"trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"} {
 		if !d.tools[name] {
 			t.Errorf("directly, server-everything does not offer %s to a client with roots, sampling and elicitation", name)
@@ -502,13 +556,9 @@ func TestProxyResourcesPrompts(t *testing.T) {
 	answers := map[string]map[string]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, way := range []string{"direct", "gateway"} {
+	for _, way := range ways {
 		wg.Go(func() {
-			cmd := ev.direct()
-			if way == "gateway" {
-				cmd = ev.gateway(t)
-			}
-			pc := connectProxy(t, cmd, nil, false, false)
+			pc := connectProxy(t, ev.command(t, way), nil, false, false)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			a := map[string]string{}
@@ -583,10 +633,20 @@ func TestProxyResourcesPrompts(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	d, g := answers["direct"], answers["gateway"]
-	if d == nil || g == nil {
-		t.Fatal("a side did not finish")
+	d := answers["direct"]
+	for _, way := range ways[1:] {
+		g := answers[way]
+		if d == nil || g == nil {
+			t.Fatal("a side did not finish")
+		}
+		t.Run(way, func(t *testing.T) { compareAnswers(t, d, g) })
 	}
+	if d["links read"] == "0" {
+		t.Error("get-resource-links returned no resource link")
+	}
+}
+
+func compareAnswers(t *testing.T, d, g map[string]string) {
 	keys := make([]string, 0, len(d))
 	for k := range d {
 		keys = append(keys, k)
@@ -598,9 +658,6 @@ func TestProxyResourcesPrompts(t *testing.T) {
 			t.Errorf("%s differs:\n direct  %.600s\n gateway %.600s", k, d[k], g[k])
 		}
 		t.Logf("%-32s same: %v (%d bytes)", k, same, len(d[k]))
-	}
-	if d["links read"] == "0" {
-		t.Error("get-resource-links returned no resource link")
 	}
 }
 
@@ -634,14 +691,10 @@ func untimed(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
 func TestProxyLogging(t *testing.T) {
 	t.Parallel()
 	ev := reference(t, "server-everything", "stdio")
-	for _, way := range []string{"direct", "gateway"} {
+	for _, way := range ways {
 		t.Run(way, func(t *testing.T) {
 			t.Parallel()
-			cmd := ev.direct()
-			if way == "gateway" {
-				cmd = ev.gateway(t)
-			}
-			pc := connectProxy(t, cmd, nil, false, false)
+			pc := connectProxy(t, ev.command(t, way), nil, false, false)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			if err := pc.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
