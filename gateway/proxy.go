@@ -216,6 +216,10 @@ func (g *Gateway) offer(ctx context.Context) error {
 		if err := g.Refresh(ctx); err != nil {
 			return err
 		}
+	} else if g.peers.offered.Load() != 0 {
+		// The same capabilities, other clients: the roots they share
+		// may differ; the upstreams that were offered roots ask again.
+		p.RootsChanged()
 	}
 	g.peers.offered.Store(gen)
 	return nil

@@ -712,3 +712,68 @@ func TestProxyLogging(t *testing.T) {
 		})
 	}
 }
+
+// TestProxyRootsSharedHTTP puts two clients with different roots on one
+// gateway over streamable HTTP (decision 45): server-filesystem, shared,
+// gets the roots both share, so the first client, whose own roots hold
+// both directories, can no longer read the one the second client lacks.
+func TestProxyRootsSharedHTTP(t *testing.T) {
+	t.Parallel()
+	inside, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "note.txt"), []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := reference(t, "server-filesystem", inside, outside)
+	cmd := fs.command(t, "gateway-http")
+	errs := &stderrBuf{}
+	url := listening(t, cmd, errs)
+	connect := func(roots ...string) *proxyClient {
+		pc := &proxyClient{errs: errs}
+		client := mcp.NewClient(&mcp.Implementation{Name: "proxy-test", Version: "1"}, &mcp.ClientOptions{
+			Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}},
+		})
+		for _, r := range roots {
+			client.AddRoots(&mcp.Root{URI: "file://" + r})
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			t.Fatalf("connect: %v\n%s", err, errs)
+		}
+		t.Cleanup(func() { cs.Close() })
+		pc.cs, pc.client = cs, client
+		return pc
+	}
+	// waitAllowed polls (alternating calls, which judge does not take
+	// for a loop) until the server allows outside or not, as want says.
+	waitAllowed := func(pc *proxyClient, want bool) {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			got := text(pc.callTool(t, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}}))
+			if strings.Contains(got, outside) == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the server's directories, waiting for outside allowed=%v: %s\n%s", want, got, errs)
+			}
+			pc.callTool(t, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": inside}})
+		}
+	}
+	first := connect(inside, outside)
+	waitAllowed(first, true)
+	read := func(pc *proxyClient) *mcp.CallToolResult {
+		return pc.callTool(t, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(outside, "note.txt")}})
+	}
+	if res := read(first); res.IsError {
+		t.Fatalf("alone, the first client cannot read its own root: %s", text(res))
+	}
+	second := connect(inside)
+	waitAllowed(second, false)
+	for name, pc := range map[string]*proxyClient{"first": first, "second": second} {
+		if res := read(pc); !res.IsError {
+			t.Errorf("the %s client read a directory outside the roots both clients share: %s", name, text(res))
+		}
+	}
+}
