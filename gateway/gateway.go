@@ -138,6 +138,8 @@ type Gateway struct {
 	skipped  []Skip
 	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
 
+	refreshing sync.Mutex // held by Refresh
+
 	servers map[string]string // offered tool -> its upstream server ("" for a registry tool)
 	listed  []json.RawMessage // tools/list's tools, in the backend's order
 	peers   peers             // the client sessions (proxy.go)
@@ -216,6 +218,8 @@ func (g *Gateway) Offered() []string {
 // it out), scanned for poisoning and, for an upstream tool, checked
 // against its pin. Call it when an upstream announces a changed tool list.
 func (g *Gateway) Refresh(ctx context.Context) error {
+	g.refreshing.Lock() // one at a time: a list change and a client's capabilities may ask at once
+	defer g.refreshing.Unlock()
 	tools, err := g.backend.Tools(ctx)
 	if err != nil {
 		return fmt.Errorf("gateway: list tools: %w", err)
