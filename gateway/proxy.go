@@ -341,19 +341,28 @@ var errNoClient = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "judg
 func (r relay) ListRoots(ctx context.Context, server string) (*mcp.ListRootsResult, error) {
 	g := r.g
 	g.log.Debug("roots/list of an upstream", "server", server)
+	// Not on the call's stream (streamable HTTP): the roots are not the
+	// call's, and a server asks for them when it likes (server-filesystem
+	// after roots/list_changed), maybe as the call ends and its stream
+	// with it. Nor on the stream of the upstream's request id, which the
+	// SDK leaves in ctx under the key it routes by. Bounded: a client
+	// that never answers does not hold the upstream's request for ever.
+	ctx, cancel := context.WithTimeout(mergeCancel(context.Background(), ctx), rootsTimeout)
+	defer cancel()
 	g.peers.mu.Lock()
 	var inCall *mcp.ServerSession
-	var callCtx context.Context
 	var all []*mcp.ServerSession
 	for ss, pr := range g.peers.sessions {
 		if l := pr.inFlight[server]; len(l) > 0 && inCall == nil {
-			inCall, callCtx = ss, l[len(l)-1]
+			inCall = ss
 		}
 		all = append(all, ss)
 	}
 	g.peers.mu.Unlock()
 	if inCall != nil {
-		return inCall.ListRoots(mergeCancel(callCtx, ctx), &mcp.ListRootsParams{})
+		res, err := inCall.ListRoots(ctx, &mcp.ListRootsParams{})
+		g.log.Debug("roots/list of the client in a call", "server", server, "err", err)
+		return res, err
 	}
 	if len(all) == 0 {
 		return &mcp.ListRootsResult{Roots: []*mcp.Root{}}, nil
@@ -361,6 +370,7 @@ func (r relay) ListRoots(ctx context.Context, server string) (*mcp.ListRootsResu
 	var out []*mcp.Root
 	for i, ss := range all {
 		res, err := ss.ListRoots(ctx, &mcp.ListRootsParams{})
+		g.log.Debug("roots/list of a client", "server", server, "err", err)
 		if err != nil {
 			return nil, fmt.Errorf("roots/list of a client session: %w", err)
 		}
@@ -377,6 +387,9 @@ func (r relay) ListRoots(ctx context.Context, server string) (*mcp.ListRootsResu
 	}
 	return &mcp.ListRootsResult{Roots: out}, nil
 }
+
+// rootsTimeout bounds a roots/list asked of a client.
+const rootsTimeout = 30 * time.Second
 
 // CreateMessage relays an upstream's sampling request to the client.
 func (r relay) CreateMessage(ctx context.Context, server string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
@@ -406,6 +419,7 @@ func (r relay) Log(ctx context.Context, server string, p *mcp.LoggingMessagePara
 		ss = append(ss, s)
 	}
 	g.peers.mu.Unlock()
+	ctx = mergeCancel(context.Background(), ctx) // not the upstream's request id (see ListRoots)
 	for _, s := range ss {
 		if err := s.Log(ctx, p); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
 			g.log.Debug("log notification", "server", server, "err", err)
