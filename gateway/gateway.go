@@ -179,9 +179,11 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 		Logger:                    log,
 		Capabilities:              serverCapabilities(),
 	}
-	if g.proxyCapabilities(ctx, sopts.Capabilities) {
+	subscribe, instructions := g.proxyCapabilities(ctx, sopts.Capabilities)
+	if subscribe {
 		sopts.SubscribeHandler, sopts.UnsubscribeHandler = g.subscribe, g.unsubscribe
 	}
+	sopts.Instructions = instructions
 	if sopts.Capabilities.Completions != nil {
 		sopts.CompletionHandler = g.complete
 	}

@@ -76,10 +76,9 @@ func (g *Gateway) protocolVersions(ctx context.Context) []string {
 }
 
 // serverCapabilities are the gateway's own capabilities before those of
-// its upstreams are added (proxyCapabilities): tools, and logging, which
-// it passes on.
+// its upstreams are added (proxyCapabilities): tools.
 func serverCapabilities() *mcp.ServerCapabilities {
-	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}}
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}
 }
 
 // peers are the gateway's client sessions and their calls in flight.
@@ -97,6 +96,10 @@ type peer struct {
 	caps     *mcp.ClientCapabilities
 	last     time.Time
 	inFlight map[string][]context.Context // by upstream server: the calls' contexts
+	// levelSet: the client sent logging/setLevel; until then its log
+	// messages are kept in pendingLogs.
+	levelSet    bool
+	pendingLogs []*mcp.LoggingMessageParams
 }
 
 // proxyInit sets up the proxying on g's server: the list of tools with
@@ -128,19 +131,8 @@ func (g *Gateway) proxyInit() {
 					return nil, err
 				}
 			}
-			if _, ok := g.backend.(Upstreams); ok {
-				switch params := req.GetParams().(type) {
-				case *mcp.ListResourcesParams:
-					return g.listResources(ctx, params)
-				case *mcp.ListResourceTemplatesParams:
-					return g.listTemplates(ctx, params)
-				case *mcp.ReadResourceParams:
-					return g.readResource(ctx, params)
-				case *mcp.ListPromptsParams:
-					return g.listPrompts(ctx, params)
-				case *mcp.GetPromptParams:
-					return g.getPrompt(ctx, params)
-				}
+			if res, ok, err := g.serveUpstreams(ctx, req); ok {
+				return res, err
 			}
 			res, err := next(ctx, method, req)
 			if err != nil {
@@ -152,6 +144,9 @@ func (g *Gateway) proxyInit() {
 					return g.rawTools(lr), nil
 				}
 			case "logging/setLevel":
+				if ss != nil {
+					g.levelSet(ss)
+				}
 				if p, ok := g.backend.(Proxy); ok {
 					if sl, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && sl != nil {
 						if err := p.SetLogLevel(ctx, sl.Level); err != nil {
@@ -411,19 +406,53 @@ func (r relay) Elicit(ctx context.Context, server string, p *mcp.ElicitParams) (
 
 // Log passes an upstream's log message on to every client session (each
 // gets what its logging/setLevel asks for).
+//
+// The go-sdk server sends a session no log message before its client
+// sets a level, where a server of the TypeScript SDK sends them all: a
+// session's messages are kept until it sets one (the last maxPendingLogs)
+// and sent then, at the level it set.
 func (r relay) Log(ctx context.Context, server string, p *mcp.LoggingMessageParams) {
 	g := r.g
 	g.peers.mu.Lock()
 	ss := make([]*mcp.ServerSession, 0, len(g.peers.sessions))
-	for s := range g.peers.sessions {
+	for s, pr := range g.peers.sessions {
+		if !pr.levelSet {
+			if pr.pendingLogs = append(pr.pendingLogs, p); len(pr.pendingLogs) > maxPendingLogs {
+				pr.pendingLogs = pr.pendingLogs[1:]
+			}
+			continue
+		}
 		ss = append(ss, s)
 	}
 	g.peers.mu.Unlock()
 	ctx = mergeCancel(context.Background(), ctx) // not the upstream's request id (see ListRoots)
 	for _, s := range ss {
-		if err := s.Log(ctx, p); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
-			g.log.Debug("log notification", "server", server, "err", err)
-		}
+		g.sendLog(ctx, s, p)
+	}
+}
+
+// maxPendingLogs bounds the log messages kept for a session that has not
+// set a level.
+const maxPendingLogs = 100
+
+func (g *Gateway) sendLog(ctx context.Context, ss *mcp.ServerSession, p *mcp.LoggingMessageParams) {
+	if err := ss.Log(ctx, p); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+		g.log.Debug("log notification", "err", err)
+	}
+}
+
+// levelSet records that a session set its logging level and sends it the
+// messages kept until then.
+func (g *Gateway) levelSet(ss *mcp.ServerSession) {
+	g.peers.mu.Lock()
+	pr := g.peers.sessions[ss]
+	var pending []*mcp.LoggingMessageParams
+	if pr != nil {
+		pr.levelSet, pending, pr.pendingLogs = true, pr.pendingLogs, nil
+	}
+	g.peers.mu.Unlock()
+	for _, p := range pending {
+		g.sendLog(context.Background(), ss, p)
 	}
 }
 
@@ -467,6 +496,62 @@ func taskRequired(raw json.RawMessage) string {
 		return ""
 	}
 	return `execution.taskSupport is "required": the tool runs only as a task, and judge gateway cannot forward task-augmented calls (go-sdk v1.8.0 has no tasks)`
+}
+
+// serveUpstreams answers the requests the upstreams answer (resources,
+// prompts); false: the SDK's server answers it.
+func (g *Gateway) serveUpstreams(ctx context.Context, req mcp.Request) (mcp.Result, bool, error) {
+	if _, ok := g.backend.(Upstreams); !ok {
+		return nil, false, nil
+	}
+	var res mcp.Result
+	var err error
+	switch params := req.GetParams().(type) {
+	case *mcp.ListResourcesParams:
+		res, err = g.listResources(ctx, params)
+	case *mcp.ListResourceTemplatesParams:
+		res, err = g.listTemplates(ctx, params)
+	case *mcp.ReadResourceParams:
+		res, err = g.readResource(ctx, params)
+	case *mcp.ListPromptsParams:
+		res, err = g.listPrompts(ctx, params)
+	case *mcp.GetPromptParams:
+		res, err = g.getPrompt(ctx, params)
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	return uncached{res}, true, nil
+}
+
+// uncached is an upstream's result as the gateway answers it: without the
+// ttlMs and cacheScope members the SDK's types write when the upstream
+// sent none (zero values).
+type uncached struct{ mcp.Result }
+
+// MarshalJSON writes the result without a zero ttlMs or an empty
+// cacheScope.
+func (u uncached) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(u.Result)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(b))
+	out = append(out, '{')
+	err = mcpstdio.Members(b, func(key, val []byte) error {
+		switch k := string(key); {
+		case k == "ttlMs" && string(val) == "0", k == "cacheScope" && string(val) == `""`:
+			return nil
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(jsonvalue.AppendString(out, string(key)), ':'), val...)
+		return nil
+	})
+	return append(out, '}'), err
 }
 
 // rawToolsResult is a tools/list result with each tool as the upstream

@@ -1,11 +1,14 @@
 package gateway
 
+//lint:file-ignore SA1019 logging is deprecated by protocol 2026-07-28 (SEP-2577) but lives in every earlier version, which a proxy must carry.
+
 import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -53,12 +56,14 @@ const maxOwners = 100000
 
 // proxyCapabilities are the capabilities of the live upstreams that the
 // gateway serves as its own: resources (and subscribe), prompts,
-// completions.
-func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabilities) (subscribe bool) {
+// completions, logging; and their instructions (one upstream's as they
+// are, several each under a heading naming its server).
+func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabilities) (subscribe bool, instructions string) {
 	up, ok := g.backend.(Upstreams)
 	if !ok {
-		return false
+		return false, ""
 	}
+	var ins []string
 	for _, s := range up.Servers() {
 		sess, err := up.Session(ctx, s)
 		if err != nil {
@@ -67,6 +72,9 @@ func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabil
 		ir := sess.InitializeResult()
 		if ir == nil || ir.Capabilities == nil {
 			continue
+		}
+		if ir.Instructions != "" {
+			ins = append(ins, "# "+s+"\n\n"+ir.Instructions)
 		}
 		c := ir.Capabilities
 		if c.Resources != nil {
@@ -81,8 +89,18 @@ func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabil
 		if c.Completions != nil && caps.Completions == nil {
 			caps.Completions = &mcp.CompletionCapabilities{}
 		}
+		if c.Logging != nil && caps.Logging == nil {
+			caps.Logging = &mcp.LoggingCapabilities{}
+		}
 	}
-	return subscribe
+	if subscribe {
+		caps.Resources.Subscribe = true
+	}
+	if len(ins) == 1 {
+		_, one, _ := strings.Cut(ins[0], "\n\n")
+		return subscribe, one
+	}
+	return subscribe, strings.Join(ins, "\n\n")
 }
 
 // cursor is the gateway's list cursor: the index of the upstream and the
