@@ -112,8 +112,9 @@ func (p *proxyState) progressToken(ctx context.Context) (string, func()) {
 // and the capabilities every upstream is offered (caps; nil offers none):
 // exactly those of the proxy's client. Upstream sessions connected with
 // other capabilities are ended, to be connected again on next use, and
-// SetDownstream reports true: their tool lists may differ (a server may
-// offer a sampling tool only to a client that can sample).
+// SetDownstream reports true when there was one: their tool lists may
+// differ (a server may offer a sampling tool only to a client that can
+// sample).
 func (r *Runner) SetDownstream(d Downstream, caps *mcp.ClientCapabilities) bool {
 	j := capsKey(caps)
 	r.proxy.mu.Lock()
@@ -124,16 +125,18 @@ func (r *Runner) SetDownstream(d Downstream, caps *mcp.ClientCapabilities) bool 
 	if !changed {
 		return false
 	}
+	torn := false
 	for _, id := range r.sorder {
 		up := r.servers[id]
 		up.mu.Lock()
 		if up.sess != nil {
 			r.cfg.logger.Info("MCP server reconnected with the client's capabilities", "server", id, "capabilities", j)
 			up.teardown()
+			torn = true
 		}
 		up.mu.Unlock()
 	}
-	return true
+	return torn
 }
 
 // RootsChanged tells every live upstream that was offered roots that the
