@@ -87,6 +87,10 @@ func FuzzOutcome(f *testing.F) {
 		`{"content": [{"type": "text", "text": "{\"items\": []}"}]}`, `{"isError": true, "content": []}`,
 		`{"error": {"message": "x"}}`, `{"need_user_input": {"question": "which?"}}`, `{"ambiguous": true, "candidates": [1, 2]}`,
 		`{"structuredContent": {"temperature": "x"}, "content": []}`, `[]`, `"no results"`, `{"status": 404}`, `{"exit_code": -1}`, `nul`,
+		// Results of several items, every one an error (or not).
+		`{"content": [{"type": "text", "text": "/a: Error - ENOENT: no such file\n---\n/b: Error - EACCES"}]}`,
+		`{"content": [], "structuredContent": {"content": "/a:\nhi\n---\n/b: Error - ENOENT"}}`,
+		`[{"id": 1, "error": "gone"}, {"id": 2, "success": false}]`, `["x: failed - timeout", "y: error: denied"]`, `"---\n---"`,
 	} {
 		f.Add("get_weather", s)
 		f.Add("search_issues", s)

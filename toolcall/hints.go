@@ -48,16 +48,30 @@ func firstWord(name string) string {
 	return strings.ToLower(name)
 }
 
-// reusesArgument reports whether a suggestion's arguments carry one of
-// the call's own arguments, under the same name and with the same value:
-// the suggested tool would act on the very path or entity the call named.
-func reusesArgument(next map[string]any, args map[string]any) bool {
-	for k, v := range next {
-		if a, ok := args[k]; ok && signature(a) == signature(v) {
-			return true
-		}
+// actsOnCallTarget reports whether a suggested tool would act on the very
+// thing the call named rather than on something the call found: its
+// identifying arguments (isIDParam) are all the call's own, under the same
+// names and with the same values (list_directory of /tmp → create_directory
+// of /tmp; list_issues of a repo → create_issue in it), and none is still
+// needed or filled from the result (list_issues → update_issue of an issue
+// found is kept).
+func actsOnCallTarget(next *Contract, known map[string]any, needs []string, args map[string]any) bool {
+	if len(needs) > 0 {
+		return false
 	}
-	return false
+	reused := false
+	for _, p := range next.Params {
+		v, ok := known[p.Name]
+		if !ok || !isIDParam(p.Name) {
+			continue
+		}
+		a, given := args[p.Name]
+		if !given || signature(a) != signature(v) {
+			return false
+		}
+		reused = true
+	}
+	return reused
 }
 
 // itemError matches an item of a text result that is an error about one

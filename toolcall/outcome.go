@@ -716,8 +716,9 @@ func stem(name string) string {
 // execution tools on the same object (list_issues → get_issue,
 // update_issue), with the arguments known from the call and the result.
 // A tool whose description marks it deprecated is never suggested, and of
-// the guessed ones, none that writes (Contract.Writes) on an argument the
-// call, which did not write, just read or listed.
+// the guessed ones, none that writes (Contract.Writes) on the very path or
+// entity the call, which did not write, just read or listed
+// (actsOnCallTarget).
 func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 	var names []string
 	reason := "a declared follow-up of this tool"
@@ -745,7 +746,7 @@ func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 		}
 		if ok {
 			nt.Arguments, nt.Needs = knownArguments(next, asMap(args), facts, ct.Name)
-			if !declared && next.Writes && !ct.Writes && reusesArgument(nt.Arguments, asMap(args)) {
+			if !declared && next.Writes && !ct.Writes && actsOnCallTarget(next, nt.Arguments, nt.Needs, asMap(args)) {
 				// A tool that writes, guessed from a name, on the very
 				// path or entity the call just read or listed
 				// (list_directory → create_directory of the same
