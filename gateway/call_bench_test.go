@@ -89,7 +89,7 @@ func TestNormalized(t *testing.T) {
 		{`{"a": 2, "b": 1e0}`, `{"a": 2, "b": 1e0}`},  // the same number, as given
 		{`{"a": 2, "b": 1, "b": 1}`, `{"a":2,"b":1}`}, // a repeated key is a warning
 	} {
-		chk, err := g.toolset.Check(ctx, toolcall.Call{Tool: "add", Arguments: json.RawMessage(tc.args)})
+		chk, err := g.catalog().toolset.Check(ctx, toolcall.Call{Tool: "add", Arguments: json.RawMessage(tc.args)})
 		if err != nil {
 			t.Fatal(err)
 		}

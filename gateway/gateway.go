@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -128,15 +129,28 @@ type Gateway struct {
 	checker *toolcall.Checker
 	log     *slog.Logger
 
-	mu       sync.RWMutex
-	toolset  *toolcall.Toolset
-	offered  []string
-	skipped  []Skip
-	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
+	// cat is the tool catalog of the last refresh, swapped whole: a call
+	// reads one consistent catalog without a lock.
+	cat atomic.Pointer[catalog]
 
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
 }
+
+// catalog is the gateway's tools as of one refresh, never changed once
+// made: the toolset calls are checked against, the names offered in
+// tools/list, the tools left out, and the findings on each offered tool's
+// definition (poisoning, pins), by name. A tool is offered when it has an
+// entry in findings, even an empty one.
+type catalog struct {
+	toolset  *toolcall.Toolset
+	offered  []string
+	skipped  []Skip
+	findings map[string][]result.Issue
+}
+
+// catalog returns the current catalog.
+func (g *Gateway) catalog() *catalog { return g.cat.Load() }
 
 // New makes a Gateway over backend and lists its tools once.
 func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
@@ -178,16 +192,12 @@ func (g *Gateway) Checker() *toolcall.Checker { return g.checker }
 
 // Skipped returns the tools left out at the last refresh.
 func (g *Gateway) Skipped() []Skip {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return slices.Clone(g.skipped)
+	return slices.Clone(g.catalog().skipped)
 }
 
 // Offered returns the names of the tools in tools/list.
 func (g *Gateway) Offered() []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return slices.Clone(g.offered)
+	return slices.Clone(g.catalog().offered)
 }
 
 // Refresh lists the backend's tools again and updates tools/list: each
@@ -282,18 +292,16 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	g.mu.Lock()
-	old := g.offered
-	g.toolset, g.skipped, g.findings = ts, skipped, findings
-	g.offered = g.offered[:0:0]
+	cat := &catalog{toolset: ts, skipped: skipped, findings: findings}
 	for _, t := range keep {
-		g.offered = append(g.offered, t.Name)
+		cat.offered = append(cat.offered, t.Name)
 	}
-	g.mu.Unlock()
 	var gone []string
-	for _, n := range old {
-		if !slices.Contains(g.Offered(), n) {
-			gone = append(gone, n)
+	if old := g.cat.Swap(cat); old != nil {
+		for _, n := range old.offered {
+			if _, still := findings[n]; !still {
+				gone = append(gone, n)
+			}
 		}
 	}
 	if len(gone) > 0 {
@@ -479,9 +487,8 @@ type answer struct {
 // request's _meta (judge.goal, judge.shown_tools). A call judge does not
 // run is answered by [refusal].
 func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (answer, error) {
-	g.mu.RLock()
-	ts, defIssues := g.toolset, g.findings[name]
-	g.mu.RUnlock()
+	cat := g.catalog()
+	ts, defIssues := cat.toolset, cat.findings[name]
 
 	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(reqMeta), ShownTools: requestShown(reqMeta)}
 	chk, err := ts.Check(ctx, call)

@@ -128,9 +128,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 			p.sessionless = true
 		}
 	}
-	g.mu.RLock()
-	_, offered := g.findings[p.name]
-	g.mu.RUnlock()
+	_, offered := g.catalog().findings[p.name]
 	return p, offered
 }
 
