@@ -159,7 +159,11 @@ func appendMeta(b []byte, m *Meta) ([]byte, error) {
 		if p.Limit != "" {
 			b = jsonvalue.AppendString(append(b, `,"limit":`...), p.Limit)
 		}
-		b = append(strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10), '}')
+		b = strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10)
+		if p.Refused {
+			b = append(b, `,"refused":true`...)
+		}
+		b = append(b, '}')
 	}
 	if m.Session != "" {
 		b = jsonvalue.AppendString(appendMember(b, start, "session"), m.Session)

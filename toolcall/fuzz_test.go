@@ -25,6 +25,8 @@ func FuzzParseDefinitions(f *testing.F) {
 		`{"result": {"tools": []}}`,
 		`[{"name": "a", "inputSchema": {}, "applies_when": {"x": {"y": ["z"]}}}]`,
 		`{"name": "a", "inputSchema": {"$ref": "#"}}`,
+		`{"name": "create_x", "description": "DEPRECATED: use b", "inputSchema": {}, "annotations": {"readOnlyHint": false, "destructiveHint": true}}`,
+		`{"name": "a", "inputSchema": {}, "annotations": {"readOnlyHint": "yes", "destructiveHint": null}}`, `{"name": "a", "inputSchema": {}, "annotations": []}`,
 		`[{"tool_id": "w", "tool_type": "api", "version": "1.0.0", "executor": "http_client", "description": "x", "config": {"method": "GET", "url_template": "https://e.x/{a}", "rules": [{"id": "r", "expression": "has(args.a)", "message": "m"}]}, "parameters": [{"name": "a", "type": "string"}]}]`,
 		`[{"path": "t.yaml", "content": "tool_id: t\ntool_type: script\nexecutor: python_runtime\n"}]`,
 		`[`, `null`, `{"tools": 1}`,
