@@ -249,7 +249,7 @@ func forget(s *Session, tool string, keep []string) {
 		return
 	}
 	delete(s.RepairAttempts, tool)
-	prefix := tool + "\x00"
+	prefix := mistakePrefix(tool)
 	for k := range s.RepairAttempts {
 		if strings.HasPrefix(k, prefix) && !slices.Contains(keep, k) {
 			delete(s.RepairAttempts, k)

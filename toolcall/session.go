@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/result"
 )
 
 // Defaults of the in-memory session store.
@@ -100,15 +101,32 @@ func (s *Session) refuse(sig, reason string) {
 }
 
 // MistakeKey is the key of Session.RepairAttempts that counts one mistake
-// of a tool: the tool, the location and its rule.
+// of a tool: the tool, the location and its rule, joined by NUL
+// bytes. A tool name or a location over 128 bytes (an unknown tool's or
+// parameter's name is the caller's) is replaced by its digest, so that a
+// session stays small whatever the calls name.
 func MistakeKey(tool, location, rule string) string {
-	return tool + "\x00" + location + "\x00" + rule
+	return mistakePrefix(tool) + bounded(location) + "\x00" + rule
 }
 
-// repairOver returns the largest count of the tool's mistakes, and its key.
+// mistakePrefix begins the keys of a tool's mistakes.
+func mistakePrefix(tool string) string { return bounded(tool) + "\x00" }
+
+// bounded is s, or "#" and its digest when it is over 128 bytes.
+func bounded(s string) string {
+	if len(s) <= 128 {
+		return s
+	}
+	return "#" + digestBytes([]byte(s))
+}
+
+// repairOver returns the largest count of the tool's mistakes.
 func (s *Session) repairOver(tool string) int {
+	if len(s.RepairAttempts) == 0 {
+		return 0
+	}
 	n := s.RepairAttempts[tool] // a count of an older judge, by tool alone
-	prefix := tool + "\x00"
+	prefix := mistakePrefix(tool)
 	for k, v := range s.RepairAttempts {
 		if v > n && strings.HasPrefix(k, prefix) {
 			n = v
@@ -373,7 +391,7 @@ func (l Limits) observe(s *Session, o observation, tool string) Progress {
 		// same arguments, made again without progress after the
 		// escalation.
 		p.Refused = true
-		s.refuse(o.call, fmt.Sprintf("the same call of '%s' (the same arguments) made no progress %d times in a row: %s", tool, s.SameCall, strings.TrimPrefix(p.Reason, "no progress: ")))
+		s.refuse(o.call, fmt.Sprintf("the same call of '%s' (the same arguments) made no progress %d times in a row: %s", result.Clip(tool, 80), s.SameCall, strings.TrimPrefix(p.Reason, "no progress: ")))
 	}
 	return p
 }
