@@ -61,6 +61,26 @@ func TestSilentInputChanges(t *testing.T) {
 			t.Fatalf("want a duplicate_key warning at n and the last value (9) over the maximum: %+v", res.Issues)
 		}
 	})
+	// Whatever the schema looks at, the input's own warnings and refusals
+	// are the same: a schema that reads nothing inside the object (the
+	// fast path's case) must not lose them.
+	for _, sch := range []string{`{"type": "object"}`, `true`, `{}`, `{"anyOf": [{"required": ["x"]}, {"type": "object"}]}`} {
+		t.Run("schema "+sch, func(t *testing.T) {
+			t.Parallel()
+			res, err := e.Validate(context.Background(), &judge.Request{Output: json.RawMessage(`{"role": "user", "role": "admin"}`), ExpectedSchema: json.RawMessage(sch)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Issues) != 1 || res.Issues[0].Rule != "output.duplicate_key" || res.Issues[0].Location != "role" || !res.Valid {
+				t.Fatalf("want valid with one duplicate_key warning at role, got valid %v %+v", res.Valid, res.Issues)
+			}
+			for _, out := range []string{`{"n": 1e400}`, "{\"s\": \"a\xffb\"}"} {
+				if _, err := e.Validate(context.Background(), &judge.Request{Output: json.RawMessage(out), ExpectedSchema: json.RawMessage(sch)}); err == nil {
+					t.Errorf("%q: want the output refused, as under a schema that reads it", out)
+				}
+			}
+		})
+	}
 }
 
 // TestDecodeRequestEnvelope: a request body with a field given twice or

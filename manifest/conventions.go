@@ -1,10 +1,13 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -53,7 +56,24 @@ type Conventions struct {
 	// Fields are top-level and config fields the registry's manifests
 	// carry; they are not reported as unknown.
 	Fields []string `json:"fields,omitempty"`
+	// Required, when declared, are the top-level fields every tool
+	// manifest of the registry must carry, replacing the spec's rule for
+	// version: a missing version is reported only when Required names it.
+	// RequiredFrom says where the declaration was read.
+	Required     []string `json:"required,omitempty"`
+	RequiredFrom string   `json:"-"`
+	// Data are folders under the tools root (slash-separated, relative to
+	// it) that hold data the registry's own code reads: their files are
+	// not loaded as tools.
+	Data []string `json:"data,omitempty"`
+	// KindSchema is the path, relative to the tools root, of the
+	// registry's own kind definition for tools: a YAML file whose
+	// required_metadata lists the fields a tool must carry.
+	KindSchema string `json:"kind_schema,omitempty"`
 }
+
+// registryKeys are the keys of a registry file.
+var registryKeys = []string{"primitives", "types", "fields", "required", "data", "kind_schema"}
 
 // merge adds o's declarations to c.
 func (c *Conventions) merge(o Conventions) {
@@ -73,6 +93,37 @@ func (c *Conventions) merge(o Conventions) {
 		}
 		c.Types[k] = v
 	}
+	if o.Required != nil {
+		c.Required, c.RequiredFrom = o.Required, o.RequiredFrom
+	}
+	for _, d := range o.Data {
+		if !slices.Contains(c.Data, d) {
+			c.Data = append(c.Data, d)
+		}
+	}
+	if o.KindSchema != "" {
+		c.KindSchema = o.KindSchema
+	}
+}
+
+// requiredFrom names where Required was declared: a file, or the
+// caller's declarations.
+func (c *Conventions) requiredFrom() string {
+	if c.RequiredFrom == "" {
+		return "judge's configuration"
+	}
+	return c.RequiredFrom
+}
+
+// dataDir reports whether rel, a slash path under the tools root, is a
+// data folder the registry declares or lies inside one.
+func (c *Conventions) dataDir(rel string) bool {
+	for _, d := range c.Data {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // primitive reports whether ref (with any @ removed) names a host
@@ -140,8 +191,8 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 		return out, nil
 	}
 	for _, k := range doc.keys {
-		if !slices.Contains([]string{"primitives", "types", "fields"}, k) {
-			return c, bad(doc.fields[k], "unknown key %q; the keys are primitives, types and fields", k)
+		if !slices.Contains(registryKeys, k) {
+			return c, bad(doc.fields[k], "unknown key %q; the keys are %s", k, strings.Join(registryKeys, ", "))
 		}
 	}
 	if c.Primitives, err = strs("primitives"); err != nil {
@@ -149,6 +200,30 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 	}
 	if c.Fields, err = strs("fields"); err != nil {
 		return c, err
+	}
+	if c.Required, err = strs("required"); err != nil {
+		return c, err
+	}
+	if n := doc.field("required"); n != nil && n.kind == kindSeq {
+		c.Required = append([]string{}, c.Required...) // declared, if empty
+		c.RequiredFrom = name
+	}
+	if c.Data, err = strs("data"); err != nil {
+		return c, err
+	}
+	for i, d := range c.Data {
+		d = strings.Trim(d, "/")
+		if !fs.ValidPath(d) || d == "." {
+			return c, bad(doc.field("data").items[i], "data folder %q is not a slash-separated path inside the tools directory", d)
+		}
+		c.Data[i] = d
+	}
+	if n := doc.field("kind_schema"); n != nil && n.kind != kindNull {
+		s, ok := n.str()
+		if !ok || strings.TrimSpace(s) == "" {
+			return c, bad(n, "kind_schema must be the path of the registry's kind definition for tools, not %s", n.describe())
+		}
+		c.KindSchema = s
 	}
 	types := doc.field("types")
 	if types == nil || types.kind == kindNull {
@@ -246,6 +321,16 @@ func (c Conventions) Check() error {
 			return errors.New("manifest: declared conventions: a field's name is empty")
 		}
 	}
+	for _, f := range c.Required {
+		if strings.TrimSpace(f) == "" {
+			return errors.New("manifest: declared conventions: a required field's name is empty")
+		}
+	}
+	for _, d := range c.Data {
+		if d = strings.Trim(d, "/"); !fs.ValidPath(d) || d == "." {
+			return fmt.Errorf("manifest: declared conventions: data folder %q is not a slash-separated path inside the tools directory", d)
+		}
+	}
 	names := make([]string, 0, len(c.Types))
 	for name := range c.Types {
 		names = append(names, name)
@@ -259,7 +344,8 @@ func (c Conventions) Check() error {
 	return nil
 }
 
-// readConventions reads the registry file of a root, if it has one.
+// readConventions reads the registry file of a root, if it has one, and
+// the kind definition it names.
 func readConventions(r root) (Conventions, error) {
 	src, err := readFile(r.fsys, RegistryFile)
 	if err != nil {
@@ -268,7 +354,144 @@ func readConventions(r root) (Conventions, error) {
 		}
 		return Conventions{}, &LoadError{Path: r.display(RegistryFile), Msg: "the registry file cannot be read: " + errText(err), Err: err}
 	}
-	return ParseConventions(r.display(RegistryFile), src)
+	c, err := ParseConventions(r.display(RegistryFile), src)
+	if err != nil || c.KindSchema == "" {
+		return c, err
+	}
+	// A kind definition named by the registry file: in the tools
+	// directory, or beside it on disk (../kinds/tool.yaml).
+	p := path.Clean(c.KindSchema)
+	var data []byte
+	switch {
+	case fs.ValidPath(p):
+		data, err = readFile(r.fsys, p)
+	case r.name != "" && !path.IsAbs(p):
+		dir, base := filepath.Split(filepath.Join(r.name, filepath.FromSlash(p)))
+		data, err = readFile(os.DirFS(dir), base)
+	default:
+		err = fs.ErrNotExist
+	}
+	at := r.display(p)
+	if err != nil {
+		return c, &LoadError{Path: r.display(RegistryFile), Msg: fmt.Sprintf("the kind definition %s that kind_schema names cannot be read: %s", at, errText(err)), Err: err}
+	}
+	doc, err := decodeYAML(at, data, 0, 0)
+	if err != nil {
+		return c, &LoadError{Path: at, Msg: err.Error(), Err: err}
+	}
+	req, ok := kindRequired(doc)
+	if !ok {
+		return c, &LoadError{Path: at, Msg: "the kind definition that kind_schema names has no required_metadata list of field names"}
+	}
+	if c.Required == nil {
+		c.Required, c.RequiredFrom = req, at
+	}
+	return c, nil
+}
+
+// kindSearchEntries bounds the entries the search for a kind definition
+// beside a tools directory looks at.
+const kindSearchEntries = 500
+
+// findKindSchema looks beside the tools directory dir for the registry's
+// kind definition for tools: in a folder kinds (or kind) of dir's parent,
+// at most two levels down, a YAML file with a required_metadata list that
+// says it is about tools (named tool.yaml or tools.yaml, in a folder so
+// named, or with kind, name or type tool). It returns the fields the first
+// one in lexical order lists and its path.
+func findKindSchema(dir string) ([]string, string) {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if parent == filepath.Clean(dir) {
+		return nil, ""
+	}
+	fsys := os.DirFS(parent)
+	seen := 0
+	var walk func(rel string, depth int) ([]string, string)
+	walk = func(rel string, depth int) ([]string, string) {
+		entries, err := fs.ReadDir(fsys, rel)
+		if err != nil {
+			return nil, ""
+		}
+		for _, e := range entries {
+			if seen++; seen > kindSearchEntries {
+				return nil, ""
+			}
+			name := e.Name()
+			p := path.Join(rel, name)
+			switch {
+			case e.IsDir():
+				if depth >= 2 || strings.HasPrefix(name, ".") {
+					continue
+				}
+				if req, from := walk(p, depth+1); req != nil {
+					return req, from
+				}
+			case e.Type().IsRegular() && (path.Ext(name) == ".yaml" || path.Ext(name) == ".yml"):
+				data, err := readFile(fsys, p)
+				if err != nil || !bytes.Contains(data, []byte("required_metadata")) {
+					continue
+				}
+				doc, err := decodeYAML(p, data, 0, 0)
+				if err != nil {
+					continue
+				}
+				if req, ok := kindRequired(doc); ok && aboutTools(p, doc) {
+					return req, filepath.Join(parent, filepath.FromSlash(p))
+				}
+			}
+		}
+		return nil, ""
+	}
+	for _, k := range []string{"kinds", "kind"} {
+		if st, err := fs.Stat(fsys, k); err == nil && st.IsDir() {
+			if req, from := walk(k, 0); req != nil {
+				return req, from
+			}
+		}
+	}
+	return nil, ""
+}
+
+// aboutTools reports whether the kind definition at p describes tools.
+func aboutTools(p string, doc *node) bool {
+	isTool := func(s string) bool { s = strings.ToLower(s); return s == "tool" || s == "tools" }
+	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	if isTool(stem) || isTool(path.Base(path.Dir(p))) {
+		return true
+	}
+	for _, k := range []string{"kind", "name", "type"} {
+		if s, ok := doc.field(k).str(); ok && isTool(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindRequired reads the required_metadata list of a registry's kind
+// definition for tools: a YAML mapping whose required_metadata (at the
+// top, or under schema or metadata) lists field names.
+func kindRequired(doc *node) ([]string, bool) {
+	if doc == nil || doc.kind != kindMap {
+		return nil, false
+	}
+	n := doc.field("required_metadata")
+	for _, k := range []string{"schema", "metadata"} {
+		if sub := doc.field(k); n == nil && sub != nil && sub.kind == kindMap {
+			n = sub.field("required_metadata")
+		}
+	}
+	if n == nil || n.kind != kindSeq {
+		return nil, false
+	}
+	out := []string{}
+	for _, it := range n.items {
+		s, ok := it.str()
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // pathID is the identity a tool has by its path under the tools root: the
@@ -364,7 +587,7 @@ func (r *Registry) Conventions() Conventions { return r.conv }
 
 // empty reports whether c declares nothing.
 func (c *Conventions) empty() bool {
-	return len(c.Primitives) == 0 && len(c.Types) == 0 && len(c.Fields) == 0
+	return len(c.Primitives) == 0 && len(c.Types) == 0 && len(c.Fields) == 0 && c.Required == nil && len(c.Data) == 0 && c.KindSchema == ""
 }
 
 // registryStyle reports whether a YAML manifest without tool_id follows

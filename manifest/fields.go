@@ -107,8 +107,10 @@ var topFields = []string{"tool_id", "tool_type", "version", "description", "exec
 	"when_to_use", "when_not_to_use"}
 
 // toolKeys are the fields whose presence makes a YAML mapping a tool
-// manifest rather than data another tool reads.
-var toolKeys = []string{"tool_id", "tool_type", "executor", "executor_id", "version", "name", "parameters",
+// manifest rather than data another tool reads: what identifies a tool or
+// says how it runs. name, version and description are not among them:
+// capability lists and other data a registry's code reads carry them too.
+var toolKeys = []string{"tool_id", "tool_type", "executor", "executor_id", "config", "parameters",
 	"input_schema", "config_schema"}
 
 // parseYAML decodes a YAML manifest at the given offsets and fills t.
@@ -166,8 +168,8 @@ func (t *Tool) fill() {
 		t.doc = nil
 		return
 	}
-	if t.Form == FormFile && len(t.doc.keys) > 0 && !slices.ContainsFunc(toolKeys, func(k string) bool { return t.doc.field(k) != nil }) {
-		t.notTool = "it has none of the fields of a tool (" + strings.Join(toolKeys, ", ") + ")"
+	if (t.Form == FormFile || t.Form == FormDir) && len(t.doc.keys) > 0 && !slices.ContainsFunc(toolKeys, func(k string) bool { return t.doc.field(k) != nil }) {
+		t.notTool = "it has none of the fields that identify a tool or say how it runs (" + strings.Join(toolKeys, ", ") + "), so it is read as data another tool reads"
 		return
 	}
 	if t.Type == "" {

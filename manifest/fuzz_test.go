@@ -15,6 +15,11 @@ func FuzzConventions(f *testing.F) {
 		"# rye:signed:2026-02-12T23:55:37Z:0000000000000000000000000000000000000000000000000000000000000000:c2ln:ab\ncategory: a\nversion: \"1.0.0\"\ndescription: d\nexecutor_id: \"@gpu\"\ntool_type: mcp\nconfig:\n  server: a/b\n")
 	f.Add("types: {x: {base: config, executor: none, requires: [a]}}", "#!/bin/sh\n# kiwi-mcp:validated:2026-01-01T00:00:00Z:zz\ntool_type: x\n")
 	f.Add("", "executor_id: null\ntool_type: mcp_server\nconfig: {transport: http}\n")
+	// The dialect keys: declared required fields, data folders, a kind
+	// definition, and a data file with a kind's required_metadata.
+	f.Add("required: [executor_id]\ndata: [c, a/b]\nkind_schema: c/d.py\n",
+		"# ryeos:signed:2026-09-01T10:00:00Z:0000000000000000000000000000000000000000000000000000000000000000:c2ln:k\nname: caps\nversion: \"1.0.0\"\ncapabilities: [a]\n")
+	f.Add("kind_schema: a/b.yaml\n", "required_metadata: [executor_id, category]\nname: tool\n")
 	f.Fuzz(func(t *testing.T, reg, tool string) {
 		_, _ = manifest.ParseConventions("r.yaml", []byte(reg))
 		r, err := manifest.LoadFiles(context.Background(), []manifest.File{

@@ -136,6 +136,7 @@ func errText(err error) string {
 // loader walks the roots.
 type loader struct {
 	ctx   context.Context
+	conv  *Conventions // what the registries declare: their data folders are not walked
 	files int
 	tools []*Tool
 }
@@ -155,6 +156,7 @@ func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error
 		}
 		all.merge(c)
 	}
+	l.conv = &all
 	for i, r := range roots {
 		names[i], fsys[i] = r.name, r.fsys
 		if err := l.walk(i, r, ".", 0); err != nil {
@@ -162,6 +164,24 @@ func load(ctx context.Context, roots []root, conv Conventions) (*Registry, error
 		}
 	}
 	sort.SliceStable(l.tools, func(a, b int) bool { return l.tools[a].Path < l.tools[b].Path })
+	if all.Required == nil {
+		// A kind definition shipped among the tools: data with a
+		// required_metadata list declares the fields a tool must carry.
+		for _, t := range l.tools {
+			if req, ok := kindRequired(t.doc); ok && t.notTool != "" {
+				all.Required, all.RequiredFrom = req, t.Path
+				break
+			}
+		}
+	}
+	// Or one beside a tools directory on disk (.ai/kinds/tool.yaml
+	// beside .ai/tools).
+	for _, r := range roots {
+		if all.Required != nil || r.name == "" {
+			break
+		}
+		all.Required, all.RequiredFrom = findKindSchema(r.name)
+	}
 	for _, t := range l.tools {
 		t.Env = envRefs(t.Config)
 	}
@@ -198,11 +218,14 @@ func (l *loader) walk(ri int, r root, dir string, depth int) error {
 		if strings.HasPrefix(name, ".") || e.IsDir() && (name == "__pycache__" || name == "node_modules") {
 			continue
 		}
+		rel := path.Join(dir, name)
+		if l.conv.dataDir(rel) {
+			continue
+		}
 		l.files++
 		if l.files > MaxFiles {
 			return &LoadError{Path: r.display(dir), Msg: fmt.Sprintf("more than %d files below the tool directories", MaxFiles)}
 		}
-		rel := path.Join(dir, name)
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			l.tools = append(l.tools, &Tool{Path: r.display(rel), rel: rel, root: ri, Form: FormFile,

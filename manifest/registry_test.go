@@ -170,6 +170,9 @@ func TestParseConventionsErrors(t *testing.T) {
 		{"primitives: gpu", "r.yaml:1:13: primitives must be a list"},
 		{"tpyes: {}", "r.yaml:1:8: unknown key \"tpyes\""},
 		{"types: {a: [", "r.yaml"},
+		{"required: executor_id", "r.yaml:1:11: required must be a list"},
+		{"data: [../outside]", "r.yaml:1:8: data folder \"../outside\" is not a slash-separated path"},
+		{"kind_schema: [a]", "r.yaml:1:14: kind_schema must be the path"},
 	}
 	for _, tt := range tests {
 		_, err := manifest.ParseConventions("r.yaml", []byte(tt.src))
@@ -292,6 +295,183 @@ func TestCallerConventions(t *testing.T) {
 		}
 		if _, err := manifest.LoadDirsWith(ctx, bad, dir); err == nil {
 			t.Errorf("LoadDirsWith %+v: want an error", bad)
+		}
+	}
+}
+
+// TestRegistryDialect checks what the dialect archives' want sections
+// cannot: the severity and words of each finding, that data among the
+// tools is one note and nothing else, and the thresholds of the rules
+// that depend on what the rest of the registry does.
+func TestRegistryDialect(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir, _, _, _ := writeArchive(t, "testdata/registries/dialect.txtar")
+	rep := lintDir(t, dir)
+	for _, key := range []string{"ryeos/process/run", "ryeos/process/kill"} {
+		r := rep.Results[key]
+		if r == nil || !r.Valid || r.Metadata.WarningCount != 1 || r.Issues[0].Severity != result.Warning ||
+			!strings.Contains(r.Issues[0].Message, "2 of the registry's 8 tools omit it") {
+			t.Errorf("%s: want valid with one warning that 2 of 8 tools omit version, got %+v", key, r)
+		}
+	}
+	r := rep.Results["ryeos/files/write_file"]
+	if r == nil || r.Metadata.WarningCount != 1 || r.Issues[0].Severity != result.Warning || r.Issues[0].Rule != "manifest.signature_stale" ||
+		!strings.Contains(r.Issues[0].Message, filepath.Join(dir, "ryeos/files/write_file.yaml")) || !strings.Contains(r.Issues[0].Message, "3 other files") {
+		t.Errorf("write_file: want one stale-signature warning naming the file and the 3 files that verify, got %+v", r)
+	}
+	for _, name := range []string{"core", "aliases", "hierarchy"} {
+		var r *result.ValidationResult
+		for k, v := range rep.Results {
+			if strings.HasSuffix(k, "/"+name+".yaml") || k == name {
+				r = v
+			}
+		}
+		if r == nil || !r.Valid || len(r.Issues) != 1 || r.Issues[0].Rule != "manifest.not_a_tool" || r.Issues[0].Severity != result.Info ||
+			!strings.Contains(r.Issues[0].Message, "is not read as a tool manifest: it has none of the fields") {
+			t.Errorf("capabilities/%s.yaml: want one not_a_tool note, got %+v (keys %v)", name, r, rep.Keys())
+		}
+	}
+
+	// The declared registry: no capability list is loaded at all.
+	dir, _, _, _ = writeArchive(t, "testdata/registries/dialect_declared.txtar")
+	rep = lintDir(t, dir)
+	for _, k := range rep.Keys() {
+		if strings.Contains(k, "capabilities") || k == "core" || k == "aliases" {
+			t.Errorf("a file of the data folder was loaded: %s", k)
+		}
+	}
+	if r := rep.Results["ryeos/process/kill"]; r == nil || r.Valid || !strings.Contains(r.Issues[0].Message, "Required field 'executor_id' is missing ("+filepath.Join(dir, ".judge-registry.yaml")+" declares it required)") {
+		t.Errorf("kill: want the declared executor_id missing, got %+v", r)
+	}
+
+	load := func(files ...manifest.File) *manifest.Report {
+		t.Helper()
+		reg, err := manifest.LoadFiles(ctx, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := manifest.Lint(ctx, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	tool := func(name string, version bool, extra string) manifest.File {
+		v := "version: \"1.0.0\"\n"
+		if !version {
+			v = ""
+		}
+		return manifest.File{Path: "t/" + name + ".yaml", Content: "category: t\n" + v + "description: Say hello to the user who runs the tool\nexecutor_id: \"@subprocess\"\nconfig:\n  command: echo" + extra + "\n"}
+	}
+	issueOf := func(rep *manifest.Report, key, rule string) *result.Issue {
+		for _, is := range rep.Results[key].Issues {
+			if is.Rule == rule {
+				return &is
+			}
+		}
+		return nil
+	}
+	// Fewer than a quarter of the tools without version: the spec's error.
+	files := []manifest.File{tool("a", false, "")}
+	for _, n := range []string{"b", "c", "d", "e"} {
+		files = append(files, tool(n, true, ""))
+	}
+	if is := issueOf(load(files...), "t/a", "manifest.version"); is == nil || is.Severity != result.Error {
+		t.Errorf("1 of 5 without version: want an error, got %+v", is)
+	}
+	// A declaration that names version keeps it an error; the kind
+	// definition named by kind_schema, beside the tools, declares too.
+	decl := manifest.File{Path: manifest.RegistryFile, Content: "required: [version, executor_id]\n"}
+	if is := issueOf(load(append(files[:2:2], decl, tool("x", false, ""))...), "t/a", "manifest.version"); is == nil || is.Severity != result.Error || !strings.Contains(is.Message, "declares it required") {
+		t.Errorf("declared version: want an error naming the declaration, got %+v", is)
+	}
+	// Declared by the caller (judge's configuration) instead.
+	reg, err := manifest.LoadFilesWith(ctx, manifest.Conventions{Required: []string{"executor_id", "license"}}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crep, err := manifest.Lint(ctx, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if is := issueOf(crep, "t/b", "manifest.required"); is == nil || is.Message != "Required field 'license' is missing (judge's configuration declares it required)" {
+		t.Errorf("caller's declaration: got %+v", is)
+	}
+	if is := issueOf(crep, "t/a", "manifest.version"); is != nil {
+		t.Errorf("caller's declaration without version: want no version finding, got %+v", is)
+	}
+	root := t.TempDir()
+	writeFile(t, root, "kinds/tool.yaml", []byte("kind: tool\nrequired_metadata: [executor_id]\n"))
+	writeFile(t, root, "tools/"+manifest.RegistryFile, []byte("kind_schema: ../kinds/tool.yaml\n"))
+	writeFile(t, root, "tools/t/a.yaml", []byte(files[0].Content))
+	writeFile(t, root, "tools/t/b.yaml", []byte(files[1].Content))
+	writeFile(t, root, "tools/t/c.yaml", []byte(files[2].Content))
+	writeFile(t, root, "tools/t/d.yaml", []byte(files[3].Content))
+	writeFile(t, root, "tools/t/e.yaml", []byte(files[4].Content))
+	if got := findings(lintDir(t, filepath.Join(root, "tools")), filepath.Join(root, "tools")); len(got) != 0 {
+		t.Errorf("kind definition without version: want no finding, got %q", got)
+	}
+	// Without kind_schema, the kind definition beside the tools directory
+	// is found; one about another kind is not taken for it.
+	side := t.TempDir()
+	writeFile(t, side, ".ai/kinds/knowledge.yaml", []byte("required_metadata: [version, title]\n"))
+	writeFile(t, side, ".ai/kinds/tool/schema.yaml", []byte("schema:\n  required_metadata: [executor_id, license]\n"))
+	for _, f := range files {
+		writeFile(t, side, ".ai/tools/"+f.Path, []byte(f.Content))
+	}
+	srep := lintDir(t, filepath.Join(side, ".ai/tools"))
+	if got := findings(srep, filepath.Join(side, ".ai/tools")); len(got) != 5 || !strings.HasSuffix(got[0], "missing_field manifest.required") {
+		t.Errorf("kind definition beside the tools: want license missing on each of the 5 tools and no version finding, got %q", got)
+	}
+	if is := issueOf(srep, "t/a", "manifest.required"); is == nil || !strings.Contains(is.Message, filepath.Join(side, ".ai/kinds/tool/schema.yaml")+" declares it required") {
+		t.Errorf("kind definition beside the tools: want the finding to name it, got %+v", is)
+	}
+	// A sibling registry's kind definition is not this one's.
+	sib := t.TempDir()
+	writeFile(t, sib, "other/kinds/tool.yaml", []byte("required_metadata: [executor_id]\n"))
+	for _, f := range files {
+		writeFile(t, sib, "mine/"+f.Path, []byte(f.Content))
+	}
+	if is := issueOf(lintDir(t, filepath.Join(sib, "mine")), "t/a", "manifest.version"); is == nil || is.Severity != result.Error {
+		t.Errorf("sibling registry's kind definition: want the spec's version error, got %+v", is)
+	}
+	writeFile(t, root, "tools/"+manifest.RegistryFile, []byte("kind_schema: ../kinds/missing.yaml\n"))
+	if _, err := manifest.LoadDirs(ctx, filepath.Join(root, "tools")); err == nil || !strings.Contains(err.Error(), "missing.yaml that kind_schema names cannot be read") {
+		t.Errorf("missing kind definition: got %v", err)
+	}
+
+	// A scheme judge does not know is recomputed only on the proof of two
+	// other files that verify; a known scheme always.
+	sign := func(scheme string, f manifest.File, edit bool) manifest.File {
+		sum := sha256.Sum256([]byte(f.Content))
+		if edit {
+			f.Content = strings.Replace(f.Content, "echo", "true", 1)
+		}
+		f.Content = "# " + scheme + ":signed:2026-09-01T10:00:00Z:" + hex.EncodeToString(sum[:]) + ":c2ln:k1\n" + f.Content
+		return f
+	}
+	for _, tt := range []struct {
+		scheme string
+		ok     int
+		want   string
+	}{
+		{"acme", 2, "manifest.signature_stale"},
+		{"acme", 1, "manifest.signature"},
+		{"rye", 0, "manifest.signature_stale"},
+	} {
+		files := []manifest.File{sign(tt.scheme, tool("a", true, ""), true)}
+		for i := range tt.ok {
+			files = append(files, sign(tt.scheme, tool(string(rune('b'+i)), true, ""), false))
+		}
+		rep := load(files...)
+		if is := issueOf(rep, "t/a", tt.want); is == nil {
+			t.Errorf("%s with %d others verified: want %s, got %+v", tt.scheme, tt.ok, tt.want, rep.Results["t/a"].Issues)
+		}
+		for k, r := range rep.Results {
+			if k != "t/a" && (r.Metadata.WarningCount+r.Metadata.ErrorCount > 0 || slices.ContainsFunc(r.Issues, func(is result.Issue) bool { return strings.HasPrefix(is.Rule, "manifest.signature") })) {
+				t.Errorf("%s: a file as signed gets %+v", k, r.Issues)
+			}
 		}
 	}
 }

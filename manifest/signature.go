@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"regexp"
 
 	"github.com/agentjudge/judge/result"
@@ -26,11 +27,30 @@ var signatureLine = regexp.MustCompile(`^(?:#|//) ?([A-Za-z][A-Za-z0-9_.-]*):(si
 // hexHash is a SHA-256 digest in hex.
 var hexHash = regexp.MustCompile(`^[a-f0-9]{64}$`)
 
-// hashSchemes are the signers whose content hash judge can recompute:
-// SHA-256 of the file without its shebang and signature lines (rye and
-// its predecessor kiwi-mcp compute it so). Other schemes hash a canonical
-// form judge does not know.
+// hashSchemes are the signers judge knows to hash the content so: SHA-256
+// of the file without its shebang and signature lines (rye and its
+// predecessor kiwi-mcp compute it so). Any other scheme is taken to hash
+// so when its header verifies by that rule on at least minSchemeProof of
+// the registry's other files (see checker.recomputable).
 var hashSchemes = map[string]bool{"rye": true, "kiwi-mcp": true}
+
+// minSchemeProof is how many other files of a registry must verify by the
+// rye rule for a scheme judge does not know to be recomputed.
+const minSchemeProof = 2
+
+// recomputable reports whether the hash of s, the tool's header, is
+// SHA-256 of what follows the header line: the scheme is known, or
+// verifies so on at least minSchemeProof other files of the registry.
+func (c *checker) recomputable(s *signature) bool {
+	if hashSchemes[s.name] {
+		return true
+	}
+	others := c.run.sigOK[s.name]
+	if s.hash == s.actual {
+		others--
+	}
+	return others >= minSchemeProof
+}
 
 // findSignature finds the signature header of src and returns it with
 // src where the header line is blanked (so that line numbers stay).
@@ -72,11 +92,15 @@ func (c *checker) checkSignature() {
 	case hexHash.MatchString(s.hash) && s.hash == s.actual:
 		// The content is what was signed. The signature itself needs the
 		// signer's key, which judge does not hold.
-	case hexHash.MatchString(s.hash) && hashSchemes[s.name]:
+	case hexHash.MatchString(s.hash) && c.recomputable(s):
+		why := ""
+		if !hashSchemes[s.name] {
+			why = fmt.Sprintf(" (%d other files of the registry verify by the %s scheme's hash, SHA-256 of what follows the header)", c.run.sigOK[s.name], s.name)
+		}
 		c.report(result.Warning, result.ConstraintViolation, "manifest.signature_stale", at,
 			"Re-sign the file with its registry's sign tool, or revert the edit",
-			"The %s:%s header's content hash %s… does not match the file (%s…): the manifest was edited after it was signed",
-			s.name, s.kind, s.hash[:12], s.actual[:12])
+			"%s: the %s:%s header's content hash %s… does not match the file (%s…): the manifest was edited after it was signed%s",
+			c.Path, s.name, s.kind, s.hash[:12], s.actual[:12], why)
 	case !hexHash.MatchString(s.hash):
 		c.report(result.Info, result.NotChecked, "manifest.signature", at,
 			"Sign the file with its registry's sign tool to record its content hash",
@@ -84,8 +108,8 @@ func (c *checker) checkSignature() {
 			s.name, s.kind, result.Clip(s.hash, 40))
 	default:
 		c.report(result.Info, result.NotChecked, "manifest.signature", at,
-			"Nothing to do; judge checks the hash of the rye and kiwi-mcp schemes only",
-			"The %s:%s header's content hash was not checked: judge does not know how the %s scheme computes it",
-			s.name, s.kind, s.name)
+			"Nothing to do; judge checks the hash of the rye and kiwi-mcp schemes, and of a scheme whose hash verifies as theirs on at least two other files of the registry",
+			"The %s:%s header's content hash was not checked: judge does not know how the %s scheme computes it (it is not SHA-256 of what follows the header on at least %d other files)",
+			s.name, s.kind, s.name, minSchemeProof)
 	}
 }

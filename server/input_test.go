@@ -113,6 +113,15 @@ func TestDuplicateKeysAreWarnings(t *testing.T) {
 		// The last values are checked: id "x" passes, n 6 is over the maximum.
 		check(t, &res, false, "items[0].id Key 'id' appears more than once in its object (again at line 1, column 22 of the output)", "n Key 'n'")
 	})
+	t.Run("validate, schema that reads no key", func(t *testing.T) {
+		t.Parallel()
+		r := do(t, ts, http.MethodPost, "/validate", `{"output": {"role": "user", "role": "admin"}, "expected_schema": {"type": "object"}}`, nil)
+		var res result.ValidationResult
+		if r.status != 200 || json.Unmarshal(r.body, &res) != nil {
+			t.Fatalf("status %d: %s", r.status, r.body)
+		}
+		check(t, &res, true, "role Key 'role' appears more than once in its object (again at line 1, column 18 of the output)")
+	})
 	t.Run("validate string output", func(t *testing.T) {
 		t.Parallel()
 		r := do(t, ts, http.MethodPost, "/validate", `{"output": "{\"a\": 1, \"a\": 2}", "expected_schema": {"type": "object"}}`, nil)

@@ -60,6 +60,10 @@ func (s *Server) handleTraceCheck(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if ch, err = ch.ForInput(r.Context(), convs); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	ans := api.TraceCheckResponse{Conversations: make([]*trace.Report, 0, len(convs))}
 	for _, c := range convs {
 		rep, err := ch.Check(r.Context(), c)
@@ -70,6 +74,6 @@ func (s *Server) handleTraceCheck(w http.ResponseWriter, r *http.Request) {
 		s.metrics.observeResult(rep.Result)
 		ans.Conversations = append(ans.Conversations, rep)
 	}
-	ans.Summary = trace.Summarize(ans.Conversations)
+	ans.Summary = ch.Summarize(ans.Conversations)
 	writeJSON(w, http.StatusOK, api.MediaTypeJSON, ans)
 }

@@ -48,7 +48,38 @@ func TestTraceCheckRoute(t *testing.T) {
 		t.Errorf("violations of the cancellation = %v", got)
 	}
 
+	// Records of another domain's shape (written for judge's tests) with
+	// the real retail tools: the crashed run counted apart, per-rule
+	// counts, think's empty answers SATISFIED.
+	retailTools := readExample(t, dir, "tau-bench-retail-tools.json")
+	retail := readExample(t, "..", "trace", "testdata", "retail-shaped.json")
+	retailRules := readExample(t, "..", "trace", "testdata", "retail-shaped.rules.json")
+	r = do(t, ts, http.MethodPost, "/v1/traces/check", `{"conversations": `+retail+`, "tools": `+retailTools+`, "rules": `+retailRules+`}`, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("status %d:\n%s", r.status, r.body)
+	}
+	var ra api.TraceCheckResponse
+	if err := json.Unmarshal(r.body, &ra); err != nil {
+		t.Fatal(err)
+	}
+	if s := ra.Summary; s.Conversations != 4 || s.Crashed != 1 || s.Flagged != 2 || s.AUROC == nil || *s.AUROC != 1 || len(s.Rules) != 5 ||
+		s.Rules[0].Rule != "confirm_before_change" || s.Rules[0].Violations != 1 {
+		t.Errorf("retail-shaped summary %+v", s)
+	}
+	if c := ra.Conversations[0]; c.RunError == nil || c.Result.Confidence != 0 || len(c.Result.Issues) != 1 || c.Result.Issues[0].Type != result.NotChecked {
+		t.Errorf("crashed run %+v", c)
+	}
+	for _, c := range ra.Conversations {
+		for _, cr := range c.Calls {
+			if cr.Tool == "think" && cr.Status != "SATISFIED" {
+				t.Errorf("%s: think %s", c.ID, cr.Status)
+			}
+		}
+	}
+
 	bad := []struct{ name, body, field, detail string }{
+		{"rule naming an unknown tool", `{"conversations": ` + conv + `, "tools": ` + tools + `, "rules": {"rules": [{"name": "a", "description": "d", "tools": ["cancel_reservations"], "expr": "true"}]}}`,
+			"rules", "rule a: tools: 'cancel_reservations' is not a tool of the toolset, so the rule would never apply; did you mean 'cancel_reservation'?"},
 		{"no conversations", `{"tools": ` + tools + `}`, "conversations", `no "conversations"`},
 		{"malformed conversation", `{"conversations": [{"role": "user"}, {"content": "x"}], "tools": ` + tools + `}`, "conversations", "no role"},
 		{"rule does not compile", `{"conversations": ` + conv + `, "tools": ` + tools + `, "rules": {"rules": [{"name": "a", "description": "d", "expr": "1 +"}]}}`, "rules", "rule a: expr:1:"},

@@ -260,6 +260,14 @@ func forget(s *Session, tool string, keep []string) {
 	}
 }
 
+// ClosestTools returns up to n of the set's tool names nearest to name, as
+// the "did you mean" of an unknown tool: by edit distance ignoring case,
+// those close enough to be a likely typo or sharing a word; none when no
+// name is close.
+func (ts *Toolset) ClosestTools(name string, n int) []string {
+	return closestNames(name, ts.names, n)
+}
+
 // unknownTool reports a call to a tool the set does not have.
 func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
 	closest := closestNames(name, ts.names, 3)

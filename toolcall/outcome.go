@@ -42,6 +42,12 @@ type OutcomeRequest struct {
 	// Result is the tool's result: an MCP CallToolResult ({content,
 	// isError, structuredContent}) or any JSON value the tool returned.
 	Result json.RawMessage `json:"result"`
+	// NothingExpected says the caller knows the tool returns nothing by
+	// design (judge trace: every call of it in the input returned the
+	// same empty result), so that an empty result is SATISFIED, as for a
+	// tool whose description says it returns nothing (see
+	// [Toolset.Outcome]). Not part of the HTTP request.
+	NothingExpected bool `json:"-"`
 	// Goal is what the user asked for (Call.Goal when empty). A result that would be SATISFIED
 	// is checked against it (see [GoalCheck]): deterministically, then by
 	// the model when one is configured; undecided, it is reported as not
@@ -108,7 +114,9 @@ const (
 // or more) is FAILED; a clarification envelope is NEED_USER_INPUT; an
 // empty or no-signal result is NEEDS_MORE_TOOLS; a result that breaks the
 // tool's output schema is FAILED (a failure is never checked against the
-// output schema); otherwise SATISFIED, or NEEDS_MORE_TOOLS when a discovery
+// output schema); an empty result of a tool that returns nothing by design
+// (its description says so, or the request's NothingExpected) is
+// SATISFIED, with no empty_result warning; otherwise SATISFIED, or NEEDS_MORE_TOOLS when a discovery
 // tool returned candidates and a follow-up tool is known. With a session,
 // the outcome is recorded and Progress says whether to go on. Outcome
 // returns a *CallError when the result or arguments are not JSON (or hold
@@ -178,7 +186,14 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 			decided++
 		}
 		if o.Status == "" {
-			if why, at := emptiness(payload); why != "" {
+			why, at := emptiness(payload)
+			if why != "" {
+				if silent := silentByDesign(ct, req.NothingExpected); silent != "" {
+					why = "" // what the tool returns: no empty_result
+					o.Status, o.Reason = Satisfied, "the result is empty, as the tool returns nothing by design: "+silent
+				}
+			}
+			if why != "" {
 				o.Status, o.Reason, empty = NeedsMoreTools, "the result is empty: "+why, true
 				b.Add(result.Issue{Severity: result.Warning, Type: result.EmptyResult, Location: at,
 					Message:    fmt.Sprintf("Tool '%s' returned no results: %s", req.Tool, why),
@@ -919,4 +934,41 @@ func toolNames(next []NextTool) []string {
 		ns = append(ns, n.Tool)
 	}
 	return ns
+}
+
+// returnsNothing matches a description's words saying the tool returns
+// nothing: "returns nothing", "no return value", "does not return
+// anything", "will not obtain new information", "only appends the thought
+// to the log". silentByDesign refuses a match followed by a condition
+// ("returns nothing if the user is unknown"): there an empty result is an
+// answer that nothing was found.
+var returnsNothing = regexp.MustCompile(`(?i)\b(?:` +
+	`(?:returns?|gives?|yields?|outputs?|produces?)\s+(?:nothing|no\s+(?:value|output|results?|information|data)|(?:an\s+)?empty\s+(?:result|response|output))` +
+	`|no\s+return(?:ed)?\s+value|without\s+(?:a\s+)?return\s+value` +
+	`|(?:does\s+not|doesn't|do\s+not|don't|will\s+not|won't|never)\s+(?:return|obtain|retrieve|fetch|give|produce)\s+(?:anything|(?:any|new)\s+(?:information|data|values?|output|results?)|(?:a\s+)?value|information|data|output)` +
+	`|(?:just|only|simply|merely)\s+(?:appends?|adds?|writes?|logs?|records?|stores?)\b[^.]{0,60}?\b(?:to|in|into)\s+(?:the\s+|a\s+|its\s+|their\s+)?(?:\w+'s?\s+)?(?:log|journal|scratch\s?pad|notes?|memory)` +
+	`)`)
+
+// conditional is what, after the words of returnsNothing, makes them a
+// condition or an exception rather than the tool's nature ("returns
+// nothing if…", "returns nothing but the id").
+var conditional = regexp.MustCompile(`(?i)^\s*(?:if|when|whenever|unless|until|for\s+(?:an?\s+)?(?:unknown|missing|invalid|non-?existent)|in\s+case|where|once|but|else|more|other|except|beyond|besides)\b`)
+
+// silentByDesign says why an empty result of the tool of ct is what the
+// tool returns rather than a failure to find something: its description
+// says it returns nothing (the words quoted), or the caller knows it
+// (known); "" otherwise.
+func silentByDesign(ct *Contract, known bool) string {
+	if known {
+		return "every call of it returned the same empty result"
+	}
+	if ct == nil {
+		return ""
+	}
+	for _, loc := range returnsNothing.FindAllStringIndex(ct.Description, -1) {
+		if !conditional.MatchString(ct.Description[loc[1]:]) {
+			return fmt.Sprintf("its description says %q", result.Clip(ct.Description[loc[0]:loc[1]], 80))
+		}
+	}
+	return ""
 }

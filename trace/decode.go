@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits of Decode.
@@ -26,9 +27,25 @@ type Conversation struct {
 	ID       string    `json:"id"`
 	Messages []Message `json:"messages"`
 	// Reward is the recorded outcome of the task when the input has one
-	// (tau-bench: 1 solved, 0 failed); nil otherwise.
+	// (tau-bench: 1 solved, below 1 failed); nil otherwise.
 	Reward *float64 `json:"reward,omitempty"`
+	// RunError is the error the run recorded when it crashed (tau-bench:
+	// info.error and info.traceback, and no messages); nil otherwise.
+	RunError *RunError `json:"run_error,omitempty"`
 }
+
+// RunError is the error a recorded run ended with, as its record gives it.
+type RunError struct {
+	// Error is the error's text (a JSON value that is no text, compacted).
+	Error string `json:"error"`
+	// Traceback is the recorded traceback, at most its last
+	// MaxTracebackBytes.
+	Traceback string `json:"traceback,omitempty"`
+}
+
+// MaxTracebackBytes is the most of a recorded traceback a RunError keeps:
+// its end, where the exception is.
+const MaxTracebackBytes = 4096
 
 // Message is one chat message. Content is the message's text: a string
 // content as it is, the text parts of a list content joined.
@@ -96,6 +113,7 @@ type (
 		Reward   *float64        `json:"reward"`
 		Messages json.RawMessage `json:"messages"`
 		Traj     json.RawMessage `json:"traj"`
+		Info     json.RawMessage `json:"info"`
 	}
 )
 
@@ -203,11 +221,15 @@ func conversation(raw json.RawMessage, pos string) (Conversation, error) {
 		if err := json.Unmarshal(raw, &w); err != nil {
 			return c, &DecodeError{At: pos, Msg: typeMessage(err), Err: err}
 		}
+		c.RunError = runError(w.Info)
 		switch {
 		case len(w.Messages) > 0:
 			list = w.Messages
 		case len(w.Traj) > 0:
 			list = w.Traj
+		case c.RunError != nil:
+			// A run that crashed before its conversation was recorded.
+			list = json.RawMessage("[]")
 		default:
 			return c, &DecodeError{At: pos, Msg: "the object has no messages (or traj) list"}
 		}
@@ -252,6 +274,46 @@ func conversation(raw json.RawMessage, pos string) (Conversation, error) {
 		c.Messages[i] = m
 	}
 	return c, nil
+}
+
+// runError reads the error a run recorded in its info object (tau-bench's
+// {"error": …, "traceback": …} of a run that raised): nil when info is no
+// object or its error is absent, null or empty. Info of another shape is
+// not the conversation's to refuse.
+func runError(info json.RawMessage) *RunError {
+	var w struct {
+		Error, Traceback json.RawMessage
+	}
+	if info = bytes.TrimSpace(info); len(info) == 0 || info[0] != '{' || json.Unmarshal(info, &w) != nil {
+		return nil
+	}
+	e := strings.TrimSpace(recordedText(w.Error))
+	if e == "" {
+		return nil
+	}
+	tb := recordedText(w.Traceback)
+	if len(tb) > MaxTracebackBytes {
+		cut := len(tb) - MaxTracebackBytes
+		for cut < len(tb) && !utf8.RuneStart(tb[cut]) {
+			cut++
+		}
+		tb = "…" + tb[cut:]
+	}
+	return &RunError{Error: e, Traceback: tb}
+}
+
+// recordedText is a recorded value as text: a string as it is, null as
+// "", any other JSON value compacted.
+func recordedText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return compactJSON(raw)
 }
 
 // contentText is a message content's text: a string, null, or a list of

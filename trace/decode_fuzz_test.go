@@ -20,7 +20,8 @@ func FuzzDecodeLocated(f *testing.F) {
 		"{\"role\": \"user\", \"content\": \"a\"}\n{\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"x\"}\n",
 		"{\"messages\": [{\"role\": \"user\"}]}\n{\"messages\": [{\"role\": 7}]}\n",
 		`{"task_id": 3, "trial": 1, "reward": 0, "traj": [{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{not json"}}]}]}`,
-		`[{"messages": []}, {"messages": "x"}]`, "\n\n  [", "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"image\"}]}]}", `1`, "\xef\xbb\xbf[]",
+		`[{"messages": []}, {"messages": "x"}]`, `{"task_id": 0, "reward": 0.0, "info": {"error": "boom", "traceback": "Traceback\n  x\nValueError: boom"}, "traj": []}`,
+		"{\"task_id\": 1, \"info\": {\"error\": \"x\"}}\n{\"task_id\": 2, \"info\": {\"error\": 3}, \"traj\": null}\n", "\n\n  [", "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"image\"}]}]}", `1`, "\xef\xbb\xbf[]",
 	} {
 		f.Add([]byte(s))
 	}

@@ -37,5 +37,5 @@ func Example() {
 	fmt.Printf("%+v\n", rep.Counts)
 	// Output:
 	// messages[1].tool_calls[0] cancel_order FAILED [confirm_first]
-	// {Conversations:1 Calls:1 InvalidCalls:0 FailedResults:1 Loops:0 RuleViolations:1 RulesBroken:1 RuleWeight:1 RuleWarnings:0 Flagged:1}
+	// {Conversations:1 Calls:1 InvalidCalls:0 FailedResults:1 Loops:0 RuleViolations:1 RulesBroken:1 RuleWeight:1 RuleWarnings:0 RulesUndecided:0 Flagged:1 Crashed:0}
 }

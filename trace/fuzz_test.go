@@ -17,7 +17,12 @@ import (
 func FuzzDecode(f *testing.F) {
 	one := conv(user("hi"), call("c1", "get_order", `{"order_id": "A1"}`), toolMsg("c1", "Error: no"))
 	for _, s := range []string{one, "[" + one + "]", one + "\n" + one, `{"task_id": 1, "reward": 1, "traj": ` + one + `}`,
-		`[{"role": "user", "content": [{"type": "text", "text": "x"}]}]`, `{"messages": [{"role": "tool", "content": null}]}`, "", "[", `"x"`} {
+		`[{"role": "user", "content": [{"type": "text", "text": "x"}]}]`, `{"messages": [{"role": "tool", "content": null}]}`, "", "[", `"x"`,
+		// Runs that crashed: tau-bench's record, without traj, cut short,
+		// and info of other shapes.
+		`{"task_id": 4, "reward": 0.0, "info": {"error": "RateLimitError: 429", "traceback": "Traceback (most recent call last):\n  File \"run.py\"\nRateLimitError: 429"}, "traj": [], "trial": 0}`,
+		`[{"task_id": 1, "info": {"error": {"code": 500}}}, {"task_id": 2, "reward": 1, "info": {"error": null}, "traj": ` + one + `}]`,
+		`{"task_id": 3, "info": {"error": "cut", "traceback": 7}, "traj": ` + one + `}`, `{"task_id": 5, "info": ["error"], "traj": []}`, `{"info": {"error": ""}}`} {
 		f.Add([]byte(s))
 	}
 	ch := checker(f, rules)
@@ -30,8 +35,18 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		for _, c := range convs {
-			if _, err := ch.Check(context.Background(), c); err != nil {
+			rep, err := ch.Check(context.Background(), c)
+			if err != nil {
 				t.Errorf("Check of a decoded conversation: %v", err)
+				continue
+			}
+			// A run that crashed is counted apart, never passed with
+			// full confidence.
+			if c.RunError != nil && (rep.Counts.Crashed != 1 || rep.Result.Confidence >= 1 || (len(c.Messages) == 0 && rep.Result.Confidence != 0)) {
+				t.Errorf("crashed run %q: counts %+v confidence %v", c.RunError.Error, rep.Counts, rep.Result.Confidence)
+			}
+			if c.RunError == nil && rep.Counts.Crashed != 0 {
+				t.Errorf("a conversation without a run error counted crashed")
 			}
 		}
 	})

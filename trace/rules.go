@@ -9,9 +9,11 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolcall"
 )
 
 // MaxRulesBytes is the largest rules file ParseRules reads.
@@ -220,6 +222,53 @@ func compileRules(rs *Rules) ([]compiledRule, error) {
 		out = append(out, cr)
 	}
 	return out, nil
+}
+
+// callsOfName finds the tools a rule's expression reads by name in
+// calls_of: calls_of.NAME, calls_of['NAME'].
+var callsOfName = regexp.MustCompile(`\bcalls_of\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\])`)
+
+// checkToolNames refuses a rule that names a tool the toolset does not
+// have, in its tools or as calls_of.NAME in its expressions: the rule
+// would never apply, or never be decided, and so would say nothing. The
+// error names the rule and the tool, with the toolset's nearest names.
+func checkToolNames(ts *toolcall.Toolset, rules []compiledRule) error {
+	names := ts.Names()
+	unknown := func(r *compiledRule, field, tool, what string) error {
+		msg := fmt.Sprintf("'%s' is not a tool of the toolset, so %s", result.Clip(tool, 80), what)
+		if c := ts.ClosestTools(tool, 3); len(c) > 0 {
+			msg += "; did you mean '" + strings.Join(c, "' or '") + "'?"
+		} else if len(names) == 0 {
+			msg += "; the toolset has no tools"
+		} else {
+			shown := names
+			if len(shown) > 20 {
+				shown = shown[:20]
+			}
+			msg += "; its tools are " + strings.Join(shown, ", ")
+			if len(names) > len(shown) {
+				msg += fmt.Sprintf(" and %d more", len(names)-len(shown))
+			}
+		}
+		return &RuleError{Rule: r.Name, Field: field, Msg: msg}
+	}
+	for k := range rules {
+		r := &rules[k]
+		for _, t := range r.Tools {
+			if !slices.Contains(names, t) {
+				return unknown(r, "tools", t, "the rule would never apply")
+			}
+		}
+		for _, f := range []struct{ field, text string }{{"when", r.When}, {"expr", r.Expr}} {
+			for _, m := range callsOfName.FindAllStringSubmatch(f.text, -1) {
+				t := m[1] + m[2] + m[3]
+				if !slices.Contains(names, t) {
+					return unknown(r, f.field, t, "calls_of."+result.Clip(t, 80)+" holds nothing until an unknown tool of that name is called, and the rule is undecided")
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // verdict is a rule's verdict at one call.

@@ -32,7 +32,11 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		sb.WriteString(")")
 	}
-	fmt.Fprintf(&sb, "; risk %g\n", r.Risk)
+	fmt.Fprintf(&sb, "; risk %g", r.Risk)
+	if r.RunError != nil {
+		sb.WriteString("; the run crashed (not checked)")
+	}
+	sb.WriteString("\n")
 	used := make([]bool, len(r.Result.Issues))
 	for _, cr := range r.Calls {
 		var mine []result.Issue
@@ -97,10 +101,15 @@ func WriteText(w io.Writer, r *Report) error {
 // WriteSummaryText writes the summary of many reports.
 func WriteSummaryText(w io.Writer, s Summary) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s: %s, %s, %s, %s, %s; %d flagged\n",
+	fmt.Fprintf(&sb, "%s: %s, %s, %s, %s, %s, %s; %d flagged",
 		count(s.Conversations, "conversation", "conversations"), count(s.Calls, "call", "calls"),
 		count(s.InvalidCalls, "invalid call", "invalid calls"), count(s.FailedResults, "failed result", "failed results"),
-		count(s.Loops, "loop", "loops"), count(s.RuleViolations, "rule violation", "rule violations"), s.Flagged)
+		count(s.Loops, "loop", "loops"), count(s.RuleViolations, "rule violation", "rule violations"),
+		count(s.RulesUndecided, "rule undecided", "rules undecided"), s.Flagged)
+	if s.Crashed > 0 {
+		fmt.Fprintf(&sb, "; %d crashed (not checked)", s.Crashed)
+	}
+	sb.WriteString("\n")
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range s.ByReward {
 			if !yield(k) {
@@ -113,7 +122,14 @@ func WriteSummaryText(w io.Writer, s Summary) error {
 			k, c.Conversations, c.Flagged, 100*float64(c.Flagged)/float64(max(c.Conversations, 1)), c.RuleViolations, c.RulesBroken, c.FailedResults)
 	}
 	if s.AUROC != nil {
-		fmt.Fprintf(&sb, "  risk score AUROC for reward 0: %.3f\n", *s.AUROC)
+		fmt.Fprintf(&sb, "  risk score AUROC for failed tasks (reward below 1): %.3f\n", *s.AUROC)
+	}
+	for _, rc := range s.Rules {
+		fmt.Fprintf(&sb, "  rule %s: %s in %s, %d undecided\n", rc.Rule, count(rc.Violations, "violation", "violations"),
+			count(rc.Conversations, "conversation", "conversations"), rc.Undecided)
+	}
+	if len(s.SilentTools) > 0 {
+		fmt.Fprintf(&sb, "  returning nothing by design (the same empty result at every call): %s\n", strings.Join(s.SilentTools, ", "))
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -128,7 +144,7 @@ func under(loc, base string) bool {
 var ruleMessage = regexp.MustCompile(`^Policy rule '([^']+)' broken by (?:the call of '[^']*'|the conversation): `)
 
 func writeIssue(sb *strings.Builder, is result.Issue, indent string) {
-	if m := ruleMessage.FindStringSubmatch(is.Message); is.Rule == "trace.rule" && m != nil {
+	if m := ruleMessage.FindStringSubmatch(is.Message); strings.HasPrefix(is.Rule, RuleID) && m != nil {
 		fmt.Fprintf(sb, "%s%s policy %s: %s\n", indent, is.Severity, m[1], is.Message[len(m[0]):])
 	} else {
 		fmt.Fprintf(sb, "%s%s %s: %s\n", indent, is.Severity, is.Type, is.Message)

@@ -21,6 +21,14 @@ import (
 // ValidationType is the validation type a trace's result reports.
 const ValidationType = "trace"
 
+// The rule ids of the issues of policy rules: a violation of rule NAME is
+// "trace.rule.NAME", an evaluation of it not decided
+// "trace.rule_undecided.NAME".
+const (
+	RuleID          = "trace.rule."
+	UndecidedRuleID = "trace.rule_undecided."
+)
+
 // Checker checks conversations against a toolset and policy rules. It is
 // safe for concurrent use.
 type Checker struct {
@@ -29,12 +37,17 @@ type Checker struct {
 	tools []string
 	// hasEnd is whether a rule is evaluated at the end of a conversation.
 	hasEnd bool
+	// silent are the tools that returned the same empty result at every
+	// call of the input (ForInput): they return nothing by design.
+	silent map[string]bool
 }
 
 // New returns a Checker of the calls of ts with the policy rules rs (nil:
 // none). The toolset's checker keeps the sessions that give the progress
 // verdicts: one fresh session per checked conversation. A rule that does
-// not compile gives a *RuleError.
+// not compile, or that names a tool the toolset does not have (in its
+// tools, or as calls_of.NAME), gives a *RuleError: such a rule would
+// never apply.
 func New(ts *toolcall.Toolset, rs *Rules) (*Checker, error) {
 	if ts == nil {
 		return nil, errors.New("trace: no toolset")
@@ -43,11 +56,102 @@ func New(ts *toolcall.Toolset, rs *Rules) (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkToolNames(ts, rules); err != nil {
+		return nil, err
+	}
 	ch := &Checker{ts: ts, rules: rules, tools: ts.Names()}
 	for _, r := range rules {
 		ch.hasEnd = ch.hasEnd || r.end
 	}
 	return ch, nil
+}
+
+// Limits of ForInput's observation of silent tools: a tool returns
+// nothing by design when it returned the same empty result at every call
+// of the input, in at least minSilentConversations conversations and
+// minSilentCalls calls (one empty search is not a tool's nature).
+const (
+	minSilentConversations = 2
+	minSilentCalls         = 3
+)
+
+// ForInput returns a Checker like c for the conversations of one input:
+// it has read them for the tools that returned the same empty result at
+// every call, in every conversation (at least 3 calls in 2
+// conversations), and takes an empty result of such a tool for what the
+// tool returns by design (SATISFIED), not for a failure to find something
+// — as a tool whose description says it returns nothing. Check each
+// conversation of the input with it.
+func (c *Checker) ForInput(ctx context.Context, convs []Conversation) (*Checker, error) {
+	type seen struct {
+		result        string
+		same          bool
+		calls, convs  int
+		lastConvIndex int
+	}
+	byTool := map[string]*seen{}
+	for ci, conv := range convs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		names := map[string]string{} // call id → tool
+		for _, m := range conv.Messages {
+			for _, tc := range m.ToolCalls {
+				names[tc.ID] = tc.Name
+			}
+			if m.Role != "tool" && m.Role != "function" {
+				continue
+			}
+			tool := names[m.ToolCallID]
+			if tool == "" || m.ToolCallID == "" {
+				tool = m.Name
+			}
+			if tool == "" {
+				continue
+			}
+			content := strings.TrimSpace(m.Content)
+			sn := byTool[tool]
+			if sn == nil {
+				sn = &seen{result: content, same: true, lastConvIndex: -1}
+				byTool[tool] = sn
+			}
+			sn.same = sn.same && content == sn.result
+			sn.calls++
+			if sn.lastConvIndex != ci {
+				sn.convs, sn.lastConvIndex = sn.convs+1, ci
+			}
+		}
+	}
+	out := *c
+	out.silent = nil
+	for _, tool := range slices.Sorted(maps.Keys(byTool)) {
+		sn := byTool[tool]
+		if !sn.same || sn.calls < minSilentCalls || sn.convs < minSilentConversations {
+			continue
+		}
+		// Empty as the outcome sees it: asked once, without a session.
+		o, err := c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: tool, Arguments: json.RawMessage("{}")}, Result: resultJSON(sn.result)})
+		if err != nil {
+			var ce *toolcall.CallError
+			if errors.As(err, &ce) {
+				continue
+			}
+			return nil, err
+		}
+		if o.Status == toolcall.NeedsMoreTools && slices.ContainsFunc(o.Result.Issues, func(is result.Issue) bool { return is.Type == result.EmptyResult }) {
+			if out.silent == nil {
+				out.silent = map[string]bool{}
+			}
+			out.silent[tool] = true
+		}
+	}
+	return &out, nil
+}
+
+// SilentTools are the tools the Checker takes for returning nothing by
+// design from what it read of its input (ForInput), sorted.
+func (c *Checker) SilentTools() []string {
+	return slices.Sorted(maps.Keys(c.silent))
 }
 
 // Report is the check of one conversation.
@@ -60,8 +164,25 @@ type Report struct {
 	// Violations are the end rules (at "end") the conversation broke;
 	// the call rules broken are in Calls.
 	Violations []string `json:"violations,omitempty"`
-	// Risk is the conversation's risk score (see Risk).
+	// Risk is the conversation's risk score (see Risk); 0 for a run that
+	// crashed.
 	Risk float64 `json:"risk"`
+	// Rules counts, for each rule broken or undecided in the
+	// conversation, its violations and undecided evaluations, in the
+	// order of the rules file.
+	Rules []RuleCount `json:"rules,omitempty"`
+	// RunError is the error the run recorded when it crashed: the
+	// conversation was not checked (or only the part recorded was).
+	RunError *RunError `json:"run_error,omitempty"`
+}
+
+// RuleCount is what one rule found: its violations, the conversations
+// with at least one, and its evaluations that could not be decided.
+type RuleCount struct {
+	Rule          string `json:"rule"`
+	Violations    int    `json:"violations"`
+	Conversations int    `json:"conversations"`
+	Undecided     int    `json:"undecided"`
 }
 
 // CallReport is what one call went through: its check, its outcome, the
@@ -104,9 +225,16 @@ type Counts struct {
 	// RuleWarnings counts the violations of warning rules (rules of
 	// form), which are among RuleViolations.
 	RuleWarnings int `json:"rule_warnings"`
+	// RulesUndecided counts the rule evaluations that could not be
+	// decided (a missing key, the cost limit): not_checked, never held.
+	RulesUndecided int `json:"rules_undecided"`
 	// Flagged counts conversations with an invalid call, a loop or a
 	// violation of an error rule.
 	Flagged int `json:"flagged"`
+	// Crashed counts the conversations whose run recorded an error
+	// (RunError): not checked, or only in part; never flagged nor
+	// counted as passed.
+	Crashed int `json:"crashed"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -119,7 +247,9 @@ func (c *Counts) add(o Counts) {
 	c.RulesBroken += o.RulesBroken
 	c.RuleWeight += o.RuleWeight
 	c.RuleWarnings += o.RuleWarnings
+	c.RulesUndecided += o.RulesUndecided
 	c.Flagged += o.Flagged
+	c.Crashed += o.Crashed
 }
 
 // Risk is a conversation's risk score: the weights of the distinct error
@@ -138,21 +268,49 @@ func Risk(c Counts) float64 {
 type Summary struct {
 	Counts
 	// ByReward splits the counts by the recorded reward, when the
-	// conversations have one ("0", "1").
+	// conversations have one ("0", "0.5", "1"); runs that crashed are
+	// left out (their reward is the harness's, not the agent's).
 	ByReward map[string]Counts `json:"by_reward,omitempty"`
-	// AUROC is how well Risk ranks the failed tasks (reward 0) above the
-	// solved ones (reward above 0): the chance that a random failed
+	// AUROC is how well Risk ranks the failed tasks (reward below 1, as
+	// tau-bench counts a task solved only at reward 1) above the solved
+	// ones (reward 1 or more): the chance that a random failed
 	// conversation scores higher than a random solved one, ties counting
-	// half. Nil unless both groups are present.
+	// half. Runs that crashed are left out. Nil unless both groups are
+	// present.
 	AUROC *float64 `json:"auroc,omitempty"`
+	// Rules counts each rule's violations, the conversations with one,
+	// and its undecided evaluations: every rule of the file in its order
+	// ([Checker.Summarize]), or the rules found in the reports by name
+	// ([Summarize]).
+	Rules []RuleCount `json:"rules,omitempty"`
+	// SilentTools are the tools taken for returning nothing by design
+	// from what they returned across the input ([Checker.ForInput]).
+	SilentTools []string `json:"silent_tools,omitempty"`
 }
 
-// Summarize counts reports.
+// Solved is the reward from which a task counts as solved: tau-bench's
+// own notion (a task is passed only at reward 1; a partial reward is a
+// failure).
+const Solved = 1.0
+
+// Summarize counts reports. Its Rules are the rules broken or undecided
+// in them, by name; [Checker.Summarize] lists every rule of the file.
 func Summarize(reports []*Report) Summary {
 	var s Summary
+	byRule := map[string]*RuleCount{}
 	for _, r := range reports {
 		s.add(r.Counts)
-		if r.Reward != nil {
+		for _, rc := range r.Rules {
+			t := byRule[rc.Rule]
+			if t == nil {
+				t = &RuleCount{Rule: rc.Rule}
+				byRule[rc.Rule] = t
+			}
+			t.Violations += rc.Violations
+			t.Conversations += rc.Conversations
+			t.Undecided += rc.Undecided
+		}
+		if r.Reward != nil && r.RunError == nil {
 			if s.ByReward == nil {
 				s.ByReward = map[string]Counts{}
 			}
@@ -162,11 +320,14 @@ func Summarize(reports []*Report) Summary {
 			s.ByReward[k] = c
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(byRule)) {
+		s.Rules = append(s.Rules, *byRule[k])
+	}
 	var failed, solved []float64
 	for _, r := range reports {
 		switch {
-		case r.Reward == nil:
-		case *r.Reward > 0:
+		case r.Reward == nil || r.RunError != nil:
+		case *r.Reward >= Solved:
 			solved = append(solved, r.Risk)
 		default:
 			failed = append(failed, r.Risk)
@@ -174,6 +335,32 @@ func Summarize(reports []*Report) Summary {
 	}
 	if a, ok := AUROC(failed, solved); ok {
 		s.AUROC = &a
+	}
+	return s
+}
+
+// Summarize counts reports checked by c: as [Summarize], with every rule
+// of c in Rules, in the order of the rules file, those never broken nor
+// undecided with zero counts (a rule that never applies shows as such).
+func (c *Checker) Summarize(reports []*Report) Summary {
+	s := Summarize(reports)
+	found := map[string]RuleCount{}
+	for _, rc := range s.Rules {
+		found[rc.Rule] = rc
+	}
+	s.Rules = make([]RuleCount, 0, len(c.rules))
+	for _, r := range c.rules {
+		rc, ok := found[r.Name]
+		if !ok {
+			rc = RuleCount{Rule: r.Name}
+		}
+		s.Rules = append(s.Rules, rc)
+	}
+	if len(s.Rules) == 0 {
+		s.Rules = nil
+	}
+	if len(c.silent) > 0 {
+		s.SilentTools = c.SilentTools()
 	}
 	return s
 }
@@ -236,7 +423,7 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 	}
 	waiting := map[string]*pending{}
 	var order []*pending
-	tally := tally{decided: 1}
+	tally := tally{decided: 1, rules: make([]RuleCount, len(c.rules))}
 	lastUser, lastUserAt := "", -1
 	for i, m := range conv.Messages {
 		if err := ctx.Err(); err != nil {
@@ -315,7 +502,8 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 			}
 			delete(waiting, p.tc.ID)
 			res := resultJSON(m.Content)
-			o, err := c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: p.tc.Name, Arguments: p.tc.Arguments, SessionID: sid}, Result: res})
+			o, err := c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: p.tc.Name, Arguments: p.tc.Arguments, SessionID: sid},
+				Result: res, NothingExpected: c.silent[p.tc.Name]})
 			var ce *toolcall.CallError
 			if errors.As(err, &ce) {
 				// The arguments were unreadable, as the check said.
@@ -346,7 +534,9 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 			}
 		}
 	}
-	if c.hasEnd {
+	if c.hasEnd && (conv.RunError == nil || len(conv.Messages) > 0) {
+		// A run that crashed before any message has no conversation for
+		// the end rules to judge.
 		at := "messages"
 		vars := map[string]any{"messages": messages, "index": int64(len(messages)), "call": nil, "previous": messages,
 			"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": calls, "calls_of": cloneCallsOf(callsOf),
@@ -381,15 +571,54 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 		rep.Counts.Flagged = 1
 	}
 	rep.Counts.RuleWarnings = tally.warnings
+	for k, rc := range tally.rules {
+		if rc.Violations+rc.Undecided == 0 {
+			continue
+		}
+		rc.Rule = c.rules[k].Name
+		if rc.Violations > 0 {
+			rc.Conversations = 1
+		}
+		rep.Counts.RulesUndecided += rc.Undecided
+		rep.Rules = append(rep.Rules, rc)
+	}
 	rep.Risk = Risk(rep.Counts)
+	if conv.RunError != nil {
+		reportRunError(b, &tally, rep, conv)
+	}
 	b.Confidence(float64(tally.decided) / float64(tally.decided+tally.unknown))
 	rep.Result = b.Duration(time.Since(start)).Build()
 	return rep, nil
 }
 
 // tally counts the verdicts that were decided and those that were not,
-// for the result's confidence.
-type tally struct{ decided, unknown, warnings int }
+// for the result's confidence, and each rule's findings (by its index).
+type tally struct {
+	decided, unknown, warnings int
+	rules                      []RuleCount
+}
+
+// reportRunError reports a run that recorded an error: a warning not_checked
+// quoting it, and the conversation counted apart (Crashed). With no
+// message recorded nothing was checked, and the confidence is 0; with
+// messages, what they show was checked, but the conversation may be cut
+// short, which counts as one verdict not decided.
+func reportRunError(b *result.Builder, t *tally, rep *Report, conv Conversation) {
+	rep.RunError = conv.RunError
+	rep.Counts.Crashed = 1
+	msg := fmt.Sprintf("The run ended with an error before any message was recorded, so nothing of the conversation was checked: %s", result.Clip(conv.RunError.Error, 300))
+	if len(conv.Messages) == 0 {
+		t.decided = 0
+	} else {
+		msg = fmt.Sprintf("The run ended with an error, so the conversation may be cut short and was checked only as recorded: %s", result.Clip(conv.RunError.Error, 300))
+	}
+	t.unknown++
+	sug := "Fix the error of the harness or environment and run the task again; the recorded reward says nothing about the agent"
+	if conv.RunError.Traceback != "" {
+		sug = "Read the traceback (run_error.traceback), fix the error of the harness or environment and run the task again; the recorded reward says nothing about the agent"
+	}
+	b.Add(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: "info.error", Message: msg, Suggestion: sug, Rule: "trace.run_error"})
+}
 
 // evalRules evaluates the call rules (end false) at a call of tool, or the
 // end rules (end true) after the last message, reporting at at; it
@@ -409,6 +638,7 @@ func (c *Checker) evalRules(ctx context.Context, b *result.Builder, t *tally, en
 		switch v {
 		case violated:
 			t.decided++
+			t.rules[k].Violations++
 			broken = append(broken, r.Name)
 			sev := result.Error
 			if r.warning {
@@ -421,12 +651,13 @@ func (c *Checker) evalRules(ctx context.Context, b *result.Builder, t *tally, en
 			}
 			b.Add(result.Issue{Severity: sev, Type: result.CriteriaNotMet, Location: at,
 				Message:    fmt.Sprintf("Policy rule '%s' broken by %s: %s", r.Name, where, msg),
-				Suggestion: suggestion(r.Rule), Rule: "trace.rule"})
+				Suggestion: suggestion(r.Rule), Rule: RuleID + r.Name})
 		case undecided:
 			t.unknown++
+			t.rules[k].Undecided++
 			b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: at,
 				Message:    fmt.Sprintf("Policy rule '%s' could not be decided at %s: %s", r.Name, where, result.Clip(why, 200)),
-				Suggestion: "Guard the rule against absent fields (has(), 'key' in map, size checks)", Rule: "trace.rule_undecided"})
+				Suggestion: "Guard the rule against absent fields (has(), 'key' in map, size checks)", Rule: UndecidedRuleID + r.Name})
 		default:
 			t.decided++
 		}

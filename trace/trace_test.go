@@ -91,11 +91,11 @@ func TestCheck(t *testing.T) {
 		{name: "invalid call", conv: conv(user("cancel A1"), call("c1", "cancel_order", `{"order_id": "A1", "reason": "because"}`), toolMsg("c1", "Error: unknown reason")),
 			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, FailedResults: 1, RuleViolations: 2, RulesBroken: 2, RuleWeight: 2, Flagged: 1},
 			want: []string{"messages[1].tool_calls[0].arguments.reason constraint_violation", "messages[2] tool_error toolcall.error_text",
-				"messages[1].tool_calls[0] criteria_not_met trace.rule"}},
+				"messages[1].tool_calls[0] criteria_not_met trace.rule.confirm_first"}},
 		{name: "call after transfer", conv: conv(user("I want a human"), call("c1", "transfer_to_human", `{"summary": "wants a human"}`), toolMsg("c1", "Transfer successful"),
 			call("c2", "get_order", `{"order_id": "A1"}`), toolMsg("c2", "Order A1 not found")),
 			counts: trace.Counts{Conversations: 1, Calls: 2, FailedResults: 1, RuleViolations: 1, RulesBroken: 1, RuleWeight: 1, Flagged: 1},
-			want:   []string{"messages[3].tool_calls[0] criteria_not_met trace.rule", "messages[4] tool_error toolcall.failure_text"}},
+			want:   []string{"messages[3].tool_calls[0] criteria_not_met trace.rule.no_call_after_transfer", "messages[4] tool_error toolcall.failure_text"}},
 		{name: "unknown tool and no result", conv: conv(user("hi"), call("c1", "delete_everything", `{}`)),
 			counts: trace.Counts{Conversations: 1, Calls: 1, InvalidCalls: 1, Flagged: 1},
 			want:   []string{"messages[1].tool_calls[0] not_checked trace.no_result"}},
@@ -293,10 +293,10 @@ func TestEndWarningAndTextRules(t *testing.T) {
 				t.Errorf("counts %+v risk %v, want %+v %v", rep.Counts, rep.Risk, tt.counts, tt.flaggedR)
 			}
 			for _, is := range rep.Result.Issues {
-				if is.Rule == "trace.rule" && strings.Contains(is.Message, "'looked_up'") && (is.Location != "messages" || !strings.Contains(is.Message, "broken by the conversation")) {
+				if strings.HasPrefix(is.Rule, trace.RuleID) && strings.Contains(is.Message, "'looked_up'") && (is.Location != "messages" || !strings.Contains(is.Message, "broken by the conversation")) {
 					t.Errorf("end rule issue %+v", is)
 				}
-				if is.Rule == "trace.rule" && strings.Contains(is.Message, "'plain_call'") && is.Severity != result.Warning {
+				if strings.HasPrefix(is.Rule, trace.RuleID) && strings.Contains(is.Message, "'plain_call'") && is.Severity != result.Warning {
 					t.Errorf("warning rule issue %+v", is)
 				}
 			}
@@ -313,7 +313,7 @@ func TestRuleUndecided(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Counts.RuleViolations != 0 || rep.Result.Confidence >= 1 || rep.Result.Issues[0].Rule != "trace.rule_undecided" {
+	if rep.Counts.RuleViolations != 0 || rep.Result.Confidence >= 1 || rep.Result.Issues[0].Rule != trace.UndecidedRuleID+"reads_missing" {
 		t.Errorf("counts %+v confidence %v issues %+v", rep.Counts, rep.Result.Confidence, rep.Result.Issues)
 	}
 }
@@ -347,6 +347,9 @@ func tauBench(t testing.TB) ([]trace.Conversation, []*trace.Report) {
 	}
 	convs, err := trace.Decode(data)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if ch, err = ch.ForInput(context.Background(), convs); err != nil {
 		t.Fatal(err)
 	}
 	reports := make([]*trace.Report, len(convs))
@@ -467,7 +470,7 @@ func TestTauBench(t *testing.T) {
 			s.length = append(s.length, float64(len(convs[i].Messages)))
 			s.changes = append(s.changes, float64(changes))
 		}
-		if *rep.Reward > 0 {
+		if *rep.Reward >= trace.Solved {
 			add(&solved)
 			if task >= 25 {
 				add(&heldSolved)
@@ -479,7 +482,7 @@ func TestTauBench(t *testing.T) {
 			}
 		}
 		for _, is := range rep.Result.Issues {
-			if is.Rule == "trace.rule_undecided" {
+			if strings.HasPrefix(is.Rule, trace.UndecidedRuleID) {
 				t.Errorf("%s: %s", rep.ID, is.Message)
 			}
 		}

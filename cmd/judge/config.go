@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -201,6 +202,18 @@ func registryConventions(f *config.File) (manifest.Conventions, error) {
 	}
 	for _, fl := range r.Fields {
 		conv.Fields = append(conv.Fields, fl.Value)
+	}
+	if r.RequiredSet {
+		conv.Required, conv.RequiredFrom = []string{}, f.Path+" (registry.required)"
+		for _, fl := range r.Required {
+			conv.Required = append(conv.Required, fl.Value)
+		}
+	}
+	for _, dd := range r.Data {
+		if err := (manifest.Conventions{Data: []string{dd.Value}}).Check(); err != nil {
+			return manifest.Conventions{}, at(dd, err)
+		}
+		conv.Data = append(conv.Data, strings.Trim(dd.Value, "/"))
 	}
 	for _, t := range r.Types {
 		d := manifest.TypeDecl{Base: manifest.ToolType(t.Base.Value)}

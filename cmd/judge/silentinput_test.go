@@ -20,6 +20,8 @@ func TestSilentInputChanges(t *testing.T) {
 		"bom.json":  "\xef\xbb\xbf{\"n\": 1}",
 		"s.json":    `{"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}`,
 		"args.json": `{"contact_id": "c1", "contact_id": "c2"}`,
+		"role.json": `{"role": "user", "role": "admin"}`,
+		"obj.json":  `{"type": "object"}`,
 	})
 	f := func(name string) string { return filepath.Join(dir, name) }
 	tools := toolsFile(t)
@@ -30,6 +32,8 @@ func TestSilentInputChanges(t *testing.T) {
 			wantErr: "text.txt:1:4: the output is not valid UTF-8 (byte 0xe9 at byte offset 3)"},
 		{name: "duplicate key", args: []string{"validate", "--schema", f("s.json"), f("dup.json")}, code: 1,
 			wantOut: []string{`"type": "duplicate_key"`, `"location": "n"`, "again at line 3, column 3 of the output", `"rule": "schema.maximum"`}},
+		{name: "duplicate key the schema does not read", args: []string{"validate", "--schema", f("obj.json"), f("role.json")}, code: 0,
+			wantOut: []string{`"valid": true`, `"type": "duplicate_key"`, `"location": "role"`, "again at line 1, column 18 of the output"}},
 		{name: "BOM", args: []string{"validate", "--schema", f("s.json"), f("bom.json")}, code: 0, wantOut: []string{`"valid": true`}},
 		{name: "call check 1e400", args: []string{"call", "check", "--defs", tools, "lookup_contact_places", `{"contact_id": "c1", "limit": -1e400}`}, code: 2,
 			wantErr: "arguments:1:31: number -1e400 at limit is outside the range of a 64-bit float"},

@@ -85,6 +85,11 @@ func TestToolsLintConfigRegistry(t *testing.T) {
 			wantErr: `FILE:3:36: registry: executor of type "job" must be required, none or optional`},
 		{name: "a built-in type redeclared", config: "registry:\n  types:\n    script: {base: runtime}\n", code: 2,
 			wantErr: `FILE:3:5: registry: type "script" is one of the eight built-in types`},
+		{name: "config declares the required fields", config: jobConfig + "  required: [executor_id, license]\n", strict: true, code: 1,
+			want: []string{"error manifest.required"}},
+		{name: "config declares a data folder", config: jobConfig + "  data: [a]\n", strict: true, code: 0, want: nil},
+		{name: "a data folder outside", config: jobConfig + "  data: [../x]\n", code: 2,
+			wantErr: `FILE:6:10: registry: manifest: declared conventions: data folder "../x" is not`},
 		{name: "a malformed section", config: "registry:\n  primitives: gpu\n", code: 2,
 			wantErr: `FILE:2:15: registry.primitives is a string, not a list of names`},
 	}

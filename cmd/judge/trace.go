@@ -36,15 +36,27 @@ Every call is checked against its tool's contract before execution
 (SATISFIED, NEEDS_MORE_TOOLS, NEED_USER_INPUT, FAILED; location messages[k]),
 a session per conversation gives the progress verdicts (loops), and the CEL
 policy rules of --rules are evaluated at every call (end rules once after the
-last message). Each conversation gets a risk score: the error rules it broke
-(each once) plus its invalid calls and loops. See docs/trace.md.
+last message). A rule naming a tool the toolset does not have is refused.
+An empty result of a tool that returns nothing by design (its description
+says so, or it returned the same empty result at every call of FILE) is
+SATISFIED. A record whose run crashed (an error in its info, tau-bench's
+{info: {error, traceback}} with no messages) is reported not_checked with
+the error quoted, counted as crashed and left out of the AUROC. Each
+conversation gets a risk score: the error rules it broke (each once) plus
+its invalid calls and loops; it is no measure of success on a domain whose
+rules were not written and tested on it. See docs/trace.md.
 
-The answer is {conversations: [{id, reward?, result, calls, counts, risk}],
-summary}; --format text reads like a code review. With many conversations and
+The answer is {conversations: [{id, reward?, result, calls, counts, risk,
+rules?, run_error?}], summary}; the summary counts each rule's violations,
+conversations and undecided evaluations (rules) and compares the risk of
+failed tasks (reward below 1) with solved ones (auroc). --format text reads
+like a code review. With many conversations and
 stderr on a terminal, a progress bar is drawn on stderr.
 
 Exit status: 0 no conversation flagged (no invalid call, loop or rule
-violation), 1 some flagged, 2 bad input.`,
+violation) and none crashed, 1 some flagged or crashed (not checked, never
+counted as passed), 2 bad input (a rule that does not compile or names an
+unknown tool, malformed conversations).`,
 		Example: `  judge trace --defs ../shared/testdata/agent-traces/tau-bench-airline-tools.json \
     --rules examples/traces/airline.rules.json ../shared/testdata/agent-traces/tau-bench-airline-gpt-4o.dev.json
   judge trace --defs tools.json --format text conversation.json`,
@@ -107,6 +119,9 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 	if err != nil {
 		return badInput(fmt.Errorf("%s: %w", args[0], err))
 	}
+	if ch, err = ch.ForInput(ctx, convs); err != nil {
+		return err
+	}
 	bar := newProgressBar(params.stderr, len(convs))
 	reports := make([]*trace.Report, 0, len(convs))
 	for _, c := range convs {
@@ -123,11 +138,11 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 		bar.step()
 	}
 	bar.done()
-	ans := traceAnswer{Conversations: reports, Summary: trace.Summarize(reports)}
+	ans := traceAnswer{Conversations: reports, Summary: ch.Summarize(reports)}
 	if err := writeAnswer(out, params.format, ans, writeTraceText); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
-	if ans.Summary.Flagged > 0 {
+	if ans.Summary.Flagged > 0 || ans.Summary.Crashed > 0 {
 		return &exitError{code: exitInvalid}
 	}
 	return nil

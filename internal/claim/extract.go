@@ -77,9 +77,6 @@ type extractor struct {
 	taken              []bool
 	sents              []Span
 	claims             []Claim
-	// lowerWords are the words the text writes in lower case, built on
-	// first use.
-	lowerWords map[string]bool
 }
 
 // free reports whether no byte of [s, e) is taken, and takes them if so.
@@ -519,15 +516,7 @@ func (x *extractor) numberWords() {
 	})
 }
 
-// ageRE finds the words that make the number after them an age: "at the
-// age of", "aged".
-var ageRE = regexp.MustCompile(`(?i)(?:\bage of|\baged)\s*$`)
-
 func (x *extractor) addNumber(s, e int, f float64, unit string) {
-	if unit == "" && ageRE.MatchString(x.text[max(0, s-12):s]) {
-		// "at the age of 78" is 78 years, as "78-year-old" is.
-		unit = "year"
-	}
 	if unit == "" && e < len(x.text) && x.text[e] == '-' {
 		// "one-year anniversary", "35-year-old": the unit is joined.
 		if w := firstWord(x.text[e+1:]); isAlpha(w) && len(w) > 1 {
@@ -643,12 +632,6 @@ func (x *extractor) names() {
 			e -= len(name) - i
 			name = name[:i]
 		}
-		if len(words) == 1 && x.writesLower(lw) {
-			// A capitalized word the text also writes in lower case
-			// is a common word in a title ("A Tribute to Iron Maiden",
-			// a "tribute album"), not a name.
-			continue
-		}
 		if len(words) == 1 && x.sentenceInitial(s) && (commonInitial(lw) || !x.capitalizedElsewhere(name)) {
 			// A capitalized word that starts a sentence is a name only
 			// when the text also capitalizes it mid-sentence: "Shares
@@ -763,20 +746,6 @@ func (x *extractor) capitalizedElsewhere(word string) bool {
 		}
 		i = at + 1
 	}
-}
-
-// writesLower reports whether the text writes the word w (lower case) in
-// lower case somewhere.
-func (x *extractor) writesLower(w string) bool {
-	if x.lowerWords == nil {
-		x.lowerWords = map[string]bool{}
-		WordsFunc(x.text, func(word string, start, _ int) {
-			if r, _ := utf8.DecodeRuneInString(x.text[start:]); unicode.IsLower(r) {
-				x.lowerWords[word] = true
-			}
-		})
-	}
-	return x.lowerWords[w]
 }
 
 // lowerWord reports whether w is a word of lower-case letters only.

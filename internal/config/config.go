@@ -139,6 +139,14 @@ type Registry struct {
 	Types []RegistryType
 	// Fields are extra manifest fields that are not unknown (fields).
 	Fields []String
+	// Required are the top-level fields every tool manifest must carry
+	// (required); RequiredSet is true when the key is given, an empty
+	// list included (then version is not required either).
+	Required    []String
+	RequiredSet bool
+	// Data are folders under the tools root whose files are data, not
+	// tools (data).
+	Data []String
 }
 
 // RegistryType is one declared tool type of the registry section.
@@ -151,7 +159,7 @@ type RegistryType struct {
 
 // Empty reports whether the section declares nothing.
 func (r Registry) Empty() bool {
-	return len(r.Primitives) == 0 && len(r.Types) == 0 && len(r.Fields) == 0
+	return len(r.Primitives) == 0 && len(r.Types) == 0 && len(r.Fields) == 0 && !r.RequiredSet && len(r.Data) == 0
 }
 
 // File is a parsed config file.
@@ -484,6 +492,11 @@ func (d *decoder) registry(n ast.Node) error {
 	return d.mapping(n, "registry", []field{
 		{"primitives", d.names("registry.primitives", &r.Primitives, true)},
 		{"fields", d.names("registry.fields", &r.Fields, false)},
+		{"required", func(k, v ast.Node) error {
+			r.RequiredSet = true
+			return d.names("registry.required", &r.Required, false)(k, v)
+		}},
+		{"data", d.names("registry.data", &r.Data, false)},
 		{"types", func(_, v ast.Node) error {
 			mn, err := d.asMapping(v, "registry.types")
 			if err != nil || mn == nil {

@@ -101,7 +101,8 @@ serve:
 				t.Errorf("got %+v", f.Registry)
 			}
 		}},
-		{name: "registry unknown key", src: "registry:\n  tpyes: {}\n", wantErr: `2:3: unknown key "tpyes" in registry; the keys are fields, primitives, types`},
+		{name: "registry required not a list", src: "registry:\n  required: version\n", wantErr: `2:13: registry.required is a string, not a list of names`},
+		{name: "registry unknown key", src: "registry:\n  tpyes: {}\n", wantErr: `2:3: unknown key "tpyes" in registry; the keys are data, fields, primitives, required, types`},
 		{name: "registry primitives a string", src: "registry:\n  primitives: gpu\n", wantErr: `2:15: registry.primitives is a string, not a list of names`},
 		{name: "registry primitive empty", src: "registry:\n  primitives: [\"@\"]\n", wantErr: `2:16: registry.primitives[0] is empty`},
 		{name: "registry field a number", src: "registry:\n  fields: [a, 3]\n", wantErr: `2:15: registry.fields[1] is a number`},

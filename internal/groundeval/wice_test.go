@@ -11,32 +11,54 @@ import (
 	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
-// TestWiCE runs the evaluation over WiCE's development claims and holds
-// the figures recorded in docs/grounding.md: a change that flags more
-// supported claims, or lets through more not_supported ones, fails here.
+// TestWiCE runs the evaluation over each half of WiCE's development claims
+// and holds the figures recorded in docs/grounding.md: a change that flags
+// more supported claims, or lets through more not_supported ones, on either
+// half fails here. Every rule of the facts layer written on WiCE dev
+// changes a verdict on both halves (bench/wice/ablate.sh), so each half's
+// figure is also the figure of rules written on the other half: claims the
+// rules were not written on. The goal (at most 10% of supported claims
+// flagged, at least 85% of not_supported) is not met there; the limits are
+// the figures measured, so that they can only improve.
 func TestWiCE(t *testing.T) {
 	file := filepath.Join(sharedtest.Dir(t, "wice-dev"), "wice-claim-dev.jsonl")
 	e, err := judge.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := EvaluateWiCE(context.Background(), e, file, "", nil)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		half string
+		// claims per label, and the most supported / fewest
+		// not_supported claims flagged.
+		supported, partial, notSupported int
+		maxSupported, minNotSupported    int
+	}{
+		{"a", 54, 96, 18, 10, 14}, // 18.5%, 77.8%
+		{"b", 60, 96, 25, 10, 24}, // 16.7%, 96.0%
 	}
-	var sb strings.Builder
-	rep.Write(&sb, 10)
-	t.Logf("\n%s", sb.String())
-	if s, p, n := rep.Claims["supported"], rep.Claims["partially_supported"], rep.Claims["not_supported"]; s.N != 114 || p.N != 192 || n.N != 43 {
-		t.Errorf("claims per label %d, %d, %d; want 114, 192, 43", s.N, p.N, n.N)
+	var sup, ns Tally
+	for _, tt := range tests {
+		rep, err := EvaluateWiCE(context.Background(), e, file, tt.half, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		rep.Write(&sb, 10)
+		t.Logf("half %s:\n%s", tt.half, sb.String())
+		s, p, n := rep.Claims["supported"], rep.Claims["partially_supported"], rep.Claims["not_supported"]
+		if s.N != tt.supported || p.N != tt.partial || n.N != tt.notSupported {
+			t.Errorf("half %s: claims per label %d, %d, %d; want %d, %d, %d", tt.half, s.N, p.N, n.N, tt.supported, tt.partial, tt.notSupported)
+		}
+		if s.Flagged > tt.maxSupported {
+			t.Errorf("half %s: %d of %d supported claims flagged, above %d", tt.half, s.Flagged, s.N, tt.maxSupported)
+		}
+		if n.Flagged < tt.minNotSupported {
+			t.Errorf("half %s: %d of %d not_supported claims flagged, below %d", tt.half, n.Flagged, n.N, tt.minNotSupported)
+		}
+		sup.N, sup.Flagged = sup.N+s.N, sup.Flagged+s.Flagged
+		ns.N, ns.Flagged = ns.N+n.N, ns.Flagged+n.Flagged
 	}
-	const maxSupported, minNotSupported = 0.10, 0.88
-	if r := rep.Claims["supported"].Rate(); r > maxSupported {
-		t.Errorf("%.3f of supported claims flagged, above %.2f", r, maxSupported)
-	}
-	if r := rep.Claims["not_supported"].Rate(); r < minNotSupported {
-		t.Errorf("%.3f of not_supported claims flagged, below %.2f", r, minNotSupported)
-	}
+	t.Logf("all of dev: supported flagged %.1f%%, not_supported flagged %.1f%%", 100*sup.Rate(), 100*ns.Rate())
 }
 
 func TestHalf(t *testing.T) {

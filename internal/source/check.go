@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
 )
 
@@ -122,9 +122,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
-		if p := ix.weekdayOf(c, q); p != nil {
-			return Verdict{Status: Supported, Evidence: p}
-		}
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
@@ -157,7 +154,7 @@ func (ix *Index) check(c claim.Claim) Verdict {
 func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
 	h, m, ok := strings.Cut(c.Value, ":")
 	hh, err := strconv.Atoi(h)
-	if c.Kind != claim.Time || !ok || m != "00" || err != nil {
+	if ablate.Off(ablate.BareHour) || c.Kind != claim.Time || !ok || m != "00" || err != nil {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
@@ -191,7 +188,7 @@ func (ix *Index) bareHour(c claim.Claim) (Verdict, bool) {
 // claim is undecided.
 func (ix *Index) unnamedWeekday(c claim.Claim) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Weekday == "" {
+	if ablate.Off(ablate.UnnamedWeekday) || c.Kind != claim.Date || !ok || cd.Weekday == "" {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
@@ -322,7 +319,7 @@ func specific(c claim.Claim) bool {
 		return false
 	case claim.Date:
 		d, _ := claim.ParseDate(c.Value)
-		if d.Year != 0 {
+		if d.Year != 0 && !ablate.Off(ablate.YearAnywhere) {
 			// A year, a decade or a century rarely matches by chance:
 			// any passage giving it states it, whatever it is about.
 			return true
@@ -348,7 +345,7 @@ func sameValue(c, s claim.Claim) bool {
 		return s.Kind == claim.Number && closeEnough(c.Num, s.Num, 1e-9)
 	case claim.Date:
 		if cd, ok := claim.ParseDate(c.Value); ok && cd.Period != 0 {
-			return statesPeriod(cd, s)
+			return !ablate.Off(ablate.Period) && statesPeriod(cd, s)
 		}
 		if s.Kind == claim.Number {
 			// A year the source writes as a bare number: "a 1997 outbreak".
@@ -409,9 +406,7 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 	for _, part := range ix.parts {
 		for _, id := range part.values[key] {
 			p := &part.passages[id]
-			if q.overlap(p) == 0 && cd.Day == 0 {
-				// A day and month ("October 6th") rarely match by
-				// chance; a month alone must be about the same thing.
+			if q.overlap(p) == 0 {
 				continue
 			}
 			for _, s := range p.Claims {
@@ -438,7 +433,7 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	fam := c.Event()
 	cd, ok := claim.ParseDate(c.Value)
-	if fam == "" || !ok || cd.Year == 0 || cd.Month == 0 || cd.Period != 0 {
+	if ablate.Off(ablate.EventDate) || fam == "" || !ok || cd.Year == 0 || cd.Month == 0 || cd.Period != 0 {
 		return Verdict{}, false
 	}
 	var best Verdict
@@ -474,50 +469,6 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 	return best, bestScore > 0 || n == 1
 }
 
-// weekdayOf returns a passage about the same thing as the full date claim
-// c (as for a contradiction) that gives c's weekday alone ("narrowed the
-// list to three Wednesday evening"), in a document that gives a full date
-// from that day to six days later (the day it was written: "March 2,
-// 2017" makes that Wednesday March 1, 2017); nil when there is none.
-func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
-	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
-		return nil
-	}
-	day := time.Date(cd.Year, time.Month(cd.Month), cd.Day, 12, 0, 0, 0, time.UTC)
-	if day.Month() != time.Month(cd.Month) {
-		return nil // no such day
-	}
-	weekday := strings.ToLower(day.Weekday().String())
-	need := contradictionOverlap(q)
-	for _, part := range ix.parts {
-		dated := false
-		for _, y := range []int{day.Year(), day.AddDate(0, 0, 6).Year()} {
-			for _, id := range part.values["date:y:"+strconv.Itoa(y)] {
-				for _, s := range part.passages[id].Claims {
-					sd, ok := claim.ParseDate(s.Value)
-					if s.Kind != claim.Date || !ok || sd.Day == 0 || sd.Month == 0 || sd.Period != 0 {
-						continue
-					}
-					if d := time.Date(sd.Year, time.Month(sd.Month), sd.Day, 12, 0, 0, 0, time.UTC).Sub(day); d >= 0 && d <= 6*24*time.Hour {
-						dated = true
-					}
-				}
-			}
-		}
-		if !dated {
-			continue
-		}
-		for _, id := range part.values["date:w:"+weekday] {
-			p := &part.passages[id]
-			if q.overlap(p) >= need {
-				return p
-			}
-		}
-	}
-	return nil
-}
-
 // relativeDate decides a date claim with a year or month that no passage states or
 // contradicts, where the passage that best matches its sentence (sharing
 // minRelativeOverlap words or more, and a quarter of the sentence's)
@@ -527,7 +478,7 @@ func (ix *Index) weekdayOf(c claim.Claim, q query) *Passage {
 // so the claim is undecided, with Why quoting the relative date.
 func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if c.Kind != claim.Date || !ok || cd.Year == 0 && cd.Month == 0 || cd.Period != 0 {
+	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Period != 0 {
 		return Verdict{}, false
 	}
 	cands := ix.candidates(q)
@@ -542,29 +493,6 @@ func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	}
 	return Verdict{Status: Undecided, Evidence: p,
 		Why: fmt.Sprintf("the source dates it %q, relative to a day it does not give", rel)}, true
-}
-
-// YearsLeftOut revises the verdicts vs on claims cs (of one output, in
-// order): a year alone that no source states ("the 2018 festival") is
-// undecided, as the date it belongs to is, when the sources give a date of
-// the same sentence and year without the year ("18 October 2018" where
-// the source says "Thursday 18 October"): the sources leave that year
-// out, they do not deny it.
-func YearsLeftOut(cs []claim.Claim, vs []Verdict) {
-	for i, c := range cs {
-		cd, ok := claim.ParseDate(c.Value)
-		if vs[i].Status != Unsupported || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month != 0 || cd.Period != 0 {
-			continue
-		}
-		for j, o := range cs {
-			od, ok := claim.ParseDate(o.Value)
-			if j != i && o.Kind == claim.Date && ok && od.Year == cd.Year && o.Sentence == c.Sentence &&
-				vs[j].Status == Undecided && vs[j].Why != "" && vs[j].Evidence != nil {
-				vs[i] = Verdict{Status: Undecided, Evidence: vs[j].Evidence, Source: vs[j].Source, Found: vs[j].Found, Why: vs[j].Why}
-				break
-			}
-		}
-	}
 }
 
 // minRelativeOverlap is the fewest words a passage dating something
@@ -695,7 +623,7 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 		}
 		for _, s := range cand.p.Claims {
 			near, ok := conflicts(c, s)
-			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" {
+			if ok && c.Kind == claim.Date && !near && cand.p.relative() != "" && !ablate.Off(ablate.RelativeDate) {
 				// "Since that first win in 2006 ... his new victory
 				// today": another year in a passage that dates
 				// something relative to its day may be of another

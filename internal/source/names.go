@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
 )
 
@@ -33,15 +34,11 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	if rest := afterPlace(core); len(rest) >= 2 {
-		// "United States National Film Registry" is the "National
-		// Film Registry" of that country.
-		if p := ix.findWords(rest); p != nil {
-			return p
-		}
-	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
+	}
+	if ablate.Off(ablate.Squeezed) {
+		return nil
 	}
 	return ix.findSqueezed(c.Text)
 }
@@ -60,7 +57,7 @@ func (ix *Index) findSqueezed(text string) *Passage {
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			for _, id := range slices.Concat(part.words[claim.Stem(key[:i])], part.joined[key[:i]]) {
+			for _, id := range part.words[claim.Stem(key[:i])] {
 				if seen[id] {
 					continue
 				}
@@ -157,26 +154,6 @@ func nameForms(core []string) [][]string {
 		}
 	}
 	return forms
-}
-
-// afterPlace returns the words of the name of stems core after a leading
-// country, region or nationality ("United States", "British"), or nil
-// when it does not start with one.
-func afterPlace(core []string) []string {
-	pl := places()
-	if len(core) > 1 {
-		if _, ok := pl[core[0]]; ok {
-			return core[1:]
-		}
-	}
-	for _, alts := range pl {
-		for _, alt := range alts {
-			if len(alt) > 1 && len(alt) < len(core) && slices.Equal(alt, core[:len(alt)]) {
-				return core[len(alt):]
-			}
-		}
-	}
-	return nil
 }
 
 // findInitials returns a passage that writes the name of several words

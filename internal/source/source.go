@@ -124,10 +124,6 @@ type DocIndex struct {
 	passages []Passage
 	words    map[string][]int32
 	values   map[string][]int32
-	// joined maps a word written with inner punctuation, squeezed
-	// ("iberoamerican" for "Ibero-American"), to its passages: the
-	// candidates of a name written with other spacing or punctuation.
-	joined map[string][]int32
 	// clock, dated and weekday are set when a passage gives a time of
 	// day, a date with its day and month, or a weekday.
 	clock, dated, weekday bool
@@ -150,7 +146,7 @@ func Build(d Doc) (*DocIndex, error) {
 		return nil, &DocError{ID: d.ID, Msg: "the document is not UTF-8 text"}
 	}
 	doc := d
-	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}, joined: map[string][]int32{}}
+	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}}
 	text := prepare(d.Content, d.format())
 	lineStarts := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -191,21 +187,6 @@ var relativeDateRE = regexp.MustCompile(`(?i)\b(?:today|yesterday|tomorrow|tonig
 // dates that way.
 func (p *Passage) relative() string { return relativeDateRE.FindString(p.Text) }
 
-// innerPunct reports whether text may hold a word with inner punctuation
-// ("Ibero-American", "U.S.", "McDonald's"): a dot, hyphen or apostrophe
-// followed by a letter or digit.
-func innerPunct(text string) bool {
-	for i := 0; i+1 < len(text); i++ {
-		switch text[i] {
-		case '.', '-', '\'':
-			if c := text[i+1]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
-				return true
-			}
-		}
-	}
-	return strings.Contains(text, "’")
-}
-
 func (x *DocIndex) add(text string, line int) {
 	id := int32(len(x.passages))
 	p := Passage{Doc: x.doc, Text: text, Line: line, Claims: claim.Extract(text, "").Claims}
@@ -214,18 +195,6 @@ func (x *DocIndex) add(text string, line int) {
 		x.words[w] = append(x.words[w], id)
 	}
 	slices.Sort(p.stems)
-	if innerPunct(text) {
-		claim.WordsFunc(text, func(w string, _, _ int) {
-			if !strings.ContainsAny(w, ".-'’") {
-				return
-			}
-			if sq := squeeze(w); len(sq) >= 4 {
-				if l := x.joined[sq]; len(l) == 0 || l[len(l)-1] != id {
-					x.joined[sq] = append(l, id)
-				}
-			}
-		})
-	}
 	seen := map[string]bool{}
 	p.negated = implicitNegRE.MatchString(text)
 	for _, c := range p.Claims {

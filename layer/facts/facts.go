@@ -127,7 +127,6 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 			asked = append(asked, i)
 		}
 	}
-	source.YearsLeftOut(set.Claims, verdicts)
 	judgedBy := map[int]judged{}
 	if len(qs) > 0 {
 		js, tokens := cfg.judge(ctx, qs)

@@ -50,7 +50,6 @@ func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
 			vs[i] = ix.Check(c)
 		}
 	}
-	source.YearsLeftOut(cs, vs)
 	var out []ClaimVerdict
 	for i, c := range cs {
 		if c.Kind == claim.Citation {

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
@@ -15,10 +17,17 @@ import (
 
 // verdicts returns both paths' verdicts on doc: the fast path's (and
 // whether it was sure) and the slow path's, from the issues Validate
-// gives when the fast path is skipped.
+// gives when the fast path is skipped. It fails t when the fast path
+// finds valid a document the decoder warns about (a duplicate key): the
+// engine and Validator.Validate answer a valid verdict of the fast path
+// alone, so the warning would be lost; an invalid verdict sends them to
+// the slow path, which reports it.
 func verdicts(t testing.TB, v *schema.Validator, doc []byte) (fast, sure, slow bool) {
 	t.Helper()
 	fast, sure = schema.FastVerdict(v, doc)
+	if _, dups, err := jsonvalue.DecodeDuplicates(doc, 0); sure && fast && err == nil && len(dups) > 0 {
+		t.Errorf("document %.200q: the fast path found it valid, but the decoder warns of the duplicate key %s", doc, dups[0].Path)
+	}
 	issues, err := schema.SlowValidate(v, doc)
 	if err != nil {
 		// Not JSON, or a $ref cycle at run time: the fast path must not
@@ -46,7 +55,7 @@ func TestFastPathSuite(t *testing.T) {
 	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
 		remotes[uri] = data
 	}
-	var total, fastSchemas, schemas, decided atomic.Int64
+	var total, fastSchemas, schemas, decided, duplicated atomic.Int64
 	for _, d := range sharedtest.SuiteDrafts {
 		for _, file := range sharedtest.SuiteFiles(t, suiteDir, d) {
 			for _, g := range sharedtest.ReadSuiteFile(t, file, d) {
@@ -72,11 +81,24 @@ func TestFastPathSuite(t *testing.T) {
 								d.Dir, filepath.Base(file), g.Description, tc.Description, fast, slow, tc.Valid)
 						}
 					}
+					// The same document with a key repeated, alone and
+					// inside an array and an object: verdicts fails the
+					// test wherever the fast path decides one.
+					if dup := repeatFirstKey(tc.Data); dup != nil {
+						duplicated.Add(1)
+						for _, doc := range []string{string(dup), "[" + string(dup) + "]", `{"x": ` + string(dup) + "}"} {
+							verdicts(t, v, []byte(doc))
+						}
+					}
 				}
 			}
 		}
 	}
-	t.Logf("suite: %d schemas, %d on the fast path; %d tests, %d decided by the fast path", schemas.Load(), fastSchemas.Load(), total.Load(), decided.Load())
+	t.Logf("suite: %d schemas, %d on the fast path; %d tests, %d decided by the fast path; %d objects checked again with a key repeated",
+		schemas.Load(), fastSchemas.Load(), total.Load(), decided.Load(), duplicated.Load())
+	if duplicated.Load() < 100 {
+		t.Errorf("only %d suite documents were objects to repeat a key of", duplicated.Load())
+	}
 	if fastSchemas.Load()*2 < schemas.Load() {
 		t.Errorf("only %d of %d suite schemas take the fast path", fastSchemas.Load(), schemas.Load())
 	}
@@ -181,7 +203,22 @@ func TestFastPathDuplicateKeys(t *testing.T) {
 		{"oneOf", `{"oneOf": [` + maxA + `, {"required": ["a"]}]}`, `{"a": 9, "a": 1}`, false},
 		{"if", `{"if": ` + maxA + `, "then": true, "else": false}`, `{"a": 9, "a": 1}`, false},
 		{"contains", `{"contains": ` + maxA + `, "maxContains": 0}`, `[{"a": 9, "a": 1}]`, false},
-		{"anyOf", `{"anyOf": [` + maxA + `, {"type": "object"}]}`, `{"a": 9, "a": 1}`, true},
+		// Valid by the branch that reads the object without looking at
+		// its members: deciding it would lose the duplicate_key warning.
+		{"anyOf", `{"anyOf": [` + maxA + `, {"type": "object"}]}`, `{"a": 9, "a": 1}`, false},
+		{"anyOf, no duplicate", `{"anyOf": [` + maxA + `, {"type": "object"}]}`, `{"a": 9, "b": 1}`, true},
+		// Objects the schema says nothing of inside are still read for
+		// duplicate keys, at any depth, however many keys they hold.
+		{"unchecked object", `{"type": "object"}`, `{"role": "user", "role": "admin"}`, false},
+		{"unchecked object, distinct keys", `{"type": "object"}`, `{"role": "user", "name": "admin"}`, true},
+		{"schema true", `true`, `{"role": "user", "role": "admin"}`, false},
+		{"unchecked nested", `{"type": "array"}`, `[{"a": {"b": 1, "c": {"d": 1, "d": 2}}}]`, false},
+		{"unchecked nested, distinct", `{"type": "array"}`, `[{"a": {"b": 1, "c": {"d": 1, "e": 2}}}, {"a": 2}]`, true},
+		{"unchecked siblings", `{"type": "array"}`, `[{"a": 1}, {"a": 2}]`, true},
+		{"unchecked escaped key", `{"type": "object"}`, `{"a": 1, "\u0061": 2}`, false},
+		{"unchecked large object", `{"type": "object"}`, big(false), true},
+		{"unchecked large object, duplicate", `{"type": "object"}`, big(true), false},
+		{"unchecked value of a property", `{"properties": {"a": {"type": "object"}}}`, `{"a": {"x": 1, "x": 1}}`, false},
 		{"nested not", `{"not": {"properties": {"o": ` + maxA + `}}}`, `{"o": {"a": 9, "a": 1}}`, false},
 		{"large object", `{"type": "object", "additionalProperties": {"type": ["integer", "string"]}, "minProperties": 150}`, big(false), true},
 		{"large object, duplicate", `{"type": "object", "additionalProperties": {"type": "integer"}}`, big(true), false},
@@ -279,4 +316,24 @@ func TestFastPathManyRequired(t *testing.T) {
 			t.Errorf("%s: fast path valid = %v, slow path %v", tc.name, fast, slow)
 		}
 	}
+}
+
+// repeatFirstKey returns doc, a JSON object with at least one member,
+// with its first key given once more before it (null as the value, which
+// the decoder's last-wins rule discards); nil for any other document.
+func repeatFirstKey(doc []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	tok, err := dec.Token()
+	key, ok := tok.(string)
+	if err != nil || !ok {
+		return nil
+	}
+	k, _ := json.Marshal(key)
+	at := bytes.IndexByte(doc, '{')
+	out := append([]byte(nil), doc[:at+1]...)
+	out = append(append(out, k...), ": null, "...)
+	return append(out, doc[at+1:]...)
 }

@@ -24,6 +24,10 @@ func FuzzFastPath(f *testing.F) {
 		f.Add(uint(i), []byte(tc.Invalid))
 	}
 	f.Add(uint(0), []byte(`{"a": 1, "a": 2}`))
+	// Duplicates inside values no keyword reads, which the fast path
+	// skips: the agreement check in verdicts fails on a valid verdict.
+	f.Add(uint(0), []byte(`{"owner": "o", "repo": "r", "extra": {"x": 1, "y": {"z": 1, "z": 2}}}`))
+	f.Add(uint(0), []byte(`{"owner": "o", "repo": "r", "extra": [{"k": 1, "\u006b": 2}]}`))
 	f.Add(uint(1), []byte("{\"owner\": \"\xff\"}"))
 	f.Add(uint(2), []byte(`{"owner": "o", "repo": "r", "perPage": 1e2, "page": 1.0}`))
 	f.Fuzz(func(t *testing.T, which uint, doc []byte) {

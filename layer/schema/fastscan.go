@@ -151,6 +151,19 @@ type scanner struct {
 	spans [][2]int // scratch: ranges of canonical forms
 	keys  [][2]int // scratch: ranges of the keys of the objects being read
 	stack []byte   // scratch: closing bytes of the containers being skipped
+	// objs holds, for each object being skipped, where its keys start in
+	// keys: a skipped object's duplicate keys bail too, since the decoder
+	// reports them (a duplicate_key warning) whatever the schema checks.
+	objs []skipObj
+	// escaped is whether the string skipString read last holds an escape.
+	escaped bool
+}
+
+// skipObj is an object being skipped: where its keys start in
+// scanner.keys, and a mask of bits of the keys read (see skipKey).
+type skipObj struct {
+	start int
+	mask  uint64
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
@@ -697,6 +710,7 @@ func (s *scanner) skipString(i int) (int, bool) {
 	d := s.data
 	j := i + 1
 	ascii := true
+	s.escaped = false
 	for j < len(d) {
 		switch c := d[j]; {
 		case c == '"':
@@ -709,6 +723,7 @@ func (s *scanner) skipString(i int) (int, bool) {
 			if j+1 >= len(d) {
 				return s.fail()
 			}
+			s.escaped = true
 			switch d[j+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
@@ -734,9 +749,9 @@ func (s *scanner) skipString(i int) (int, bool) {
 
 // skipContainer reads an array or object without recursion.
 func (s *scanner) skipContainer(i int) (int, bool) {
-	base, depth := len(s.stack), s.depth
+	base, depth, keys, objs := len(s.stack), s.depth, len(s.keys), len(s.objs)
 	end, ok := s.skipContainerFrom(i, base)
-	s.stack, s.depth = s.stack[:base], depth
+	s.stack, s.depth, s.keys, s.objs = s.stack[:base], depth, s.keys[:keys], s.objs[:objs]
 	return end, ok
 }
 
@@ -761,6 +776,7 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			if d[i] != closing {
 				s.stack = append(s.stack, closing)
 				if closing == '}' {
+					s.objs = append(s.objs, skipObj{start: len(s.keys)})
 					if i, ok = s.skipKey(i); !ok {
 						return 0, false
 					}
@@ -785,6 +801,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			}
 			top := s.stack[len(s.stack)-1]
 			if d[i] == top {
+				if top == '}' && !s.closeObject() {
+					return 0, false
+				}
 				s.stack = s.stack[:len(s.stack)-1]
 				s.depth--
 				i++
@@ -806,7 +825,10 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 	}
 }
 
-// skipKey reads `"key" :` and the white space after it.
+// skipKey reads `"key" :` and the white space after it, within the
+// object skipped last (see scanner.objs): it bails when the key repeats
+// one of the object's first linearKeys keys, or holds an escape (whose
+// text only the decoder compares).
 func (s *scanner) skipKey(i int) (int, bool) {
 	d := s.data
 	if d[i] != '"' {
@@ -816,6 +838,23 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if s.escaped {
+		return s.fail()
+	}
+	key := d[i+1 : j-1]
+	// A key is compared with the object's others only when one of them
+	// shares its length and its first and last bytes' bit in the mask.
+	o := &s.objs[len(s.objs)-1]
+	bit := uint64(1) << ((uint(len(key))*7 + uint(d[i+1])*3 + uint(d[j-2])) & 63)
+	if o.mask&bit != 0 && len(s.keys)-o.start < linearKeys {
+		for _, sp := range s.keys[o.start:] {
+			if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
+				return s.fail()
+			}
+		}
+	}
+	o.mask |= bit
+	s.keys = append(s.keys, [2]int{i + 1, j - 1})
 	j = skipWS(d, j)
 	if j >= len(d) || d[j] != ':' {
 		return s.fail()
@@ -825,6 +864,18 @@ func (s *scanner) skipKey(i int) (int, bool) {
 		return s.fail()
 	}
 	return j, true
+}
+
+// closeObject ends the object skipped last: past linearKeys keys, its
+// keys are sorted to find a duplicate, which bails.
+func (s *scanner) closeObject() bool {
+	start := s.objs[len(s.objs)-1].start
+	if len(s.keys)-start > linearKeys && s.duplicateKeys(start) {
+		s.bail = true
+		return false
+	}
+	s.keys, s.objs = s.keys[:start], s.objs[:len(s.objs)-1]
+	return true
 }
 
 // members calls f for each member of the object at data[i] with the

@@ -1,0 +1,39 @@
+// Package ablate turns single grounding rules off, for measuring what each
+// rule does on data it was not written on, and for nothing else.
+//
+// In every ordinary build [Off] is a constant false, so the rules are always
+// on and nothing in a shipped binary can switch them. Built with the
+// `ablate` tag, Off reads JUDGE_ABLATE, a comma-separated list of rule
+// names, on every call:
+//
+//	JUDGE_ABLATE=relative-date go run -tags ablate ./bench/wice -half a FILE
+//
+// The rule names are the constants below; docs/grounding.md gives, for each
+// rule, its effect on each half of WiCE dev measured this way.
+package ablate
+
+// The rules that can be turned off. Each names one decision of
+// internal/source or internal/claim.
+const (
+	// YearAnywhere: a date with a year is stated by any passage giving
+	// it, whatever the passage is about.
+	YearAnywhere = "year-anywhere"
+	// Period: a decade or century is stated by a year inside it.
+	Period = "period"
+	// Squeezed: a name is stated by the same letters with other spacing
+	// or punctuation.
+	Squeezed = "squeezed"
+	// EventDate: a month given to the same event under another verb is a
+	// near miss.
+	EventDate = "event-date"
+	// RelativeDate: a date whose best passage dates it relative to the
+	// page is undecided, and such a passage's other years do not
+	// contradict.
+	RelativeDate = "relative-date"
+	// BareHour: an hour the sources give only as a bare number is
+	// undecided.
+	BareHour = "bare-hour"
+	// UnnamedWeekday: a weekday alone is undecided where the sources name
+	// no weekday and no full date.
+	UnnamedWeekday = "unnamed-weekday"
+)

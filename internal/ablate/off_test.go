@@ -1,0 +1,16 @@
+//go:build !ablate
+
+package ablate
+
+import "testing"
+
+// TestOffNeverInOrdinaryBuild: without the ablate tag no rule can be turned
+// off, whatever the environment says, so nothing shipped carries the knob.
+func TestOffNeverInOrdinaryBuild(t *testing.T) {
+	t.Setenv("JUDGE_ABLATE", YearAnywhere+","+Period+","+Squeezed+","+EventDate+","+RelativeDate+","+BareHour+","+UnnamedWeekday)
+	for _, r := range []string{YearAnywhere, Period, Squeezed, EventDate, RelativeDate, BareHour, UnnamedWeekday} {
+		if Off(r) {
+			t.Errorf("Off(%q) = true in a build without the ablate tag", r)
+		}
+	}
+}
