@@ -205,9 +205,9 @@ func (g *Gateway) offer(ctx context.Context) error {
 		return nil // keep what the last client had until the next one comes
 	}
 	if p.SetDownstream(relay{g}, caps) {
-		g.cat.mu.Lock()
-		g.cat.prompts = nil
-		g.cat.mu.Unlock()
+		g.up.mu.Lock()
+		g.up.prompts = nil
+		g.up.mu.Unlock()
 		if err := g.Refresh(ctx); err != nil {
 			return err
 		}
@@ -259,9 +259,7 @@ func (g *Gateway) commonCaps() *mcp.ClientCapabilities {
 // that the upstream's requests during it go to that session, and asks for
 // its progress when the request gave a progressToken; done ends it.
 func (g *Gateway) inFlight(ctx context.Context, sid, name string, reqMeta map[string]any) (context.Context, func()) {
-	g.mu.RLock()
-	server := g.servers[name]
-	g.mu.RUnlock()
+	server := g.catalog().servers[name]
 	if server == "" {
 		return ctx, func() {}
 	}
@@ -592,9 +590,7 @@ func (r *rawToolsResult) MarshalJSON() ([]byte, error) {
 // rawTools replaces the tools of the SDK's tools/list page by the
 // catalog's JSON, in the backend's order (the upstreams' own).
 func (g *Gateway) rawTools(lr *mcp.ListToolsResult) mcp.Result {
-	g.mu.RLock()
-	all := g.listed
-	g.mu.RUnlock()
+	all := g.catalog().listed
 	if lr.NextCursor != "" || len(lr.Tools) != len(all) {
 		return lr // a page of several: the SDK's (a tool list over PageSize)
 	}

@@ -714,7 +714,7 @@ func TestProxyLogging(t *testing.T) {
 }
 
 // TestProxyRootsSharedHTTP puts two clients with different roots on one
-// gateway over streamable HTTP (decision 47): server-filesystem, shared,
+// gateway over streamable HTTP (decision 48): server-filesystem, shared,
 // gets the roots both share, so the first client, whose own roots hold
 // both directories, can no longer read the one the second client lacks.
 func TestProxyRootsSharedHTTP(t *testing.T) {

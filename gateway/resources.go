@@ -37,9 +37,9 @@ type Upstreams interface {
 	Session(ctx context.Context, server string) (*mcp.ClientSession, error)
 }
 
-// catalog is what the gateway knows of its upstreams' resources and
-// prompts.
-type catalog struct {
+// upstreamCatalog is what the gateway knows of its upstreams' resources
+// and prompts.
+type upstreamCatalog struct {
 	mu        sync.Mutex
 	resOwner  map[string]string // resource URI -> server that listed it
 	tmplOwner map[string]string // URI template -> server
@@ -227,11 +227,11 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 			return r.Resources, r.NextCursor, nil
 		},
 		func(server string, items []*mcp.Resource) {
-			g.cat.mu.Lock()
-			defer g.cat.mu.Unlock()
+			g.up.mu.Lock()
+			defer g.up.mu.Unlock()
 			for _, r := range items {
-				if _, ok := g.cat.resOwner[r.URI]; !ok && len(g.cat.resOwner) < maxOwners {
-					g.cat.resOwner[r.URI] = server
+				if _, ok := g.up.resOwner[r.URI]; !ok && len(g.up.resOwner) < maxOwners {
+					g.up.resOwner[r.URI] = server
 				}
 			}
 		})
@@ -268,11 +268,11 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 			return r.ResourceTemplates, r.NextCursor, nil
 		},
 		func(server string, items []*mcp.ResourceTemplate) {
-			g.cat.mu.Lock()
-			defer g.cat.mu.Unlock()
+			g.up.mu.Lock()
+			defer g.up.mu.Unlock()
 			for _, r := range items {
-				if _, ok := g.cat.tmplOwner[r.URITemplate]; !ok && len(g.cat.tmplOwner) < maxOwners {
-					g.cat.tmplOwner[r.URITemplate] = server
+				if _, ok := g.up.tmplOwner[r.URITemplate]; !ok && len(g.up.tmplOwner) < maxOwners {
+					g.up.tmplOwner[r.URITemplate] = server
 				}
 			}
 		})
@@ -300,9 +300,9 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 // URI of a template or of a link a tool returned).
 func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.ClientSession {
 	up := g.backend.(Upstreams)
-	g.cat.mu.Lock()
-	owner := g.cat.resOwner[uri]
-	g.cat.mu.Unlock()
+	g.up.mu.Lock()
+	owner := g.up.resOwner[uri]
+	g.up.mu.Unlock()
 	var out []*mcp.ClientSession
 	for _, s := range up.Servers() {
 		if owner != "" && s != owner {
@@ -382,12 +382,12 @@ func (g *Gateway) subscription(ctx context.Context, uri string, do func(*mcp.Cli
 // promptCatalog lists every upstream's prompts (all pages) when the
 // catalog has none, names them (prefixed on a clash) and scans them.
 func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
-	g.cat.mu.Lock()
-	if g.cat.prompts != nil {
-		defer g.cat.mu.Unlock()
-		return g.cat.prompts, nil
+	g.up.mu.Lock()
+	if g.up.prompts != nil {
+		defer g.up.mu.Unlock()
+		return g.up.prompts, nil
 	}
-	g.cat.mu.Unlock()
+	g.up.mu.Unlock()
 	up := g.backend.(Upstreams)
 	var all []promptEntry
 	count := map[string]int{}
@@ -429,9 +429,9 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 	if out == nil {
 		out = []promptEntry{}
 	}
-	g.cat.mu.Lock()
-	g.cat.prompts = out
-	g.cat.mu.Unlock()
+	g.up.mu.Lock()
+	g.up.prompts = out
+	g.up.mu.Unlock()
 	return out, nil
 }
 
@@ -519,9 +519,9 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 		}
 		ref.Name, sessions = name, []*mcp.ClientSession{sess}
 	default:
-		g.cat.mu.Lock()
-		owner := g.cat.tmplOwner[ref.URI]
-		g.cat.mu.Unlock()
+		g.up.mu.Lock()
+		owner := g.up.tmplOwner[ref.URI]
+		g.up.mu.Unlock()
 		up := g.backend.(Upstreams)
 		for _, s := range up.Servers() {
 			if owner != "" && s != owner {
@@ -558,9 +558,9 @@ func (g *Gateway) listChanged(method string) {
 	const placeholder = "judge:list-changed"
 	switch method {
 	case "notifications/prompts/list_changed":
-		g.cat.mu.Lock()
-		g.cat.prompts = nil
-		g.cat.mu.Unlock()
+		g.up.mu.Lock()
+		g.up.prompts = nil
+		g.up.mu.Unlock()
 		g.server.AddPrompt(&mcp.Prompt{Name: placeholder}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return nil, errors.New("placeholder")
 		})

@@ -19,22 +19,14 @@ func knownGaps() map[gapKey]string {
 	lines := []struct{ clients, servers, transports, features, why string }{
 		// What the gateway advertises and lists (gw-proxy).
 		{"ts", "everything", "stdio,http", "initialize",
-			"no tasks capability: go-sdk v1.8.0 can neither serve nor send task-augmented calls (decision 47)"},
+			"no tasks capability: go-sdk v1.8.0 can neither serve nor send task-augmented calls (decision 48)"},
 		{"ts,go", "everything", "stdio,http", "tools/list",
-			"simulate-research-query (execution.taskSupport \"required\") is left out: it runs only as a task (decision 47)"},
-		// Refusals (gw-calls).
-		{"ts,go", "everything", "stdio,http", "call/invalid-args",
-			"the refusal carries judge's structuredContent {result, normalized_arguments, repair}; the server's own has none"},
-		{"ts", "everything,filesystem,memory", "stdio,http", "call/invalid-args-output-schema",
-			"the TS client throws -32602 'Structured content does not match the tool's output schema': judge's structuredContent breaks the tool's outputSchema"},
-		{"inspector", "everything", "stdio,http", "call/invalid-args-output-schema",
-			"the Inspector CLI (0.15.0) prints 'Failed to call tool get-structured-content: MCP error -32602: Structured content does not match the tool's output schema' and exits 1"},
+			"simulate-research-query (execution.taskSupport \"required\") is left out: it runs only as a task (decision 48)"},
 		{"inspector", "everything", "stdio,http", "tools/list",
 			"simulate-research-query (execution.taskSupport \"required\") is left out: it runs only as a task"},
-		{"go", "everything,filesystem,memory", "stdio,http", "call/invalid-args-output-schema",
-			"judge's structuredContent {result, normalized_arguments, repair} is not the tool's output (the go-sdk client does not check it, so it accepts)"},
-		{"ts,go", "everything,filesystem,memory", "stdio,http", "polling",
-			"the 5th identical valid call stops the session: the 6th is answered 'judge stopped this session' and not run"},
+		// Refusals and polling (gw-calls) are closed: a refusal is isError
+		// with text content and no structuredContent, which every client
+		// accepts, and polling is never refused (decision 24).
 		// Notifications and server-to-client requests (gw-proxy).
 		{"ts", "everything", "stdio,http", "elicitation",
 			"go-sdk's ServerSession.Elicit writes mode: form, which the server did not send"},
