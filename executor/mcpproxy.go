@@ -46,6 +46,47 @@ type Downstream interface {
 // Servers returns the tool_ids of the MCP servers the Runner runs, sorted.
 func (r *Runner) Servers() []string { return slices.Clone(r.sorder) }
 
+// ErrNoRaw is returned by [Runner.CallRaw] for a server whose requests
+// cannot go around the SDK (an HTTP server, or one on the sessionless
+// protocol before the SDK's first request): send it through [Runner.Session].
+var ErrNoRaw = errNoRaw
+
+// CallRaw sends one request to the stdio MCP server whose tool_id is
+// server around the SDK's decoding and returns its result as the server
+// sent it (a JSON object), so that a proxy forwards members the SDK's
+// types drop. params is the request's params, a JSON object. An error
+// answer of the server is a *jsonrpc.Error.
+func (r *Runner) CallRaw(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error) {
+	if err := r.live(); err != nil {
+		return nil, err
+	}
+	up, ok := r.servers[server]
+	if !ok || !up.stdio() {
+		return nil, ErrNoRaw
+	}
+	sess, err := up.session(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("executor: %w", err)
+	}
+	up.mu.Lock()
+	tr := up.raw
+	up.mu.Unlock()
+	if tr == nil {
+		return nil, ErrNoRaw
+	}
+	if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= "2026-07-28" {
+		return nil, ErrNoRaw
+	}
+	res, err := tr.Call(ctx, method, params)
+	if err != nil {
+		return nil, err
+	}
+	if t := bytes.TrimSpace(res); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("executor: %s of MCP server %s: the result is not a JSON object", method, server)
+	}
+	return res, nil
+}
+
 // Session returns the SDK session of the MCP server whose tool_id is
 // server, starting or connecting it when there is none: what a proxy
 // sends the requests other than tools/call through (resources, prompts,
@@ -388,21 +429,32 @@ func (u *upstream) listRaw(ctx context.Context, sess *mcp.ClientSession) ([]*mcp
 // as the JSON it holds (an object), and its nextCursor ("" when none).
 // Members it does not know are ignored, as the protocol asks.
 func DecodeToolsList(res []byte) (tools []json.RawMessage, next string, err error) {
-	var page struct {
-		Tools      []json.RawMessage `json:"tools"`
-		NextCursor *string           `json:"nextCursor"`
-	}
+	return DecodeList(res, "tools")
+}
+
+// DecodeList reads one page of a list result (tools/list, prompts/list,
+// resources/list, …): each item of its array member key as the JSON it
+// holds (an object), and its nextCursor ("" when none).
+func DecodeList(res []byte, key string) (items []json.RawMessage, next string, err error) {
+	var page map[string]json.RawMessage
 	if err := json.Unmarshal(res, &page); err != nil {
-		return nil, "", fmt.Errorf("tools/list result: %w", err)
+		return nil, "", fmt.Errorf("list result: %w", err)
 	}
-	for i, t := range page.Tools {
-		if t = bytes.TrimSpace(t); len(t) == 0 || t[0] != '{' {
-			return nil, "", fmt.Errorf("tools/list result: tools[%d] is not an object", i)
+	if raw, ok := page[key]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, "", fmt.Errorf("list result: %s: %w", key, err)
 		}
-		page.Tools[i] = t
 	}
-	if page.NextCursor != nil {
-		next = *page.NextCursor
+	for i, t := range items {
+		if t = bytes.TrimSpace(t); len(t) == 0 || t[0] != '{' {
+			return nil, "", fmt.Errorf("list result: %s[%d] is not an object", key, i)
+		}
+		items[i] = t
 	}
-	return page.Tools, next, nil
+	if raw, ok := page["nextCursor"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &next); err != nil {
+			return nil, "", fmt.Errorf("list result: nextCursor: %w", err)
+		}
+	}
+	return items, next, nil
 }

@@ -42,6 +42,11 @@ func (b runnerBackend) Session(ctx context.Context, server string) (*mcp.ClientS
 	return b.r.Session(ctx, server)
 }
 
+// CallRaw sends a request around the SDK's decoding (rawCaller).
+func (b runnerBackend) CallRaw(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error) {
+	return b.r.CallRaw(ctx, server, method, params)
+}
+
 // ProtocolVersion implements Proxy.
 func (b runnerBackend) ProtocolVersion() string { return b.r.ProtocolVersion() }
 

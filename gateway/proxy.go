@@ -512,9 +512,15 @@ func (g *Gateway) serveUpstreams(ctx context.Context, req mcp.Request) (mcp.Resu
 	case *mcp.ReadResourceParams:
 		res, err = g.readResource(ctx, params)
 	case *mcp.ListPromptsParams:
-		res, err = g.listPrompts(ctx, params)
+		if res, err = g.listPrompts(ctx, params); err == nil {
+			return res, true, nil // as the upstreams sent them
+		}
 	case *mcp.GetPromptParams:
 		res, err = g.getPrompt(ctx, params)
+	case *mcp.CompleteParams:
+		if res, err = g.completeUpstream(ctx, params); err == nil {
+			return res, true, nil // as the upstream sent it (or the SDK's CompleteResult)
+		}
 	default:
 		return nil, false, nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolscan"
 )
@@ -49,6 +50,7 @@ type upstreamCatalog struct {
 type promptEntry struct {
 	server, name string // name: what the client sees
 	prompt       *mcp.Prompt
+	raw          json.RawMessage // the prompt as the upstream sent it (stdio), else nil
 }
 
 // maxOwners bounds the URIs the catalog remembers.
@@ -399,12 +401,23 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 		if ir := sess.InitializeResult(); ir == nil || ir.Capabilities == nil || ir.Capabilities.Prompts == nil {
 			continue
 		}
-		for p, err := range sess.Prompts(ctx, nil) {
-			if err != nil {
-				return nil, fmt.Errorf("prompts/list of MCP server %s: %w", s, err)
+		listed, err := g.rawPrompts(ctx, s)
+		if errors.Is(err, executor.ErrNoRaw) {
+			listed, err = nil, nil
+			for p, e := range sess.Prompts(ctx, nil) {
+				if e != nil {
+					err = e
+					break
+				}
+				listed = append(listed, promptEntry{server: s, name: p.Name, prompt: p})
 			}
-			all = append(all, promptEntry{server: s, name: p.Name, prompt: p})
-			count[p.Name]++
+		}
+		if err != nil {
+			return nil, fmt.Errorf("prompts/list of MCP server %s: %w", s, err)
+		}
+		for _, e := range listed {
+			all = append(all, e)
+			count[e.name]++
 			if len(all) > 10000 {
 				return nil, fmt.Errorf("prompts/list: more than 10000 prompts")
 			}
@@ -422,7 +435,7 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 		if len(issues) > 0 || e.name != e.prompt.Name {
 			c := *e.prompt
 			c.Name, c.Meta = e.name, withFindings(e.prompt.Meta, issues)
-			e.prompt = &c
+			e.prompt, e.raw = &c, nil // the SDK's encoding of what judge changed
 		}
 		out = append(out, e)
 	}
@@ -435,8 +448,10 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 	return out, nil
 }
 
-// listPrompts answers prompts/list from the catalog, in one page.
-func (g *Gateway) listPrompts(ctx context.Context, p *mcp.ListPromptsParams) (*mcp.ListPromptsResult, error) {
+// listPrompts answers prompts/list from the catalog, in one page: each
+// prompt as its upstream sent it, unless judge renamed it or has findings
+// on it.
+func (g *Gateway) listPrompts(ctx context.Context, p *mcp.ListPromptsParams) (mcp.Result, error) {
 	if p != nil && p.Cursor != "" {
 		return nil, invalidCursor(p.Cursor)
 	}
@@ -445,29 +460,73 @@ func (g *Gateway) listPrompts(ctx context.Context, p *mcp.ListPromptsParams) (*m
 		return nil, err
 	}
 	out := make([]*mcp.Prompt, len(cat))
+	raws := make([]json.RawMessage, len(cat))
 	for i, e := range cat {
-		out[i] = e.prompt
+		out[i], raws[i] = e.prompt, e.raw
+		if raws[i] == nil {
+			if raws[i], err = json.Marshal(e.prompt); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return &mcp.ListPromptsResult{Prompts: out}, nil
+	b, err := json.Marshal(map[string]any{"prompts": raws})
+	if err != nil {
+		return nil, err
+	}
+	return rawResult{Result: &mcp.ListPromptsResult{Prompts: out}, raw: b}, nil
 }
 
-// prompt finds a prompt by the name the client sees.
-func (g *Gateway) prompt(ctx context.Context, name string) (*mcp.ClientSession, string, error) {
+// rawPrompts lists a stdio upstream's prompts around the SDK's decoding,
+// every page; executor.ErrNoRaw when it cannot.
+func (g *Gateway) rawPrompts(ctx context.Context, server string) ([]promptEntry, error) {
+	rc, ok := g.backend.(rawCaller)
+	if !ok {
+		return nil, executor.ErrNoRaw
+	}
+	var out []promptEntry
+	params := json.RawMessage(`{}`)
+	for page := 0; page < 1000; page++ {
+		res, err := rc.CallRaw(ctx, server, "prompts/list", params)
+		if err != nil {
+			return nil, err
+		}
+		items, next, err := executor.DecodeList(res, "prompts")
+		if err != nil {
+			return nil, err
+		}
+		for _, raw := range items {
+			var p mcp.Prompt
+			if err := json.Unmarshal(raw, &p); err != nil || p.Name == "" {
+				continue
+			}
+			out = append(out, promptEntry{server: server, name: p.Name, prompt: &p, raw: raw})
+		}
+		if next == "" {
+			return out, nil
+		}
+		params, _ = json.Marshal(map[string]string{"cursor": next})
+	}
+	return nil, fmt.Errorf("prompts/list: more than 1000 pages")
+}
+
+// prompt finds a prompt by the name the client sees: its upstream, the
+// session to it and the upstream's name of the prompt.
+func (g *Gateway) prompt(ctx context.Context, name string) (string, *mcp.ClientSession, string, error) {
 	cat, err := g.promptCatalog(ctx)
 	if err != nil {
-		return nil, "", err
+		return "", nil, "", err
 	}
 	for _, e := range cat {
 		if e.name == name {
 			sess, err := g.backend.(Upstreams).Session(ctx, e.server)
 			if err != nil {
-				return nil, "", err
+				return "", nil, "", err
 			}
 			orig := name
 			if len(name) > len(e.server)+2 && name[:len(e.server)+2] == e.server+"__" {
 				orig = name[len(e.server)+2:]
 			}
-			return sess, orig, nil
+			return e.server, sess, orig, nil
 		}
 	}
 	// A name no upstream listed: the first with prompts answers it (its
@@ -476,18 +535,18 @@ func (g *Gateway) prompt(ctx context.Context, name string) (*mcp.ClientSession, 
 	for _, s := range up.Servers() {
 		if sess, err := up.Session(ctx, s); err == nil {
 			if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Prompts != nil {
-				return sess, name, nil
+				return s, sess, name, nil
 			}
 		}
 	}
-	return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
+	return "", nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
 }
 
 func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
-	sess, name, err := g.prompt(ctx, p.Name)
+	_, sess, name, err := g.prompt(ctx, p.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -501,23 +560,46 @@ func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.G
 }
 
 // complete sends completion/complete to the upstream of the prompt or the
-// resource template it refers to.
+// resource template it refers to; through the CompletionHandler the SDK
+// calls (the middleware answers first: see completeUpstream).
 func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	p := req.Params
+	res, err := g.completeUpstream(ctx, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	if r, ok := res.(rawResult); ok {
+		var out mcp.CompleteResult
+		if err := json.Unmarshal(r.raw, &out); err != nil {
+			return nil, err
+		}
+		return &out, nil
+	}
+	return res.(*mcp.CompleteResult), nil
+}
+
+// completeUpstream sends completion/complete to the upstream of the
+// prompt or resource template it refers to, around the SDK's decoding
+// where it can (a stdio upstream): the answer as the upstream sent it
+// (go-sdk's CompleteResult drops hasMore: false).
+func (g *Gateway) completeUpstream(ctx context.Context, p *mcp.CompleteParams) (mcp.Result, error) {
 	if p == nil || p.Ref == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing ref"}
 	}
 	q := *p
 	ref := *p.Ref
 	q.Ref = &ref
-	var sessions []*mcp.ClientSession
+	type target struct {
+		server string
+		sess   *mcp.ClientSession
+	}
+	var targets []target
 	switch ref.Type {
 	case "ref/prompt":
-		sess, name, err := g.prompt(ctx, ref.Name)
+		server, sess, name, err := g.prompt(ctx, ref.Name)
 		if err != nil {
 			return nil, err
 		}
-		ref.Name, sessions = name, []*mcp.ClientSession{sess}
+		ref.Name, targets = name, []target{{server, sess}}
 	default:
 		g.up.mu.Lock()
 		owner := g.up.tmplOwner[ref.URI]
@@ -529,14 +611,14 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 			}
 			if sess, err := up.Session(ctx, s); err == nil {
 				if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Completions != nil {
-					sessions = append(sessions, sess)
+					targets = append(targets, target{s, sess})
 				}
 			}
 		}
 	}
 	var first error
-	for _, sess := range sessions {
-		res, err := sess.Complete(ctx, &q)
+	for _, t := range targets {
+		res, err := g.sendRaw(ctx, t.server, "completion/complete", &q, func() (mcp.Result, error) { return t.sess.Complete(ctx, &q) })
 		if err == nil {
 			return res, nil
 		}
@@ -548,6 +630,42 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 		first = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "no upstream completes this reference"}
 	}
 	return nil, upstreamError(first)
+}
+
+// rawCaller is a backend that sends a request to an upstream around the
+// SDK's decoding ([executor.Runner.CallRaw]).
+type rawCaller interface {
+	CallRaw(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error)
+}
+
+// rawResult is an upstream's result as it sent it.
+type rawResult struct {
+	mcp.Result // for the SDK's type; never encoded
+	raw        json.RawMessage
+}
+
+// MarshalJSON writes the upstream's result.
+func (r rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+
+// sendRaw sends params to server's method around the SDK's decoding when
+// the backend can, else with typed (the SDK's way).
+func (g *Gateway) sendRaw(ctx context.Context, server, method string, params any, typed func() (mcp.Result, error)) (mcp.Result, error) {
+	rc, ok := g.backend.(rawCaller)
+	if !ok {
+		return typed()
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := rc.CallRaw(ctx, server, method, b)
+	switch {
+	case errors.Is(err, executor.ErrNoRaw):
+		return typed()
+	case err != nil:
+		return nil, err
+	}
+	return rawResult{Result: &mcp.CompleteResult{}, raw: raw}, nil
 }
 
 // listChanged tells the clients an upstream's resources or prompts
