@@ -10,11 +10,18 @@ import (
 func FuzzDecodeToolsList(f *testing.F) {
 	for _, s := range []string{
 		`{"tools":[{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}],"nextCursor":"2"}`,
-		`{"tools":[]}`, `{"tools":[1]}`, `{"tools":null,"nextCursor":null}`, `{}`, `[]`, `{"tools":[{"name":"b"}],"x":{}}`, `{"tools":[ {"a":1} ]}`,
+		`{"tools":[]}`, `{"tools":[1]}`, `{"tools":null,"nextCursor":null}`, `{}`, `[]`, `{"tools":[{"name":"b"}],"x":{}}`, `{"tools":[ {"a":1} ]}`, `{"prompts":[{"name":"p","arguments":[{"name":"a","required":false}]}],"nextCursor":"x"}`, `{"nextCursor":1}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, res []byte) {
+		if items, _, err := DecodeList(res, "prompts"); err == nil {
+			for i, raw := range items {
+				if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
+					t.Fatalf("prompt %d is not a JSON object: %q", i, raw)
+				}
+			}
+		}
 		tools, _, err := DecodeToolsList(res)
 		if err != nil {
 			return
