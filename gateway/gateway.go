@@ -48,6 +48,11 @@ type Tool struct {
 	// Upstream is the upstream server's own name of the tool, what is
 	// pinned; empty means Name.
 	Upstream string
+	// Raw is the upstream's definition of the tool as it sent it; tools/list
+	// offers every member of it (title, annotations, execution, …) with
+	// the gateway's name, description and input schema. nil for a
+	// registry tool.
+	Raw json.RawMessage
 }
 
 // pinName is the name a tool is pinned under.
@@ -133,6 +138,12 @@ type Gateway struct {
 	// reads one consistent catalog without a lock.
 	cat atomic.Pointer[catalog]
 
+	refreshing sync.Mutex // held by Refresh
+
+	peers peers           // the client sessions (proxy.go)
+	up    upstreamCatalog // the upstreams' resources and prompts (resources.go)
+
+	versions   []string        // the protocol versions offered; nil: the SDK's (proxy.go)
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
 }
@@ -147,6 +158,11 @@ type catalog struct {
 	offered  []string
 	skipped  []Skip
 	findings map[string][]result.Issue
+	// servers names each offered tool's upstream server ("" for a
+	// registry tool); listed is tools/list's tools as JSON, in the
+	// backend's order (proxy.go).
+	servers map[string]string
+	listed  []json.RawMessage
 }
 
 // catalog returns the current catalog.
@@ -174,10 +190,23 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	g.server = mcp.NewServer(impl, &mcp.ServerOptions{
-		Logger:       log,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-	})
+	g.versions = g.protocolVersions(ctx)
+	g.up.resOwner, g.up.tmplOwner = map[string]string{}, map[string]string{}
+	sopts := &mcp.ServerOptions{
+		SupportedProtocolVersions: g.versions,
+		Logger:                    log,
+		Capabilities:              serverCapabilities(),
+	}
+	subscribe, instructions := g.proxyCapabilities(ctx, sopts.Capabilities)
+	if subscribe {
+		sopts.SubscribeHandler, sopts.UnsubscribeHandler = g.subscribe, g.unsubscribe
+	}
+	sopts.Instructions = instructions
+	if sopts.Capabilities.Completions != nil {
+		sopts.CompletionHandler = g.complete
+	}
+	g.server = mcp.NewServer(impl, sopts)
+	g.proxyInit()
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -205,6 +234,8 @@ func (g *Gateway) Offered() []string {
 // it out), scanned for poisoning and, for an upstream tool, checked
 // against its pin. Call it when an upstream announces a changed tool list.
 func (g *Gateway) Refresh(ctx context.Context) error {
+	g.refreshing.Lock() // one at a time: a list change and a client's capabilities may ask at once
+	defer g.refreshing.Unlock()
 	tools, err := g.backend.Tools(ctx)
 	if err != nil {
 		return fmt.Errorf("gateway: list tools: %w", err)
@@ -259,6 +290,10 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 			skip(t, reason)
 			continue
 		}
+		if reason := taskRequired(t.Raw); reason != "" {
+			skip(t, reason)
+			continue
+		}
 		issues := toolscan.ScanTool(toolscan.DefinitionFromJSON(t.Name, t.Description, t.InputSchema, t.OutputSchema), names, "")
 		if g.opts.RefusePoisoned && hasError(issues) {
 			skip(t, "tool poisoning: "+firstError(issues))
@@ -292,9 +327,23 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	cat := &catalog{toolset: ts, skipped: skipped, findings: findings}
+	cat := &catalog{toolset: ts, skipped: skipped, findings: findings, servers: map[string]string{}, listed: make([]json.RawMessage, 0, len(keep))}
+	mts := make([]*mcp.Tool, 0, len(keep))
 	for _, t := range keep {
 		cat.offered = append(cat.offered, t.Name)
+		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		mt.Description, mt.InputSchema = offeredDefinition(t)
+		if len(t.OutputSchema) > 0 {
+			mt.OutputSchema = t.OutputSchema
+		}
+		mts = append(mts, mt)
+		cat.servers[t.Name] = t.Server
+		lt, err := listedTool(t, mt)
+		if err != nil {
+			g.log.Warn("tool offered without the upstream's other members", "tool", t.Name, "err", err)
+			lt, _ = json.Marshal(mt)
+		}
+		cat.listed = append(cat.listed, lt)
 	}
 	var gone []string
 	if old := g.cat.Swap(cat); old != nil {
@@ -307,12 +356,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if len(gone) > 0 {
 		g.server.RemoveTools(gone...)
 	}
-	for _, t := range keep {
-		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
-		mt.Description, mt.InputSchema = offeredDefinition(t)
-		if len(t.OutputSchema) > 0 {
-			mt.OutputSchema = t.OutputSchema
-		}
+	for _, mt := range mts {
 		g.server.AddTool(mt, g.handle)
 	}
 	return nil
@@ -507,7 +551,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
-	res, err := g.backend.Call(ctx, name, norm)
+	rctx, done := g.inFlight(ctx, sid, name, reqMeta)
+	res, err := g.backend.Call(rctx, name, norm)
+	done()
 	if err != nil {
 		if ctx.Err() != nil {
 			return answer{}, ctx.Err()

@@ -43,6 +43,9 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
+			if err := g.offer(ctx); err != nil {
+				return nil, err
+			}
 			ans, err := g.call(ctx, sid, p.name, p.args, p.meta)
 			if err != nil {
 				return nil, err
@@ -99,12 +102,15 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 		err := mcpstdio.Members(meta, func(key, val []byte) error {
 			k := string(key)
 			switch {
-			case k == MetaKey:
+			case k == MetaKey || k == "progressToken":
 				var j any
 				if err := json.Unmarshal(val, &j); err != nil {
 					return err
 				}
-				p.meta = map[string]any{MetaKey: j}
+				if p.meta == nil {
+					p.meta = map[string]any{}
+				}
+				p.meta[k] = j
 			case k == mcp.MetaKeyProtocolVersion:
 				if val[0] == '"' {
 					return json.Unmarshal(val, &version)
@@ -122,7 +128,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 			return p, false
 		}
 		if version >= mcpstdio.SessionlessProtocol {
-			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
+			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || g.versions != nil && !slices.Contains(g.versions, version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
 				return p, false
 			}
 			p.sessionless = true
