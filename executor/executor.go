@@ -57,6 +57,12 @@ type Tool struct {
 	// Kind is the manifest tool_type that runs it: script, api, mcp_tool,
 	// or mcp_server for a tool listed by an upstream server.
 	Kind manifest.ToolType
+	// Raw is an upstream tool's definition as the JSON the server sent,
+	// members the SDK does not know (execution, …) kept, for a tool a
+	// stdio server listed; as the SDK decoded it (title, annotations,
+	// icons, _meta, outputSchema) for one listed over HTTP. nil for
+	// registry tools.
+	Raw json.RawMessage
 }
 
 // Skip is a tool left out of [Runner.Tools], and why.
@@ -228,6 +234,7 @@ type Runner struct {
 	byName   map[string]upstreamTool // last listed upstream tools by exposed name
 	upSkips  []Skip                  // upstreams that failed at the last Tools
 	closed   bool
+	proxy    proxyState
 	closeCtx context.Context
 	cancel   context.CancelFunc
 }
@@ -408,12 +415,13 @@ func (r *Runner) Tools(ctx context.Context) ([]Tool, error) {
 	type listed struct {
 		up   *upstream
 		defs []*mcp.Tool
+		raws []json.RawMessage
 	}
 	var lists []listed
 	var skips []Skip
 	for _, id := range r.sorder {
 		up := r.servers[id]
-		defs, err := up.list(ctx)
+		defs, raws, err := up.list(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("executor: tools: %w", ctx.Err())
@@ -423,19 +431,24 @@ func (r *Runner) Tools(ctx context.Context) ([]Tool, error) {
 			continue
 		}
 		up.noteState(nil)
-		lists = append(lists, listed{up, defs})
+		lists = append(lists, listed{up, defs, raws})
 		for _, d := range defs {
 			taken[d.Name]++
 		}
 	}
 	byName := map[string]upstreamTool{}
 	for _, l := range lists {
-		for _, d := range l.defs {
+		for i, d := range l.defs {
 			name := d.Name
 			if taken[name] > 1 {
 				name = l.up.tool.ID + "__" + d.Name
 			}
 			t := Tool{Name: name, Description: d.Description, Server: l.up.tool.ID, Upstream: d.Name, Kind: manifest.MCPServer}
+			if i < len(l.raws) {
+				t.Raw = l.raws[i]
+			} else if b, err := json.Marshal(d); err == nil {
+				t.Raw = b
+			}
 			t.InputSchema = schemaJSON(d.InputSchema, `{"type":"object"}`)
 			t.OutputSchema = schemaJSON(d.OutputSchema, "")
 			out = append(out, t)

@@ -1,5 +1,7 @@
 package executor
 
+//lint:file-ignore SA1019 roots, sampling and logging are deprecated by protocol 2026-07-28 (SEP-2577) but live in every earlier version, which a proxy must carry (docs/gateway.md, "What MCP carries").
+
 import (
 	"bytes"
 	"context"
@@ -41,9 +43,10 @@ type upstream struct {
 	proc    *exec.Cmd           // the stdio server process, nil over HTTP
 	exited  chan struct{}       // closed when proc has exited (or the HTTP session ended)
 	stderr  *stderrLog
-	failed  string      // why the last list failed; "" when it listed (or never ran)
-	tmu     sync.Mutex  // guards tools (the list-changed handler runs while mu may be held)
-	tools   []*mcp.Tool // cached tools/list; nil when it must be asked again
+	failed  string            // why the last list failed; "" when it listed (or never ran)
+	tmu     sync.Mutex        // guards tools, raws and failed (the list-changed handler runs while mu may be held)
+	tools   []*mcp.Tool       // cached tools/list; nil when it must be asked again
+	raws    []json.RawMessage // the cached tools as the server sent them (stdio), else nil
 	starts  int
 	stopped bool
 }
@@ -83,14 +86,14 @@ func (u *upstream) connect(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := u.tool.ID
-	client := mcp.NewClient(&mcp.Implementation{Name: "judge", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			u.setTools(nil)
-			if fn := u.r.cfg.toolsChanged; fn != nil {
-				fn(id)
-			}
-		},
+	copts, setup := u.clientOptions(func() {
+		u.setTools(nil)
+		if fn := u.r.cfg.toolsChanged; fn != nil {
+			fn(id)
+		}
 	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "judge", Version: "1"}, copts)
+	setup(client)
 	var tr mcp.Transport
 	exited := make(chan struct{})
 	switch transport(u.tool.Config) {
@@ -159,6 +162,7 @@ func (u *upstream) connect(ctx context.Context) error {
 	u.sess, u.exited = sess, exited
 	u.setTools(nil)
 	u.starts++
+	u.connected(ctx, client, sess)
 	return nil
 }
 
@@ -243,9 +247,11 @@ func (u *upstream) drop(sess *mcp.ClientSession) {
 	u.teardown()
 }
 
-func (u *upstream) setTools(ts []*mcp.Tool) {
+func (u *upstream) setTools(ts []*mcp.Tool) { u.setRaw(ts, nil) }
+
+func (u *upstream) setRaw(ts []*mcp.Tool, raws []json.RawMessage) {
 	u.tmu.Lock()
-	u.tools = ts
+	u.tools, u.raws = ts, raws
 	u.tmu.Unlock()
 }
 
@@ -283,31 +289,43 @@ func (u *upstream) stop() error {
 	return err
 }
 
-// list returns the server's tools, from the cache when it holds them.
-func (u *upstream) list(ctx context.Context) ([]*mcp.Tool, error) {
+// list returns the server's tools, from the cache when it holds them,
+// and, of a stdio server, each as the JSON it sent (else nil).
+func (u *upstream) list(ctx context.Context) ([]*mcp.Tool, []json.RawMessage, error) {
 	sess, err := u.session(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	u.tmu.Lock()
-	cached := u.tools
+	cached, craws := u.tools, u.raws
 	u.tmu.Unlock()
 	if cached != nil {
-		return cached, nil
+		return cached, craws, nil
+	}
+	if u.stdio() {
+		defs, raws, err := u.listRaw(ctx, sess)
+		switch {
+		case err == nil:
+			u.setRaw(defs, raws)
+			return defs, raws, nil
+		case !errors.Is(err, errNoRaw):
+			u.drop(sess)
+			return nil, nil, fmt.Errorf("tools/list of MCP server %s: %w", u.tool.ID, err)
+		}
 	}
 	var out []*mcp.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
 			u.drop(sess)
-			return nil, fmt.Errorf("tools/list of MCP server %s: %w", u.tool.ID, err)
+			return nil, nil, fmt.Errorf("tools/list of MCP server %s: %w", u.tool.ID, err)
 		}
 		out = append(out, t)
 		if len(out) > 10000 {
-			return nil, fmt.Errorf("tools/list of MCP server %s: more than 10000 tools", u.tool.ID)
+			return nil, nil, fmt.Errorf("tools/list of MCP server %s: more than 10000 tools", u.tool.ID)
 		}
 	}
 	u.setTools(out)
-	return out, nil
+	return out, nil, nil
 }
 
 // call runs one upstream tool under timeout.
@@ -318,7 +336,13 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := sess.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	tok, release := u.r.proxy.progressToken(ctx)
+	defer release()
+	if tok != "" {
+		params.SetProgressToken(tok)
+	}
+	res, err := sess.CallTool(cctx, params)
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
 			return nil, timeoutError(name, u.tool.ID, timeout)
@@ -358,7 +382,16 @@ func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessag
 	params := make([]byte, 0, len(name)+len(args)+32)
 	params = append(params, `{"name":`...)
 	q, _ := json.Marshal(name)
-	params = append(append(append(append(params, q...), `,"arguments":`...), args...), '}')
+	params = append(append(append(params, q...), `,"arguments":`...), args...)
+	tok, release := u.r.proxy.progressToken(ctx)
+	defer release()
+	if tok != "" {
+		if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= mcpstdio.SessionlessProtocol {
+			return nil, errNoRaw // the transport puts its own _meta in: the SDK's way merges both
+		}
+		params = append(append(append(params, `,"_meta":{"progressToken":"`...), tok...), `"}`...)
+	}
+	params = append(params, '}')
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := tr.Call(cctx, "tools/call", params)

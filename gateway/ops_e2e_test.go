@@ -118,7 +118,7 @@ type rawGateway struct {
 	logs *stderrBuf
 }
 
-func startRaw(t *testing.T, dir, calls string) *rawGateway {
+func startRawGateway(t *testing.T, dir, calls string) *rawGateway {
 	t.Helper()
 	g := &rawGateway{cmd: gatewayCmd(dir, calls, nil), logs: &stderrBuf{}}
 	g.cmd.Stderr = g.logs
@@ -200,7 +200,7 @@ func TestGatewayDrain(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			dir, calls := opsRegistry(t, "")
-			g := startRaw(t, dir, calls)
+			g := startRawGateway(t, dir, calls)
 			gate := fifo(t)
 			g.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"gate","arguments":{"fifo":%q}}}`, gate))
 			await(t, calls, "gate")
@@ -228,7 +228,7 @@ func TestGatewayDrain(t *testing.T) {
 func TestGatewayCancelledGetsNoAnswer(t *testing.T) {
 	t.Parallel()
 	dir, calls := opsRegistry(t, "")
-	g := startRaw(t, dir, calls)
+	g := startRawGateway(t, dir, calls)
 	g.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"gate","arguments":{"fifo":%q}}}`, fifo(t)))
 	await(t, calls, "gate")
 	g.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"the user gave up"}}`)

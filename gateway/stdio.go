@@ -50,6 +50,9 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
+			if err := g.offer(ctx); err != nil {
+				return nil, err
+			}
 			ans, err := g.call(ctx, sid, p.name, p.args, p.meta)
 			if err != nil {
 				return nil, err
@@ -106,12 +109,15 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 		err := mcpstdio.Members(meta, func(key, val []byte) error {
 			k := string(key)
 			switch {
-			case k == MetaKey:
+			case k == MetaKey || k == "progressToken":
 				var j any
 				if err := json.Unmarshal(val, &j); err != nil {
 					return err
 				}
-				p.meta = map[string]any{MetaKey: j}
+				if p.meta == nil {
+					p.meta = map[string]any{}
+				}
+				p.meta[k] = j
 			case k == mcp.MetaKeyProtocolVersion:
 				if val[0] == '"' {
 					return json.Unmarshal(val, &version)
@@ -129,15 +135,13 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 			return p, false
 		}
 		if version >= mcpstdio.SessionlessProtocol {
-			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
+			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || g.versions != nil && !slices.Contains(g.versions, version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
 				return p, false
 			}
 			p.sessionless = true
 		}
 	}
-	g.mu.RLock()
-	_, offered := g.findings[p.name]
-	g.mu.RUnlock()
+	_, offered := g.catalog().findings[p.name]
 	return p, offered
 }
 
@@ -168,7 +172,11 @@ func appendMeta(b []byte, m *Meta) ([]byte, error) {
 		if p.Limit != "" {
 			b = jsonvalue.AppendString(append(b, `,"limit":`...), p.Limit)
 		}
-		b = append(strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10), '}')
+		b = strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10)
+		if p.Refused {
+			b = append(b, `,"refused":true`...)
+		}
+		b = append(b, '}')
 	}
 	if m.Session != "" {
 		b = jsonvalue.AppendString(appendMember(b, start, "session"), m.Session)
@@ -218,6 +226,9 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 	var upMeta []byte
 	content := false
 	err = mcpstdio.Members(raw, func(key, val []byte) error {
+		if miscased(key) {
+			return nil
+		}
 		switch string(key) {
 		case "_meta":
 			upMeta = val
@@ -228,6 +239,9 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 			if string(val) == "null" {
 				return nil
 			}
+			if v := bytes.TrimSpace(val); len(v) == 0 || v[0] != '[' {
+				return errNotList
+			}
 			content = true
 		}
 		if len(out) > 1 {
@@ -236,6 +250,11 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		out = append(appendKey(out, key), val...)
 		return nil
 	})
+	if errors.Is(err, errNotList) && a.own == nil {
+		// What the SDK's path answers of a result it cannot decode.
+		meta := a.meta
+		return g.encode(answer{meta: meta, own: textResult(true, "judge could not read the tool's result: its content is not a list", meta)}, sessionless)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gateway: the tool's result: %w", err)
 	}
@@ -284,6 +303,25 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		out = append(out, '}')
 	}
 	return append(out, '}'), nil
+}
+
+// errNotList is a result whose content is not a list.
+var errNotList = errors.New("the content is not a list")
+
+// resultFields are the members of a CallToolResult.
+var resultFields = [...]string{"content", "structuredContent", "isError", "_meta", "resultType"}
+
+// miscased reports whether key spells a member of a CallToolResult in
+// other letter cases ("Content"): Go's decoder (the go-sdk client's) reads
+// it as that member, so an upstream's "Content": "" beside the content
+// list would break the answer; it is dropped.
+func miscased(key []byte) bool {
+	for _, f := range resultFields {
+		if len(key) == len(f) && string(key) != f && strings.EqualFold(string(key), f) {
+			return true
+		}
+	}
+	return false
 }
 
 // metaMember is a member of the _meta encode writes.

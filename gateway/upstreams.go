@@ -28,8 +28,8 @@ const LogName = "judge"
 // FailedUpstreams returns the upstream servers that failed to start or
 // list at the last refresh, and why.
 func (g *Gateway) FailedUpstreams() []Skip {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
+	g.failedMu.Lock()
+	defer g.failedMu.Unlock()
 	out := make([]Skip, 0, len(g.failed))
 	for _, s := range slices.Sorted(maps.Keys(g.failed)) {
 		out = append(out, Skip{Server: s, Reason: g.failed[s]})
@@ -50,10 +50,10 @@ func (g *Gateway) noteUpstreams(ctx context.Context) {
 	for _, s := range fr.Failed() {
 		now[s.Server] = s.Reason
 	}
-	g.mu.Lock()
+	g.failedMu.Lock()
 	was := g.failed
 	g.failed = now
-	g.mu.Unlock()
+	g.failedMu.Unlock()
 	for _, s := range slices.Sorted(maps.Keys(now)) {
 		if _, before := was[s]; !before {
 			g.tellClients(ctx, nil, upstreamMessage(s, now[s]))
