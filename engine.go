@@ -51,7 +51,7 @@ func DefaultLayers() []*layer.Layer {
 type Engine struct {
 	layers []*layer.Layer
 	// caches are the layers' caches by layer name, all within budget;
-	// layers that build the same things share one (see cacheName).
+	// layers of one declared cache group share one (see cacheName).
 	caches       map[string]*layer.Cache
 	budget       *layer.Budget
 	cacheBytes   int64
@@ -63,10 +63,10 @@ type Engine struct {
 	// docs numbers schema documents by their bytes and holds them decoded,
 	// so a schema sent with every request is decoded once.
 	docs *schemaDocs
-	// fastOK is true when the engine's layers are the default ones (the
-	// schema layer among them), so that a request giving only an output
-	// and schemas may take the schema layer's fast path; see validateFast.
-	fastOK bool
+	// fast is the layer whose fast path (layer.Layer.Prepare) a request
+	// giving only an output and schemas may take, or nil; see fastLayer
+	// and validateFast.
+	fast *layer.Layer
 	// slots bounds the layer runs under way at once, abandoned ones
 	// included.
 	slots   chan struct{}
@@ -166,14 +166,11 @@ func (e *Engine) CacheStats() (caches []layer.CacheStats, budget int64) {
 	return caches, e.cacheBytes
 }
 
-// cacheName is the cache layer l uses: the facts and hallucination layers
-// both index the request's sources, and share one cache of those indexes.
+// cacheName is the cache layer l uses: its declared cache group (the facts
+// and hallucination layers both index the request's sources, and share one
+// cache of those indexes), else its own.
 func cacheName(l *layer.Layer) string {
-	switch l.Name {
-	case "facts", "hallucination":
-		return "sources"
-	}
-	return l.Name
+	return cmp.Or(l.CacheGroup, l.Name)
 }
 
 // WithLayers replaces the engine's layers (DefaultLayers by default).
@@ -233,6 +230,11 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	e.applyModel()
+	for _, l := range e.layers {
+		if err := l.Validate(); err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+	}
 	if e.cacheBytes <= 0 {
 		e.cacheBytes = layer.DefaultCacheBytes
 	}
@@ -246,13 +248,10 @@ func New(opts ...Option) (*Engine, error) {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
 	}
 	e.schemasKey, e.docs = key, newSchemaDocs(e.cacheBytes/4)
-	e.fastOK = e.fastLayers()
+	e.fast = e.fastLayer()
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
 	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
-		if err := l.Validate(); err != nil {
-			return nil, fmt.Errorf("judge: %w", err)
-		}
 		if _, dup := e.caches[l.Name]; dup {
 			return nil, fmt.Errorf("judge: two layers are named %q", l.Name)
 		}
@@ -462,10 +461,13 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		// Sources ask for fact checking: say it did not happen rather
 		// than ignore them.
 		var skipped []LayerOutcome
-		if (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, func(l *layer.Layer) bool { return l.Name == "facts" }) {
-			skipped = append(skipped, notRun("facts", len(e.layers),
-				"The request gives sources, but fact checking (validation type \"facts\") is not among this engine's layers, so no claim was checked against them",
-				"Check the claims by hand, or use an engine that includes the facts layer (judge.DefaultLayers)"))
+		// The note names the default layer that checks them.
+		defaults := DefaultLayers()
+		if i := slices.IndexFunc(defaults, checksSources); i >= 0 && (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, checksSources) {
+			name := defaults[i].Name
+			skipped = append(skipped, notRun(name, len(e.layers),
+				fmt.Sprintf("The request gives sources, but fact checking (validation type %q) is not among this engine's layers, so no claim was checked against them", name),
+				fmt.Sprintf("Check the claims by hand, or use an engine that includes the %s layer (judge.DefaultLayers)", name)))
 		}
 		return run, skipped, nil
 	}
@@ -492,6 +494,10 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 	}
 	return run, skipped, nil
 }
+
+// checksSources reports whether l declares that it checks the output's
+// claims against the request's sources.
+func checksSources(l *layer.Layer) bool { return l.ChecksSources }
 
 // appliesOnRequest reports whether l, named in validation_types, has
 // anything to check in in.
@@ -678,6 +684,9 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 	rs := make([]*layerRun, len(run))
 	for i, l := range run {
 		r := &layerRun{l: l, pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1)}
+		if l.UsesModel && e.model != nil {
+			r.pass.Model = e.model
+		}
 		r.ctx, r.cancel = context.WithTimeout(ctx, timeout)
 		rs[i] = r
 		e.dispatch(r)

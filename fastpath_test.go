@@ -23,10 +23,10 @@ func twoEngines(t testing.TB) (fast, slow *Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !fast.fastOK {
+	if fast.fast == nil {
 		t.Fatal("the default engine does not take the fast path")
 	}
-	slow.fastOK = false
+	slow.fast = nil
 	return fast, slow
 }
 

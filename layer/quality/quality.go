@@ -53,6 +53,7 @@ var Layer = &layer.Layer{
 	Applies:          func(*layer.Input) bool { return false },
 	AppliesOnRequest: applies,
 	Run:              run,
+	AppliesOn:        layer.NamedOnly,
 }
 
 func applies(in *layer.Input) bool {
