@@ -75,12 +75,13 @@ type Engine struct {
 	// dispatch. workers counts the worker goroutines alive.
 	idle    chan *layerRun
 	workers atomic.Int64
-	// parked is a hook for tests, nil otherwise: a worker about to wait
-	// for its next run sends on it, without blocking, just before its idle
-	// select, so that a test receiving knows the worker is idle. With the
-	// hook, parkedN counts such workers, and dispatch hands a run to one of
-	// them with a blocking send, since a worker that signalled may not be
-	// in its select yet (a non-blocking send would miss it).
+	// parked is nil but in tests, which set it with an option of their
+	// own (worker_test.go): a worker about to wait for its next run sends
+	// on it, without blocking, just before its idle select, so that a test
+	// receiving knows the worker is idle. With it, parkedN counts such
+	// workers, and dispatch hands a run to one of them with a blocking
+	// send, since a worker that signalled may not be in its select yet (a
+	// non-blocking send would miss it).
 	parked  chan struct{}
 	parkedN atomic.Int64
 	// stop is closed by Close: idle workers exit, busy ones after their

@@ -146,14 +146,25 @@ func (b *Builder) Build() *ValidationResult {
 	issues = slices.Compact(issues)
 	issues = capIssues(issues, b.maxIssues)
 
-	r := &ValidationResult{
+	// A result of one validation type takes one allocation with its
+	// types (the fast path's answer; see Passed).
+	one := &struct {
+		r     ValidationResult
+		types [1]string
+	}{}
+	types := one.types[:0]
+	if len(b.types) > 1 {
+		types = make([]string, 0, len(b.types))
+	}
+	r := &one.r
+	*r = ValidationResult{
 		Valid:          true,
 		Confidence:     unit(b.confidence),
 		Issues:         issues,
 		PassedCriteria: append([]string{}, b.passed...),
 		FailedCriteria: append([]string{}, b.failed...),
 		Metadata: Metadata{
-			ValidationTypesRun: append([]string{}, b.types...),
+			ValidationTypesRun: append(types, b.types...),
 			TotalIssues:        len(issues),
 			DurationMS:         math.Round(float64(b.duration.Microseconds())) / 1000,
 			Model:              Deterministic,
