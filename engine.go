@@ -98,6 +98,21 @@ type Engine struct {
 	// sourceDocs are the documents of WithSourceDir, against which
 	// trusted_sources resolve.
 	sourceDocs []layer.Source
+	// selfCheck checks every result the engine builds (see
+	// WithSelfCheck); selfCheckSet is true when an option chose it.
+	selfCheck    *result.SelfCheck
+	selfCheckSet bool
+}
+
+// WithSelfCheck sets how the engine checks each result it builds against
+// the specification's JSON Schema (see result.SelfCheck): nil for no
+// check. By default, result.ProcessSelfCheck: what the environment asked
+// for as the program started (JUDGE_SELFCHECK, which the test script sets).
+func WithSelfCheck(sc *result.SelfCheck) Option {
+	return func(e *Engine) error {
+		e.selfCheck, e.selfCheckSet = sc, true
+		return nil
+	}
 }
 
 // ErrBusy is wrapped by the error Validate returns when a layer the request
@@ -231,6 +246,9 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	e.applyModel()
+	if !e.selfCheckSet {
+		e.selfCheck = result.ProcessSelfCheck()
+	}
 	for _, l := range e.layers {
 		if err := l.Validate(); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
@@ -294,7 +312,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	if err != nil {
 		return nil, err
 	}
-	b := result.NewBuilder().Add(notes...)
+	b := result.NewBuilder().SelfCheck(e.selfCheck).Add(notes...)
 
 	run, outcomes, err := e.plan(req, in)
 	if err != nil {

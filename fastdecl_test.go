@@ -8,6 +8,7 @@ import (
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
 )
 
 // The fast path is chosen from the layers' declarations: the layer that
@@ -41,6 +42,31 @@ func TestFastLayerByDeclaration(t *testing.T) {
 		}
 		if e.fast != tc.want {
 			t.Errorf("%s: fast layer %v, want %v", tc.name, e.fast, tc.want)
+		}
+	}
+}
+
+// The engine's self-check is the process's unless WithSelfCheck sets
+// another, nil included; TestFastPathAllocations shows, with the test
+// script's JUDGE_SELFCHECK=1, that WithSelfCheck(nil) reaches the fast path.
+func TestWithSelfCheck(t *testing.T) {
+	t.Parallel()
+	sc := &result.SelfCheck{Report: "r.jsonl"}
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		want *result.SelfCheck
+	}{
+		{"default", nil, result.ProcessSelfCheck()},
+		{"set", []Option{WithSelfCheck(sc)}, sc},
+		{"off", []Option{WithSelfCheck(nil)}, nil},
+	} {
+		e, err := New(tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (e.selfCheck == nil) != (tc.want == nil) || e.selfCheck != nil && *e.selfCheck != *tc.want {
+			t.Errorf("%s: self-check %+v, want %+v", tc.name, e.selfCheck, tc.want)
 		}
 	}
 }
