@@ -65,4 +65,3 @@ func TestLayerDeclarations(t *testing.T) {
 		t.Errorf("no layer checks sources, yet no note says so: %+v", r.Issues)
 	}
 }
-
