@@ -21,12 +21,18 @@
 //
 // # Layers
 //
-// Each validation type is a [layer.Layer]: schema and criteria today, with
-// facts, hallucination and quality named by the specification. The engine
-// runs the layers that apply concurrently, each under its own deadline, and
-// merges their findings; a layer that fails or runs out of time becomes a
-// layer_failed issue and lowers the confidence, never the whole request.
-// How confidence and the quality score are computed is in docs/scoring.md.
+// Each validation type is a [layer.Layer] ([DefaultLayers]): schema (JSON
+// Schema), criteria (CEL rules, and plain-language criteria judged by a
+// model with [WithLLM]), quality (code and prose review, when
+// validation_types names it), facts (claims checked against the request's
+// sources and the documents of [WithSourceDir]) and hallucination
+// (self-contradicting details and overconfident claims). What a layer
+// needs from the engine it declares on itself (see package layer). The
+// engine runs the layers that apply concurrently, each under its own
+// deadline, and merges their findings; a layer that fails or runs out of
+// time becomes a layer_failed issue and lowers the confidence, never the
+// whole request. How confidence and the quality score are computed is in
+// docs/scoring.md.
 package judge
 
 import (
