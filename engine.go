@@ -67,6 +67,10 @@ type Engine struct {
 	// giving only an output and schemas may take, or nil; see fastLayer
 	// and validateFast.
 	fast *layer.Layer
+	// sourcesUnchecked is, when no layer of the engine declares that it
+	// checks sources, the name of the default layer that does, for the
+	// note on a request that gives sources; else "".
+	sourcesUnchecked string
 	// slots bounds the layer runs under way at once, abandoned ones
 	// included.
 	slots   chan struct{}
@@ -268,6 +272,13 @@ func New(opts ...Option) (*Engine, error) {
 	}
 	e.schemasKey, e.docs = key, newSchemaDocs(e.cacheBytes/4)
 	e.fast = e.fastLayer()
+	if !slices.ContainsFunc(e.layers, checksSources) {
+		// The note names the default layer that checks them.
+		defaults := DefaultLayers()
+		if i := slices.IndexFunc(defaults, checksSources); i >= 0 {
+			e.sourcesUnchecked = defaults[i].Name
+		}
+	}
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
 	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
@@ -480,10 +491,7 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		// Sources ask for fact checking: say it did not happen rather
 		// than ignore them.
 		var skipped []LayerOutcome
-		// The note names the default layer that checks them.
-		defaults := DefaultLayers()
-		if i := slices.IndexFunc(defaults, checksSources); i >= 0 && (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, checksSources) {
-			name := defaults[i].Name
+		if name := e.sourcesUnchecked; name != "" && (len(in.Sources) > 0 || len(in.TrustedSources) > 0) {
 			skipped = append(skipped, notRun(name, len(e.layers),
 				fmt.Sprintf("The request gives sources, but fact checking (validation type %q) is not among this engine's layers, so no claim was checked against them", name),
 				fmt.Sprintf("Check the claims by hand, or use an engine that includes the %s layer (judge.DefaultLayers)", name)))
