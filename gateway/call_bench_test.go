@@ -89,7 +89,7 @@ func TestNormalized(t *testing.T) {
 		{`{"a": 2, "b": 1e0}`, `{"a": 2, "b": 1e0}`},  // the same number, as given
 		{`{"a": 2, "b": 1, "b": 1}`, `{"a":2,"b":1}`}, // a repeated key is a warning
 	} {
-		chk, err := g.toolset.Check(ctx, toolcall.Call{Tool: "add", Arguments: json.RawMessage(tc.args)})
+		chk, err := g.catalog().toolset.Check(ctx, toolcall.Call{Tool: "add", Arguments: json.RawMessage(tc.args)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,6 +121,7 @@ func TestAppendMeta(t *testing.T) {
 		{},
 		{Status: toolcall.Satisfied, Reason: "the tool answered", Progress: &toolcall.Progress{Verdict: "continue", Calls: 3}},
 		{Status: toolcall.Failed, Reason: odd, Session: odd, Progress: &toolcall.Progress{Verdict: "stop", Reason: odd, Limit: "same_call", Calls: 12}},
+		{Status: toolcall.Failed, Reason: "r", Progress: &toolcall.Progress{Verdict: "stop", Reason: "loop", Limit: "same_error", Calls: 5, Refused: true}},
 		{Session: "mcp:1"},
 		{Status: toolcall.Satisfied, ExtractedFacts: []toolcall.Fact{}, SuggestedNextTools: []toolcall.NextTool{}, Progress: &toolcall.Progress{Show: []string{}}},
 		{Progress: &toolcall.Progress{Verdict: "escalate", Calls: 1, Show: []string{"a", "b"}}},
@@ -147,11 +148,11 @@ func TestAppendMeta(t *testing.T) {
 // FuzzAppendMeta: for any strings in a clean call's block, the hand-written
 // JSON is valid and reads back as encoding/json's.
 func FuzzAppendMeta(f *testing.F) {
-	f.Add("SATISFIED", "ok", "continue", "", "mcp:1", 1)
-	f.Add("FAILED", "<&>\u2028\x00\xff", "stop", "same_call", "\"", -3)
-	f.Fuzz(func(t *testing.T, status, reason, verdict, limit, session string, calls int) {
+	f.Add("SATISFIED", "ok", "continue", "", "mcp:1", 1, false)
+	f.Add("FAILED", "<&>\u2028\x00\xff", "stop", "same_call", "\"", -3, true)
+	f.Fuzz(func(t *testing.T, status, reason, verdict, limit, session string, calls int, refused bool) {
 		m := Meta{Status: toolcall.Status(status), Reason: reason, Session: session,
-			Progress: &toolcall.Progress{Verdict: verdict, Limit: limit, Calls: calls}}
+			Progress: &toolcall.Progress{Verdict: verdict, Limit: limit, Calls: calls, Refused: refused}}
 		got, err := appendMeta(nil, &m)
 		if err != nil {
 			t.Fatal(err)

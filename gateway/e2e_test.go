@@ -285,27 +285,33 @@ func pipeline(t *testing.T, cs *mcp.ClientSession, calls string) {
 		t.Errorf("upstream received %v, want the coerced add call second", got)
 	}
 
-	// An invalid call is answered with repair feedback and never forwarded.
+	// An invalid call of a tool with an outputSchema is answered with
+	// repair feedback, in a form every client accepts: isError, the repair
+	// as text, the check and its repair in _meta.judge, and no
+	// structuredContent (which the TypeScript SDK's client checks against
+	// the outputSchema, and throws -32602 on). It is never forwarded.
 	res, meta = call(t, cs, "add", map[string]any{"a": "two", "b": 3, "c": 1})
-	if !res.IsError || !strings.Contains(text(res), "did not run 'add'") || !strings.Contains(text(res), "Repair:") {
+	if !res.IsError || !strings.Contains(text(res), "did not run 'add'") || !strings.Contains(text(res), "Repair:") ||
+		!strings.Contains(text(res), "Attempt 1 of 3") {
 		t.Errorf("invalid add: isError %v, text %q", res.IsError, text(res))
 	}
-	var sc struct {
-		Result struct {
-			Valid  bool
-			Issues []struct{ Location, Type string }
-		}
-		Repair map[string]any
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		t.Errorf("invalid add: a structuredContent %s, which breaks add's outputSchema", b)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &sc); err != nil || sc.Result.Valid || sc.Repair == nil || len(sc.Result.Issues) < 2 {
-		t.Errorf("invalid add: structuredContent %s", b)
+	if meta.Check == nil || meta.Check.Result.Valid || meta.Check.Repair == nil || len(meta.Check.Result.Issues) < 2 || meta.Check.Repair.Attempt != 1 {
+		t.Errorf("invalid add: _meta.judge.check %+v, want the invalid check with its repair", meta.Check)
 	}
 	if meta.Status != "" {
 		t.Errorf("invalid add: an outcome %q for a call that did not run", meta.Status)
 	}
 	if got := upstreamCalls(t, calls); len(got) != 2 {
 		t.Errorf("the invalid call reached the upstream: %v", got)
+	}
+	// Arguments that are no object at all are refused the same way.
+	raw, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(`[1, 2]`)})
+	if err != nil || !raw.IsError || raw.StructuredContent != nil || !strings.Contains(text(raw), "did not run 'add'") {
+		t.Errorf("add with a list: err %v, result %+v", err, raw)
 	}
 
 	// An upstream error is classified FAILED.
@@ -322,30 +328,59 @@ func TestGatewayStdio(t *testing.T) {
 	cs, errs := connectStdio(t, gatewayCmd(dir, calls, nil))
 	pipeline(t, cs, calls)
 
-	// The same call over and over turns the progress verdict: escalate,
-	// then stop; after the stop the session's calls are not run.
+	loops(t, cs, calls)
+	if t.Failed() {
+		t.Logf("gateway stderr:\n%s", errs)
+	}
+}
+
+// loops repeats a failing call and polls a tool through a gateway: the
+// same failing call turns the verdict continue → escalate → stop and is
+// then refused, and only it: the session's other calls run, and the same
+// successful call made again and again (polling) is never refused, though
+// its unchanged result earns advice in _meta.judge.progress.
+func loops(t *testing.T, cs *mcp.ClientSession, calls string) {
+	t.Helper()
+	call(t, cs, "lookup", map[string]any{"id": "1"}) // a call that made progress: no failure in a row before
 	var verdicts []string
-	for range 5 {
-		_, meta := call(t, cs, "echo", map[string]any{"message": "again"})
-		if meta.Progress == nil {
-			t.Fatalf("echo: no progress in _meta: %+v", meta)
+	for range 4 {
+		_, meta := call(t, cs, "fail", map[string]any{})
+		if meta.Progress == nil || meta.Status != toolcall.Failed {
+			t.Fatalf("fail: _meta %+v", meta)
 		}
 		verdicts = append(verdicts, meta.Progress.Verdict)
 	}
-	want := []string{"continue", "continue", "continue", "escalate", "stop"}
-	if !slices.Equal(verdicts, want) {
+	if want := []string{"continue", "continue", "escalate", "stop"}; !slices.Equal(verdicts, want) {
 		t.Errorf("verdicts %v, want %v", verdicts, want)
 	}
 	before := len(upstreamCalls(t, calls))
-	res, _ := call(t, cs, "lookup", map[string]any{"id": "7"})
-	if !res.IsError || !strings.Contains(text(res), "judge stopped this session") {
-		t.Errorf("after stop: isError %v, text %q", res.IsError, text(res))
+	res, meta := call(t, cs, "fail", map[string]any{})
+	if !res.IsError || res.StructuredContent != nil || !strings.Contains(text(res), "judge did not run 'fail'") ||
+		!strings.Contains(text(res), "made no progress") || meta.Progress == nil || !meta.Progress.Refused || meta.Check == nil || meta.Check.Refused == "" {
+		t.Errorf("the looping call: isError %v, text %q, _meta %+v", res.IsError, text(res), meta)
 	}
 	if after := len(upstreamCalls(t, calls)); after != before {
-		t.Errorf("a call of a stopped session reached the upstream (%d calls, were %d)", after, before)
+		t.Errorf("a refused call reached the upstream (%d calls, were %d)", after, before)
 	}
-	if t.Failed() {
-		t.Logf("gateway stderr:\n%s", errs)
+	// The session goes on: another tool runs, and a poll is never refused.
+	if res, meta := call(t, cs, "lookup", map[string]any{"id": "7"}); res.IsError || meta.Status != toolcall.Satisfied {
+		t.Errorf("lookup after the refusal: isError %v, text %q", res.IsError, text(res))
+	}
+	var advice int
+	for i := range 6 {
+		res, meta := call(t, cs, "echo", map[string]any{"message": "status?"})
+		if res.IsError || meta.Status != toolcall.Satisfied || meta.Progress == nil || meta.Progress.Refused {
+			t.Fatalf("poll %d: isError %v, text %q, _meta %+v", i+1, res.IsError, text(res), meta)
+		}
+		if meta.Progress.Verdict != toolcall.Continue {
+			advice++
+		}
+	}
+	if advice == 0 {
+		t.Error("six polls with the same result earned no advice")
+	}
+	if got := len(upstreamCalls(t, calls)); got != before+7 {
+		t.Errorf("upstream received %d calls after the refusal, want 7", got-before)
 	}
 }
 
@@ -376,6 +411,7 @@ func TestGatewayHTTP(t *testing.T) {
 	dir, calls := registry(t)
 	cs := connectHTTP(t, gatewayCmd(dir, calls, nil))
 	pipeline(t, cs, calls)
+	loops(t, cs, calls)
 }
 
 // TestGatewayPins restarts the gateway on the same pin file with a changed

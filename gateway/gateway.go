@@ -5,7 +5,8 @@
 // call (an invalid call is never run and gets the repair feedback),
 // runs a valid call with the normalized arguments, classifies the result
 // and puts the outcome in the result's _meta, and watches the MCP session
-// for progress (a stop verdict answers further calls of the session).
+// for progress (advice in _meta; a call made again and again without
+// progress is refused, that call alone).
 //
 // The gateway never re-implements a check: it calls package toolcall,
 // toolscan and toolpin, as the CLI and the HTTP API do.
@@ -25,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -127,15 +129,28 @@ type Gateway struct {
 	checker *toolcall.Checker
 	log     *slog.Logger
 
-	mu       sync.RWMutex
-	toolset  *toolcall.Toolset
-	offered  []string
-	skipped  []Skip
-	findings map[string][]result.Issue // by tool: poisoning and pin findings kept with the tool
+	// cat is the tool catalog of the last refresh, swapped whole: a call
+	// reads one consistent catalog without a lock.
+	cat atomic.Pointer[catalog]
 
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
 }
+
+// catalog is the gateway's tools as of one refresh, never changed once
+// made: the toolset calls are checked against, the names offered in
+// tools/list, the tools left out, and the findings on each offered tool's
+// definition (poisoning, pins), by name. A tool is offered when it has an
+// entry in findings, even an empty one.
+type catalog struct {
+	toolset  *toolcall.Toolset
+	offered  []string
+	skipped  []Skip
+	findings map[string][]result.Issue
+}
+
+// catalog returns the current catalog.
+func (g *Gateway) catalog() *catalog { return g.cat.Load() }
 
 // New makes a Gateway over backend and lists its tools once.
 func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
@@ -177,16 +192,12 @@ func (g *Gateway) Checker() *toolcall.Checker { return g.checker }
 
 // Skipped returns the tools left out at the last refresh.
 func (g *Gateway) Skipped() []Skip {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return slices.Clone(g.skipped)
+	return slices.Clone(g.catalog().skipped)
 }
 
 // Offered returns the names of the tools in tools/list.
 func (g *Gateway) Offered() []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return slices.Clone(g.offered)
+	return slices.Clone(g.catalog().offered)
 }
 
 // Refresh lists the backend's tools again and updates tools/list: each
@@ -281,18 +292,16 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	g.mu.Lock()
-	old := g.offered
-	g.toolset, g.skipped, g.findings = ts, skipped, findings
-	g.offered = g.offered[:0:0]
+	cat := &catalog{toolset: ts, skipped: skipped, findings: findings}
 	for _, t := range keep {
-		g.offered = append(g.offered, t.Name)
+		cat.offered = append(cat.offered, t.Name)
 	}
-	g.mu.Unlock()
 	var gone []string
-	for _, n := range old {
-		if !slices.Contains(g.Offered(), n) {
-			gone = append(gone, n)
+	if old := g.cat.Swap(cat); old != nil {
+		for _, n := range old.offered {
+			if _, still := findings[n]; !still {
+				gone = append(gone, n)
+			}
 		}
 	}
 	if len(gone) > 0 {
@@ -442,7 +451,7 @@ func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	out := &mcp.CallToolResult{}
 	if err := json.Unmarshal(ans.raw, out); err != nil {
-		return textResult(true, "judge could not read the tool's result: "+err.Error(), nil, ans.meta), nil
+		return textResult(true, "judge could not read the tool's result: "+err.Error(), ans.meta), nil
 	}
 	if out.Content == nil {
 		out.Content = []mcp.Content{}
@@ -468,40 +477,31 @@ const protocolMetaPrefix = "io.modelcontextprotocol/"
 // for its _meta.
 type answer struct {
 	raw  json.RawMessage
-	own  *mcp.CallToolResult // set: the gateway answered (stopped, invalid, unreadable)
+	own  *mcp.CallToolResult // set: the gateway answered (invalid, unreadable, refused)
 	meta Meta
 }
 
 // call is tools/call's pipeline, whichever path the request came by: the
-// session's stop, the check, the run with the normalized arguments, and
-// the outcome. reqMeta is the request's _meta (judge.goal,
-// judge.shown_tools).
+// check (which also says whether the session refuses this very call), the
+// run with the normalized arguments, and the outcome. reqMeta is the
+// request's _meta (judge.goal, judge.shown_tools). A call judge does not
+// run is answered by [refusal].
 func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (answer, error) {
-	g.mu.RLock()
-	ts, defIssues := g.toolset, g.findings[name]
-	g.mu.RUnlock()
-
-	if stopped, err := g.stopped(ctx, sid); err != nil {
-		return answer{}, err
-	} else if stopped != "" {
-		meta := Meta{Session: sid, Status: toolcall.Failed, Reason: "session stopped: " + stopped}
-		return answer{meta: meta, own: textResult(true, fmt.Sprintf("judge stopped this session: %s. Do not call more tools; tell the user what was found so far and ask how to go on.", stopped),
-			nil, meta)}, nil
-	}
+	cat := g.catalog()
+	ts, defIssues := cat.toolset, cat.findings[name]
 
 	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(reqMeta), ShownTools: requestShown(reqMeta)}
 	chk, err := ts.Check(ctx, call)
 	if err != nil {
 		var ce *toolcall.CallError
 		if errors.As(err, &ce) {
-			meta := Meta{Session: sid}
-			return answer{meta: meta, own: textResult(true, "The arguments could not be read: "+ce.Error(), nil, meta)}, nil
+			return refusal(name, toolcall.UnreadableCheck(name, ce), Meta{Session: sid}), nil
 		}
 		return answer{}, err
 	}
 	meta := Meta{Check: chk, Definition: defIssues, Session: sid}
-	if !chk.Result.Valid {
-		return answer{meta: meta, own: textResult(true, repairText(name, chk), chk, meta)}, nil
+	if !chk.Result.Valid || chk.Refused != "" {
+		return refusal(name, chk, meta), nil
 	}
 	norm, err := normalized(args, chk)
 	if err != nil {
@@ -520,7 +520,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 			return answer{}, fmt.Errorf("gateway: %w", err)
 		}
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal})
+	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal, Checked: chk})
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: outcome: %w", err)
 	}
@@ -535,12 +535,23 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 			meta.Outcome = nil
 		}
 	}
-	if oc.Progress != nil && oc.Progress.Verdict == toolcall.Stop {
-		if err := g.stop(ctx, sid, oc.Progress.Reason); err != nil {
-			return answer{}, err
-		}
-	}
 	return answer{raw: raw, meta: meta}, nil
+}
+
+// refusal is the answer to a call judge does not run: invalid or
+// unreadable arguments, or a call its session refuses. Every MCP client
+// accepts it whatever the tool's outputSchema: isError true, the repair as
+// the text the model reads (toolcall.RepairText, the same words every
+// front end writes), the check and its repair in _meta.judge, and no
+// structuredContent, which a client checks against the outputSchema
+// (the TypeScript SDK's throws -32602 on a mismatch, and the model never
+// sees the repair).
+func refusal(name string, chk *toolcall.CheckResult, meta Meta) answer {
+	meta.Check = chk
+	if chk.Refused != "" {
+		meta.Progress = &toolcall.Progress{Verdict: toolcall.Stop, Reason: chk.Refused, Refused: true}
+	}
+	return answer{meta: meta, own: textResult(true, toolcall.RepairText(name, chk), meta)}
 }
 
 // normalized is the JSON of a valid call's normalized arguments: the
@@ -586,41 +597,6 @@ func requestShown(meta map[string]any) []string {
 	return out
 }
 
-// stopped returns the reason the session was stopped, or "".
-func (g *Gateway) stopped(ctx context.Context, sid string) (string, error) {
-	if sid == "" {
-		return "", nil // a request outside any session: no progress to keep
-	}
-	var reason string
-	err := g.opts.Store.Update(ctx, sid, func(s *toolcall.Session) error {
-		reason = s.Stopped
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("gateway: session: %w", err)
-	}
-	return reason, nil
-}
-
-// stop records a stop verdict in the session, so that every replica
-// sharing the store answers its further calls without running them.
-func (g *Gateway) stop(ctx context.Context, sid, reason string) error {
-	if sid == "" {
-		return nil
-	}
-	if reason == "" {
-		reason = "no progress"
-	}
-	err := g.opts.Store.Update(ctx, sid, func(s *toolcall.Session) error {
-		s.Stopped = reason
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("gateway: session: %w", err)
-	}
-	return nil
-}
-
 // toMCP makes the MCP result of a backend result.
 func toMCP(r *Result) *mcp.CallToolResult {
 	if r.MCP != nil {
@@ -658,53 +634,8 @@ func mapsClone(m map[string]any) map[string]any {
 	return out
 }
 
-// textResult makes a result the gateway answers itself.
-func textResult(isErr bool, text string, structured any, meta Meta) *mcp.CallToolResult {
-	r := &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: text}}, Meta: mcp.Meta{MetaKey: meta}}
-	if structured != nil {
-		r.StructuredContent = structured
-	}
-	return r
-}
-
-// repairText is the repair feedback as text the model reads.
-func repairText(tool string, chk *toolcall.CheckResult) string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "judge did not run '%s': the arguments are invalid.\n", tool)
-	for _, is := range chk.Result.Issues {
-		if is.Severity != result.Error {
-			continue
-		}
-		fmt.Fprintf(&sb, "- %s", is.Message)
-		if is.Location != "" {
-			fmt.Fprintf(&sb, " (at %s)", is.Location)
-		}
-		if is.Suggestion != "" {
-			fmt.Fprintf(&sb, ": %s", is.Suggestion)
-		}
-		sb.WriteByte('\n')
-		if chk.Repair != nil {
-			for _, f := range chk.Repair.Fixes {
-				if f.Location == is.Location && f.Problem == is.Message {
-					if g := manifest.ParamGuidanceText(f.Intent, f.AntiPatterns); g != "" {
-						fmt.Fprintf(&sb, "  %s\n", g)
-					}
-					break
-				}
-			}
-		}
-	}
-	if r := chk.Repair; r != nil && (r.WhenToUse != "" || r.WhenNotToUse != "") {
-		sb.WriteString(manifest.GuidedDescription("", manifest.Guidance{WhenToUse: r.WhenToUse, WhenNotToUse: r.WhenNotToUse}))
-		sb.WriteByte('\n')
-	}
-	if chk.Repair != nil {
-		if b, err := json.Marshal(chk.Repair); err == nil {
-			sb.WriteString("Repair: ")
-			sb.Write(b)
-			sb.WriteByte('\n')
-		}
-	}
-	sb.WriteString("Fix the arguments and call the tool again.")
-	return sb.String()
+// textResult makes a result the gateway answers itself: text content
+// and the judge block, never a structuredContent.
+func textResult(isErr bool, text string, meta Meta) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: text}}, Meta: mcp.Meta{MetaKey: meta}}
 }

@@ -52,9 +52,7 @@ func (g *Gateway) ExposeJudge(engine *judge.Engine) {
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 			return errorResult(fmt.Errorf("arguments: %w", err)), nil
 		}
-		g.mu.RLock()
-		ts := g.toolset
-		g.mu.RUnlock()
+		ts := g.catalog().toolset
 		if len(in.Tools) > 0 {
 			defs, err := toolcall.ParseDefinitions(in.Tools, "tools")
 			if err == nil {

@@ -22,19 +22,11 @@ func knownGaps() map[gapKey]string {
 			"the gateway advertises tools only: no completions, logging, prompts or resources capability, no instructions"},
 		{"ts,go", "everything,filesystem,memory", "stdio,http", "tools/list",
 			"tool fields dropped (title, annotations, execution); server-everything's sampling, elicitation and roots tools not offered; the Go client also sees go-sdk's cacheScope: public"},
-		// Refusals (gw-calls).
-		{"ts,go", "everything", "stdio,http", "call/invalid-args",
-			"the refusal carries judge's structuredContent {result, normalized_arguments, repair}; the server's own has none"},
-		{"ts", "everything,filesystem,memory", "stdio,http", "call/invalid-args-output-schema",
-			"the TS client throws -32602 'Structured content does not match the tool's output schema': judge's structuredContent breaks the tool's outputSchema"},
-		{"inspector", "everything", "stdio,http", "call/invalid-args-output-schema",
-			"the Inspector CLI (0.15.0) prints 'Failed to call tool get-structured-content: MCP error -32602: Structured content does not match the tool's output schema' and exits 1"},
 		{"inspector", "everything", "stdio,http", "tools/list",
 			"tool fields dropped (title, annotations, execution); the sampling, elicitation and roots tools not offered; go-sdk's cacheScope: public added"},
-		{"go", "everything,filesystem,memory", "stdio,http", "call/invalid-args-output-schema",
-			"judge's structuredContent {result, normalized_arguments, repair} is not the tool's output (the go-sdk client does not check it, so it accepts)"},
-		{"ts,go", "everything,filesystem,memory", "stdio,http", "polling",
-			"the 5th identical valid call stops the session: the 6th is answered 'judge stopped this session' and not run"},
+		// Refusals and polling (gw-calls) are closed: a refusal is isError
+		// with text content and no structuredContent, which every client
+		// accepts, and polling is never refused (decision 24).
 		// Notifications and server-to-client requests (gw-proxy).
 		{"ts,go", "everything", "stdio,http", "progress",
 			"no notifications/progress reach the client (direct: one per step)"},

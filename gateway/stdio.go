@@ -128,9 +128,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 			p.sessionless = true
 		}
 	}
-	g.mu.RLock()
-	_, offered := g.findings[p.name]
-	g.mu.RUnlock()
+	_, offered := g.catalog().findings[p.name]
 	return p, offered
 }
 
@@ -161,7 +159,11 @@ func appendMeta(b []byte, m *Meta) ([]byte, error) {
 		if p.Limit != "" {
 			b = jsonvalue.AppendString(append(b, `,"limit":`...), p.Limit)
 		}
-		b = append(strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10), '}')
+		b = strconv.AppendInt(append(b, `,"calls":`...), int64(p.Calls), 10)
+		if p.Refused {
+			b = append(b, `,"refused":true`...)
+		}
+		b = append(b, '}')
 	}
 	if m.Session != "" {
 		b = jsonvalue.AppendString(appendMember(b, start, "session"), m.Session)
@@ -211,6 +213,9 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 	var upMeta []byte
 	content := false
 	err = mcpstdio.Members(raw, func(key, val []byte) error {
+		if miscased(key) {
+			return nil
+		}
 		switch string(key) {
 		case "_meta":
 			upMeta = val
@@ -221,6 +226,9 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 			if string(val) == "null" {
 				return nil
 			}
+			if v := bytes.TrimSpace(val); len(v) == 0 || v[0] != '[' {
+				return errNotList
+			}
 			content = true
 		}
 		if len(out) > 1 {
@@ -229,6 +237,11 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		out = append(appendKey(out, key), val...)
 		return nil
 	})
+	if errors.Is(err, errNotList) && a.own == nil {
+		// What the SDK's path answers of a result it cannot decode.
+		meta := a.meta
+		return g.encode(answer{meta: meta, own: textResult(true, "judge could not read the tool's result: its content is not a list", meta)}, sessionless)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gateway: the tool's result: %w", err)
 	}
@@ -277,6 +290,25 @@ func (g *Gateway) encode(a answer, sessionless bool) (json.RawMessage, error) {
 		out = append(out, '}')
 	}
 	return append(out, '}'), nil
+}
+
+// errNotList is a result whose content is not a list.
+var errNotList = errors.New("the content is not a list")
+
+// resultFields are the members of a CallToolResult.
+var resultFields = [...]string{"content", "structuredContent", "isError", "_meta", "resultType"}
+
+// miscased reports whether key spells a member of a CallToolResult in
+// other letter cases ("Content"): Go's decoder (the go-sdk client's) reads
+// it as that member, so an upstream's "Content": "" beside the content
+// list would break the answer; it is dropped.
+func miscased(key []byte) bool {
+	for _, f := range resultFields {
+		if len(key) == len(f) && string(key) != f && strings.EqualFold(string(key), f) {
+			return true
+		}
+	}
+	return false
 }
 
 // metaMember is a member of the _meta encode writes.

@@ -74,6 +74,13 @@ type CheckResult struct {
 	NormalizedArguments any `json:"normalized_arguments"`
 	// Repair is the feedback for the model; nil when the call is valid.
 	Repair *Repair `json:"repair,omitempty"`
+	// Refused, when not empty, is why the call's session refuses this call
+	// (the same tool with the same normalized arguments): it was made
+	// again and again without progress, and a stop verdict refused it
+	// (see [Progress.Refused]). The arguments may well be valid; a front
+	// end that runs calls (the gateway) answers a refused call without
+	// running it. Other calls of the session are not refused.
+	Refused string `json:"refused,omitempty"`
 }
 
 // decodeArguments decodes the arguments of a call: absent or null means
@@ -149,10 +156,11 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 		is, rep := ts.unknownTool(call.Tool)
 		b.Add(is)
 		res := b.Duration(time.Since(start)).Build()
-		if err := ts.countAttempt(ctx, call, rep, false); err != nil {
+		out := &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}
+		if err := ts.countAttempt(ctx, call, out); err != nil {
 			return nil, err
 		}
-		return &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}, nil
+		return out, nil
 	}
 	issues, norm, decided, undecided, err := ct.check(ctx, args, call.Goal)
 	if err != nil {
@@ -167,44 +175,89 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	if !res.Valid {
 		out.Repair = ct.repair(res.Issues)
 	}
-	if err := ts.countAttempt(ctx, call, out.Repair, res.Valid); err != nil {
+	if err := ts.countAttempt(ctx, call, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// countAttempt records an invalid call as a repair attempt of the session
-// and fills the repair's attempt counts; a valid call ends the attempts.
-func (ts *Toolset) countAttempt(ctx context.Context, call Call, rep *Repair, valid bool) error {
+// countAttempt records an invalid call's mistakes in the session and
+// fills the repair's attempt counts: each mistake (an error issue's
+// location and rule) is counted while the invalid calls in a row make it,
+// a mistake no longer made is forgotten, and a valid call of the tool
+// forgets all of the tool's. The attempt reported is the count of the
+// call's most repeated mistake, never past the limit. A valid call the
+// session refuses (see Session.Refused) gets the reason in out.Refused.
+func (ts *Toolset) countAttempt(ctx context.Context, call Call, out *CheckResult) error {
 	if call.SessionID == "" {
 		return nil
 	}
+	valid := out.Result.Valid
+	limit := ts.checker.limits.RepairAttempts
+	var mistakes []string
+	if !valid {
+		for _, is := range out.Result.Issues {
+			if is.Severity == result.Error && len(mistakes) < maxFixes {
+				mistakes = append(mistakes, MistakeKey(call.Tool, is.Location, is.Rule))
+			}
+		}
+	}
 	var used int
+	var sig string // the call's signature, taken once and only when the session refuses a call
 	err := ts.checker.store.Update(ctx, call.SessionID, func(s *Session) error {
 		if len(call.ShownTools) > 0 {
 			s.Shown = slices.Clone(call.ShownTools)
 		}
+		forget(s, call.Tool, mistakes)
 		if valid {
-			delete(s.RepairAttempts, call.Tool) // no map is made for a valid call
+			out.Refused = ""
+			if len(s.Refused) > 0 {
+				if sig == "" {
+					sig = signature(call.Tool, out.NormalizedArguments)
+				}
+				out.Refused = s.refusal(sig)
+			}
 			return nil
 		}
 		if s.RepairAttempts == nil {
 			s.RepairAttempts = map[string]int{}
 		}
-		s.RepairAttempts[call.Tool]++
-		used = s.RepairAttempts[call.Tool]
+		used = 0
+		for _, k := range mistakes {
+			n := min(s.RepairAttempts[k]+1, limit+1)
+			s.RepairAttempts[k] = n
+			used = max(used, n)
+		}
 		return nil
 	})
 	if err != nil {
 		return sessionError(call.SessionID, err)
 	}
-	if rep != nil && !valid {
-		limit := ts.checker.limits.RepairAttempts
-		rep.Attempt, rep.MaxAttempts = used, limit
-		rem := max(limit-used, 0)
+	if rep := out.Repair; rep != nil && !valid {
+		rep.Attempt, rep.MaxAttempts = min(used, limit), limit
+		rem := limit - rep.Attempt
 		rep.RemainingAttempts = &rem
 	}
 	return nil
+}
+
+// forget drops the tool's counted mistakes that are not among keep (all
+// of them for a valid call), and the count of an older judge kept by tool
+// alone. No map is made or walked when there is nothing to drop.
+func forget(s *Session, tool string, keep []string) {
+	if len(s.RepairAttempts) == 0 {
+		return
+	}
+	delete(s.RepairAttempts, tool)
+	prefix := mistakePrefix(tool)
+	for k := range s.RepairAttempts {
+		if strings.HasPrefix(k, prefix) && !slices.Contains(keep, k) {
+			delete(s.RepairAttempts, k)
+		}
+	}
+	if len(s.RepairAttempts) == 0 {
+		s.RepairAttempts = nil
+	}
 }
 
 // ClosestTools returns up to n of the set's tool names nearest to name, as

@@ -206,8 +206,18 @@ func TestRepair(t *testing.T) {
 	}
 	_, _ = ts.Check(ctx, call)
 	res, _ = ts.Check(ctx, call)
-	if r := res.Repair; r.Attempt != 3 || *r.RemainingAttempts != 0 {
-		t.Errorf("third attempt: %d remaining %d", r.Attempt, *r.RemainingAttempts)
+	// The count stops at its maximum: never "attempt 3 of 2".
+	if r := res.Repair; r.Attempt != 2 || *r.RemainingAttempts != 0 {
+		t.Errorf("third attempt: %d of %d, remaining %d; want 2 of 2, 0", r.Attempt, r.MaxAttempts, *r.RemainingAttempts)
+	}
+	// Attempts are counted per mistake: another mistake of the same tool
+	// starts at 1, and the first, no longer made, is forgotten.
+	other := toolcall.Call{Tool: "home_assistant", Arguments: json.RawMessage(`{"action": "switch_on"}`), SessionID: "s1"}
+	if res, _ := ts.Check(ctx, other); res.Repair == nil || res.Repair.Attempt != 1 || *res.Repair.RemainingAttempts != 1 {
+		t.Errorf("another mistake: repair %+v, want attempt 1", res.Repair)
+	}
+	if res, _ := ts.Check(ctx, call); res.Repair.Attempt != 1 {
+		t.Errorf("the first mistake again after another: attempt %d, want 1", res.Repair.Attempt)
 	}
 	// A valid call ends the attempts.
 	if res, _ := ts.Check(ctx, toolcall.Call{Tool: "home_assistant", Arguments: json.RawMessage(`{"action": "list_tools"}`), SessionID: "s1"}); !res.Result.Valid {

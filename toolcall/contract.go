@@ -42,6 +42,13 @@ type Contract struct {
 	WhenToUse, WhenNotToUse string
 	// Tier is the tool's visibility tier.
 	Tier int
+	// Deprecated is true when the description marks the tool deprecated
+	// ("DEPRECATED: use read_text_file instead"): it is never suggested.
+	Deprecated bool
+	// Writes is true when the tool changes what it acts on: annotated
+	// destructive or not read-only, else named with a writing verb
+	// (create_, write_, delete_, move_, …).
+	Writes bool
 
 	def          Definition
 	digest       string
@@ -228,6 +235,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct := &Contract{
 		Name: d.Name, Kind: d.Kind, Description: d.Description, Intent: intent(d.Description),
 		NextTools: slices.Clone(d.NextTools), def: d, digest: digest,
+		Deprecated: deprecatedText.MatchString(d.Description), Writes: writes(d),
 	}
 	in := d.InputSchema
 	if in == nil {

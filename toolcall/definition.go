@@ -68,6 +68,11 @@ type Definition struct {
 	// default): a model shown the tools up to tier N is shown tier N+1
 	// when the session escalates (see [Progress.Show]).
 	Tier int
+	// ReadOnlyHint and DestructiveHint are the MCP tool's annotations of
+	// the same names, when its definition gives them (hints, not
+	// guarantees): outcome hints never suggest a tool that writes on what
+	// the call just read.
+	ReadOnlyHint, DestructiveHint *bool
 	// File and Where locate the definition: the document's file name
 	// (may be empty) and the path in it ("tools[3]"), for errors.
 	File, Where string
@@ -337,6 +342,15 @@ func definitionOf(v any, where string) (Definition, *DefinitionError) {
 				return fail("outputSchema", "outputSchema must be a JSON Schema object")
 			}
 			d.OutputSchema = os
+		}
+		if an, ok := obj["annotations"].(map[string]any); ok {
+			// Read leniently: a hint of another type is no hint.
+			if b, ok := an["readOnlyHint"].(bool); ok {
+				d.ReadOnlyHint = &b
+			}
+			if b, ok := an["destructiveHint"].(bool); ok {
+				d.DestructiveHint = &b
+			}
 		}
 	default:
 		return fail("", "not a tool definition: an MCP tool has name and inputSchema, an OpenAI function is {\"type\": \"function\", \"function\": {name, parameters}}")

@@ -25,6 +25,8 @@ func FuzzParseDefinitions(f *testing.F) {
 		`{"result": {"tools": []}}`,
 		`[{"name": "a", "inputSchema": {}, "applies_when": {"x": {"y": ["z"]}}}]`,
 		`{"name": "a", "inputSchema": {"$ref": "#"}}`,
+		`{"name": "create_x", "description": "DEPRECATED: use b", "inputSchema": {}, "annotations": {"readOnlyHint": false, "destructiveHint": true}}`,
+		`{"name": "a", "inputSchema": {}, "annotations": {"readOnlyHint": "yes", "destructiveHint": null}}`, `{"name": "a", "inputSchema": {}, "annotations": []}`,
 		`[{"tool_id": "w", "tool_type": "api", "version": "1.0.0", "executor": "http_client", "description": "x", "config": {"method": "GET", "url_template": "https://e.x/{a}", "rules": [{"id": "r", "expression": "has(args.a)", "message": "m"}]}, "parameters": [{"name": "a", "type": "string"}]}]`,
 		`[{"path": "t.yaml", "content": "tool_id: t\ntool_type: script\nexecutor: python_runtime\n"}]`,
 		`[`, `null`, `{"tools": 1}`,
@@ -87,6 +89,10 @@ func FuzzOutcome(f *testing.F) {
 		`{"content": [{"type": "text", "text": "{\"items\": []}"}]}`, `{"isError": true, "content": []}`,
 		`{"error": {"message": "x"}}`, `{"need_user_input": {"question": "which?"}}`, `{"ambiguous": true, "candidates": [1, 2]}`,
 		`{"structuredContent": {"temperature": "x"}, "content": []}`, `[]`, `"no results"`, `{"status": 404}`, `{"exit_code": -1}`, `nul`,
+		// Results of several items, every one an error (or not).
+		`{"content": [{"type": "text", "text": "/a: Error - ENOENT: no such file\n---\n/b: Error - EACCES"}]}`,
+		`{"content": [], "structuredContent": {"content": "/a:\nhi\n---\n/b: Error - ENOENT"}}`,
+		`[{"id": 1, "error": "gone"}, {"id": 2, "success": false}]`, `["x: failed - timeout", "y: error: denied"]`, `"---\n---"`,
 	} {
 		f.Add("get_weather", s)
 		f.Add("search_issues", s)

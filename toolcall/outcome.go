@@ -53,6 +53,12 @@ type OutcomeRequest struct {
 	// the model when one is configured; undecided, it is reported as not
 	// checked.
 	Goal string `json:"goal,omitempty"`
+	// Checked, when set, is what [Toolset.Check] returned for this call,
+	// valid: Outcome then reads the call's arguments from its
+	// NormalizedArguments (which must be what ran) instead of decoding
+	// Arguments again, and leaves the arguments' repeated keys to the
+	// check, which reported them.
+	Checked *CheckResult `json:"-"`
 }
 
 // Outcome is the verdict on a finished call.
@@ -118,9 +124,15 @@ const (
 // them are duplicate_key warnings.
 func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, error) {
 	start := time.Now()
-	args, argDups, err := decodeArguments(req.Arguments)
-	if err != nil {
-		return nil, err
+	var args any
+	var argDups []jsonvalue.Duplicate
+	if req.Checked != nil && req.Checked.Result != nil && req.Checked.Result.Valid {
+		args = req.Checked.NormalizedArguments
+	} else {
+		var err error
+		if args, argDups, err = decodeArguments(req.Arguments); err != nil {
+			return nil, err
+		}
 	}
 	if len(req.Result) > MaxResultBytes {
 		return nil, &CallError{Field: "result", Msg: fmt.Sprintf("the result is larger than %d bytes", MaxResultBytes)}
@@ -322,17 +334,30 @@ func inspect(res any) (any, envelope) {
 			return payload, env
 		}
 	}
+	at := "root" // where the payload sits in the result
+	if m, ok := res.(map[string]any); ok {
+		if _, ok := m["content"].([]any); ok {
+			at = "content"
+			if sc, ok := m["structuredContent"]; ok && sc != nil {
+				at = "structuredContent"
+			}
+		}
+	}
 	if s, ok := payload.(string); ok {
 		if matched, rule := textFailure(s); matched != "" {
-			at := "root"
-			if payload != res {
-				at = "content"
-			}
 			env.failure, env.failureAt, env.failureRule = fmt.Sprintf("the text says %q", result.Clip(matched, 200)), at, rule
 			if strings.TrimSpace(s) != matched {
 				env.errorText = strings.TrimSpace(s)
 			}
+			return payload, env
 		}
+	}
+	// A result of several things (files, records) whose every item is an
+	// error answered nothing: FAILED, so that the model reads the errors
+	// and repairs the call, rather than SATISFIED.
+	if n, first := everyItemError(payload); n > 0 {
+		env.failure, env.failureAt, env.failureRule = describeItems(n), at, "every_item_error"
+		env.errorText = result.Clip(first, 300)
 	}
 	return payload, env
 }
@@ -705,10 +730,15 @@ func stem(name string) string {
 // contract's declared follow-ups, else, after a discovery tool, the
 // execution tools on the same object (list_issues → get_issue,
 // update_issue), with the arguments known from the call and the result.
+// A tool whose description marks it deprecated is never suggested, and of
+// the guessed ones, none that writes (Contract.Writes) on the very path or
+// entity the call, which did not write, just read or listed
+// (actsOnCallTarget).
 func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 	var names []string
 	reason := "a declared follow-up of this tool"
-	if ct != nil && len(ct.NextTools) > 0 {
+	declared := ct != nil && len(ct.NextTools) > 0
+	if declared {
 		names = ct.NextTools
 	} else if ct != nil && isDiscovery(ct.Name) {
 		reason = "acts on what this discovery tool found"
@@ -725,8 +755,19 @@ func (ts *Toolset) nextTools(ct *Contract, args any, facts []Fact) []NextTool {
 	var out []NextTool
 	for _, n := range names {
 		nt := NextTool{Tool: n, Reason: reason}
-		if next, ok := ts.contracts[n]; ok {
+		next, ok := ts.contracts[n]
+		if ok && next.Deprecated {
+			continue // its own description says not to use it
+		}
+		if ok {
 			nt.Arguments, nt.Needs = knownArguments(next, asMap(args), facts, ct.Name)
+			if !declared && next.Writes && !ct.Writes && actsOnCallTarget(next, nt.Arguments, nt.Needs, asMap(args)) {
+				// A tool that writes, guessed from a name, on the very
+				// path or entity the call just read or listed
+				// (list_directory → create_directory of the same
+				// directory): never what the read was for.
+				continue
+			}
 			if len(nt.Needs) > 0 {
 				nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
 			}
@@ -880,7 +921,7 @@ func (ts *Toolset) alternatives(tool string) []NextTool {
 		return out
 	}
 	for _, n := range ts.names {
-		if n != tool && isDiscovery(n) && stem(n) == s {
+		if n != tool && isDiscovery(n) && stem(n) == s && !ts.contracts[n].Deprecated {
 			out = append(out, NextTool{Tool: n, Reason: "another way to find " + s + "s, as this call found none"})
 		}
 	}

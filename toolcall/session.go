@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/result"
 )
 
 // Defaults of the in-memory session store.
@@ -28,11 +30,16 @@ const (
 // Session is what a store keeps of one session. It is plain data with
 // JSON tags, so that a store may keep it anywhere (memory, Redis).
 type Session struct {
-	// RepairAttempts counts the invalid calls of each tool since its last
-	// valid call.
+	// RepairAttempts counts the invalid calls in a row that made each
+	// mistake, keyed by the tool, the issue's location and its rule
+	// (joined by NUL bytes, see [MistakeKey]): a mistake the next invalid
+	// call no longer makes is forgotten, and a valid call of the tool
+	// forgets all of the tool's. A count stops one past the limit.
 	RepairAttempts map[string]int `json:"repair_attempts,omitempty"`
-	// LastCall is the signature of the last call (tool and arguments) and
-	// SameCall how many times in a row it was made.
+	// LastCall is the signature of the last call (tool and arguments)
+	// that made no progress (it failed, or its result was empty) and
+	// SameCall how many times in a row it was made; a call that made
+	// progress resets both, so that polling is never a loop.
 	LastCall string `json:"last_call,omitempty"`
 	SameCall int    `json:"same_call,omitempty"`
 	// LastError is the signature of the last failure and SameError how
@@ -54,10 +61,78 @@ type Session struct {
 	// (Call.ShownTools), or as the escalation widened them; empty when
 	// unknown.
 	Shown []string `json:"shown,omitempty"`
-	// Stopped, when not empty, is the reason a driver (the gateway)
-	// stopped the session after a stop verdict: its further calls are
-	// answered without running them, by every replica sharing the store.
-	Stopped string `json:"stopped,omitempty"`
+	// Refused are the calls (tool and arguments) the session refuses: a
+	// stop verdict on a call made again and again without progress
+	// refuses that call, and only that call. [Toolset.Check] reports a
+	// refused call in [CheckResult.Refused], for every replica sharing the
+	// store. At most [MaxRefused], the oldest forgotten first.
+	Refused []RefusedCall `json:"refused,omitempty"`
+}
+
+// RefusedCall is a call a session refuses: its signature (a digest of
+// the tool and the normalized arguments) and why.
+type RefusedCall struct {
+	Call   string `json:"call"`
+	Reason string `json:"reason"`
+}
+
+// MaxRefused is how many refused calls a session keeps.
+const MaxRefused = 32
+
+// refusal returns why the session refuses the call of signature sig, or "".
+func (s *Session) refusal(sig string) string {
+	for _, r := range s.Refused {
+		if r.Call == sig {
+			return r.Reason
+		}
+	}
+	return ""
+}
+
+// refuse records that the session refuses the call of signature sig.
+func (s *Session) refuse(sig, reason string) {
+	if s.refusal(sig) != "" {
+		return
+	}
+	if len(s.Refused) >= MaxRefused {
+		s.Refused = slices.Delete(s.Refused, 0, len(s.Refused)-MaxRefused+1)
+	}
+	s.Refused = append(s.Refused, RefusedCall{Call: sig, Reason: reason})
+}
+
+// MistakeKey is the key of Session.RepairAttempts that counts one mistake
+// of a tool: the tool, the issue's location and its rule, joined by NUL
+// bytes. A tool name or a location over 128 bytes (an unknown tool's or
+// parameter's name is the caller's) is replaced by its digest, so that a
+// session stays small whatever the calls name.
+func MistakeKey(tool, location, rule string) string {
+	return mistakePrefix(tool) + bounded(location) + "\x00" + rule
+}
+
+// mistakePrefix begins the keys of a tool's mistakes.
+func mistakePrefix(tool string) string { return bounded(tool) + "\x00" }
+
+// bounded is s, or "#" and its digest when it is over 128 bytes.
+func bounded(s string) string {
+	if len(s) <= 128 {
+		return s
+	}
+	return "#" + digestBytes([]byte(s))
+}
+
+// repairOver returns the largest count of the tool's mistakes.
+func (s *Session) repairOver(tool string) int {
+	if len(s.RepairAttempts) == 0 {
+		return 0
+	}
+	n := s.RepairAttempts[tool] // a count of an older judge, by tool alone
+	prefix := mistakePrefix(tool)
+	for k, v := range s.RepairAttempts {
+		if v > n && strings.HasPrefix(k, prefix) {
+			n = v
+		}
+	}
+	return n
 }
 
 // Store keeps sessions. Update must apply fn atomically to the session
@@ -169,6 +244,7 @@ func (ms *MemoryStore) makeRoom(now time.Time) {
 
 func cloneSession(s Session) Session {
 	s.Shown = slices.Clone(s.Shown)
+	s.Refused = slices.Clone(s.Refused)
 	if len(s.RepairAttempts) == 0 {
 		s.RepairAttempts = nil // nothing to copy, and nothing to allocate
 	} else {
@@ -195,7 +271,8 @@ func CheckSessionID(id string) error {
 // verdict escalates, then stops. A zero field takes its default.
 type Limits struct {
 	// SameCall is how many times in a row the same call (tool and
-	// arguments) may be made; default 3.
+	// arguments) may make no progress (fail, or come back empty); default
+	// 3. A call that made progress is never counted: polling is no loop.
 	SameCall int `json:"same_call"`
 	// SameError is how many failures in a row may have the same error;
 	// default 2.
@@ -204,8 +281,8 @@ type Limits struct {
 	Empty int `json:"empty"`
 	// SameResult is how many results in a row may be the same; default 3.
 	SameResult int `json:"same_result"`
-	// RepairAttempts is how many invalid calls of one tool in a row are
-	// tolerated; default 3.
+	// RepairAttempts is how many invalid calls in a row may make the same
+	// mistake (tool, location, rule); default 3.
 	RepairAttempts int `json:"repair_attempts"`
 }
 
@@ -232,7 +309,8 @@ const (
 
 // Progress is the verdict on a session after a call: continue, escalate
 // (widen the tool set the model sees; given once per session), or stop,
-// with the reason and the counters behind it.
+// with the reason and the counters behind it. It is advice: what stops is
+// the looping call alone (Refused), never the session.
 type Progress struct {
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason,omitempty"`
@@ -246,6 +324,11 @@ type Progress struct {
 	// tier, or every tool. It is given once, with the escalation; empty
 	// when the model already sees every tool.
 	Show []string `json:"show,omitempty"`
+	// Refused is true when, with a stop verdict, the session now refuses
+	// this very call (tool and arguments), which was made again and again
+	// without progress: [Toolset.Check] reports it in CheckResult.Refused,
+	// and the gateway answers it without running it. Other calls go on.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // observation is what one outcome tells the session.
@@ -254,12 +337,19 @@ type observation struct {
 	empty          bool
 }
 
-// observe records an outcome in s and returns the verdict.
+// observe records an outcome in s and returns the verdict. The same
+// call counts only while it makes no progress (a failure or an empty
+// result): a status polled until it changes is no loop, though an
+// unchanged result still earns the same_result advice.
 func (l Limits) observe(s *Session, o observation, tool string) Progress {
 	s.Calls++
-	if o.call == s.LastCall {
+	stuck := o.err != "" || o.empty
+	switch {
+	case !stuck:
+		s.LastCall, s.SameCall = "", 0
+	case o.call == s.LastCall:
 		s.SameCall++
-	} else {
+	default:
 		s.LastCall, s.SameCall = o.call, 1
 	}
 	switch {
@@ -285,15 +375,25 @@ func (l Limits) observe(s *Session, o observation, tool string) Progress {
 	case s.SameError > l.SameError:
 		limit, reason = "same_error", fmt.Sprintf("the same error came back %d times in a row", s.SameError)
 	case s.SameCall > l.SameCall:
-		limit, reason = "same_call", fmt.Sprintf("the same call of '%s' was made %d times in a row", tool, s.SameCall)
+		limit, reason = "same_call", fmt.Sprintf("the same call of '%s' made no progress %d times in a row", tool, s.SameCall)
 	case s.Empty > l.Empty:
 		limit, reason = "empty", fmt.Sprintf("%d empty results in a row", s.Empty)
 	case s.SameResult > l.SameResult:
 		limit, reason = "same_result", fmt.Sprintf("the same result came back %d times in a row", s.SameResult)
-	case s.RepairAttempts[tool] > l.RepairAttempts:
-		limit, reason = "repair_attempts", fmt.Sprintf("%d invalid calls of '%s' in a row", s.RepairAttempts[tool], tool)
+	default:
+		if n := s.repairOver(tool); n > l.RepairAttempts {
+			limit, reason = "repair_attempts", fmt.Sprintf("%d invalid calls of '%s' in a row made the same mistake", l.RepairAttempts, tool)
+		}
 	}
-	return l.verdict(s, limit, reason)
+	p := l.verdict(s, limit, reason)
+	if p.Verdict == Stop && stuck && s.SameCall > 1 {
+		// Only the call that loops is refused: the same tool with the
+		// same arguments, made again without progress after the
+		// escalation.
+		p.Refused = true
+		s.refuse(o.call, fmt.Sprintf("the same call of '%s' (the same arguments) made no progress %d times in a row: %s", result.Clip(tool, 80), s.SameCall, strings.TrimPrefix(p.Reason, "no progress: ")))
+	}
+	return p
 }
 
 // verdict turns a crossed limit into continue, escalate (once) or stop.

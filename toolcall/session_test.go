@@ -25,11 +25,19 @@ func TestProgress(t *testing.T) {
 		limits toolcall.Limits
 		steps  []step
 	}{
-		{name: "same call repeated", limits: toolcall.Limits{SameCall: 2, SameResult: 10}, steps: []step{
-			{"list_issues", `{"owner": "o"}`, `[{"number": 1}]`, toolcall.Continue, ""},
-			{"list_issues", `{"owner": "o"}`, `[{"number": 2}]`, toolcall.Continue, ""},
-			{"list_issues", `{"owner": "o"}`, `[{"number": 3}]`, toolcall.Escalate, "same_call"},
-			{"list_issues", `{"owner": "o"}`, `[{"number": 4}]`, toolcall.Stop, "same_call"},
+		{name: "same call repeated without progress", limits: toolcall.Limits{SameCall: 2, SameResult: 10, Empty: 10}, steps: []step{
+			{"list_issues", `{"owner": "o"}`, `[]`, toolcall.Continue, ""},
+			{"list_issues", `{"owner": "o"}`, `[]`, toolcall.Continue, ""},
+			{"list_issues", `{"owner": "o"}`, `[]`, toolcall.Escalate, "same_call"},
+			{"list_issues", `{"owner": "o"}`, `[]`, toolcall.Stop, "same_call"},
+		}},
+		// Polling: the same call answered every time is never a loop;
+		// only the unchanged result earns advice.
+		{name: "same call polled", limits: toolcall.Limits{SameCall: 1, SameResult: 10}, steps: []step{
+			{"get_issue", `{"issue_number": 1}`, `{"state": "open"}`, toolcall.Continue, ""},
+			{"get_issue", `{"issue_number": 1}`, `{"state": "open"}`, toolcall.Continue, ""},
+			{"get_issue", `{"issue_number": 1}`, `{"state": "open"}`, toolcall.Continue, ""},
+			{"get_issue", `{"issue_number": 1}`, `{"state": "closed"}`, toolcall.Continue, ""},
 		}},
 		{name: "same error repeated", limits: toolcall.Limits{SameError: 1}, steps: []step{
 			{"get_issue", `{"issue_number": 1}`, `{"error": "Not Found"}`, toolcall.Continue, ""},
@@ -68,6 +76,69 @@ func TestProgress(t *testing.T) {
 				if st.verdict != toolcall.Continue && !strings.HasPrefix(p.Reason, "no progress: ") {
 					t.Errorf("step %d: reason %q", i, p.Reason)
 				}
+			}
+		})
+	}
+}
+
+// A stop verdict on a call repeated without progress refuses that call,
+// and only that call: Check reports it for the same tool and arguments,
+// not for other arguments, another tool, or another session; a polled
+// call that keeps answering is never refused.
+func TestProgressRefusesTheLoopingCall(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name, store string
+		res         string
+		refused     bool
+	}{
+		{"failing call", "fail", `{"error": "database unavailable"}`, true},
+		{"empty call", "empty", `[]`, true},
+		{"polled call", "poll", `{"number": 1, "state": "open"}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ts := outcomeToolset(t)
+			call := toolcall.Call{Tool: "get_issue", Arguments: json.RawMessage(`{"owner": "o", "repo": "r", "issue_number": 1}`), SessionID: tt.store}
+			var last *toolcall.Progress
+			for i := range 8 {
+				chk, err := ts.Check(ctx, call)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if chk.Refused != "" {
+					if !tt.refused {
+						t.Fatalf("call %d refused: %s", i+1, chk.Refused)
+					}
+					if !last.Refused || last.Verdict != toolcall.Stop || !strings.Contains(chk.Refused, "same call of 'get_issue'") {
+						t.Errorf("refused after progress %+v: %q", last, chk.Refused)
+					}
+					// Other arguments, another tool: not refused.
+					other := call
+					other.Arguments = json.RawMessage(`{"owner": "o", "repo": "r", "issue_number": 2}`)
+					if c, _ := ts.Check(ctx, other); c.Refused != "" {
+						t.Errorf("other arguments refused: %s", c.Refused)
+					}
+					other = toolcall.Call{Tool: "list_issues", Arguments: json.RawMessage(`{"owner": "o", "repo": "r"}`), SessionID: tt.store}
+					if c, _ := ts.Check(ctx, other); c.Refused != "" {
+						t.Errorf("another tool refused: %s", c.Refused)
+					}
+					other = call
+					other.SessionID = tt.store + "-other"
+					if c, _ := ts.Check(ctx, other); c.Refused != "" {
+						t.Errorf("another session refused: %s", c.Refused)
+					}
+					return
+				}
+				o, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: call, Result: json.RawMessage(tt.res), Checked: chk})
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = o.Progress
+			}
+			if tt.refused {
+				t.Errorf("never refused; last progress %+v", last)
 			}
 		})
 	}

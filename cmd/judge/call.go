@@ -75,12 +75,15 @@ parameters (limit, per_page, page_size, max_results, top_k, count, …) are
 raised to their schema's maximum, or dropped when it has none; each change is
 an info issue.
 
-With --session, invalid calls count as repair attempts of the session. The
+With --session, invalid calls count as repair attempts of the session (per
+mistake: the error's location and rule), and a call the session refuses (the
+same call made again and again without progress, see judge call outcome) is
+answered with "refused" and exit 1, even with valid arguments. The
 session lives for this process, or in Redis when JUDGE_REDIS_URL
 (redis://host:port/db, or redis+cluster://host:port?addr=host:port for a
 Redis Cluster) is set, shared by every run and replica using it.
 
-Exit status: 0 valid, 1 invalid, 2 bad input (unreadable or malformed
+Exit status: 0 valid, 1 invalid or refused, 2 bad input (unreadable or malformed
 definitions, arguments that are not JSON, a bad flag, a malformed
 JUDGE_REDIS_URL) or an unreachable Redis.`,
 		Example: `  judge call check --defs examples/call-tools.json get_events '{"action": "by_ids", "ids": ["e1"], "limit": 5}'
@@ -197,7 +200,7 @@ func runCallCheck(ctx context.Context, params callParams, args []string, out io.
 	if err := writeAnswer(out, params.format, res, writeCheckText); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
-	if !res.Result.Valid {
+	if !res.Result.Valid || res.Refused != "" {
 		return &exitError{code: exitInvalid}
 	}
 	return nil
@@ -286,6 +289,9 @@ func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "\nNormalized arguments: %s\n", norm)
+	if res.Refused != "" {
+		fmt.Fprintf(&sb, "\nRefused by the session: %s\n", res.Refused)
+	}
 	if r := res.Repair; r != nil {
 		fmt.Fprintf(&sb, "\nRepair %s", r.Tool)
 		if r.Intent != "" {

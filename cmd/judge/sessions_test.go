@@ -33,8 +33,8 @@ func runJudgeEnv(t *testing.T, env []string, args ...string) run {
 
 // With JUDGE_REDIS_URL, of one server or of a Redis Cluster, a session
 // carries across runs of judge call (each its own process): the repair
-// attempts of judge call check add up, and the fourth same call in four runs
-// of judge call outcome escalates. Without it, each run starts the session
+// attempts of judge call check add up, and the fourth same call without
+// progress (an empty result) in four runs of judge call outcome escalates. Without it, each run starts the session
 // afresh.
 func TestCallRedisSessionAcrossRuns(t *testing.T) {
 	t.Parallel()
@@ -82,7 +82,7 @@ func testCallSessionAcrossRuns(t *testing.T, redisURL string) {
 	outcome := func(env []string, session string) toolcall.Progress {
 		t.Helper()
 		r := runJudgeEnv(t, env, "call", "outcome", "--defs", "examples/call-tools.json", "--session", session,
-			"get_events", `{"action": "by_ids", "ids": ["e1"]}`, `{"events": [{"id": "e1", "title": "Standup"}]}`)
+			"get_events", `{"action": "by_ids", "ids": ["e1"]}`, `{"events": []}`)
 		var o toolcall.Outcome
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &o) != nil || o.Progress == nil {
 			t.Fatalf("judge call outcome: exit %d, want 0 with progress\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
@@ -95,6 +95,23 @@ func testCallSessionAcrossRuns(t *testing.T, redisURL string) {
 	}
 	if p.Verdict != toolcall.Escalate || p.Limit != "same_call" || p.Calls != 4 {
 		t.Errorf("4th run of the same judge call outcome with %s: progress %+v, want escalate (same_call) after 4 calls", RedisURLEnv, p)
+	}
+	// The fifth stops and refuses the call: a later run of judge call
+	// check of the same call exits 1 with the reason, though its arguments
+	// are valid; other arguments pass.
+	if p = outcome(redisEnv, "across-outcome"); p.Verdict != toolcall.Stop || !p.Refused {
+		t.Errorf("5th run: progress %+v, want stop, refused", p)
+	}
+	for _, c := range []struct {
+		args    string
+		code    int
+		refused bool
+	}{{`{"action": "by_ids", "ids": ["e1"]}`, 1, true}, {`{"action": "by_ids", "ids": ["e2"]}`, 0, false}} {
+		r := runJudgeEnv(t, redisEnv, "call", "check", "--defs", "examples/call-tools.json", "--session", "across-outcome", "get_events", c.args)
+		var res toolcall.CheckResult
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != c.code || (res.Refused != "") != c.refused || !res.Result.Valid {
+			t.Errorf("judge call check %s after the stop: exit %d, refused %q; want exit %d\nstderr: %s", c.args, r.code, res.Refused, c.code, r.stderr)
+		}
 	}
 	for range 4 {
 		p = outcome(nil, "across-outcome")
@@ -229,7 +246,7 @@ func TestServeRedisReplicas(t *testing.T) {
 	var p toolcall.Progress
 	for i := range 4 {
 		resp, err := http.Post(replicas[i%2]+"/v1/calls/outcome", "application/json", strings.NewReader(
-			`{"tool": "get_events", "arguments": {"action": "by_ids", "ids": ["e1"]}, "result": {"events": [{"id": "e1"}]}, "session_id": "replicated"}`))
+			`{"tool": "get_events", "arguments": {"action": "by_ids", "ids": ["e1"]}, "result": {"events": []}, "session_id": "replicated"}`))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -227,8 +227,9 @@ func replica(t *testing.T, store toolcall.Store) *toolcall.Toolset {
 }
 
 // Two replicas on one Redis server see one session: the same call made
-// twice on each crosses the limit of three, as it would on one replica; with
-// a MemoryStore each, neither sees it.
+// twice on each without progress crosses the limit of three, as it would on
+// one replica; with a MemoryStore each, neither sees it. The refusal of the
+// call that goes on looping is shared too.
 func testReplicasShareProgress(t *testing.T, tg target) {
 	shared := []*toolcall.Toolset{
 		replica(t, tg.open(t, redisstore.Options{})),
@@ -244,7 +245,7 @@ func testReplicasShareProgress(t *testing.T, tg target) {
 		for i := range 4 {
 			o, err := replicas[i%2].Outcome(ctx, toolcall.OutcomeRequest{
 				Call:   toolcall.Call{Tool: "list_issues", Arguments: json.RawMessage(`{"owner": "o"}`), SessionID: "agent-7"},
-				Result: json.RawMessage(fmt.Sprintf(`[{"number": %d}]`, i))})
+				Result: json.RawMessage(fmt.Sprintf(`{"items": [], "page": %d}`, i))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,6 +258,25 @@ func testReplicasShareProgress(t *testing.T, tg target) {
 	}
 	if p := last(separate); p.Verdict != toolcall.Continue || p.Calls != 2 {
 		t.Errorf("two replicas in memory: progress = %+v, want continue after 2 calls each", p)
+	}
+	// The fifth stops and refuses the call; the other replica's check
+	// refuses it too, and only it.
+	call := toolcall.Call{Tool: "list_issues", Arguments: json.RawMessage(`{"owner": "o"}`), SessionID: "agent-7"}
+	o, err := shared[0].Outcome(ctx, toolcall.OutcomeRequest{Call: call, Result: json.RawMessage(`{"items": []}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Progress.Refused || o.Progress.Verdict != toolcall.Stop {
+		t.Errorf("fifth call: progress %+v, want stop, refused", o.Progress)
+	}
+	for i, c := range []toolcall.Call{call, {Tool: "list_issues", Arguments: json.RawMessage(`{"owner": "p"}`), SessionID: "agent-7"}} {
+		chk, err := shared[1].Check(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (chk.Refused != "") != (i == 0) {
+			t.Errorf("the other replica's check of %s: refused %q", c.Arguments, chk.Refused)
+		}
 	}
 }
 
@@ -554,7 +574,7 @@ func testDocumentedUse(t *testing.T, tg target) {
 		defer c.Close()
 		raw = c
 	}
-	if data := raw.Get(context.Background(), tg.key("judge", "session:s1")).Val(); !strings.Contains(data, `"list_issues":2`) {
+	if data := raw.Get(context.Background(), tg.key("judge", "session:s1")).Val(); !strings.Contains(data, `"list_issues\u0000owner\u0000schema.type":2`) {
 		t.Errorf("database %d holds %q, want the repair attempts", db, data)
 	}
 }

@@ -77,7 +77,8 @@ func get(t *testing.T, s toolcall.Store, id string) toolcall.Session {
 func full() toolcall.Session {
 	return toolcall.Session{RepairAttempts: map[string]int{"get_issue": 2, "list_issues": 1},
 		LastCall: "c1", SameCall: 2, LastError: "e1", SameError: 1, Empty: 3,
-		LastResult: "r1", SameResult: 2, Calls: 7, Escalated: true}
+		LastResult: "r1", SameResult: 2, Calls: 7, Escalated: true,
+		Refused: []toolcall.RefusedCall{{Call: "c0", Reason: "the same call of 'get_issue' made no progress 5 times in a row"}}}
 }
 
 func keeps(t *testing.T, open Open) {
