@@ -51,7 +51,7 @@ func DefaultLayers() []*layer.Layer {
 type Engine struct {
 	layers []*layer.Layer
 	// caches are the layers' caches by layer name, all within budget;
-	// layers that build the same things share one (see cacheName).
+	// layers of one declared cache group share one (see cacheName).
 	caches       map[string]*layer.Cache
 	budget       *layer.Budget
 	cacheBytes   int64
@@ -63,10 +63,14 @@ type Engine struct {
 	// docs numbers schema documents by their bytes and holds them decoded,
 	// so a schema sent with every request is decoded once.
 	docs *schemaDocs
-	// fastOK is true when the engine's layers are the default ones (the
-	// schema layer among them), so that a request giving only an output
-	// and schemas may take the schema layer's fast path; see validateFast.
-	fastOK bool
+	// fast is the layer whose fast path (layer.Layer.Prepare) a request
+	// giving only an output and schemas may take, or nil; see fastLayer
+	// and validateFast.
+	fast *layer.Layer
+	// sourcesUnchecked is, when no layer of the engine declares that it
+	// checks sources, the name of the default layer that does, for the
+	// note on a request that gives sources; else "".
+	sourcesUnchecked string
 	// slots bounds the layer runs under way at once, abandoned ones
 	// included.
 	slots   chan struct{}
@@ -75,12 +79,13 @@ type Engine struct {
 	// dispatch. workers counts the worker goroutines alive.
 	idle    chan *layerRun
 	workers atomic.Int64
-	// parked is a hook for tests, nil otherwise: a worker about to wait
-	// for its next run sends on it, without blocking, just before its idle
-	// select, so that a test receiving knows the worker is idle. With the
-	// hook, parkedN counts such workers, and dispatch hands a run to one of
-	// them with a blocking send, since a worker that signalled may not be
-	// in its select yet (a non-blocking send would miss it).
+	// parked is nil but in tests, which set it with an option of their
+	// own (worker_test.go): a worker about to wait for its next run sends
+	// on it, without blocking, just before its idle select, so that a test
+	// receiving knows the worker is idle. With it, parkedN counts such
+	// workers, and dispatch hands a run to one of them with a blocking
+	// send, since a worker that signalled may not be in its select yet (a
+	// non-blocking send would miss it).
 	parked  chan struct{}
 	parkedN atomic.Int64
 	// stop is closed by Close: idle workers exit, busy ones after their
@@ -97,6 +102,21 @@ type Engine struct {
 	// sourceDocs are the documents of WithSourceDir, against which
 	// trusted_sources resolve.
 	sourceDocs []layer.Source
+	// selfCheck checks every result the engine builds (see
+	// WithSelfCheck); selfCheckSet is true when an option chose it.
+	selfCheck    *result.SelfCheck
+	selfCheckSet bool
+}
+
+// WithSelfCheck sets how the engine checks each result it builds against
+// the specification's JSON Schema (see result.SelfCheck): nil for no
+// check. By default, result.ProcessSelfCheck: what the environment asked
+// for as the program started (JUDGE_SELFCHECK, which the test script sets).
+func WithSelfCheck(sc *result.SelfCheck) Option {
+	return func(e *Engine) error {
+		e.selfCheck, e.selfCheckSet = sc, true
+		return nil
+	}
 }
 
 // ErrBusy is wrapped by the error Validate returns when a layer the request
@@ -166,14 +186,11 @@ func (e *Engine) CacheStats() (caches []layer.CacheStats, budget int64) {
 	return caches, e.cacheBytes
 }
 
-// cacheName is the cache layer l uses: the facts and hallucination layers
-// both index the request's sources, and share one cache of those indexes.
+// cacheName is the cache layer l uses: its declared cache group (the facts
+// and hallucination layers both index the request's sources, and share one
+// cache of those indexes), else its own.
 func cacheName(l *layer.Layer) string {
-	switch l.Name {
-	case "facts", "hallucination":
-		return "sources"
-	}
-	return l.Name
+	return cmp.Or(l.CacheGroup, l.Name)
 }
 
 // WithLayers replaces the engine's layers (DefaultLayers by default).
@@ -233,6 +250,14 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	e.applyModel()
+	if !e.selfCheckSet {
+		e.selfCheck = result.ProcessSelfCheck()
+	}
+	for _, l := range e.layers {
+		if err := l.Validate(); err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+	}
 	if e.cacheBytes <= 0 {
 		e.cacheBytes = layer.DefaultCacheBytes
 	}
@@ -246,13 +271,17 @@ func New(opts ...Option) (*Engine, error) {
 		return nil, fmt.Errorf("judge: schemas: %w", err)
 	}
 	e.schemasKey, e.docs = key, newSchemaDocs(e.cacheBytes/4)
-	e.fastOK = e.fastLayers()
+	e.fast = e.fastLayer()
+	if !slices.ContainsFunc(e.layers, checksSources) {
+		// The note names the default layer that checks them.
+		defaults := DefaultLayers()
+		if i := slices.IndexFunc(defaults, checksSources); i >= 0 {
+			e.sourcesUnchecked = defaults[i].Name
+		}
+	}
 	e.caches = make(map[string]*layer.Cache, len(e.layers))
 	byName := map[string]*layer.Cache{}
 	for _, l := range e.layers {
-		if err := l.Validate(); err != nil {
-			return nil, fmt.Errorf("judge: %w", err)
-		}
 		if _, dup := e.caches[l.Name]; dup {
 			return nil, fmt.Errorf("judge: two layers are named %q", l.Name)
 		}
@@ -294,7 +323,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	if err != nil {
 		return nil, err
 	}
-	b := result.NewBuilder().Add(notes...)
+	b := result.NewBuilder().SelfCheck(e.selfCheck).Add(notes...)
 
 	run, outcomes, err := e.plan(req, in)
 	if err != nil {
@@ -462,10 +491,10 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 		// Sources ask for fact checking: say it did not happen rather
 		// than ignore them.
 		var skipped []LayerOutcome
-		if (len(in.Sources) > 0 || len(in.TrustedSources) > 0) && !slices.ContainsFunc(e.layers, func(l *layer.Layer) bool { return l.Name == "facts" }) {
-			skipped = append(skipped, notRun("facts", len(e.layers),
-				"The request gives sources, but fact checking (validation type \"facts\") is not among this engine's layers, so no claim was checked against them",
-				"Check the claims by hand, or use an engine that includes the facts layer (judge.DefaultLayers)"))
+		if name := e.sourcesUnchecked; name != "" && (len(in.Sources) > 0 || len(in.TrustedSources) > 0) {
+			skipped = append(skipped, notRun(name, len(e.layers),
+				fmt.Sprintf("The request gives sources, but fact checking (validation type %q) is not among this engine's layers, so no claim was checked against them", name),
+				fmt.Sprintf("Check the claims by hand, or use an engine that includes the %s layer (judge.DefaultLayers)", name)))
 		}
 		return run, skipped, nil
 	}
@@ -492,6 +521,10 @@ func (e *Engine) plan(req *Request, in *layer.Input) ([]*layer.Layer, []LayerOut
 	}
 	return run, skipped, nil
 }
+
+// checksSources reports whether l declares that it checks the output's
+// claims against the request's sources.
+func checksSources(l *layer.Layer) bool { return l.ChecksSources }
 
 // appliesOnRequest reports whether l, named in validation_types, has
 // anything to check in in.
@@ -678,6 +711,9 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 	rs := make([]*layerRun, len(run))
 	for i, l := range run {
 		r := &layerRun{l: l, pass: layer.NewPass(l, in, e.caches[l.Name]), errc: make(chan error, 1)}
+		if l.UsesModel && e.model != nil {
+			r.pass.Model = e.model
+		}
 		r.ctx, r.cancel = context.WithTimeout(ctx, timeout)
 		rs[i] = r
 		e.dispatch(r)

@@ -11,11 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/agentjudge/judge/layer"
-	"github.com/agentjudge/judge/layer/criteria"
-	"github.com/agentjudge/judge/layer/facts"
-	"github.com/agentjudge/judge/layer/hallucination"
-	"github.com/agentjudge/judge/layer/quality"
-	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -64,11 +59,14 @@ type schemaDoc struct {
 	once sync.Once
 	val  any
 	err  error
-	// fast holds the compiled schema of this document as the expected
-	// schema of a request without schemas of its own, without and with
-	// assert_format.
-	fast [2]atomic.Pointer[schema.Validator]
+	// fast holds what the engine's fast layer prepared (its compiled
+	// schema) of this document as the expected schema of a request without
+	// schemas of its own, without and with assert_format.
+	fast [2]atomic.Pointer[prepared]
 }
+
+// prepared is what a layer's Prepare returned, held by pointer.
+type prepared struct{ layer.Prepared }
 
 func newSchemaDocs(maxBytes int64) *schemaDocs {
 	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}, maxBytes: maxBytes}
@@ -148,22 +146,21 @@ func (d *schemaDoc) value(field string, maxDepth int) (any, error) {
 	return d.val, d.err
 }
 
-// fastLayers reports whether the engine's layers are the default ones, the
-// schema layer among them, or their model-backed versions: layers that
-// apply only to what a request gives besides an output and schemas.
-func (e *Engine) fastLayers() bool {
-	if !slices.Contains(e.layers, schema.Layer) {
-		return false
+// fastLayer returns the engine's layer whose fast path a request giving
+// only an output and schemas may take: the first that declares Prepare,
+// provided that every other layer declares (layer.Layer.AppliesOn) that
+// such a request does not make it apply. Else nil: no fast path.
+func (e *Engine) fastLayer() *layer.Layer {
+	i := slices.IndexFunc(e.layers, func(l *layer.Layer) bool { return l.Prepare != nil })
+	if i < 0 {
+		return nil
 	}
-	for _, l := range e.layers {
-		switch {
-		case l == schema.Layer, l == criteria.Layer, l == facts.Layer, l == hallucination.Layer, l == quality.Layer:
-		case e.model != nil && (l.Name == "criteria" || l.Name == "facts"):
-		default:
-			return false
+	for j, l := range e.layers {
+		if j != i && (l.AppliesOn == 0 || l.AppliesOn&layer.PartSchema != 0) {
+			return nil
 		}
 	}
-	return true
+	return e.layers[i]
 }
 
 // validateFast returns the result of req when the schema layer alone
@@ -173,13 +170,13 @@ func (e *Engine) fastLayers() bool {
 // output's bytes without decoding them and finds the compiled schema by
 // the schemas' bytes.
 func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time) *result.ValidationResult {
-	if !e.fastOK || ctx.Err() != nil || len(req.ExpectedSchema) == 0 || len(req.Output) == 0 ||
+	if e.fast == nil || ctx.Err() != nil || len(req.ExpectedSchema) == 0 || len(req.Output) == 0 ||
 		len(req.AcceptanceCriteria) > 0 || len(req.TrustedSources) > 0 || len(req.Sources) > 0 ||
 		len(req.Context) > 0 || req.Options.TimeoutMS < 0 {
 		return nil
 	}
 	for _, t := range req.ValidationTypes {
-		if t != schema.Layer.Name {
+		if t != e.fast.Name {
 			return nil
 		}
 	}
@@ -200,36 +197,38 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
 		return nil
 	}
-	// What finish builds of the schema layer's outcome alone, with
+	// What finish builds of the fast layer's outcome alone, with
 	// confidence 1 and no issue, in one allocation.
-	return result.Passed(schema.Layer.Name, 1, time.Since(start))
+	return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
 }
 
-// fastSchema returns the compiled schema of req's schemas, or nil when it
-// cannot be had without the usual path (a schema that is not JSON or not
-// valid: the usual path reports it).
-func (e *Engine) fastSchema(req *Request) *schema.Validator {
-	var slot *atomic.Pointer[schema.Validator]
+// fastSchema returns what the fast layer prepared of req's schemas, or nil
+// when it cannot be had without the usual path (a schema that is not JSON
+// or not valid: the usual path reports it).
+func (e *Engine) fastSchema(req *Request) layer.Prepared {
+	var slot *atomic.Pointer[prepared]
 	if len(req.Schemas) == 0 {
 		af := 0
 		if req.Options.AssertFormat {
 			af = 1
 		}
 		slot = &e.docs.get(req.ExpectedSchema).fast[af]
-		if v := slot.Load(); v != nil {
-			return v
+		if p := slot.Load(); p != nil {
+			return p.Prepared
 		}
 	}
 	in := &layer.Input{Options: layer.Options{AssertFormat: req.Options.AssertFormat}}
 	if err := e.schemaInput(req, in); err != nil {
 		return nil
 	}
-	v, err := schema.Load(e.caches[schema.Layer.Name], in)
-	if err != nil {
+	v, err := e.fast.Prepare(e.caches[e.fast.Name], in)
+	if err != nil || v == nil {
 		return nil
 	}
-	if slot != nil && slot.CompareAndSwap(nil, v) {
-		e.docs.charge(v.Size())
+	if slot != nil && slot.CompareAndSwap(nil, &prepared{v}) {
+		if s, ok := v.(layer.Sizer); ok {
+			e.docs.charge(s.Size())
+		}
 	}
 	return v
 }

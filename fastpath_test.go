@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
-	"github.com/agentjudge/judge/result"
 )
 
 // twoEngines returns an engine and one just like it whose fast path is
@@ -23,10 +22,10 @@ func twoEngines(t testing.TB) (fast, slow *Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !fast.fastOK {
+	if fast.fast == nil {
 		t.Fatal("the default engine does not take the fast path")
 	}
-	slow.fastOK = false
+	slow.fast = nil
 	return fast, slow
 }
 
@@ -172,15 +171,15 @@ func TestFastPathSchemaChangedInPlace(t *testing.T) {
 
 // A valid document of the fast path costs one allocation through the
 // engine, its result; the validator allocates nothing. (The result's
-// self-check, on in the test script, is turned off here: it validates the
-// result against the specification's schema, which allocates.)
+// self-check, on in the test script, is turned off here with
+// WithSelfCheck(nil): it validates the result against the specification's
+// schema, which allocates.)
 func TestFastPathAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop the scanner at random")
 	}
-	t.Setenv(result.SelfCheckEnv, "0")
 	c := sharedtest.LoadBenchCorpus(t)
-	e, err := New()
+	e, err := New(WithSelfCheck(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

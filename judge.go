@@ -21,12 +21,18 @@
 //
 // # Layers
 //
-// Each validation type is a [layer.Layer]: schema and criteria today, with
-// facts, hallucination and quality named by the specification. The engine
-// runs the layers that apply concurrently, each under its own deadline, and
-// merges their findings; a layer that fails or runs out of time becomes a
-// layer_failed issue and lowers the confidence, never the whole request.
-// How confidence and the quality score are computed is in docs/scoring.md.
+// Each validation type is a [layer.Layer] ([DefaultLayers]): schema (JSON
+// Schema), criteria (CEL rules, and plain-language criteria judged by a
+// model with [WithLLM]), quality (code and prose review, when
+// validation_types names it), facts (claims checked against the request's
+// sources and the documents of [WithSourceDir]) and hallucination
+// (self-contradicting details and overconfident claims). What a layer
+// needs from the engine it declares on itself (see package layer). The
+// engine runs the layers that apply concurrently, each under its own
+// deadline, and merges their findings; a layer that fails or runs out of
+// time becomes a layer_failed issue and lowers the confidence, never the
+// whole request. How confidence and the quality score are computed is in
+// docs/scoring.md.
 package judge
 
 import (
@@ -34,6 +40,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -118,35 +125,90 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // at the start is skipped. Every error is a *RequestError with the line
 // and column.
 func DecodeRequest(data []byte, maxDepth int) (*Request, error) {
-	if maxDepth <= 0 {
-		maxDepth = jsonvalue.DefaultMaxDepth
-	}
-	data = jsonvalue.TrimBOM(data)
-	if err := jsonvalue.CheckEnvelope(data, maxDepth); err != nil {
-		return nil, &RequestError{Field: "body", Msg: err.Error(), Err: err}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var req Request
-	if err := dec.Decode(&req); err != nil {
-		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
-		msg := werr.Error()
-		var se *jsonvalue.SyntaxError
-		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok && errors.As(werr, &se) {
-			msg = fmt.Sprintf("line %d, column %d: unknown field %s (known: output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms, quality{max_complexity, max_line_length, max_function_length}})", se.Line, se.Col, f)
-		}
-		return nil, &RequestError{Field: "body", Msg: msg, Err: werr}
-	}
-	if dec.More() {
-		// Located at the first byte of the extra data.
-		off := int64(len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))
-		werr := jsonvalue.Wrap(data, off, errors.New("unexpected data after the request object"))
-		return nil, &RequestError{Field: "body", Msg: werr.Error(), Err: werr}
+	if err := DecodeStrict(data, maxDepth, &req, requestFields); err != nil {
+		return nil, err
 	}
 	if len(req.Output) == 0 {
 		return nil, &RequestError{Field: "output", Msg: `the request has no "output"`}
 	}
 	return &req, nil
+}
+
+// requestFields lists a Request's fields, for the error of an unknown one.
+const requestFields = "output, validation_types, expected_schema, schemas, acceptance_criteria, trusted_sources, sources, context, options{output_mode, assert_format, timeout_ms, quality{max_complexity, max_line_length, max_function_length}}"
+
+// UnknownFieldError is a field of a request body that the request does
+// not have, found by [DecodeStrict]: Key, and Line and Col (1-based; Col
+// counts bytes) where the decoder stopped, just after the field's value.
+// Known lists the fields the request has.
+type UnknownFieldError struct {
+	Key       string
+	Line, Col int
+	Known     string
+	// Err is the position error of the decoder, a
+	// *jsonvalue.SyntaxError.
+	Err error
+}
+
+func (e *UnknownFieldError) Error() string {
+	return fmt.Sprintf("line %d, column %d: unknown field %q (known: %s)", e.Line, e.Col, e.Key, e.Known)
+}
+
+// Unwrap returns the position error.
+func (e *UnknownFieldError) Unwrap() error { return e.Err }
+
+// DecodeStrict decodes the JSON body data into v, a pointer to a request
+// type, strictly, as DecodeRequest does for a Request and the server for
+// its other request bodies: unknown fields are errors, and so are a field
+// given twice, bytes that are not UTF-8 and data after the value; nesting
+// is limited to maxDepth (jsonvalue.DefaultMaxDepth when <= 0); a UTF-8
+// byte-order mark at the start is skipped. Every error is a *RequestError
+// at "body" with the line and column; an unknown field's wraps an
+// *UnknownFieldError whose Known is known.
+func DecodeStrict(data []byte, maxDepth int, v any, known string) error {
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	data = jsonvalue.TrimBOM(data)
+	if err := jsonvalue.CheckEnvelope(data, maxDepth); err != nil {
+		return &RequestError{Field: "body", Msg: err.Error(), Err: err}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
+		var se *jsonvalue.SyntaxError
+		if key, ok := unknownField(err); ok && errors.As(werr, &se) {
+			uf := &UnknownFieldError{Key: key, Line: se.Line, Col: se.Col, Known: known, Err: werr}
+			return &RequestError{Field: "body", Msg: uf.Error(), Err: uf}
+		}
+		return &RequestError{Field: "body", Msg: werr.Error(), Err: werr}
+	}
+	if dec.More() {
+		// Located at the first byte of the extra data.
+		off := int64(len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))
+		werr := jsonvalue.Wrap(data, off, errors.New("unexpected data after the request object"))
+		return &RequestError{Field: "body", Msg: werr.Error(), Err: werr}
+	}
+	return nil
+}
+
+// unknownField returns the key of encoding/json's error for an unknown
+// field. encoding/json gives that error no type of its own, only the text
+// `json: unknown field "key"`: this is the one place that reads it, and
+// what it finds leaves as an *UnknownFieldError that callers match with
+// errors.As.
+func unknownField(err error) (string, bool) {
+	quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return "", false
+	}
+	key, qerr := strconv.Unquote(quoted)
+	if qerr != nil {
+		return "", false
+	}
+	return key, true
 }
 
 // decodeField decodes one raw JSON field of the request.

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/llm"
-	"github.com/agentjudge/judge/layer/criteria"
-	"github.com/agentjudge/judge/layer/facts"
 )
 
 // LLMConfig configures the model that decides what rules cannot: the
@@ -50,19 +48,12 @@ func WithLLM(cfg LLMConfig) Option {
 	}
 }
 
-// applyModel puts the engine's model, if any, into the layers that use
-// one, after every option has been applied.
+// applyModel sets the layer deadline for a model, if the engine has one,
+// after every option has been applied. The model itself reaches the layers
+// that declare layer.Layer.UsesModel through their pass (see runLayers).
 func (e *Engine) applyModel() {
 	if e.model == nil {
 		return
-	}
-	for i, l := range e.layers {
-		switch l {
-		case criteria.Layer:
-			e.layers[i] = criteria.NewLayer(e.model)
-		case facts.Layer:
-			e.layers[i] = facts.NewLayer(e.model)
-		}
 	}
 	if e.layerTimeout == DefaultLayerTimeout {
 		e.layerTimeout = LLMLayerTimeout

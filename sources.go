@@ -58,15 +58,15 @@ func (e *Engine) resolveSources(req *Request) []layer.Source {
 }
 
 // warmSources indexes the documents of the source directory at start, once,
-// into the cache of each layer that reads sources (facts, hallucination),
-// so that no request pays for it.
+// into the cache of each layer that declares it reads sources (facts,
+// hallucination), so that no request pays for it.
 func (e *Engine) warmSources() error {
 	if len(e.sourceDocs) == 0 {
 		return nil
 	}
 	var caches []*layer.Cache
-	for _, name := range []string{"facts", "hallucination"} {
-		if c, ok := e.caches[name]; ok && !slices.Contains(caches, c) {
+	for _, l := range e.layers {
+		if c := e.caches[l.Name]; l.ReadsSources && !slices.Contains(caches, c) {
 			caches = append(caches, c)
 		}
 	}

@@ -70,18 +70,18 @@ func hasFailure(r *result.ValidationResult, substr string) bool {
 func TestWorkerReused(t *testing.T) {
 	t.Parallel()
 	ids := make(chan int, 10)
-	e, err := New(WithLayers(workerLayer(ids, nil)))
+	parked := make(chan struct{}, 4)
+	e, err := New(WithLayers(workerLayer(ids, nil)), withParked(parked))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.parked = make(chan struct{}, 4)
 	seen := map[int]bool{}
 	for range 5 {
 		if r := runWorker(t, e, `1`); r.Confidence != 1 {
 			t.Fatalf("issues %+v", r.Issues)
 		}
 		seen[<-ids] = true
-		<-e.parked // the worker is idle
+		<-parked // the worker is idle
 	}
 	if len(seen) != 1 {
 		t.Fatalf("5 runs used %d goroutines, want 1 reused worker", len(seen))
@@ -98,16 +98,16 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 	t.Parallel()
 	ids := make(chan int, 10)
 	release := make(chan struct{})
-	e, err := New(WithLayers(workerLayer(ids, release)), WithLayerTimeout(50*time.Millisecond), WithMaxConcurrentRuns(1))
+	parked := make(chan struct{}, 4)
+	e, err := New(WithLayers(workerLayer(ids, release)), WithLayerTimeout(50*time.Millisecond), WithMaxConcurrentRuns(1), withParked(parked))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.parked = make(chan struct{}, 4)
 	if r := runWorker(t, e, `1`); r.Confidence != 1 {
 		t.Fatalf("first run: %+v", r.Issues)
 	}
 	worker := <-ids
-	<-e.parked // the worker is idle
+	<-parked // the worker is idle
 
 	start := time.Now()
 	late := runWorker(t, e, `2`)
@@ -125,15 +125,15 @@ func TestReusedWorkerAbandonsLateLayer(t *testing.T) {
 	}
 	// The busy run's worker, which never got a slot, idles: the only
 	// worker that can signal, since the late run's still holds its run.
-	<-e.parked
+	<-parked
 
 	close(release)
-	<-e.parked // the abandoned run returned, its slot is free, its worker idles
+	<-parked // the abandoned run returned, its slot is free, its worker idles
 	if r := runWorker(t, e, `3`); !hasFailure(r, "internal error: boom") {
 		t.Fatalf("panicking run: %+v", r.Issues)
 	}
 	<-ids
-	<-e.parked // the worker that ran the panic idles again
+	<-parked // the worker that ran the panic idles again
 	if r := runWorker(t, e, `1`); r.Confidence != 1 {
 		t.Fatalf("run after a panic: %+v", r.Issues)
 	}
@@ -183,5 +183,14 @@ func TestEngineClose(t *testing.T) {
 	<-ids
 	if err := e.Close(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// withParked is the engine's test hook: each worker about to wait for its
+// next run sends on parked (see Engine.parked).
+func withParked(parked chan struct{}) Option {
+	return func(e *Engine) error {
+		e.parked = parked
+		return nil
 	}
 }

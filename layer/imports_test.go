@@ -51,3 +51,41 @@ func TestImportSeams(t *testing.T) {
 		})
 	}
 }
+
+// TestLayerImportsOnlyResult checks the rule of the package doc and
+// DESIGN.md: package layer imports only result and the standard library,
+// so that what a layer needs beyond them is declared on the layer, not
+// known to the package (as the source indexes once were).
+func TestLayerImportsOnlyResult(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH, so the import graph cannot be listed")
+	}
+	const mod = "github.com/agentjudge/judge/"
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, mod+"layer").Output()
+	if err != nil {
+		t.Fatalf("go list layer: %v", err)
+	}
+	imports := strings.Fields(string(out))
+	if len(imports) == 0 {
+		t.Fatal("go list found no import of package layer")
+	}
+	args := append([]string{"list", "-f", "{{.ImportPath}} {{.Standard}}"}, imports...)
+	out, err = exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", imports, err)
+	}
+	sawResult := false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, _ := strings.Cut(line, " ")
+		switch {
+		case path == mod+"result":
+			sawResult = true
+		case std != "true":
+			t.Errorf("package layer imports %s, which is neither result nor the standard library", path)
+		}
+	}
+	if !sawResult {
+		t.Errorf("package layer does not import result, so this test no longer lists what it should:\n%s", out)
+	}
+}

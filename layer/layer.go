@@ -1,10 +1,14 @@
 // Package layer defines the Layer and Pass types through which the
 // validation layers of judge report to the engine, after the model of
 // golang.org/x/tools/go/analysis: a layer is a value with a name, a doc and
-// a Run function that reports issues through a Pass.
+// a Run function that reports issues through a Pass. What a layer needs from
+// the engine (a shared cache, the model, the source directory, a fast path)
+// it declares on its Layer value, and the engine reads the declarations,
+// never a layer's name.
 //
-// The package imports only result, so the engine and every layer can import
-// it without a cycle.
+// The package imports only result and the standard library (a test holds
+// it to that), so the engine and every layer can import it without a
+// cycle.
 package layer
 
 import (
@@ -41,6 +45,74 @@ type Layer struct {
 	// not compile): the engine then rejects the request. Any other error,
 	// a panic or a missed deadline is recorded as a layer_failed issue.
 	Run func(ctx context.Context, p *Pass) error
+
+	// The fields below declare what the layer needs from the engine, as
+	// an analyzer of golang.org/x/tools/go/analysis declares its
+	// requirements: the engine reads them, never a layer's name.
+
+	// CacheGroup names the cache the layer shares with the other layers
+	// of the same group, for layers that build the same things (the facts
+	// and hallucination layers both index sources: "sources"); empty means
+	// a cache of its own, named after the layer.
+	CacheGroup string
+	// UsesModel declares that the layer asks a model what it cannot
+	// decide itself: an engine with a model hands it through [Pass.Model].
+	UsesModel bool
+	// ReadsSources declares that the layer indexes the request's sources
+	// through its cache: an engine with a source directory indexes the
+	// directory's documents into that cache once, at start.
+	ReadsSources bool
+	// ChecksSources declares that the layer checks the output's claims
+	// against the request's sources: when a request gives sources and no
+	// layer of the engine declares it, the engine says that they were not
+	// checked.
+	ChecksSources bool
+	// AppliesOn declares the parts of a request without which Applies is
+	// false: by default the layer applies only to a request that gives at
+	// least one of them. Zero declares nothing: any request may make the
+	// layer apply.
+	AppliesOn Parts
+	// Prepare, when not nil, declares that the layer can find an output
+	// valid from its bytes alone, for a request that gives nothing but an
+	// output and schema parts ([PartSchema]): it returns what checks such
+	// outputs against the schemas of in, caching through c. An engine
+	// whose other layers declare that they do not apply to such a request
+	// keeps what Prepare returns with the schema documents, and answers an
+	// output it finds valid as this layer's pass with nothing to report;
+	// any other answer takes the usual path, which runs Run.
+	Prepare func(c *Cache, in *Input) (Prepared, error)
+}
+
+// Parts is a set of the parts of a request (see [Layer.AppliesOn]).
+type Parts uint8
+
+// Parts of a request.
+const (
+	// PartSchema is expected_schema (with schemas).
+	PartSchema Parts = 1 << iota
+	// PartCriteria is acceptance_criteria.
+	PartCriteria
+	// PartSources is sources or trusted_sources.
+	PartSources
+	// NamedOnly declares a layer that applies by default to no request:
+	// it runs only when validation_types names it.
+	NamedOnly
+)
+
+// Prepared checks outputs from their JSON bytes (see [Layer.Prepare]).
+// Check reports valid and sure true only when the output, nested at most
+// maxDepth deep, is certainly valid; anything else means the usual path
+// must decide. A Prepared is safe for concurrent use; when it is a
+// [Sizer], the engine counts its size against its cache budget.
+type Prepared interface {
+	Check(output []byte, maxDepth int) (valid, sure bool)
+}
+
+// Model is the model an engine hands to the layers that declare
+// [Layer.UsesModel]: its name, for metadata.model. A layer asserts the
+// richer interface of the client it calls.
+type Model interface {
+	Model() string
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -183,6 +255,9 @@ type Pass struct {
 	// ("sources:…", "schema:…"). Its bytes count against the engine's
 	// budget (see [Budget]).
 	Cache *Cache
+	// Model is the engine's model when the layer declares
+	// [Layer.UsesModel] and the engine has one; nil otherwise.
+	Model Model
 
 	mu        sync.Mutex
 	issues    []result.Issue

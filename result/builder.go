@@ -25,11 +25,13 @@ const (
 // summarized by one info issue. Errors are kept first, so Valid stays right.
 const DefaultMaxIssues = 500
 
-// SelfCheckEnv names the environment variable that, when "1", makes every
-// Build validate its result against the embedded JSON Schema and log a
+// SelfCheckEnv names the environment variable that, when "1" as the
+// program starts, makes every Build of a builder given no [SelfCheck] of
+// its own validate its result against the embedded JSON Schema and log a
 // violation as an error through [slog.Default] (never a panic). The test
 // script sets it so that every result produced anywhere in the test suite
-// is checked.
+// is checked. It is read once, when the package is initialised (see
+// [SelfCheckFromEnv]), never by Build.
 const SelfCheckEnv = "JUDGE_SELFCHECK"
 
 // SelfCheckReportEnv names the environment variable that, with the
@@ -39,6 +41,43 @@ const SelfCheckEnv = "JUDGE_SELFCHECK"
 // specification anywhere in the suite, in any process, still fails it
 // although Build no longer panics.
 const SelfCheckReportEnv = "JUDGE_SELFCHECK_REPORT"
+
+// SelfCheck makes Build validate every result it builds against the
+// specification's JSON Schema (see [Builder.SelfCheck]). A violation is
+// logged as an error through Log ([slog.Default] when nil), never a panic,
+// and appended as one JSON line ({"err", "result"}) to the file Report
+// names, when it names one.
+type SelfCheck struct {
+	Log    *slog.Logger
+	Report string
+}
+
+// SelfCheckFromEnv reads the self-check through getenv (os.Getenv in a
+// program): nil, no check, unless SelfCheckEnv is "1"; the report file
+// from SelfCheckReportEnv.
+func SelfCheckFromEnv(getenv func(string) string) *SelfCheck {
+	if getenv(SelfCheckEnv) != "1" {
+		return nil
+	}
+	return &SelfCheck{Report: getenv(SelfCheckReportEnv)}
+}
+
+// processSelfCheck is the self-check of builders given none: the
+// environment's as the program started, read once here and never written
+// again, so that Build reads no environment and every builder of the
+// process, in any package, is checked when the test script asks.
+var processSelfCheck = SelfCheckFromEnv(os.Getenv)
+
+// ProcessSelfCheck returns a copy of the self-check the environment asked
+// for as the program started (see SelfCheckEnv), or nil: what builders
+// given none use.
+func ProcessSelfCheck() *SelfCheck {
+	if processSelfCheck == nil {
+		return nil
+	}
+	sc := *processSelfCheck
+	return &sc
+}
 
 // Builder collects the parts of a result and builds it with the invariants
 // enforced. The zero Builder is not usable: call [NewBuilder]. A Builder is
@@ -55,12 +94,22 @@ type Builder struct {
 	qualitySet bool
 	duration   time.Duration
 	maxIssues  int
+	check      *SelfCheck
 }
 
-// NewBuilder returns a Builder with confidence 1 and the quality score
-// derived from the issues by [QualityScore] unless set.
+// NewBuilder returns a Builder with confidence 1, the quality score
+// derived from the issues by [QualityScore] unless set, and the self-check
+// the environment asked for as the program started (see SelfCheckEnv)
+// unless [Builder.SelfCheck] sets another.
 func NewBuilder() *Builder {
-	return &Builder{confidence: 1, maxIssues: DefaultMaxIssues}
+	return &Builder{confidence: 1, maxIssues: DefaultMaxIssues, check: processSelfCheck}
+}
+
+// SelfCheck sets how Build checks its result against the specification's
+// schema: nil for no check.
+func (b *Builder) SelfCheck(sc *SelfCheck) *Builder {
+	b.check = sc
+	return b
 }
 
 // Add appends issues.
@@ -146,14 +195,25 @@ func (b *Builder) Build() *ValidationResult {
 	issues = slices.Compact(issues)
 	issues = capIssues(issues, b.maxIssues)
 
-	r := &ValidationResult{
+	// A result of one validation type takes one allocation with its
+	// types (the fast path's answer; see Passed).
+	one := &struct {
+		r     ValidationResult
+		types [1]string
+	}{}
+	types := one.types[:0]
+	if len(b.types) > 1 {
+		types = make([]string, 0, len(b.types))
+	}
+	r := &one.r
+	*r = ValidationResult{
 		Valid:          true,
 		Confidence:     unit(b.confidence),
 		Issues:         issues,
 		PassedCriteria: append([]string{}, b.passed...),
 		FailedCriteria: append([]string{}, b.failed...),
 		Metadata: Metadata{
-			ValidationTypesRun: append([]string{}, b.types...),
+			ValidationTypesRun: append(types, b.types...),
 			TotalIssues:        len(issues),
 			DurationMS:         math.Round(float64(b.duration.Microseconds())) / 1000,
 			Model:              Deterministic,
@@ -185,8 +245,8 @@ func (b *Builder) Build() *ValidationResult {
 	if slices.Contains(b.types, QualityType) {
 		r.Metadata.QualityDimensions = QualityDimensions(issues)
 	}
-	if os.Getenv(SelfCheckEnv) == "1" {
-		selfCheck(r, slog.Default(), os.Getenv(SelfCheckReportEnv))
+	if b.check != nil {
+		selfCheck(r, cmp.Or(b.check.Log, slog.Default()), b.check.Report)
 	}
 	return r
 }

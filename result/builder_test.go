@@ -248,9 +248,11 @@ func TestMaxIssuesKeepsAnError(t *testing.T) {
 // location) of only white space never breaks the result's schema, with the
 // self-check on or off.
 func TestBuildBlankText(t *testing.T) {
-	t.Setenv(SelfCheckEnv, "1")
+	t.Parallel()
+	var log strings.Builder
+	sc := &SelfCheck{Log: slog.New(slog.NewTextHandler(&log, nil))}
 	for _, blank := range []string{"", " ", "   \t\n ", "\u00a0\u2003"} {
-		r := NewBuilder().Add(Issue{Severity: Error, Type: ConstraintViolation, Message: blank,
+		r := NewBuilder().SelfCheck(sc).Add(Issue{Severity: Error, Type: ConstraintViolation, Message: blank,
 			Suggestion: blank, Location: blank, Rule: blank}).Build()
 		if err := Check(r); err != nil {
 			t.Errorf("blank %q: %v", blank, err)
@@ -259,6 +261,9 @@ func TestBuildBlankText(t *testing.T) {
 		if is.Suggestion != "" || is.Location != "" || is.Rule != "" {
 			t.Errorf("blank %q: kept as suggestion %q, location %q, rule %q", blank, is.Suggestion, is.Location, is.Rule)
 		}
+	}
+	if log.Len() != 0 {
+		t.Errorf("the self-check reported: %s", log.String())
 	}
 }
 
@@ -297,5 +302,34 @@ func TestSelfCheckLogs(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "breaks the specification") || !strings.Contains(buf.String(), "level=ERROR") {
 		t.Errorf("report = %q", buf.String())
+	}
+}
+
+// The self-check is read from the environment by SelfCheckFromEnv, once,
+// never by Build: on only for "1", with the report file beside it.
+func TestSelfCheckFromEnv(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want *SelfCheck
+	}{
+		{map[string]string{}, nil},
+		{map[string]string{SelfCheckEnv: "0", SelfCheckReportEnv: "/tmp/r"}, nil},
+		{map[string]string{SelfCheckEnv: "true"}, nil},
+		{map[string]string{SelfCheckEnv: "1"}, &SelfCheck{}},
+		{map[string]string{SelfCheckEnv: "1", SelfCheckReportEnv: "/tmp/r"}, &SelfCheck{Report: "/tmp/r"}},
+	} {
+		got := SelfCheckFromEnv(func(k string) string { return tc.env[k] })
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("env %v: %+v, want %+v", tc.env, got, tc.want)
+		}
+	}
+	// What builders given none use is a copy of the process's: changing
+	// it changes nothing for them.
+	if sc := ProcessSelfCheck(); sc != nil {
+		sc.Report = "/changed"
+		if ProcessSelfCheck().Report == "/changed" {
+			t.Error("ProcessSelfCheck returned the process's own value")
+		}
 	}
 }

@@ -1,7 +1,5 @@
 package result
 
-import "strings"
-
 // QualityType is the validation type of the quality layer: a result in
 // which it ran carries [QualityDimensions] in its metadata.
 const QualityType = "quality"
@@ -23,26 +21,17 @@ func Dimensions() []string {
 	return []string{Correctness, Completeness, Readability, Maintainability, Performance, Security, Style}
 }
 
-// completenessRules are rules of types that name another dimension but
-// say the output is unfinished.
-var completenessRules = []string{"prose.placeholder", "prose.unfinished", "prose.unclosed_fence", "prose.unclosed_bracket"}
-
 // DimensionOf returns the dimension an issue counts against, or "" for an
 // issue of a process type (see [TypeInfo]), which counts against none.
-// The type decides, except for a few rules: unfinished output and
-// placeholders count against completeness, a long function against
-// maintainability.
+// The issue's Dimension decides when the layer that reported it set one
+// (the quality layer: unfinished output and placeholders count against
+// completeness, a long function against maintainability); else its type.
 func DimensionOf(is Issue) string {
 	if ti, ok := Lookup(is.Type); ok && ti.Process {
 		return ""
 	}
-	for _, r := range completenessRules {
-		if is.Rule == r {
-			return Completeness
-		}
-	}
-	if is.Rule == "readability.function_length" {
-		return Maintainability
+	if is.Dimension != "" {
+		return is.Dimension
 	}
 	switch is.Type {
 	case MissingField, CriteriaNotMet:
@@ -56,9 +45,6 @@ func DimensionOf(is Issue) string {
 	case SecurityIssue:
 		return Security
 	case StyleIssue:
-		return Style
-	}
-	if strings.HasPrefix(is.Rule, "style.") {
 		return Style
 	}
 	return Correctness

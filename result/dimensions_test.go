@@ -13,8 +13,8 @@ func TestQualityDimensions(t *testing.T) {
 		{Severity: Error, Type: SecurityIssue, Message: "hard-coded secret"},
 		{Severity: Warning, Type: ReadabilityIssue, Message: "short variable name"},
 		{Severity: Info, Type: StyleIssue, Message: "long line in code"},
-		{Severity: Error, Type: ReadabilityIssue, Rule: "prose.placeholder", Message: "placeholder text"},
-		{Severity: Warning, Type: ReadabilityIssue, Rule: "readability.function_length", Message: "function too long"},
+		{Severity: Error, Type: ReadabilityIssue, Rule: "prose.placeholder", Message: "placeholder text", Dimension: Completeness},
+		{Severity: Warning, Type: ReadabilityIssue, Rule: "readability.function_length", Message: "function too long", Dimension: Maintainability},
 		{Severity: Error, Type: SyntaxError, Message: "does not parse"},
 		{Severity: Info, Type: NotChecked, Message: "not checked here"},
 	}

@@ -21,8 +21,8 @@ func TestPassedIsTheBuilders(t *testing.T) {
 		{"facts", -1, 999 * time.Nanosecond},
 		{QualityType, 1, time.Millisecond},
 	} {
-		got := Passed(tc.typ, tc.confidence, tc.d)
-		want := NewBuilder().Ran(tc.typ).Confidence(tc.confidence).Duration(tc.d).Build()
+		got := Passed(tc.typ, tc.confidence, tc.d, &SelfCheck{})
+		want := NewBuilder().SelfCheck(&SelfCheck{}).Ran(tc.typ).Confidence(tc.confidence).Duration(tc.d).Build()
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("Passed(%q, %v, %v) = %+v, want %+v", tc.typ, tc.confidence, tc.d, got, want)
 		}
@@ -35,6 +35,6 @@ func TestPassedIsTheBuilders(t *testing.T) {
 func BenchmarkPassed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		Passed("schema", 1, time.Microsecond)
+		Passed("schema", 1, time.Microsecond, nil)
 	}
 }

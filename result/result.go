@@ -16,6 +16,11 @@ type Issue struct {
 	// Rule is an optional stable identifier of the check that reported the
 	// issue, finer than Type: "schema.required", "criteria.rule".
 	Rule string `json:"rule,omitempty"`
+	// Dimension, when not empty, is the quality dimension the issue counts
+	// against instead of its type's (see [DimensionOf]): the layer that
+	// reports the issue knows its rules, package result does not. It is
+	// not part of the JSON form.
+	Dimension string `json:"-"`
 }
 
 // ValidationResult is the one answer of every check in judge. Make one with

@@ -9,17 +9,19 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SchemaJSON is the JSON Schema of the ValidationResult, exactly as the
-// specification gives it.
-//
 //go:embed validation-result.schema.json
-var SchemaJSON []byte
+var schemaJSON []byte
+
+// SchemaJSON returns the JSON Schema of the ValidationResult, exactly as
+// the specification gives it: a new copy on each call, so that no caller
+// can change what the package checks against.
+func SchemaJSON() []byte { return bytes.Clone(schemaJSON) }
 
 // resultSchema is compiled once at init and immutable afterwards.
 var resultSchema = mustCompileResultSchema()
 
 func mustCompileResultSchema() *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 	if err != nil {
 		panic(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/agentjudge/judge"
-	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/server/api"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -80,7 +79,7 @@ func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known 
 	if !ok {
 		return nil, false
 	}
-	if err := decodeStrict(body, s.opts.MaxDepth, v, known); err != nil {
+	if err := judge.DecodeStrict(body, s.opts.MaxDepth, v, known); err != nil {
 		release()
 		s.writeError(w, r, err)
 		return nil, false
@@ -103,35 +102,6 @@ func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known 
 		return nil, false
 	}
 	return release, true
-}
-
-// decodeStrict decodes a JSON body into v: unknown fields, a field given
-// twice, bytes that are not UTF-8 and nesting deeper than maxDepth are
-// errors, each a *judge.RequestError with the line and column; a UTF-8
-// byte-order mark at the start is skipped.
-func decodeStrict(data []byte, maxDepth int, v any, known string) error {
-	data = jsonvalue.TrimBOM(data)
-	if err := jsonvalue.CheckEnvelope(data, maxDepth); err != nil {
-		return &judge.RequestError{Field: "body", Msg: err.Error(), Err: err}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		werr := jsonvalue.Wrap(data, dec.InputOffset(), err)
-		msg := werr.Error()
-		var se *jsonvalue.SyntaxError
-		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok && errors.As(werr, &se) {
-			msg = fmt.Sprintf("line %d, column %d: unknown field %s (known: %s)", se.Line, se.Col, f, known)
-		}
-		return &judge.RequestError{Field: "body", Msg: msg, Err: werr}
-	}
-	if dec.More() {
-		// Located at the first byte of the extra data.
-		off := int64(len(data) - len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")))
-		werr := jsonvalue.Wrap(data, off, errors.New("unexpected data after the request object"))
-		return &judge.RequestError{Field: "body", Msg: werr.Error(), Err: werr}
-	}
-	return nil
 }
 
 // toolsetFor compiles the request's tool definitions (cached by content in

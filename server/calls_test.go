@@ -208,10 +208,11 @@ func TestCallOutcomeRoute(t *testing.T) {
 	}
 }
 
-// A rule whose suggestion is white space gives a result that
-// keeps to the specification, with the self-check on: a 200, never a 500.
+// A rule whose suggestion is white space gives a result that keeps to the
+// specification, with the self-check on (as scripts/test runs every test):
+// a 200, never a 500.
 func TestCallCheckBlankSuggestion(t *testing.T) {
-	t.Setenv(result.SelfCheckEnv, "1")
+	t.Parallel()
 	_, ts := newTestServer(t, Options{})
 	body := `{"tool": "f", "arguments": {"n": 1}, "tools": [{"name": "f", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
 		"rules": [{"id": "r", "expression": "args.n > 1", "message": "n must exceed one", "suggestion": "   "}]}]}`
@@ -222,5 +223,8 @@ func TestCallCheckBlankSuggestion(t *testing.T) {
 	}
 	if res.Valid || len(res.Issues) != 1 || res.Issues[0].Suggestion == "   " {
 		t.Errorf("result = %s", m["result"])
+	}
+	if err := result.CheckJSON(m["result"]); err != nil {
+		t.Errorf("result breaks the specification: %v\n%s", err, m["result"])
 	}
 }

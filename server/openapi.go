@@ -30,9 +30,9 @@ func buildOpenAPI(opts Options) []byte {
 	if err != nil {
 		panic(fmt.Sprintf("server: embedded openapi.json: %v", err))
 	}
-	spec, err := decodeObject(result.SchemaJSON)
+	spec, err := decodeObject(result.SchemaJSON())
 	if err != nil {
-		panic(fmt.Sprintf("server: result.SchemaJSON: %v", err))
+		panic(fmt.Sprintf("server: result.SchemaJSON(): %v", err))
 	}
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
 	defs, _ := spec["definitions"].(map[string]any)

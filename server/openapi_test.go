@@ -135,7 +135,7 @@ func TestOpenAPIResultSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	var spec map[string]any
-	if err := json.Unmarshal(result.SchemaJSON, &spec); err != nil {
+	if err := json.Unmarshal(result.SchemaJSON(), &spec); err != nil {
 		t.Fatal(err)
 	}
 	got["$schema"] = spec["$schema"]

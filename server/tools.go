@@ -24,7 +24,7 @@ func (s *Server) handleToolsLint(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	var req api.ToolsLintRequest
-	if err := decodeStrict(body, s.opts.MaxDepth, &req, "manifests"); err != nil {
+	if err := judge.DecodeStrict(body, s.opts.MaxDepth, &req, "manifests"); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

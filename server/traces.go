@@ -23,7 +23,7 @@ func (s *Server) handleTraceCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	var req api.TraceCheckRequest
-	if err := decodeStrict(body, s.opts.MaxDepth, &req, "conversations, tools, rules"); err != nil {
+	if err := judge.DecodeStrict(body, s.opts.MaxDepth, &req, "conversations, tools, rules"); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -213,9 +213,9 @@ func TestServeCalls(t *testing.T) {
 }
 
 // A rule whose suggestion is white space gives a result that keeps to the
-// specification, with the self-check on: the CLI reports, never crashes.
+// specification, with the self-check on (as scripts/test runs every test):
+// the CLI reports, never crashes.
 func TestCallCheckBlankSuggestion(t *testing.T) {
-	t.Setenv(result.SelfCheckEnv, "1")
 	dir := writeFiles(t, map[string]string{
 		"defs.json": `{"name": "f", "inputSchema": {"type": "object"}, "rules": [{"id": "r", "expression": "args.n > 1", "message": "n must exceed one", "suggestion": "   "}]}`,
 	})

@@ -15,10 +15,22 @@
 //	                          definitions with --mcp FILE: one ValidationResult
 //	                          per tool; --format json|text|sarif; exit 0 clean,
 //	                          1 errors, 2 bad input
+//	judge tools export [DIR...]
+//	                          print the registry's tools as a model provider's
+//	                          tool definitions
+//	judge tools migrate [DIR] turn scripts with embedded metadata into a
+//	                          directory with tool.yaml
+//	judge tools new --type TYPE NAME
+//	                          create a tool that lints clean
+//	judge tools run TOOL ARGS_JSON --tools DIR
+//	                          run one tool through check, execute and outcome
 //	judge schema strict FILE  print the OpenAI strict-mode form of a JSON Schema,
 //	                          listing on stderr what it no longer enforces
 //	judge schema response-format --name N FILE
 //	                          print the response_format object around it
+//	judge schema result       print the JSON Schema of the ValidationResult
+//	judge schema explain FILE say whether a JSON Schema takes the compiled fast
+//	                          path, and why not
 //	judge call check (--tools DIR | --defs FILE) TOOL ARGS_JSON
 //	                          check a tool call's arguments before it runs:
 //	                          result, normalized arguments, repair feedback;
@@ -26,6 +38,14 @@
 //	judge call outcome (--tools DIR | --defs FILE) TOOL ARGS_JSON RESULT_JSON
 //	                          classify its result: SATISFIED, NEEDS_MORE_TOOLS,
 //	                          NEED_USER_INPUT or FAILED, facts, next tools
+//	judge trace (--tools DIR | --defs FILE) [--rules FILE] FILE
+//	                          check recorded agent conversations call by call
+//	judge gateway --tools DIR [--http ADDR] [--expose-judge]
+//	                          serve the registry's tools as an MCP server with
+//	                          judge around every call
+//	judge eval --wice FILE --summedits FILE...
+//	                          measure the facts and hallucination layers on
+//	                          WiCE and SummEdits
 //	judge metrics [FILE|-]    print each function's line, cyclomatic complexity
 //	                          (as radon, gocyclo or ESLint count it) and length
 //	                          as JSON; --lang python|javascript|typescript|go|bash

@@ -176,7 +176,7 @@ func runSchemaExplain(_ context.Context, params schemaParams, args []string, out
 
 // runSchemaResult writes the embedded ValidationResult schema to out.
 func runSchemaResult(out io.Writer) error {
-	if _, err := out.Write(result.SchemaJSON); err != nil {
+	if _, err := out.Write(result.SchemaJSON()); err != nil {
 		return fmt.Errorf("writing the schema: %w", err)
 	}
 	return nil

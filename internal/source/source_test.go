@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/internal/sourcepass"
 	"github.com/agentjudge/judge/layer"
 )
 
@@ -249,7 +250,7 @@ func TestWarmAndReuse(t *testing.T) {
 		t.Fatalf("Warm: %d, %v", n, err)
 	}
 	in := &layer.Input{Sources: []layer.Source{{ID: "CVE-1.md", URL: "https://nvd.test/CVE-1", Content: doc.Content}}}
-	ix, _, err := layer.IndexSources(context.Background(), in, cache)
+	ix, _, err := sourcepass.Index(context.Background(), "facts", in, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestWarmAndReuse(t *testing.T) {
 	}
 	// A second set holding the same document reuses its index.
 	in2 := &layer.Input{Sources: append(in.Sources, layer.Source{ID: "other", Content: "Other."})}
-	if _, _, err := layer.IndexSources(context.Background(), in2, cache); err != nil {
+	if _, _, err := sourcepass.Index(context.Background(), "facts", in2, cache); err != nil {
 		t.Fatal(err)
 	}
 	if _, hits := cache.Stats(); hits != 2 {

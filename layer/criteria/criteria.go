@@ -13,6 +13,7 @@ import (
 	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/interpreter"
 
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -61,10 +62,12 @@ type verdict struct {
 
 func newLayer(cfg config) *layer.Layer {
 	return &layer.Layer{
-		Name:    "criteria",
-		Doc:     layer.MustExtractDoc(docGo, "criteria"),
-		Applies: func(in *layer.Input) bool { return len(in.Criteria) > 0 },
-		Run:     cfg.run,
+		Name:      "criteria",
+		Doc:       layer.MustExtractDoc(docGo, "criteria"),
+		Applies:   func(in *layer.Input) bool { return len(in.Criteria) > 0 },
+		Run:       cfg.run,
+		UsesModel: true,
+		AppliesOn: layer.PartCriteria,
 	}
 }
 
@@ -75,6 +78,9 @@ type compiled struct {
 }
 
 func (cfg config) run(ctx context.Context, p *layer.Pass) error {
+	if m, ok := p.Model.(*llm.Client); ok && cfg.judge == nil {
+		cfg.judge = modelJudge(m)
+	}
 	crit := p.Input.Criteria
 
 	// Compile everything first: a malformed criterion rejects the request

@@ -12,6 +12,10 @@ import (
 
 // NewLayer returns the criteria layer with its plain-language criteria
 // judged by the model m; with a nil m it is [Layer].
+//
+// An engine with a model (judge.WithLLM) hands it to [Layer], which
+// declares layer.Layer.UsesModel, through its pass; NewLayer fixes the
+// model on the layer instead, for a layer run without an engine's model.
 func NewLayer(m *llm.Client) *layer.Layer {
 	if m == nil {
 		return Layer

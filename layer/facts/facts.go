@@ -9,7 +9,9 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/lexicon"
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/internal/sourcepass"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -66,10 +68,15 @@ type judged struct {
 
 func newLayer(cfg config) *layer.Layer {
 	return &layer.Layer{
-		Name:    "facts",
-		Doc:     layer.MustExtractDoc(docGo, "facts"),
-		Applies: HasSources,
-		Run:     cfg.run,
+		Name:          "facts",
+		Doc:           layer.MustExtractDoc(docGo, "facts"),
+		Applies:       HasSources,
+		Run:           cfg.run,
+		CacheGroup:    "sources",
+		UsesModel:     true,
+		ReadsSources:  true,
+		ChecksSources: true,
+		AppliesOn:     layer.PartSources,
 	}
 }
 
@@ -79,7 +86,10 @@ func HasSources(in *layer.Input) bool {
 }
 
 func (cfg config) run(ctx context.Context, p *layer.Pass) error {
-	ix, missing, err := layer.IndexSources(ctx, p.Input, p.Cache)
+	if m, ok := p.Model.(*llm.Client); ok && cfg.judge == nil {
+		cfg.judge = modelJudge(m)
+	}
+	ix, missing, err := sourcepass.Pass(ctx, p)
 	if err != nil {
 		return err
 	}

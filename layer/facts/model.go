@@ -15,6 +15,10 @@ import (
 // NewLayer returns the facts layer with the claims its checker leaves
 // undecided or unsupported judged by the model m, from the five passages
 // most related to each; with a nil m it is [Layer].
+//
+// An engine with a model (judge.WithLLM) hands it to [Layer], which
+// declares layer.Layer.UsesModel, through its pass; NewLayer fixes the
+// model on the layer instead, for a layer run without an engine's model.
 func NewLayer(m *llm.Client) *layer.Layer {
 	if m == nil {
 		return Layer

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/internal/sourcepass"
 	"github.com/agentjudge/judge/layer"
 )
 
@@ -36,7 +37,7 @@ type ClaimVerdict struct {
 // than state facts). It fails like the layer, with a *layer.InputError
 // for a source that cannot be indexed.
 func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
-	ix, _, err := layer.IndexSources(ctx, in, nil)
+	ix, _, err := sourcepass.Index(ctx, Layer.Name, in, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
+	"github.com/agentjudge/judge/internal/sourcepass"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -30,6 +31,9 @@ var Layer = &layer.Layer{
 	Applies:          hasSources,
 	AppliesOnRequest: func(*layer.Input) bool { return true },
 	Run:              run,
+	CacheGroup:       "sources",
+	ReadsSources:     true,
+	AppliesOn:        layer.PartSources,
 }
 
 func hasSources(in *layer.Input) bool { return len(in.Sources) > 0 || len(in.TrustedSources) > 0 }
@@ -39,7 +43,7 @@ func run(ctx context.Context, p *layer.Pass) error {
 	bad := inconsistencies(p, set.Claims)
 	p.Decided(1)
 
-	ix, _, err := layer.IndexSources(ctx, p.Input, p.Cache)
+	ix, _, err := sourcepass.Pass(ctx, p)
 	if err != nil {
 		return err
 	}

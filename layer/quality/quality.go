@@ -53,6 +53,7 @@ var Layer = &layer.Layer{
 	Applies:          func(*layer.Input) bool { return false },
 	AppliesOnRequest: applies,
 	Run:              run,
+	AppliesOn:        layer.NamedOnly,
 }
 
 func applies(in *layer.Input) bool {
@@ -149,7 +150,8 @@ func run(ctx context.Context, p *layer.Pass) error {
 		undecided(p, u.location, u.message, u.suggestion)
 	}
 	for _, u := range found.open {
-		p.Report(result.Issue{Severity: result.Warning, Type: result.ReadabilityIssue, Rule: "prose.unclosed_fence", Location: u.location, Message: u.message, Suggestion: u.suggestion})
+		p.Report(result.Issue{Severity: result.Warning, Type: result.ReadabilityIssue, Rule: "prose.unclosed_fence", Location: u.location, Message: u.message, Suggestion: u.suggestion,
+			Dimension: dimensionOf("prose.unclosed_fence")})
 	}
 	blocks := 0
 	for _, pc := range found.pieces {
@@ -581,7 +583,8 @@ func (r *reporter) report(sev result.Severity, typ result.Type, rule, fn string,
 	if r.counts[rule] > maxIssuesPerRule {
 		return
 	}
-	r.p.Report(result.Issue{Severity: sev, Type: typ, Rule: rule, Location: r.pc.loc(fn, line), Message: msg, Suggestion: suggestion})
+	r.p.Report(result.Issue{Severity: sev, Type: typ, Rule: rule, Location: r.pc.loc(fn, line), Message: msg, Suggestion: suggestion,
+		Dimension: dimensionOf(rule)})
 }
 
 // flush reports, for each capped rule, how many findings were left out.
@@ -593,4 +596,24 @@ func (r *reporter) flush() {
 				Suggestion: "Fix the findings listed, then validate again to see the rest"})
 		}
 	}
+}
+
+// completenessRules are rules of types that name another dimension but
+// say the output is unfinished.
+var completenessRules = []string{"prose.placeholder", "prose.unfinished", "prose.unclosed_fence", "prose.unclosed_bracket"}
+
+// dimensionOf is the quality dimension an issue of rule counts against
+// when its type would say another (see result.DimensionOf), or "":
+// unfinished output and placeholders count against completeness, a long
+// function against maintainability, a style rule against style.
+func dimensionOf(rule string) string {
+	switch {
+	case slices.Contains(completenessRules, rule):
+		return result.Completeness
+	case rule == "readability.function_length":
+		return result.Maintainability
+	case strings.HasPrefix(rule, "style."):
+		return result.Style
+	}
+	return ""
 }

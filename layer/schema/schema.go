@@ -30,10 +30,23 @@ var docGo string
 // *layer.InputError when the schema itself is invalid. Layer is safe for
 // concurrent use.
 var Layer = &layer.Layer{
-	Name:    "schema",
-	Doc:     layer.MustExtractDoc(docGo, "schema"),
-	Applies: func(in *layer.Input) bool { return in.ExpectedSchema != nil },
-	Run:     run,
+	Name:      "schema",
+	Doc:       layer.MustExtractDoc(docGo, "schema"),
+	Applies:   func(in *layer.Input) bool { return in.ExpectedSchema != nil },
+	Run:       run,
+	AppliesOn: layer.PartSchema,
+	Prepare:   prepare,
+}
+
+// prepare is the layer's fast path (see [layer.Layer.Prepare]): the
+// compiled schema of in, which checks an output's bytes without decoding
+// them.
+func prepare(c *layer.Cache, in *layer.Input) (layer.Prepared, error) {
+	v, err := Load(c, in)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // BaseURI is the base URI of an expected schema that has no absolute $id,
