@@ -1,7 +1,9 @@
 package executor
 
 import (
+	"cmp"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +41,11 @@ func TestCheckAddress(t *testing.T) {
 		var ae *AddressError
 		if err != nil && (!errors.Is(err, ErrRefusedAddress) || !errors.As(err, &ae) || ae.Kind != tc.kind) {
 			t.Errorf("%s: err = %v, want an AddressError of kind %q", tc.addr, err, tc.kind)
+		}
+		// The error names the flag that allows the address, or says none does.
+		flag := map[string]string{"loopback": "--allow-loopback", "private": "--allow-private", "link-local": "--allow-private"}[tc.kind]
+		if want := cmp.Or(flag, "no option allows it"); err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %q, want it to say %q", tc.addr, err, want)
 		}
 	}
 	if err := (&config{}).checkAddress("not an address"); err == nil || errors.Is(err, ErrRefusedAddress) {

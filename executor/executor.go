@@ -360,6 +360,27 @@ func (r *Runner) prepare(t *manifest.Tool, lintErr func(*manifest.Tool) string) 
 	return rn, ""
 }
 
+// LongestTimeout is the longest timeout any call of the Runner's tools
+// may have: Limits.Timeout or a larger config.timeout of a tool, its
+// runtime or its MCP server. A server draining its calls waits this long.
+func (r *Runner) LongestTimeout() time.Duration {
+	d := r.cfg.limits.Timeout
+	for _, t := range r.reg.Tools() {
+		if s, ok := seconds(t.Config["timeout"]); ok {
+			d = max(d, s)
+		}
+	}
+	return d
+}
+
+// Failed returns the MCP servers that failed to start or list at the last
+// [Runner.Tools], and why (a subset of [Runner.Skipped]).
+func (r *Runner) Failed() []Skip {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.upSkips)
+}
+
 // Skipped returns the tools left out of [Runner.Tools] and why: registry
 // tools that cannot run, and MCP servers that failed to start or list at
 // the last Tools.
@@ -405,10 +426,11 @@ func (r *Runner) Tools(ctx context.Context) ([]Tool, error) {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("executor: tools: %w", ctx.Err())
 			}
-			r.cfg.logger.Warn("MCP server left out", "server", id, "err", err)
+			up.noteState(err)
 			skips = append(skips, Skip{Tool: id, Reason: err.Error()})
 			continue
 		}
+		up.noteState(nil)
 		lists = append(lists, listed{up, defs, raws})
 		for _, d := range defs {
 			taken[d.Name]++
@@ -565,20 +587,21 @@ func (r *Runner) CallMCP(ctx context.Context, name string, args json.RawMessage)
 }
 
 // mcpTarget finds the upstream server, its name of the tool and the call's
-// timeout for name: an mcp_tool of the registry or a tool an upstream
-// lists.
+// timeout for name: an mcp_tool of the registry (its config.timeout, else
+// its server's) or a tool an upstream lists (its server's config.timeout),
+// else Limits.Timeout.
 func (r *Runner) mcpTarget(ctx context.Context, name string) (*upstream, string, time.Duration, bool) {
 	if rn, ok := r.tools[name]; ok {
 		if rn.tool.Kind() != manifest.MCPTool {
 			return nil, "", 0, false
 		}
-		return rn.server, mcpToolName(rn.tool), toolTimeout(rn.tool.Config, nil, r.cfg.limits.Timeout), true
+		return rn.server, mcpToolName(rn.tool), toolTimeout(rn.tool.Config, rn.server.tool.Config, r.cfg.limits.Timeout), true
 	}
 	ut, ok := r.upstreamTool(ctx, name)
 	if !ok {
 		return nil, "", 0, false
 	}
-	return ut.server, ut.def.Name, r.cfg.limits.Timeout, true
+	return ut.server, ut.def.Name, toolTimeout(ut.server.tool.Config, nil, r.cfg.limits.Timeout), true
 }
 
 // argsObject checks that args is a JSON object (absent or null is {}),

@@ -26,7 +26,19 @@ type AddressError struct {
 }
 
 func (e *AddressError) Error() string {
-	return fmt.Sprintf("%s address %s refused (allow it in the configuration to reach it)", e.Kind, e.Addr)
+	return fmt.Sprintf("%s address %s refused (%s)", e.Kind, e.Addr, e.allowedBy())
+}
+
+// allowedBy names what lets a request reach an address of the error's
+// kind: judge's flag and the executor's option.
+func (e *AddressError) allowedBy() string {
+	switch e.Kind {
+	case "loopback":
+		return "judge's --allow-loopback flag (executor.WithAllowLoopback) allows it"
+	case "private", "link-local":
+		return "judge's --allow-private flag (executor.WithAllowPrivate) allows it"
+	}
+	return "no option allows it"
 }
 
 // Is makes errors.Is(err, ErrRefusedAddress) true.

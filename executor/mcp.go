@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -41,8 +42,9 @@ type upstream struct {
 	raw     *mcpstdio.Transport // the stdio session's transport, for calls around the SDK; nil over HTTP
 	proc    *exec.Cmd           // the stdio server process, nil over HTTP
 	exited  chan struct{}       // closed when proc has exited (or the HTTP session ended)
-	stderr  *capBuffer
-	tmu     sync.Mutex        // guards tools (the list-changed handler runs while mu may be held)
+	stderr  *stderrLog
+	failed  string            // why the last list failed; "" when it listed (or never ran)
+	tmu     sync.Mutex        // guards tools, raws and failed (the list-changed handler runs while mu may be held)
 	tools   []*mcp.Tool       // cached tools/list; nil when it must be asked again
 	raws    []json.RawMessage // the cached tools as the server sent them (stdio), else nil
 	starts  int
@@ -62,7 +64,7 @@ func (u *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
 	if u.sess != nil {
 		select {
 		case <-u.exited:
-			u.r.cfg.logger.Warn("MCP server ended; restarting", "server", u.tool.ID, "stderr", lastLine(u.stderr.String()))
+			u.r.cfg.logger.Warn("MCP server ended; restarting", "server", u.tool.ID, "stderr", u.stderr.lastLine())
 			u.teardown()
 		default:
 			return u.sess, nil
@@ -108,7 +110,9 @@ func (u *upstream) connect(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		u.stderr = &capBuffer{max: int(u.r.cfg.limits.MaxOutput)}
+		// The server's stderr goes to judge's log, never into an error
+		// a model reads.
+		u.stderr = &stderrLog{log: u.r.cfg.logger, server: id, max: u.r.cfg.limits.MaxOutput}
 		cmd.Stderr = u.stderr
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("starting MCP server %s: %w", id, err)
@@ -139,12 +143,18 @@ func (u *upstream) connect(ctx context.Context) error {
 	}
 	sess, err := client.Connect(sctx, tr, nil)
 	if err != nil {
+		proc := u.proc
 		u.kill()
 		u.proc, u.raw = nil, nil
+		if ps := exitState(proc); ps != nil && ps.Exited() {
+			// The server ended by itself: that is the cause, not the
+			// broken pipe the client saw.
+			return fmt.Errorf("MCP server %s exited (%s) before it answered initialize; its stderr is in judge's log", id, ps)
+		}
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return fmt.Errorf("MCP server %s did not start within its startup_timeout of %s: %w", id, timeout, ErrTimeout)
 		}
-		return fmt.Errorf("connecting to MCP server %s: %w%s", id, err, stderrHint(u.stderr))
+		return fmt.Errorf("connecting to MCP server %s: %w", id, err)
 	}
 	if u.proc == nil {
 		go func() { _ = sess.Wait(); close(exited) }()
@@ -335,10 +345,10 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 	res, err := sess.CallTool(cctx, params)
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w after %s", name, u.tool.ID, ErrTimeout, timeout)
+			return nil, timeoutError(name, u.tool.ID, timeout)
 		}
 		u.drop(sess)
-		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w%s", name, u.tool.ID, err, stderrHint(u.stderr))
+		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w", name, u.tool.ID, err)
 	}
 	return mcpAnswer(res), nil
 }
@@ -389,14 +399,14 @@ func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessag
 		var we *jsonrpc.Error
 		switch {
 		case cctx.Err() != nil && ctx.Err() == nil:
-			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w after %s", name, u.tool.ID, ErrTimeout, timeout)
+			return nil, timeoutError(name, u.tool.ID, timeout)
 		case errors.As(err, &we):
 			// The server answered with an error: the request's failure,
 			// as the SDK client reports it.
 			return nil, fmt.Errorf("tools/call %s of MCP server %s: %w", name, u.tool.ID, err)
 		}
 		u.drop(sess)
-		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w%s", name, u.tool.ID, err, stderrHint(u.stderr))
+		return nil, fmt.Errorf("tools/call %s of MCP server %s: %w", name, u.tool.ID, err)
 	}
 	if t := bytes.TrimSpace(res); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("tools/call %s of MCP server %s: the result is not a JSON object", name, u.tool.ID)
@@ -442,47 +452,116 @@ func normalizeJSON(v any) any {
 	return v
 }
 
-// capBuffer keeps the first max bytes written to it.
-type capBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
+// timeoutError is the error of a call that ran past its timeout: the
+// context that ended it has sent the upstream notifications/cancelled.
+func timeoutError(name, server string, timeout time.Duration) error {
+	return fmt.Errorf("tools/call %s of MCP server %s: %w: no answer within its timeout of %s (config.timeout of the mcp_server manifest, else judge's --timeout); judge cancelled the call upstream",
+		name, server, ErrTimeout, timeout)
 }
 
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := b.max - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(len(p), room)])
+// exitState is the state of a stdio server's process once it was
+// waited for; nil when there is none.
+func exitState(cmd *exec.Cmd) *os.ProcessState {
+	if cmd == nil {
+		return nil
 	}
-	return len(p), nil
+	return cmd.ProcessState
 }
 
-func (b *capBuffer) String() string {
-	if b == nil {
+// noteState logs a change of the server's state at listing: a failure
+// with its reason, once while it keeps failing, and the recovery.
+func (u *upstream) noteState(err error) {
+	why := ""
+	if err != nil {
+		why = err.Error()
+	}
+	u.tmu.Lock()
+	was := u.failed
+	u.failed = why
+	u.tmu.Unlock()
+	switch {
+	case (why == "") == (was == ""):
+		// No change of state: a server that keeps failing (each time
+		// with its own wording of the broken pipe) is logged once.
+	case why != "":
+		u.r.cfg.logger.Warn("MCP server left out", "server", u.tool.ID, "err", why)
+	default:
+		u.r.cfg.logger.Info("MCP server listed its tools again", "server", u.tool.ID)
+	}
+}
+
+// maxStderrLine is the longest stderr line logged whole; a longer one is
+// logged in pieces of this size.
+const maxStderrLine = 4096
+
+// stderrLog writes a stdio server's stderr to judge's log, a record per
+// line with the server's id, up to max bytes in all (a note says when
+// more was dropped), and keeps the last line for the restart's log.
+type stderrLog struct {
+	log    *slog.Logger
+	server string
+	max    int64
+
+	mu      sync.Mutex
+	partial []byte
+	logged  int64
+	last    string
+	dropped bool
+}
+
+func (s *stderrLog) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.partial = append(s.partial, p...)
+			if len(s.partial) >= maxStderrLine {
+				s.emit(s.partial[:maxStderrLine])
+				s.partial = append(s.partial[:0], s.partial[maxStderrLine:]...)
+			}
+			break
+		}
+		s.partial = append(s.partial, p[:i]...)
+		s.emit(s.partial)
+		s.partial = s.partial[:0]
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// emit logs one line; s.mu is held.
+func (s *stderrLog) emit(line []byte) {
+	l := strings.TrimSpace(string(line))
+	if l == "" {
+		return
+	}
+	s.last = l
+	if s.logged+int64(len(l)) > s.max {
+		if !s.dropped {
+			s.dropped = true
+			s.log.Warn("MCP server stderr over the cap; later lines not logged", "server", s.server, "cap_bytes", s.max)
+		}
+		return
+	}
+	s.logged += int64(len(l))
+	s.log.Info("MCP server stderr", "server", s.server, "line", l)
+}
+
+// lastLine is the last line the server wrote to stderr, at most 300
+// bytes; "" when none.
+func (s *stderrLog) lastLine() string {
+	if s == nil {
 		return ""
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.last
+	if len(l) > 300 {
+		l = l[:300]
 	}
-	if len(s) > 300 {
-		s = s[:300]
-	}
-	return s
-}
-
-func stderrHint(b *capBuffer) string {
-	if l := lastLine(b.String()); l != "" {
-		return " (server stderr: " + l + ")"
-	}
-	return ""
+	return l
 }
 
 func str(v any) string {

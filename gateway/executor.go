@@ -65,3 +65,14 @@ func (b runnerBackend) Call(ctx context.Context, name string, args json.RawMessa
 	}
 	return &Result{Raw: raw}, nil
 }
+
+// Failed is the executor's upstream servers that failed to start or list
+// at its last Tools (gateway.FailureReporter).
+func (b runnerBackend) Failed() []Skip {
+	fs := b.r.Failed()
+	out := make([]Skip, len(fs))
+	for i, f := range fs {
+		out[i] = Skip{Server: f.Tool, Reason: f.Reason}
+	}
+	return out
+}

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -119,6 +120,11 @@ type Options struct {
 	// reason and the progress say the same in a tenth of the bytes, which
 	// every client decodes on every call (see [Meta]).
 	FullMeta bool
+	// DrainTimeout is how long the calls in flight on stdio have to be
+	// answered once the client's input ends or the transport is told to
+	// drain (judge gateway on SIGTERM), before the session closes and
+	// cancels what is left; 0 closes it at once.
+	DrainTimeout time.Duration
 }
 
 // Skip is a tool left out of tools/list and why.
@@ -137,6 +143,10 @@ type Gateway struct {
 	// cat is the tool catalog of the last refresh, swapped whole: a call
 	// reads one consistent catalog without a lock.
 	cat atomic.Pointer[catalog]
+
+	failedMu sync.Mutex
+	failed   map[string]string // upstream servers failing at the last refresh, and why
+	retry    chan struct{}     // an upstream failed: RetryUpstreams wakes
 
 	refreshing sync.Mutex // held by Refresh
 
@@ -185,7 +195,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if name == "" {
 		name = "judge-gateway"
 	}
-	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log}
+	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log, retry: make(chan struct{}, 1)}
 	impl := &mcp.Implementation{Name: name, Version: ver}
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
@@ -207,6 +217,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	}
 	g.server = mcp.NewServer(impl, sopts)
 	g.proxyInit()
+	g.server.AddReceivingMiddleware(g.tellFailures)
 	if err := g.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -240,6 +251,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: list tools: %w", err)
 	}
+	g.noteUpstreams(ctx)
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)

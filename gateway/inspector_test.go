@@ -38,7 +38,7 @@ func TestInspectorCLI(t *testing.T) {
 	targets := map[sdkRun][]string{
 		{"everything", "stdio", false}: direct,
 		{"everything", "stdio", true}:  {judgeBin, "gateway", "--tools", f.registryFor(t, "everything", "")},
-		{"everything", "http", true}:   {strings.TrimSuffix(f.startGatewayHTTP(t, "everything", ""), "/") + "/mcp", "--transport", "http"},
+		{"everything", "http", true}:   {strings.TrimSuffix(strings.TrimSuffix(f.startGatewayHTTP(t, "everything", ""), "/mcp"), "/") + "/mcp", "--transport", "http"},
 	}
 	features := []struct {
 		name string

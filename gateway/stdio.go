@@ -29,12 +29,19 @@ import (
 // it came with the judge block added to its _meta, not decoded and
 // encoded again. The pipeline is the same on both paths (Gateway.call);
 // any other request takes the SDK's path.
+//
+// When the input ends, the calls in flight are answered (within
+// Options.DrainTimeout) before the session ends; the transport's Drain
+// method (interface{ Drain() }) does the same while the input is open,
+// for a gateway told to stop. A request the client cancels
+// (notifications/cancelled) gets no answer, and its upstream call is
+// cancelled.
 func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	sid := "mcp:" + id // what sessionID gives for the SDK's path
-	return &mcpstdio.Transport{Reader: r, Writer: w, SessionID: id, Answer: func(method string, params json.RawMessage, initialized bool) mcpstdio.Answerer {
+	return &mcpstdio.Transport{Reader: r, Writer: w, SessionID: id, DrainTimeout: g.opts.DrainTimeout, Answer: func(method string, params json.RawMessage, initialized bool) mcpstdio.Answerer {
 		if method != "tools/call" {
 			return nil
 		}

@@ -12,6 +12,8 @@
 //
 //	go run ./bench/gateway -n 3000
 //	go run ./bench/gateway -n 3000 -floor    # also a bare line-forwarding process (bench/gateway/forward)
+//	go run ./bench/gateway -n 2000 -http     # over streamable HTTP: judge gateway --http in front of a streamable-HTTP upstream
+//	go run ./bench/gateway -n 2000 -http -cpuprofile http.pprof && go tool pprof -top http.pprof
 //	go run ./bench/gateway -n 3000 -against /tmp/judge-main   # also another judge build, in the same blocks
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
 //	go run ./bench/gateway -n 3000 -profile-only -memprofile mem.pprof && go tool pprof -sample_index=alloc_space -top mem.pprof
@@ -61,6 +63,7 @@ func main() {
 	against := flag.String("against", "", "also measure this judge binary (another build, e.g. of main) as a second gateway in the same alternating blocks, so that two builds are compared under the same load")
 	fullMeta := flag.Bool("full-meta", false, "run the gateways with --full-meta: both ValidationResults in every answer's _meta.judge")
 	floor := flag.Bool("floor", false, "also measure a bare process forwarding lines to the same upstream (the floor of any out-of-process gateway), in the same alternating blocks")
+	overHTTP := flag.Bool("http", false, "measure over streamable HTTP instead: the client calls the upstream (serving streamable HTTP) directly and through judge gateway --http")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -79,6 +82,16 @@ func main() {
 		log.Fatal(err)
 	}
 
+	if *overHTTP {
+		bin := judgeBin
+		if *against != "" {
+			bin = *against // with -http, -against measures that build alone
+		}
+		if err := benchHTTP(ctx, dir, bin, upBin, *n, *block, *warmup, *cpuprofile); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *profileOnly {
 		if err := profile(ctx, dir, *cpuprofile, *memprofile, *n); err != nil {
 			log.Fatal(err)

@@ -8,14 +8,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
@@ -29,25 +30,30 @@ import (
 
 // gatewayParams are the flags of judge gateway.
 type gatewayParams struct {
-	tools          []string  // --tools: manifest directories
-	http           string    // --http: serve streamable HTTP on this address instead of stdio
-	exposeJudge    bool      // --expose-judge: offer validate, check_call, lint_tools
-	pins           string    // --pins: pin file; "" keeps pins in memory
-	refuseChanged  bool      // --refuse-changed
-	refusePoisoned bool      // --refuse-poisoned
-	allowLoopback  bool      // --allow-loopback: api tools may call loopback addresses
-	logLevel       *enumFlag // --log-level
-	config         string    // --config: the config file; "" = JUDGE_CONFIG or the default
-	compactBudget  int       // --compact-budget: 0 = results as the tools gave them
-	budgetGiven    bool      // --compact-budget was given: it wins over gateway.compact_budget
-	fullMeta       bool      // --full-meta: both ValidationResults in every answer's _meta.judge
+	tools          []string      // --tools: manifest directories
+	http           string        // --http: serve streamable HTTP on this address instead of stdio
+	exposeJudge    bool          // --expose-judge: offer validate, check_call, lint_tools
+	pins           string        // --pins: pin file; "" keeps pins in memory
+	refuseChanged  bool          // --refuse-changed
+	refusePoisoned bool          // --refuse-poisoned
+	allowLoopback  bool          // --allow-loopback: HTTP requests may reach loopback addresses
+	allowPrivate   bool          // --allow-private: HTTP requests may reach private and link-local addresses
+	timeout        time.Duration // --timeout: a call's timeout when its manifests give none
+	tokenEnv       string        // --token-env: the variable holding the --http bearer token
+	allowOrigins   []string      // --allow-origin: origins --http accepts besides loopback ones
+	logLevel       *enumFlag     // --log-level
+	config         string        // --config: the config file; "" = JUDGE_CONFIG or the default
+	compactBudget  int           // --compact-budget: 0 = results as the tools gave them
+	budgetGiven    bool          // --compact-budget was given: it wins over gateway.compact_budget
+	fullMeta       bool          // --full-meta: both ValidationResults in every answer's _meta.judge
 	stdin          io.Reader
 	stdout         io.Writer
 	getenv         func(string) string
 }
 
 func newGatewayParams() gatewayParams {
-	return gatewayParams{logLevel: newEnumFlag("info", "debug", "info", "warn", "error"), stdin: os.Stdin, stdout: os.Stdout, getenv: os.Getenv}
+	return gatewayParams{logLevel: newEnumFlag("info", "debug", "info", "warn", "error"), stdin: os.Stdin, stdout: os.Stdout, getenv: os.Getenv,
+		timeout: 30 * time.Second, tokenEnv: DefaultTokenEnv}
 }
 
 func initGateway(root *cobra.Command) {
@@ -78,9 +84,29 @@ JSON and images are never cut. Off (0) by default.
 Tool definitions are scanned for poisoning and upstream tools pinned
 (--pins FILE, or Redis with JUDGE_REDIS_URL, keeps the pins across restarts); --refuse-poisoned and
 --refuse-changed leave such tools out of tools/list. Sessions live in
-memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
+memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr, the
+stderr of stdio upstreams too (a record per line, with the server's id).
+
+A call's timeout is its manifest's config.timeout (an mcp_tool's, else its
+mcp_server's), else --timeout; a call past it is cancelled upstream
+(notifications/cancelled) and answered as failed. An upstream that fails
+to start or list is counted in the "gateway ready" log line, logged once
+until its state changes, told to clients as a log notification
+(notifications/message, logger "judge"), and retried with a backoff (1 s
+doubling to 1 min, jittered); its tools are offered once it lists them.
+A request the client cancels gets no answer. When stdin ends, or on
+SIGTERM or SIGINT, the calls in flight are answered (within the longest
+call timeout) before judge exits and stops the upstreams.
+
+With --http, streamable HTTP is served at http://ADDR/mcp (and at /, as
+before). When the variable --token-env names (default JUDGE_API_TOKEN) is
+set, every request needs "Authorization: Bearer <token>" (401 otherwise),
+as judge serve; a request whose Origin header is present and not allowed
+gets 403 (DNS rebinding): loopback origins are allowed when ADDR is a
+loopback address, others with --allow-origin.`,
 		Example: `  judge gateway --tools .ai/tools
   judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json
+  JUDGE_API_TOKEN=s3cret judge gateway --tools .ai/tools --http 0.0.0.0:8090 --allow-origin https://app.example.com
   judge gateway --tools .ai/tools --compact-budget 8000 --config judge.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -98,7 +124,11 @@ memory, or in Redis when JUDGE_REDIS_URL is set. Logs go to stderr.`,
 	f.StringVar(&params.pins, "pins", "", "file keeping the pins of upstream tool definitions across restarts (default: Redis with JUDGE_REDIS_URL, else memory)")
 	f.BoolVar(&params.refuseChanged, "refuse-changed", false, "leave out an upstream tool whose definition differs from its pin")
 	f.BoolVar(&params.refusePoisoned, "refuse-poisoned", false, "leave out a tool with an error-severity poisoning finding")
-	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let api tools call loopback addresses")
+	f.BoolVar(&params.allowLoopback, "allow-loopback", false, "let HTTP requests (api tools, HTTP upstream MCP servers) reach loopback addresses (127.0.0.0/8, ::1)")
+	f.BoolVar(&params.allowPrivate, "allow-private", false, "let HTTP requests (api tools, HTTP upstream MCP servers) reach private and link-local addresses")
+	f.DurationVar(&params.timeout, "timeout", params.timeout, "a call's timeout when its manifests give none (config.timeout of the mcp_tool or mcp_server)")
+	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "with --http: environment variable holding the bearer token every request needs; unset or empty leaves the endpoint open")
+	f.StringArrayVar(&params.allowOrigins, "allow-origin", nil, "with --http: an origin (https://host:port) whose browser requests are accepted besides loopback ones (repeatable; * accepts any)")
 	f.IntVar(&params.compactBudget, "compact-budget", 0, "character budget of the JSON a model reads of a result: a result over it is answered compacted by its fields (the entity asked about kept), with _meta.judge.compacted saying what was cut; 0 answers results whole (default 0, or gateway.compact_budget of the config file)")
 	f.BoolVar(&params.fullMeta, "full-meta", false, "put the check's and the outcome's whole ValidationResults in _meta.judge of every answer, not only when they have an issue to report")
 	f.Var(params.logLevel, "log-level", "log level")
@@ -136,6 +166,9 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
 	if len(params.tools) == 0 {
 		return badInputf("give --tools DIR: the registry whose tools the gateway serves")
+	}
+	if params.timeout <= 0 {
+		return badInputf("--timeout %s is not positive", params.timeout)
 	}
 	if params.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(gatewayGCPercent))
@@ -184,6 +217,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	var gw *gateway.Gateway
 	changed := make(chan string, 16)
 	runner, err := executor.New(ctx, reg, executor.WithLogger(logger), executor.WithAllowLoopback(params.allowLoopback),
+		executor.WithAllowPrivate(params.allowPrivate), executor.WithLimits(executor.Limits{Timeout: params.timeout}),
 		executor.WithToolsChanged(func(server string) {
 			select {
 			case changed <- server:
@@ -202,7 +236,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
-		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta}
+		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta, DrainTimeout: runner.LongestTimeout() + drainGrace}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
@@ -235,16 +269,37 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 			}
 		}
 	}()
-	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "sessions", store.String(), "pins", pinsAt,
-		"compact_budget", budget, "goal_model", len(callModel) > 0)
+	go gw.RetryUpstreams(ctx, time.Second, time.Minute)
+	failed := gw.FailedUpstreams()
+	why := map[string]string{}
+	for _, f := range failed {
+		why[f.Server] = f.Reason
+	}
+	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "upstreams_failed", len(failed), "failed", why,
+		"sessions", store.String(), "pins", pinsAt, "compact_budget", budget, "goal_model", len(callModel) > 0, "timeout", params.timeout.String())
+	drain := opts.DrainTimeout
 	if params.http == "" {
 		if params.getenv("GOMAXPROCS") == "" && params.stdin == io.Reader(os.Stdin) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(stdioProcs))
 		}
 		in, restore := pollable(params.stdin)
 		defer restore()
-		err := gw.Server().Run(ctx, gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout}))
-		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		// The session runs until its input ends; a signal (ctx) drains it
+		// instead of cutting it: the calls in flight are answered, within
+		// the drain timeout, then Run returns.
+		runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
+		defer cancelRun()
+		tr := gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout})
+		stopWatch := context.AfterFunc(ctx, func() {
+			logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
+			if d, ok := tr.(interface{ Drain() }); ok {
+				d.Drain()
+			}
+			time.AfterFunc(drain+drainGrace, cancelRun)
+		})
+		defer stopWatch()
+		err := gw.Server().Run(runCtx, tr)
+		if err != nil && runCtx.Err() == nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("gateway: %w", err)
 		}
 		return nil
@@ -253,11 +308,22 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if err != nil {
 		return badInputf("--http: %v", err)
 	}
+	token := ""
+	if params.tokenEnv != "" {
+		token = strings.TrimSpace(params.getenv(params.tokenEnv))
+	}
+	loopback := false
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
+		loopback = ap.Addr().Unmap().IsLoopback()
+	}
 	srv := &http.Server{
-		Handler:           mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return gw.Server() }, nil),
+		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	logger.Info("listening", "url", "http://"+ln.Addr().String()+"/")
+	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
+	if token == "" && !loopback {
+		logger.Warn("no API token: the MCP endpoint is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -265,11 +331,18 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return fmt.Errorf("gateway: %w", err)
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Shutdown stops accepting and waits for the requests in flight (a
+	// call's POST is answered in its request), within the drain timeout.
+	logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	_ = srv.Shutdown(sctx)
 	return nil
 }
+
+// drainGrace is added to the longest call timeout to bound a drain: the
+// gateway's own work on an answer and its write.
+const drainGrace = 5 * time.Second
 
 // budget is the compaction budget: --compact-budget when given, else the
 // config file's gateway.compact_budget, else 0 (off).

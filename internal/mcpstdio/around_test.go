@@ -144,8 +144,8 @@ func cancelled(t *testing.T, ended chan error) {
 
 // Answers run at once however many are in flight: with more calls held
 // than workers are kept idle, another call is answered; once they are
-// cancelled, each reports its end (and is answered with its error) and
-// the workers left serve the next calls.
+// cancelled, each reports its end (and is not answered, as the MCP spec
+// asks) and the workers left serve the next calls.
 func TestAnswerConcurrent(t *testing.T) {
 	t.Parallel()
 	var taken atomic.Int32
@@ -168,11 +168,8 @@ func TestAnswerConcurrent(t *testing.T) {
 	for range held {
 		cancelled(t, ended)
 	}
-	for range held { // each cancelled call is answered with its error
-		if m := readLine(t, r); m["error"] == nil || m["id"].(float64) < 100 {
-			t.Fatalf("a cancelled call's answer: %v", m)
-		}
-	}
+	// A cancelled call gets no answer (the MCP spec): the next message
+	// is the answer to the next call.
 	for i := range 3 * maxIdleWorkers {
 		send(t, w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"fast-now"}}`, 200+i))
 		if m := readLine(t, r); m["id"] != float64(200+i) || m["result"] == nil {

@@ -35,6 +35,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,6 +63,12 @@ type Transport struct {
 	// SessionID is the connection's session id (what ServerSession.ID
 	// returns); a stream has one session, so it may be empty.
 	SessionID string
+	// DrainTimeout, on a server's side (Answer set), is how long the
+	// requests in flight, the SDK's and Answer's, have to be answered once
+	// the input ends or Drain is called, before the SDK is told the
+	// stream ended (and closes the session, cancelling what is left). 0
+	// tells it at once.
+	DrainTimeout time.Duration
 
 	conn atomic.Pointer[conn]
 }
@@ -77,7 +84,8 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		limit = mcp.DefaultMaxLineLength
 	}
 	c := &conn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{}),
-		answer: t.Answer, readDone: make(chan struct{}), sid: t.SessionID, jobs: make(chan func())}
+		answer: t.Answer, readDone: make(chan struct{}), sid: t.SessionID, jobs: make(chan func()),
+		drainFor: t.DrainTimeout, drainStart: make(chan struct{}), drained: make(chan struct{}), settled: make(chan struct{}, 1)}
 	c.life, c.endLife = context.WithCancel(context.Background())
 	t.conn.Store(c)
 	// Read on a goroutine of its own, so that Close unblocks a Read
@@ -121,8 +129,18 @@ type conn struct {
 	ready      atomic.Bool
 	inflightMu sync.Mutex
 	inflight   map[jsonrpc.ID]context.CancelFunc
-	jobs       chan func()  // answers for an idle worker to run
-	idle       atomic.Int32 // workers waiting on jobs
+	// sdkInflight are the requests passed to the SDK and not answered
+	// yet; cancelled, those of either path the client cancelled
+	// (notifications/cancelled), whose answers are not sent.
+	sdkInflight map[jsonrpc.ID]bool
+	cancelled   map[jsonrpc.ID]bool
+	settled     chan struct{} // a request in flight was answered (buffered 1)
+	drainFor    time.Duration
+	drainOnce   sync.Once
+	drainStart  chan struct{} // closed when draining begins
+	drained     chan struct{} // closed when draining ends: Read returns io.EOF
+	jobs        chan func()   // answers for an idle worker to run
+	idle        atomic.Int32  // workers waiting on jobs
 
 	// The calls sent around the SDK (Transport.Call).
 	reqMeta   atomic.Pointer[[]byte] // the SDK's last per-request _meta (SEP-2575), as JSON members
@@ -204,6 +222,15 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 		}
 		if res.err != nil {
 			c.endCalls(res.err)
+			if c.answer != nil && errors.Is(res.err, io.EOF) {
+				// The client sent all it will: the requests in flight
+				// are answered before the SDK hears of the end.
+				c.drain()
+				select {
+				case <-c.drained:
+				case <-c.closed:
+				}
+			}
 		} else if !res.batch {
 			if took, answer := c.taken(res.msgs[0]); took {
 				if answer != nil {
@@ -211,6 +238,9 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 				}
 				continue
 			}
+		}
+		if res.err == nil && c.answer != nil {
+			c.trackRequests(res.msgs)
 		}
 		select {
 		case c.incoming <- res:
@@ -297,7 +327,7 @@ func (c *conn) taken(msg jsonrpc.Message) (took bool, answer func()) {
 			return false, nil
 		case m.Method == "notifications/cancelled":
 			c.cancelAnswer(m.Params)
-			return false, nil
+			return false, nil // the SDK cancels its own handler
 		case !m.ID.IsValid():
 			return false, nil
 		}
@@ -327,15 +357,117 @@ func (c *conn) respond(ctx context.Context, id jsonrpc.ID, fn Answerer) {
 	res, err := fn(ctx)
 	c.inflightMu.Lock()
 	cancel := c.inflight[id]
-	delete(c.inflight, id)
+	dropped := c.cancelled[id]
+	delete(c.cancelled, id)
 	c.inflightMu.Unlock()
 	if cancel != nil {
 		defer cancel()
 	}
-	if ctx.Err() != nil && c.life.Err() != nil {
-		return // the connection is gone
+	// The request stays in flight until its answer is written, so that a
+	// drain does not end the session before the write.
+	defer func() {
+		c.inflightMu.Lock()
+		delete(c.inflight, id)
+		c.inflightMu.Unlock()
+		c.settle()
+	}()
+	if dropped || ctx.Err() != nil && c.life.Err() != nil {
+		// A request the client cancelled gets no answer (the MCP spec:
+		// "receivers of a cancellation notification SHOULD NOT send a
+		// response for the cancelled request"); nor one whose connection
+		// is gone.
+		return
 	}
 	_ = c.writeResponse(id, res, err)
+}
+
+// trackRequests records the requests (with an id) passed to the SDK, to
+// be answered before a drain ends.
+func (c *conn) trackRequests(msgs []jsonrpc.Message) {
+	c.inflightMu.Lock()
+	defer c.inflightMu.Unlock()
+	for _, msg := range msgs {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			if c.sdkInflight == nil {
+				c.sdkInflight = map[jsonrpc.ID]bool{}
+			}
+			c.sdkInflight[req.ID] = true
+		}
+	}
+}
+
+// dropAnswer reports whether the answer to the request id must not go
+// out: the client cancelled the request.
+func (c *conn) dropAnswer(id jsonrpc.ID) bool {
+	c.inflightMu.Lock()
+	defer c.inflightMu.Unlock()
+	dropped := c.cancelled[id]
+	delete(c.cancelled, id)
+	return dropped
+}
+
+// sdkAnswered records that the SDK's answer to the request id was written
+// (or dropped).
+func (c *conn) sdkAnswered(id jsonrpc.ID) {
+	c.inflightMu.Lock()
+	_, tracked := c.sdkInflight[id]
+	delete(c.sdkInflight, id)
+	c.inflightMu.Unlock()
+	if tracked {
+		c.settle()
+	}
+}
+
+// settle signals that a request in flight was answered.
+func (c *conn) settle() {
+	select {
+	case c.settled <- struct{}{}:
+	default:
+	}
+}
+
+// pending is how many requests are in flight, on both paths.
+func (c *conn) pendingRequests() int {
+	c.inflightMu.Lock()
+	defer c.inflightMu.Unlock()
+	return len(c.inflight) + len(c.sdkInflight)
+}
+
+// drain begins draining, once: drained is closed when no request is in
+// flight any more, the drain timeout has passed, or the connection
+// closed.
+func (c *conn) drain() {
+	c.drainOnce.Do(func() {
+		close(c.drainStart)
+		go func() {
+			defer close(c.drained)
+			if c.drainFor <= 0 {
+				return
+			}
+			timer := time.NewTimer(c.drainFor)
+			defer timer.Stop()
+			for c.pendingRequests() > 0 {
+				select {
+				case <-c.settled:
+				case <-timer.C:
+					return
+				case <-c.closed:
+					return
+				}
+			}
+		}()
+	})
+}
+
+// Drain ends the session as if the input had ended, once the requests in
+// flight are answered (within DrainTimeout): the SDK's Read then returns
+// io.EOF, so that the server's Run returns. Messages that still come are
+// read and answered meanwhile. Drain does not block; it is for a server
+// told to stop (SIGTERM).
+func (t *Transport) Drain() {
+	if c := t.conn.Load(); c != nil {
+		c.drain()
+	}
 }
 
 // cancelAnswer ends the context of the answered request a
@@ -353,6 +485,12 @@ func (c *conn) cancelAnswer(params json.RawMessage) {
 	}
 	c.inflightMu.Lock()
 	cancel := c.inflight[id]
+	if cancel != nil || c.sdkInflight[id] {
+		if c.cancelled == nil {
+			c.cancelled = map[jsonrpc.ID]bool{}
+		}
+		c.cancelled[id] = true
+	}
 	c.inflightMu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -643,6 +781,8 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case res = <-c.incoming:
 	case <-c.closed:
 		return nil, io.EOF
+	case <-c.drained:
+		return nil, io.EOF
 	}
 	if res.err != nil {
 		return nil, res.err
@@ -717,6 +857,14 @@ func (c *conn) answered(resp *jsonrpc.Response) ([]*jsonrpc.Response, bool) {
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil {
+		// The request stays in flight until its answer is written, so
+		// that a drain does not end the session before the write.
+		defer c.sdkAnswered(resp.ID)
+		if c.dropAnswer(resp.ID) {
+			return nil // its request was cancelled: no answer
+		}
 	}
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.answer != nil && !c.ready.Load() {
 		c.initMu.Lock()

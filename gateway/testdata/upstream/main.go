@@ -4,14 +4,21 @@
 // that the gateway never forwarded a call. UPSTREAM_VARIANT=changed
 // changes the description of its "lookup" tool (a rug pull), and
 // UPSTREAM_VARIANT=poisoned hides instructions for the model in it (tool
-// poisoning).
+// poisoning). UPSTREAM_OPS=1 adds the tools "gate", which waits until a
+// FIFO is opened for writing or its call is cancelled (recorded as
+// "cancelled"), and "crash", which writes to stderr and exits.
+// UPSTREAM_HTTP=ADDR serves streamable HTTP on ADDR instead of stdio,
+// printing the endpoint's URL as its first line on stdout.
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"sync"
 	"syscall"
@@ -37,6 +44,10 @@ type lookupIn struct {
 }
 
 type empty struct{}
+
+type gateIn struct {
+	FIFO string `json:"fifo"`
+}
 
 func main() {
 	var mu sync.Mutex
@@ -85,6 +96,52 @@ func main() {
 			record("lookup", in)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"id":"` + in.ID + `","name":"record ` + in.ID + `"}`}}}, nil, nil
 		})
+	if os.Getenv("UPSTREAM_OPS") == "1" {
+		// gate waits until the FIFO named by its argument is opened for
+		// writing (a test releases it) or its call is cancelled, which it
+		// records as the tool "cancelled".
+		mcp.AddTool(s, &mcp.Tool{Name: "gate", Description: "Wait until released"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in gateIn) (*mcp.CallToolResult, any, error) {
+				record("gate", in)
+				opened := make(chan error, 1)
+				go func() {
+					f, err := os.Open(in.FIFO)
+					if err == nil {
+						f.Close()
+					}
+					opened <- err
+				}()
+				select {
+				case err := <-opened:
+					if err != nil {
+						return nil, nil, err
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+				case <-ctx.Done():
+					record("cancelled", map[string]string{"fifo": in.FIFO})
+					return nil, nil, ctx.Err()
+				}
+			})
+		// crash writes a line to stderr and exits.
+		mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Write to stderr and exit"},
+			func(_ context.Context, _ *mcp.CallToolRequest, _ empty) (*mcp.CallToolResult, any, error) {
+				record("crash", nil)
+				fmt.Fprintln(os.Stderr, "upstream internal trace: SECRET-STDERR-LINE /home/ops/.config")
+				os.Exit(3)
+				return nil, nil, nil
+			})
+	}
+	if addr := os.Getenv("UPSTREAM_HTTP"); addr != "" {
+		// Streamable HTTP on addr instead of stdio; the first line on
+		// stdout is the endpoint's URL.
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("http://" + ln.Addr().String() + "/mcp")
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+		log.Fatal(http.Serve(ln, h))
+	}
 	// Stdin is read through the runtime's poller, not in a blocking
 	// read(2): since Go 1.26, a goroutine that enters a blocking system
 	// call just as a garbage collection starts to stop the world holds the

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"runtime/pprof"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/executor"
+	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/manifest"
+)
+
+// benchHTTP measures the gateway over streamable HTTP: the test upstream
+// serves streamable HTTP (UPSTREAM_HTTP), judge gateway --http reaches it
+// as a streamable-http mcp_server, and the same go-sdk client calls "add"
+// directly and through the gateway in alternating blocks.
+func benchHTTP(ctx context.Context, dir, judgeBin, upBin string, n, block, warmup int, cpuFile string) error {
+	up := exec.Command(upBin)
+	up.Env = append(os.Environ(), "UPSTREAM_HTTP=127.0.0.1:0")
+	out, err := up.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := up.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = up.Process.Kill(); _ = up.Wait() }()
+	upURL, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("the upstream's URL: %w", err)
+	}
+	upURL = upURL[:len(upURL)-1]
+	hdir := filepath.Join(dir, "http")
+	if err := os.MkdirAll(hdir, 0o700); err != nil {
+		return err
+	}
+	reg := fmt.Sprintf("tool_id: up\ntool_type: mcp_server\nversion: \"1.0.0\"\nexecutor: http_client\ndescription: The benchmark's upstream MCP server over streamable HTTP\nconfig:\n  transport: streamable-http\n  url: %s\n  startup_timeout: 60\n", upURL)
+	if err := os.WriteFile(filepath.Join(hdir, "up.yaml"), []byte(reg), 0o600); err != nil {
+		return err
+	}
+	gw := exec.Command(judgeBin, "gateway", "--tools", hdir, "--http", "127.0.0.1:0", "--allow-loopback", "--log-level", "info")
+	logs, err := gw.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := gw.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = gw.Process.Signal(os.Interrupt); _ = gw.Wait() }()
+	gwURL := ""
+	sc := bufio.NewScanner(logs)
+	for gwURL == "" && sc.Scan() {
+		var line struct{ Msg, URL string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+			gwURL = line.URL
+		}
+	}
+	if gwURL == "" {
+		return fmt.Errorf("judge gateway --http did not say where it listens")
+	}
+	go func() { // keep draining the log
+		for sc.Scan() {
+		}
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	direct, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: upURL}, nil)
+	if err != nil {
+		return err
+	}
+	defer direct.Close()
+	through, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gwURL}, nil)
+	if err != nil {
+		return err
+	}
+	defer through.Close()
+	seq := 0
+	run := func(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
+		for range count {
+			seq++
+			start := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": seq, "b": 1}})
+			d := time.Since(start)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if res.IsError {
+				return fmt.Errorf("add failed on %s", name)
+			}
+			if checkMeta {
+				if m, _ := res.Meta[gateway.MetaKey].(map[string]any); m["status"] != "SATISFIED" {
+					return fmt.Errorf("the gateway's answer lacks the outcome: %v", res.Meta)
+				}
+			}
+			if out != nil {
+				*out = append(*out, d)
+			}
+		}
+		return nil
+	}
+	if err := run("direct", direct, warmup, nil, false); err != nil {
+		return err
+	}
+	if err := run("gateway", through, warmup, nil, true); err != nil {
+		return err
+	}
+	var dd, gd []time.Duration
+	for len(gd) < n {
+		k := min(block, n-len(gd))
+		if err := run("direct", direct, k, &dd, false); err != nil {
+			return err
+		}
+		if err := run("gateway", through, k, &gd, true); err != nil {
+			return err
+		}
+	}
+	dp50, dp99, gp50, gp99 := pct(dd, 50), pct(dd, 99), pct(gd, 50), pct(gd, 99)
+	fmt.Printf("calls per path: %d (streamable HTTP upstream tool 'add'; client to judge gateway --http, which calls the upstream over streamable HTTP)\n", n)
+	fmt.Printf("direct:  p50 %8s  p99 %8s\n", us(dp50), us(dp99))
+	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
+	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
+	summary, _ := json.Marshal(map[string]any{"transport": "streamable-http", "n": n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
+		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(), "added_p99_us": (gp99 - dp99).Microseconds()})
+	fmt.Println(string(summary))
+	if cpuFile != "" {
+		return profileHTTP(ctx, hdir, cpuFile, n)
+	}
+	return nil
+}
+
+// profileHTTP runs the gateway in this process, served over streamable
+// HTTP on loopback in front of the upstream at upURL, and calls it n
+// times under the CPU profiler (written to cpuFile).
+func profileHTTP(ctx context.Context, hdir, cpuFile string, n int) error {
+	reg, err := manifest.LoadDirs(ctx, hdir)
+	if err != nil {
+		return err
+	}
+	runner, err := executor.New(ctx, reg, executor.WithAllowLoopback(true))
+	if err != nil {
+		return err
+	}
+	defer runner.Close()
+	if os.Getenv("GOGC") == "" { // as judge gateway runs
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
+	g, err := gateway.New(ctx, gateway.FromRunner(runner), gateway.Options{})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: g.HTTPHandler(gateway.HTTPOptions{Loopback: true})}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + gateway.HTTPPath}, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	for i := range 200 {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(cpuFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	start := time.Now()
+	for i := range n {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("in-process gateway over HTTP (profiled, client and upstream client in this process): %s per call\n", us(time.Since(start)/time.Duration(n)))
+	return nil
+}
