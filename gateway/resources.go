@@ -229,30 +229,12 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 			return r.Resources, r.NextCursor, nil
 		},
 		func(server string, items []*mcp.Resource) {
-			g.up.mu.Lock()
-			defer g.up.mu.Unlock()
-			for _, r := range items {
-				if _, ok := g.up.resOwner[r.URI]; !ok && len(g.up.resOwner) < maxOwners {
-					g.up.resOwner[r.URI] = server
-				}
-			}
+			noteOwners(g, g.up.resOwner, server, items, func(r *mcp.Resource) string { return r.URI })
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*mcp.Resource, 0, len(items))
-	for _, r := range items {
-		issues, drop := g.scanned("resource", r.URI, r)
-		if drop {
-			continue
-		}
-		if len(issues) > 0 {
-			c := *r
-			c.Meta = withFindings(r.Meta, issues)
-			r = &c
-		}
-		out = append(out, r)
-	}
+	out := scanList(g, "resource", items, func(r *mcp.Resource) string { return r.URI }, func(r *mcp.Resource) *mcp.Meta { return &r.Meta })
 	return &mcp.ListResourcesResult{Resources: out, NextCursor: next}, nil
 }
 
@@ -270,31 +252,46 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 			return r.ResourceTemplates, r.NextCursor, nil
 		},
 		func(server string, items []*mcp.ResourceTemplate) {
-			g.up.mu.Lock()
-			defer g.up.mu.Unlock()
-			for _, r := range items {
-				if _, ok := g.up.tmplOwner[r.URITemplate]; !ok && len(g.up.tmplOwner) < maxOwners {
-					g.up.tmplOwner[r.URITemplate] = server
-				}
-			}
+			noteOwners(g, g.up.tmplOwner, server, items, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*mcp.ResourceTemplate, 0, len(items))
+	out := scanList(g, "resource template", items, func(r *mcp.ResourceTemplate) string { return r.URITemplate }, func(r *mcp.ResourceTemplate) *mcp.Meta { return &r.Meta })
+	return &mcp.ListResourceTemplatesResult{ResourceTemplates: out, NextCursor: next}, nil
+}
+
+// noteOwners records, under the upstreams' lock, which server listed each
+// of items (by key) first, up to maxOwners entries.
+func noteOwners[T any](g *Gateway, owners map[string]string, server string, items []*T, key func(*T) string) {
+	g.up.mu.Lock()
+	defer g.up.mu.Unlock()
 	for _, r := range items {
-		issues, drop := g.scanned("resource template", r.URITemplate, r)
+		if _, ok := owners[key(r)]; !ok && len(owners) < maxOwners {
+			owners[key(r)] = server
+		}
+	}
+}
+
+// scanList runs the poisoning scan over listed items of one kind: an item
+// the scan refuses is left out, one with findings is copied with them in
+// its _meta (meta points at the copy's _meta).
+func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, meta func(*T) *mcp.Meta) []*T {
+	out := make([]*T, 0, len(items))
+	for _, r := range items {
+		issues, drop := g.scanned(kind, key(r), r)
 		if drop {
 			continue
 		}
 		if len(issues) > 0 {
 			c := *r
-			c.Meta = withFindings(r.Meta, issues)
+			m := meta(&c)
+			*m = withFindings(*m, issues)
 			r = &c
 		}
 		out = append(out, r)
 	}
-	return &mcp.ListResourceTemplatesResult{ResourceTemplates: out, NextCursor: next}, nil
+	return out
 }
 
 // resourceServers are the upstreams to send a request about uri to, in
