@@ -65,8 +65,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe gives each request its id, counts it in the metrics and logs one
-// line for it when it is answered.
+// observe gives each request its id, counts it in the metrics, starts its
+// span when Options.Telemetry exports (continuing the traceparent header's
+// trace) and logs one line for it when it is answered.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -77,6 +78,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if s.paths[r.URL.Path] {
 			route = r.URL.Path
 		}
+		r, endSpan := s.opts.Telemetry.StartHTTPServer(r, route)
 		sw := &statusWriter{ResponseWriter: w}
 		s.metrics.inFlight.Inc()
 		defer func() {
@@ -85,6 +87,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
+			endSpan(status)
 			d := time.Since(start)
 			s.metrics.observeRequest(route, r.Method, status, d)
 			level := slog.LevelInfo

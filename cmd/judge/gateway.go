@@ -163,7 +163,11 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	tel, logger, flush, err := startTelemetry(ctx, slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if err != nil {
+		return err
+	}
+	defer flush()
 	if len(params.tools) == 0 {
 		return badInputf("give --tools DIR: the registry whose tools the gateway serves")
 	}
@@ -236,7 +240,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
-		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta, DrainTimeout: runner.LongestTimeout() + drainGrace}
+		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta, DrainTimeout: runner.LongestTimeout() + drainGrace, Telemetry: tel}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
@@ -245,7 +249,11 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	if params.exposeJudge {
-		engine, err := judge.New()
+		var eopts []judge.Option
+		if tel.Enabled() {
+			eopts = append(eopts, judge.WithTracerProvider(tel.TracerProvider))
+		}
+		engine, err := judge.New(eopts...)
 		if err != nil {
 			return err
 		}

@@ -121,8 +121,15 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	tel, logger, flush, err := startTelemetry(ctx, slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if err != nil {
+		return err
+	}
+	defer flush()
 	var opts []judge.Option
+	if tel.Enabled() {
+		opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
+	}
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)
 	}
@@ -237,6 +244,6 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
-		Calls: calls, Tools: tools, Registry: &conv})
+		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel})
 	return srv.Serve(ctx, ln)
 }
