@@ -64,7 +64,7 @@ type (
 		} `json:"events"`
 	}
 	otlpKeyValue struct {
-		Key   string        `json:"key"`
+		Key   string       `json:"key"`
 		Value otlpAnyValue `json:"value"`
 	}
 	otlpAnyValue struct {
