@@ -223,6 +223,30 @@ type jtrace struct {
 	} `json:"processes"`
 }
 
+// render draws the trace as a tree under root (a span id): each span's
+// name, kind, duration and tags, for the test's log and the docs.
+func (tr jtrace) render(root string) string {
+	var sb strings.Builder
+	var walk func(parent string, depth int)
+	walk = func(parent string, depth int) {
+		for _, s := range tr.Spans {
+			if s.parent() != parent {
+				continue
+			}
+			fmt.Fprintf(&sb, "%s%s  [%v, %dµs, span %s]\n", strings.Repeat("    ", depth), s.OperationName, s.tag("span.kind"), s.Duration, s.SpanID)
+			for _, t := range s.Tags {
+				if t.Key != "span.kind" && t.Key != "otel.scope.name" {
+					fmt.Fprintf(&sb, "%s    %s = %v\n", strings.Repeat("    ", depth), t.Key, t.Value)
+				}
+			}
+			walk(s.SpanID, depth+1)
+		}
+	}
+	fmt.Fprintf(&sb, "(caller's span %s, in the MCP request's _meta)\n", root)
+	walk(root, 1)
+	return sb.String()
+}
+
 // byName returns the trace's span named name; the test fails without one.
 func (tr jtrace) byName(t *testing.T, name string) jspan {
 	t.Helper()
@@ -557,6 +581,7 @@ func TestOtelGatewayJaeger(t *testing.T) {
 					t.Errorf("%s: %s = %v, want %v", server, k, got, v)
 				}
 			}
+			t.Logf("trace %s as Jaeger answers it:\n%s", traceID, tr.render(callerSpan))
 			if srv.tag("gen_ai.tool.call.arguments") != nil {
 				t.Errorf("the arguments were recorded without OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
 			}
