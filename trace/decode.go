@@ -32,6 +32,11 @@ type Conversation struct {
 	// RunError is the error the run recorded when it crashed (tau-bench:
 	// info.error and info.traceback, and no messages); nil otherwise.
 	RunError *RunError `json:"run_error,omitempty"`
+	// Tools are the definitions of the tools the conversation's model was
+	// offered, as a JSON array of OpenAI function tools, when the input
+	// recorded them (an OpenTelemetry trace's gen_ai.tool.definitions or
+	// OpenInference's llm.tools); nil otherwise. See ToolDefinitions.
+	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
 // RunError is the error a recorded run ended with, as its record gives it.

@@ -268,6 +268,9 @@ func spanConversation(id string, spans []otlpSpan) (Conversation, bool, error) {
 		return c, false, nil
 	}
 	c.Messages = lastMsgs
+	if last != nil {
+		c.Tools = spanTools(last.attrs)
+	}
 	answered := map[string]bool{}
 	called := map[string]bool{}
 	for _, m := range c.Messages {
@@ -565,5 +568,75 @@ func jsonText(v any) json.RawMessage {
 	if err != nil {
 		return json.RawMessage("{}")
 	}
+	return b
+}
+
+// spanTools are the tool definitions a model call span recorded, as a
+// JSON array: GenAI's gen_ai.tool.definitions (a JSON text or a list), or
+// OpenInference's llm.tools.N.tool.json_schema; nil when none.
+func spanTools(a map[string]any) json.RawMessage {
+	var list []any
+	switch v := a["gen_ai.tool.definitions"].(type) {
+	case string:
+		if json.Unmarshal([]byte(v), &list) != nil {
+			return nil
+		}
+	case []any:
+		list = v
+	}
+	if list == nil {
+		for i := 0; i < 1000; i++ {
+			s := str(a["llm.tools."+strconv.Itoa(i)+".tool.json_schema"])
+			if s == "" {
+				break
+			}
+			var d any
+			if json.Unmarshal([]byte(s), &d) != nil {
+				return nil
+			}
+			list = append(list, d)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// ToolDefinitions merges the tool definitions the conversations recorded
+// (Conversation.Tools), the first definition of each name kept, into one
+// JSON array for toolcall.ParseDefinitions; nil when none recorded any.
+func ToolDefinitions(convs []Conversation) json.RawMessage {
+	var out []json.RawMessage
+	seen := map[string]bool{}
+	for _, c := range convs {
+		var list []json.RawMessage
+		if json.Unmarshal(c.Tools, &list) != nil {
+			continue
+		}
+		for _, d := range list {
+			var named struct {
+				Name     string `json:"name"`
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			}
+			_ = json.Unmarshal(d, &named)
+			name := cmp.Or(named.Function.Name, named.Name)
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(out)
 	return b
 }
