@@ -69,6 +69,15 @@ func Disabled() *Telemetry {
 	return &Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()}
 }
 
+// ForProvider returns a Telemetry that starts spans from tp, a provider
+// the caller made and shuts down itself (Shutdown does nothing): for a
+// program that already has its OpenTelemetry SDK set up, and for tests.
+// capture is CaptureContent.
+func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
+	return &Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
+		shutdown: func(context.Context) error { return nil }}
+}
+
 // Propagator is the W3C Trace Context and Baggage propagator judge reads
 // and writes, in HTTP headers and in MCP params._meta.
 func Propagator() propagation.TextMapPropagator {
