@@ -103,7 +103,12 @@ before). When the variable --token-env names (default JUDGE_API_TOKEN) is
 set, every request needs "Authorization: Bearer <token>" (401 otherwise),
 as judge serve; a request whose Origin header is present and not allowed
 gets 403 (DNS rebinding): loopback origins are allowed when ADDR is a
-loopback address, others with --allow-origin.`,
+loopback address, others with --allow-origin.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables) every
+tools/call is a span continuing the trace of the request's params._meta
+traceparent, and the upstream call carries the gateway's context in its own
+_meta (docs/observability.md).`,
 		Example: `  judge gateway --tools .ai/tools
   judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json
   JUDGE_API_TOKEN=s3cret judge gateway --tools .ai/tools --http 0.0.0.0:8090 --allow-origin https://app.example.com

@@ -82,7 +82,9 @@ not checked without one. The file's serve section gives --addr, --schemas,
 max_in_flight, max_in_flight_bytes, max_body_bytes, read_timeout), when they
 are not given; its registry section declares
 tool types, primitives and fields for --tools and POST /v1/tools/lint. Logs are JSON lines on
-stderr. SIGINT or SIGTERM shuts
+stderr. With OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables)
+every request is a span, continuing its traceparent header's trace, exported
+over OTLP (docs/observability.md). SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
   curl -H 'Authorization: Bearer s3cret' -H 'Content-Type: application/json' --data @examples/request.json http://127.0.0.1:8080/validate`,
