@@ -108,6 +108,12 @@ func TestOTLPShapes(t *testing.T) {
 		{"flattened prompt", span(kv("gen_ai.prompt.0.role", `"user"`) + "," + kv("gen_ai.prompt.0.content", `"hi"`) + "," + kv("gen_ai.completion.0.role", `"assistant"`) + "," +
 			kv("gen_ai.completion.0.tool_calls.0.name", `"t"`) + "," + kv("gen_ai.completion.0.tool_calls.0.arguments", `"{\"a\":1}"`)),
 			"user:hi assistant:t{\"a\":1}"},
+		{"openinference tool span", span(kv("openinference.span.kind", `"TOOL"`) + "," + kv("tool.name", `"lookup"`) + "," + kv("input.value", `"{\"q\":\"x\"}"`) + "," + kv("output.value", `"found"`)),
+			"assistant:lookup{\"q\":\"x\"} tool:found"},
+		{"events", `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"aa","spanId":"bb","name":"chat","events":[` +
+			`{"name":"gen_ai.user.message","attributes":[` + kv("content", `"weather?"`) + `]},` +
+			`{"name":"gen_ai.choice","attributes":[` + kv("message", `"{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c\",\"function\":{\"name\":\"w\",\"arguments\":\"{}\"}}]}"`) + `]}]}]}]}]}`,
+			"user:weather? assistant:w{}"},
 		{"no genai span", span(kv("http.route", `"/"`)), "none of the 1 spans"},
 		{"bad messages", span(kv("gen_ai.input.messages", `"[{\"parts\":[]}]"`)), "gen_ai.input.messages[0] has no role"},
 		{"not json messages", span(kv("gen_ai.input.messages", `"[{"`)), "gen_ai.input.messages is not JSON"},
