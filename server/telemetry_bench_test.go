@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/telemetry"
 )
 
@@ -17,14 +19,22 @@ import (
 // span export off (no Telemetry: no span is started) and on (every
 // request's spans batched and sent by the OTLP/HTTP exporter to a loopback
 // receiver that reads and discards them), the request carrying a
-// traceparent. docs/observability.md gives the figures.
+// traceparent; "large" posts the bench corpus's large document (from
+// ../shared) instead. docs/observability.md gives the figures.
 func BenchmarkValidateTelemetry(b *testing.B) {
-	for _, export := range []bool{false, true} {
-		name := "off"
-		if export {
-			name = "on"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		export bool
+		large  bool
+	}{{"off", false, false}, {"on", true, false}, {"large/off", false, true}, {"large/on", true, true}} {
+		export := c.export
+		b.Run(c.name, func(b *testing.B) {
+			body := inlineToolOutput
+			if c.large {
+				lc := sharedtest.LoadBenchCorpus(b).Large
+				r, _ := json.Marshal(map[string]any{"output": json.RawMessage(lc.Valid), "expected_schema": lc.Schema})
+				body = string(r)
+			}
 			var opts []judge.Option
 			var tel *telemetry.Telemetry
 			var received atomic.Int64
@@ -46,10 +56,10 @@ func BenchmarkValidateTelemetry(b *testing.B) {
 			defer ts.Close()
 			client := ts.Client()
 			client.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
-			b.SetBytes(int64(len(inlineToolOutput)))
+			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				req, _ := http.NewRequest(http.MethodPost, ts.URL+"/validate", strings.NewReader(inlineToolOutput))
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+"/validate", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
 				resp, err := client.Do(req)
