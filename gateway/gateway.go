@@ -574,7 +574,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
 	rctx, done := g.inFlight(ctx, sid, name, reqMeta)
-	rctx, endRun := g.traceRun(rctx, name)
+	rctx, endRun := g.traceRun(rctx, name, reqMeta)
 	res, err := g.backend.Call(rctx, name, norm)
 	endRun(res, err)
 	done()

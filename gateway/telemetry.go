@@ -137,9 +137,22 @@ func noteOutcome(ctx context.Context, oc *toolcall.Outcome) {
 // "tools/call {tool}" for an upstream MCP server's tool, whose context the
 // upstream request carries in its _meta, or an INTERNAL "execute_tool
 // {tool}" for a registry tool. The returned function ends it.
-func (g *Gateway) traceRun(ctx context.Context, name string) (context.Context, func(*Result, error)) {
+//
+// Without telemetry, the caller's own traceparent, tracestate and baggage
+// (reqMeta's) go to an upstream MCP server as they came, so that the
+// caller's trace goes on through a gateway that records none of it.
+func (g *Gateway) traceRun(ctx context.Context, name string, reqMeta map[string]any) (context.Context, func(*Result, error)) {
 	t := g.opts.Telemetry
 	if !t.Enabled() {
+		if _, ok := reqMeta["traceparent"].(string); ok && g.catalog().servers[name] != "" {
+			pass := map[string]string{}
+			for _, k := range telemetry.MetaKeys {
+				if v, ok := reqMeta[k].(string); ok {
+					pass[k] = v
+				}
+			}
+			ctx = executor.WithRequestMeta(ctx, pass)
+		}
 		return ctx, func(*Result, error) {}
 	}
 	server := g.catalog().servers[name]

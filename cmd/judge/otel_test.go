@@ -601,6 +601,50 @@ func TestOtelGatewayJaeger(t *testing.T) {
 	}
 }
 
+// TestGatewayPassesTraceparent calls a tool through judge gateway with
+// no OTEL_* variable set: the gateway records no span, and the upstream
+// receives the caller's traceparent, tracestate and baggage as they came,
+// so that the caller's trace goes on past it.
+func TestGatewayPassesTraceparent(t *testing.T) {
+	t.Parallel()
+	reg := metaEchoRegistry(t)
+	cmd := exec.Command(judgeBin(t), "gateway", "--tools", reg)
+	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=", "OTEL_TRACES_EXPORTER=")
+	var errs bytes.Buffer
+	cmd.Stderr = &errs
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "otel-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, errs.String())
+	}
+	defer cs.Close()
+	tp, _, _ := newTraceparent()
+	want := map[string]any{"traceparent": tp, "tracestate": "vendor=abc", "baggage": "user=ada"}
+	meta := mcp.Meta{}
+	for k, v := range want {
+		meta[k] = v
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "meta_echo", Arguments: map[string]any{"note": "untraced"}, Meta: meta})
+	if err != nil || res.IsError {
+		t.Fatalf("meta_echo: %v %+v", err, res)
+	}
+	var echoed struct {
+		Meta map[string]any `json:"meta"`
+	}
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &echoed); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range want {
+		if echoed.Meta[k] != v {
+			t.Errorf("the upstream received %s = %v, want the caller's %v", k, echoed.Meta[k], v)
+		}
+	}
+	if strings.Contains(errs.String(), "exporting traces") {
+		t.Errorf("the gateway exports traces without the variables:\n%s", errs.String())
+	}
+}
+
 // connectGatewayHTTP starts the gateway with --http on a loopback port
 // and connects over streamable HTTP once it logs where it listens.
 func connectGatewayHTTP(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
