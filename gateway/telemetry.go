@@ -190,50 +190,9 @@ func (g *Gateway) traceHTTP(next http.Handler) http.Handler {
 	if !t.Enabled() {
 		return next
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, end := t.StartHTTPServer(r, HTTPPath)
-		r = r.WithContext(withTransport(r.Context(), "tcp"))
-		sw := &statusRecorder{ResponseWriter: w}
-		defer func() { end(sw.code()) }()
-		next.ServeHTTP(sw, r)
-	})
-}
-
-// statusRecorder records a response's status.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// Flush passes flushes on, for the streamed (SSE) answers.
-func (s *statusRecorder) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-func (s *statusRecorder) code() int {
-	if s.status == 0 {
-		return http.StatusOK
-	}
-	return s.status
+	return t.Handler(func(string) string { return HTTPPath }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(withTransport(r.Context(), "tcp")))
+	}))
 }
 
 // toolCallID is the model's id of the call when the client gives it, as

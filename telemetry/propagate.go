@@ -130,3 +130,57 @@ func (l logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (l logHandler) WithGroup(name string) slog.Handler { return logHandler{l.Handler.WithGroup(name)} }
+
+// Handler wraps next so that each request gets its SERVER span (see
+// [Telemetry.StartHTTPServer]) for the whole of its handling, the
+// middleware inside next included, so that their log lines carry its ids.
+// route labels a request by its path, bounded to the routes served. With
+// t nil or exporting nothing, next is returned as it is.
+func (t *Telemetry) Handler(route func(path string) string, next http.Handler) http.Handler {
+	if !t.Enabled() {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, end := t.StartHTTPServer(r, route(r.URL.Path))
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() { end(sw.code()) }()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// statusWriter records a response's status.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 && code >= 200 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Flush passes flushes on, for streamed (SSE) answers.
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusWriter) code() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}
