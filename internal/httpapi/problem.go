@@ -112,10 +112,18 @@ func (e *UpstreamError) Error() string { return e.Msg }
 // Unwrap returns the cause.
 func (e *UpstreamError) Unwrap() error { return e.Err }
 
-// WriteError answers r with the problem err maps to, logging the error to
-// log when it is the server's fault. A 503 carries Retry-After; a 408
-// closes the connection, whose body was not read whole.
+// WriteError answers r with the problem err maps to (see [ProblemFor]).
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	p := ProblemFor(w, r, log, err)
+	WriteJSON(w, p.Status, api.MediaTypeProblem, p)
+}
+
+// ProblemFor returns the completed problem err maps to, for a front end
+// that writes it with members of its own, having set the headers it goes
+// with and logged err to log when it is the server's fault. A 503 carries
+// Retry-After; a 408 closes the connection, whose body was not read
+// whole.
+func ProblemFor(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) api.Problem {
 	p := ProblemOf(r.Context(), err)
 	switch p.Status {
 	case http.StatusServiceUnavailable:
@@ -127,12 +135,20 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	case http.StatusUnsupportedMediaType:
 		w.Header().Set("Accept-Post", api.MediaTypeJSON)
 	}
-	WriteProblem(w, r, p)
+	Complete(r, &p)
+	return p
 }
 
-// WriteProblem completes p (type, title, instance, request id) and writes
-// it as application/problem+json.
+// WriteProblem completes p (see [Complete]) and writes it as
+// application/problem+json.
 func WriteProblem(w http.ResponseWriter, r *http.Request, p api.Problem) {
+	Complete(r, &p)
+	WriteJSON(w, p.Status, api.MediaTypeProblem, p)
+}
+
+// Complete fills what p lacks: its code from its status, its type and
+// title from its code, the request's path as instance and its id.
+func Complete(r *http.Request, p *api.Problem) {
 	if p.Code == "" {
 		p.Code = CodeOfStatus(p.Status)
 	}
@@ -142,7 +158,6 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, p api.Problem) {
 	}
 	p.Instance = r.URL.Path
 	p.RequestID = RequestIDFrom(r.Context())
-	WriteJSON(w, p.Status, api.MediaTypeProblem, p)
 }
 
 // CodeOfStatus is the code of a problem known only by its status, as the
