@@ -62,6 +62,13 @@ type upstream struct {
 
 func newUpstream(t testing.TB, sc script) *upstream {
 	t.Helper()
+	return newUpstreamFunc(t, func([]byte) script { return sc })
+}
+
+// newUpstreamFunc serves, for each request, the script pick makes of its
+// body.
+func newUpstreamFunc(t testing.TB, pick func(body []byte) script) *upstream {
+	t.Helper()
 	u := &upstream{cancelled: make(chan struct{}, 16)}
 	u.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -69,6 +76,7 @@ func newUpstream(t testing.TB, sc script) *upstream {
 		u.auth = append(u.auth, r.Header.Get("Authorization"))
 		u.bodies = append(u.bodies, body)
 		u.mu.Unlock()
+		sc := pick(body)
 		if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
 			http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 			return
