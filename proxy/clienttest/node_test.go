@@ -1,4 +1,4 @@
-package proxy
+package clienttest
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentjudge/judge/proxy"
+	"github.com/agentjudge/judge/proxy/proxytest"
 )
 
 // nodeResult is what testdata/node/client.mjs prints.
@@ -18,7 +21,7 @@ type nodeResult struct {
 	Content   map[string]string                                 `json:"content"`
 	ToolCalls map[string][]struct{ ID, Name, Arguments string } `json:"toolCalls"`
 	Finish    map[string]string                                 `json:"finish"`
-	Judge     *Report                                           `json:"judge"`
+	Judge     *proxy.Report                                     `json:"judge"`
 	Usage     *struct {
 		CompletionTokens int64 `json:"completion_tokens"`
 	} `json:"usage"`
@@ -36,7 +39,7 @@ func runNode(t *testing.T, base string, req map[string]any) nodeResult {
 	if err != nil {
 		t.Skip("node is not installed")
 	}
-	dir, _ := filepath.Abs(filepath.Join("testdata", "node"))
+	dir, _ := filepath.Abs(filepath.Join("..", "testdata", "node"))
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "openai", "package.json")); err != nil {
 		t.Skip("the openai npm client is not installed: run (cd proxy/testdata/node && npm ci), as scripts/test does")
 	}
@@ -65,7 +68,7 @@ func runNode(t *testing.T, base string, req map[string]any) nodeResult {
 
 func airlineToolsJSON(t *testing.T) []any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
 	if err != nil {
 		t.Skipf("../shared/testdata/agent-traces is absent: %v", err)
 	}
@@ -84,34 +87,34 @@ func TestOpenAINodeClient(t *testing.T) {
 
 	t.Run("parallel tool calls stopped", func(t *testing.T) {
 		t.Parallel()
-		sc := script{choices: []choiceScript{{calls: airlineCalls}}, fragment: 5}
-		sc.holdAfter = 1 + len(split(airlineCalls[0].args, 5)) + 1 + len(split(airlineCalls[1].args, 5)) + 1
-		up := newUpstream(t, sc)
-		_, base := startProxy(t, up.URL, Stop)
-		res := runNode(t, base, map[string]any{"model": fakeModel, "messages": msgs, "tools": tools, "stream": true})
+		sc := proxytest.Script{Choices: []proxytest.Choice{{Calls: airlineCalls}}, Fragment: 5}
+		sc.HoldAfter = 1 + len(proxytest.Split(airlineCalls[0].Args, 5)) + 1 + len(proxytest.Split(airlineCalls[1].Args, 5)) + 1
+		up := proxytest.New(t, sc)
+		_, base := startProxy(t, up.URL, proxy.Stop)
+		res := runNode(t, base, map[string]any{"model": proxytest.Model, "messages": msgs, "tools": tools, "stream": true})
 		if res.Error != nil {
 			t.Fatalf("client error %+v", res.Error)
 		}
 		select {
-		case <-up.cancelled:
+		case <-up.Cancelled:
 		case <-time.After(15 * time.Second):
 			t.Fatal("the upstream was not cancelled")
 		}
-		if res.Judge == nil || !res.Judge.Stopped || res.Finish["0"] != FinishStopped || !strings.Contains(res.Judge.RepairText, "cabin") {
+		if res.Judge == nil || !res.Judge.Stopped || res.Finish["0"] != proxy.FinishStopped || !strings.Contains(res.Judge.RepairText, "cabin") {
 			t.Fatalf("judge %+v finish %v", res.Judge, res.Finish)
 		}
-		if calls := res.ToolCalls["0"]; len(calls) != 2 || calls[1].Arguments != airlineCalls[1].args || calls[0].Name != airlineCalls[0].name {
+		if calls := res.ToolCalls["0"]; len(calls) != 2 || calls[1].Arguments != airlineCalls[1].Args || calls[0].Name != airlineCalls[0].Name {
 			t.Errorf("tool calls %+v", calls)
 		}
 	})
 	t.Run("n=2 with usage annotated", func(t *testing.T) {
 		t.Parallel()
-		up := newUpstream(t, script{choices: []choiceScript{
-			{content: `{"city":"Oslo","temperature":-3,"unit":"c"}`},
-			{content: `{"city":"Oslo","temperature":-3}`},
+		up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{
+			{Content: `{"city":"Oslo","temperature":-3,"unit":"c"}`},
+			{Content: `{"city":"Oslo","temperature":-3}`},
 		}})
-		_, base := startProxy(t, up.URL, Annotate)
-		res := runNode(t, base, map[string]any{"model": fakeModel, "messages": msgs, "response_format": weather, "n": 2,
+		_, base := startProxy(t, up.URL, proxy.Annotate)
+		res := runNode(t, base, map[string]any{"model": proxytest.Model, "messages": msgs, "response_format": weather, "n": 2,
 			"stream": true, "stream_options": map[string]any{"include_usage": true}})
 		if res.Error != nil || res.Judge == nil || res.Usage == nil {
 			t.Fatalf("result %+v", res)
@@ -125,28 +128,28 @@ func TestOpenAINodeClient(t *testing.T) {
 	})
 	t.Run("not streamed", func(t *testing.T) {
 		t.Parallel()
-		up := newUpstream(t, script{choices: []choiceScript{{calls: airlineCalls}}})
-		_, base := startProxy(t, up.URL, Annotate)
-		res := runNode(t, base, map[string]any{"model": fakeModel, "messages": msgs, "tools": tools})
+		up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Calls: airlineCalls}}})
+		_, base := startProxy(t, up.URL, proxy.Annotate)
+		res := runNode(t, base, map[string]any{"model": proxytest.Model, "messages": msgs, "tools": tools})
 		if res.Error != nil || res.Judge == nil || res.Judge.Valid || len(res.Judge.Checks) != 3 || len(res.ToolCalls["0"]) != 3 {
 			t.Fatalf("result %+v", res)
 		}
 	})
 	t.Run("upstream error", func(t *testing.T) {
 		t.Parallel()
-		up := newUpstream(t, script{status: 429, body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`})
-		_, base := startProxy(t, up.URL, Stop)
-		res := runNode(t, base, map[string]any{"model": fakeModel, "messages": msgs, "stream": true})
+		up := proxytest.New(t, proxytest.Script{Status: 429, Body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`})
+		_, base := startProxy(t, up.URL, proxy.Stop)
+		res := runNode(t, base, map[string]any{"model": proxytest.Model, "messages": msgs, "stream": true})
 		if res.Error == nil || res.Error.Status != 429 || !strings.Contains(res.Error.Message, "Rate limit reached") {
 			t.Fatalf("error %+v", res.Error)
 		}
 	})
 	t.Run("malformed stream", func(t *testing.T) {
 		t.Parallel()
-		good := chunksOf(script{choices: []choiceScript{{content: `{"city":"Paris"}`}}}, false)
-		up := newUpstream(t, script{raw: "data: " + good[0] + "\n\ndata: {oops\n\n"})
-		_, base := startProxy(t, up.URL, Annotate)
-		res := runNode(t, base, map[string]any{"model": fakeModel, "messages": msgs, "response_format": weather, "stream": true})
+		good := proxytest.ChunksOf(proxytest.Script{Choices: []proxytest.Choice{{Content: `{"city":"Paris"}`}}}, false)
+		up := proxytest.New(t, proxytest.Script{Raw: "data: " + good[0] + "\n\ndata: {oops\n\n"})
+		_, base := startProxy(t, up.URL, proxy.Annotate)
+		res := runNode(t, base, map[string]any{"model": proxytest.Model, "messages": msgs, "response_format": weather, "stream": true})
 		if res.Error == nil || !strings.Contains(res.Error.Message, "not a chat completion chunk") {
 			t.Fatalf("error %+v", res.Error)
 		}

@@ -1,4 +1,4 @@
-package proxy
+package clienttest
 
 import (
 	"context"
@@ -13,13 +13,15 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/proxy"
+	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/toolcall"
 )
 
 // airlineCase is one replayed answer: its calls, which of them was
 // mutated (-1 for none) and how.
 type airlineCase struct {
-	calls   []toolCall
+	calls   []proxytest.ToolCall
 	mutated int
 	how     string
 }
@@ -133,37 +135,37 @@ func TestAirlineReplay(t *testing.T) {
 	var cases []airlineCase
 	turn := 0
 	for _, conv := range convs {
-		var recorded []toolCall
+		var recorded []proxytest.ToolCall
 		for _, m := range conv {
 			for _, tc := range m.ToolCalls {
-				recorded = append(recorded, toolCall{tc.Function.Name, tc.Function.Arguments})
+				recorded = append(recorded, proxytest.ToolCall{Name: tc.Function.Name, Args: tc.Function.Arguments})
 			}
 		}
 		for i, call := range recorded {
-			cases = append(cases, airlineCase{calls: []toolCall{call}, mutated: -1})
+			cases = append(cases, airlineCase{calls: []proxytest.ToolCall{call}, mutated: -1})
 			var args map[string]any
-			if json.Unmarshal([]byte(call.args), &args) != nil {
+			if json.Unmarshal([]byte(call.Args), &args) != nil {
 				continue
 			}
-			bad, how := mutate(params[call.name], args, turn)
+			bad, how := mutate(params[call.Name], args, turn)
 			turn++
 			if how == "" {
 				continue
 			}
-			cases = append(cases, airlineCase{calls: []toolCall{{call.name, bad}}, mutated: 0, how: how})
+			cases = append(cases, airlineCase{calls: []proxytest.ToolCall{{Name: call.Name, Args: bad}}, mutated: 0, how: how})
 			if i+1 < len(recorded) {
-				cases = append(cases, airlineCase{calls: []toolCall{{call.name, bad}, recorded[i+1]}, mutated: 0, how: how + " + next call"})
+				cases = append(cases, airlineCase{calls: []proxytest.ToolCall{{Name: call.Name, Args: bad}, recorded[i+1]}, mutated: 0, how: how + " + next call"})
 			}
 		}
 	}
-	up := newUpstreamFunc(t, func(body []byte) script {
+	up := proxytest.NewFunc(t, func(body []byte) proxytest.Script {
 		var req struct{ Messages []struct{ Content string } }
 		_ = json.Unmarshal(body, &req)
 		i, _ := strconv.Atoi(req.Messages[0].Content)
-		return script{choices: []choiceScript{{calls: cases[i].calls}}, fragment: 4}
+		return proxytest.Script{Choices: []proxytest.Choice{{Calls: cases[i].calls}}, Fragment: 4}
 	})
-	_, annotate := startProxy(t, up.URL, Annotate)
-	_, stop := startProxy(t, up.URL, Stop)
+	_, annotate := startProxy(t, up.URL, proxy.Annotate)
+	_, stop := startProxy(t, up.URL, proxy.Stop)
 
 	var (
 		recordedN, recordedInvalid, mutatedN, caught, disagree int
@@ -172,20 +174,20 @@ func TestAirlineReplay(t *testing.T) {
 		pairs                                                  int
 	)
 	for i, c := range cases {
-		p := openai.ChatCompletionNewParams{Model: shared.ChatModel(fakeModel), Tools: tools,
+		p := openai.ChatCompletionNewParams{Model: shared.ChatModel(proxytest.Model), Tools: tools,
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(strconv.Itoa(i))}}
 		got := readStream(t, annotate, p)
 		if got.err != nil || got.report == nil || len(got.report.Checks) != len(c.calls) {
 			t.Fatalf("case %d: %v %+v", i, got.err, got.report)
 		}
 		for k, call := range c.calls {
-			want, err := ts.Check(context.Background(), toolcall.Call{Tool: call.name, Arguments: json.RawMessage(call.args)})
+			want, err := ts.Check(context.Background(), toolcall.Call{Tool: call.Name, Arguments: json.RawMessage(call.Args)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got.report.Checks[k].Result.Valid != want.Result.Valid {
 				disagree++
-				t.Errorf("case %d call %d (%s): proxy says valid=%v, the whole-call check %v", i, k, call.name, got.report.Checks[k].Result.Valid, want.Result.Valid)
+				t.Errorf("case %d call %d (%s): proxy says valid=%v, the whole-call check %v", i, k, call.Name, got.report.Checks[k].Result.Valid, want.Result.Valid)
 			}
 		}
 		v := got.report.Checks[0].Result.Valid
@@ -208,7 +210,7 @@ func TestAirlineReplay(t *testing.T) {
 			// The stop mode on the same answer: what the cut saved.
 			total := int64(0)
 			for _, call := range c.calls {
-				total += int64(len(split(call.args, 4)))
+				total += int64(len(proxytest.Split(call.Args, 4)))
 			}
 			st := readStream(t, stop, p)
 			if st.err != nil || st.report == nil {

@@ -1,4 +1,4 @@
-package proxy
+package clienttest
 
 import (
 	"context"
@@ -19,6 +19,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/agentjudge/judge/proxy"
+	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/server/api"
 )
 
@@ -42,7 +44,7 @@ func newClient(base string) openai.Client {
 
 func structuredParams(n int64) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{
-		Model:    shared.ChatModel(fakeModel),
+		Model:    shared.ChatModel(proxytest.Model),
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("The weather in Paris, as JSON.")},
 		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{
 			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
@@ -59,7 +61,7 @@ func structuredParams(n int64) openai.ChatCompletionNewParams {
 // client's tools.
 func airlineTools(t testing.TB) []openai.ChatCompletionToolUnionParam {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
 	if err != nil {
 		t.Skipf("../shared/testdata/agent-traces is absent: %v", err)
 	}
@@ -86,7 +88,7 @@ type streamed struct {
 	acc     openai.ChatCompletionAccumulator
 	finish  map[int64]string
 	content map[int64]string
-	report  *Report
+	report  *proxy.Report
 	usage   int64
 	err     error
 	chunks  int
@@ -116,7 +118,7 @@ func readStream(t testing.TB, base string, params openai.ChatCompletionNewParams
 			if out.report != nil {
 				t.Errorf("two judge chunks")
 			}
-			out.report = new(Report)
+			out.report = new(proxy.Report)
 			if err := json.Unmarshal([]byte(f.Raw()), out.report); err != nil {
 				t.Fatalf("judge chunk: %v\n%s", err, f.Raw())
 			}
@@ -129,7 +131,7 @@ func readStream(t testing.TB, base string, params openai.ChatCompletionNewParams
 	return out
 }
 
-func hasIssueAt(r *Report, loc string) bool {
+func hasIssueAt(r *proxy.Report, loc string) bool {
 	for _, v := range r.Checks {
 		for _, is := range v.Result.Issues {
 			if is.Severity == "error" && (strings.Contains(is.Location, loc) || strings.Contains(is.Message, loc)) {
@@ -154,16 +156,16 @@ func TestStructuredOutputStream(t *testing.T) {
 		{"not JSON", `{"city":"Paris","temperature":21`, false, "line:1"},
 	}
 	for _, tc := range cases {
-		for _, mode := range []Mode{Pass, Annotate, Stop} {
+		for _, mode := range []proxy.Mode{proxy.Pass, proxy.Annotate, proxy.Stop} {
 			t.Run(tc.name+"/"+string(mode), func(t *testing.T) {
 				t.Parallel()
-				up := newUpstream(t, script{choices: []choiceScript{{content: tc.content}}})
+				up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: tc.content}}})
 				_, base := startProxy(t, up.URL, mode)
 				got := readStream(t, base, structuredParams(1))
 				if got.err != nil {
 					t.Fatalf("stream error: %v", got.err)
 				}
-				if mode == Pass {
+				if mode == proxy.Pass {
 					if got.report != nil {
 						t.Errorf("pass mode added a judge chunk")
 					}
@@ -186,8 +188,8 @@ func TestStructuredOutputStream(t *testing.T) {
 					t.Errorf("content %q, want it whole %q", got.content[0], tc.content)
 				}
 				switch {
-				case mode == Stop && !tc.wantValid:
-					if !r.Stopped || got.finish[0] != FinishStopped || !strings.Contains(r.RepairText, "response schema") {
+				case mode == proxy.Stop && !tc.wantValid:
+					if !r.Stopped || got.finish[0] != proxy.FinishStopped || !strings.Contains(r.RepairText, "response schema") {
 						t.Errorf("stop: stopped=%v finish=%q repair=%q", r.Stopped, got.finish[0], r.RepairText)
 					}
 				default:
@@ -202,15 +204,15 @@ func TestStructuredOutputStream(t *testing.T) {
 
 // airlineCalls are three parallel calls; the second one books in a cabin
 // the enum does not have and lacks passengers.
-var airlineCalls = []toolCall{
-	{"get_user_details", `{"user_id": "sara_doe_496"}`},
-	{"book_reservation", `{"user_id": "sara_doe_496", "origin": "SFO", "destination": "JFK", "flight_type": "one_way", "cabin": "first", "flights": [{"flight_number": "HAT001", "date": "2024-05-01"}], "payment_id": "credit_card_7815826", "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`},
-	{"get_reservation_details", `{"reservation_id": "ZFA04Y"}`},
+var airlineCalls = []proxytest.ToolCall{
+	{Name: "get_user_details", Args: `{"user_id": "sara_doe_496"}`},
+	{Name: "book_reservation", Args: `{"user_id": "sara_doe_496", "origin": "SFO", "destination": "JFK", "flight_type": "one_way", "cabin": "first", "flights": [{"flight_number": "HAT001", "date": "2024-05-01"}], "payment_id": "credit_card_7815826", "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`},
+	{Name: "get_reservation_details", Args: `{"reservation_id": "ZFA04Y"}`},
 }
 
 func toolParams(t testing.TB) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{
-		Model:             shared.ChatModel(fakeModel),
+		Model:             shared.ChatModel(proxytest.Model),
 		Messages:          []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Book me SFO to JFK on HAT001, May 1st.")},
 		Tools:             airlineTools(t),
 		ParallelToolCalls: openai.Bool(true),
@@ -219,30 +221,30 @@ func toolParams(t testing.TB) openai.ChatCompletionNewParams {
 
 func TestParallelToolCallsStream(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []Mode{Pass, Annotate, Stop} {
+	for _, mode := range []proxy.Mode{proxy.Pass, proxy.Annotate, proxy.Stop} {
 		t.Run(string(mode), func(t *testing.T) {
 			t.Parallel()
-			sc := script{choices: []choiceScript{{calls: airlineCalls}}, fragment: 7}
-			if mode == Stop {
+			sc := proxytest.Script{Choices: []proxytest.Choice{{Calls: airlineCalls}}, Fragment: 7}
+			if mode == proxy.Stop {
 				// Hold after the head of the third call: the second is
 				// complete then, and the proxy must cancel the rest.
-				sc.holdAfter = 1 + len(split(airlineCalls[0].args, 7)) + 1 + len(split(airlineCalls[1].args, 7)) + 1
+				sc.HoldAfter = 1 + len(proxytest.Split(airlineCalls[0].Args, 7)) + 1 + len(proxytest.Split(airlineCalls[1].Args, 7)) + 1
 			}
-			up := newUpstream(t, sc)
+			up := proxytest.New(t, sc)
 			_, base := startProxy(t, up.URL, mode)
 			got := readStream(t, base, toolParams(t))
 			if got.err != nil {
 				t.Fatalf("stream error: %v", got.err)
 			}
 			calls := got.acc.Choices[0].Message.ToolCalls
-			if mode == Stop {
+			if mode == proxy.Stop {
 				select {
-				case <-up.cancelled:
+				case <-up.Cancelled:
 				case <-time.After(15 * time.Second):
 					t.Fatal("the proxy did not cancel the upstream's request")
 				}
 				r := got.report
-				if r == nil || !r.Stopped || r.Valid || got.finish[0] != FinishStopped {
+				if r == nil || !r.Stopped || r.Valid || got.finish[0] != proxy.FinishStopped {
 					t.Fatalf("stop: report %+v finish %q", r, got.finish[0])
 				}
 				if len(r.Checks) != 2 || !r.Checks[0].Result.Valid || r.Checks[1].Result.Valid || r.Checks[1].ToolCall.Name != "book_reservation" {
@@ -251,7 +253,7 @@ func TestParallelToolCallsStream(t *testing.T) {
 				if !strings.Contains(r.RepairText, "book_reservation") || !strings.Contains(r.RepairText, "cabin") || !strings.Contains(r.RepairText, "passengers") {
 					t.Errorf("repair text does not name the tool and its faults:\n%s", r.RepairText)
 				}
-				if len(calls) != 2 || calls[1].Function.Arguments != airlineCalls[1].args {
+				if len(calls) != 2 || calls[1].Function.Arguments != airlineCalls[1].Args {
 					t.Errorf("the client assembled %d calls, want the first two whole: %+v", len(calls), calls)
 				}
 				return
@@ -260,14 +262,14 @@ func TestParallelToolCallsStream(t *testing.T) {
 				t.Fatalf("the client assembled %d calls, want 3", len(calls))
 			}
 			for i, c := range calls {
-				if c.Function.Name != airlineCalls[i].name || c.Function.Arguments != airlineCalls[i].args || c.ID == "" {
+				if c.Function.Name != airlineCalls[i].Name || c.Function.Arguments != airlineCalls[i].Args || c.ID == "" {
 					t.Errorf("call %d assembled as %+v", i, c)
 				}
 			}
 			if got.finish[0] != "tool_calls" {
 				t.Errorf("finish %q", got.finish[0])
 			}
-			if mode == Pass {
+			if mode == proxy.Pass {
 				if got.report != nil {
 					t.Error("pass added a judge chunk")
 				}
@@ -278,7 +280,7 @@ func TestParallelToolCallsStream(t *testing.T) {
 				t.Fatalf("report %+v", r)
 			}
 			for i, v := range r.Checks {
-				if v.ToolCall == nil || v.ToolCall.Index != i || v.ToolCall.Name != airlineCalls[i].name || v.Result.Valid != (i != 1) {
+				if v.ToolCall == nil || v.ToolCall.Index != i || v.ToolCall.Name != airlineCalls[i].Name || v.Result.Valid != (i != 1) {
 					t.Errorf("check %d: %+v valid=%v", i, v.ToolCall, v.Result.Valid)
 				}
 			}
@@ -294,11 +296,11 @@ func TestParallelToolCallsStream(t *testing.T) {
 
 func TestChoicesAndUsage(t *testing.T) {
 	t.Parallel()
-	up := newUpstream(t, script{choices: []choiceScript{
-		{content: `{"city":"Paris","temperature":21.5,"unit":"c"}`},
-		{content: `{"city":"Paris","temperature":21.5,"unit":"kelvin"}`},
+	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{
+		{Content: `{"city":"Paris","temperature":21.5,"unit":"c"}`},
+		{Content: `{"city":"Paris","temperature":21.5,"unit":"kelvin"}`},
 	}})
-	_, base := startProxy(t, up.URL, Annotate)
+	_, base := startProxy(t, up.URL, proxy.Annotate)
 	p := structuredParams(2)
 	p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
 	got := readStream(t, base, p)
@@ -329,10 +331,10 @@ func TestChoicesAndUsage(t *testing.T) {
 
 func TestNonStreaming(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []Mode{Pass, Annotate, Stop} {
+	for _, mode := range []proxy.Mode{proxy.Pass, proxy.Annotate, proxy.Stop} {
 		t.Run(string(mode), func(t *testing.T) {
 			t.Parallel()
-			up := newUpstream(t, script{choices: []choiceScript{{calls: airlineCalls}}})
+			up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Calls: airlineCalls}}})
 			_, base := startProxy(t, up.URL, mode)
 			c := newClient(base)
 			res, err := c.Chat.Completions.New(context.Background(), toolParams(t))
@@ -343,13 +345,13 @@ func TestNonStreaming(t *testing.T) {
 				t.Fatalf("%d tool calls", n)
 			}
 			f, ok := res.JSON.ExtraFields["judge"]
-			if mode == Pass {
+			if mode == proxy.Pass {
 				if ok || res.Choices[0].FinishReason != "tool_calls" {
 					t.Errorf("pass changed the answer")
 				}
 				return
 			}
-			var r Report
+			var r proxy.Report
 			if !ok || json.Unmarshal([]byte(f.Raw()), &r) != nil {
 				t.Fatalf("no judge member")
 			}
@@ -357,8 +359,8 @@ func TestNonStreaming(t *testing.T) {
 				t.Errorf("report %+v", r)
 			}
 			want := "tool_calls"
-			if mode == Stop {
-				want = FinishStopped
+			if mode == proxy.Stop {
+				want = proxy.FinishStopped
 			}
 			if res.Choices[0].FinishReason != want {
 				t.Errorf("finish %q, want %q", res.Choices[0].FinishReason, want)
@@ -373,8 +375,8 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			body := `{"error":{"message":"upstream says no (` + strconv.Itoa(status) + `)","type":"invalid_request_error","param":null,"code":"x"}}`
-			up := newUpstream(t, script{status: status, body: body})
-			_, base := startProxy(t, up.URL, Stop)
+			up := proxytest.New(t, proxytest.Script{Status: status, Body: body})
+			_, base := startProxy(t, up.URL, proxy.Stop)
 			c := newClient(base)
 			for _, stream := range []bool{false, true} {
 				var err error
@@ -397,7 +399,7 @@ func TestUpstreamErrorsPassThrough(t *testing.T) {
 
 func TestMalformedUpstream(t *testing.T) {
 	t.Parallel()
-	good := chunksOf(script{choices: []choiceScript{{content: `{"city":"Paris"}`}}}, false)
+	good := proxytest.ChunksOf(proxytest.Script{Choices: []proxytest.Choice{{Content: `{"city":"Paris"}`}}}, false)
 	cases := []struct {
 		name, raw string
 		want      string // in the error the client sees
@@ -407,15 +409,15 @@ func TestMalformedUpstream(t *testing.T) {
 		{"cut before DONE", "data: " + good[0] + "\n\n" + "data: " + good[1] + "\n\n", "without data: [DONE]", 0},
 		{"cut mid-event", "data: " + good[0] + "\n\ndata: " + good[1], "middle of an event", 0},
 		{"choice not asked for", "data: " + strings.Replace(good[0], `"index":0`, `"index":5`, 1) + "\n\n", "choice index 5", 502},
-		{"tool call without index", "data: " + chunkJSON([]map[string]any{{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{"id": "c1", "function": map[string]any{"name": "think", "arguments": "{}"}}}}}}, false, nil) + "\n\n", "has no index", 502},
-		{"line too long", "data: \"" + strings.Repeat("x", MaxEventBytes+10) + "\"\n\n", "longer than", 502},
+		{"tool call without index", "data: " + proxytest.ChunkJSON([]map[string]any{{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{"id": "c1", "function": map[string]any{"name": "think", "arguments": "{}"}}}}}}, false, nil) + "\n\n", "has no index", 502},
+		{"line too long", "data: \"" + strings.Repeat("x", proxy.MaxEventBytes+10) + "\"\n\n", "longer than", 502},
 		{"comments only", ": keep-alive\n\n: keep-alive\n\n", "without data: [DONE]", 502},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			up := newUpstream(t, script{raw: tc.raw})
-			_, base := startProxy(t, up.URL, Annotate)
+			up := proxytest.New(t, proxytest.Script{Raw: tc.raw})
+			_, base := startProxy(t, up.URL, proxy.Annotate)
 			got := readStream(t, base, structuredParams(1))
 			if got.err == nil || !strings.Contains(errText(got.err), tc.want) {
 				t.Fatalf("client error %v, want one saying %q", got.err, tc.want)
@@ -430,8 +432,8 @@ func TestMalformedUpstream(t *testing.T) {
 
 func TestRequestLimitsAndSecurity(t *testing.T) {
 	t.Parallel()
-	up := newUpstream(t, script{choices: []choiceScript{{content: `{"city":"Paris","temperature":1,"unit":"c"}`}}})
-	_, base := startProxy(t, up.URL, Annotate, func(o *Options) { o.MaxBodyBytes = 2048 })
+	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: `{"city":"Paris","temperature":1,"unit":"c"}`}}})
+	_, base := startProxy(t, up.URL, proxy.Annotate, func(o *proxy.Options) { o.MaxBodyBytes = 2048 })
 
 	// Oversized body: 413 problem, nothing forwarded.
 	big := `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("a", 4096) + `"}]}`
@@ -455,7 +457,7 @@ func TestRequestLimitsAndSecurity(t *testing.T) {
 	if resp.StatusCode != 400 || !strings.Contains(string(b), "n must be") {
 		t.Errorf("bad n: %d %s", resp.StatusCode, b)
 	}
-	if len(up.authSeen()) != 0 {
+	if len(up.AuthSeen()) != 0 {
 		t.Errorf("refused requests reached the upstream")
 	}
 	// The client's key reaches the upstream, and only it.
@@ -463,7 +465,7 @@ func TestRequestLimitsAndSecurity(t *testing.T) {
 	if got.err != nil || got.report == nil || !got.report.Valid {
 		t.Fatalf("valid answer: %v %+v", got.err, got.report)
 	}
-	if a := up.authSeen(); len(a) != 1 || a[0] != "Bearer "+testKey {
+	if a := up.AuthSeen(); len(a) != 1 || a[0] != "Bearer "+testKey {
 		t.Errorf("upstream saw Authorization %q", a)
 	}
 	// Metrics count the check.
@@ -482,19 +484,19 @@ func TestRequestLimitsAndSecurity(t *testing.T) {
 // to the configured URL and nowhere else.
 func TestRedirectNotFollowed(t *testing.T) {
 	t.Parallel()
-	elsewhere := newUpstream(t, script{choices: []choiceScript{{content: `{}`}}})
+	elsewhere := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: `{}`}}})
 	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, elsewhere.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
 	}))
 	defer redirector.Close()
-	_, base := startProxy(t, redirector.URL, Annotate)
+	_, base := startProxy(t, redirector.URL, proxy.Annotate)
 	c := newClient(base)
 	_, err := c.Chat.Completions.New(context.Background(), structuredParams(1))
 	var apierr *openai.Error
 	if !errors.As(err, &apierr) || apierr.StatusCode != http.StatusBadGateway || !strings.Contains(errText(err), "redirect") {
 		t.Errorf("error %v, want 502 saying the upstream redirected", err)
 	}
-	if len(elsewhere.authSeen()) != 0 {
+	if len(elsewhere.AuthSeen()) != 0 {
 		t.Errorf("the redirect was followed")
 	}
 }
