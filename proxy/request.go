@@ -68,7 +68,7 @@ func parseRequest(body []byte, checker *toolcall.Checker) (*parsedRequest, error
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&p.chatRequest); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if errors.As(err, &te) && te.Field != "" {
 			return nil, &judge.RequestError{Field: te.Field, Msg: fmt.Sprintf("%s must be %s, not %s", te.Field, te.Type, te.Value), Err: err}
 		}
 		return nil, &judge.RequestError{Field: "body", Msg: "the request is not a JSON object: " + err.Error(), Err: err}

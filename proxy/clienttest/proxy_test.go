@@ -457,6 +457,16 @@ func TestRequestLimitsAndSecurity(t *testing.T) {
 	if resp.StatusCode != 400 || !strings.Contains(string(b), "n must be") {
 		t.Errorf("bad n: %d %s", resp.StatusCode, b)
 	}
+	// Not an object: 400 about the body.
+	resp, err = http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader(`[]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(b), "not a JSON object") {
+		t.Errorf("array body: %d %s", resp.StatusCode, b)
+	}
 	if len(up.AuthSeen()) != 0 {
 		t.Errorf("refused requests reached the upstream")
 	}
