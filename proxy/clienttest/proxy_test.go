@@ -411,6 +411,7 @@ func TestMalformedUpstream(t *testing.T) {
 		{"choice not asked for", "data: " + strings.Replace(good[0], `"index":0`, `"index":5`, 1) + "\n\n", "choice index 5", 502},
 		{"tool call without index", "data: " + proxytest.ChunkJSON([]map[string]any{{"index": 0, "delta": map[string]any{"tool_calls": []any{map[string]any{"id": "c1", "function": map[string]any{"name": "think", "arguments": "{}"}}}}}}, false, nil) + "\n\n", "has no index", 502},
 		{"line too long", "data: \"" + strings.Repeat("x", proxy.MaxEventBytes+10) + "\"\n\n", "longer than", 502},
+		{"upstream error mid-stream", "data: " + good[0] + "\n\n" + `data: {"error":{"message":"The server is overloaded","type":"server_error"}}` + "\n\n", "overloaded", 0},
 		{"comments only", ": keep-alive\n\n: keep-alive\n\n", "without data: [DONE]", 502},
 	}
 	for _, tc := range cases {
@@ -487,6 +488,21 @@ func TestRequestLimitsAndSecurity(t *testing.T) {
 	resp.Body.Close()
 	if !regexp.MustCompile(`judge_proxy_checks_total\{early="false",kind="content",valid="true"\} 1`).Match(b) {
 		t.Errorf("metrics lack the check:\n%s", grepLines(string(b), "judge_proxy"))
+	}
+}
+
+// An upstream that cannot be reached is a 502 that says so.
+func TestUpstreamUnreachable(t *testing.T) {
+	t.Parallel()
+	gone := httptest.NewServer(http.NotFoundHandler())
+	url := gone.URL
+	gone.Close()
+	_, base := startProxy(t, url, proxy.Annotate)
+	c := newClient(base)
+	_, err := c.Chat.Completions.New(context.Background(), structuredParams(1))
+	var apierr *openai.Error
+	if !errors.As(err, &apierr) || apierr.StatusCode != http.StatusBadGateway || !strings.Contains(apierr.Message, "could not be reached") {
+		t.Errorf("error %v, want 502 saying the upstream could not be reached", errText(err))
 	}
 }
 
