@@ -50,7 +50,7 @@ type finding struct {
 // reporter turns a *jsonschema.ValidationError tree into findings.
 type reporter struct {
 	c     *compiled // nil when the instance is a schema checked against a meta-schema
-	doc   any       // the instance
+	doc   instance  // the validated value
 	noun  string    // how messages name the instance: "the output"
 	found []finding
 	// budget is how many findings the reporter composes; past it, it only
@@ -64,7 +64,32 @@ type reporter struct {
 // against c (nil for a schema checked against its meta-schema), that
 // composes at most budget findings.
 func newReporter(c *compiled, doc any, budget int) *reporter {
+	return newReporterOn(c, decoded{doc}, budget)
+}
+
+// newReporterOn is newReporter over any instance: a decoded value, or the
+// bytes the fast path read (see rawDoc).
+func newReporterOn(c *compiled, doc instance, budget int) *reporter {
 	return &reporter{c: c, doc: doc, noun: defaultNoun, budget: max(budget, 0)}
+}
+
+// instance is the validated value as the reporter reads it: the location
+// of a path in it (which tokens index arrays) and the value at a path.
+// The slow path has it decoded (decoded); the fast path reads it from the
+// document's bytes (rawDoc), so that both compose the same messages.
+type instance interface {
+	location(tokens []string) string
+	value(tokens []string) any
+}
+
+// decoded is a decoded JSON value as an instance.
+type decoded struct{ v any }
+
+func (d decoded) location(tokens []string) string { return InstanceLocation(d.v, tokens) }
+
+func (d decoded) value(tokens []string) any {
+	v, _ := lookup(d.v, tokens)
+	return v
 }
 
 // defaultNoun is how messages name the validated value unless a caller of
@@ -119,7 +144,7 @@ type site struct {
 }
 
 func (r *reporter) at(tokens []string) site {
-	s := site{tokens: tokens, loc: InstanceLocation(r.doc, tokens)}
+	s := site{tokens: tokens, loc: r.doc.location(tokens)}
 	switch {
 	case len(tokens) == 0:
 		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to "+r.noun
@@ -161,8 +186,7 @@ func (r *reporter) schema(url string) *jsonschema.Schema {
 }
 
 func (r *reporter) value(tokens []string) any {
-	v, _ := lookup(r.doc, tokens)
-	return v
+	return r.doc.value(tokens)
 }
 
 // add adds a finding and returns it, or counts it and returns nil when the
@@ -401,7 +425,7 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	case *kind.UniqueItems:
 		i, j := k.Duplicates[0], k.Duplicates[1]
 		ti, tj := appendToken(s.tokens, strconv.Itoa(i)), appendToken(s.tokens, strconv.Itoa(j))
-		li, lj := InstanceLocation(r.doc, ti), InstanceLocation(r.doc, tj)
+		li, lj := r.doc.location(ti), r.doc.location(tj)
 		r.addf(s, result.ConstraintViolation, "uniqueItems",
 			fmt.Sprintf("has duplicate items, but its items must be unique: %s and %s are both %s", li, lj, show(r.value(ti))),
 			fmt.Sprintf("Remove the duplicate item %s, or change it so that no two items are equal", lj))
@@ -634,7 +658,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	alts := make([]alt, len(e.Causes))
 	var open []int
 	for i, c := range e.Causes {
-		sub := newReporter(r.c, r.doc, r.budget-len(r.found))
+		sub := newReporterOn(r.c, r.doc, r.budget-len(r.found))
 		sub.noun = r.noun
 		sub.walk(c)
 		if sub.err != nil {
@@ -715,7 +739,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 			if slices.Equal(f.tokens, e.InstanceLocation) {
 				why = "it " + f.reason
 			} else {
-				why = InstanceLocation(r.doc, f.tokens) + " " + f.reason
+				why = r.doc.location(f.tokens) + " " + f.reason
 			}
 			if n := len(a.sub.found) + a.sub.skipped; n > 1 {
 				why += fmt.Sprintf(" (and %d more)", n-1)
