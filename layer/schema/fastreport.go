@@ -728,90 +728,78 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 }
 
 // rawDoc is a document's bytes as an instance of the reporter: the fast
-// path's issues read the values they quote from it. Each array or object
-// on a path asked about is indexed once.
+// path's issues read the values they quote from it. An array on a path
+// asked about is indexed once; an object's members are read until the key
+// (the fast path answers only for documents without duplicate keys).
 type rawDoc struct {
 	data     []byte
 	root     int
 	maxDepth int
-	idx      map[int]*rawIndex
+	arrays   map[int][]int // offsets of an array's elements, by the array's
 }
 
-// rawIndex is where the elements of an array, or the members' values of
-// an object (the last of a key, as the decoder keeps), start.
-type rawIndex struct {
-	array bool
-	elems []int
-	keys  map[string]int
-}
-
-func (d *rawDoc) index(off int) *rawIndex {
-	if ix, ok := d.idx[off]; ok {
-		return ix
-	}
-	if d.idx == nil {
-		d.idx = map[int]*rawIndex{}
-	}
-	var ix *rawIndex
+// child returns the offset of the value at tok in the container at off,
+// or -1.
+func (d *rawDoc) child(off int, tok string) int {
 	sc := &scanner{data: d.data, maxDepth: 1 << 30}
 	switch d.data[off] {
 	case '[':
-		ix = &rawIndex{array: true}
-		sc.elements(off, func(_, at int) (int, bool) {
-			ix.elems = append(ix.elems, at)
-			return sc.skip(at)
-		})
+		elems, ok := d.arrays[off]
+		if !ok {
+			sc.elements(off, func(_, at int) (int, bool) {
+				elems = append(elems, at)
+				return sc.skip(at)
+			})
+			if d.arrays == nil {
+				d.arrays = map[int][]int{}
+			}
+			d.arrays[off] = elems
+		}
+		n, err := strconv.Atoi(tok)
+		if err != nil || n < 0 || n >= len(elems) {
+			return -1
+		}
+		return elems[n]
 	case '{':
-		ix = &rawIndex{keys: map[string]int{}}
+		found := -1
 		sc.members(off, func(_ int, key []byte, at int) (int, bool) {
-			ix.keys[string(key)] = at
+			if string(key) == tok {
+				found = at
+				return 0, false
+			}
 			return sc.skip(at)
 		})
+		return found
 	}
-	d.idx[off] = ix
-	return ix
+	return -1
 }
 
 // resolve returns the offset of the value at tokens (-1 when there is
-// none) and which tokens index arrays, as location.Instance finds them.
-func (d *rawDoc) resolve(tokens []string) (int, []bool) {
+// none; only when value is true) and which tokens index arrays, as
+// location.Instance finds them.
+func (d *rawDoc) resolve(tokens []string, value bool) (int, []bool) {
 	arrays := make([]bool, len(tokens))
 	off := d.root
 	for i, tok := range tokens {
 		if off < 0 || off >= len(d.data) {
 			off = -1
-			continue
+			break
 		}
-		ix := d.index(off)
-		switch {
-		case ix == nil:
-			off = -1
-		case ix.array:
-			arrays[i] = true
-			n, err := strconv.Atoi(tok)
-			if err != nil || n < 0 || n >= len(ix.elems) {
-				off = -1
-				continue
-			}
-			off = ix.elems[n]
-		default:
-			at, ok := ix.keys[tok]
-			if !ok {
-				at = -1
-			}
-			off = at
+		arrays[i] = d.data[off] == '['
+		if i < len(tokens)-1 || value {
+			off = d.child(off, tok)
 		}
 	}
 	return off, arrays
 }
 
 func (d *rawDoc) location(tokens []string) string {
-	_, arrays := d.resolve(tokens)
+	_, arrays := d.resolve(tokens, false)
 	return location.Path(tokens, func(i int) bool { return arrays[i] })
 }
 
 func (d *rawDoc) value(tokens []string) any {
-	off, _ := d.resolve(tokens)
+	off, _ := d.resolve(tokens, true)
 	if off < 0 {
 		return nil
 	}

@@ -162,8 +162,11 @@ func (r *reporter) at(tokens []string) site {
 
 // capital returns s with its first letter in upper case.
 func capital(s string) string {
-	if s == "" {
+	switch s {
+	case "":
 		return s
+	case defaultNoun:
+		return "The output"
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
@@ -171,10 +174,10 @@ func capital(s string) string {
 // clipLeft cuts a location to its last n characters, starting with "…"
 // when cut.
 func clipLeft(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	r := []rune(s)
 	return "…" + string(r[len(r)-n+1:])
 }
 
@@ -333,17 +336,17 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			full := name
 			name := result.Clip(name, maxName)
 			if f := r.add(s, result.MissingField, "required",
-				fmt.Sprintf("Missing required field '%s' %s", name, s.where),
-				fmt.Sprintf("is missing required field '%s'", name),
-				addFieldSuggestion(name, propertySchema(holder, name), s)); f != nil {
+				"Missing required field '"+name+"' "+s.where,
+				"is missing required field '"+name+"'",
+				addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, name)), s)); f != nil {
 				f.field = full
 			}
 		}
 	case *kind.Type:
 		want := strings.Join(k.Want, " or ")
 		if f := r.addf(s, result.InvalidType, "type",
-			fmt.Sprintf("has type %s, expected %s", k.Got, want),
-			fmt.Sprintf("Change %s to %s %s value", s.ref, article(want), want)); f != nil {
+			"has type "+k.Got+", expected "+want,
+			"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
 			f.expected, f.actual = want, k.Got
 		}
 	case *kind.Enum:
@@ -878,8 +881,23 @@ func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
 }
 
 // addFieldSuggestion says how to add a missing field, with its type and
-// description when its schema gives them.
-func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
+// description when its schema gives them (see fieldInfo).
+func addFieldSuggestion(name string, f fieldDesc, s site) string {
+	field := "Add " + article(name) + " '" + name + "' field"
+	if f.types != "" {
+		field += " (" + f.types + ")"
+	}
+	if f.desc != "" {
+		return field + ": " + f.desc
+	}
+	return field + " " + s.into
+}
+
+// fieldDesc is what addFieldSuggestion says of a property's schema: its
+// description (or title), white space collapsed and cut, and its types.
+type fieldDesc struct{ desc, types string }
+
+func describeField(prop *jsonschema.Schema) fieldDesc {
 	desc, types := "", ""
 	for cur, i := prop, 0; cur != nil && i < 8; cur, i = cur.Ref, i+1 {
 		if desc == "" {
@@ -889,15 +907,22 @@ func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
 			types = strings.Join(cur.Types.ToStrings(), " or ")
 		}
 	}
-	desc = result.Clip(strings.Join(strings.Fields(desc), " "), 300)
-	field := fmt.Sprintf("Add %s '%s' field", article(name), name)
-	if types != "" {
-		field += " (" + types + ")"
+	return fieldDesc{desc: result.Clip(strings.Join(strings.Fields(desc), " "), 300), types: types}
+}
+
+// fieldInfo is describeField of prop, which a compiled schema keeps once
+// worked out: a missing field is the most common issue, and its
+// description the longest text of it.
+func (r *reporter) fieldInfo(prop *jsonschema.Schema) fieldDesc {
+	if r.c == nil || prop == nil {
+		return describeField(prop)
 	}
-	if desc != "" {
-		return field + ": " + desc
+	if f, ok := r.c.fields.Load(prop); ok {
+		return f.(fieldDesc)
 	}
-	return field + " " + s.into
+	f := describeField(prop)
+	r.c.fields.Store(prop, f)
+	return f
 }
 
 // numberBounds describes the numbers the holder accepts: "between 1 and 5",
