@@ -125,6 +125,13 @@ func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, 
 	if c.fast == nil {
 		return nil, false
 	}
+	// The verdict scan first: a valid document is read once by it, which
+	// costs less than report mode's bookkeeping (about a fifth less CPU on
+	// the corpus's large document); an invalid one is then read in report
+	// mode, after the verdict scan's prefix up to its first failed keyword.
+	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+		return nil, sure
+	}
 	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
 	if !sure || ve == nil {
 		return nil, sure
