@@ -181,3 +181,72 @@ func itoa(k uint) string {
 	b, _ := json.Marshal(k)
 	return string(b)
 }
+
+// TestFastIssuesEdges compares both paths where the fast path's tree must
+// follow the reference closely: more errors than MaxIssues (the budget
+// keeps the first in the reference's order), alternatives, names, counts
+// and quoted values; and checks where it must give up.
+func TestFastIssuesEdges(t *testing.T) {
+	t.Parallel()
+	many := func(n int, item string) string {
+		b := []byte("[")
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, item...)
+		}
+		return string(append(b, ']'))
+	}
+	var req, obj []byte
+	req, obj = append(req, `{"required": [`...), append(obj, '{')
+	for i := range 70 {
+		if i > 0 {
+			req, obj = append(req, ','), append(obj, ',')
+		}
+		req = append(req, `"k`+itoa(uint(i))+`"`...)
+		if i < 69 {
+			obj = append(obj, `"k`+itoa(uint(i))+`": 1`...)
+		}
+	}
+	req, obj = append(req, "]}"...), append(obj, '}')
+	for _, tc := range []struct {
+		name, schema, doc string
+		sure              bool
+	}{
+		{"over the budget", `{"items": {"type": "string"}}`, many(1200, "1"), true},
+		{"over the budget in objects", `{"items": {"properties": {"a": {"type": "string"}, "b": {"maximum": 1}}}}`, many(300, `{"a": 1, "b": 2}`), true},
+		{"anyOf, one left", `{"anyOf": [{"type": "string"}, {"type": "object", "required": ["a"]}]}`, `{"b": 1}`, true},
+		{"anyOf by type", `{"anyOf": [{"type": "string"}, {"type": "integer"}]}`, `true`, true},
+		{"oneOf twice", `{"oneOf": [{"type": "integer"}, {"minimum": 1}]}`, `3`, true},
+		{"oneOf none", `{"oneOf": [{"title": "Cat", "properties": {"kind": {"const": "cat"}}, "required": ["meow"]}, {"title": "Dog", "required": ["bark"]}]}`, `{"kind": "cat"}`, true},
+		{"not", `{"not": {"type": "string"}}`, `"x"`, true},
+		{"propertyNames", `{"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}}`, `{"Bad": 1, "good": 2, "ok": 3}`, true},
+		{"additionalProperties", `{"properties": {"email": {}}, "additionalProperties": false}`, `{"emial": 1, "zzz": [1, {"a": 2}]}`, true},
+		{"uniqueItems", `{"uniqueItems": true}`, `[1, 2, {"a": [1]}, 2, {"a": [1.0]}, 1]`, true},
+		{"additionalItems", `{"items": [{}, {}], "additionalItems": false}`, `[1, 2, 3, 4]`, true},
+		{"contains", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"type": "string"}, "minContains": 2, "maxItems": 2}`, `[1, "a", 2]`, true},
+		{"dependencies", `{"dependencies": {"card": ["cvv", "zip"], "x": {"required": ["y"]}}}`, `{"card": 1, "x": 2}`, true},
+		{"dependentRequired", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentRequired": {"card": ["cvv"]}, "dependentSchemas": {"x": {"maxProperties": 1}}}`, `{"card": 1, "x": 2}`, true},
+		{"ref and siblings", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"p": {"type": "integer", "minimum": 5}}, "properties": {"a": {"$ref": "#/$defs/p", "maximum": 3}}}`, `{"a": 4}`, true},
+		{"if then else", `{"if": {"properties": {"a": {"const": 1}}}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}`, `{"a": 1}`, true},
+		{"numbers", `{"items": {"multipleOf": 0.01, "exclusiveMaximum": 1e2, "minimum": -1}}`, `[0.075, 100, 1e2, -1.5, 12345678901234567890]`, true},
+		{"strings", `{"items": {"minLength": 2, "maxLength": 3, "pattern": "^a", "format": "email"}}`, `["", "bcde", "a\u00e9\u00e9", "ab"]`, true},
+		{"false schema", `{"properties": {"a": false}, "items": false}`, `{"a": {"deep": [1]}}`, true},
+		{"more than 64 required, some missing", string(req), string(obj), false},
+		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		sure, valid, _ := fastMatchesSlow(t, v, tc.name, []byte(tc.doc))
+		if sure != tc.sure {
+			t.Errorf("%s: the fast path sure = %v, want %v", tc.name, sure, tc.sure)
+		}
+		if sure && valid {
+			t.Errorf("%s: the fast path found the document valid", tc.name)
+		}
+	}
+}
