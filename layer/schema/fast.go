@@ -16,10 +16,12 @@ import (
 // compiler built (its $ref already resolved, its draft known) becomes a
 // node: the keywords it checks, specialised, with its subschemas as nodes.
 // A node answers one question about a document's bytes, without decoding
-// them into Go values: is this value valid? It answers yes only when it is
+// them into Go values: is this value valid? It answers only when it is
 // sure; on any doubt (a duplicate key, invalid UTF-8, a number over the
 // decoder's limits, malformed JSON, a $ref loop) it gives up, and the slow
-// path, which produces the issues, decides. A schema using a keyword the
+// path decides. For an invalid document, report mode (fastreport.go)
+// builds the validator's errors from the bytes, and the slow path's
+// reporter turns them into issues. A schema using a keyword the
 // nodes do not cover is not compiled at all: it takes the slow path for
 // every document, never an approximation.
 
