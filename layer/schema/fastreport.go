@@ -132,15 +132,17 @@ func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, 
 	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		return nil, sure
 	}
-	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
-	if !sure || ve == nil {
-		return nil, sure
-	}
+	// A panic of the report (a case it does not know) leaves the document
+	// to the slow path rather than failing it.
 	defer func() {
 		if p := recover(); p != nil {
 			issues, sure = nil, false
 		}
 	}()
+	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
+	if !sure || ve == nil {
+		return nil, sure
+	}
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
