@@ -76,6 +76,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		route := unmatched
 		if s.paths[r.URL.Path] {
 			route = r.URL.Path
+		} else if p, _, ok := s.mountOf(r); ok {
+			route = p
 		}
 		sw := &statusWriter{ResponseWriter: w}
 		s.metrics.inFlight.Inc()
@@ -132,8 +134,8 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate requires the bearer token on every path but /healthz and
-// /readyz when the server has one. Tokens are compared in constant time.
+// authenticate requires the bearer token on every path but /healthz,
+// /readyz and the public mounts when the server has one. Tokens are compared in constant time.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	if s.opts.Token == "" {
 		return next
@@ -141,6 +143,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(s.opts.Token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, public, _ := s.mountOf(r); public {
 			next.ServeHTTP(w, r)
 			return
 		}
