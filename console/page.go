@@ -87,8 +87,8 @@ type chart struct {
 
 // Dimensions of a chart, in SVG user units (the SVG scales to its box).
 const (
-	chartLabelW = 260.0
-	chartBarW   = 300.0
+	chartLabelW = 230.0
+	chartBarW   = 180.0
 	chartRowH   = 22.0
 )
 

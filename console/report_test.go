@@ -178,7 +178,7 @@ var attrRE = regexp.MustCompile(`([a-zA-Z-]+)(?:="([^"]*)")?`)
 // The elements and attributes the report templates write: anything else
 // in a page came from its data.
 var (
-	allowedTags = strings.Fields("html head meta title style body a header h1 h2 h3 p main section table thead tbody tr th td div figure figcaption svg text rect details summary form label input select option article span ul ol li pre code dl dt dd script caption")
+	allowedTags  = strings.Fields("html head meta title style body a header h1 h2 h3 p main section table thead tbody tr th td div figure figcaption svg text rect details summary form label input select option article span ul ol li pre code dl dt dd script caption")
 	allowedAttrs = strings.Fields("lang charset http-equiv content name class href id aria-labelledby aria-label scope role viewBox preserveAspectRatio x y width height text-anchor type tabindex for data-flagged data-rules data-tools value")
 )
 
