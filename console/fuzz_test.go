@@ -45,4 +45,3 @@ func FuzzWriteTrace(f *testing.F) {
 		checkMarkup(t, sb.String())
 	})
 }
-
