@@ -441,3 +441,49 @@ document.querySelectorAll('*').forEach(function(e){['mouseover','focus','click',
 	}
 	b.check(t, fileURL(t, path))
 }
+
+// TestBrowserLintReport opens the lint page of testdata/lint from disk:
+// its summary, read through the accessibility tree, is the lint's, each
+// tool is a heading, and no request leaves nor error occurs.
+func TestBrowserLintReport(t *testing.T) {
+	b := newBrowser(t)
+	rep := lintReport(t)
+	var sb strings.Builder
+	if err := WriteLint(&sb, Lint{Title: "testdata/lint", Report: rep}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lint.html")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.open(t, path)
+	ax := b.axTree(t)
+	tables := ax.find("table", "Summary")
+	if len(tables) != 1 {
+		t.Fatalf("%d tables named Summary, want 1", len(tables))
+	}
+	rows := ax.rows(tables[0])
+	s := rep.Summary
+	for label, n := range map[string]int{"Tools": s.Tools, "Valid tools": s.Valid, "Invalid tools": s.Invalid, "Errors": s.Errors, "Warnings": s.Warnings, "Notes": s.Infos} {
+		if rows[label] != strconv.Itoa(n) {
+			t.Errorf("summary row %q = %q, the lint's is %d", label, rows[label], n)
+		}
+	}
+	headings := 0
+	for _, n := range ax {
+		if axString(n.Role) == "heading" && strings.Contains(axString(n.Name), ":") {
+			for _, key := range rep.Keys() {
+				if strings.HasSuffix(axString(n.Name), " "+key) {
+					headings++
+				}
+			}
+		}
+	}
+	if headings != len(rep.Keys()) {
+		t.Errorf("%d tool headings, want %d", headings, len(rep.Keys()))
+	}
+	if *screenshots {
+		shoot(t, b, "lint-report.png", "")
+	}
+	b.check(t, fileURL(t, path))
+}
