@@ -371,7 +371,8 @@ func TestOtelServeJaeger(t *testing.T) {
 		}
 	}
 	tp, traceID, callerSpan := newTraceparent()
-	req, _ := http.NewRequest(http.MethodPost, url+"/validate", strings.NewReader(`{"output":{"name":"Ada"},"expected_schema":{"type":"object","required":["email"]}}`))
+	req, _ := http.NewRequest(http.MethodPost, url+"/validate", strings.NewReader(`{"output":{"name":"Ada"},"expected_schema":{"type":"object","required":["email"]},`+
+		`"acceptance_criteria":[{"id":"named","description":"The output names someone","rule":"has(output.name)"}]}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("traceparent", tp)
 	resp, err := http.DefaultClient.Do(req)
@@ -401,8 +402,13 @@ func TestOtelServeJaeger(t *testing.T) {
 		t.Errorf("no request log line carries trace_id %s", traceID)
 	}
 
-	tr := j.trace(t, traceID, names("POST /validate", "judge.validate", "judge.layer schema"))
+	// With criteria the request takes the layers' path (a schema alone may
+	// be answered by the engine's fast path, without layer spans).
+	tr := j.trace(t, traceID, names("POST /validate", "judge.validate", "judge.layer schema", "judge.layer criteria"))
 	httpSpan, validate, layer := tr.byName(t, "POST /validate"), tr.byName(t, "judge.validate"), tr.byName(t, "judge.layer schema")
+	if crit := tr.byName(t, "judge.layer criteria"); crit.parent() != validate.SpanID || crit.tag("judge.issue_count") != 0.0 {
+		t.Errorf("judge.layer criteria: parent %s (want %s), issues %v", crit.parent(), validate.SpanID, crit.tag("judge.issue_count"))
+	}
 	if httpSpan.parent() != callerSpan {
 		t.Errorf("POST /validate's parent is %q, want the traceparent's span %s", httpSpan.parent(), callerSpan)
 	}
