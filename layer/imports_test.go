@@ -2,6 +2,7 @@ package layer_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,73 @@ func TestLayerImportsOnlyResult(t *testing.T) {
 	}
 	if !sawResult {
 		t.Errorf("package layer does not import result, so this test no longer lists what it should:\n%s", out)
+	}
+}
+
+// TestCoreKnowsNoDriver checks the rule of STYLE.md §5 and DESIGN.md: the
+// core (the root package, result, layer/..., manifest, toolcall, trace)
+// and every package of this module it depends on import neither net/http
+// nor cobra nor the MCP SDK. The one exception is internal/llm, the client
+// of the model's API, which speaks HTTP to it; cobra and the MCP SDK are
+// not allowed anywhere below the core, even through a third party.
+func TestCoreKnowsNoDriver(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH, so the import graph cannot be listed")
+	}
+	const mod = "github.com/agentjudge/judge"
+	core := []string{mod, mod + "/result", mod + "/layer/...", mod + "/manifest", mod + "/toolcall", mod + "/trace"}
+	args := append([]string{"list", "-deps", "-f", `{{.ImportPath}} {{join .Imports ","}}`}, core...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %v: %v", core, err)
+	}
+	driver := func(imp string) bool {
+		return imp == "net/http" || strings.HasPrefix(imp, "github.com/spf13/cobra") ||
+			strings.HasPrefix(imp, "github.com/modelcontextprotocol/")
+	}
+	sawToolcall := false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		sawToolcall = sawToolcall || pkg == mod+"/toolcall"
+		if strings.HasPrefix(pkg, "github.com/spf13/cobra") || strings.HasPrefix(pkg, "github.com/modelcontextprotocol/") {
+			t.Errorf("the core depends on %s", pkg)
+		}
+		if pkg != mod && !strings.HasPrefix(pkg, mod+"/") || pkg == mod+"/internal/llm" {
+			continue
+		}
+		for _, imp := range strings.Split(imports, ",") {
+			if driver(imp) {
+				t.Errorf("%s, in the core or below it, imports %s", pkg, imp)
+			}
+		}
+	}
+	if !sawToolcall {
+		t.Fatalf("go list did not list toolcall, so this test no longer lists what it should:\n%s", out)
+	}
+}
+
+// TestGatewayKnowsNoServer checks that the gateway, a front end beside the
+// HTTP server, reaches the core without the server: neither server nor
+// server/api is among its dependencies (the wire types both decode live in
+// the core, as toolcall.CheckRequest).
+func TestGatewayKnowsNoServer(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH, so the import graph cannot be listed")
+	}
+	const mod = "github.com/agentjudge/judge/"
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", mod+"gateway").Output()
+	if err != nil {
+		t.Fatalf("go list -deps gateway: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, mod+"gateway") {
+		t.Fatalf("go list did not list gateway itself:\n%s", out)
+	}
+	for _, d := range deps {
+		if d == mod+"server" || strings.HasPrefix(d, mod+"server/") {
+			t.Errorf("gateway depends on %s", d)
+		}
 	}
 }

@@ -42,6 +42,18 @@ type Call struct {
 	ShownTools []string `json:"shown_tools,omitempty"`
 }
 
+// CheckRequest is a call with the tool definitions to check it against:
+// the body of the HTTP API's POST /v1/calls/check and the arguments of the
+// gateway's check_call tool, here so that both front ends decode one type
+// without knowing each other.
+type CheckRequest struct {
+	Call
+	// Tools are the tool definitions (MCP tools, OpenAI functions, or a
+	// tools/list answer; see [ParseDefinitions]); absent means the front
+	// end's own tools.
+	Tools json.RawMessage `json:"tools,omitempty"`
+}
+
 // CallError is a call that cannot be checked at all: its arguments are not
 // JSON or too large. Field is "arguments" or "tool"; Line and Col locate a
 // JSON error in the arguments (0 when unknown).
