@@ -126,6 +126,28 @@ func WithSelfCheck(sc *result.SelfCheck) Option {
 // never ran is not a verdict, so no result is returned with it.
 var ErrBusy = errors.New("the engine was running its maximum number of layers")
 
+// BusyError is the error Validate returns when the layer named Layer found
+// no free slot within Wait (see [ErrBusy], which it wraps): the output was
+// not checked. A front end words its answer from the fields.
+type BusyError struct {
+	Layer string        // the layer that could not start
+	Wait  time.Duration // how long it waited for a slot: the layer deadline
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("judge: %s", e.Reason())
+}
+
+// Reason says what happened without the package's prefix: "the schema
+// layer could not start within 5s: the engine was running its maximum
+// number of layers".
+func (e *BusyError) Reason() string {
+	return fmt.Sprintf("the %s layer could not start within %v: %v", e.Layer, e.Wait, ErrBusy)
+}
+
+// Unwrap returns ErrBusy.
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
 // errBusy is ErrBusy, by its former name inside the package.
 var errBusy = ErrBusy
 
@@ -311,7 +333,7 @@ func (e *Engine) Types() []string {
 }
 
 // Validate checks req and returns its result. It returns a *RequestError
-// when req is malformed, an error wrapping ErrBusy when a layer could not
+// when req is malformed, a *BusyError (wrapping ErrBusy) when a layer could not
 // start for want of a free slot, and ctx.Err() when ctx ends first;
 // findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
@@ -342,7 +364,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	}
 	for _, o := range ran {
 		if o.busy {
-			return nil, fmt.Errorf("judge: the %s layer could not start within %v: %w", o.Name, timeout, ErrBusy)
+			return nil, &BusyError{Layer: o.Name, Wait: timeout}
 		}
 	}
 	for _, o := range ran {

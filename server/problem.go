@@ -41,20 +41,24 @@ func (e *mediaTypeError) Error() string { return e.msg }
 // server that is shutting down.
 func problemOf(ctx context.Context, err error) api.Problem {
 	var (
-		tooLarge *http.MaxBytesError
-		media    *mediaTypeError
-		reqErr   *judge.RequestError
-		slow     *bodyTimeoutError
-		busy     *busyError
+		tooLarge   *http.MaxBytesError
+		media      *mediaTypeError
+		reqErr     *judge.RequestError
+		slow       *bodyTimeoutError
+		busy       *busyError
+		engineBusy *judge.BusyError
 	)
 	switch {
 	case errors.As(err, &slow):
 		return api.Problem{Status: http.StatusRequestTimeout, Code: api.CodeRequestTimeout, Detail: slow.Error()}
 	case errors.As(err, &busy):
 		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: busy.msg}
+	case errors.As(err, &engineBusy):
+		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: "the output was not checked: " + engineBusy.Reason() + "; retry shortly"}
 	case errors.Is(err, judge.ErrBusy):
 		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: "the output was not checked: " + strings.TrimPrefix(err.Error(), "judge: ") + "; retry shortly"}
+			Detail: "the output was not checked: " + judge.ErrBusy.Error() + "; retry shortly"}
 	case errors.As(err, &tooLarge):
 		return api.Problem{Status: http.StatusRequestEntityTooLarge, Code: api.CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit)}

@@ -410,8 +410,8 @@ func (r compiledRule) check(ctx context.Context, tool string, args map[string]an
 	if r.when != nil {
 		ok, err := r.when.Eval(ctx, vars)
 		if err != nil {
-			var se *criteria.StoppedError
-			if !errors.As(err, &se) && strings.HasPrefix(err.Error(), "no such key") {
+			var mk *criteria.MissingKeyError
+			if errors.As(err, &mk) {
 				// The condition reads a parameter the call does
 				// not have: it does not hold, and the rule does
 				// not apply.

@@ -154,3 +154,49 @@ func TestRuleUndecided(t *testing.T) {
 		t.Errorf("rule not met: %+v", res.Result.Issues)
 	}
 }
+
+// A rule whose condition reads a parameter the call does not have does
+// not apply (the condition's missing key is a typed error toolcall reads,
+// criteria.MissingKeyError); a condition that fails otherwise leaves the
+// rule undecided.
+func TestRuleConditionMissingKey(t *testing.T) {
+	t.Parallel()
+	c, err := toolcall.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := toolcall.ParseDefinitions([]byte(`[
+		{"name": "a", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
+		 "rules": [{"id": "big", "when": "args.mode == 'strict'", "expression": "args.n > 3", "message": "n must be over 3"}]},
+		{"name": "b", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
+		 "rules": [{"id": "big", "when": "int(args.mode) > 0", "expression": "args.n > 3", "message": "n must be over 3"}]}]`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.NewToolset(defs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool, args string
+		wantType   result.Type // "" for no issue
+	}{
+		{"a", `{"n": 1}`, ""},
+		{"a", `{"mode": "strict", "n": 1}`, result.ConstraintViolation},
+		{"a", `{"mode": "loose", "n": 1}`, ""},
+		{"b", `{"mode": "x", "n": 1}`, result.NotChecked},
+	}
+	for _, tt := range tests {
+		res, err := ts.Check(context.Background(), toolcall.Call{Tool: tt.tool, Arguments: json.RawMessage(tt.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got result.Type
+		if len(res.Result.Issues) > 0 {
+			got = res.Result.Issues[0].Type
+		}
+		if got != tt.wantType || len(res.Result.Issues) > 1 {
+			t.Errorf("%s %s: issues %+v, want one of type %q", tt.tool, tt.args, res.Result.Issues, tt.wantType)
+		}
+	}
+}
