@@ -792,7 +792,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	}
 	o.Findings = layer.Findings{Confidence: 0, Issues: []result.Issue{{
 		Severity: result.Info, Type: result.LayerFailed, Location: "root", Message: msg,
-		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline (judge validate --timeout, judge serve --timeout)",
+		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline",
 		Rule:       "engine.layer_failed",
 	}}, PromptTokens: spent.PromptTokens, CompletionTokens: spent.CompletionTokens}
 	return o

@@ -150,7 +150,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	if ct == nil {
 		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "tool",
 			Message:    fmt.Sprintf("Tool '%s' has no contract here, so its result was not checked against an output schema", result.Clip(req.Tool, 80)),
-			Suggestion: "Give the tool's definition (--defs, or tools in the request) to check its output schema",
+			Suggestion: "Give the tool's definition (tools in the request, or the definitions judge reads) to check its output schema",
 			Rule:       "toolcall.no_contract"})
 		undecided++
 	}

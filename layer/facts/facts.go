@@ -97,7 +97,7 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		p.Decided(1)
 		p.Report(result.Issue{Severity: result.Error, Type: result.SourceMissing, Location: fmt.Sprintf("trusted_sources[%d]", m.Index),
 			Message:    fmt.Sprintf("Trusted source '%s' is not among the sources given, so no claim could be checked against it (judge never fetches URLs)", m.URI),
-			Suggestion: "Give the source inline in sources, or put it in the directory given to --sources / --source",
+			Suggestion: "Give the source inline in sources, or put it in the directory of sources judge reads",
 			Rule:       "facts.trusted_source_missing"})
 	}
 	set := claim.FromOutput(p.Input.Output)
@@ -108,8 +108,11 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 	if len(ix.Docs()) == 0 && len(set.Claims) > 0 {
 		// Nothing to check against: every claim is undecided, not
 		// unsupported.
-		p.Undecided("root", fmt.Sprintf("None of the trusted sources could be found, so the %d claims of the output were not checked", len(set.Claims)),
-			"Give the sources inline in sources, or put them in the directory given to --sources / --source")
+		p.Report(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "root",
+			Message:    fmt.Sprintf("None of the trusted sources could be found, so the %d claims of the output were not checked", len(set.Claims)),
+			Suggestion: "Give the sources inline in sources, or put them in the directory of sources judge reads",
+			Rule:       "facts.no_sources"})
+		p.Decided(0)
 		for range len(set.Claims) - 1 {
 			p.Decided(0)
 		}
