@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
@@ -593,20 +594,10 @@ func jsonType(v any) string {
 	return "unknown"
 }
 
-// locationOf writes a parameter name as a location: the name itself when it
-// is an identifier, else ["name"].
-func locationOf(k string) string {
-	for i, r := range k {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			b, _ := json.Marshal(k)
-			return "[" + string(b) + "]"
-		}
-	}
-	if k == "" {
-		return `[""]`
-	}
-	return k
-}
+// locationOf writes a parameter name as a location, in the one notation of
+// internal/location: the name itself when it is an identifier, else
+// ["name"].
+func locationOf(k string) string { return location.Path([]string{k}, nil) }
 
 func quoteList(ss []string, sep string) string {
 	q := make([]string, len(ss))

@@ -200,3 +200,36 @@ func TestRuleConditionMissingKey(t *testing.T) {
 		}
 	}
 }
+
+// A parameter's location is written in the one notation of
+// internal/location, as the schema layer writes it: café is an identifier
+// (before, toolcall wrote ["café"]), x-api is not.
+func TestParamLocationNotation(t *testing.T) {
+	t.Parallel()
+	c, err := toolcall.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := toolcall.ParseDefinitions([]byte(`{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.NewToolset(defs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[string]string{"café": "café", "x-api": `["x-api"]`, "q\u200d": `["q\u200d"]`} {
+		b, _ := json.Marshal(map[string]any{"n": 1, arg: 1})
+		res, err := ts.Check(context.Background(), toolcall.Call{Tool: "a", Arguments: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var locs []string
+		for _, is := range res.Result.Issues {
+			locs = append(locs, is.Location)
+		}
+		if len(locs) != 1 || locs[0] != want {
+			t.Errorf("argument %q: locations %q, want only %s", arg, locs, want)
+		}
+	}
+}

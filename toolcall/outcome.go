@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
@@ -655,26 +656,10 @@ func extractFacts(v any) []Fact {
 	return facts
 }
 
-// renderPath writes a path in the specification's notation.
+// renderPath writes a path in the specification's notation; arrays[i]
+// says whether tokens[i] indexes an array.
 func renderPath(tokens []string, arrays []bool) string {
-	if len(tokens) == 0 {
-		return "root"
-	}
-	var sb strings.Builder
-	for i, t := range tokens {
-		switch {
-		case arrays[i]:
-			sb.WriteString("[" + t + "]")
-		case strings.HasPrefix(locationOf(t), "["):
-			sb.WriteString(locationOf(t))
-		default:
-			if sb.Len() > 0 {
-				sb.WriteString(".")
-			}
-			sb.WriteString(t)
-		}
-	}
-	return sb.String()
+	return location.Path(tokens, func(i int) bool { return arrays[i] })
 }
 
 // checkOutput validates an MCP result's structuredContent against the
