@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentjudge/judge/result"
 )
 
 // AddressError is a connection refused before it was made: the resolved
@@ -256,7 +258,7 @@ func (r *Runner) httpAnswer(res *Result, rn *runnable, data []byte) {
 		res.Value = res.Text
 		if rn.path != nil && !res.IsError {
 			res.IsError = true
-			res.Text = "the answer is not JSON, so response_transform " + rn.path.src + " cannot be applied: " + clip(res.Text, 200)
+			res.Text = "the answer is not JSON, so response_transform " + rn.path.src + " cannot be applied: " + result.Clip(res.Text, 200)
 			res.Value = res.Text
 		}
 		if res.Truncated {
@@ -272,13 +274,6 @@ func (r *Runner) httpAnswer(res *Result, rn *runnable, data []byte) {
 			res.Text = string(b)
 		}
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // retryAfter reads a Retry-After header: seconds or an HTTP date.

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentjudge/judge/internal/spell"
 )
 
 // RegistryFile is the file at the top of a tools root where a registry
@@ -524,10 +526,10 @@ func (r *Registry) closestIDs(ref string) []string {
 		}
 	}
 	for _, id := range r.allIDs() {
-		if d := editDistance(strings.ToLower(ref), strings.ToLower(id), 4); d < 4 {
+		if d := spell.Distance(strings.ToLower(ref), strings.ToLower(id), 4); d < 4 {
 			add(id, d)
-		} else if path.Base(id) == base || editDistance(base, path.Base(id), 3) < 3 {
-			add(id, 4+editDistance(base, path.Base(id), 3))
+		} else if path.Base(id) == base || spell.Distance(base, path.Base(id), 3) < 3 {
+			add(id, 4+spell.Distance(base, path.Base(id), 3))
 		}
 	}
 	sort.Slice(cs, func(a, b int) bool {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/internal/spell"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
@@ -630,7 +631,7 @@ func closestNames(name string, names []string, n int) []string {
 	ln := strings.ToLower(name)
 	for _, s := range names {
 		ls := strings.ToLower(s)
-		d := levenshtein(ln, ls, 64)
+		d := spell.Distance(ln, ls, spell.MaxLen)
 		limit := max(2, min(len(ln), len(ls))/3)
 		switch {
 		case d <= limit:
@@ -650,31 +651,6 @@ func closestNames(name string, names []string, n int) []string {
 		out = append(out, c.s)
 	}
 	return out
-}
-
-// levenshtein is the edit distance of a and b in bytes, or limit+1 when
-// either is longer than limit characters.
-func levenshtein(a, b string, limit int) int {
-	if len(a) > limit || len(b) > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // sessionError is the error of a session store: a *CallError for a session

@@ -398,6 +398,5 @@ func longestBlank(t string) int {
 
 // snippet quotes m for a message, shortened.
 func snippet(m string) string {
-	m = strings.Join(strings.Fields(m), " ")
-	return strconv.Quote(result.Clip(m, maxSnippet))
+	return strconv.Quote(result.ClipText(m, maxSnippet))
 }

@@ -229,21 +229,21 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict
 		p.Decided(unsupportedCertainty)
 		reportUnsupported(p, c, v)
 	default:
-		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200))
+		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", result.ClipText(c.Sentence, 200))
 		if asked && j.err != nil {
-			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", clip(c.Sentence, 160), clip(j.err.Error(), 200))
+			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", result.ClipText(c.Sentence, 160), result.ClipText(j.err.Error(), 200))
 		}
 		switch {
 		case v.Why != "" && v.Evidence != nil:
-			msg = fmt.Sprintf("%s %s could not be checked: %s (%s line %d: %q)", c.Subject(), c.Quoted(), v.Why, v.Source.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+			msg = fmt.Sprintf("%s %s could not be checked: %s (%s line %d: %q)", c.Subject(), c.Quoted(), v.Why, v.Source.ID, v.Evidence.Line, result.ClipText(v.Evidence.Text, 200))
 			if asked && j.err != nil {
-				msg += fmt.Sprintf("; the model could not decide it (%s)", clip(j.err.Error(), 200))
+				msg += fmt.Sprintf("; the model could not decide it (%s)", result.ClipText(j.err.Error(), 200))
 			}
 		case c.Kind != claim.Negation:
 			// A count of one or two no source states (source.Index.Check).
 			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and a count this small is often inferred rather than stated", c.Subject(), c.Quoted())
 			if asked && j.err != nil {
-				msg += fmt.Sprintf(" (the model could not decide it: %s)", clip(j.err.Error(), 200))
+				msg += fmt.Sprintf(" (the model could not decide it: %s)", result.ClipText(j.err.Error(), 200))
 			}
 		}
 		p.Undecided(c.Location(), msg, "Give a source that covers this statement, or check it by hand")
@@ -255,7 +255,7 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 	d := v.Source
 	found := v.Found.Quoted()
 	msg := fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)",
-		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, result.ClipText(v.Evidence.Text, 200))
 	verb := "Correct"
 	if c.Kind == claim.Number {
 		verb = "Update"
@@ -283,7 +283,7 @@ func reportJudged(p *layer.Pass, ix *source.Index, c claim.Claim, j judged) sour
 		sug := fmt.Sprintf("Check %s against the sources and correct it to %s if they bear it out", c.Noun(), found)
 		if j.evidence != nil {
 			d := ix.SourceOf(j.evidence)
-			msg = fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200))
+			msg = fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), found, d.Name(), d.ID, j.evidence.Line, result.ClipText(j.evidence.Text, 200))
 			verb := "Correct"
 			if c.Kind == claim.Number {
 				verb = "Update"
@@ -324,7 +324,7 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 	d := sw.Source
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("Wording stated as '%s' but '%s' according to %s, which says the opposite (%s line %d: %q)",
-			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, clip(sw.Evidence.Text, 200)),
+			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, result.ClipText(sw.Evidence.Text, 200)),
 		Suggestion: fmt.Sprintf("Correct '%s' to '%s' if the sentence speaks of the same thing, based on %s", sw.Word, sw.Antonym, d.Ref()),
 		Rule:       "facts.antonym"})
 }
@@ -339,7 +339,7 @@ func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *sou
 	}
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("'%s' is stated without the negation %s gives it (%s line %d: %q)",
-			clip(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, clip(ev.Text, 200)),
+			result.ClipText(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, result.ClipText(ev.Text, 200)),
 		Suggestion: fmt.Sprintf("Check whether the statement should be negated, based on %s", d.Ref()),
 		Rule:       "facts.negation_dropped"})
 }
@@ -349,7 +349,7 @@ func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		d := v.Source
 		p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: c.Location(),
 			Message: fmt.Sprintf("The negation in '%s' is not found in sources: %s states it without negation (line %d: %q)",
-				clip(c.Sentence, 160), d.Name(), v.Evidence.Line, clip(v.Evidence.Text, 160)),
+				result.ClipText(c.Sentence, 160), d.Name(), v.Evidence.Line, result.ClipText(v.Evidence.Text, 160)),
 			Suggestion: fmt.Sprintf("Check whether '%s' belongs in the statement, based on %s", c.Text, d.Ref()),
 			Rule:       "facts.negation_unsupported"})
 		return
@@ -358,20 +358,4 @@ func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
 		Suggestion: "Remove unsupported claim or provide valid source",
 		Rule:       "facts.unsupported"})
-}
-
-// clip shortens s to at most n bytes at a word boundary.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-	}
-	return s[:cut] + "…"
 }
