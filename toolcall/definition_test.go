@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -161,22 +162,11 @@ func TestRuleUndecided(t *testing.T) {
 // rule undecided.
 func TestRuleConditionMissingKey(t *testing.T) {
 	t.Parallel()
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions([]byte(`[
+	ts := tooltest.Toolset(t, []byte(`[
 		{"name": "a", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
 		 "rules": [{"id": "big", "when": "args.mode == 'strict'", "expression": "args.n > 3", "message": "n must be over 3"}]},
 		{"name": "b", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
-		 "rules": [{"id": "big", "when": "int(args.mode) > 0", "expression": "args.n > 3", "message": "n must be over 3"}]}]`), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+		 "rules": [{"id": "big", "when": "int(args.mode) > 0", "expression": "args.n > 3", "message": "n must be over 3"}]}]`), "tools.json")
 	tests := []struct {
 		tool, args string
 		wantType   result.Type // "" for no issue
@@ -206,18 +196,7 @@ func TestRuleConditionMissingKey(t *testing.T) {
 // (before, toolcall wrote ["café"]), x-api is not.
 func TestParamLocationNotation(t *testing.T) {
 	t.Parallel()
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions([]byte(`{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}`), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.Toolset(t, []byte(`{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}`), "tools.json")
 	for arg, want := range map[string]string{"café": "café", "x-api": `["x-api"]`, "q\u200d": `["q\u200d"]`} {
 		b, _ := json.Marshal(map[string]any{"n": 1, arg: 1})
 		res, err := ts.Check(context.Background(), toolcall.Call{Tool: "a", Arguments: b})
