@@ -119,14 +119,43 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		p.Failed(Criterion)
 		return nil
 	}
-	// Every claim is checked first; those the checker leaves undecided
-	// or unsupported go to the judge together, before any is reported.
-	verdicts := make([]source.Verdict, len(set.Claims))
+	verdicts, judgedBy, err := cfg.verdicts(ctx, p, ix, set.Claims)
+	if err != nil {
+		return err
+	}
+	var t tally
+	for i, c := range set.Claims {
+		j, ok := judgedBy[i]
+		t.add(checkClaim(p, ix, c, verdicts[i], j, ok))
+	}
+	if err := checkWording(ctx, p, ix, &t); err != nil {
+		return err
+	}
+	if len(set.Claims) == 0 && t.bad == 0 {
+		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
+			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
+		return nil
+	}
+	switch {
+	case t.bad > 0 || len(missing) > 0:
+		p.Failed(Criterion)
+	case t.undecided == 0:
+		p.Passed(Criterion)
+	}
+	return nil
+}
+
+// verdicts checks every claim against the sources; those the checker
+// leaves undecided or unsupported go to the judge together, when there is
+// one, before any is reported. It returns each claim's verdict and the
+// judge's, by claim index, for those it asked.
+func (cfg config) verdicts(ctx context.Context, p *layer.Pass, ix *source.Index, claims []claim.Claim) ([]source.Verdict, map[int]judged, error) {
+	verdicts := make([]source.Verdict, len(claims))
 	var qs []question
 	var asked []int
-	for i, c := range set.Claims {
+	for i, c := range claims {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, nil, err
 		}
 		if c.Kind == claim.Citation {
 			continue
@@ -152,11 +181,13 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 			}
 		}
 	}
-	var t tally
-	for i, c := range set.Claims {
-		j, ok := judgedBy[i]
-		t.add(checkClaim(p, ix, c, verdicts[i], j, ok))
-	}
+	return verdicts, judgedBy, nil
+}
+
+// checkWording checks each sentence of the output's texts for a word the
+// sources' passage says the opposite of, and a negation the source has
+// and the sentence dropped, counting each on t.
+func checkWording(ctx context.Context, p *layer.Pass, ix *source.Index, t *tally) error {
 	for _, txt := range claim.Texts(p.Input.Output) {
 		for _, sp := range claim.Sentences(txt.Text) {
 			if err := ctx.Err(); err != nil {
@@ -172,17 +203,6 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 				reportDroppedNegation(p, txt, sp, ev, ix.SourceOf(ev))
 			}
 		}
-	}
-	if len(set.Claims) == 0 && t.bad == 0 {
-		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
-			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
-		return nil
-	}
-	switch {
-	case t.bad > 0 || len(missing) > 0:
-		p.Failed(Criterion)
-	case t.undecided == 0:
-		p.Passed(Criterion)
 	}
 	return nil
 }
