@@ -441,27 +441,18 @@ func readRules(r any, d *Definition) *DefinitionError {
 			return &DefinitionError{Path: path, Msg: "a rule must be an object {id, expression, message, fieldPath?, when?}"}
 		}
 		var rule Rule
+		fields := map[string]*string{"id": &rule.ID, "expression": &rule.Expression, "message": &rule.Message,
+			"fieldPath": &rule.FieldPath, "when": &rule.When, "suggestion": &rule.Suggestion}
 		for k, val := range ro {
 			s, ok := val.(string)
 			if !ok {
 				return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("%s must be a string", k)}
 			}
-			switch k {
-			case "id":
-				rule.ID = s
-			case "expression":
-				rule.Expression = s
-			case "message":
-				rule.Message = s
-			case "fieldPath":
-				rule.FieldPath = s
-			case "when":
-				rule.When = s
-			case "suggestion":
-				rule.Suggestion = s
-			default:
+			f, known := fields[k]
+			if !known {
 				return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("unknown field %q of a rule (known: id, expression, message, fieldPath, when, suggestion)", k)}
 			}
+			*f = s
 		}
 		switch {
 		case rule.ID == "":
