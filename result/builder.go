@@ -464,14 +464,27 @@ func normalize(is Issue) Issue {
 // almost nothing, such as a run of punctuation) becomes fallback.
 func fitText(s, prefix, fallback string) string {
 	s = strings.TrimSpace(s)
-	if s != "" && utf8.RuneCountInString(s) < MinTextLen {
+	if s != "" && shorter(s, MinTextLen) {
 		s = prefix + s
 	}
 	s = Clip(s, MaxTextLen)
-	if utf8.RuneCountInString(s) < MinTextLen {
+	if shorter(s, MinTextLen) {
 		s = Clip(fallback, MaxTextLen)
 	}
 	return s
+}
+
+// shorter reports whether s has fewer than n characters, without counting
+// them when its length in bytes (at least its characters, at most four
+// times as many) decides.
+func shorter(s string, n int) bool {
+	switch {
+	case len(s) < n:
+		return true
+	case len(s) >= utf8.UTFMax*n:
+		return false
+	}
+	return utf8.RuneCountInString(s) < n
 }
 
 // ClipText is [Clip] of s with each run of white space made one space: for
@@ -482,7 +495,7 @@ func ClipText(s string, n int) string { return Clip(strings.Join(strings.Fields(
 // boundary with "…". It is the one clip of the module: messages, prompts
 // and reports all cut text with it.
 func Clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	runes := []rune(s)[:n-1]
