@@ -4,16 +4,19 @@ package gateway_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -776,4 +779,108 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 			t.Errorf("the %s client read a directory outside the roots both clients share: %s", name, text(res))
 		}
 	}
+}
+
+// TestProxyHTTPUpstream: an upstream reached over streamable HTTP is
+// proxied as faithfully as a stdio one. server-everything serves its own
+// streamable HTTP, judge gateway reaches it as a streamable-http
+// mcp_server, and a raw client compares, with the same server over stdio
+// directly: tools/list member by member (execution, which go-sdk's Tool
+// lacks, included), resources/read and prompts/get as the server sent
+// them, and a tools/call's answer but for _meta.judge.
+func TestProxyHTTPUpstream(t *testing.T) {
+	t.Parallel()
+	ev := reference(t, "server-everything", "stdio")
+	url := referenceHTTP(t, ev)
+	dir := t.TempDir()
+	manifest := fmt.Sprintf("tool_id: everything\ntool_type: mcp_server\nversion: \"1.0.0\"\nexecutor: http_client\ndescription: server-everything over streamable HTTP\nconfig:\n  transport: streamable-http\n  url: %s\n  startup_timeout: 60\n", url)
+	if err := os.WriteFile(filepath.Join(dir, "everything.yaml"), []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	direct := startRaw(t, ev.direct(), `{}`)
+	through := startRaw(t, exec.Command(judgeBin, "gateway", "--tools", dir, "--allow-loopback"), `{}`)
+
+	var want []map[string]any
+	for _, tool := range rawTools(t, direct.request("tools/list", `{}`)) {
+		if ex, _ := tool["execution"].(map[string]any); ex["taskSupport"] != "required" {
+			want = append(want, tool)
+		}
+	}
+	got := rawTools(t, through.request("tools/list", `{}`))
+	if !reflect.DeepEqual(got, want) {
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(got)
+		t.Errorf("tools/list differs:\n direct  %s\n gateway %s", a, b)
+	}
+	executions := 0
+	for _, tool := range got {
+		if tool["execution"] != nil {
+			executions++
+		}
+	}
+	if executions == 0 {
+		t.Error("no tool listed through the gateway has its execution member")
+	}
+	for _, req := range []struct{ method, params string }{
+		{"resources/read", `{"uri":"demo://resource/static/document/architecture.md"}`},
+		{"prompts/get", `{"name":"args-prompt","arguments":{"city":"Paris","state":"Texas"}}`},
+		{"prompts/get", `{"name":"simple-prompt"}`},
+	} {
+		d, g := direct.request(req.method, req.params), through.request(req.method, req.params)
+		if !bytes.Equal(compactJSON(t, d), compactJSON(t, g)) {
+			t.Errorf("%s %s differs:\n direct  %s\n gateway %s", req.method, req.params, d, g)
+		}
+	}
+	call := `{"name":"get-structured-content","arguments":{"location":"New York"}}`
+	d, g := direct.request("tools/call", call), through.request("tools/call", call)
+	var gm map[string]any
+	if err := json.Unmarshal(g, &gm); err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := gm["_meta"].(map[string]any)
+	if j, _ := meta["judge"].(map[string]any); j["status"] != "SATISFIED" {
+		t.Errorf("tools/call through the gateway: no SATISFIED judge block in %s", g)
+	}
+	delete(meta, "judge")
+	if len(meta) == 0 {
+		delete(gm, "_meta")
+	}
+	var dm map[string]any
+	if err := json.Unmarshal(d, &dm); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dm, gm) {
+		t.Errorf("tools/call differs but for _meta.judge:\n direct  %s\n gateway %s", d, g)
+	}
+}
+
+// referenceHTTP starts a reference server's own streamable HTTP transport
+// (server-everything's streamableHttp) on a free loopback port and
+// returns its URL.
+func referenceHTTP(t *testing.T, s refServer) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(s.argv[0], s.argv[1], "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	return startListening(t, cmd, func(line []byte) string {
+		if bytes.Contains(line, []byte("listening on port "+port)) {
+			return "http://127.0.0.1:" + port + "/mcp"
+		}
+		return ""
+	})
+}
+
+// compactJSON is b without insignificant white space.
+func compactJSON(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

@@ -294,15 +294,21 @@ func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, m
 	return out
 }
 
+// upstreamSession is an upstream server and the session to it.
+type upstreamSession struct {
+	server string
+	sess   *mcp.ClientSession
+}
+
 // resourceServers are the upstreams to send a request about uri to, in
 // order: the one that listed it, else every upstream with resources (a
 // URI of a template or of a link a tool returned).
-func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.ClientSession {
+func (g *Gateway) resourceServers(ctx context.Context, uri string) []upstreamSession {
 	up := g.backend.(Upstreams)
 	g.up.mu.Lock()
 	owner := g.up.resOwner[uri]
 	g.up.mu.Unlock()
-	var out []*mcp.ClientSession
+	var out []upstreamSession
 	for _, s := range up.Servers() {
 		if owner != "" && s != owner {
 			continue
@@ -312,7 +318,7 @@ func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.Client
 			continue
 		}
 		if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
-			out = append(out, sess)
+			out = append(out, upstreamSession{s, sess})
 		}
 	}
 	return out
@@ -320,13 +326,16 @@ func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.Client
 
 var errNoResources = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
 
-func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+// readResource sends resources/read to the upstreams that may have the
+// resource, in order, and answers with the first that reads it, as it
+// sent its result where the backend can send around the SDK.
+func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (mcp.Result, error) {
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
 	var first error
-	for _, sess := range g.resourceServers(ctx, p.URI) {
-		res, err := sess.ReadResource(ctx, p)
+	for _, u := range g.resourceServers(ctx, p.URI) {
+		res, err := g.sendRaw(ctx, u.server, "resources/read", p, func() (mcp.Result, error) { return u.sess.ReadResource(ctx, p) })
 		if err == nil {
 			return res, nil
 		}
@@ -360,11 +369,11 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 
 func (g *Gateway) subscription(ctx context.Context, uri string, do func(*mcp.ClientSession) error) error {
 	var first error
-	for _, sess := range g.resourceServers(ctx, uri) {
-		if c := sess.InitializeResult().Capabilities.Resources; !c.Subscribe {
+	for _, u := range g.resourceServers(ctx, uri) {
+		if c := u.sess.InitializeResult().Capabilities.Resources; !c.Subscribe {
 			continue
 		}
-		err := do(sess)
+		err := do(u.sess)
 		if err == nil {
 			return nil
 		}
@@ -539,17 +548,20 @@ func (g *Gateway) prompt(ctx context.Context, name string) (string, *mcp.ClientS
 	return "", nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
 }
 
-func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+// getPrompt sends prompts/get to the prompt's upstream under its own
+// name of the prompt, and answers as it sent its result where the backend
+// can send around the SDK.
+func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (mcp.Result, error) {
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
-	_, sess, name, err := g.prompt(ctx, p.Name)
+	server, sess, name, err := g.prompt(ctx, p.Name)
 	if err != nil {
 		return nil, err
 	}
 	q := *p
 	q.Name = name
-	res, err := sess.GetPrompt(ctx, &q)
+	res, err := g.sendRaw(ctx, server, "prompts/get", &q, func() (mcp.Result, error) { return sess.GetPrompt(ctx, &q) })
 	if err != nil {
 		return nil, upstreamError(err)
 	}
@@ -564,14 +576,15 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := res.(rawResult); ok {
-		var out mcp.CompleteResult
-		if err := json.Unmarshal(r.raw, &out); err != nil {
-			return nil, err
-		}
-		return &out, nil
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
 	}
-	return res.(*mcp.CompleteResult), nil
+	var out mcp.CompleteResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // completeUpstream sends completion/complete to the upstream of the
@@ -645,7 +658,9 @@ type rawResult struct {
 func (r rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
 
 // sendRaw sends params to server's method around the SDK's decoding when
-// the backend can, else with typed (the SDK's way).
+// the backend can, and answers with the upstream's result as it came; else
+// with typed (the SDK's way), without the zero members the SDK's types
+// add (uncached).
 func (g *Gateway) sendRaw(ctx context.Context, server, method string, params any, typed func() (mcp.Result, error)) (mcp.Result, error) {
 	rc, ok := g.backend.(rawCaller)
 	if !ok {
@@ -658,7 +673,11 @@ func (g *Gateway) sendRaw(ctx context.Context, server, method string, params any
 	raw, err := rc.CallRaw(ctx, server, method, b)
 	switch {
 	case errors.Is(err, executor.ErrNoRaw):
-		return typed()
+		res, err := typed()
+		if err != nil {
+			return nil, err
+		}
+		return uncached{res}, nil
 	case err != nil:
 		return nil, err
 	}

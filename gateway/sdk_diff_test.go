@@ -281,9 +281,20 @@ var sdkServers = []struct {
 func TestSDKDiffTypeScript(t *testing.T) {
 	t.Parallel()
 	f := needSDKClient(t)
+	runDiff(t, f, "ts", f.runTS)
+}
+
+// featureTable runs one client's feature table against a server over a
+// transport: a stdio command line or a streamable HTTP URL.
+type featureTable func(ctx context.Context, server string, stdio []string, env map[string]string, url string) (map[string]featureLine, []string, error)
+
+// runDiff runs a client's feature table (run) against each reference
+// server, directly and through judge gateway, over stdio and streamable
+// HTTP, all at once, and holds the comparison to the ledger.
+func runDiff(t *testing.T, f *sdkFixture, client string, run featureTable) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-
 	type outcome struct {
 		lines map[string]featureLine
 		order []string
@@ -294,16 +305,16 @@ func TestSDKDiffTypeScript(t *testing.T) {
 	start := func(r sdkRun, stdio []string, env map[string]string, url string) {
 		o := &outcome{}
 		results[r] = o
-		wg.Go(func() { o.lines, o.order, o.err = f.runTS(ctx, r.server, stdio, env, url) })
+		wg.Go(func() { o.lines, o.order, o.err = run(ctx, r.server, stdio, env, url) })
 	}
 	for _, s := range sdkServers {
 		direct := sdkRun{s.name, "stdio", false}
-		args, env := f.serverCmd(s.name, f.memoryFile("ts-"+direct.String()))
+		args, env := f.serverCmd(s.name, f.memoryFile(client+"-"+direct.String()))
 		start(direct, args, env, "")
 		gw := sdkRun{s.name, "stdio", true}
-		start(gw, []string{judgeBin, "gateway", "--tools", f.registryFor(t, s.name, f.memoryFile("ts-"+gw.String()))}, nil, "")
+		start(gw, []string{judgeBin, "gateway", "--tools", f.registryFor(t, s.name, f.memoryFile(client+"-"+gw.String()))}, nil, "")
 		gwHTTP := sdkRun{s.name, "http", true}
-		start(gwHTTP, nil, nil, f.startGatewayHTTP(t, s.name, f.memoryFile("ts-"+gwHTTP.String())))
+		start(gwHTTP, nil, nil, f.startGatewayHTTP(t, s.name, f.memoryFile(client+"-"+gwHTTP.String())))
 		if s.http {
 			start(sdkRun{s.name, "http", false}, nil, nil, f.startEverythingHTTP(t))
 		}
@@ -322,10 +333,10 @@ func TestSDKDiffTypeScript(t *testing.T) {
 				direct = results[sdkRun{s.name, "stdio", false}]
 			}
 			gw := results[sdkRun{s.name, transport, true}]
-			table = append(table, compareRuns("ts", s.name, transport, direct.order, direct.lines, gw.lines)...)
+			table = append(table, compareRuns(client, s.name, transport, direct.order, direct.lines, gw.lines)...)
 		}
 	}
-	checkLedger(t, "ts", table)
+	checkLedger(t, client, table)
 }
 
 // diffRow is one feature of one server and transport, direct against
