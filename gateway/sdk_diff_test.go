@@ -150,14 +150,7 @@ func (f *sdkFixture) registryFor(t *testing.T, server, memoryFile string) string
 // of the server and returns its URL.
 func (f *sdkFixture) startGatewayHTTP(t *testing.T, server, memoryFile string) string {
 	t.Helper()
-	cmd := exec.Command(judgeBin, "gateway", "--tools", f.registryFor(t, server, memoryFile), "--http", "127.0.0.1:0")
-	return startListening(t, cmd, func(line []byte) string {
-		var l struct{ Msg, URL string }
-		if json.Unmarshal(line, &l) == nil && l.Msg == "listening" {
-			return l.URL
-		}
-		return ""
-	})
+	return startHTTP(t, exec.Command(judgeBin, "gateway", "--tools", f.registryFor(t, server, memoryFile), "--http", "127.0.0.1:0"))
 }
 
 // startEverythingHTTP starts server-everything's own streamable HTTP

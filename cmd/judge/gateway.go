@@ -316,10 +316,15 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
 		loopback = ap.Addr().Unmap().IsLoopback()
 	}
+	// Shutdown ends the clients' open GET event streams at once (stopping);
+	// it waits only for the POSTs in flight.
+	stopping, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
 	srv := &http.Server{
-		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback}),
+		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	srv.RegisterOnShutdown(endStreams)
 	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
 	if token == "" && !loopback {
 		logger.Warn("no API token: the MCP endpoint is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
@@ -332,7 +337,8 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	case <-ctx.Done():
 	}
 	// Shutdown stops accepting and waits for the requests in flight (a
-	// call's POST is answered in its request), within the drain timeout.
+	// call's POST is answered in its request; the GET streams end at
+	// once), within the drain timeout.
 	logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
