@@ -58,8 +58,9 @@ const maxOwners = 100000
 
 // proxyCapabilities are the capabilities of the live upstreams that the
 // gateway serves as its own: resources (and subscribe), prompts,
-// completions, logging; and their instructions (one upstream's as they
-// are, several each under a heading naming its server).
+// completions, logging (also when an upstream failed to start: decision
+// 53); and their instructions (one upstream's as they are, several each
+// under a heading naming its server).
 func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabilities) (subscribe bool, instructions string) {
 	up, ok := g.backend.(Upstreams)
 	if !ok {
@@ -97,6 +98,13 @@ func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabil
 	}
 	if subscribe {
 		caps.Resources.Subscribe = true
+	}
+	if fr, ok := g.backend.(FailureReporter); ok && caps.Logging == nil && len(fr.Failed()) > 0 {
+		// An upstream that failed to start may have logging, which is
+		// not known; and judge tells clients of the failure in log
+		// messages, which a client asks for only of a server with
+		// logging (decision 53).
+		caps.Logging = &mcp.LoggingCapabilities{}
 	}
 	if len(ins) == 1 {
 		_, one, _ := strings.Cut(ins[0], "\n\n")
