@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolpin"
 	"github.com/agentjudge/judge/toolscan"
 )
 
@@ -228,6 +229,7 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 	if p != nil {
 		cur = p.Cursor
 	}
+	var pinned map[string][]result.Issue
 	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
 		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.Resource, string, error) {
 			r, err := s.ListResources(ctx, &mcp.ListResourcesParams{Cursor: c})
@@ -238,11 +240,14 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 		},
 		func(server string, items []*mcp.Resource) {
 			noteOwners(g, g.up.resOwner, server, items, func(r *mcp.Resource) string { return r.URI })
+			pinned = pinItems(ctx, g, server, toolpin.KindResource, items, false, func(r *mcp.Resource) (string, string, any) {
+				return r.URI, r.Description, map[string]any{"name": r.Name, "title": r.Title, "mimeType": r.MIMEType}
+			})
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := scanList(g, "resource", items, func(r *mcp.Resource) string { return r.URI }, func(r *mcp.Resource) *mcp.Meta { return &r.Meta })
+	out := scanList(g, "resource", items, pinned, func(r *mcp.Resource) string { return r.URI }, func(r *mcp.Resource) *mcp.Meta { return &r.Meta })
 	return &mcp.ListResourcesResult{Resources: out, NextCursor: next}, nil
 }
 
@@ -251,6 +256,7 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 	if p != nil {
 		cur = p.Cursor
 	}
+	var pinned map[string][]result.Issue
 	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
 		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.ResourceTemplate, string, error) {
 			r, err := s.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: c})
@@ -261,11 +267,14 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 		},
 		func(server string, items []*mcp.ResourceTemplate) {
 			noteOwners(g, g.up.tmplOwner, server, items, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
+			pinned = pinItems(ctx, g, server, toolpin.KindResourceTemplate, items, false, func(r *mcp.ResourceTemplate) (string, string, any) {
+				return r.URITemplate, r.Description, map[string]any{"name": r.Name, "title": r.Title, "mimeType": r.MIMEType}
+			})
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := scanList(g, "resource template", items, func(r *mcp.ResourceTemplate) string { return r.URITemplate }, func(r *mcp.ResourceTemplate) *mcp.Meta { return &r.Meta })
+	out := scanList(g, "resource template", items, pinned, func(r *mcp.ResourceTemplate) string { return r.URITemplate }, func(r *mcp.ResourceTemplate) *mcp.Meta { return &r.Meta })
 	return &mcp.ListResourceTemplatesResult{ResourceTemplates: out, NextCursor: next}, nil
 }
 
@@ -281,16 +290,18 @@ func noteOwners[T any](g *Gateway, owners map[string]string, server string, item
 	}
 }
 
-// scanList runs the poisoning scan over listed items of one kind: an item
-// the scan refuses is left out, one with findings is copied with them in
-// its _meta (meta points at the copy's _meta).
-func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, meta func(*T) *mcp.Meta) []*T {
+// scanList runs the poisoning scan over listed items of one kind and adds
+// the pins' findings (pinned, by key): an item the scan refuses, or whose
+// pin reports it with RefuseChanged, is left out; one with findings is
+// copied with them in its _meta (meta points at the copy's _meta).
+func scanList[T any](g *Gateway, kind string, items []*T, pinned map[string][]result.Issue, key func(*T) string, meta func(*T) *mcp.Meta) []*T {
 	out := make([]*T, 0, len(items))
 	for _, r := range items {
 		issues, drop := g.scanned(kind, key(r), r)
-		if drop {
+		if drop || g.refusePinned(kind, key(r), pinned[key(r)]) {
 			continue
 		}
+		issues = append(issues, pinned[key(r)]...)
 		if len(issues) > 0 {
 			c := *r
 			m := meta(&c)
@@ -306,6 +317,45 @@ func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, m
 type upstreamSession struct {
 	server string
 	sess   *mcp.ClientSession
+}
+
+// pinItems pins one server's listed items of a kind (a page of resources
+// or templates, or every prompt: complete) and returns the findings by
+// the items' keys; def gives an item's key, description and the rest a
+// model is shown of it. nil without pins.
+func pinItems[T any](ctx context.Context, g *Gateway, server, kind string, items []*T, complete bool, def func(*T) (string, string, any)) map[string][]result.Issue {
+	if g.opts.Pins == nil || len(items) == 0 && !complete {
+		return nil
+	}
+	defs := make([]toolpin.Tool, 0, len(items))
+	for _, it := range items {
+		k, desc, rest := def(it)
+		b, _ := json.Marshal(rest)
+		defs = append(defs, toolpin.Tool{Name: k, Description: desc, InputSchema: b})
+	}
+	fs, err := g.opts.Pins.ObserveKind(ctx, server, kind, defs, complete)
+	if err != nil {
+		g.log.Warn("pinning "+kind+"s", "server", server, "err", err)
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	out := map[string][]result.Issue{}
+	for _, f := range fs {
+		g.log.Warn("pinned "+kind+" definition", kind, f.Tool, "server", server, "rule", f.Rule, "message", f.Issue.Message)
+		out[f.Tool] = append(out[f.Tool], f.Issue)
+	}
+	return out
+}
+
+// refusePinned reports whether an item whose pin reports it (issues) is
+// left out: with RefuseChanged, as a tool is.
+func (g *Gateway) refusePinned(kind, key string, issues []result.Issue) bool {
+	if !g.opts.RefuseChanged || len(issues) == 0 {
+		return false
+	}
+	g.log.Warn(kind+" left out", kind, key, "reason", "pinned definition: "+issues[0].Message)
+	return true
 }
 
 // resourceServers are the upstreams to send a request about uri to, in
@@ -407,6 +457,7 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 	up := g.backend.(Upstreams)
 	var all []promptEntry
 	count := map[string]int{}
+	pinned := map[string][]result.Issue{} // server + "\x00" + the upstream's name
 	for _, s := range up.Servers() {
 		sess, err := up.Session(ctx, s)
 		if err != nil {
@@ -429,6 +480,15 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("prompts/list of MCP server %s: %w", s, err)
 		}
+		ps := make([]*mcp.Prompt, len(listed))
+		for i, e := range listed {
+			ps[i] = e.prompt
+		}
+		for name, issues := range pinItems(ctx, g, s, toolpin.KindPrompt, ps, true, func(p *mcp.Prompt) (string, string, any) {
+			return p.Name, p.Description, map[string]any{"title": p.Title, "arguments": p.Arguments}
+		}) {
+			pinned[s+"\x00"+name] = issues
+		}
 		for _, e := range listed {
 			all = append(all, e)
 			count[e.name]++
@@ -443,9 +503,11 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 			e.name = e.server + "__" + e.name
 		}
 		issues, drop := g.scanned("prompt", e.name, e.prompt)
-		if drop {
+		pf := pinned[e.server+"\x00"+e.prompt.Name]
+		if drop || g.refusePinned("prompt", e.name, pf) {
 			continue
 		}
+		issues = append(issues, pf...)
 		if len(issues) > 0 || e.name != e.prompt.Name {
 			c := *e.prompt
 			c.Name, c.Meta = e.name, withFindings(e.prompt.Meta, issues)
