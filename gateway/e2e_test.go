@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -166,33 +165,8 @@ func connectStdio(t *testing.T, cmd *exec.Cmd) (*mcp.ClientSession, *stderrBuf) 
 func connectHTTP(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
 	t.Helper()
 	cmd.Args = append(cmd.Args, "--http", "127.0.0.1:0")
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-		pw.Close()
-	})
-	urls := make(chan string, 1)
 	var logs stderrBuf
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var line struct{ Msg, URL string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-				urls <- line.URL
-			}
-		}
-		close(urls)
-	}()
-	url, ok := <-urls
-	if !ok {
-		t.Fatalf("the gateway ended without listening:\n%s", logs.String())
-	}
+	url := startListening(t, cmd, &logs, listeningURL)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "gateway-test", Version: "1"}, nil)

@@ -298,6 +298,11 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 		Why            map[string]string `json:"failed"`
 		Tools, LeftOut int
 	}
+	// The log reaches the test through a pipe that may lag behind the
+	// answer to initialize: wait for the line.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(logs.String(), `"msg":"gateway ready"`) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	for l := range strings.Lines(logs.String()) {
 		if strings.Contains(l, `"msg":"gateway ready"`) {
 			_ = json.Unmarshal([]byte(l), &line)
@@ -465,7 +470,7 @@ func TestGatewayExample(t *testing.T) {
 // says it listens at; the process is stopped at the test's end.
 func startHTTP(t *testing.T, cmd *exec.Cmd) string {
 	t.Helper()
-	return startListening(t, cmd, listeningURL)
+	return startListening(t, cmd, nil, listeningURL)
 }
 
 // listeningURL is the URL of judge gateway's "listening" log line, or "".

@@ -9,14 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -303,7 +301,7 @@ func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicita
 	defer cancel()
 	var tr mcp.Transport = &mcp.CommandTransport{Command: cmd}
 	if slices.Contains(cmd.Args, "--http") {
-		tr = &mcp.StreamableClientTransport{Endpoint: listening(t, cmd, errs)}
+		tr = &mcp.StreamableClientTransport{Endpoint: startListening(t, cmd, errs, listeningURL)}
 	} else {
 		cmd.Stderr = errs
 	}
@@ -314,38 +312,6 @@ func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicita
 	t.Cleanup(func() { cs.Close() })
 	pc.cs, pc.client, pc.errs = cs, client, errs
 	return pc
-}
-
-// listening starts judge gateway --http and returns the URL it logs.
-func listening(t *testing.T, cmd *exec.Cmd, logs *stderrBuf) string {
-	t.Helper()
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		pw.Close()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var line struct{ Msg, URL string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-				urls <- line.URL
-			}
-		}
-		close(urls)
-	}()
-	url, ok := <-urls
-	if !ok {
-		t.Fatalf("the gateway ended without listening:\n%s", logs)
-	}
-	return url
 }
 
 // ways are the ways to reach a reference server: directly, through judge
@@ -400,8 +366,8 @@ func TestProxyRoots(t *testing.T) {
 			pc := connectProxy(t, cmd, []string{inside}, false, false)
 			// The server asks for the roots after initialization and
 			// applies them asynchronously; its list_allowed_directories
-			// says when it has. The polls alternate with another call, as
-			// a poll of one call is what judge's no-progress rule stops.
+			// says when it has. The same call is polled: judge never
+			// refuses a repeated successful call (decision 24).
 			deadline := time.Now().Add(60 * time.Second)
 			for {
 				res := pc.callTool(t, &mcp.CallToolParams{Name: "list_allowed_directories", Arguments: map[string]any{}})
@@ -410,7 +376,6 @@ func TestProxyRoots(t *testing.T) {
 				} else if time.Now().After(deadline) {
 					t.Fatalf("the server still allows the directory outside the client's roots: %s", got)
 				}
-				pc.callTool(t, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": inside}})
 			}
 			in := pc.callTool(t, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(inside, "note.txt")}})
 			if in.IsError || !strings.Contains(text(in), "secret of "+filepath.Base(inside)) {
@@ -729,7 +694,7 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 	fs := reference(t, "server-filesystem", inside, outside)
 	cmd := fs.command(t, "gateway-http")
 	errs := &stderrBuf{}
-	url := listening(t, cmd, errs)
+	url := startListening(t, cmd, errs, listeningURL)
 	connect := func(roots ...string) *proxyClient {
 		pc := &proxyClient{errs: errs}
 		client := mcp.NewClient(&mcp.Implementation{Name: "proxy-test", Version: "1"}, &mcp.ClientOptions{
@@ -748,8 +713,9 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 		pc.cs, pc.client = cs, client
 		return pc
 	}
-	// waitAllowed polls (alternating calls, which judge does not take
-	// for a loop) until the server allows outside or not, as want says.
+	// waitAllowed polls list_allowed_directories (a repeated successful
+	// call, which judge never refuses) until the server allows outside or
+	// not, as want says.
 	waitAllowed := func(pc *proxyClient, want bool) {
 		t.Helper()
 		deadline := time.Now().Add(60 * time.Second)
@@ -761,7 +727,6 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatalf("the server's directories, waiting for outside allowed=%v: %s\n%s", want, got, errs)
 			}
-			pc.callTool(t, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": inside}})
 		}
 	}
 	first := connect(inside, outside)
@@ -791,7 +756,7 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 func TestProxyHTTPUpstream(t *testing.T) {
 	t.Parallel()
 	ev := reference(t, "server-everything", "stdio")
-	url := referenceHTTP(t, ev)
+	url := everythingHTTP(t, ev.argv[0], ev.argv[1])
 	dir := t.TempDir()
 	manifest := fmt.Sprintf("tool_id: everything\ntool_type: mcp_server\nversion: \"1.0.0\"\nexecutor: http_client\ndescription: server-everything over streamable HTTP\nconfig:\n  transport: streamable-http\n  url: %s\n  startup_timeout: 60\n", url)
 	if err := os.WriteFile(filepath.Join(dir, "everything.yaml"), []byte(manifest), 0o600); err != nil {
@@ -852,27 +817,6 @@ func TestProxyHTTPUpstream(t *testing.T) {
 	if !reflect.DeepEqual(dm, gm) {
 		t.Errorf("tools/call differs but for _meta.judge:\n direct  %s\n gateway %s", d, g)
 	}
-}
-
-// referenceHTTP starts a reference server's own streamable HTTP transport
-// (server-everything's streamableHttp) on a free loopback port and
-// returns its URL.
-func referenceHTTP(t *testing.T, s refServer) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	cmd := exec.Command(s.argv[0], s.argv[1], "streamableHttp")
-	cmd.Env = append(os.Environ(), "PORT="+port)
-	return startListening(t, cmd, func(line []byte) string {
-		if bytes.Contains(line, []byte("listening on port "+port)) {
-			return "http://127.0.0.1:" + port + "/mcp"
-		}
-		return ""
-	})
 }
 
 // compactJSON is b without insignificant white space.

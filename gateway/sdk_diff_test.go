@@ -157,27 +157,38 @@ func (f *sdkFixture) startGatewayHTTP(t *testing.T, server, memoryFile string) s
 // transport on a free loopback port: the direct HTTP baseline.
 func (f *sdkFixture) startEverythingHTTP(t *testing.T) string {
 	t.Helper()
+	return everythingHTTP(t, f.node, filepath.Join(f.modules, "@modelcontextprotocol/server-everything/dist/index.js"))
+}
+
+// everythingHTTP starts server-everything (its script js, run by node)
+// on its streamable HTTP transport on a free loopback port and returns
+// its URL.
+func everythingHTTP(t *testing.T, node, js string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
-	js := filepath.Join(f.modules, "@modelcontextprotocol/server-everything/dist/index.js")
-	cmd := exec.Command(f.node, js, "streamableHttp")
-	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	return startListening(t, cmd, func(line []byte) string {
-		if bytes.Contains(line, []byte("listening on port "+strconv.Itoa(port))) {
-			return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	cmd := exec.Command(node, js, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	return startListening(t, cmd, nil, func(line []byte) string {
+		if bytes.Contains(line, []byte("listening on port "+port)) {
+			return "http://127.0.0.1:" + port + "/mcp"
 		}
 		return ""
 	})
 }
 
 // startListening starts cmd and returns the URL found reads in one of its
-// stderr lines; the process is stopped at the test's end.
-func startListening(t *testing.T, cmd *exec.Cmd, found func([]byte) string) string {
+// stderr lines; the process is stopped at the test's end. Its stderr
+// goes to logs too (when not nil).
+func startListening(t *testing.T, cmd *exec.Cmd, logs *stderrBuf, found func([]byte) string) string {
 	t.Helper()
+	if logs == nil {
+		logs = &stderrBuf{}
+	}
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -189,7 +200,6 @@ func startListening(t *testing.T, cmd *exec.Cmd, found func([]byte) string) stri
 		pw.Close()
 	})
 	urls := make(chan string, 1)
-	logs := &stderrBuf{}
 	go func() {
 		sc := bufio.NewScanner(pr)
 		sent := false
