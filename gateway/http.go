@@ -57,7 +57,7 @@ type HTTPOptions struct {
 // event stream ends without one (unansweredCancelled).
 func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	var mcpH http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server }, nil)
-	mcpH = unansweredCancelled(mcpH)
+	mcpH = g.unansweredCancelled(mcpH)
 	if opts.Stopping != nil {
 		mcpH = endStreamsWhen(opts.Stopping, mcpH)
 	}
@@ -171,6 +171,9 @@ type cancelledSet struct {
 	mu  sync.Mutex
 	ids map[string]map[string]time.Time // session id -> request id -> when cancelled
 	n   int
+	// calls are the fast path's calls in flight, by session id + "\x00" +
+	// request id: a cancellation ends its context.
+	calls map[string]context.CancelFunc
 }
 
 // unansweredCancelled keeps the SDK's answer to a request its client
@@ -182,8 +185,11 @@ type cancelledSet struct {
 // carrying it is dropped, so that the request's stream ends without an
 // answer. The SDK's streamable server cannot be told to answer nothing:
 // its stream ends only once each request on it has its answer written.
-func unansweredCancelled(next http.Handler) http.Handler {
-	set := &cancelledSet{ids: map[string]map[string]time.Time{}}
+//
+// A tools/call the fast path takes (answerHTTP) is answered here, around
+// the SDK.
+func (g *Gateway) unansweredCancelled(next http.Handler) http.Handler {
+	set := &cancelledSet{ids: map[string]map[string]time.Time{}, calls: map[string]context.CancelFunc{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
 		if r.Method != http.MethodPost || sid == "" {
@@ -193,6 +199,9 @@ func unansweredCancelled(next http.Handler) http.Handler {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxCancelBody))
 		if err == nil && bytes.Contains(body, []byte("notifications/cancelled")) {
 			set.note(sid, body)
+		}
+		if err == nil && len(body) < maxCancelBody && g.answerHTTP(w, r, sid, body, set) {
+			return
 		}
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		next.ServeHTTP(&dropAnswers{ResponseWriter: w, set: set, sid: sid}, r)
@@ -245,6 +254,23 @@ func (c *cancelledSet) note(sid string, body []byte) {
 			c.n++
 		}
 		c.ids[sid][key] = time.Now()
+		if cancel := c.calls[sid+"\x00"+key]; cancel != nil {
+			cancel()
+		}
+	}
+}
+
+// running records a call of the fast path in flight, which a cancellation
+// ends; done forgets it.
+func (c *cancelledSet) running(sid, key string, cancel context.CancelFunc) (done func()) {
+	k := sid + "\x00" + key
+	c.mu.Lock()
+	c.calls[k] = cancel
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.calls, k)
+		c.mu.Unlock()
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -504,7 +505,14 @@ func httpPost(t *testing.T, url, sid, body string) (*http.Response, error) {
 // without an SDK, and returns its id.
 func httpSession(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := httpPost(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	return httpSessionWith(t, url, `{}`)
+}
+
+// httpSessionWith is httpSession for a client with the capabilities caps
+// (a JSON object).
+func httpSessionWith(t *testing.T, url, caps string) string {
+	t.Helper()
+	resp, err := httpPost(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"raw","version":"1"}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,4 +625,73 @@ func TestGatewayHTTPShutdownEndsStreams(t *testing.T) {
 		}
 	}
 	t.Logf("SIGTERM to exit with a GET stream open: %s", time.Since(start).Round(time.Millisecond))
+}
+
+// durations are the duration_ms members of ValidationResults' metadata.
+var durations = regexp.MustCompile(`"duration_ms":[0-9.eE+-]+`)
+
+// The streamable HTTP transport's fast path for tools/call (a session
+// whose client cannot be asked for sampling or elicitation, a call without
+// a progressToken) answers as the SDK's path does (a client with sampling):
+// the same event stream, the same result, the same judge block but for the
+// session's id; for a valid call, an invalid one (refused, the upstream
+// never called) and one the upstream fails.
+func TestGatewayHTTPFastPathAsTheSDK(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	logs := &stderrBuf{}
+	url := startListening(t, gatewayCmd(dir, calls, nil, "--http", "127.0.0.1:0", "--log-level", "debug"), logs, listeningURL)
+	fast := httpSession(t, url)
+	sdk := httpSessionWith(t, url, `{"sampling":{}}`)
+	answer := func(sid, params string) (string, map[string]any) {
+		resp, err := httpPost(t, url, sid, `{"jsonrpc":"2.0","id":"c-1","method":"tools/call","params":`+params+`}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		data, ok := strings.CutPrefix(string(body), "event: message\ndata: ")
+		if !ok || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("%s: %s %q", params, resp.Header.Get("Content-Type"), body)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(data)), &m); err != nil {
+			t.Fatalf("%s: %v in %q", params, err, body)
+		}
+		res, _ := m["result"].(map[string]any)
+		meta, _ := res["_meta"].(map[string]any)
+		judge, _ := meta["judge"].(map[string]any)
+		if judge["session"] != "mcp:"+sid {
+			t.Errorf("%s: the judge block's session %v, want mcp:%s", params, judge["session"], sid)
+		}
+		delete(judge, "session")
+		b, _ := json.Marshal(m)
+		// How long judge's checks took differs from call to call.
+		return durations.ReplaceAllString(string(b), `"duration_ms":0`), judge
+	}
+	for _, params := range []string{
+		`{"name":"add","arguments":{"a":2,"b":3}}`,
+		`{"name":"add","arguments":{"a":"two"}}`,
+		`{"name":"fail","arguments":{}}`,
+	} {
+		f, fj := answer(fast, params)
+		s, _ := answer(sdk, params)
+		if f != s {
+			t.Errorf("%s:\n fast path %s\n SDK path  %s", params, f, s)
+		}
+		if fj["status"] == nil && fj["check"] == nil {
+			t.Errorf("%s: no judge block: %s", params, f)
+		}
+	}
+	// The log says which path answered (its lines reach logs through a
+	// pipe: wait for them).
+	for deadline := time.Now().Add(time.Minute); strings.Count(logs.String(), "tools/call on the HTTP fast path") < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(logs.String(), "tools/call on the HTTP fast path"); n != 3 {
+		t.Errorf("%d calls on the fast path, want the 3 of the session without sampling:\n%s", n, logs)
+	}
+	if n := len(upstreamCalls(t, calls)); n != 4 {
+		t.Errorf("the upstream recorded %d calls, want 4 (two of add, two of fail; the invalid ones never reach it)", n)
+	}
 }
