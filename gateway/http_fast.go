@@ -1,5 +1,7 @@
 package gateway
 
+//lint:file-ignore SA1019 sampling is deprecated by protocol 2026-07-28 (SEP-2577) but lives in every earlier version: a client that can be asked for it takes the SDK's path.
+
 import (
 	"bytes"
 	"context"
