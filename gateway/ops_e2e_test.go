@@ -316,7 +316,7 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 		t.Fatalf("tools offered while the upstream fails: %v", tools)
 	}
 	if ir := cs.InitializeResult(); ir.Capabilities.Logging == nil {
-		t.Error("the gateway does not advertise logging while its one upstream failed to start: a client would not ask for the failure's log message (decision 54)")
+		t.Error("the gateway does not advertise logging while its one upstream failed to start: a client would not ask for the failure's log message (decision 56)")
 	}
 	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatal(err)

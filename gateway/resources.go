@@ -104,7 +104,7 @@ func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabil
 		// An upstream that failed to start may have logging, which is
 		// not known; and judge tells clients of the failure in log
 		// messages, which a client asks for only of a server with
-		// logging (decision 54).
+		// logging (decision 56).
 		caps.Logging = &mcp.LoggingCapabilities{}
 	}
 	if len(ins) == 1 {

@@ -8,11 +8,11 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/toolcall"
@@ -27,7 +27,7 @@ const (
 	DefaultIdleTimeout     = 120 * time.Second
 	DefaultShutdownTimeout = 10 * time.Second
 	// MaxHeaderBytes is the largest request header block the server reads.
-	MaxHeaderBytes = 64 << 10
+	MaxHeaderBytes = httpapi.MaxHeaderBytes
 )
 
 // Options configure a [Server]. The zero value is usable: every field has a
@@ -86,6 +86,22 @@ type Options struct {
 	Registry *manifest.Conventions
 }
 
+// Mount is a handler served beside the API routes (judge serve mounts
+// the web console with them); the server knows nothing of what it
+// serves. An API route wins over a mount whose pattern also matches its
+// requests; a pattern that is not valid or that conflicts with a route or
+// another mount makes Serve fail.
+type Mount struct {
+	// Pattern is an http.ServeMux pattern: "GET /traces", "/".
+	Pattern string
+	Handler http.Handler
+	// Public serves the mount without the bearer token even when the
+	// server has one: for a page that asks the person for the token and
+	// sends it with its own API requests. A public mount must answer
+	// nothing the token guards.
+	Public bool
+}
+
 // DefaultMaxInFlight is the default of Options.MaxInFlight.
 const DefaultMaxInFlight = 64
 
@@ -94,22 +110,26 @@ const DefaultMaxInFlight = 64
 // [Server.Handler] in another server.
 type Server struct {
 	engine *judge.Engine
-	// inFlight holds a token per request being answered; weight is the
-	// sum of their bodies' bytes (see admit), under weightMu.
-	inFlight chan struct{}
-	weightMu sync.Mutex
-	weight   int64
-	opts     Options
-	log      *slog.Logger
-	metrics  *metrics
-	openapi  []byte
-	handler  http.Handler
-	paths    map[string]bool // every routed path, for the route label
-	ready    atomic.Bool
+	// admission bounds the requests being answered and their bodies'
+	// bytes (see admit).
+	admission *httpapi.Admission
+	opts      Options
+	log       *slog.Logger
+	metrics   *metrics
+	openapi   []byte
+	handler   http.Handler
+	paths     map[string]bool // every routed path, for the route label
+	ready     atomic.Bool
 	// calls checks tool calls; nil, with callsErr, when it could not be
 	// made.
 	calls    *toolcall.Checker
 	callsErr error
+	// mux routes the API and the mounts; mounted are the mounts'
+	// patterns (the route label of their requests), each true when
+	// public. mountErr is why a mount could not be served.
+	mux      *http.ServeMux
+	mounted  map[string]bool
+	mountErr error
 }
 
 // route is one route the server serves.
@@ -119,8 +139,8 @@ type route struct {
 }
 
 // New returns a Server answering with e, with opts' zero fields set to
-// their defaults.
-func New(e *judge.Engine, opts Options) *Server {
+// their defaults, that also serves mounts.
+func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -141,7 +161,7 @@ func New(e *judge.Engine, opts Options) *Server {
 		opts.Version = buildVersion()
 	}
 	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(e.CacheStats), paths: map[string]bool{},
-		inFlight: make(chan struct{}, opts.MaxInFlight)}
+		admission: httpapi.NewAdmission(opts.MaxInFlight, opts.MaxInFlightBytes)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -154,7 +174,16 @@ func New(e *judge.Engine, opts Options) *Server {
 		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
 		s.paths[rt.path] = true
 	}
-	s.handler = s.observe(s.recoverPanics(s.authenticate(problemMux(mux))))
+	s.mux, s.mounted = mux, map[string]bool{}
+	for _, m := range mounts {
+		if err := handle(mux, m); err != nil {
+			s.mountErr = errors.Join(s.mountErr, err)
+			continue
+		}
+		s.mounted[m.Pattern] = m.Public
+	}
+	s.handler = httpapi.Observe(s.log, s.routeLabel, s.metrics,
+		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux))))
 	s.ready.Store(true)
 	return s
 }
@@ -177,57 +206,58 @@ func (s *Server) routes() []route {
 	}
 }
 
+// handle registers m on mux, with the panic of a pattern that is not
+// valid or that conflicts turned into an error.
+func handle(mux *http.ServeMux, m Mount) (err error) {
+	if m.Handler == nil {
+		return fmt.Errorf("server: mount %q has no handler", m.Pattern)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("server: mount %q: %v", m.Pattern, v)
+		}
+	}()
+	mux.Handle(m.Pattern, m.Handler)
+	return nil
+}
+
+// mountOf returns the pattern of the mount that serves r, if one does
+// (an API route serves it otherwise), and whether that mount is public.
+func (s *Server) mountOf(r *http.Request) (pattern string, public, ok bool) {
+	if len(s.mounted) == 0 {
+		return "", false, false
+	}
+	_, pattern = s.mux.Handler(r)
+	public, ok = s.mounted[pattern]
+	return pattern, public, ok
+}
+
 // Handler returns the server's handler: every route with its middleware.
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// errShuttingDown is the cause of the cancellation of requests still
-// running when the shutdown timeout ends.
-var errShuttingDown = errors.New("server: shutting down")
 
 // Serve serves on ln until ctx is done, then shuts down gracefully: /readyz
 // turns 503, the listener closes, and in-flight requests get up to
 // ShutdownTimeout to finish, after which they are cancelled and their
 // connections closed. Serve closes ln. It returns nil after a clean
 // shutdown, an error wrapping context.DeadlineExceeded when requests had
-// to be cut off, or the error that stopped serving.
+// to be cut off, or the error that stopped serving (at once: a mount that
+// could not be served).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	base, abort := context.WithCancelCause(context.WithoutCancel(ctx))
-	defer abort(nil)
-	srv := &http.Server{
-		Handler:           s.handler,
-		ReadTimeout:       s.opts.ReadTimeout,
-		ReadHeaderTimeout: s.opts.ReadTimeout,
-		WriteTimeout:      s.opts.WriteTimeout,
-		IdleTimeout:       s.opts.IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return base },
+	if s.mountErr != nil {
+		_ = ln.Close()
+		return s.mountErr
 	}
-	s.ready.Store(true)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	s.log.Info("serving", "addr", ln.Addr().String())
-
-	select {
-	case err := <-errc:
-		s.ready.Store(false)
-		return fmt.Errorf("server: %w", err)
-	case <-ctx.Done():
-	}
-	s.ready.Store(false)
-	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		abort(errShuttingDown)
-		_ = srv.Close()
-		<-errc
-		return fmt.Errorf("server: in-flight requests cut off after %v: %w", s.opts.ShutdownTimeout, err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := httpapi.Serve(ctx, ln, s.handler, httpapi.ServeOptions{
+		ReadTimeout:     s.opts.ReadTimeout,
+		WriteTimeout:    s.opts.WriteTimeout,
+		IdleTimeout:     s.opts.IdleTimeout,
+		ShutdownTimeout: s.opts.ShutdownTimeout,
+		Logger:          s.log,
+		Ready:           &s.ready,
+	})
+	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
-	s.log.Info("shut down")
 	return nil
 }
 
