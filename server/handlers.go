@@ -36,12 +36,12 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.observeResult(res)
-	var buf bytes.Buffer
-	if err := result.WriteJSON(&buf, res); err != nil {
+	out, err := encodeResult(res)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeBody(w, http.StatusOK, api.MediaTypeJSON, buf.Bytes())
+	writeBody(w, http.StatusOK, api.MediaTypeJSON, out)
 }
 
 // acceptBody checks the media type, reads the whole body and then admits
@@ -84,7 +84,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	if r.ContentLength > 0 {
 		// Trust the announced length only so far: a slow client must not
 		// reserve the whole limit before sending anything.
-		buf.Grow(int(min(r.ContentLength, 64<<10)))
+		// The extra MinRead spares ReadFrom a second allocation (and a
+		// copy of the body) when it checks for more after the last byte.
+		buf.Grow(int(min(r.ContentLength, 64<<10)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
