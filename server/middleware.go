@@ -65,6 +65,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// AccessLogMessage is the message of the line the server logs for each
+// request it answers.
+const AccessLogMessage = "request"
+
 // observe gives each request its id, counts it in the metrics and logs one
 // line for it when it is answered.
 func (s *Server) observe(next http.Handler) http.Handler {
@@ -91,7 +95,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			s.log.LogAttrs(r.Context(), level, "request",
+			s.log.LogAttrs(r.Context(), level, AccessLogMessage,
 				slog.String("method", r.Method),
 				slog.String("route", route),
 				slog.String("path", r.URL.Path),
