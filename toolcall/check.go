@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -89,7 +90,7 @@ func decodeArguments(raw json.RawMessage) (any, []jsonvalue.Duplicate, error) {
 	if len(raw) > MaxArgumentsBytes {
 		return nil, nil, &CallError{Field: "arguments", Msg: fmt.Sprintf("the arguments are larger than %d bytes", MaxArgumentsBytes)}
 	}
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil, nil
 	}
 	v, dups, err := jsonvalue.DecodeDuplicates(raw, 0)
@@ -162,7 +163,13 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 		}
 		return out, nil
 	}
-	issues, norm, decided, undecided, err := ct.check(ctx, args, call.Goal)
+	// The fast path may read the arguments' own bytes when they are
+	// what was decoded: an object without repeated keys.
+	raw := call.Arguments
+	if len(dups) > 0 {
+		raw = nil
+	}
+	issues, norm, decided, undecided, err := ct.check(ctx, args, raw, call.Goal)
 	if err != nil {
 		return nil, err
 	}
@@ -302,9 +309,11 @@ func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
 		ClosestTools: closest, AvailableTools: slices.Clone(avail)}
 }
 
-// check runs the contract on decoded arguments. It returns the issues, the
-// normalized arguments, and how many checks were decided and not decided.
-func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []result.Issue, norm any, decided, undecided int, err error) {
+// check runs the contract on decoded arguments; raw, when not nil, is the
+// JSON they were decoded from, without repeated keys. It returns the
+// issues, the normalized arguments, and how many checks were decided and
+// not decided.
+func (ct *Contract) check(ctx context.Context, args any, raw json.RawMessage, goal string) (issues []result.Issue, norm any, decided, undecided int, err error) {
 	obj, isObj := args.(map[string]any)
 	if !isObj {
 		is := result.Issue{Severity: result.Error, Type: result.InvalidType, Location: "root",
@@ -317,9 +326,13 @@ func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []
 	issues = append(issues, changes...)
 	obj, changes = ct.liftLimits(obj, goal)
 	issues = append(issues, changes...)
+	if len(issues) > 0 {
+		// Normalized: the bytes are no longer what is checked.
+		raw = nil
+	}
 
 	var found []schema.Finding
-	if !ct.input.valid(obj) {
+	if !ct.input.valid(obj, raw) {
 		if found, err = ct.input.validate(ctx, obj); err != nil {
 			return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
 		}
@@ -328,11 +341,17 @@ func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []
 		issues = append(issues, argumentsIssue(obj, f))
 	}
 	decided++
-	if ct.checkUnknown {
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if _, ok := ct.props[k]; ok || ct.patterns {
-				continue
+	if ct.checkUnknown && !ct.patterns {
+		// Unknown parameters are rare: the keys are sorted only when
+		// there are some, for their issues' order.
+		var unknown []string
+		for k := range obj {
+			if _, ok := ct.props[k]; !ok {
+				unknown = append(unknown, k)
 			}
+		}
+		slices.Sort(unknown)
+		for _, k := range unknown {
 			issues = append(issues, ct.unknownParam(k))
 		}
 	}
@@ -458,20 +477,30 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	var small [8]string
-	for _, k := range jsonvalue.SortedKeys(small[:0], cur) {
-		ps := asMap(ct.props[k])
-		if ps == nil {
+	// Coercions are rare: the parameters are visited in the map's order
+	// and only those coerced are sorted, for their issues' order.
+	type coercion struct {
+		k, how string
+		v      any
+	}
+	var coerced []coercion
+	for k, v := range cur {
+		pt, ok := ct.ptypes[k]
+		if !ok {
 			continue
 		}
-		if v, how, ok := coerce(cur[k], ps); ok {
-			cp()
-			out[k] = v
-			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
-				Message:    fmt.Sprintf("Parameter '%s' was %s", k, how),
-				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", k, typeName(ps)),
-				Rule:       "toolcall.coerced"})
+		if nv, how, ok := coerce(v, pt); ok {
+			coerced = append(coerced, coercion{k, how, nv})
 		}
+	}
+	slices.SortFunc(coerced, func(a, b coercion) int { return strings.Compare(a.k, b.k) })
+	for _, c := range coerced {
+		cp()
+		out[c.k] = c.v
+		issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(c.k),
+			Message:    fmt.Sprintf("Parameter '%s' was %s", c.k, c.how),
+			Suggestion: fmt.Sprintf("Pass '%s' as %s next time", c.k, typeName(asMap(ct.props[c.k]))),
+			Rule:       "toolcall.coerced"})
 	}
 	if out != nil {
 		cur = out
@@ -512,12 +541,29 @@ func inScope(args map[string]any, scope map[string][]string) bool {
 	return true
 }
 
+// paramTypes are the types a parameter's schema names, and those its
+// items name, read once per contract for coerce.
+type paramTypes struct{ types, items []string }
+
+// paramTypesOf returns the types of the properties that name any, by
+// property.
+func paramTypesOf(props map[string]any) map[string]paramTypes {
+	out := map[string]paramTypes{}
+	for k, p := range props {
+		ps := asMap(p)
+		if types := schemaTypes(ps); len(types) > 0 {
+			out[k] = paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}
+		}
+	}
+	return out
+}
+
 // coerce makes the safe coercions: a string holding an integer for a
 // parameter that takes integers (or numbers) but not strings, and a single
 // value for a parameter that takes arrays but not that value's type. It
 // returns the new value and how it was changed.
-func coerce(v any, ps map[string]any) (any, string, bool) {
-	types := schemaTypes(ps)
+func coerce(v any, pt paramTypes) (any, string, bool) {
+	types := pt.types
 	if len(types) == 0 {
 		return nil, "", false
 	}
@@ -534,7 +580,7 @@ func coerce(v any, ps map[string]any) (any, string, bool) {
 		}
 	}
 	if _, isArr := v.([]any); !isArr && slices.Contains(types, "array") {
-		it := schemaTypes(asMap(ps["items"]))
+		it := pt.items
 		if len(it) == 0 || slices.Contains(it, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(it, "number")) {
 			if slices.Contains(types, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(types, "number")) {
 				return nil, "", false

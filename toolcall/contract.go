@@ -59,8 +59,9 @@ type Contract struct {
 	patterns     bool           // the root has patternProperties
 	checkUnknown bool           // unknown parameters are reported by judge
 	required     []string
-	propNames    []string // the keys of props, sorted
-	scoped       []string // the keys of def.AppliesWhen, sorted
+	propNames    []string              // the keys of props, sorted
+	ptypes       map[string]paramTypes // the types of props, for coercion
+	scoped       []string              // the keys of def.AppliesWhen, sorted
 	// defaults are the root properties' defaults that their own schema
 	// accepts: the only ones normalization fills in.
 	defaults map[string]any
@@ -271,6 +272,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.required = asStrings(root["required"])
 	ct.Params = params(root, ct.props, ct.required)
 	ct.propNames = slices.Sorted(maps.Keys(ct.props))
+	ct.ptypes = paramTypesOf(ct.props)
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	ct.defaults = ct.validDefaults()
 	for i, p := range ct.Params {
@@ -342,14 +344,18 @@ func compileSchema(s any, key, noun string) (*schemaCheck, error) {
 
 // valid reports whether the schema layer's fast path finds v valid for
 // sure, in which case the layer has no finding for it; false means only
-// that validate must decide.
-func (sc *schemaCheck) valid(v any) bool {
+// that validate must decide. raw, when not nil, is v's JSON, read as it
+// is; else v is encoded.
+func (sc *schemaCheck) valid(v any, raw json.RawMessage) bool {
 	if sc.fast == nil {
 		return false
 	}
-	doc, err := jsonvalue.Append(nil, v)
-	if err != nil {
-		return false
+	doc := []byte(raw)
+	if doc == nil {
+		var err error
+		if doc, err = jsonvalue.Append(nil, v); err != nil {
+			return false
+		}
 	}
 	ok, sure := sc.fast.Check(doc, 0)
 	return ok && sure
