@@ -81,18 +81,15 @@ type Param struct {
 	AntiPatterns []string `json:"anti_patterns,omitempty"`
 }
 
-// schemaCheck is a compiled JSON Schema with the layer cache holding it:
-// one cache per schema, so that nothing evicts it while the contract
-// lives.
+// schemaCheck is a JSON Schema compiled once, with the contract (which
+// the Checker caches by the definition's digest): each value is checked
+// through the compiled schema, with no cache look-up.
 type schemaCheck struct {
-	schema any
-	key    string
-	cache  *layer.Cache
 	// noun is how the schema layer's messages name the value checked:
 	// "the arguments", "the structuredContent".
 	noun string
-	// fast is the compiled schema, for the fast path's verdict on a
-	// valid value (valid); nil when it could not be loaded.
+	// fast is the compiled schema: the fast path's verdict on a valid
+	// value (valid) and the schema layer's findings (validate).
 	fast *schema.Validator
 }
 
@@ -334,11 +331,14 @@ func (ct *Contract) validDefaults() map[string]any {
 // read exactly as the schema layer reads an expected schema, and keeps the
 // compiled form in a cache of its own.
 func compileSchema(s any, key, noun string) (*schemaCheck, error) {
-	sc := &schemaCheck{schema: s, key: key, cache: layer.NewCache(4), noun: noun}
+	v, err := schema.Load(nil, &layer.Input{ExpectedSchema: s, SchemaKey: key})
+	if err != nil {
+		return nil, err
+	}
+	sc := &schemaCheck{noun: noun, fast: v}
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}
-	sc.fast, _ = schema.Load(sc.cache, &layer.Input{ExpectedSchema: s, SchemaKey: key})
 	return sc, nil
 }
 
@@ -347,9 +347,6 @@ func compileSchema(s any, key, noun string) (*schemaCheck, error) {
 // that validate must decide. raw, when not nil, is v's JSON, read as it
 // is; else v is encoded.
 func (sc *schemaCheck) valid(v any, raw json.RawMessage) bool {
-	if sc.fast == nil {
-		return false
-	}
 	doc := []byte(raw)
 	if doc == nil {
 		var err error
@@ -364,8 +361,7 @@ func (sc *schemaCheck) valid(v any, raw json.RawMessage) bool {
 // validate checks v against the schema and returns the schema layer's
 // findings, their messages naming v as sc.noun does.
 func (sc *schemaCheck) validate(ctx context.Context, v any) ([]schema.Finding, error) {
-	in := &layer.Input{Output: v, ExpectedSchema: sc.schema, SchemaKey: sc.key}
-	return schema.Findings(ctx, sc.cache, in, sc.noun)
+	return sc.fast.Findings(ctx, v, sc.noun)
 }
 
 // schemaError places an invalid schema in the definition.
