@@ -151,10 +151,10 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...)
 	ct, ok := ts.contracts[call.Tool]
 	if !ok {
 		is, rep := ts.unknownTool(call.Tool)
+		b := result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...)
 		b.Add(is)
 		res := b.Duration(time.Since(start)).Build()
 		out := &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}
@@ -173,11 +173,18 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Add(issues...)
+	confidence := 1.0
 	if decided+undecided > 0 {
-		b.Confidence(float64(decided) / float64(decided+undecided))
+		confidence = float64(decided) / float64(decided+undecided)
 	}
-	res := b.Duration(time.Since(start)).Build()
+	var res *result.ValidationResult
+	if len(issues) == 0 && len(dups) == 0 {
+		// The common answer, in one allocation.
+		res = result.Passed(ValidationType, confidence, time.Since(start), result.ProcessSelfCheck())
+	} else {
+		res = result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...).Add(issues...).
+			Confidence(confidence).Duration(time.Since(start)).Build()
+	}
 	out := &CheckResult{Result: res, NormalizedArguments: norm}
 	if !res.Valid {
 		out.Repair = ct.repair(res.Issues)
@@ -505,14 +512,11 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	for _, k := range ct.propNames {
+	for _, k := range ct.defaultNames {
 		if _, present := cur[k]; present {
 			continue
 		}
-		d, ok := ct.defaults[k]
-		if !ok {
-			continue
-		}
+		d := ct.defaults[k]
 		if scope, scoped := ct.def.AppliesWhen[k]; scoped && !inScope(cur, scope) {
 			continue
 		}

@@ -64,7 +64,8 @@ type Contract struct {
 	scoped       []string              // the keys of def.AppliesWhen, sorted
 	// defaults are the root properties' defaults that their own schema
 	// accepts: the only ones normalization fills in.
-	defaults map[string]any
+	defaults     map[string]any
+	defaultNames []string // the keys of defaults, sorted
 }
 
 // Param is one parameter of a contract, as the repair feedback lists it.
@@ -272,6 +273,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.ptypes = paramTypesOf(ct.props)
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	ct.defaults = ct.validDefaults()
+	ct.defaultNames = slices.Sorted(maps.Keys(ct.defaults))
 	for i, p := range ct.Params {
 		if _, ok := ct.defaults[p.Name]; !ok {
 			ct.Params[i].Default = nil
