@@ -58,7 +58,7 @@ func TestAppendResult(t *testing.T) {
 			Issues: []result.Issue{{Severity: result.Error, Type: result.SchemaViolation, Message: odd}, {Severity: result.Info, Type: "other", Message: "m", Location: odd, Suggestion: "s", Rule: "r", Dimension: "d"}},
 			Metadata: result.Metadata{ValidationTypesRun: []string{"schema", odd}, TotalIssues: 2, ErrorCount: -1, WarningCount: 1 << 40, InfoCount: 3,
 				DurationMS: 1e21, Model: odd, TokenUsage: &result.TokenUsage{PromptTokens: 1, CompletionTokens: -2, TotalTokens: math.MaxInt64},
-				QualityDimensions: map[string]float64{"z": 0.5, "a": -0.0, odd: 123456789.125}}},
+				QualityDimensions: map[string]float64{"z": 0.5, "a": math.Copysign(0, -1), odd: 123456789.125}}},
 		{Metadata: result.Metadata{QualityDimensions: map[string]float64{}}},
 		{Confidence: math.NaN()},
 		{Metadata: result.Metadata{DurationMS: math.Inf(1)}},
@@ -72,7 +72,7 @@ func TestAppendResult(t *testing.T) {
 // result.
 func FuzzAppendResult(f *testing.F) {
 	f.Add(true, 0.5, 1.0, 12.25, "schema", "error", "type", "message", "loc", "", "rule", "crit", "dim", int64(3))
-	f.Add(false, 1e-9, 1e22, -0.0, "", "", "", "\u2028\xff<", "", "s", "", "", "", int64(-1))
+	f.Add(false, 1e-9, 1e22, math.Copysign(0, -1), "", "", "", "\u2028\xff<", "", "s", "", "", "", int64(-1))
 	f.Fuzz(func(t *testing.T, valid bool, conf, score, dur float64, vt, sev, typ, msg, loc, sug, rule, crit, dim string, n int64) {
 		r := &result.ValidationResult{Valid: valid, Confidence: conf, QualityScore: score,
 			Issues:         []result.Issue{{Severity: result.Severity(sev), Type: result.Type(typ), Message: msg, Location: loc, Suggestion: sug, Rule: rule}},
