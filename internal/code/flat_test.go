@@ -58,6 +58,9 @@ func TestFlatWalkSameTree(t *testing.T) {
 	if !flatWalk {
 		t.Fatal("judge_flatten is not available: tree-sitter's functions are not linked or go-tree-sitter's Node changed")
 	}
+	if !cAllocator {
+		t.Fatal("tree-sitter still allocates through go-tree-sitter's Go callbacks: ts_set_allocator is not linked")
+	}
 	type source struct {
 		lang Language
 		name string
