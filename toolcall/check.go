@@ -484,30 +484,21 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	// Coercions are rare: the parameters are visited in the map's order
-	// and only those coerced are sorted, for their issues' order.
-	type coercion struct {
-		k, how string
-		v      any
-	}
-	var coerced []coercion
-	for k, v := range cur {
-		pt, ok := ct.ptypes[k]
-		if !ok {
+	// Only the parameters a coercion can apply to are looked at, in
+	// their sorted order.
+	for _, p := range ct.coercible {
+		v, present := cur[p.name]
+		if !present {
 			continue
 		}
-		if nv, how, ok := coerce(v, pt); ok {
-			coerced = append(coerced, coercion{k, how, nv})
+		if nv, how, ok := coerce(v, p.paramTypes); ok {
+			cp()
+			out[p.name] = nv
+			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(p.name),
+				Message:    fmt.Sprintf("Parameter '%s' was %s", p.name, how),
+				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", p.name, typeName(asMap(ct.props[p.name]))),
+				Rule:       "toolcall.coerced"})
 		}
-	}
-	slices.SortFunc(coerced, func(a, b coercion) int { return strings.Compare(a.k, b.k) })
-	for _, c := range coerced {
-		cp()
-		out[c.k] = c.v
-		issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(c.k),
-			Message:    fmt.Sprintf("Parameter '%s' was %s", c.k, c.how),
-			Suggestion: fmt.Sprintf("Pass '%s' as %s next time", c.k, typeName(asMap(ct.props[c.k]))),
-			Rule:       "toolcall.coerced"})
 	}
 	if out != nil {
 		cur = out
@@ -549,16 +540,26 @@ func inScope(args map[string]any, scope map[string][]string) bool {
 // items name, read once per contract for coerce.
 type paramTypes struct{ types, items []string }
 
-// paramTypesOf returns the types of the properties that name any, by
-// property.
-func paramTypesOf(props map[string]any) map[string]paramTypes {
-	out := map[string]paramTypes{}
+// coercibleParam is a parameter a coercion can apply to, with its types.
+type coercibleParam struct {
+	name string
+	paramTypes
+}
+
+// coercibleParams returns the properties coerce can change a value of,
+// sorted by name: those that take integers or numbers but not strings,
+// and those that take arrays.
+func coercibleParams(props map[string]any) []coercibleParam {
+	var out []coercibleParam
 	for k, p := range props {
 		ps := asMap(p)
-		if types := schemaTypes(ps); len(types) > 0 {
-			out[k] = paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}
+		types := schemaTypes(ps)
+		numeric := slices.Contains(types, "integer") || slices.Contains(types, "number")
+		if numeric && !slices.Contains(types, "string") || slices.Contains(types, "array") {
+			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}})
 		}
 	}
+	slices.SortFunc(out, func(a, b coercibleParam) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 

@@ -59,9 +59,9 @@ type Contract struct {
 	patterns     bool           // the root has patternProperties
 	checkUnknown bool           // unknown parameters are reported by judge
 	required     []string
-	propNames    []string              // the keys of props, sorted
-	ptypes       map[string]paramTypes // the types of props, for coercion
-	scoped       []string              // the keys of def.AppliesWhen, sorted
+	propNames    []string         // the keys of props, sorted
+	coercible    []coercibleParam // the props coerce can change, sorted
+	scoped       []string         // the keys of def.AppliesWhen, sorted
 	// defaults are the root properties' defaults that their own schema
 	// accepts: the only ones normalization fills in.
 	defaults     map[string]any
@@ -270,7 +270,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.required = asStrings(root["required"])
 	ct.Params = params(root, ct.props, ct.required)
 	ct.propNames = slices.Sorted(maps.Keys(ct.props))
-	ct.ptypes = paramTypesOf(ct.props)
+	ct.coercible = coercibleParams(ct.props)
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	ct.defaults = ct.validDefaults()
 	ct.defaultNames = slices.Sorted(maps.Keys(ct.defaults))
