@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -114,6 +115,9 @@ type compiled struct {
 	slow  string
 	// docBytes estimates the documents the compiler keeps (see Size).
 	docBytes int64
+	// fields holds the fieldDesc of property schemas named by issues
+	// (see reporter.fieldInfo), by *jsonschema.Schema.
+	fields sync.Map
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
