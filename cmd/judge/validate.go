@@ -181,7 +181,7 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if err != nil {
 		var re *judge.RequestError
 		if errors.As(err, &re) {
-			return badInput(errors.New(src.describe(re)))
+			return badInput(errors.New(src.describe(re) + requestFlagHint(re)))
 		}
 		return err
 	}
@@ -194,7 +194,7 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 		}
 	}
 	if format == formatText {
-		err = result.WriteText(out, res)
+		err = result.WriteText(out, withFlagHints(res))
 	} else {
 		err = result.WriteJSON(out, res)
 	}
