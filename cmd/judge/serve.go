@@ -123,7 +123,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	tel, logger, flush, err := startTelemetry(ctx, slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	logBuf := newLogBuffer(logOut, accessLogDelay)
+	defer logBuf.Flush()
+	tel, logger, flush, err := startTelemetry(ctx, flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf})
 	if err != nil {
 		return err
 	}
