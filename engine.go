@@ -19,8 +19,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/llm"
+	"github.com/agentjudge/judge/internal/otelattr"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/facts"
@@ -106,6 +111,29 @@ type Engine struct {
 	// WithSelfCheck); selfCheckSet is true when an option chose it.
 	selfCheck    *result.SelfCheck
 	selfCheckSet bool
+	// tracer starts the spans of validations and layers; nil without
+	// WithTracerProvider, and then no span is started at all.
+	tracer trace.Tracer
+}
+
+// TracerScope is the instrumentation scope of the engine's spans.
+const TracerScope = "github.com/agentjudge/judge"
+
+// WithTracerProvider makes the engine start a span per validation
+// ("judge.validate", with the verdict as attributes: judge.valid,
+// judge.confidence, judge.quality_score, the issue counts and types) and a
+// child span per layer run ("judge.layer <name>"), from tp, under the span
+// of the context Validate is given. Without it (or with nil) no span is
+// started and tracing costs nothing; the engine never uses OpenTelemetry's
+// global provider. See docs/observability.md.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(e *Engine) error {
+		e.tracer = nil
+		if tp != nil {
+			e.tracer = tp.Tracer(TracerScope)
+		}
+		return nil
+	}
 }
 
 // WithSelfCheck sets how the engine checks each result it builds against
@@ -337,8 +365,29 @@ func (e *Engine) Types() []string {
 // start for want of a free slot, and ctx.Err() when ctx ends first;
 // findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
+	if e.tracer == nil {
+		return e.validate(ctx, req)
+	}
+	ctx, span := e.tracer.Start(ctx, "judge.validate")
+	defer span.End()
+	res, err := e.validate(ctx, req)
+	if span.IsRecording() {
+		span.SetAttributes(otelattr.Verdict(res)...)
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, firstLine(err.Error()))
+		}
+	}
+	return res, err
+}
+
+// validate is Validate without its span.
+func (e *Engine) validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	start := time.Now()
 	if r := e.validateFast(ctx, req, start); r != nil {
+		if e.tracer != nil {
+			trace.SpanFromContext(ctx).SetAttributes(otelattr.FastPath.Bool(true))
+		}
 		return r, nil
 	}
 	in, notes, err := e.input(req)
@@ -742,12 +791,39 @@ func (e *Engine) exec(r *layerRun) {
 	}
 	r.started.Store(true)
 	defer func() { <-e.slots }()
+	ctx, span := r.ctx, trace.Span(nil)
+	if e.tracer != nil {
+		ctx, span = e.tracer.Start(r.ctx, "judge.layer "+r.l.Name, trace.WithAttributes(otelattr.Layer.String(r.l.Name)))
+	}
 	defer func() {
 		if v := recover(); v != nil {
-			r.errc <- fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
+			err := fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
+			endLayerSpan(span, r.pass, err)
+			r.errc <- err
 		}
 	}()
-	r.errc <- r.l.Run(r.ctx, r.pass)
+	err := r.l.Run(ctx, r.pass)
+	endLayerSpan(span, r.pass, err)
+	r.errc <- err
+}
+
+// endLayerSpan ends a layer run's span, if there is one, with how many
+// issues the layer reported or the error it ended with as an event.
+func endLayerSpan(span trace.Span, pass *layer.Pass, err error) {
+	if span == nil {
+		return
+	}
+	if span.IsRecording() {
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, firstLine(err.Error()))
+			span.SetAttributes(otelattr.Failed.Bool(true))
+		} else {
+			f := pass.Findings()
+			span.SetAttributes(otelattr.IssueCount.Int(len(f.Issues)), attribute.Float64("judge.layer.confidence", f.Confidence))
+		}
+	}
+	span.End()
 }
 
 // runLayers runs every layer concurrently, each on a worker goroutine under

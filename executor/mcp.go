@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 )
@@ -346,6 +349,12 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 	if tok != "" {
 		params.SetProgressToken(tok)
 	}
+	for k, v := range requestMeta(ctx) {
+		if params.Meta == nil {
+			params.Meta = mcp.Meta{}
+		}
+		params.Meta[k] = v
+	}
 	res, err := sess.CallTool(cctx, params)
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
@@ -389,11 +398,25 @@ func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessag
 	params = append(append(append(params, q...), `,"arguments":`...), args...)
 	tok, release := u.r.proxy.progressToken(ctx)
 	defer release()
-	if tok != "" {
+	extra := requestMeta(ctx)
+	if tok != "" || len(extra) > 0 {
 		if ir := sess.InitializeResult(); ir != nil && ir.ProtocolVersion >= mcpstdio.SessionlessProtocol {
 			return nil, errNoRaw // the transport puts its own _meta in: the SDK's way merges both
 		}
-		params = append(append(append(params, `,"_meta":{"progressToken":"`...), tok...), `"}`...)
+		params = append(params, `,"_meta":{`...)
+		first := true
+		if tok != "" {
+			params = append(append(append(params, `"progressToken":"`...), tok...), '"')
+			first = false
+		}
+		for _, k := range slices.Sorted(maps.Keys(extra)) {
+			if !first {
+				params = append(params, ',')
+			}
+			first = false
+			params = jsonvalue.AppendString(append(jsonvalue.AppendString(params, k), ':'), extra[k])
+		}
+		params = append(params, '}')
 	}
 	params = append(params, '}')
 	cctx, cancel := context.WithTimeout(ctx, timeout)

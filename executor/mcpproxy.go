@@ -137,6 +137,25 @@ func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
+type requestMetaKey struct{}
+
+// WithRequestMeta returns a context whose upstream MCP tools/call requests
+// carry meta's members in their params._meta: the gateway passes its span
+// context on this way (traceparent, tracestate and baggage, as SEP-414 and
+// the OpenTelemetry MCP conventions put them).
+func WithRequestMeta(ctx context.Context, meta map[string]string) context.Context {
+	if len(meta) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, requestMetaKey{}, meta)
+}
+
+// requestMeta is the _meta WithRequestMeta put in ctx; nil when none.
+func requestMeta(ctx context.Context) map[string]string {
+	m, _ := ctx.Value(requestMetaKey{}).(map[string]string)
+	return m
+}
+
 // progressToken registers the call's ProgressFunc, when ctx has one, and
 // returns the token to send upstream and its release; "" when none.
 func (p *proxyState) progressToken(ctx context.Context) (string, func()) {

@@ -34,6 +34,7 @@ import (
 	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
 	"github.com/agentjudge/judge/toolscan"
@@ -120,6 +121,12 @@ type Options struct {
 	// reason and the progress say the same in a tenth of the bytes, which
 	// every client decodes on every call (see [Meta]).
 	FullMeta bool
+	// Telemetry, when it exports, gives every tools/call its span (see
+	// docs/observability.md), continuing the trace of the request's
+	// params._meta traceparent and passing the call's context on to the
+	// upstream MCP server in its request's _meta; HTTPHandler's requests
+	// get a span of their own. nil starts no span.
+	Telemetry *telemetry.Telemetry
 	// DrainTimeout is how long the calls in flight on stdio have to be
 	// answered once the client's input ends or the transport is told to
 	// drain (judge gateway on SIGTERM), before the session closes and
@@ -559,7 +566,9 @@ type answer struct {
 // run with the normalized arguments, and the outcome. reqMeta is the
 // request's _meta (judge.goal, judge.shown_tools). A call judge does not
 // run is answered by [refusal].
-func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (answer, error) {
+func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (ans answer, err error) {
+	ctx, endSpan := g.traceCall(ctx, sid, name, args, reqMeta)
+	defer func() { endSpan(ans, err) }()
 	cat := g.catalog()
 	ts, defIssues := cat.toolset, cat.findings[name]
 
@@ -572,6 +581,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 		}
 		return answer{}, err
 	}
+	noteCheck(ctx, chk)
 	meta := Meta{Check: chk, Definition: defIssues, Session: sid}
 	if !chk.Result.Valid || chk.Refused != "" {
 		return refusal(name, chk, meta), nil
@@ -581,7 +591,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 		return answer{}, fmt.Errorf("gateway: %w", err)
 	}
 	rctx, done := g.inFlight(ctx, sid, name, reqMeta)
+	rctx, endRun := g.traceRun(rctx, name, reqMeta)
 	res, err := g.backend.Call(rctx, name, norm)
+	endRun(res, err)
 	done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -599,6 +611,7 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: outcome: %w", err)
 	}
+	noteOutcome(ctx, oc)
 	meta.Status, meta.Reason, meta.ExtractedFacts, meta.SuggestedNextTools = oc.Status, oc.Reason, oc.ExtractedFacts, oc.SuggestedNextTools
 	meta.Progress, meta.Outcome, meta.Goal = oc.Progress, oc.Result, oc.Goal
 	raw, meta.Compacted = g.compact(ts, name, call.Goal, norm, raw, oc)

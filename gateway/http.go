@@ -68,7 +68,7 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	if opts.Token != "" {
 		h = bearer(opts.Token, h)
 	}
-	return checkOrigin(opts, h)
+	return g.traceHTTP(checkOrigin(opts, h))
 }
 
 // checkOrigin refuses, with 403, a request whose Origin is present and

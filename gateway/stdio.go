@@ -50,6 +50,7 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 			return nil
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
+			ctx = withTransport(ctx, "pipe")
 			if err := g.offer(ctx); err != nil {
 				return nil, err
 			}
@@ -109,7 +110,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 		err := mcpstdio.Members(meta, func(key, val []byte) error {
 			k := string(key)
 			switch {
-			case k == MetaKey || k == "progressToken":
+			case k == MetaKey || k == "progressToken" || isTraceMeta(k):
 				var j any
 				if err := json.Unmarshal(val, &j); err != nil {
 					return err

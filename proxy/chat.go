@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"strings"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/server/api"
 )
@@ -127,6 +129,9 @@ func (p *Proxy) forward(ctx context.Context, r *http.Request, body []byte) (*htt
 		if v := r.Header.Get(h); v != "" {
 			up.Header.Set(h, v)
 		}
+	}
+	if t := p.opts.Telemetry; t.Enabled() {
+		t.Propagator.Inject(ctx, propagation.HeaderCarrier(up.Header))
 	}
 	return p.client.Do(up)
 }

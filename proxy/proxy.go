@@ -15,6 +15,7 @@ import (
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/server/api"
+	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -96,6 +97,11 @@ type Options struct {
 	// Transport carries the requests to the upstream; nil means a
 	// transport of its own (no proxy from the environment).
 	Transport http.RoundTripper
+	// Telemetry, when it exports, gives every request a SERVER span
+	// continuing its traceparent header's trace, and the request to the
+	// upstream carries that span's traceparent (docs/observability.md).
+	// nil starts no span.
+	Telemetry *telemetry.Telemetry
 }
 
 // Proxy is an OpenAI-compatible chat completions endpoint in front of an
@@ -178,7 +184,7 @@ func New(opts Options) (*Proxy, error) {
 	mux.HandleFunc("GET /healthz", p.handleHealthz)
 	mux.HandleFunc("GET /readyz", p.handleReadyz)
 	mux.Handle("GET /metrics", p.metrics.handler)
-	p.handler = httpapi.Observe(p.log, routeLabel, p.metrics, httpapi.Recover(p.log, httpapi.ProblemMux(mux)))
+	p.handler = p.opts.Telemetry.Handler(routeLabel, httpapi.Observe(p.log, routeLabel, p.metrics, httpapi.Recover(p.log, httpapi.ProblemMux(mux))))
 	p.ready.Store(true)
 	return p, nil
 }

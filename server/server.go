@@ -15,6 +15,7 @@ import (
 	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -84,6 +85,11 @@ type Options struct {
 	// its declaration of a type wins. It must pass Conventions.Check; nil
 	// declares nothing.
 	Registry *manifest.Conventions
+	// Telemetry, when it exports, gives every request a SERVER span
+	// continuing the trace of its traceparent header; give the engine the
+	// same provider (judge.WithTracerProvider) for the validation's spans
+	// beneath it. nil starts no span.
+	Telemetry *telemetry.Telemetry
 }
 
 // Mount is a handler served beside the API routes (judge serve mounts
@@ -182,8 +188,8 @@ func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 		}
 		s.mounted[m.Pattern] = m.Public
 	}
-	s.handler = httpapi.Observe(s.log, s.routeLabel, s.metrics,
-		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux))))
+	s.handler = s.opts.Telemetry.Handler(s.routeLabel, httpapi.Observe(s.log, s.routeLabel, s.metrics,
+		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux)))))
 	s.ready.Store(true)
 	return s
 }

@@ -32,6 +32,11 @@ type Conversation struct {
 	// RunError is the error the run recorded when it crashed (tau-bench:
 	// info.error and info.traceback, and no messages); nil otherwise.
 	RunError *RunError `json:"run_error,omitempty"`
+	// Tools are the definitions of the tools the conversation's model was
+	// offered, as a JSON array of OpenAI function tools, when the input
+	// recorded them (an OpenTelemetry trace's gen_ai.tool.definitions or
+	// OpenInference's llm.tools); nil otherwise. See ToolDefinitions.
+	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
 // RunError is the error a recorded run ended with, as its record gives it.
@@ -119,8 +124,10 @@ type (
 
 // Decode reads conversations from data: one conversation (a list of
 // messages, or an object with "messages" or tau-bench's "traj"), a JSON
-// array of conversations, or JSONL with one conversation per line (or one
-// message per line, read as one conversation). Input that is not one of
+// array of conversations, JSONL with one conversation per line (or one
+// message per line, read as one conversation), or OpenTelemetry traces as
+// OTLP/JSON (one export request, or one per line as the Collector's file
+// exporter writes them; see otlp.go). Input that is not one of
 // these gives a *DecodeError with its line and column.
 func Decode(data []byte) ([]Conversation, error) {
 	if len(data) > MaxTraceBytes {
@@ -146,6 +153,9 @@ func Decode(data []byte) ([]Conversation, error) {
 	}
 	if len(values) == 0 {
 		return nil, &DecodeError{Line: 1, Col: 1, Msg: "the input is empty: expected a conversation, a JSON array of them, or JSONL"}
+	}
+	if otlpPayload(values[0]) != nil {
+		return decodeOTLP(data, values, offsets)
 	}
 	var convs []Conversation
 	add := func(raw json.RawMessage, off int64, pos string) error {

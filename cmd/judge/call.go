@@ -34,6 +34,10 @@ type callParams struct {
 	// registry are the declarations of the config file's registry
 	// section, for the manifests of tools (judge serve reads them).
 	registry manifest.Conventions
+	// spanDefs are tool definitions an input recorded itself (judge
+	// trace: the tools an OpenTelemetry trace's model calls were
+	// offered), used when neither --tools nor --defs is given.
+	spanDefs []byte
 }
 
 func newCallParams() callParams {
@@ -109,10 +113,21 @@ JUDGE_REDIS_URL) or an unreachable Redis.`,
 // loadToolset reads the tool manifests of --tools and the definitions file
 // of --defs and compiles their contracts.
 func loadToolset(ctx context.Context, c *toolcall.Checker, params callParams) (*toolcall.Toolset, error) {
-	if params.defs == "" && len(params.tools) == 0 {
+	if params.defs == "" && len(params.tools) == 0 && params.spanDefs == nil {
 		return nil, badInputf("no tool definitions: give --tools DIR or --defs FILE (see 'judge call check --help')")
 	}
 	var defs []toolcall.Definition
+	if params.defs == "" && len(params.tools) == 0 {
+		d, err := toolcall.ParseDefinitions(params.spanDefs, "the trace's tool definitions")
+		if err != nil {
+			return nil, badInput(err)
+		}
+		ts, err := c.NewToolset(d...)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return ts, nil
+	}
 	if len(params.tools) > 0 {
 		reg, err := manifest.LoadDirsWith(ctx, params.registry, params.tools...)
 		if err != nil {

@@ -103,7 +103,12 @@ before). When the variable --token-env names (default JUDGE_API_TOKEN) is
 set, every request needs "Authorization: Bearer <token>" (401 otherwise),
 as judge serve; a request whose Origin header is present and not allowed
 gets 403 (DNS rebinding): loopback origins are allowed when ADDR is a
-loopback address, others with --allow-origin.`,
+loopback address, others with --allow-origin.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables) every
+tools/call is a span continuing the trace of the request's params._meta
+traceparent, and the upstream call carries the gateway's context in its own
+_meta (docs/observability.md).`,
 		Example: `  judge gateway --tools .ai/tools
   judge gateway --tools .ai/tools --http 127.0.0.1:8090 --expose-judge --pins pins.json
   JUDGE_API_TOKEN=s3cret judge gateway --tools .ai/tools --http 0.0.0.0:8090 --allow-origin https://app.example.com
@@ -165,7 +170,11 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	tel, logger, flush, err := startTelemetry(ctx, slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if err != nil {
+		return err
+	}
+	defer flush()
 	if len(params.tools) == 0 {
 		return badInputf("give --tools DIR: the registry whose tools the gateway serves")
 	}
@@ -238,7 +247,7 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	opts := gateway.Options{Pins: pins, RefuseChanged: params.refuseChanged, RefusePoisoned: params.refusePoisoned, Logger: logger, Version: version,
-		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta, DrainTimeout: runner.LongestTimeout() + drainGrace}
+		CallOptions: callModel, CompactBudget: budget, FullMeta: params.fullMeta, DrainTimeout: runner.LongestTimeout() + drainGrace, Telemetry: tel}
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
@@ -247,7 +256,11 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	if params.exposeJudge {
-		engine, err := judge.New()
+		var eopts []judge.Option
+		if tel.Enabled() {
+			eopts = append(eopts, judge.WithTracerProvider(tel.TracerProvider))
+		}
+		engine, err := judge.New(eopts...)
 		if err != nil {
 			return err
 		}

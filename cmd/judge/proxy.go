@@ -99,9 +99,14 @@ func runProxy(ctx context.Context, params proxyParams, logOut io.Writer) error {
 	if params.maxBodyBytes < 0 || params.maxInFlight < 0 || params.upstreamTimeout < 0 || params.readTimeout < 0 {
 		return badInputf("--max-body-bytes, --max-in-flight, --upstream-timeout and --read-timeout must not be negative")
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	tel, logger, flush, err := startTelemetry(ctx, slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	if err != nil {
+		return err
+	}
+	defer flush()
 	p, err := proxy.New(proxy.Options{Upstream: params.upstream, Mode: proxy.Mode(params.onViolation.value), Logger: logger,
-		MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, UpstreamTimeout: params.upstreamTimeout, ReadTimeout: params.readTimeout})
+		MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight, UpstreamTimeout: params.upstreamTimeout, ReadTimeout: params.readTimeout,
+		Telemetry: tel})
 	if err != nil {
 		return badInput(err)
 	}

@@ -82,7 +82,9 @@ not checked without one. The file's serve section gives --addr, --schemas,
 max_in_flight, max_in_flight_bytes, max_body_bytes, read_timeout), when they
 are not given; its registry section declares
 tool types, primitives and fields for --tools and POST /v1/tools/lint. Logs are JSON lines on
-stderr. SIGINT or SIGTERM shuts
+stderr. With OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables)
+every request is a span, continuing its traceparent header's trace, exported
+over OTLP (docs/observability.md). SIGINT or SIGTERM shuts
 the server down gracefully and exits 0.`,
 		Example: `  JUDGE_API_TOKEN=s3cret judge serve --addr 127.0.0.1:8080 --schemas examples/schemas
   curl -H 'Authorization: Bearer s3cret' -H 'Content-Type: application/json' --data @examples/request.json http://127.0.0.1:8080/validate`,
@@ -123,8 +125,15 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	logBuf := newLogBuffer(logOut, accessLogDelay)
 	defer logBuf.Flush()
-	logger := slog.New(flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf})
+	tel, logger, flush, err := startTelemetry(ctx, flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf})
+	if err != nil {
+		return err
+	}
+	defer flush()
 	var opts []judge.Option
+	if tel.Enabled() {
+		opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
+	}
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)
 	}
@@ -239,6 +248,6 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
-		Calls: calls, Tools: tools, Registry: &conv})
+		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel})
 	return srv.Serve(ctx, ln)
 }

@@ -103,6 +103,21 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 			return badInput(fmt.Errorf("%s: %w", params.rules, err))
 		}
 	}
+	var raw []byte
+	var err error
+	if args[0] == "-" {
+		raw, err = readLimited(params.stdin, "<stdin>", "conversations", trace.MaxTraceBytes)
+	} else {
+		raw, err = readFile(args[0], "conversations", trace.MaxTraceBytes)
+	}
+	if err != nil {
+		return err
+	}
+	convs, err := trace.Decode(raw)
+	if err != nil {
+		return badInput(fmt.Errorf("%s: %w", args[0], err))
+	}
+	params.spanDefs = trace.ToolDefinitions(convs)
 	ts, store, err := openToolset(ctx, params.callParams)
 	if err != nil {
 		return err
@@ -115,19 +130,6 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 			return badInput(fmt.Errorf("%s: %w", params.rules, err))
 		}
 		return err
-	}
-	var raw []byte
-	if args[0] == "-" {
-		raw, err = readLimited(params.stdin, "<stdin>", "conversations", trace.MaxTraceBytes)
-	} else {
-		raw, err = readFile(args[0], "conversations", trace.MaxTraceBytes)
-	}
-	if err != nil {
-		return err
-	}
-	convs, err := trace.Decode(raw)
-	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", args[0], err))
 	}
 	if ch, err = ch.ForInput(ctx, convs); err != nil {
 		return err

@@ -1,0 +1,238 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/executor"
+	"github.com/agentjudge/judge/internal/otelattr"
+	"github.com/agentjudge/judge/telemetry"
+	"github.com/agentjudge/judge/toolcall"
+)
+
+// The gateway's spans (docs/observability.md), named and attributed by
+// the OpenTelemetry semantic conventions for MCP and GenAI: a SERVER span
+// "tools/call {tool}" per call, under the context of the request's
+// params._meta (traceparent, tracestate, baggage; SEP-414) with the
+// transport's own span linked, else under the transport's span; a CLIENT
+// span "tools/call {tool}" around an upstream MCP server's call, whose
+// context goes to the upstream in its request's _meta; an INTERNAL span
+// "execute_tool {tool}" around a registry tool's run.
+
+// maxContentAttr bounds the arguments and results recorded as attributes
+// when content capture is on.
+const maxContentAttr = 32 << 10
+
+type transportKey struct{}
+
+// withTransport marks ctx as a request that came over transport
+// ("pipe" for stdio, "tcp" for HTTP), for network.transport.
+func withTransport(ctx context.Context, transport string) context.Context {
+	return context.WithValue(ctx, transportKey{}, transport)
+}
+
+// traceCall starts the span of one tools/call when the gateway exports
+// spans, and returns the context to run the call in and the function that
+// ends the span with the call's answer. Without telemetry it returns ctx
+// and a function that does nothing.
+func (g *Gateway) traceCall(ctx context.Context, sid, name string, args json.RawMessage, reqMeta map[string]any) (context.Context, func(answer, error)) {
+	t := g.opts.Telemetry
+	if !t.Enabled() {
+		return ctx, func(answer, error) {}
+	}
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
+	ambient := trace.SpanContextFromContext(ctx)
+	if pctx, ok := t.ExtractMeta(ctx, reqMeta); ok {
+		ctx = pctx
+		if ambient.IsValid() {
+			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: ambient}))
+		}
+	}
+	attrs := []attribute.KeyValue{
+		attribute.String("mcp.method.name", "tools/call"),
+		attribute.String("gen_ai.operation.name", "execute_tool"),
+		attribute.String("gen_ai.tool.name", name),
+	}
+	if sid != "" {
+		attrs = append(attrs, attribute.String("mcp.session.id", strings.TrimPrefix(sid, "mcp:")))
+	}
+	if tr, _ := ctx.Value(transportKey{}).(string); tr != "" {
+		attrs = append(attrs, attribute.String("network.transport", tr))
+	}
+	if id := toolCallID(reqMeta); id != "" {
+		attrs = append(attrs, attribute.String("gen_ai.tool.call.id", id))
+	}
+	if t.CaptureContent && len(args) > 0 {
+		attrs = append(attrs, attribute.String("gen_ai.tool.call.arguments", capped(args)))
+	}
+	ctx, span := t.Tracer().Start(ctx, "tools/call "+name, append(opts, trace.WithAttributes(attrs...))...)
+	return ctx, func(ans answer, err error) {
+		switch {
+		case err != nil:
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+			span.SetAttributes(attribute.String("error.type", "_OTHER"))
+		case ans.own != nil && ans.own.IsError || resultIsError(ans.raw):
+			span.SetStatus(codes.Error, "tool_error")
+			span.SetAttributes(attribute.String("error.type", "tool_error"))
+		}
+		if ans.meta.Status != "" {
+			span.SetAttributes(otelattr.Status.String(string(ans.meta.Status)))
+		}
+		if ans.meta.Progress != nil && ans.meta.Progress.Refused {
+			span.SetAttributes(attribute.Bool("judge.refused", true))
+		}
+		if t.CaptureContent && len(ans.raw) > 0 {
+			span.SetAttributes(attribute.String("gen_ai.tool.call.result", capped(ans.raw)))
+		}
+		span.End()
+	}
+}
+
+// noteCheck records the pre-execution verdict on the call's span: the
+// check's judge.valid, judge.confidence, issue counts and types, and an
+// event per error issue.
+func noteCheck(ctx context.Context, chk *toolcall.CheckResult) {
+	span := trace.SpanFromContext(ctx)
+	if chk == nil || chk.Result == nil || !span.IsRecording() {
+		return
+	}
+	span.SetAttributes(otelattr.Verdict(chk.Result)...)
+	for _, is := range chk.Result.Issues {
+		if is.Severity == "error" {
+			span.AddEvent("judge.issue", trace.WithAttributes(
+				attribute.String("judge.issue.type", string(is.Type)),
+				attribute.String("judge.issue.location", is.Location),
+				attribute.String("judge.issue.message", is.Message)))
+		}
+	}
+	if chk.Refused != "" {
+		span.AddEvent("judge.refused", trace.WithAttributes(attribute.String("judge.reason", chk.Refused)))
+	}
+}
+
+// noteOutcome records the post-execution verdict on the call's span.
+func noteOutcome(ctx context.Context, oc *toolcall.Outcome) {
+	span := trace.SpanFromContext(ctx)
+	if oc == nil || !span.IsRecording() {
+		return
+	}
+	span.SetAttributes(otelattr.Status.String(string(oc.Status)))
+	if oc.Result != nil {
+		span.SetAttributes(
+			attribute.Bool("judge.outcome.valid", oc.Result.Valid),
+			attribute.Float64("judge.outcome.confidence", oc.Result.Confidence),
+			attribute.Int("judge.outcome.issue_count", len(oc.Result.Issues)))
+	}
+}
+
+// traceRun starts the span of running the tool itself: a CLIENT span
+// "tools/call {tool}" for an upstream MCP server's tool, whose context the
+// upstream request carries in its _meta, or an INTERNAL "execute_tool
+// {tool}" for a registry tool. The returned function ends it.
+//
+// Without telemetry, the caller's own traceparent, tracestate and baggage
+// (reqMeta's) go to an upstream MCP server as they came, so that the
+// caller's trace goes on through a gateway that records none of it.
+func (g *Gateway) traceRun(ctx context.Context, name string, reqMeta map[string]any) (context.Context, func(*Result, error)) {
+	t := g.opts.Telemetry
+	if !t.Enabled() {
+		if _, ok := reqMeta["traceparent"].(string); ok && g.catalog().servers[name] != "" {
+			pass := map[string]string{}
+			for _, k := range telemetry.MetaKeys {
+				if v, ok := reqMeta[k].(string); ok {
+					pass[k] = v
+				}
+			}
+			ctx = executor.WithRequestMeta(ctx, pass)
+		}
+		return ctx, func(*Result, error) {}
+	}
+	server := g.catalog().servers[name]
+	spanName, kind := "execute_tool "+name, trace.SpanKindInternal
+	attrs := []attribute.KeyValue{
+		attribute.String("gen_ai.operation.name", "execute_tool"),
+		attribute.String("gen_ai.tool.name", name),
+	}
+	if server != "" {
+		spanName, kind = "tools/call "+name, trace.SpanKindClient
+		attrs = append(attrs, attribute.String("mcp.method.name", "tools/call"), attribute.String("judge.upstream", server))
+	}
+	ctx, span := t.Tracer().Start(ctx, spanName, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+	if server != "" {
+		ctx = executor.WithRequestMeta(ctx, t.InjectMeta(ctx))
+	}
+	return ctx, func(res *Result, err error) {
+		switch {
+		case err != nil:
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+			span.SetAttributes(attribute.String("error.type", "_OTHER"))
+		case res != nil && (res.IsError || res.MCP != nil && res.MCP.IsError || resultIsError(res.Raw)):
+			span.SetStatus(codes.Error, "tool_error")
+			span.SetAttributes(attribute.String("error.type", "tool_error"))
+		}
+		span.End()
+	}
+}
+
+// traceHTTP gives each HTTP request to the gateway its SERVER span,
+// continuing its traceparent header's trace, and marks it as over tcp.
+func (g *Gateway) traceHTTP(next http.Handler) http.Handler {
+	t := g.opts.Telemetry
+	if !t.Enabled() {
+		return next
+	}
+	return t.Handler(func(string) string { return HTTPPath }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(withTransport(r.Context(), "tcp")))
+	}))
+}
+
+// toolCallID is the model's id of the call when the client gives it, as
+// _meta.judge.tool_call_id; "" otherwise (MCP itself has none).
+func toolCallID(meta map[string]any) string {
+	j, _ := meta[MetaKey].(map[string]any)
+	id, _ := j["tool_call_id"].(string)
+	if len(id) > 256 {
+		return ""
+	}
+	return id
+}
+
+// resultIsError reports whether the JSON of a CallToolResult says
+// isError true.
+func resultIsError(raw json.RawMessage) bool {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"isError"`)) {
+		return false
+	}
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.IsError
+}
+
+// capped is raw as text, cut at maxContentAttr bytes.
+func capped(raw []byte) string {
+	if len(raw) > maxContentAttr {
+		return string(raw[:maxContentAttr]) + "…"
+	}
+	return string(raw)
+}
+
+// isTraceMeta reports whether a _meta key carries context (traceparent,
+// tracestate, baggage), which the fast path keeps for the call's span.
+func isTraceMeta(k string) bool {
+	for _, m := range telemetry.MetaKeys {
+		if k == m {
+			return true
+		}
+	}
+	return false
+}

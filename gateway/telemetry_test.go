@@ -1,0 +1,89 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/gateway"
+	"github.com/agentjudge/judge/telemetry"
+)
+
+// TestCallSpans checks the spans of the gateway's tools/call with content
+// capture on: a valid call is a SERVER span under the _meta traceparent
+// with the arguments and result recorded and an execute_tool child for
+// the registry tool; an invalid one is refused with judge.valid false, an
+// issue event and error.type tool_error, and runs nothing.
+func TestCallSpans(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "get_reservation", Description: "Read one reservation by its id, with flights and passengers",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"reservation_id": {"type": "string"}}, "required": ["reservation_id"], "additionalProperties": false}`)}},
+		answer: map[string]func(map[string]any) string{"get_reservation": func(a map[string]any) string {
+			return `{"reservation_id": "` + a["reservation_id"].(string) + `", "status": "confirmed"}`
+		}},
+	}
+	g, err := gateway.New(context.Background(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, g)
+	_, caller := tp.Tracer("test").Start(context.Background(), "agent")
+	caller.End()
+	tp0 := "00-" + caller.SpanContext().TraceID().String() + "-" + caller.SpanContext().SpanID().String() + "-01"
+	for _, args := range []map[string]any{{"reservation_id": "ABC123"}, {"reservation": "ABC123"}} {
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_reservation", Arguments: args, Meta: mcp.Meta{"traceparent": tp0}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var servers, runs []sdktrace.ReadOnlySpan
+	for _, s := range rec.Ended() {
+		switch {
+		case s.Name() == "tools/call get_reservation" && s.SpanKind() == trace.SpanKindServer:
+			servers = append(servers, s)
+		case s.Name() == "execute_tool get_reservation":
+			runs = append(runs, s)
+		}
+	}
+	if len(servers) != 2 || len(runs) != 1 {
+		t.Fatalf("%d server spans and %d execute_tool spans, want 2 and 1", len(servers), len(runs))
+	}
+	ok, refused := attrs(servers[0]), attrs(servers[1])
+	for i, s := range servers {
+		if s.Parent().SpanID() != caller.SpanContext().SpanID() || s.SpanContext().TraceID() != caller.SpanContext().TraceID() {
+			t.Errorf("call %d's parent %v, want the _meta traceparent's span", i, s.Parent().SpanID())
+		}
+	}
+	if runs[0].Parent().SpanID() != servers[0].SpanContext().SpanID() {
+		t.Errorf("execute_tool is not under the valid call's span")
+	}
+	if ok["judge.valid"] != "true" || ok["judge.status"] != "SATISFIED" || ok["gen_ai.tool.call.arguments"] != `{"reservation_id":"ABC123"}` ||
+		!strings.Contains(ok["gen_ai.tool.call.result"], "confirmed") || ok["error.type"] != "" {
+		t.Errorf("valid call's attributes: %v", ok)
+	}
+	if refused["judge.valid"] != "false" || refused["error.type"] != "tool_error" || refused["judge.status"] != "" {
+		t.Errorf("invalid call's attributes: %v", refused)
+	}
+	if ev := servers[1].Events(); len(ev) == 0 || ev[0].Name != "judge.issue" {
+		t.Errorf("invalid call's events: %v", ev)
+	}
+	if got := b.received(); len(got) != 1 {
+		t.Errorf("the backend ran %v, want only the valid call", got)
+	}
+}
+
+func attrs(s sdktrace.ReadOnlySpan) map[string]string {
+	m := map[string]string{}
+	for _, kv := range s.Attributes() {
+		m[string(kv.Key)] = kv.Value.String()
+	}
+	return m
+}

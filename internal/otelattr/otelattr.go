@@ -1,0 +1,64 @@
+// Package otelattr holds the span attributes judge's verdicts are
+// recorded with, shared by the engine, the server and the gateway (see
+// docs/observability.md). It imports only OpenTelemetry's API, so that
+// the library pulls in no SDK or exporter.
+package otelattr
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/agentjudge/judge/result"
+)
+
+// Attribute keys of judge's verdicts.
+const (
+	Valid        = attribute.Key("judge.valid")
+	Confidence   = attribute.Key("judge.confidence")
+	QualityScore = attribute.Key("judge.quality_score")
+	Status       = attribute.Key("judge.status")
+	IssueCount   = attribute.Key("judge.issue_count")
+	ErrorCount   = attribute.Key("judge.error_count")
+	WarningCount = attribute.Key("judge.warning_count")
+	InfoCount    = attribute.Key("judge.info_count")
+	IssueTypes   = attribute.Key("judge.issue_types")
+	Layers       = attribute.Key("judge.validation_types")
+	Layer        = attribute.Key("judge.layer")
+	Failed       = attribute.Key("judge.layer.failed")
+	FastPath     = attribute.Key("judge.fast_path")
+	Model        = attribute.Key("judge.model")
+)
+
+// Verdict returns the attributes of a ValidationResult: valid, confidence,
+// quality score, the counts of issues by severity and the distinct issue
+// types, sorted. Nil r gives none.
+func Verdict(r *result.ValidationResult) []attribute.KeyValue {
+	if r == nil {
+		return nil
+	}
+	kv := []attribute.KeyValue{
+		Valid.Bool(r.Valid),
+		Confidence.Float64(r.Confidence),
+		QualityScore.Float64(r.QualityScore),
+		IssueCount.Int(len(r.Issues)),
+		ErrorCount.Int(r.Metadata.ErrorCount),
+		WarningCount.Int(r.Metadata.WarningCount),
+		InfoCount.Int(r.Metadata.InfoCount),
+	}
+	if len(r.Issues) > 0 {
+		types := make([]string, 0, len(r.Issues))
+		for _, is := range r.Issues {
+			types = append(types, string(is.Type))
+		}
+		slices.Sort(types)
+		kv = append(kv, IssueTypes.StringSlice(slices.Compact(types)))
+	}
+	if len(r.Metadata.ValidationTypesRun) > 0 {
+		kv = append(kv, Layers.StringSlice(r.Metadata.ValidationTypesRun))
+	}
+	if r.Metadata.Model != "" {
+		kv = append(kv, Model.String(r.Metadata.Model))
+	}
+	return kv
+}

@@ -1,0 +1,78 @@
+package proxy
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/agentjudge/judge/proxy/proxytest"
+	"github.com/agentjudge/judge/telemetry"
+)
+
+// headerRecorder is the real transport, recording each request's
+// traceparent header.
+type headerRecorder struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, r.Header.Get("traceparent"))
+	h.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestProxySpan checks that with telemetry a request through the proxy is
+// a SERVER span under the client's traceparent, and that the request to
+// the model carries that span's context.
+func TestProxySpan(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: "hello"}}})
+	hr := &headerRecorder{}
+	p, err := New(Options{Upstream: up.URL + "/v1", Transport: hr, Telemetry: telemetry.ForProvider(tp, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(p.Handler())
+	defer ts.Close()
+	const caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("traceparent", caller)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	var server sdktrace.ReadOnlySpan
+	for _, s := range rec.Ended() {
+		if s.Name() == "POST /v1/chat/completions" {
+			server = s
+		}
+	}
+	if server == nil {
+		t.Fatalf("no POST /v1/chat/completions span among %d", len(rec.Ended()))
+	}
+	if server.Parent().TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || server.Parent().SpanID().String() != "00f067aa0ba902b7" {
+		t.Errorf("the server span's parent is %v, want the client's span", server.Parent())
+	}
+	hr.mu.Lock()
+	defer hr.mu.Unlock()
+	want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + server.SpanContext().SpanID().String() + "-01"
+	if len(hr.seen) != 1 || hr.seen[0] != want {
+		t.Errorf("the model received traceparent %q, want %q", hr.seen, want)
+	}
+}

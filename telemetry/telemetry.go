@@ -1,0 +1,324 @@
+// Package telemetry sets up OpenTelemetry tracing from the standard OTEL_*
+// environment variables, and holds the few helpers the places that start
+// spans share: W3C context carried in an MCP request's params._meta
+// (SEP-414), the verdict of a ValidationResult as span attributes, and log
+// lines that carry the active span's ids.
+//
+// Nothing here sets OpenTelemetry's global provider or propagator: the
+// [Telemetry] that [Setup] returns is handed to the engine
+// (judge.WithTracerProvider), the server and the gateway as an option.
+// When the variables ask for no export, its provider is a no-op one, so
+// spans cost a few nanoseconds and nothing leaves the process.
+//
+// Spans are started where the work is (the engine, the HTTP server, the
+// gateway's tools/call), never by the validation layers themselves.
+// docs/observability.md lists the variables, the span names and the
+// attributes.
+package telemetry
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+)
+
+// ScopeName is the instrumentation scope of every span judge starts.
+const ScopeName = "github.com/agentjudge/judge"
+
+// DefaultServiceName is service.name when OTEL_SERVICE_NAME (and
+// service.name in OTEL_RESOURCE_ATTRIBUTES) are unset.
+const DefaultServiceName = "judge"
+
+// Telemetry is what the places that start spans need: the provider to get
+// their tracer from, the propagator that reads and writes the W3C
+// traceparent, tracestate and baggage, and whether message content
+// (arguments, outputs) may go into attributes. The zero value is not
+// usable; [Disabled] is the one that exports nothing.
+type Telemetry struct {
+	// TracerProvider gives the tracers; a no-op one when nothing is
+	// exported.
+	TracerProvider trace.TracerProvider
+	// Propagator reads and writes W3C Trace Context and Baggage.
+	Propagator propagation.TextMapPropagator
+	// CaptureContent is OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true:
+	// tool arguments and results may be recorded as attributes. They may
+	// hold personal data, so they are not by default.
+	CaptureContent bool
+	// Exporter names what spans are sent with ("otlp http/protobuf
+	// http://host:4318/v1/traces"), or "" when none are.
+	Exporter string
+
+	shutdown func(context.Context) error
+}
+
+// Disabled returns a Telemetry that records and exports nothing.
+func Disabled() *Telemetry {
+	return &Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()}
+}
+
+// ForProvider returns a Telemetry that starts spans from tp, a provider
+// the caller made and shuts down itself (Shutdown does nothing): for a
+// program that already has its OpenTelemetry SDK set up, and for tests.
+// capture is CaptureContent.
+func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
+	return &Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
+		shutdown: func(context.Context) error { return nil }}
+}
+
+// Propagator is the W3C Trace Context and Baggage propagator judge reads
+// and writes, in HTTP headers and in MCP params._meta.
+func Propagator() propagation.TextMapPropagator {
+	return propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+}
+
+// Enabled reports whether spans are exported.
+func (t *Telemetry) Enabled() bool { return t != nil && t.shutdown != nil }
+
+// Tracer returns judge's tracer of t's provider; a no-op tracer when t is
+// nil.
+func (t *Telemetry) Tracer() trace.Tracer {
+	if t == nil || t.TracerProvider == nil {
+		return noop.NewTracerProvider().Tracer(ScopeName)
+	}
+	return t.TracerProvider.Tracer(ScopeName)
+}
+
+// Shutdown flushes the spans not yet exported and stops the exporter,
+// within ctx. It does nothing when nothing is exported.
+func (t *Telemetry) Shutdown(ctx context.Context) error {
+	if t == nil || t.shutdown == nil {
+		return nil
+	}
+	if err := t.shutdown(ctx); err != nil {
+		return fmt.Errorf("telemetry: shutdown: %w", err)
+	}
+	return nil
+}
+
+// Config is what the OTEL_* variables ask for, read by [ReadConfig].
+type Config struct {
+	// Export is false when no span is to be exported: OTEL_SDK_DISABLED
+	// is true, OTEL_TRACES_EXPORTER is none, or no OTLP endpoint is set
+	// and OTEL_TRACES_EXPORTER does not ask for otlp.
+	Export bool
+	// Protocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or
+	// OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" (the default),
+	// "http/json" or "grpc".
+	Protocol string
+	// Endpoint is where spans are sent: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+	// as it is, else OTEL_EXPORTER_OTLP_ENDPOINT with /v1/traces added
+	// for HTTP, else the protocol's default on localhost.
+	Endpoint string
+	// Sampler is the sampler OTEL_TRACES_SAMPLER and
+	// OTEL_TRACES_SAMPLER_ARG name (parentbased_always_on by default).
+	Sampler sdktrace.Sampler
+	// Resource holds service.name (OTEL_SERVICE_NAME, default "judge")
+	// and OTEL_RESOURCE_ATTRIBUTES.
+	Resource []attribute.KeyValue
+	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
+	CaptureContent bool
+}
+
+// ReadConfig reads the OTEL_* variables through getenv. A value it cannot
+// use is an error naming the variable, so that a typo does not silently
+// turn export off.
+func ReadConfig(getenv func(string) string) (Config, error) {
+	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	c := Config{Protocol: "http/protobuf"}
+	capture, err := boolVar(env, "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+	if err != nil {
+		return c, err
+	}
+	c.CaptureContent = capture
+	disabled, err := boolVar(env, "OTEL_SDK_DISABLED")
+	if err != nil || disabled {
+		return c, err
+	}
+	exporter := strings.ToLower(env("OTEL_TRACES_EXPORTER"))
+	switch exporter {
+	case "", "otlp":
+	case "none":
+		return c, nil
+	default:
+		return c, fmt.Errorf("telemetry: OTEL_TRACES_EXPORTER=%q: judge exports with otlp (or none)", exporter)
+	}
+	if p := strings.ToLower(cmpOr(env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), env("OTEL_EXPORTER_OTLP_PROTOCOL"))); p != "" {
+		switch p {
+		case "http/protobuf", "http/json", "grpc":
+			c.Protocol = p
+		default:
+			return c, fmt.Errorf("telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=%q: expected http/protobuf, http/json or grpc", p)
+		}
+	}
+	traces, base := env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), env("OTEL_EXPORTER_OTLP_ENDPOINT")
+	switch {
+	case traces != "":
+		c.Endpoint = traces
+	case base != "" && c.Protocol == "grpc":
+		c.Endpoint = base
+	case base != "":
+		c.Endpoint = strings.TrimRight(base, "/") + "/v1/traces"
+	case exporter == "otlp" && c.Protocol == "grpc":
+		c.Endpoint = "http://localhost:4317"
+	case exporter == "otlp":
+		c.Endpoint = "http://localhost:4318/v1/traces"
+	default:
+		return c, nil // nothing asks for export
+	}
+	if u, err := url.Parse(c.Endpoint); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return c, fmt.Errorf("telemetry: OTLP endpoint %q is not an http(s) URL", c.Endpoint)
+	}
+	if c.Sampler, err = sampler(env("OTEL_TRACES_SAMPLER"), env("OTEL_TRACES_SAMPLER_ARG")); err != nil {
+		return c, err
+	}
+	if c.Resource, err = resourceAttrs(env("OTEL_SERVICE_NAME"), env("OTEL_RESOURCE_ATTRIBUTES")); err != nil {
+		return c, err
+	}
+	c.Export = true
+	return c, nil
+}
+
+// Setup returns the Telemetry the process environment asks for (see
+// [ReadConfig]): spans batched and exported over OTLP, or [Disabled].
+// The exporter reads the variables Setup does not (headers, timeout,
+// compression, certificates) itself. Call Shutdown before exiting, so that
+// the last spans are sent.
+func Setup(ctx context.Context) (*Telemetry, error) {
+	c, err := ReadConfig(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return New(ctx, c)
+}
+
+// New returns the Telemetry of c.
+func New(ctx context.Context, c Config) (*Telemetry, error) {
+	if !c.Export {
+		t := Disabled()
+		t.CaptureContent = c.CaptureContent
+		return t, nil
+	}
+	var (
+		exp sdktrace.SpanExporter
+		err error
+	)
+	switch c.Protocol {
+	case "grpc":
+		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(c.Endpoint))
+	default:
+		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(c.Endpoint)}
+		if c.Protocol == "http/json" {
+			opts = append(opts, otlptracehttp.WithEncoding(otlptracehttp.EncodingJSON))
+		}
+		exp, err = otlptracehttp.New(ctx, opts...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: OTLP exporter: %w", err)
+	}
+	res := resource.NewWithAttributes("", c.Resource...)
+	sampler := c.Sampler
+	if sampler == nil {
+		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
+	}
+	tp := sdktrace.NewTracerProvider(
+		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
+		sdktrace.WithResource(res),
+		sdktrace.WithSampler(sampler),
+	)
+	return &Telemetry{
+		TracerProvider: tp,
+		Propagator:     Propagator(),
+		CaptureContent: c.CaptureContent,
+		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
+		shutdown:       tp.Shutdown,
+	}, nil
+}
+
+// sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.
+func sampler(name, arg string) (sdktrace.Sampler, error) {
+	ratio := 1.0
+	if arg != "" {
+		r, err := strconv.ParseFloat(arg, 64)
+		if err != nil || r < 0 || r > 1 {
+			return nil, fmt.Errorf("telemetry: OTEL_TRACES_SAMPLER_ARG=%q is not a ratio in [0, 1]", arg)
+		}
+		ratio = r
+	}
+	switch strings.ToLower(name) {
+	case "", "parentbased_always_on":
+		return sdktrace.ParentBased(sdktrace.AlwaysSample()), nil
+	case "always_on":
+		return sdktrace.AlwaysSample(), nil
+	case "always_off":
+		return sdktrace.NeverSample(), nil
+	case "traceidratio":
+		return sdktrace.TraceIDRatioBased(ratio), nil
+	case "parentbased_always_off":
+		return sdktrace.ParentBased(sdktrace.NeverSample()), nil
+	case "parentbased_traceidratio":
+		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio)), nil
+	}
+	return nil, fmt.Errorf("telemetry: OTEL_TRACES_SAMPLER=%q: expected always_on, always_off, traceidratio or parentbased_ one of them", name)
+}
+
+// resourceAttrs is the resource: OTEL_RESOURCE_ATTRIBUTES
+// (key=value,… percent-encoded), with service.name from
+// OTEL_SERVICE_NAME, else from those attributes, else "judge".
+func resourceAttrs(service, attrs string) ([]attribute.KeyValue, error) {
+	var out []attribute.KeyValue
+	fromAttrs := ""
+	for kv := range strings.SplitSeq(attrs, ",") {
+		if strings.TrimSpace(kv) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("telemetry: OTEL_RESOURCE_ATTRIBUTES: %q is not key=value", kv)
+		}
+		dv, err := url.PathUnescape(v)
+		if err != nil {
+			return nil, fmt.Errorf("telemetry: OTEL_RESOURCE_ATTRIBUTES: %s: %w", k, err)
+		}
+		if k == "service.name" {
+			fromAttrs = dv
+			continue
+		}
+		out = append(out, attribute.String(k, dv))
+	}
+	return append(out, attribute.String("service.name", cmpOr(service, fromAttrs, DefaultServiceName))), nil
+}
+
+// boolVar reads a boolean variable: "true" or "false" in any case, ""
+// as false.
+func boolVar(env func(string) string, k string) (bool, error) {
+	switch strings.ToLower(env(k)) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, fmt.Errorf("telemetry: %s=%q is not true or false", k, env(k))
+}
+
+func cmpOr(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

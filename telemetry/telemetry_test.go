@@ -1,0 +1,152 @@
+package telemetry_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel/sdk/trace"
+	oteltrace "go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/telemetry"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestReadConfig(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		env      map[string]string
+		export   bool
+		protocol string
+		endpoint string
+		service  string
+		err      string
+	}{
+		{name: "unset exports nothing", env: nil},
+		{name: "base endpoint gets /v1/traces", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318/"},
+			export: true, protocol: "http/protobuf", endpoint: "http://collector:4318/v1/traces", service: "judge"},
+		{name: "traces endpoint as it is", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://b/x"},
+			export: true, protocol: "http/protobuf", endpoint: "https://b/x", service: "judge"},
+		{name: "grpc base endpoint as it is", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
+			export: true, protocol: "grpc", endpoint: "http://a:4317", service: "judge"},
+		{name: "otlp exporter named defaults to localhost", env: map[string]string{"OTEL_TRACES_EXPORTER": "otlp"},
+			export: true, protocol: "http/protobuf", endpoint: "http://localhost:4318/v1/traces", service: "judge"},
+		{name: "service name", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_SERVICE_NAME": "checker", "OTEL_RESOURCE_ATTRIBUTES": "service.name=x,deployment.environment=prod%20eu"},
+			export: true, protocol: "http/protobuf", endpoint: "http://a/v1/traces", service: "checker"},
+		{name: "service name from resource attributes", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_RESOURCE_ATTRIBUTES": "service.name=x"},
+			export: true, protocol: "http/protobuf", endpoint: "http://a/v1/traces", service: "x"},
+		{name: "sdk disabled", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_SDK_DISABLED": "true"}},
+		{name: "exporter none", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_TRACES_EXPORTER": "none"}},
+		{name: "bad protocol", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_EXPORTER_OTLP_PROTOCOL": "udp"}, err: "OTEL_EXPORTER_OTLP_PROTOCOL"},
+		{name: "bad exporter", env: map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, err: "OTEL_TRACES_EXPORTER"},
+		{name: "bad sampler", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_TRACES_SAMPLER": "sometimes"}, err: "OTEL_TRACES_SAMPLER"},
+		{name: "bad ratio", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "2"}, err: "OTEL_TRACES_SAMPLER_ARG"},
+		{name: "endpoint not a URL", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"}, err: "not an http(s) URL"},
+		{name: "bad boolean", env: map[string]string{"OTEL_SDK_DISABLED": "yes"}, err: "OTEL_SDK_DISABLED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := telemetry.ReadConfig(env(c.env))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want one naming %s", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Export != c.export || c.export && (got.Protocol != c.protocol || got.Endpoint != c.endpoint) {
+				t.Fatalf("export %v %s %s, want %v %s %s", got.Export, got.Protocol, got.Endpoint, c.export, c.protocol, c.endpoint)
+			}
+			if c.export {
+				svc := ""
+				for _, kv := range got.Resource {
+					if kv.Key == "service.name" {
+						svc = kv.Value.AsString()
+					}
+				}
+				if svc != c.service {
+					t.Errorf("service.name %q, want %q", svc, c.service)
+				}
+			}
+		})
+	}
+}
+
+// TestDisabled checks that without export the Telemetry
+// records nothing and starts no HTTP span.
+func TestDisabled(t *testing.T) {
+	t.Parallel()
+	tel, err := telemetry.New(context.Background(), telemetry.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tel.Enabled() {
+		t.Fatal("a Telemetry without export says it is enabled")
+	}
+	_, span := tel.Tracer().Start(context.Background(), "x")
+	if span.IsRecording() || span.SpanContext().IsValid() {
+		t.Error("the disabled tracer made a recording span")
+	}
+}
+
+// TestMetaRoundTrip carries a span context through an MCP _meta: what
+// InjectMeta writes, ExtractMeta reads back as the remote parent.
+func TestMetaRoundTrip(t *testing.T) {
+	t.Parallel()
+	tp := trace.NewTracerProvider()
+	tel := telemetry.Disabled()
+	ctx, span := tp.Tracer("t").Start(context.Background(), "caller")
+	defer span.End()
+	out := tel.InjectMeta(ctx)
+	if !strings.HasPrefix(out["traceparent"], "00-"+span.SpanContext().TraceID().String()+"-"+span.SpanContext().SpanID().String()) {
+		t.Fatalf("traceparent %q does not carry the span", out["traceparent"])
+	}
+	meta := map[string]any{"traceparent": out["traceparent"], "judge": map[string]any{}}
+	got, ok := tel.ExtractMeta(context.Background(), meta)
+	sc := oteltrace.SpanContextFromContext(got)
+	if !ok || sc.SpanID() != span.SpanContext().SpanID() || !sc.IsRemote() {
+		t.Errorf("extracted %v (ok %v), want the caller's span as remote", sc, ok)
+	}
+	for _, bad := range []map[string]any{nil, {"traceparent": 7}, {"traceparent": "00-zz-yy-01"}} {
+		if _, ok := tel.ExtractMeta(context.Background(), bad); ok {
+			t.Errorf("ExtractMeta(%v) found a context", bad)
+		}
+	}
+	if m := tel.InjectMeta(context.Background()); m != nil {
+		t.Errorf("InjectMeta without a span = %v", m)
+	}
+}
+
+// TestLogHandler checks that a line logged under a span carries its ids,
+// and one logged without none.
+func TestLogHandler(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&buf, nil))).With("app", "judge")
+	ctx, span := trace.NewTracerProvider().Tracer("t").Start(context.Background(), "x")
+	log.InfoContext(ctx, "with")
+	span.End()
+	log.InfoContext(context.Background(), "without")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	var with, without map[string]any
+	_ = json.Unmarshal([]byte(lines[0]), &with)
+	_ = json.Unmarshal([]byte(lines[1]), &without)
+	if with["trace_id"] != span.SpanContext().TraceID().String() || with["span_id"] != span.SpanContext().SpanID().String() || with["app"] != "judge" {
+		t.Errorf("line under a span: %s", lines[0])
+	}
+	if _, ok := without["trace_id"]; ok {
+		t.Errorf("line without a span has a trace_id: %s", lines[1])
+	}
+}
