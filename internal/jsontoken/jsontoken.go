@@ -95,6 +95,7 @@ type Tokenizer struct {
 	line            int    // 1-based line of the next byte
 	lineStart       int64  // offset of the first byte of the current line
 	bom             int    // bytes of a leading byte-order mark seen (0..3), -1 once past it
+	bomSkipped      bool   // a whole byte-order mark was skipped
 	consumed        int64  // bytes written, the byte-order mark included
 	err             error
 
@@ -131,6 +132,15 @@ func (t *Tokenizer) Offset() int64 { return t.off }
 
 // Consumed returns how many bytes were written, a byte-order mark included.
 func (t *Tokenizer) Consumed() int64 { return t.consumed }
+
+// BOM returns the length of the byte-order mark skipped at the start: 3
+// or 0 (0 too while the first bytes could still be one).
+func (t *Tokenizer) BOM() int {
+	if t.bomSkipped {
+		return len(jsonvalue.BOM)
+	}
+	return 0
+}
 
 // Depth returns how many arrays and objects are open.
 func (t *Tokenizer) Depth() int { return len(t.stack) }
@@ -197,7 +207,7 @@ func (t *Tokenizer) Write(p []byte, emit func(*Token) error) error {
 		t.bom++
 		i++
 		if t.bom == len(jsonvalue.BOM) {
-			t.bom = -1
+			t.bom, t.bomSkipped = -1, true
 		}
 	}
 	if i == len(p) {

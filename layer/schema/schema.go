@@ -114,6 +114,8 @@ type compiled struct {
 	slow  string
 	// docBytes estimates the documents the compiler keeps (see Size).
 	docBytes int64
+	// stream holds what streams of this schema share (see Validator.Stream).
+	stream streamCache
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
