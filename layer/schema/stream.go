@@ -65,8 +65,8 @@ type Stream struct {
 	// innermost object (set at its key).
 	next []*splan
 	// scalar is the scalar being read whose start was checked.
-	scalar     scalarState
-	dupes      int
+	scalar  scalarState
+	dupes   int
 	emitFn  func(*jsontoken.Token) error
 	closing bool // Close is ending the document
 }
@@ -783,4 +783,3 @@ func anyHasPrefix(strs []string, p []byte) bool {
 	}
 	return false
 }
-
