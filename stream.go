@@ -1,0 +1,130 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
+)
+
+// StreamEvent is one event of a streamed validation, one line of the
+// NDJSON that judge validate --stream and POST /v1/validate/stream write.
+type StreamEvent struct {
+	// At is how many bytes of the output had been read when the event
+	// became certain (all of them for the final event).
+	At int64 `json:"at"`
+	// Final marks the last event, whose Result is what Validate returns
+	// for the whole output.
+	Final bool `json:"final,omitempty"`
+	// Result holds, before the final event, only the new issues: certain
+	// violations (errors), or the duplicate_key warning of a repeated key.
+	Result *result.ValidationResult `json:"result"`
+}
+
+// Stream validates one output read in chunks: Write reports each
+// violation of the expected schema the moment no continuation of the
+// output could make it valid (see docs/streaming.md), and Close validates
+// the whole output as Validate does. Early verdicts come only for an
+// output whose first character (after white space) opens an object or an
+// array, and only from the schema: other layers judge the whole output at
+// Close. A Stream is not safe for concurrent use.
+type Stream struct {
+	e   *Engine
+	req Request
+	v   *schema.Validator // nil: no early verdicts
+	s   *schema.Stream
+	buf []byte
+	// decided is set once the first character is read: s is then fed,
+	// or, when nil, early verdicts are off.
+	decided bool
+}
+
+// Stream returns a Stream that validates an output against req, whose
+// Output is ignored. It never fails on the request: a request Validate
+// would refuse (an invalid schema) gets its error from Close.
+func (e *Engine) Stream(req *Request) *Stream {
+	st := &Stream{e: e, req: *req}
+	st.req.Output = nil
+	if e.fast == nil || len(req.ExpectedSchema) == 0 {
+		return st
+	}
+	if len(req.ValidationTypes) > 0 && !slices.Contains(req.ValidationTypes, e.fast.Name) {
+		return st // the schema is not asked for
+	}
+	switch req.Options.OutputMode {
+	case "", OutputAuto, OutputValue:
+	default:
+		return st
+	}
+	if v, ok := e.fastSchema(req).(*schema.Validator); ok {
+		st.v = v
+	}
+	return st
+}
+
+// Write reads the next bytes of the output and returns the events that
+// became certain. Its error is a *jsonvalue.SyntaxError, at its byte, when
+// an output that opens an object or an array is malformed or refused (too
+// deep, invalid UTF-8, a number too large): Validate would refuse it too.
+func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
+	st.buf = append(st.buf, p...)
+	if st.v == nil {
+		return nil, nil
+	}
+	if !st.decided {
+		if len(st.buf) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), st.buf) {
+			return nil, nil // perhaps a byte-order mark
+		}
+		i := skipSpace(trimBOM(st.buf))
+		rest := trimBOM(st.buf)
+		if i == len(rest) {
+			return nil, nil
+		}
+		st.decided = true
+		if rest[i] != '{' && rest[i] != '[' {
+			return nil, nil // a string holding JSON, prose, or a scalar: the final decides
+		}
+		st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output"})
+		p = st.buf
+	}
+	if st.s == nil {
+		return nil, nil
+	}
+	evs, err := st.s.Write(p)
+	return st.events(evs), err
+}
+
+// Close ends the output: it returns the last early events and the final
+// one, with Validate's result for the whole output. Its error is
+// Validate's.
+func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
+	var out []StreamEvent
+	if st.s != nil {
+		evs, _ := st.s.Close() // Validate reports an output cut short
+		out = st.events(evs)
+	}
+	req := st.req
+	req.Output = st.buf
+	res, err := st.e.Validate(ctx, &req)
+	if err != nil {
+		return out, err
+	}
+	return append(out, StreamEvent{At: int64(len(st.buf)), Final: true, Result: res}), nil
+}
+
+// Bytes returns the output read so far.
+func (st *Stream) Bytes() []byte { return st.buf }
+
+func (st *Stream) events(evs []schema.Event) []StreamEvent {
+	out := make([]StreamEvent, 0, len(evs))
+	for _, ev := range evs {
+		b := result.NewBuilder().SelfCheck(st.e.selfCheck).Ran(st.e.fast.Name).Add(ev.Issues...).Confidence(1)
+		out = append(out, StreamEvent{At: ev.At, Result: b.Build()})
+	}
+	return slices.Clip(out)
+}
+
+func trimBOM(b []byte) []byte { return jsonvalue.TrimBOM(b) }
