@@ -101,11 +101,7 @@ func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
 // one, with Validate's result for the whole output. Its error is
 // Validate's.
 func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
-	var out []StreamEvent
-	if st.s != nil {
-		evs, _ := st.s.Close() // Validate reports an output cut short
-		out = st.events(evs)
-	}
+	out := st.End()
 	req := st.req
 	req.Output = st.buf
 	res, err := st.e.Validate(ctx, &req)
@@ -113,6 +109,17 @@ func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
 		return out, err
 	}
 	return append(out, StreamEvent{At: int64(len(st.buf)), Final: true, Result: res}), nil
+}
+
+// End ends the output's early events and returns the last of them, for a
+// caller that validates the whole output its own way; Close calls it.
+func (st *Stream) End() []StreamEvent {
+	if st.s == nil {
+		return nil
+	}
+	evs, _ := st.s.Close() // Validate reports an output cut short
+	st.s = nil
+	return st.events(evs)
 }
 
 // Bytes returns the output read so far.
