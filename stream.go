@@ -65,6 +65,13 @@ func (e *Engine) Stream(req *Request) *Stream {
 	return st
 }
 
+// HasSchema reports whether uri is the key of one of the engine's own
+// schemas (WithSchemas), which a request's $ref may name.
+func (e *Engine) HasSchema(uri string) bool {
+	_, ok := e.schemas[uri]
+	return ok
+}
+
 // Write reads the next bytes of the output and returns the events that
 // became certain. Its error is a *jsonvalue.SyntaxError, at its byte, when
 // an output that opens an object or an array is malformed or refused (too

@@ -112,9 +112,13 @@ type bodyTimeoutError struct {
 	timeout time.Duration
 	read    int64
 	err     error
+	idle    bool // a streamed body that paused longer than the idle timeout
 }
 
 func (e *bodyTimeoutError) Error() string {
+	if e.idle {
+		return fmt.Sprintf("no byte of the streamed request body arrived for %v, the idle timeout between chunks (%d bytes read)", e.timeout, e.read)
+	}
 	return fmt.Sprintf("the request body did not arrive within the server's read timeout of %v (%d bytes read)", e.timeout, e.read)
 }
 
