@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer/schema"
@@ -37,9 +38,10 @@ type Stream struct {
 	v   *schema.Validator // nil: no early verdicts
 	s   *schema.Stream
 	buf []byte
-	// decided is set once the first character is read: s is then fed,
-	// or, when nil, early verdicts are off.
+	// decided is set once the first character is read: s is then fed
+	// and holds the output, or, when nil, early verdicts are off.
 	decided bool
+	ended   bool // End was called
 }
 
 // Stream returns a Stream that validates an output against req, whose
@@ -77,68 +79,98 @@ func (e *Engine) HasSchema(uri string) bool {
 // an output that opens an object or an array is malformed or refused (too
 // deep, invalid UTF-8, a number too large): Validate would refuse it too.
 func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
+	if st.s != nil {
+		evs, err := st.s.Write(p)
+		return st.events(evs), err
+	}
 	st.buf = append(st.buf, p...)
-	if st.v == nil {
+	if st.v == nil || st.decided {
 		return nil, nil
 	}
-	if !st.decided {
-		if len(st.buf) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), st.buf) {
-			return nil, nil // perhaps a byte-order mark
-		}
-		i := skipSpace(trimBOM(st.buf))
-		rest := trimBOM(st.buf)
-		if i == len(rest) {
-			return nil, nil
-		}
-		st.decided = true
-		if rest[i] != '{' && rest[i] != '[' {
-			return nil, nil // a string holding JSON, prose, or a scalar: the final decides
-		}
-		st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output"})
-		p = st.buf
+	if len(st.buf) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), st.buf) {
+		return nil, nil // perhaps a byte-order mark
 	}
-	if st.s == nil {
+	rest := trimBOM(st.buf)
+	i := skipSpace(rest)
+	if i == len(rest) {
 		return nil, nil
 	}
-	evs, err := st.s.Write(p)
+	st.decided = true
+	if rest[i] != '{' && rest[i] != '[' {
+		return nil, nil // a string holding JSON, prose, or a scalar: the final decides
+	}
+	// From now on the schema stream holds the output.
+	st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output"})
+	buf := st.buf
+	st.buf = nil
+	evs, err := st.s.Write(buf)
 	return st.events(evs), err
 }
 
 // Close ends the output: it returns the last early events and the final
 // one, with Validate's result for the whole output. Its error is
-// Validate's.
+// Validate's. The Stream cannot be used after.
 func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
+	start := time.Now()
 	out := st.End()
 	req := st.req
-	req.Output = st.buf
-	res, err := st.e.Validate(ctx, &req)
+	req.Output = st.Bytes()
+	n := int64(len(req.Output))
+	var res *result.ValidationResult
+	var err error
+	if st.s != nil && st.s.Valid() && st.e.fastEligible(ctx, &req) && fastPath(st.v) {
+		// The stream checked every keyword itself and found the output
+		// valid, as the fast path would: its result, without reading the
+		// output again.
+		res = result.Passed(st.e.fast.Name, 1, time.Since(start), st.e.selfCheck)
+	} else {
+		res, err = st.e.Validate(ctx, &req)
+	}
+	if st.s != nil {
+		st.s.Release()
+		st.s = nil
+	}
 	if err != nil {
 		return out, err
 	}
-	return append(out, StreamEvent{At: int64(len(st.buf)), Final: true, Result: res}), nil
+	return append(out, StreamEvent{At: n, Final: true, Result: res}), nil
 }
 
 // End ends the output's early events and returns the last of them, for a
-// caller that validates the whole output its own way; Close calls it.
+// caller that validates the whole output its own way (Close calls it).
 func (st *Stream) End() []StreamEvent {
-	if st.s == nil {
+	if st.s == nil || st.ended {
 		return nil
 	}
+	st.ended = true
 	evs, _ := st.s.Close() // Validate reports an output cut short
-	st.s = nil
 	return st.events(evs)
 }
 
-// Bytes returns the output read so far.
-func (st *Stream) Bytes() []byte { return st.buf }
+// Bytes returns the output read so far, valid until Close.
+func (st *Stream) Bytes() []byte {
+	if st.s != nil {
+		return st.s.Raw()
+	}
+	return st.buf
+}
 
 func (st *Stream) events(evs []schema.Event) []StreamEvent {
+	if len(evs) == 0 {
+		return nil
+	}
 	out := make([]StreamEvent, 0, len(evs))
 	for _, ev := range evs {
 		b := result.NewBuilder().SelfCheck(st.e.selfCheck).Ran(st.e.fast.Name).Add(ev.Issues...).Confidence(1)
 		out = append(out, StreamEvent{At: ev.At, Result: b.Build()})
 	}
 	return slices.Clip(out)
+}
+
+// fastPath reports whether v takes the fast path.
+func fastPath(v *schema.Validator) bool {
+	fast, _, _ := v.Path()
+	return fast
 }
 
 func trimBOM(b []byte) []byte { return jsonvalue.TrimBOM(b) }

@@ -126,6 +126,16 @@ func New(maxDepth int) *Tokenizer {
 	return &Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1}
 }
 
+// Reset makes t ready for a new document nesting at most maxDepth deep,
+// keeping its buffers.
+func (t *Tokenizer) Reset(maxDepth int) {
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1,
+		stack: t.stack[:0], buf: t.buf[:0]}
+}
+
 // Offset returns the document offset of the next byte (bytes after a
 // leading byte-order mark).
 func (t *Tokenizer) Offset() int64 { return t.off }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,24 +70,66 @@ type Stream struct {
 	dupes   int
 	emitFn  func(*jsontoken.Token) error
 	closing bool // Close is ending the document
+	// incomplete is set when the stream cannot vouch for the document:
+	// a violation, a repeated key, or a keyword it left to the final
+	// validation.
+	incomplete bool
 }
 
 // frame is one open array or object.
 type frame struct {
 	plans    []*splan
 	reported []*splan // schemas already failed at the container's start
-	path     []string
 	array    bool
 	begin    int64
-	count    int                 // items, or members
-	keys     map[string]struct{} // the keys read, for objects
-	key      string              // the key of the current member
+	count    int      // items, or members
+	keys     []string // the keys read, for objects, in order
+	// keySet holds the keys too once there are more than a few.
+	keySet map[string]struct{}
+	key    string // the key of the current member
+}
+
+// has reports whether the object has read key.
+func (f *frame) has(key string) bool {
+	if f.keySet != nil {
+		_, ok := f.keySet[key]
+		return ok
+	}
+	return slices.Contains(f.keys, key)
+}
+
+// add records key.
+func (f *frame) add(key string) {
+	f.keys = append(f.keys, key)
+	switch {
+	case f.keySet != nil:
+		f.keySet[key] = struct{}{}
+	case len(f.keys) > 16:
+		f.keySet = make(map[string]struct{}, 2*len(f.keys))
+		for _, k := range f.keys {
+			f.keySet[k] = struct{}{}
+		}
+	}
+}
+
+// pathOf returns the path of the value held by frames[:depth]: the keys
+// and indices that lead to it.
+func (s *Stream) pathOf(depth int) []string {
+	path := make([]string, 0, depth)
+	for i := range depth {
+		f := &s.frames[i]
+		if f.array {
+			path = append(path, strconv.Itoa(f.count-1))
+		} else {
+			path = append(path, f.key)
+		}
+	}
+	return path
 }
 
 type scalarState struct {
 	begin    int64 // -1: none
 	plans    []*splan
-	path     []string
 	reported []*splan
 }
 
@@ -100,10 +143,21 @@ type splan struct {
 	strs      []string // the strings enum and const accept, with enumed
 	enumed    bool     // s has enum or const
 	maxLen    int      // -1: none
+	minLen    int      // 0: none
 	// closedScalar and closedContainer say whether a closed value must be
 	// validated against s: s has a keyword the stream does not check
 	// itself.
 	closedScalar, closedContainer bool
+	// closedString is closedScalar for a string, whose maxLength and
+	// exact enum (exact: enum or const, of strings only) the stream
+	// checks itself.
+	closedString, exact bool
+	// props, addl and items are the closures of the schemas of
+	// properties, additionalProperties and of every item, when the
+	// schema has them (items: a single schema for all items).
+	props map[string]prop
+	addl  []*splan
+	items []*splan
 
 	fastOnce sync.Once
 	fast     *node
@@ -124,9 +178,15 @@ const (
 // streamCache holds the plans of a compiled schema's subschemas, built as
 // streams meet them and shared by every stream of the schema.
 type streamCache struct {
-	mu    sync.Mutex
+	once sync.Once
+	// plans holds the plan of every schema of the compiled schema's
+	// index, built once and then only read.
 	plans map[*jsonschema.Schema]*splan
-	once  sync.Once
+	// extra holds, under mu, plans of schemas met outside the index.
+	mu    sync.Mutex
+	extra map[*jsonschema.Schema]*splan
+	// building is set while once builds plans.
+	building bool
 	// dynamic is set when some subschema has $dynamicRef or
 	// $recursiveRef, whose target depends on where validation started: a
 	// subschema cannot then be validated alone, and closed values are
@@ -137,17 +197,79 @@ type streamCache struct {
 // Stream returns a new Stream that validates one document against v.
 func (v *Validator) Stream(opts StreamOptions) *Stream {
 	c := v.c
-	c.stream.once.Do(func() {
-		for _, s := range c.index {
-			if s.DynamicRef != nil || s.RecursiveRef != nil {
-				c.stream.dynamic = true
-			}
-		}
-	})
-	s := &Stream{v: v, cache: &c.stream, opts: opts, tk: jsontoken.New(v.maxDepth)}
+	c.stream.once.Do(func() { c.stream.build(c) })
+	s := streamPool.Get().(*Stream)
+	s.v, s.cache, s.opts = v, &c.stream, opts
+	s.tk.Reset(v.maxDepth)
 	s.scalar.begin = -1
+	return s
+}
+
+// streamPool keeps released Streams, with their buffers, for reuse.
+var streamPool = sync.Pool{New: func() any {
+	s := &Stream{tk: jsontoken.New(0)}
 	s.emitFn = s.token
 	return s
+}}
+
+// Release ends the Stream's use: its buffers may serve another Stream,
+// and it must not be used after (Document and Raw included).
+func (s *Stream) Release() {
+	if cap(s.raw) > 1<<16 || cap(s.frames) > 1<<10 {
+		return // do not keep large buffers alive
+	}
+	for i := range s.frames[:cap(s.frames)] {
+		f := &s.frames[:cap(s.frames)][i]
+		clear(f.keys[:cap(f.keys)])
+		*f = frame{keys: f.keys[:0]}
+	}
+	*s = Stream{tk: s.tk, emitFn: s.emitFn, raw: s.raw[:0], frames: s.frames[:0]}
+	streamPool.Put(s)
+}
+
+// Valid reports, once Close has returned no error, whether the stream
+// found the document valid by itself: it checked every keyword of every
+// schema the document had to match and none failed, and no key repeated.
+// False means only that the whole document's validation decides.
+func (s *Stream) Valid() bool {
+	return s.closing && s.tk.Err() == nil && s.tk.Done() && !s.incomplete
+}
+
+// Raw returns the bytes written, a byte-order mark included.
+func (s *Stream) Raw() []byte { return s.raw }
+
+// build makes the plans of every schema of c's index, with their
+// closures and the closures of their members' and items' schemas.
+func (sc *streamCache) build(c *compiled) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.building = true
+	sc.plans = map[*jsonschema.Schema]*splan{}
+	for _, s := range c.index {
+		if s.DynamicRef != nil || s.RecursiveRef != nil {
+			sc.dynamic = true
+		}
+		sc.planLocked(s)
+	}
+	for _, p := range slices.Collect(maps.Values(sc.plans)) {
+		s := p.s
+		if len(s.Properties) > 0 {
+			p.props = make(map[string]prop, len(s.Properties))
+			for k, ps := range s.Properties {
+				p.props[k] = prop{name: k, closure: sc.planLocked(ps).closure}
+			}
+		}
+		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
+			p.addl = sc.planLocked(add).closure
+		}
+		if items, ok := s.Items.(*jsonschema.Schema); ok && len(s.PrefixItems) == 0 && s.Items2020 == nil {
+			p.items = sc.planLocked(items).closure
+		}
+		if s.Items2020 != nil && len(s.PrefixItems) == 0 {
+			p.items = sc.planLocked(s.Items2020).closure
+		}
+	}
+	sc.building = false
 }
 
 // planLocked returns the plan of sch with its closure: sch, then the
@@ -174,17 +296,44 @@ func (sc *streamCache) planLocked(sch *jsonschema.Schema) *splan {
 	return p
 }
 
-// get returns the plan of sch, made without its closure when new.
+// get returns the plan of sch, made without its closure when new. sc.mu
+// is held.
 func (sc *streamCache) get(sch *jsonschema.Schema) *splan {
-	if sc.plans == nil {
-		sc.plans = map[*jsonschema.Schema]*splan{}
+	if p, ok := sc.plans[sch]; ok {
+		return p
 	}
-	p, ok := sc.plans[sch]
+	if sc.building {
+		p := newPlan(sch)
+		sc.plans[sch] = p
+		return p
+	}
+	if sc.extra == nil {
+		sc.extra = map[*jsonschema.Schema]*splan{}
+	}
+	p, ok := sc.extra[sch]
 	if !ok {
 		p = newPlan(sch)
-		sc.plans[sch] = p
+		sc.extra[sch] = p
 	}
 	return p
+}
+
+// lookup returns the closure of sch's plan, without a lock for a schema
+// of the index.
+func (sc *streamCache) lookup(sch *jsonschema.Schema) []*splan {
+	if p, ok := sc.plans[sch]; ok && p.closure != nil {
+		return p.closure
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.planLocked(sch).closure
+}
+
+// prop is a property a schema declares: its name (so that a key read need
+// not be copied) and the closure of its schema.
+type prop struct {
+	name    string
+	closure []*splan
 }
 
 func newPlan(s *jsonschema.Schema) *splan {
@@ -256,7 +405,13 @@ func newPlan(s *jsonschema.Schema) *splan {
 		s.MinLength != nil || s.MaxLength != nil || s.Pattern != nil ||
 		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil ||
 		s.Maximum != nil || s.Minimum != nil || s.ExclusiveMaximum != nil || s.ExclusiveMinimum != nil || s.MultipleOf != nil
-	p.closedContainer = dyn || alt || p.enumed ||
+	p.exact = (s.Enum != nil) != (s.Const != nil) && len(p.strs) == len(vals)
+	if s.MinLength != nil {
+		p.minLen = *s.MinLength
+	}
+	p.closedString = dyn || alt || s.Format != nil || s.Pattern != nil ||
+		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil || (p.enumed && !p.exact)
+	p.closedContainer = dyn || alt || p.enumed || s.Format != nil ||
 		s.MinProperties != nil || len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
 		s.UnevaluatedProperties != nil || s.MinItems != nil || s.UniqueItems || s.Contains != nil ||
 		s.MinContains != nil || s.MaxContains != nil || s.UnevaluatedItems != nil
@@ -294,15 +449,21 @@ func (sc *streamCache) closureOf(schemas []*jsonschema.Schema) []*splan {
 	if len(schemas) == 0 {
 		return nil
 	}
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
+	if len(schemas) == 1 {
+		return sc.lookup(schemas[0]) // shared, never changed
+	}
 	var out []*splan
 	for _, sch := range schemas {
-		p := sc.planLocked(sch)
-		for _, q := range p.closure {
-			if !slices.Contains(out, q) {
-				out = append(out, q)
-			}
+		out = union(out, sc.lookup(sch))
+	}
+	return out
+}
+
+// union adds to out the plans of ps it does not hold.
+func union(out, ps []*splan) []*splan {
+	for _, q := range ps {
+		if !slices.Contains(out, q) {
+			out = append(out, q)
 		}
 	}
 	return out
@@ -352,6 +513,7 @@ func (s *Stream) at(off int64) int64 { return off + int64(s.tk.BOM()) }
 func (s *Stream) report(at int64, issues []result.Issue) {
 	if len(issues) > 0 {
 		s.events = append(s.events, Event{At: s.at(at), Issues: issues})
+		s.incomplete = true
 	}
 }
 
@@ -361,13 +523,14 @@ func (s *Stream) token(t *jsontoken.Token) error {
 	case jsontoken.Key:
 		s.key(t)
 	case jsontoken.BeginObject, jsontoken.BeginArray:
-		plans, path := s.valueStart(t.Begin)
-		reported := s.startCheck(plans, path, kindOfToken(t.Kind), t.Begin+1)
-		f := frame{plans: plans, reported: reported, path: path, array: t.Kind == jsontoken.BeginArray, begin: t.Begin}
-		if !f.array {
-			f.keys = map[string]struct{}{}
+		plans := s.valueStart(t.Begin)
+		reported := s.startCheck(plans, len(s.frames), kindOfToken(t.Kind), t.Begin+1)
+		n := len(s.frames)
+		var keys []string
+		if n < cap(s.frames) {
+			keys = s.frames[:n+1][n].keys[:0] // reuse the buffer of a closed object
 		}
-		s.frames = append(s.frames, f)
+		s.frames = append(s.frames, frame{plans: plans, reported: reported, array: t.Kind == jsontoken.BeginArray, begin: t.Begin, keys: keys})
 	case jsontoken.EndObject, jsontoken.EndArray:
 		s.containerEnd(t)
 	default:
@@ -395,17 +558,19 @@ func kindOfToken(k jsontoken.Kind) int {
 // valueStart returns the necessary schemas and the path of the value
 // starting now, and makes the checks of its container that its start
 // decides (maxItems, additionalItems false).
-func (s *Stream) valueStart(begin int64) ([]*splan, []string) {
+func (s *Stream) valueStart(begin int64) []*splan {
 	if len(s.frames) == 0 {
-		return s.cache.closureOf([]*jsonschema.Schema{s.v.c.sch}), nil
+		return s.cache.closureOf([]*jsonschema.Schema{s.v.c.sch})
 	}
 	f := &s.frames[len(s.frames)-1]
 	if !f.array {
-		return s.next, appendToken(f.path, f.key)
+		return s.next
 	}
 	idx := f.count
 	f.count++
-	path := appendToken(f.path, strconv.Itoa(idx))
+	if len(f.plans) == 1 && f.plans[0].items != nil && f.plans[0].s.MaxItems == nil {
+		return f.plans[0].items
+	}
 	var next []*jsonschema.Schema
 	for _, p := range f.plans {
 		sch := p.s
@@ -443,18 +608,19 @@ func (s *Stream) valueStart(begin int64) ([]*splan, []string) {
 			}
 		}
 	}
-	return s.cache.closureOf(next), path
+	return s.cache.closureOf(next)
 }
 
 // startCheck checks the kind of a value starting (kind) against its
 // necessary schemas, reports those it fails at at, and returns them.
-func (s *Stream) startCheck(plans []*splan, path []string, k int, at int64) []*splan {
+func (s *Stream) startCheck(plans []*splan, depth int, k int, at int64) []*splan {
 	var failed []*splan
 	for _, p := range plans {
 		if p.kinds&k != 0 {
 			continue
 		}
 		failed = append(failed, p)
+		path := s.pathOf(depth)
 		r := s.reporter(len(s.frames), nil)
 		site := r.at(path)
 		switch {
@@ -518,7 +684,7 @@ func (s *Stream) skeleton(depth int, leaf any) any {
 			continue
 		}
 		m := make(map[string]any, len(f.keys))
-		for k := range f.keys {
+		for _, k := range f.keys {
 			m[k] = nil
 		}
 		m[f.key] = cur
@@ -534,7 +700,7 @@ func (s *Stream) containerLeaf(i int) any {
 		return make([]any, f.count)
 	}
 	m := make(map[string]any, len(f.keys))
-	for k := range f.keys {
+	for _, k := range f.keys {
 		m[k] = nil
 	}
 	return m
@@ -545,7 +711,7 @@ func (s *Stream) containerLeaf(i int) any {
 // the container's reference).
 func (s *Stream) containerIssue(i int, p *splan, keyword, reason, suggestion string, at int64) {
 	r := s.reporter(i, s.containerLeaf(i))
-	site := r.at(s.frames[i].path)
+	site := r.at(s.pathOf(i))
 	r.addf(site, result.ConstraintViolation, keyword, reason, fmt.Sprintf(suggestion, site.ref))
 	s.report(at, r.issues())
 }
@@ -553,15 +719,40 @@ func (s *Stream) containerIssue(i int, p *splan, keyword, reason, suggestion str
 // key handles an object's key.
 func (s *Stream) key(t *jsontoken.Token) {
 	f := &s.frames[len(s.frames)-1]
-	key := string(t.Text)
+	// The first schema's property of that name, looked up once; its name
+	// spares a copy of the key.
+	var first prop
+	firstOK := false
+	if len(f.plans) > 0 {
+		first, firstOK = f.plans[0].props[string(t.Text)]
+	}
+	key := first.name
+	if !firstOK {
+		key = string(t.Text)
+	}
 	f.count++
-	if _, dup := f.keys[key]; dup {
+	if f.has(key) {
 		s.duplicate(key, t.Begin, t.End)
 	}
-	f.keys[key] = struct{}{}
+	f.add(key)
 	f.key = key
 	i := len(s.frames) - 1
-	var next []*jsonschema.Schema
+	// next is the union of the closures of the member's schemas, shared
+	// with a plan when only one contributes.
+	var next []*splan
+	shared := true
+	add := func(ps []*splan) {
+		switch {
+		case len(ps) == 0:
+		case next == nil:
+			next = ps
+		default:
+			if shared {
+				next, shared = slices.Clone(next), false
+			}
+			next = union(next, ps)
+		}
+	}
 	for _, p := range f.plans {
 		sch := p.s
 		if sch.MaxProperties != nil && f.count == *sch.MaxProperties+1 && !slices.Contains(f.reported, p) {
@@ -570,24 +761,37 @@ func (s *Stream) key(t *jsontoken.Token) {
 				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), t.End)
 		}
 		matched := false
-		if ps, ok := sch.Properties[key]; ok {
-			next = append(next, ps)
+		pr, ok := first, firstOK
+		if p != f.plans[0] {
+			pr, ok = p.props[key]
+		}
+		if ok {
+			add(pr.closure)
+			matched = true
+		} else if ps, ok := sch.Properties[key]; ok {
+			add(s.cache.lookup(ps)) // a plan made outside the index
 			matched = true
 		}
-		for re, ps := range sch.PatternProperties {
-			if re.MatchString(key) {
-				next = append(next, ps)
-				matched = true
+		if len(sch.PatternProperties) > 0 {
+			for re, ps := range sch.PatternProperties {
+				if re.MatchString(key) {
+					add(s.cache.lookup(ps))
+					matched = true
+				}
 			}
 		}
 		if !matched {
-			switch add := sch.AdditionalProperties.(type) {
+			switch addl := sch.AdditionalProperties.(type) {
 			case *jsonschema.Schema:
-				next = append(next, add)
+				if p.addl != nil {
+					add(p.addl)
+				} else {
+					add(s.cache.lookup(addl))
+				}
 			case bool:
-				if !add && !slices.Contains(f.reported, p) {
+				if !addl && !slices.Contains(f.reported, p) {
 					r := s.reporter(i, s.containerLeaf(i))
-					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: f.path,
+					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
 						ErrorKind: &kind.AdditionalProperties{Properties: []string{key}}})
 					s.report(t.End, r.issues())
 				}
@@ -597,14 +801,14 @@ func (s *Stream) key(t *jsontoken.Token) {
 			if verr := sch.PropertyNames.Validate(key); verr != nil {
 				if ve, ok := verr.(*jsonschema.ValidationError); ok {
 					r := s.reporter(i, s.containerLeaf(i))
-					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: f.path,
+					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
 						ErrorKind: &kind.PropertyNames{Property: key}, Causes: []*jsonschema.ValidationError{ve}})
 					s.report(t.End, r.issues())
 				}
 			}
 		}
 	}
-	s.next = s.cache.closureOf(next)
+	s.next = next
 }
 
 // duplicate reports the duplicate_key warning of a repeated key.
@@ -613,8 +817,9 @@ func (s *Stream) duplicate(key string, begin, end int64) {
 		return
 	}
 	s.dupes++
+	s.incomplete = true
 	n := len(s.frames)
-	path := appendToken(s.frames[n-1].path, key)
+	path := append(s.pathOf(n-1), key)
 	line, col := jsonvalue.Position(s.docBytes(0, begin), begin)
 	d := jsonvalue.Duplicate{Key: key, Path: InstanceLocation(s.skeleton(n, nil), path), Offset: begin, Line: line, Col: col}
 	rule, where := s.opts.DuplicateRule, s.opts.DuplicateWhere
@@ -635,23 +840,25 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 			}
 			var missing []string
 			for _, name := range p.s.Required {
-				if _, ok := f.keys[name]; !ok {
+				if !f.has(name) {
 					missing = append(missing, name)
 				}
 			}
 			if len(missing) > 0 {
 				r := s.reporter(i, s.containerLeaf(i))
-				r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: f.path,
+				r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
 					ErrorKind: &kind.Required{Missing: missing}})
 				s.report(t.End, r.issues())
 			}
 		}
 	}
-	if i > 0 && !s.cache.dynamic {
-		for _, p := range f.plans {
-			if p.closedContainer && !slices.Contains(f.reported, p) {
-				s.closedCheck(p, i, f.path, f.begin, t.End, t.End)
-			}
+	for _, p := range f.plans {
+		switch {
+		case !p.closedContainer || slices.Contains(f.reported, p):
+		case i > 0 && !s.cache.dynamic:
+			s.closedCheck(p, i, f.begin, t.End, t.End)
+		default:
+			s.incomplete = true // the final validation decides
 		}
 	}
 	s.frames = s.frames[:i]
@@ -665,26 +872,53 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		at = t.End + 1 // a number is complete only once the byte after it is read
 	}
 	if s.scalar.begin != t.Begin {
-		plans, path := s.valueStart(t.Begin)
-		s.scalar = scalarState{begin: t.Begin, plans: plans, path: path}
-		s.scalar.reported = s.startCheck(plans, path, k, t.Begin+1)
+		plans := s.valueStart(t.Begin)
+		s.scalar = scalarState{begin: t.Begin, plans: plans}
+		s.scalar.reported = s.startCheck(plans, len(s.frames), k, t.Begin+1)
 	}
 	sc := s.scalar
 	s.scalar = scalarState{begin: -1}
 	if len(s.frames) == 0 || s.cache.dynamic {
+		for _, p := range sc.plans {
+			if p.closedScalar {
+				s.incomplete = true // the final validation decides
+			}
+		}
 		return
 	}
 	for _, p := range sc.plans {
-		if p.closedScalar && !slices.Contains(sc.reported, p) {
-			s.closedCheck(p, len(s.frames), sc.path, t.Begin, t.End, at)
+		if !p.closedScalar || slices.Contains(sc.reported, p) {
+			continue
+		}
+		if t.Kind == jsontoken.String && !p.closedString {
+			// Its exact enum and maxLength, checked here; the validator
+			// words a failure.
+			n := -1
+			if p.maxLen >= 0 || p.minLen > 0 {
+				n = utf8.RuneCount(t.Text)
+			}
+			if !(p.exact && !hasString(p.strs, t.Text)) && !(p.maxLen >= 0 && n > p.maxLen) && (p.minLen == 0 || n >= p.minLen) {
+				continue
+			}
+		}
+		s.closedCheck(p, len(s.frames), t.Begin, t.End, at)
+	}
+}
+
+// hasString reports whether strs holds text.
+func hasString(strs []string, text []byte) bool {
+	for _, str := range strs {
+		if str == string(text) {
+			return true
 		}
 	}
+	return false
 }
 
 // closedCheck validates the closed value at path, document bytes
 // [begin, end), against p, and reports its issues at at. depth is how many
 // frames hold the value.
-func (s *Stream) closedCheck(p *splan, depth int, path []string, begin, end, at int64) {
+func (s *Stream) closedCheck(p *splan, depth int, begin, end, at int64) {
 	raw := s.docBytes(begin, end)
 	p.fastOnce.Do(func() { p.fast, p.nodes, _ = compileFast(p.s) })
 	if p.fast != nil {
@@ -694,7 +928,8 @@ func (s *Stream) closedCheck(p *splan, depth int, path []string, begin, end, at 
 	}
 	val, err := jsonvalue.Decode(raw, s.v.maxDepth)
 	if err != nil {
-		return // the final validation reports it
+		s.incomplete = true // the final validation reports it
+		return
 	}
 	verr := p.s.Validate(val)
 	if verr == nil {
@@ -702,12 +937,14 @@ func (s *Stream) closedCheck(p *splan, depth int, path []string, begin, end, at 
 	}
 	ve, ok := verr.(*jsonschema.ValidationError)
 	if !ok {
+		s.incomplete = true
 		return
 	}
-	prefix(ve, path)
+	prefix(ve, s.pathOf(depth))
 	r := s.reporter(depth, val)
 	r.walk(ve)
 	if r.err != nil {
+		s.incomplete = true
 		return
 	}
 	s.report(at, r.issues())
@@ -732,9 +969,9 @@ func (s *Stream) pending() {
 		return
 	}
 	if s.scalar.begin != begin {
-		plans, path := s.valueStart(begin)
-		s.scalar = scalarState{begin: begin, plans: plans, path: path}
-		s.scalar.reported = s.startCheck(plans, path, kindOfToken(k), begin+1)
+		plans := s.valueStart(begin)
+		s.scalar = scalarState{begin: begin, plans: plans}
+		s.scalar.reported = s.startCheck(plans, len(s.frames), kindOfToken(k), begin+1)
 	}
 	if k != jsontoken.String {
 		return
@@ -747,7 +984,7 @@ func (s *Stream) pending() {
 		switch {
 		case p.maxLen >= 0 && utf8.RuneCount(text) > p.maxLen:
 			r := s.reporter(len(s.frames), "")
-			site := r.at(s.scalar.path)
+			site := r.at(s.pathOf(len(s.frames)))
 			r.addf(site, result.ConstraintViolation, "maxLength",
 				fmt.Sprintf("is already longer than the maximum length %d (%s read so far)", p.maxLen, plural(utf8.RuneCount(text), "character")),
 				lengthSuggestion(site, p.s, fmt.Sprintf("Shorten %s to at most %s", site.ref, plural(p.maxLen, "character"))))
@@ -762,7 +999,7 @@ func (s *Stream) pending() {
 				vals = []any{*p.s.Const}
 			}
 			r := s.reporter(len(s.frames), "")
-			site := r.at(s.scalar.path)
+			site := r.at(s.pathOf(len(s.frames)))
 			list := showList(vals, 10)
 			r.addf(site, result.ConstraintViolation, kw,
 				fmt.Sprintf("starts with %s, which no allowed value starts with: the allowed values are %s", show(string(text)), list),

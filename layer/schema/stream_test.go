@@ -22,6 +22,7 @@ type streamOutcome struct {
 	events     []schema.Event
 	err        error // the tokenizer's
 	doc        []byte
+	valid      bool // the stream vouched for the document
 }
 
 // streamDoc streams doc into v cut at cuts (sorted offsets) and checks
@@ -60,6 +61,7 @@ func streamDoc(t testing.TB, v *schema.Validator, doc []byte, cuts []int) stream
 	note(evs, len(doc))
 	out.err = err
 	out.doc = s.Document()
+	out.valid = err == nil && s.Valid()
 	return out
 }
 
@@ -107,6 +109,9 @@ func guarantee(t testing.TB, name string, v *schema.Validator, doc []byte, cuts 
 		}
 		if verr != nil {
 			continue
+		}
+		if out.valid && !valid {
+			t.Fatalf("%s: the stream vouched for the invalid %s", name, doc)
 		}
 		if valid && out.firstError >= 0 {
 			t.Fatalf("%s: false early verdict on the valid %s at byte %d: %+v", name, doc, out.firstError, out.events)
