@@ -7,8 +7,10 @@
 package jsontoken
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -302,6 +304,16 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// specialMask returns x, eight bytes of a string, with the high bit set
+// in the first byte that is not plain, if any (bits above it may be set
+// too); as jsonvalue's decoder finds them.
+func specialMask(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (lo * '"')
+	b := x ^ (lo * '\\')
+	return (x | (x-lo*0x20)&^x | (q-lo)&^q | (b-lo)&^b) & hi
+}
+
 func (t *Tokenizer) emitTok(emit func(*Token) error, k Kind, begin, end int64, text []byte) error {
 	t.tok = Token{Kind: k, Begin: begin, End: end, Text: text, Depth: len(t.stack)}
 	if err := emit(&t.tok); err != nil {
@@ -322,6 +334,15 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			// A run of plain bytes at once.
 			if t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
 				j := i + 1
+				for len(p)-j >= 8 {
+					// Eight plain bytes at a time.
+					m := specialMask(binary.LittleEndian.Uint64(p[j:]))
+					if m != 0 {
+						j += bits.TrailingZeros64(m) / 8
+						break
+					}
+					j += 8
+				}
 				for j < len(p) && plain[p[j]] {
 					j++
 				}
@@ -350,6 +371,19 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			}
 			continue
 		case sNumber:
+			if (t.numState == nInt || t.numState == nFrac) && '0' <= c && c <= '9' {
+				// A run of digits at once.
+				j := i + 1
+				for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+					j++
+				}
+				t.buf = append(t.buf, p[i:j]...)
+				i = j
+				if len(t.buf) > jsonvalue.MaxNumberLen {
+					return t.numberTooLarge()
+				}
+				continue
+			}
 			if t.numberByte(c) {
 				if len(t.buf) > jsonvalue.MaxNumberLen {
 					return t.numberTooLarge()
@@ -386,7 +420,7 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		case sFailed:
 			return t.err
 		}
-		if isSpace(c) {
+		if c <= ' ' && isSpace(c) {
 			if c == '\n' {
 				t.line++
 				t.lineStart = off + 1

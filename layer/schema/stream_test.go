@@ -293,3 +293,35 @@ func FuzzStream(f *testing.F) {
 		guarantee(t, fmt.Sprint(which), v, doc, cuts)
 	})
 }
+
+// TestStreamConcurrent streams documents against one Validator from many
+// goroutines, as a server does (run with -race): the plans and the pool
+// of streams are shared.
+func TestStreamConcurrent(t *testing.T) {
+	t.Parallel()
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"a": {"enum": ["x", "y"]}, "b": {"type": "array", "items": {"type": "integer", "minimum": 2}}}}`), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []string{`{"a": "x", "b": [2, 3]}`, `{"a": "z"}`, `{"b": [1]}`, `{"b": ["s"]}`}
+	wantErr := []bool{false, true, true, true}
+	done := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 50 {
+				k := (g + i) % len(docs)
+				out := streamDoc(t, v, []byte(docs[k]), []int{3, 7})
+				if (out.firstError >= 0) != wantErr[k] || out.err != nil {
+					done <- fmt.Errorf("%s: first error at %d, tokenizer %v", docs[k], out.firstError, out.err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
