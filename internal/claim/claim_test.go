@@ -66,6 +66,12 @@ func TestExtract(t *testing.T) {
 			"name|Russia|russia|s",
 			"name|Anglo-Saxon|anglo-saxon|s",
 		}},
+		{"dotted abbreviation in a name", "It was the U.S Presidential Election Day. He moved to the U.S. The D.C. office shut. I read The A.V. Club.", []string{
+			"name|U.S Presidential Election Day|u.s presidential election day|s",
+			"name|U.S|u.s|s",
+			"name|D.C|d.c|s",
+			"name|A.V. Club|a.v. club|s",
+		}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {

@@ -42,10 +42,16 @@ var (
 	numberRE   = regexp.MustCompile(`(?i)(?:^|[^\w.,\-–])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:[\s\x{00A0}]*(%|percent|per cent|percentage points?|k|mn|mln|bn|bln|tn|million|billion|trillion|thousand|hundred)\b|\s*(%))?`)
 	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
 	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
-	nameRE     = regexp.MustCompile(`\b[A-Z][\p{L}\d'’-]*(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?[A-Z][\p{L}\d'’-]*)*`)
+	nameRE     = regexp.MustCompile(`\b` + nameWord + `(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?` + nameWord + `)*`)
 	colorRE    = regexp.MustCompile(`(?i)\b(red|orange|yellow|green|blue|purple|pink|white|black|brown|grey|gray|silver|gold|violet|turquoise)\b`)
 	negRE      = regexp.MustCompile(`(?i)\b(not|never|no|none|nothing|nobody|neither|nor|cannot|without)\b|n['’]t\b`)
 )
+
+// nameWord is one word of a name: a capitalized word, or an abbreviation
+// written with dots ("U.S.", "D.C", "A.V."), which the name goes on after
+// ("The A.V. Club", "U.S. Navy"); a function word after it is trimmed as
+// after any word ("the U.S. The company" names "U.S").
+const nameWord = `(?:[A-Z](?:\.[A-Z])+\b\.?|[A-Z][\p{L}\d'’-]*)`
 
 // Extract returns the claims of text. path is the field path of the JSON
 // string text came from, or "" when text is the output itself.
@@ -602,7 +608,7 @@ var particles = setOf(`of de van von der den la le du da del bin al the`)
 // names extracts capitalized sequences that are not sentence-initial
 // function words, months or weekdays.
 func (x *extractor) names() {
-	for _, m := range nameRE.FindAllStringIndex(x.text, -1) {
+	for _, m := range x.nameMatches() {
 		s, e := m[0], m[1]
 		words := strings.Fields(x.text[s:e])
 		// Drop leading function words ("The", "In") and trailing particles.
@@ -643,6 +649,28 @@ func (x *extractor) names() {
 		}
 		x.add(Claim{Kind: Name, Start: s, End: e, Value: strings.ToLower(name)})
 	}
+}
+
+// nameMatches returns the spans of nameRE's matches, each cut after a
+// dotted abbreviation that a capitalized function word follows: the dot
+// ended a sentence there ("the U.S. The company" is "U.S." then "The
+// company").
+func (x *extractor) nameMatches() [][]int {
+	var out [][]int
+	for _, m := range nameRE.FindAllStringIndex(x.text, -1) {
+		s := m[0]
+		for i := m[0]; i < m[1]; i++ {
+			if x.text[i] != '.' || i+1 >= m[1] || x.text[i+1] != ' ' && x.text[i+1] != '\t' {
+				continue
+			}
+			if next := strings.ToLower(firstWord(x.text[i+1 : m[1]])); stopwords[next] || negators[next] {
+				out = append(out, []int{s, i + 1})
+				s = i + 1 + len(x.text[i+1:m[1]]) - len(strings.TrimLeft(x.text[i+1:m[1]], " \t"))
+			}
+		}
+		out = append(out, []int{s, m[1]})
+	}
+	return out
 }
 
 func lastField(s string) string {

@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -16,6 +17,7 @@ func FuzzExtract(f *testing.F) {
 		"$5bn, 45%, seven people, 1:34 PM, 2024-02-13, https://x.test/a, a@b.co, /etc/x/y",
 		"He wasn't happy.\nNo one came. 1.2 to 1.5 >= 2.0",
 		"", ".", "\x00\xff", "May May May 31st", "1,000,000.5 bn",
+		"the U.S Presidential Election Day", "to the U.S. The D.C. office", "A.B.C. D. E.F.", "U.S.\tThe X.Y.",
 	} {
 		f.Add(s)
 	}
@@ -31,6 +33,30 @@ func FuzzExtract(f *testing.F) {
 			if utf8.ValidString(s) && !utf8.ValidString(c.Location()) {
 				t.Fatalf("location %q is not UTF-8", c.Location())
 			}
+			// Every other form of a name keeps a word of it, and is
+			// not the name itself.
+			for _, alt := range c.Alternatives() {
+				if alt.Kind != claim.Name || strings.TrimSpace(alt.Text) == "" || alt.Text == c.Text {
+					t.Fatalf("alternative %q of %q", alt.Text, c.Text)
+				}
+			}
+		}
+	})
+}
+
+// FuzzNameForms checks that the other forms of any text are never empty,
+// never the text itself, and never repeated.
+func FuzzNameForms(f *testing.F) {
+	for _, s := range []string{"Shizuoka Prefecture", "City of Milwaukee", "United States National Film Registry", "U.S. Navy", "City of", "US US", "", "of City"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seen := map[string]bool{}
+		for _, form := range claim.NameForms(s) {
+			if strings.TrimSpace(form) == "" || form == s || seen[form] {
+				t.Fatalf("NameForms(%q) gives %q", s, form)
+			}
+			seen[form] = true
 		}
 	})
 }

@@ -33,8 +33,11 @@ func TestWiCE(t *testing.T) {
 		supported, partial, notSupported int
 		maxSupported, minNotSupported    int
 	}{
-		{"a", 54, 96, 18, 10, 14}, // 18.5%, 77.8%
-		{"b", 60, 96, 25, 10, 24}, // 16.7%, 96.0%
+		// Half a was 10 before "U.S"-style abbreviations were read as
+		// words of a name: "The A.V. Club" is now one name, which its
+		// evidence writes only in a URL host (decisions §53).
+		{"a", 54, 96, 18, 11, 14}, // 20.4%, 77.8%
+		{"b", 60, 96, 25, 8, 24},  // 13.3%, 96.0%
 	}
 	var sup, ns Tally
 	for _, tt := range tests {

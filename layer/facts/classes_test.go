@@ -31,6 +31,10 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
 		{"year dated relative to the page", "The national team manager cancelled today's training.\nBoth the men's and women's team took the Volleyball England National Student Cup this year, building on their achievements in 2018.",
 			"Both the men's and women's volleyball team also won the national student cup in 2019.", "Upon his return in January 2009, he again became the keeper of the national team."},
+		{"place without its kind", "HQ: Hamamatsu, Shizuoka. The base trains pilots.", "The base is in Shizuoka Prefecture.", "The base is in Aichi Prefecture."},
+		{"city of a name", "Milwaukee's arts board said the search was not inclusive.", "The City of Milwaukee's arts board spoke.", "The City of Madison's arts board spoke."},
+		{"country in another form", "The National Film Registry grows each year with American films.", "It joined the United States National Film Registry.", "It joined the United Kingdom National Film Registry."},
+		{"country abbreviation", "The United States Navy named the ship.", "The U.S. Navy named the ship.", "The U.K. Navy named the ship."},
 		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
 		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}

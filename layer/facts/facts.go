@@ -128,7 +128,7 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		if c.Kind == claim.Citation {
 			continue
 		}
-		verdicts[i] = ix.Check(c)
+		verdicts[i] = check(ix, c)
 		if cfg.judge == nil || (verdicts[i].Status != source.Undecided && verdicts[i].Status != source.Unsupported) {
 			continue
 		}

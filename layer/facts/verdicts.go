@@ -48,7 +48,7 @@ func Verdicts(ctx context.Context, in *layer.Input) ([]ClaimVerdict, error) {
 			return nil, err
 		}
 		if c.Kind != claim.Citation && len(ix.Docs()) > 0 {
-			vs[i] = ix.Check(c)
+			vs[i] = check(ix, c)
 		}
 	}
 	var out []ClaimVerdict

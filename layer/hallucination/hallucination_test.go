@@ -187,3 +187,32 @@ func TestWithoutSources(t *testing.T) {
 		})
 	}
 }
+
+// TestNameInAnotherForm: certainty about a name the source writes in
+// another form ("U.S." for "United States") is warranted, as the facts
+// layer decides it; about a name it does not hold in any form, it is not.
+func TestNameInAnotherForm(t *testing.T) {
+	t.Parallel()
+	src := layer.Source{ID: "navy", Content: "The United States Navy named the ship in 1998."}
+	for _, tt := range []struct {
+		output string
+		want   int
+	}{
+		{"The U.S. Navy definitely named the ship.", 0},
+		{"The U.K. Navy definitely named the ship.", 1},
+	} {
+		p := layer.NewPass(hallucination.Layer, &layer.Input{Output: tt.output, Sources: []layer.Source{src}}, layer.NewCache(0))
+		if err := hallucination.Layer.Run(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, is := range p.Findings().Issues {
+			if is.Type == result.ConfidenceMismatch {
+				n++
+			}
+		}
+		if n != tt.want {
+			t.Errorf("%q: %d confidence_mismatch issues, want %d (%+v)", tt.output, n, tt.want, p.Findings().Issues)
+		}
+	}
+}
