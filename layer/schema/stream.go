@@ -155,7 +155,7 @@ type splan struct {
 	// props, addl and items are the closures of the schemas of
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
-	props map[string]prop
+	props props
 	addl  []*splan
 	items []*splan
 
@@ -254,9 +254,8 @@ func (sc *streamCache) build(c *compiled) {
 	for _, p := range slices.Collect(maps.Values(sc.plans)) {
 		s := p.s
 		if len(s.Properties) > 0 {
-			p.props = make(map[string]prop, len(s.Properties))
 			for k, ps := range s.Properties {
-				p.props[k] = prop{name: k, closure: sc.planLocked(ps).closure}
+				p.props.add(prop{name: k, closure: sc.planLocked(ps).closure})
 			}
 		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
@@ -327,6 +326,43 @@ func (sc *streamCache) lookup(sch *jsonschema.Schema) []*splan {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	return sc.planLocked(sch).closure
+}
+
+// props are the properties a schema declares: a list searched in order
+// while short (no hashing of the key), else a map.
+type props struct {
+	list []prop
+	m    map[string]prop
+}
+
+const maxPropList = 12
+
+func (ps *props) add(p prop) {
+	if ps.m != nil {
+		ps.m[p.name] = p
+		return
+	}
+	ps.list = append(ps.list, p)
+	if len(ps.list) > maxPropList {
+		ps.m = make(map[string]prop, len(ps.list))
+		for _, q := range ps.list {
+			ps.m[q.name] = q
+		}
+		ps.list = nil
+	}
+}
+
+func (ps *props) find(key []byte) (prop, bool) {
+	if ps.m != nil {
+		p, ok := ps.m[string(key)]
+		return p, ok
+	}
+	for _, p := range ps.list {
+		if len(p.name) == len(key) && p.name == string(key) {
+			return p, true
+		}
+	}
+	return prop{}, false
 }
 
 // prop is a property a schema declares: its name (so that a key read need
@@ -724,7 +760,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 	var first prop
 	firstOK := false
 	if len(f.plans) > 0 {
-		first, firstOK = f.plans[0].props[string(t.Text)]
+		first, firstOK = f.plans[0].props.find(t.Text)
 	}
 	key := first.name
 	if !firstOK {
@@ -763,7 +799,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 		matched := false
 		pr, ok := first, firstOK
 		if p != f.plans[0] {
-			pr, ok = p.props[key]
+			pr, ok = p.props.find([]byte(key))
 		}
 		if ok {
 			add(pr.closure)
