@@ -833,7 +833,9 @@ func (s *Stream) key(t *jsontoken.Token) {
 				}
 			}
 		}
-		if sch.PropertyNames != nil && !slices.Contains(f.reported, p) {
+		if sch.PropertyNames != nil && s.cache.dynamic {
+			s.incomplete = true // the name's schema cannot be validated alone
+		} else if sch.PropertyNames != nil && !slices.Contains(f.reported, p) {
 			if verr := sch.PropertyNames.Validate(key); verr != nil {
 				if ve, ok := verr.(*jsonschema.ValidationError); ok {
 					r := s.reporter(i, s.containerLeaf(i))
