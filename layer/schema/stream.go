@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -152,6 +153,10 @@ type splan struct {
 	// exact enum (exact: enum or const, of strings only) the stream
 	// checks itself.
 	closedString, exact bool
+	// numericOnly says that, for a number, closedScalar comes only from
+	// bounds, multipleOf and integer, which the stream checks itself with
+	// the fast path's comparisons; integerOnly that the type is integer.
+	numericOnly, integerOnly bool
 	// props, addl and items are the closures of the schemas of
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
@@ -447,6 +452,8 @@ func newPlan(s *jsonschema.Schema) *splan {
 	}
 	p.closedString = dyn || alt || s.Format != nil || s.Pattern != nil ||
 		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil || (p.enumed && !p.exact)
+	p.integerOnly = integerOnly
+	p.numericOnly = !dyn && !alt && !p.enumed && s.Format == nil
 	p.closedContainer = dyn || alt || p.enumed || s.Format != nil ||
 		s.MinProperties != nil || len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
 		s.UnevaluatedProperties != nil || s.MinItems != nil || s.UniqueItems || s.Contains != nil ||
@@ -604,8 +611,8 @@ func (s *Stream) valueStart(begin int64) []*splan {
 	}
 	idx := f.count
 	f.count++
-	if len(f.plans) == 1 && f.plans[0].items != nil && f.plans[0].s.MaxItems == nil {
-		return f.plans[0].items
+	if p := f.plans; len(p) == 1 && p[0].items != nil && (p[0].s.MaxItems == nil || f.count <= *p[0].s.MaxItems) {
+		return p[0].items // one schema for every item, and not one item too many
 	}
 	var next []*jsonschema.Schema
 	for _, p := range f.plans {
@@ -928,6 +935,9 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		if !p.closedScalar || slices.Contains(sc.reported, p) {
 			continue
 		}
+		if t.Kind == jsontoken.Number && p.numericOnly && s.numberValid(p, t.Text) {
+			continue
+		}
 		if t.Kind == jsontoken.String && !p.closedString {
 			// Its exact enum and maxLength, checked here; the validator
 			// words a failure.
@@ -941,6 +951,25 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		}
 		s.closedCheck(p, len(s.frames), t.Begin, t.End, at)
 	}
+}
+
+// numberValid reports whether the number text surely meets p's numeric
+// keywords, compared as the fast path compares them; false sends it to the
+// validator.
+func (s *Stream) numberValid(p *splan, text []byte) bool {
+	p.fastOnce.Do(func() { p.fast, p.nodes, _ = compileFast(p.s) })
+	if p.fast == nil || p.fast.always != 0 {
+		return false
+	}
+	if p.integerOnly && bytes.ContainsAny(text, ".eE") {
+		return false // 1.0 and 1e2 are integers in some drafts only
+	}
+	d, ok := parseDecimal(text)
+	if !ok {
+		return false
+	}
+	var sc *scanner // numberCheck reads no scanner state
+	return sc.numberCheck(p.fast, text, d)
 }
 
 // hasString reports whether strs holds text.
