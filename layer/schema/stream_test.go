@@ -265,6 +265,7 @@ func FuzzStream(f *testing.F) {
 		`{"type": "array", "prefixItems": [{"const": "k"}, {"type": "number"}], "items": false}`,
 		`{"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"not": {"type": "null"}}}}]}`,
 		`{"type": "object", "properties": {"o": {"type": "object", "minProperties": 2, "properties": {"q": {"oneOf": [{"type": "integer"}, {"minimum": 2}]}}}}}`,
+		`{"type": "object", "properties": {"n": {"type": "number", "multipleOf": 0.5, "exclusiveMaximum": 10}, "i": {"type": "integer", "minimum": -3}, "s": {"type": "string", "minLength": 2, "maxLength": 3}}}`,
 	}
 	var vs []*schema.Validator
 	for _, s := range schemas {
@@ -275,7 +276,8 @@ func FuzzStream(f *testing.F) {
 		vs = append(vs, v)
 	}
 	for i, doc := range []string{`{"a": "xy", "b": ["a", "bcd"]}`, `{"a": "xq"}`, `{"abc": 1, "c": {}}`, `["k", 1.5, 2]`,
-		`{"x": null}`, `"s"`, `{"o": {"q": 1, "r": 2}}`, `{"o": {"q": 1.5}}`, `{"b": ["toolong"], "a": 3}`} {
+		`{"x": null}`, `"s"`, `{"o": {"q": 1, "r": 2}}`, `{"o": {"q": 1.5}}`, `{"b": ["toolong"], "a": 3}`,
+		`{"n": 9.5, "i": -3, "s": "ab"}`, `{"n": 10, "i": 1.0, "s": "a"}`, `{"n": 0.25, "i": -4e0, "s": "abcd"}`} {
 		f.Add([]byte(doc), uint8(i), uint64(i))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, which uint8, seed uint64) {
