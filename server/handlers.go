@@ -2,15 +2,12 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server/api"
 )
@@ -53,7 +50,7 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 // when the server is saturated) and returns ok false; otherwise the caller
 // calls release when done with the request.
 func (s *Server) acceptBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
-	if err := checkMediaType(r.Header); err != nil {
+	if err := httpapi.CheckMediaType(r.Header); err != nil {
 		s.writeError(w, r, err)
 		return nil, nil, false
 	}
@@ -70,106 +67,24 @@ func (s *Server) acceptBody(w http.ResponseWriter, r *http.Request) (body []byte
 	return body, release, true
 }
 
-// readBody reads the whole body within MaxBodyBytes. A body over the limit
-// is an *http.MaxBytesError; one that did not arrive before the server's
-// read deadline is a *bodyTimeoutError; one that cannot be read otherwise
-// is a *judge.RequestError, or the request context's error when the client
-// went away.
+// readBody reads the whole body within MaxBodyBytes (see
+// httpapi.ReadBody).
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	limit := s.opts.MaxBodyBytes
-	if r.ContentLength > limit {
-		return nil, &http.MaxBytesError{Limit: limit}
-	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		// Trust the announced length only so far: a slow client must not
-		// reserve the whole limit before sending anything.
-		buf.Grow(int(min(r.ContentLength, 64<<10)))
-	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
-			return nil, err
-		}
-		// The server's own read deadline, not the client, ended the read:
-		// the connection's failed read also cancels the request's
-		// context, so this is checked first.
-		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, &bodyTimeoutError{timeout: s.opts.ReadTimeout, read: int64(buf.Len()), err: err}
-		}
-		if r.Context().Err() != nil {
-			return nil, r.Context().Err()
-		}
-		return nil, &judge.RequestError{Field: "body", Msg: "the request body could not be read: " + err.Error(), Err: err}
-	}
-	return buf.Bytes(), nil
+	return httpapi.ReadBody(w, r, s.opts.MaxBodyBytes, s.opts.ReadTimeout)
 }
 
-// bodyTimeoutError is a request whose body had not arrived whole when the
-// server's read deadline passed: 408, the server's doing, not the client's
-// going away.
-type bodyTimeoutError struct {
-	timeout time.Duration
-	read    int64
-	err     error
-	idle    bool // a streamed body that paused longer than the idle timeout
-}
-
-func (e *bodyTimeoutError) Error() string {
-	if e.idle {
-		return fmt.Sprintf("no byte of the streamed request body arrived for %v, the idle timeout between chunks (%d bytes read)", e.timeout, e.read)
-	}
-	return fmt.Sprintf("the request body did not arrive within the server's read timeout of %v (%d bytes read)", e.timeout, e.read)
-}
-
-func (e *bodyTimeoutError) Unwrap() error { return e.err }
-
-// busyError is a request refused because the server is saturated: 503
-// with Retry-After.
-type busyError struct{ msg string }
-
-func (e *busyError) Error() string { return e.msg }
-
-// admit takes an in-flight slot and weight bytes of MaxInFlightBytes (a
-// body larger than the whole budget weighs the budget, so that it runs
-// alone), without waiting: when either is exhausted it returns a
-// *busyError. release gives both back.
+// admit takes an in-flight slot and weight bytes of MaxInFlightBytes
+// without waiting (see httpapi.Admission.Admit).
 func (s *Server) admit(weight int64) (release func(), err error) {
-	select {
-	case s.inFlight <- struct{}{}:
-	default:
-		return nil, &busyError{fmt.Sprintf("the server is answering %d requests, its limit (--max-in-flight); retry shortly", cap(s.inFlight))}
-	}
-	weight = max(min(weight, s.opts.MaxInFlightBytes), 1)
-	s.weightMu.Lock()
-	if s.weight+weight > s.opts.MaxInFlightBytes {
-		used := s.weight
-		s.weightMu.Unlock()
-		<-s.inFlight
-		return nil, &busyError{fmt.Sprintf("the server is answering requests of %d bytes in all and this one adds %d, over its limit of %d (--max-in-flight-bytes); retry shortly", used, weight, s.opts.MaxInFlightBytes)}
-	}
-	s.weight += weight
-	s.weightMu.Unlock()
-	return func() {
-		s.weightMu.Lock()
-		s.weight -= weight
-		s.weightMu.Unlock()
-		<-s.inFlight
-	}, nil
+	return s.admission.Admit(weight)
 }
 
 // saturation says why the server would refuse a request now, or "" when
 // it would admit one: every in-flight slot taken, the in-flight bytes at
 // their limit, or every engine slot running a layer.
 func (s *Server) saturation() string {
-	if n := len(s.inFlight); n >= cap(s.inFlight) {
-		return fmt.Sprintf("saturated: %d of %d requests in flight", n, cap(s.inFlight))
-	}
-	s.weightMu.Lock()
-	used := s.weight
-	s.weightMu.Unlock()
-	if used >= s.opts.MaxInFlightBytes {
-		return fmt.Sprintf("saturated: %d of %d in-flight request bytes", used, s.opts.MaxInFlightBytes)
+	if why := s.admission.Saturation(); why != "" {
+		return why
 	}
 	if running, limit := s.engine.Runs(); running >= limit {
 		return fmt.Sprintf("saturated: %d of %d engine layer runs busy", running, limit)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"io"
 	"log/slog"
 	"net/http"
@@ -137,8 +138,8 @@ func checkProblem(h http.Header, body []byte, status int) error {
 		return fmt.Errorf("problem status %d, want %d", p.Status, status)
 	case p.Code == "" || p.Type != p.Code.TypeURI():
 		return fmt.Errorf("problem type %q and code %q do not agree", p.Type, p.Code)
-	case p.Title == "" || titles[p.Code] != p.Title:
-		return fmt.Errorf("problem title %q, want %q", p.Title, titles[p.Code])
+	case p.Title == "" || httpapi.Title(p.Code) != p.Title:
+		return fmt.Errorf("problem title %q, want %q", p.Title, httpapi.Title(p.Code))
 	case p.Detail == "":
 		return fmt.Errorf("problem has no detail")
 	}

@@ -117,8 +117,12 @@ func newMetrics(cacheStats func() ([]layer.CacheStats, int64)) *metrics {
 	return m
 }
 
-// observeRequest counts one answered request.
-func (m *metrics) observeRequest(route, method string, status int, d time.Duration) {
+// Begin counts a request being answered.
+func (m *metrics) Begin() { m.inFlight.Inc() }
+
+// End counts one answered request.
+func (m *metrics) End(route, method string, status int, d time.Duration) {
+	m.inFlight.Dec()
 	m.requests.WithLabelValues(route, methodLabel(method), strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(route).Observe(d.Seconds())
 }

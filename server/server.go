@@ -2,17 +2,16 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/toolcall"
@@ -27,7 +26,7 @@ const (
 	DefaultIdleTimeout     = 120 * time.Second
 	DefaultShutdownTimeout = 10 * time.Second
 	// MaxHeaderBytes is the largest request header block the server reads.
-	MaxHeaderBytes = 64 << 10
+	MaxHeaderBytes = httpapi.MaxHeaderBytes
 )
 
 // Options configure a [Server]. The zero value is usable: every field has a
@@ -98,18 +97,16 @@ const DefaultMaxInFlight = 64
 // [Server.Handler] in another server.
 type Server struct {
 	engine *judge.Engine
-	// inFlight holds a token per request being answered; weight is the
-	// sum of their bodies' bytes (see admit), under weightMu.
-	inFlight chan struct{}
-	weightMu sync.Mutex
-	weight   int64
-	opts     Options
-	log      *slog.Logger
-	metrics  *metrics
-	openapi  []byte
-	handler  http.Handler
-	paths    map[string]bool // every routed path, for the route label
-	ready    atomic.Bool
+	// admission bounds the requests being answered and their bodies'
+	// bytes (see admit).
+	admission *httpapi.Admission
+	opts      Options
+	log       *slog.Logger
+	metrics   *metrics
+	openapi   []byte
+	handler   http.Handler
+	paths     map[string]bool // every routed path, for the route label
+	ready     atomic.Bool
 	// calls checks tool calls; nil, with callsErr, when it could not be
 	// made.
 	calls    *toolcall.Checker
@@ -146,7 +143,7 @@ func New(e *judge.Engine, opts Options) *Server {
 		opts.Version = buildVersion()
 	}
 	s := &Server{engine: e, opts: opts, log: opts.Logger, metrics: newMetrics(e.CacheStats), paths: map[string]bool{},
-		inFlight: make(chan struct{}, opts.MaxInFlight)}
+		admission: httpapi.NewAdmission(opts.MaxInFlight, opts.MaxInFlightBytes)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -159,7 +156,8 @@ func New(e *judge.Engine, opts Options) *Server {
 		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
 		s.paths[rt.path] = true
 	}
-	s.handler = s.observe(s.recoverPanics(s.authenticate(problemMux(mux))))
+	s.handler = httpapi.Observe(s.log, s.routeLabel, s.metrics,
+		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux))))
 	s.ready.Store(true)
 	return s
 }
@@ -186,10 +184,6 @@ func (s *Server) routes() []route {
 // Handler returns the server's handler: every route with its middleware.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// errShuttingDown is the cause of the cancellation of requests still
-// running when the shutdown timeout ends.
-var errShuttingDown = errors.New("server: shutting down")
-
 // Serve serves on ln until ctx is done, then shuts down gracefully: /readyz
 // turns 503, the listener closes, and in-flight requests get up to
 // ShutdownTimeout to finish, after which they are cancelled and their
@@ -197,43 +191,17 @@ var errShuttingDown = errors.New("server: shutting down")
 // shutdown, an error wrapping context.DeadlineExceeded when requests had
 // to be cut off, or the error that stopped serving.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	base, abort := context.WithCancelCause(context.WithoutCancel(ctx))
-	defer abort(nil)
-	srv := &http.Server{
-		Handler:           s.handler,
-		ReadTimeout:       s.opts.ReadTimeout,
-		ReadHeaderTimeout: s.opts.ReadTimeout,
-		WriteTimeout:      s.opts.WriteTimeout,
-		IdleTimeout:       s.opts.IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return base },
-	}
-	s.ready.Store(true)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	s.log.Info("serving", "addr", ln.Addr().String())
-
-	select {
-	case err := <-errc:
-		s.ready.Store(false)
-		return fmt.Errorf("server: %w", err)
-	case <-ctx.Done():
-	}
-	s.ready.Store(false)
-	s.log.Info("shutting down", "timeout", s.opts.ShutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		abort(errShuttingDown)
-		_ = srv.Close()
-		<-errc
-		return fmt.Errorf("server: in-flight requests cut off after %v: %w", s.opts.ShutdownTimeout, err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := httpapi.Serve(ctx, ln, s.handler, httpapi.ServeOptions{
+		ReadTimeout:     s.opts.ReadTimeout,
+		WriteTimeout:    s.opts.WriteTimeout,
+		IdleTimeout:     s.opts.IdleTimeout,
+		ShutdownTimeout: s.opts.ShutdownTimeout,
+		Logger:          s.log,
+		Ready:           &s.ready,
+	})
+	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
-	s.log.Info("shut down")
 	return nil
 }
 

@@ -1,20 +1,16 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server/api"
 )
@@ -404,7 +400,7 @@ func TestRequestID(t *testing.T) {
 			switch {
 			case tt.keep && got != tt.in:
 				t.Errorf("request id %q, want the client's %q", got, tt.in)
-			case !tt.keep && (got == "" || got == tt.in || len(got) > maxRequestIDLen):
+			case !tt.keep && (got == "" || got == tt.in || len(got) > httpapi.MaxRequestIDLen):
 				t.Errorf("request id %q, want a generated one", got)
 			}
 		})
@@ -450,7 +446,7 @@ func TestPanicRecovery(t *testing.T) {
 	t.Parallel()
 	var logs logBuffer
 	s := New(newEngine(t), Options{Logger: newLogger(&logs)})
-	h := s.observe(s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := httpapi.Observe(s.log, s.routeLabel, s.metrics, httpapi.Recover(s.log, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("boom: secret internals")
 	})))
 	rec := httptest.NewRecorder()
@@ -476,7 +472,7 @@ func TestPanicRecovery(t *testing.T) {
 	}
 
 	// A panic after the answer began aborts the connection.
-	h = s.observe(s.recoverPanics(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	h = httpapi.Observe(s.log, s.routeLabel, s.metrics, httpapi.Recover(s.log, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		panic("late")
 	})))
@@ -490,46 +486,6 @@ func TestPanicRecovery(t *testing.T) {
 	}()
 }
 
-func TestProblemOf(t *testing.T) {
-	t.Parallel()
-	canceled, cancel := context.WithCancel(context.Background())
-	cancel()
-	shutting, abort := context.WithCancelCause(context.Background())
-	abort(errShuttingDown)
-	tests := []struct {
-		name   string
-		ctx    context.Context
-		err    error
-		status int
-		code   api.Code
-	}{
-		{"request error", context.Background(), &judge.RequestError{Field: "output", Msg: "bad"}, 400, api.CodeInvalidRequest},
-		{"wrapped request error", context.Background(), fmt.Errorf("x: %w", &judge.RequestError{Field: "f", Msg: "m"}), 400, api.CodeInvalidRequest},
-		{"too large", context.Background(), &http.MaxBytesError{Limit: 10}, 413, api.CodeBodyTooLarge},
-		{"media type", context.Background(), &mediaTypeError{"text/plain"}, 415, api.CodeUnsupportedMediaType},
-		{"client went away", canceled, context.Canceled, 499, api.CodeClientClosedRequest},
-		{"server read timeout", canceled, &bodyTimeoutError{timeout: time.Second, err: os.ErrDeadlineExceeded}, 408, api.CodeRequestTimeout},
-		{"engine busy", context.Background(), fmt.Errorf("judge: the schema layer could not start: %w", judge.ErrBusy), 503, api.CodeUnavailable},
-		{"saturated", context.Background(), &busyError{"full"}, 503, api.CodeUnavailable},
-		{"shutting down", shutting, context.Canceled, 503, api.CodeUnavailable},
-		{"deadline", context.Background(), context.DeadlineExceeded, 503, api.CodeUnavailable},
-		{"other", context.Background(), errors.New("disk on fire at /var/secret"), 500, api.CodeInternal},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p := problemOf(tt.ctx, tt.err)
-			if p.Status != tt.status || p.Code != tt.code {
-				t.Errorf("problemOf = %d %s, want %d %s", p.Status, p.Code, tt.status, tt.code)
-			}
-			if tt.status == 500 && strings.Contains(p.Detail, "secret") {
-				t.Errorf("detail leaks the error: %q", p.Detail)
-			}
-		})
-	}
-}
-
-// TestConcurrent fires many requests at one server at once.
 func TestConcurrent(t *testing.T) {
 	t.Parallel()
 	_, ts := newTestServer(t, Options{})

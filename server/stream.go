@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server/api"
@@ -47,7 +48,7 @@ type streamLine struct {
 // after it ends the answer with a line {"at", "final": true, "problem"}.
 // The request holds an in-flight slot while its body arrives.
 func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
-	if err := checkMediaType(r.Header); err != nil {
+	if err := httpapi.CheckMediaType(r.Header); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -99,10 +100,7 @@ func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		p := problemOf(r.Context(), err)
-		p.Code = codeOr(p.Code, p.Status)
-		p.Type, p.Title = p.Code.TypeURI(), titles[p.Code]
-		p.Instance, p.RequestID = r.URL.Path, requestIDFrom(r.Context())
+		p := httpapi.ProblemFor(w, r, s.log, err)
 		write(streamLine{At: at, Final: true, Problem: &p})
 	}
 	events := func(evs []judge.StreamEvent) bool {
@@ -162,17 +160,10 @@ func (s *Server) streamReadError(r *http.Request, err error, read int64) error {
 		return err
 	}
 	if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-		return &bodyTimeoutError{timeout: s.opts.StreamIdleTimeout, read: read, err: err, idle: true}
+		return &httpapi.BodyTimeoutError{Timeout: s.opts.StreamIdleTimeout, Read: read, Err: err, Idle: true}
 	}
 	if r.Context().Err() != nil {
 		return r.Context().Err()
 	}
 	return &judge.RequestError{Field: "body", Msg: "the request body could not be read: " + err.Error(), Err: err}
-}
-
-func codeOr(c api.Code, status int) api.Code {
-	if c == "" {
-		return codeOfStatus(status)
-	}
-	return c
 }

@@ -88,6 +88,7 @@ file (--config), judges plain-language criteria.`,
 	initValidate(root)
 	initServe(root)
 	initGateway(root)
+	initProxy(root)
 	initTools(root)
 	initCall(root)
 	initTrace(root)

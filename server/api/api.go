@@ -59,6 +59,10 @@ const (
 	// or a layer found no free engine slot, judge.ErrBusy): nothing was
 	// checked, and Retry-After says when to try again.
 	CodeUnavailable Code = "unavailable"
+	// CodeBadGateway (502): a server judge forwards to (the model behind
+	// judge proxy) could not be reached or answered with something that
+	// is not its protocol.
+	CodeBadGateway Code = "bad-gateway"
 )
 
 // TypeURI returns the problem type URI of c.

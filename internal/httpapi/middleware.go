@@ -1,0 +1,187 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/agentjudge/judge/server/api"
+)
+
+// HeaderRequestID is the header that carries a request's id, in and out.
+const HeaderRequestID = "X-Request-Id"
+
+// MaxRequestIDLen bounds a client's request id; a longer or unprintable
+// one is replaced by a generated id.
+const MaxRequestIDLen = 128
+
+type requestIDKey struct{}
+
+// RequestIDFrom returns the id of the request ctx belongs to, or "".
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// RequestID returns the client's id when it is printable ASCII of at most
+// 128 bytes, and a new random id otherwise.
+func RequestID(client string) string {
+	if client != "" && len(client) <= MaxRequestIDLen && !strings.ContainsFunc(client, func(r rune) bool { return r <= ' ' || r > '~' }) {
+		return client
+	}
+	return strings.ToLower(rand.Text())
+}
+
+// StatusWriter records the status and size of a response.
+type StatusWriter struct {
+	http.ResponseWriter
+	// Status is the status written, 0 before any.
+	Status int
+	// Bytes counts the body bytes written.
+	Bytes int64
+}
+
+// WriteHeader records the first final status and writes it.
+func (w *StatusWriter) WriteHeader(code int) {
+	if w.Status == 0 && code >= 200 {
+		w.Status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write counts b and writes it.
+func (w *StatusWriter) Write(b []byte) (int, error) {
+	if w.Status == 0 {
+		w.Status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.Bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *StatusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// RequestMetrics count the requests [Observe] sees.
+type RequestMetrics interface {
+	// Begin is called when a request starts.
+	Begin()
+	// End is called when it has been answered, with its route label,
+	// method, status and duration.
+	End(route, method string, status int, d time.Duration)
+}
+
+// Observe gives each request its id (the client's X-Request-Id when it is
+// usable), counts it in m and logs one line for it to log when it is
+// answered. route labels a request by its path, bounded to the routes
+// served ("unmatched" otherwise), so that arbitrary paths cannot grow a
+// label set.
+func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := RequestID(r.Header.Get(HeaderRequestID))
+		w.Header().Set(HeaderRequestID, id)
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+		rt := route(r.URL.Path)
+		sw := &StatusWriter{ResponseWriter: w}
+		m.Begin()
+		defer func() {
+			status := sw.Status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			d := time.Since(start)
+			m.End(rt, r.Method, status, d)
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			log.LogAttrs(r.Context(), level, "request",
+				slog.String("method", r.Method),
+				slog.String("route", rt),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", status),
+				slog.Duration("duration", d),
+				slog.Int64("bytes", sw.Bytes),
+				slog.String("request_id", id),
+				slog.String("remote", r.RemoteAddr))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// Recover turns a panic in a handler into a logged 500 problem. When the
+// response has already begun, the connection is aborted instead, so that
+// the client cannot mistake a cut response for a whole one.
+func Recover(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			log.ErrorContext(r.Context(), "panic in handler",
+				"request_id", RequestIDFrom(r.Context()),
+				"panic", fmt.Sprint(v),
+				"stack", string(debug.Stack()))
+			if sw, ok := w.(*StatusWriter); ok && sw.Status != 0 {
+				panic(http.ErrAbortHandler)
+			}
+			WriteProblem(w, r, api.Problem{Status: http.StatusInternalServerError, Code: api.CodeInternal,
+				Detail: "the server failed to answer the request; quote the request id when reporting it"})
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ProblemMux serves mux, turning the plain-text errors it writes for an
+// unknown path (404) or method (405, with Allow) into problem documents.
+func ProblemMux(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern == "" {
+			w = &muxErrorWriter{ResponseWriter: w, r: r}
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// muxErrorWriter replaces an error the mux writes by a problem document.
+type muxErrorWriter struct {
+	http.ResponseWriter
+	r        *http.Request
+	replaced bool
+}
+
+func (w *muxErrorWriter) WriteHeader(code int) {
+	if code < 400 || w.replaced {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	w.replaced = true
+	p := api.Problem{Status: code, Code: CodeOfStatus(code)}
+	switch code {
+	case http.StatusNotFound:
+		p.Detail = fmt.Sprintf("no route serves %s; see /openapi.json for the routes", w.r.URL.Path)
+	case http.StatusMethodNotAllowed:
+		p.Detail = fmt.Sprintf("%s does not accept %s; allowed: %s", w.r.URL.Path, w.r.Method, w.Header().Get("Allow"))
+	}
+	WriteProblem(w.ResponseWriter, w.r, p)
+}
+
+func (w *muxErrorWriter) Write(b []byte) (int, error) {
+	if w.replaced {
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *muxErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
