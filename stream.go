@@ -100,7 +100,8 @@ func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
 		return nil, nil // a string holding JSON, prose, or a scalar: the final decides
 	}
 	// From now on the schema stream holds the output.
-	st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output"})
+	st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output",
+		MaxDepth: st.e.maxDepth})
 	buf := st.buf
 	st.buf = nil
 	evs, err := st.s.Write(buf)

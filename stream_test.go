@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -130,5 +131,20 @@ func TestEngineStreamEvents(t *testing.T) {
 	if early.At != 11 || early.Final || early.Result.Valid || len(early.Result.Issues) != 1 ||
 		early.Result.Issues[0].Type != result.InvalidType || early.Result.Issues[0].Location != "owner" {
 		t.Fatalf("early event %+v", early)
+	}
+}
+
+// TestEngineStreamDepth checks that a stream nests as deep as its engine
+// allows: no deeper (Validate refuses the output) and no shallower.
+func TestEngineStreamDepth(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct{ engineDepth, docDepth int }{{3, 4}, {3, 3}, {300, 280}} {
+		e, err := judge.New(judge.WithMaxDepth(tc.engineDepth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := strings.Repeat("[", tc.docDepth) + strings.Repeat("]", tc.docDepth)
+		streamFinal(t, e, &judge.Request{Output: json.RawMessage(doc), ExpectedSchema: json.RawMessage(`{"type": "array"}`)}, rng)
 	}
 }

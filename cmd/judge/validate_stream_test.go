@@ -98,9 +98,12 @@ func TestValidateStreamProcess(t *testing.T) {
 // and exit status.
 func streamProcess(t *testing.T, schemaPath string, chunks []string, lines []int, open bool) ([]byte, string, int) {
 	t.Helper()
+	// Build first: building judge may take minutes on a busy machine, and
+	// the minute is for the run alone.
+	bin := judgeBin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, judgeBin(t), "validate", "-", "--schema", schemaPath, "--stream")
+	cmd := exec.CommandContext(ctx, bin, "validate", "-", "--schema", schemaPath, "--stream")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

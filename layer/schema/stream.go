@@ -36,6 +36,9 @@ type StreamOptions struct {
 	// repeated key (see jsonvalue.Duplicate.Issue): the rule id
 	// ("output.duplicate_key") and where the document is ("of the output").
 	DuplicateRule, DuplicateWhere string
+	// MaxDepth is how deeply the document may nest; 0 means the
+	// Validator's (Options.MaxDepth, else jsonvalue.DefaultMaxDepth).
+	MaxDepth int
 }
 
 // Event is what a Stream reports while it reads: new certain violations
@@ -205,7 +208,11 @@ func (v *Validator) Stream(opts StreamOptions) *Stream {
 	c.stream.once.Do(func() { c.stream.build(c) })
 	s := streamPool.Get().(*Stream)
 	s.v, s.cache, s.opts = v, &c.stream, opts
-	s.tk.Reset(v.maxDepth)
+	depth := v.maxDepth
+	if opts.MaxDepth > 0 {
+		depth = opts.MaxDepth
+	}
+	s.tk.Reset(depth)
 	s.scalar.begin = -1
 	return s
 }
