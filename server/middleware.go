@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/agentjudge/judge/internal/httpapi"
@@ -14,16 +15,22 @@ import (
 const HeaderRequestID = httpapi.HeaderRequestID
 
 // routeLabel is the route label of a request to path: the path when a
-// route serves it, unmatched otherwise.
+// route serves it, the pattern of the mount that serves a GET or POST of
+// it, unmatched otherwise.
 func (s *Server) routeLabel(path string) string {
 	if s.paths[path] {
 		return path
 	}
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		if p, _, ok := s.mountOf(&http.Request{Method: method, URL: &url.URL{Path: path}}); ok {
+			return p
+		}
+	}
 	return unmatched
 }
 
-// authenticate requires the bearer token on every path but /healthz and
-// /readyz when the server has one. Tokens are compared in constant time.
+// authenticate requires the bearer token on every path but /healthz,
+// /readyz and the public mounts when the server has one. Tokens are compared in constant time.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	if s.opts.Token == "" {
 		return next
@@ -31,6 +38,10 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(s.opts.Token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, public, _ := s.mountOf(r); public {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -89,6 +90,22 @@ type Options struct {
 	Registry *manifest.Conventions
 }
 
+// Mount is a handler served beside the API routes (judge serve mounts
+// the web console with them); the server knows nothing of what it
+// serves. An API route wins over a mount whose pattern also matches its
+// requests; a pattern that is not valid or that conflicts with a route or
+// another mount makes Serve fail.
+type Mount struct {
+	// Pattern is an http.ServeMux pattern: "GET /traces", "/".
+	Pattern string
+	Handler http.Handler
+	// Public serves the mount without the bearer token even when the
+	// server has one: for a page that asks the person for the token and
+	// sends it with its own API requests. A public mount must answer
+	// nothing the token guards.
+	Public bool
+}
+
 // DefaultMaxInFlight is the default of Options.MaxInFlight.
 const DefaultMaxInFlight = 64
 
@@ -111,6 +128,12 @@ type Server struct {
 	// made.
 	calls    *toolcall.Checker
 	callsErr error
+	// mux routes the API and the mounts; mounted are the mounts'
+	// patterns (the route label of their requests), each true when
+	// public. mountErr is why a mount could not be served.
+	mux      *http.ServeMux
+	mounted  map[string]bool
+	mountErr error
 }
 
 // route is one route the server serves.
@@ -120,8 +143,8 @@ type route struct {
 }
 
 // New returns a Server answering with e, with opts' zero fields set to
-// their defaults.
-func New(e *judge.Engine, opts Options) *Server {
+// their defaults, that also serves mounts.
+func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -156,6 +179,14 @@ func New(e *judge.Engine, opts Options) *Server {
 		mux.HandleFunc(rt.method+" "+rt.path, rt.handler)
 		s.paths[rt.path] = true
 	}
+	s.mux, s.mounted = mux, map[string]bool{}
+	for _, m := range mounts {
+		if err := handle(mux, m); err != nil {
+			s.mountErr = errors.Join(s.mountErr, err)
+			continue
+		}
+		s.mounted[m.Pattern] = m.Public
+	}
 	s.handler = httpapi.Observe(s.log, s.routeLabel, s.metrics,
 		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux))))
 	s.ready.Store(true)
@@ -181,6 +212,32 @@ func (s *Server) routes() []route {
 	}
 }
 
+// handle registers m on mux, with the panic of a pattern that is not
+// valid or that conflicts turned into an error.
+func handle(mux *http.ServeMux, m Mount) (err error) {
+	if m.Handler == nil {
+		return fmt.Errorf("server: mount %q has no handler", m.Pattern)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("server: mount %q: %v", m.Pattern, v)
+		}
+	}()
+	mux.Handle(m.Pattern, m.Handler)
+	return nil
+}
+
+// mountOf returns the pattern of the mount that serves r, if one does
+// (an API route serves it otherwise), and whether that mount is public.
+func (s *Server) mountOf(r *http.Request) (pattern string, public, ok bool) {
+	if len(s.mounted) == 0 {
+		return "", false, false
+	}
+	_, pattern = s.mux.Handler(r)
+	public, ok = s.mounted[pattern]
+	return pattern, public, ok
+}
+
 // Handler returns the server's handler: every route with its middleware.
 func (s *Server) Handler() http.Handler { return s.handler }
 
@@ -189,8 +246,13 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // ShutdownTimeout to finish, after which they are cancelled and their
 // connections closed. Serve closes ln. It returns nil after a clean
 // shutdown, an error wrapping context.DeadlineExceeded when requests had
-// to be cut off, or the error that stopped serving.
+// to be cut off, or the error that stopped serving (at once: a mount that
+// could not be served).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if s.mountErr != nil {
+		_ = ln.Close()
+		return s.mountErr
+	}
 	err := httpapi.Serve(ctx, ln, s.handler, httpapi.ServeOptions{
 		ReadTimeout:     s.opts.ReadTimeout,
 		WriteTimeout:    s.opts.WriteTimeout,

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentjudge/judge/internal/jsonpos"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 )
@@ -219,7 +220,7 @@ func readRules(name string) ([]byte, []layer.Criterion, []int64, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	start := skipSpace(data, 0)
+	start := jsonpos.SkipSpace(data, 0)
 	if start >= int64(len(data)) || data[start] != '[' {
 		line, col := jsonvalue.Position(data, start)
 		return nil, nil, nil, badInputf(`%s:%d:%d: the rules file must hold a JSON array of criteria, like [{"id": "p1-sla", "description": "P1 tickets get an SLA of 4 hours or less", "rule": "output.priority != 'p1' || output.sla_hours <= 4"}]`, name, line, col)
@@ -232,7 +233,7 @@ func readRules(name string) ([]byte, []layer.Criterion, []int64, error) {
 	var offsets []int64
 	ids := map[string]int{}
 	for i := 0; dec.More(); i++ {
-		off := skipSep(data, dec.InputOffset())
+		off := jsonpos.SkipSep(data, dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, nil, nil, badInput(jsonFileError(name, "rules", data, jsonvalue.Wrap(data, dec.InputOffset(), err)))
@@ -257,23 +258,6 @@ func readRules(name string) ([]byte, []layer.Criterion, []int64, error) {
 // unwrapJSONError drops encoding/json's "json: " prefixes from a message.
 func unwrapJSONError(err error) string {
 	return strings.ReplaceAll(err.Error(), "json: ", "")
-}
-
-// skipSpace returns the offset of the first byte at or after off that is
-// not JSON white space.
-func skipSpace(data []byte, off int64) int64 {
-	for off < int64(len(data)) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
-		off++
-	}
-	return off
-}
-
-// skipSep is skipSpace that also skips the separators ',' and ':'.
-func skipSep(data []byte, off int64) int64 {
-	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-		off++
-	}
-	return off
 }
 
 // readSources reads --source arguments: a file becomes one source whose id

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
 func TestReadOutput(t *testing.T) {
@@ -82,66 +80,5 @@ func TestLooksLikeYAML(t *testing.T) {
 		if got := looksLikeYAML([]byte(in)); got != want {
 			t.Errorf("looksLikeYAML(%q) = %v, want %v", in, got, want)
 		}
-	}
-}
-
-func TestLocate(t *testing.T) {
-	t.Parallel()
-	doc := []byte("{\n  \"a\": {\"b\": [10, {\"c/d\": true}]},\n  \"e~f\": \"x\",\n  \"\": 1\n}")
-	tests := []struct {
-		ptr       string
-		line, col int
-		ok        bool
-	}{
-		{"", 1, 1, true},
-		{"/a", 2, 8, true},
-		{"/a/b", 2, 14, true},
-		{"/a/b/0", 2, 15, true},
-		{"/a/b/1", 2, 19, true},
-		{"/a/b/1/c~1d", 2, 27, true},
-		{"/e~0f", 3, 10, true},
-		{"/", 4, 7, true},
-		{"/a/x", 0, 0, false},
-		{"/a/b/2", 0, 0, false},
-		{"/a/b/-1", 0, 0, false},
-		{"/e~0f/x", 0, 0, false},
-	}
-	for _, tc := range tests {
-		off, ok := locate(doc, pointerTokens(tc.ptr))
-		if ok != tc.ok {
-			t.Errorf("locate(%q): ok = %v, want %v", tc.ptr, ok, tc.ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if line, col := jsonvalue.Position(doc, off); line != tc.line || col != tc.col {
-			t.Errorf("locate(%q) = %d:%d, want %d:%d", tc.ptr, line, col, tc.line, tc.col)
-		}
-	}
-}
-
-func TestStringPos(t *testing.T) {
-	t.Parallel()
-	data := []byte(`x "ab\"c\nde\u00e9f" y`)
-	tests := []struct {
-		line, col int
-		want      byte
-	}{
-		{1, 1, 'a'},
-		{1, 3, '\\'}, // the escaped quote starts at its backslash
-		{1, 4, 'c'},
-		{2, 1, 'd'},
-		{2, 3, '\\'},
-		{2, 4, 'f'},
-		{3, 1, '"'}, // past the end: the closing quote
-	}
-	for _, tc := range tests {
-		if got := stringPos(data, 2, tc.line, tc.col); data[got] != tc.want {
-			t.Errorf("stringPos(%d:%d) = %d (%q), want %q", tc.line, tc.col, got, data[got], tc.want)
-		}
-	}
-	if got := stringPos(data, 0, 1, 1); got != 0 {
-		t.Errorf("stringPos off a string = %d, want 0", got)
 	}
 }

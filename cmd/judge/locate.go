@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/jsonpos"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
@@ -103,7 +102,7 @@ func (f fileText) at(rest, msg string, se *jsonvalue.SyntaxError) string {
 	}
 	ptr := strings.TrimPrefix(strings.TrimSpace(rest), "#")
 	if strings.HasPrefix(ptr, "/") {
-		if off, ok := locate(f.data, pointerTokens(ptr)); ok {
+		if off, ok := jsonpos.Offset(f.data, jsonpos.PointerTokens(ptr)); ok {
 			line, col := jsonvalue.Position(f.data, off)
 			return fmt.Sprintf("%s:%d:%d: %s: %s", f.name, line, col, ptr, msg)
 		}
@@ -134,106 +133,15 @@ func (o *origins) describeCriterion(field, msg string) (string, bool) {
 	data := c.file.data
 	off := c.offset
 	if key := m[2]; key != "" {
-		if rel, ok := locate(data[off:], []string{key}); ok {
+		if rel, ok := jsonpos.Offset(data[off:], []string{key}); ok {
 			off += rel
 			if m[3] != "" {
 				line, _ := strconv.Atoi(m[3])
 				col, _ := strconv.Atoi(m[4])
-				off = stringPos(data, off, line, col)
+				off = jsonpos.StringOffset(data, off, line, col)
 			}
 		}
 	}
 	line, col := jsonvalue.Position(data, off)
 	return fmt.Sprintf("%s:%d:%d: %s: %s", c.file.name, line, col, name, msg), true
-}
-
-// pointerTokens splits a JSON Pointer into its unescaped tokens.
-func pointerTokens(ptr string) []string {
-	if ptr == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
-}
-
-// locate returns the byte offset in data, a JSON document, of the value the
-// tokens of a JSON Pointer lead to.
-func locate(data []byte, tokens []string) (int64, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	start := skipSpace(data, 0)
-	for _, tok := range tokens {
-		t, err := dec.Token()
-		if err != nil {
-			return 0, false
-		}
-		found := false
-		switch t {
-		case json.Delim('{'):
-			for !found && dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return 0, false
-				}
-				if k == tok {
-					start, found = skipSep(data, dec.InputOffset()), true
-				} else if dec.Decode(new(json.RawMessage)) != nil {
-					return 0, false
-				}
-			}
-		case json.Delim('['):
-			n, err := strconv.Atoi(tok)
-			if err != nil || n < 0 {
-				return 0, false
-			}
-			for j := 0; !found && dec.More(); j++ {
-				if j == n {
-					start, found = skipSep(data, dec.InputOffset()), true
-				} else if dec.Decode(new(json.RawMessage)) != nil {
-					return 0, false
-				}
-			}
-		}
-		if !found {
-			return 0, false
-		}
-	}
-	return start, true
-}
-
-// stringPos returns the byte offset in data of the character at line:col
-// (1-based, columns in characters) of the JSON string literal starting at
-// off, counting escapes such as \n as the characters they stand for. It
-// returns off when data holds no string there, and the closing quote when
-// the string is shorter.
-func stringPos(data []byte, off int64, line, col int) int64 {
-	if off >= int64(len(data)) || data[off] != '"' {
-		return off
-	}
-	l, c := 1, 1
-	i := off + 1
-	for i < int64(len(data)) && data[i] != '"' {
-		if l == line && c == col {
-			return i
-		}
-		if data[i] == '\\' && i+1 < int64(len(data)) {
-			n := int64(2)
-			if data[i+1] == 'u' {
-				n = 6
-			}
-			if data[i+1] == 'n' {
-				l, c = l+1, 1
-			} else {
-				c++
-			}
-			i += n
-			continue
-		}
-		_, size := utf8.DecodeRune(data[i:])
-		i += int64(size)
-		c++
-	}
-	return min(i, int64(len(data)))
 }

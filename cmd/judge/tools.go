@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjudge/judge/console"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolscan"
@@ -21,6 +22,9 @@ import (
 
 // formatSARIF is the SARIF 2.1.0 output of judge tools lint.
 const formatSARIF = "sarif"
+
+// formatHTML is the HTML page of judge tools lint.
+const formatHTML = "html"
 
 // toolsLintParams are the flags of judge tools lint.
 type toolsLintParams struct {
@@ -34,7 +38,7 @@ type toolsLintParams struct {
 }
 
 func newToolsLintParams() toolsLintParams {
-	return toolsLintParams{format: newEnumFlag("", formatJSON, formatText, formatSARIF), stdin: os.Stdin, stderr: os.Stderr, getenv: os.Getenv}
+	return toolsLintParams{format: newEnumFlag("", formatJSON, formatText, formatSARIF, formatHTML), stdin: os.Stdin, stderr: os.Stderr, getenv: os.Getenv}
 }
 
 func initTools(root *cobra.Command) {
@@ -68,7 +72,9 @@ undeclared fields as warnings.
 With --mcp FILE the tool definitions of an MCP tools/list answer are linted
 instead (name, description, inputSchema).
 
---format sarif writes SARIF 2.1.0 for code-scanning UIs.
+--format sarif writes SARIF 2.1.0 for code-scanning UIs; --format html one
+self-contained HTML page (each tool with its issues at their file and line;
+see docs/console.md).
 
 Exit status: 0 no tool has an error, 1 some tool has an error, 2 bad input
 (a directory that cannot be read, an MCP file that is not a definitions
@@ -85,7 +91,7 @@ document, a bad flag).`,
 	}
 	f := lint.Flags()
 	f.StringVar(&params.mcp, "mcp", "", `MCP tool definitions to lint (a tools/list result as JSON; "-" reads stdin) instead of directories`)
-	f.Var(params.format, "format", "output format: json, text or sarif (default text on a terminal, json otherwise)")
+	f.Var(params.format, "format", "output format: json, text, sarif or html (default text on a terminal, json otherwise)")
 	f.BoolVar(&params.strict, "strict", false, "report fields the registry does not declare as warnings, in every convention")
 	tools.AddCommand(lint)
 	initToolsNew(tools)
@@ -155,6 +161,14 @@ func runToolsLint(ctx context.Context, params toolsLintParams, args []string, ou
 		err = writeLintText(&buf, rep)
 	case formatSARIF:
 		err = manifest.WriteSARIF(&buf, rep, version)
+	case formatHTML:
+		title := strings.Join(args, " ")
+		if params.mcp != "" {
+			title = params.mcp
+		} else if title == "" {
+			title = manifest.DefaultDir
+		}
+		err = console.WriteLint(&buf, console.Lint{Title: title, Report: rep})
 	default:
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")

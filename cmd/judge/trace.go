@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjudge/judge/console"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/trace"
 )
@@ -17,6 +20,7 @@ import (
 type traceParams struct {
 	callParams
 	rules  string    // --rules: policy rules file
+	html   string    // --html: file to write the HTML report to
 	stderr io.Writer // where the progress bar goes (only on a terminal)
 }
 
@@ -50,8 +54,12 @@ The answer is {conversations: [{id, reward?, result, calls, counts, risk,
 rules?, run_error?}], summary}; the summary counts each rule's violations,
 conversations and undecided evaluations (rules) and compares the risk of
 failed tasks (reward below 1) with solved ones (auroc). --format text reads
-like a code review. With many conversations and
-stderr on a terminal, a progress bar is drawn on stderr.
+like a code review. --html OUT also writes the
+report as one self-contained HTML page to OUT (summary and charts, then every
+conversation as a timeline with each call's check, outcome and findings,
+filterable; it opens from disk and makes no request); see docs/console.md.
+With many conversations and stderr on a terminal, a progress bar is drawn on
+stderr.
 
 Exit status: 0 no conversation flagged (no invalid call, loop or rule
 violation) and none crashed, 1 some flagged or crashed (not checked, never
@@ -59,7 +67,8 @@ counted as passed), 2 bad input (a rule that does not compile or names an
 unknown tool, malformed conversations).`,
 		Example: `  judge trace --defs ../shared/testdata/agent-traces/tau-bench-airline-tools.json \
     --rules examples/traces/airline.rules.json ../shared/testdata/agent-traces/tau-bench-airline-gpt-4o.dev.json
-  judge trace --defs tools.json --format text conversation.json`,
+  judge trace --defs tools.json --format text conversation.json
+  judge trace --defs tools.json --rules rules.json --html report.html conversations.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			params.stdin = cmd.InOrStdin()
@@ -72,6 +81,7 @@ unknown tool, malformed conversations).`,
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests (repeatable)")
 	f.StringVar(&params.rules, "rules", "", `policy rules file: {"rules": [{name, description, tools, when, expr, message}]} with CEL expressions`)
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
+	f.StringVar(&params.html, "html", "", "also write the report as one self-contained HTML page to this file")
 	root.AddCommand(cmd)
 }
 
@@ -139,6 +149,12 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 	}
 	bar.done()
 	ans := traceAnswer{Conversations: reports, Summary: ch.Summarize(reports)}
+	if params.html != "" {
+		page := console.Trace{Title: filepath.Base(args[0]), Conversations: convs, Reports: reports, Summary: ans.Summary, Rules: rules}
+		if err := writeFileWith(params.html, func(w io.Writer) error { return console.WriteTrace(w, page) }); err != nil {
+			return fmt.Errorf("writing the HTML report: %w", err)
+		}
+	}
 	if err := writeAnswer(out, params.format, ans, writeTraceText); err != nil {
 		return fmt.Errorf("writing the result: %w", err)
 	}
@@ -146,6 +162,34 @@ func runTrace(ctx context.Context, params traceParams, args []string, out io.Wri
 		return &exitError{code: exitInvalid}
 	}
 	return nil
+}
+
+// writeFileWith writes the file name with write, through a temporary file
+// in its directory renamed over it, so that a failed write leaves no half
+// file.
+func writeFileWith(name string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }
 
 // writeTraceText writes each report as a review, then the summary.
