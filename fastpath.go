@@ -164,11 +164,11 @@ func (e *Engine) fastLayer() *layer.Layer {
 }
 
 // validateFast returns the result of req when the schema layer alone
-// applies to it and its fast path finds the output valid; else nil, and
-// Validate takes its usual path, which gives the same result for a valid
-// output and the issues for an invalid one. The fast path reads the
-// output's bytes without decoding them and finds the compiled schema by
-// the schemas' bytes.
+// applies to it and its fast path is sure of the output, valid or invalid
+// with its issues; else nil, and Validate takes its usual path, which
+// gives the same result. The fast path reads the output's bytes once,
+// without decoding them, and finds the compiled schema by the schemas'
+// bytes.
 func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time) *result.ValidationResult {
 	if !e.fastEligible(ctx, req) {
 		return nil
@@ -177,12 +177,32 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	if v == nil {
 		return nil
 	}
-	if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
-		return nil
+	ip, ok := v.(layer.PreparedIssues)
+	if !ok {
+		if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
+			return nil
+		}
+		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
 	}
-	// What finish builds of the fast layer's outcome alone, with
-	// confidence 1 and no issue, in one allocation.
-	return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
+	issues, sure := ip.Issues(req.Output, e.maxDepth)
+	switch {
+	case !sure:
+		return nil
+	case len(issues) == 0:
+		// What finish builds of the fast layer's outcome alone, with
+		// confidence 1 and no issue, in one allocation.
+		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
+	}
+	// An invalid output: the outcome the layer's Run would have given
+	// (one deterministic check and its issues), finished as Validate
+	// finishes it, without decoding the output.
+	p := layer.NewPass(e.fast, &layer.Input{}, nil)
+	for _, is := range issues {
+		p.Report(is)
+	}
+	p.Decided(1)
+	o := outcome(e.fast, slices.Index(e.layers, e.fast), p, nil, e.layerTimeout)
+	return finish(result.NewBuilder().SelfCheck(e.selfCheck), []LayerOutcome{o}, start)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

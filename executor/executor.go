@@ -561,7 +561,7 @@ func (r *Runner) CallMCP(ctx context.Context, name string, args json.RawMessage)
 		return nil, err
 	}
 	if rn, ok := r.tools[name]; !ok || rn.tool.Kind() == manifest.MCPTool {
-		if srv, tool, timeout, found := r.mcpTarget(ctx, name); found && srv.stdio() {
+		if srv, tool, timeout, found := r.mcpTarget(ctx, name); found && srv.rawable() {
 			obj, err := argsObject(args)
 			if err != nil {
 				return nil, fmt.Errorf("executor: %s: %w", name, err)

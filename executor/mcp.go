@@ -39,14 +39,14 @@ type upstream struct {
 
 	mu      sync.Mutex // held while connecting and stopping
 	sess    *mcp.ClientSession
-	raw     *mcpstdio.Transport // the stdio session's transport, for calls around the SDK; nil over HTTP
-	proc    *exec.Cmd           // the stdio server process, nil over HTTP
-	exited  chan struct{}       // closed when proc has exited (or the HTTP session ended)
+	raw     rawCaller     // the session's transport, for calls around the SDK; nil for an SSE server
+	proc    *exec.Cmd     // the stdio server process, nil over HTTP
+	exited  chan struct{} // closed when proc has exited (or the HTTP session ended)
 	stderr  *stderrLog
 	failed  string            // why the last list failed; "" when it listed (or never ran)
 	tmu     sync.Mutex        // guards tools, raws and failed (the list-changed handler runs while mu may be held)
 	tools   []*mcp.Tool       // cached tools/list; nil when it must be asked again
-	raws    []json.RawMessage // the cached tools as the server sent them (stdio), else nil
+	raws    []json.RawMessage // the cached tools as the server sent them (stdio, streamable HTTP), else nil
 	starts  int
 	stopped bool
 }
@@ -119,8 +119,8 @@ func (u *upstream) connect(ctx context.Context) error {
 		}
 		go func() { awaitExit(cmd.Process); _ = cmd.Wait(); close(exited) }()
 		u.proc, u.exited = cmd, exited
-		u.raw = &mcpstdio.Transport{Reader: stdout, Writer: stdin}
-		tr = u.raw
+		st := &mcpstdio.Transport{Reader: stdout, Writer: stdin}
+		u.raw, tr = st, st
 		u.r.cfg.logger.Info("MCP server started", "server", id, "pid", cmd.Process.Pid)
 	case "streamable-http", "sse":
 		endpoint, err := expand(str(u.tool.Config["url"]), u.r.cfg.getenv, nil, nil)
@@ -135,10 +135,13 @@ func (u *upstream) connect(ctx context.Context) error {
 			}
 			hdr.Set(k, val)
 		}
-		hc := &http.Client{Transport: headerTransport{base: u.r.http.Transport, hdr: hdr}}
-		tr = &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: 1}
+		base := headerTransport{base: u.r.http.Transport, hdr: hdr}
 		if transport(u.tool.Config) == "sse" {
+			hc := &http.Client{Transport: base}
 			tr = outliving{Transport: &mcp.SSEClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxEventSize: int(u.r.cfg.limits.MaxOutput)}, life: u.r.closeCtx}
+		} else {
+			rh := newRawHTTP(endpoint, base, u.r.cfg.limits.MaxOutput)
+			u.raw, tr = rh, rh
 		}
 	}
 	sess, err := client.Connect(sctx, tr, nil)
@@ -290,7 +293,8 @@ func (u *upstream) stop() error {
 }
 
 // list returns the server's tools, from the cache when it holds them,
-// and, of a stdio server, each as the JSON it sent (else nil).
+// and, of a stdio or streamable-HTTP server, each as the JSON it sent
+// (else nil).
 func (u *upstream) list(ctx context.Context) ([]*mcp.Tool, []json.RawMessage, error) {
 	sess, err := u.session(ctx)
 	if err != nil {
@@ -302,7 +306,7 @@ func (u *upstream) list(ctx context.Context) ([]*mcp.Tool, []json.RawMessage, er
 	if cached != nil {
 		return cached, craws, nil
 	}
-	if u.stdio() {
+	if u.rawable() {
 		defs, raws, err := u.listRaw(ctx, sess)
 		switch {
 		case err == nil:
@@ -356,13 +360,13 @@ func (u *upstream) call(ctx context.Context, name string, args map[string]any, t
 // errNoRaw: the call cannot go around the SDK; it takes the SDK's way.
 var errNoRaw = errors.New("no raw call")
 
-// stdio reports whether the server is a stdio one, whose calls can go
-// around the SDK (callRaw).
-func (u *upstream) stdio() bool { return transport(u.tool.Config) == "stdio" }
+// rawable reports whether the server's requests can go around the SDK
+// (callRaw): a stdio or a streamable-HTTP server, not an SSE one.
+func (u *upstream) rawable() bool { return transport(u.tool.Config) != "sse" }
 
-// callRaw runs one tool of a stdio server under timeout, around the SDK's
-// decoding (mcpstdio.Transport.Call), and returns the server's answer as
-// it came, checked to be a JSON object. args is a JSON object.
+// callRaw runs one tool of a stdio or streamable-HTTP server under
+// timeout, around the SDK's decoding (rawCaller), and returns the server's
+// answer as it came, checked to be a JSON object. args is a JSON object.
 func (u *upstream) callRaw(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	sess, err := u.session(ctx)
 	if err != nil {

@@ -47,12 +47,12 @@ type Downstream interface {
 func (r *Runner) Servers() []string { return slices.Clone(r.sorder) }
 
 // ErrNoRaw is returned by [Runner.CallRaw] for a server whose requests
-// cannot go around the SDK (an HTTP server, or one on the sessionless
-// protocol before the SDK's first request): send it through [Runner.Session].
+// cannot go around the SDK (an SSE server, or one on the sessionless
+// protocol): send it through [Runner.Session].
 var ErrNoRaw = errNoRaw
 
-// CallRaw sends one request to the stdio MCP server whose tool_id is
-// server around the SDK's decoding and returns its result as the server
+// CallRaw sends one request to the stdio or streamable-HTTP MCP server
+// whose tool_id is server around the SDK's decoding and returns its result as the server
 // sent it (a JSON object), so that a proxy forwards members the SDK's
 // types drop. params is the request's params, a JSON object. An error
 // answer of the server is a *jsonrpc.Error.
@@ -61,7 +61,7 @@ func (r *Runner) CallRaw(ctx context.Context, server, method string, params json
 		return nil, err
 	}
 	up, ok := r.servers[server]
-	if !ok || !up.stdio() {
+	if !ok || !up.rawable() {
 		return nil, ErrNoRaw
 	}
 	sess, err := up.session(ctx)
@@ -373,7 +373,8 @@ func (u *upstream) connected(ctx context.Context, c *mcp.Client, sess *mcp.Clien
 	}
 }
 
-// listRaw lists a stdio server's tools around the SDK's decoding, page by
+// listRaw lists a stdio or streamable-HTTP server's tools around the
+// SDK's decoding, page by
 // page, and returns each tool as the JSON it sent (members the SDK's Tool
 // lacks, such as execution, kept) with its decoding. errNoRaw: the
 // session cannot take a call around the SDK yet.

@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -165,33 +165,8 @@ func connectStdio(t *testing.T, cmd *exec.Cmd) (*mcp.ClientSession, *stderrBuf) 
 func connectHTTP(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
 	t.Helper()
 	cmd.Args = append(cmd.Args, "--http", "127.0.0.1:0")
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-		pw.Close()
-	})
-	urls := make(chan string, 1)
 	var logs stderrBuf
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var line struct{ Msg, URL string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-				urls <- line.URL
-			}
-		}
-		close(urls)
-	}()
-	url, ok := <-urls
-	if !ok {
-		t.Fatalf("the gateway ended without listening:\n%s", logs.String())
-	}
+	url := startListening(t, cmd, &logs, listeningURL)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "gateway-test", Version: "1"}, nil)
@@ -450,6 +425,74 @@ func TestGatewayPins(t *testing.T) {
 	if tools["lookup"] != nil || tools["echo"] == nil {
 		t.Errorf("--refuse-changed: lookup offered %v, echo offered %v", tools["lookup"] != nil, tools["echo"] != nil)
 	}
+}
+
+// TestGatewayPinsPromptsResources: prompts and resources are pinned as
+// tools are. A prompt's or a resource's description changed since the pin
+// (a rug pull outside tools/list) is reported in the item's
+// _meta.judge.definition and in the log, and --refuse-changed leaves it
+// out.
+func TestGatewayPinsPromptsResources(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	pins := filepath.Join(t.TempDir(), "pins.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// items lists the prompts and resources, each with the rules of its
+	// definition findings.
+	items := func(cs *mcp.ClientSession) map[string][]string {
+		out := map[string][]string{}
+		rules := func(meta mcp.Meta) []string {
+			var m struct {
+				Definition []struct{ Rule string } `json:"definition"`
+			}
+			b, _ := json.Marshal(meta[gateway.MetaKey])
+			_ = json.Unmarshal(b, &m)
+			r := []string{}
+			for _, d := range m.Definition {
+				r = append(r, d.Rule)
+			}
+			return r
+		}
+		ps, err := cs.ListPrompts(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps.Prompts {
+			out["prompt "+p.Name] = rules(p.Meta)
+		}
+		rs, err := cs.ListResources(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs.Resources {
+			out["resource "+r.URI] = rules(r.Meta)
+		}
+		return out
+	}
+	cs, _ := connectStdio(t, gatewayCmd(dir, calls, []string{"UPSTREAM_VARIANT=items"}, "--pins", pins))
+	if got := items(cs); !reflect.DeepEqual(got, map[string][]string{"prompt brief": {}, "resource test://notes": {}}) {
+		t.Errorf("first sight: %v", got)
+	}
+	cs.Close()
+
+	changed := []string{"UPSTREAM_VARIANT=items-changed"}
+	cs, errs := connectStdio(t, gatewayCmd(dir, calls, changed, "--pins", pins))
+	if got := items(cs); !reflect.DeepEqual(got, map[string][]string{"prompt brief": {"pin.changed"}, "resource test://notes": {"pin.changed"}}) {
+		t.Errorf("changed definitions: %v, want pin.changed on both", got)
+	}
+	cs.Close()
+	for _, want := range []string{`"msg":"pinned prompt definition"`, `"msg":"pinned resource definition"`} {
+		if !strings.Contains(errs.String(), want) {
+			t.Errorf("no %s in the log:\n%s", want, errs)
+		}
+	}
+
+	cs, _ = connectStdio(t, gatewayCmd(dir, calls, changed, "--pins", pins, "--refuse-changed"))
+	if got := items(cs); len(got) != 0 {
+		t.Errorf("--refuse-changed: %v offered, want neither", got)
+	}
+	cs.Close()
 }
 
 // TestGatewayExposeJudge calls judge's own tools through the gateway.

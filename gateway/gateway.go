@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,6 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/manifest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
@@ -491,37 +491,54 @@ func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
 	return v.(string)
 }
 
-// handle answers tools/call for every offered tool, on the SDK's path
-// (streamable HTTP, and stdio requests the fast path declines).
+// handle answers tools/call for every offered tool on the SDK's typed
+// path, which the proxy's middleware (callTool) leaves only to a request
+// it does not take: the answer callTool writes, decoded into the SDK's
+// type.
 func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var meta map[string]any
-	if req.Params != nil {
-		meta = req.Params.Meta
-	}
-	ans, err := g.call(ctx, g.sessionID(req.Session), req.Params.Name, req.Params.Arguments, meta)
+	raw, err := g.answerCall(ctx, g.sessionID(req.Session), req.Params)
 	if err != nil {
 		return nil, err
 	}
-	if ans.own != nil {
-		return ans.own, nil
-	}
 	out := &mcp.CallToolResult{}
-	if err := json.Unmarshal(ans.raw, out); err != nil {
-		return textResult(true, "judge could not read the tool's result: "+err.Error(), ans.meta), nil
+	if err := json.Unmarshal(raw, out); err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	if out.Content == nil {
-		out.Content = []mcp.Content{}
-	}
-	if out.Meta == nil {
-		out.Meta = mcp.Meta{}
-	}
-	for k := range out.Meta {
-		if strings.HasPrefix(k, protocolMetaPrefix) {
-			delete(out.Meta, k) // the upstream's hop (its serverInfo): the SDK sets the gateway's
-		}
-	}
-	out.Meta[MetaKey] = ans.meta
 	return out, nil
+}
+
+// callTool answers tools/call of an offered tool on the SDK's path
+// (streamable HTTP, and the stdio requests the fast path declines) with
+// the encoder of the fast path: the upstream's result forwarded as it
+// came, the judge block set in its _meta, never decoded into the SDK's
+// types and encoded again. false: not an offered tool (judge's own, or
+// unknown), which the SDK answers.
+func (g *Gateway) callTool(ctx context.Context, ss *mcp.ServerSession, req mcp.Request) (mcp.Result, bool, error) {
+	p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
+	if !ok || p == nil || len(p.InputResponses) > 0 || p.RequestState != "" {
+		return nil, false, nil
+	}
+	if _, offered := g.catalog().findings[p.Name]; !offered {
+		return nil, false, nil
+	}
+	raw, err := g.answerCall(ctx, g.sessionID(ss), p)
+	if err != nil {
+		return nil, true, err
+	}
+	return rawResult{Result: &mcp.CallToolResult{}, raw: raw}, true, nil
+}
+
+// answerCall runs tools/call's pipeline for the params the SDK decoded
+// and encodes the answer as the fast path does; a request of the
+// sessionless protocol (its version in _meta) gets the gateway's
+// resultType and serverInfo, as the SDK sets them.
+func (g *Gateway) answerCall(ctx context.Context, sid string, p *mcp.CallToolParamsRaw) (json.RawMessage, error) {
+	version, _ := p.Meta[mcp.MetaKeyProtocolVersion].(string)
+	ans, err := g.call(ctx, sid, p.Name, p.Arguments, p.Meta)
+	if err != nil {
+		return nil, err
+	}
+	return g.encode(ans, version >= mcpstdio.SessionlessProtocol)
 }
 
 // protocolMetaPrefix begins the _meta keys the MCP protocol itself uses

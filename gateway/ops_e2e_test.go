@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -298,6 +299,11 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 		Why            map[string]string `json:"failed"`
 		Tools, LeftOut int
 	}
+	// The log reaches the test through a pipe that may lag behind the
+	// answer to initialize: wait for the line.
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(logs.String(), `"msg":"gateway ready"`) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	for l := range strings.Lines(logs.String()) {
 		if strings.Contains(l, `"msg":"gateway ready"`) {
 			_ = json.Unmarshal([]byte(l), &line)
@@ -308,6 +314,9 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 	}
 	if tools := toolNames(t, cs); len(tools) != 0 {
 		t.Fatalf("tools offered while the upstream fails: %v", tools)
+	}
+	if ir := cs.InitializeResult(); ir.Capabilities.Logging == nil {
+		t.Error("the gateway does not advertise logging while its one upstream failed to start: a client would not ask for the failure's log message (decision 57)")
 	}
 	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatal(err)
@@ -351,30 +360,8 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 func TestGatewayHTTPAuthOrigin(t *testing.T) {
 	t.Parallel()
 	dir, calls := registry(t)
-	cmd := gatewayCmd(dir, calls, []string{"JUDGE_API_TOKEN=s3cret"}, "--http", "127.0.0.1:0", "--allow-origin", "https://app.example.com")
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		pw.Close()
-	})
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			var line struct{ Msg, URL string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-				urls <- line.URL
-			}
-		}
-		close(urls)
-	}()
-	url, ok := <-urls
-	if !ok || !strings.HasSuffix(url, "/mcp") {
+	url := startHTTP(t, gatewayCmd(dir, calls, []string{"JUDGE_API_TOKEN=s3cret"}, "--http", "127.0.0.1:0", "--allow-origin", "https://app.example.com"))
+	if !strings.HasSuffix(url, "/mcp") {
 		t.Fatalf("listening at %q", url)
 	}
 	root := strings.TrimSuffix(url, "mcp")
@@ -477,5 +464,234 @@ func TestGatewayExample(t *testing.T) {
 	res, meta := call(t, cs, "echo", map[string]any{"message": "from the example"})
 	if res.IsError || !strings.Contains(text(res), "from the example") || meta.Status != toolcall.Satisfied {
 		t.Errorf("echo: isError %v %q status %q", res.IsError, text(res), meta.Status)
+	}
+}
+
+// startHTTP starts judge gateway --http (cmd) and returns the URL its log
+// says it listens at; the process is stopped at the test's end.
+func startHTTP(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	return startListening(t, cmd, nil, listeningURL)
+}
+
+// listeningURL is the URL of judge gateway's "listening" log line, or "".
+func listeningURL(line []byte) string {
+	var l struct{ Msg, URL string }
+	if json.Unmarshal(line, &l) == nil && l.Msg == "listening" {
+		return l.URL
+	}
+	return ""
+}
+
+// httpPost posts a JSON-RPC body to the streamable HTTP endpoint url, in
+// session sid when it is not empty, and returns the response (its body
+// to close).
+func httpPost(t *testing.T, url, sid, body string) (*http.Response, error) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// httpSession initializes a session with the gateway at url, as a client
+// without an SDK, and returns its id.
+func httpSession(t *testing.T, url string) string {
+	t.Helper()
+	return httpSessionWith(t, url, `{}`)
+}
+
+// httpSessionWith is httpSession for a client with the capabilities caps
+// (a JSON object).
+func httpSessionWith(t *testing.T, url, caps string) string {
+	t.Helper()
+	resp, err := httpPost(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"raw","version":"1"}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" || !strings.Contains(string(body), `"result"`) {
+		t.Fatalf("initialize: %d, session %q: %s", resp.StatusCode, sid, body)
+	}
+	resp, err = httpPost(t, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %d", resp.StatusCode)
+	}
+	return sid
+}
+
+// Over streamable HTTP too, a request the client cancels gets no answer:
+// its POST's event stream ends without one, and its upstream call is
+// cancelled; the session goes on.
+func TestGatewayHTTPCancelledGetsNoAnswer(t *testing.T) {
+	t.Parallel()
+	dir, calls := opsRegistry(t, "")
+	url := startHTTP(t, gatewayCmd(dir, calls, nil, "--http", "127.0.0.1:0"))
+	sid := httpSession(t, url)
+	answer := make(chan string, 1)
+	go func() {
+		resp, err := httpPost(t, url, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"gate","arguments":{"fifo":%q}}}`, fifo(t)))
+		if err != nil {
+			answer <- "error: " + err.Error()
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answer <- string(body)
+	}()
+	await(t, calls, "gate")
+	resp, err := httpPost(t, url, sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"the user gave up"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	await(t, calls, "cancelled")
+	select {
+	case body := <-answer:
+		if strings.Contains(body, `"id":5`) || strings.HasPrefix(body, "error: ") {
+			t.Errorf("the cancelled request's stream: %q, want it to end without an answer", body)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the cancelled request's stream did not end")
+	}
+	resp, err = httpPost(t, url, sid, `{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"id":6`) {
+		t.Errorf("ping after the cancellation: %d %s", resp.StatusCode, body)
+	}
+}
+
+// Stopping judge gateway --http ends a client's open GET event stream at
+// once: the gateway exits as soon as the POSTs in flight are answered,
+// not at the end of the drain bound (the longest call timeout, here 60 s,
+// plus 5 s) that the open stream held it to.
+func TestGatewayHTTPShutdownEndsStreams(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	cmd := gatewayCmd(dir, calls, nil, "--http", "127.0.0.1:0", "--timeout", "60s")
+	url := startHTTP(t, cmd)
+	sid := httpSession(t, url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("GET: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, resp.Body); ended <- err }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for _, w := range []struct {
+		what string
+		ch   chan error
+	}{{"the GET stream", ended}, {"judge gateway", exited}} {
+		select {
+		case err := <-w.ch:
+			if err != nil {
+				t.Errorf("%s ended with %v", w.what, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s did not end within 30 s of SIGTERM (the drain bound is 65 s)", w.what)
+		}
+	}
+	t.Logf("SIGTERM to exit with a GET stream open: %s", time.Since(start).Round(time.Millisecond))
+}
+
+// durations are the duration_ms members of ValidationResults' metadata.
+var durations = regexp.MustCompile(`"duration_ms":[0-9.eE+-]+`)
+
+// The streamable HTTP transport's fast path for tools/call (a session
+// whose client cannot be asked for sampling or elicitation, a call without
+// a progressToken) answers as the SDK's path does (a client with sampling):
+// the same event stream, the same result, the same judge block but for the
+// session's id; for a valid call, an invalid one (refused, the upstream
+// never called) and one the upstream fails.
+func TestGatewayHTTPFastPathAsTheSDK(t *testing.T) {
+	t.Parallel()
+	dir, calls := registry(t)
+	logs := &stderrBuf{}
+	url := startListening(t, gatewayCmd(dir, calls, nil, "--http", "127.0.0.1:0", "--log-level", "debug"), logs, listeningURL)
+	fast := httpSession(t, url)
+	sdk := httpSessionWith(t, url, `{"sampling":{}}`)
+	answer := func(sid, params string) (string, map[string]any) {
+		resp, err := httpPost(t, url, sid, `{"jsonrpc":"2.0","id":"c-1","method":"tools/call","params":`+params+`}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		data, ok := strings.CutPrefix(string(body), "event: message\ndata: ")
+		if !ok || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("%s: %s %q", params, resp.Header.Get("Content-Type"), body)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(data)), &m); err != nil {
+			t.Fatalf("%s: %v in %q", params, err, body)
+		}
+		res, _ := m["result"].(map[string]any)
+		meta, _ := res["_meta"].(map[string]any)
+		judge, _ := meta["judge"].(map[string]any)
+		if judge["session"] != "mcp:"+sid {
+			t.Errorf("%s: the judge block's session %v, want mcp:%s", params, judge["session"], sid)
+		}
+		delete(judge, "session")
+		b, _ := json.Marshal(m)
+		// How long judge's checks took differs from call to call.
+		return durations.ReplaceAllString(string(b), `"duration_ms":0`), judge
+	}
+	for _, params := range []string{
+		`{"name":"add","arguments":{"a":2,"b":3}}`,
+		`{"name":"add","arguments":{"a":"two"}}`,
+		`{"name":"fail","arguments":{}}`,
+	} {
+		f, fj := answer(fast, params)
+		s, _ := answer(sdk, params)
+		if f != s {
+			t.Errorf("%s:\n fast path %s\n SDK path  %s", params, f, s)
+		}
+		if fj["status"] == nil && fj["check"] == nil {
+			t.Errorf("%s: no judge block: %s", params, f)
+		}
+	}
+	// The log says which path answered (its lines reach logs through a
+	// pipe: wait for them).
+	for deadline := time.Now().Add(time.Minute); strings.Count(logs.String(), "tools/call on the HTTP fast path") < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(logs.String(), "tools/call on the HTTP fast path"); n != 3 {
+		t.Errorf("%d calls on the fast path, want the 3 of the session without sampling:\n%s", n, logs)
+	}
+	if n := len(upstreamCalls(t, calls)); n != 4 {
+		t.Errorf("the upstream recorded %d calls, want 4 (two of add, two of fail; the invalid ones never reach it)", n)
 	}
 }

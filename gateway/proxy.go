@@ -131,6 +131,11 @@ func (g *Gateway) proxyInit() {
 					return nil, err
 				}
 			}
+			if method == "tools/call" {
+				if res, ok, err := g.callTool(ctx, ss, req); ok {
+					return res, err
+				}
+			}
 			if res, ok, err := g.serveUpstreams(ctx, req); ok {
 				return res, err
 			}
@@ -511,12 +516,14 @@ func (g *Gateway) serveUpstreams(ctx context.Context, req mcp.Request) (mcp.Resu
 		res, err = g.listTemplates(ctx, params)
 	case *mcp.ReadResourceParams:
 		res, err = g.readResource(ctx, params)
+		return res, true, err // as the upstream sent it (sendRaw)
 	case *mcp.ListPromptsParams:
 		if res, err = g.listPrompts(ctx, params); err == nil {
 			return res, true, nil // as the upstreams sent them
 		}
 	case *mcp.GetPromptParams:
 		res, err = g.getPrompt(ctx, params)
+		return res, true, err // as the upstream sent it (sendRaw)
 	case *mcp.CompleteParams:
 		if res, err = g.completeUpstream(ctx, params); err == nil {
 			return res, true, nil // as the upstream sent it (or the SDK's CompleteResult)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjudge/judge/executor"
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/toolpin"
 	"github.com/agentjudge/judge/toolscan"
 )
 
@@ -58,8 +59,9 @@ const maxOwners = 100000
 
 // proxyCapabilities are the capabilities of the live upstreams that the
 // gateway serves as its own: resources (and subscribe), prompts,
-// completions, logging; and their instructions (one upstream's as they
-// are, several each under a heading naming its server).
+// completions, logging (also when an upstream failed to start: decision
+// 53); and their instructions (one upstream's as they are, several each
+// under a heading naming its server).
 func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabilities) (subscribe bool, instructions string) {
 	up, ok := g.backend.(Upstreams)
 	if !ok {
@@ -97,6 +99,13 @@ func (g *Gateway) proxyCapabilities(ctx context.Context, caps *mcp.ServerCapabil
 	}
 	if subscribe {
 		caps.Resources.Subscribe = true
+	}
+	if fr, ok := g.backend.(FailureReporter); ok && caps.Logging == nil && len(fr.Failed()) > 0 {
+		// An upstream that failed to start may have logging, which is
+		// not known; and judge tells clients of the failure in log
+		// messages, which a client asks for only of a server with
+		// logging (decision 57).
+		caps.Logging = &mcp.LoggingCapabilities{}
 	}
 	if len(ins) == 1 {
 		_, one, _ := strings.Cut(ins[0], "\n\n")
@@ -220,6 +229,7 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 	if p != nil {
 		cur = p.Cursor
 	}
+	var pinned map[string][]result.Issue
 	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
 		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.Resource, string, error) {
 			r, err := s.ListResources(ctx, &mcp.ListResourcesParams{Cursor: c})
@@ -230,11 +240,14 @@ func (g *Gateway) listResources(ctx context.Context, p *mcp.ListResourcesParams)
 		},
 		func(server string, items []*mcp.Resource) {
 			noteOwners(g, g.up.resOwner, server, items, func(r *mcp.Resource) string { return r.URI })
+			pinned = pinItems(ctx, g, server, toolpin.KindResource, items, false, func(r *mcp.Resource) (string, string, any) {
+				return r.URI, r.Description, map[string]any{"name": r.Name, "title": r.Title, "mimeType": r.MIMEType}
+			})
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := scanList(g, "resource", items, func(r *mcp.Resource) string { return r.URI }, func(r *mcp.Resource) *mcp.Meta { return &r.Meta })
+	out := scanList(g, "resource", items, pinned, func(r *mcp.Resource) string { return r.URI }, func(r *mcp.Resource) *mcp.Meta { return &r.Meta })
 	return &mcp.ListResourcesResult{Resources: out, NextCursor: next}, nil
 }
 
@@ -243,6 +256,7 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 	if p != nil {
 		cur = p.Cursor
 	}
+	var pinned map[string][]result.Issue
 	items, next, err := mergedPage(ctx, g, cur, func(c *mcp.ServerCapabilities) bool { return c.Resources != nil },
 		func(ctx context.Context, s *mcp.ClientSession, c string) ([]*mcp.ResourceTemplate, string, error) {
 			r, err := s.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: c})
@@ -253,11 +267,14 @@ func (g *Gateway) listTemplates(ctx context.Context, p *mcp.ListResourceTemplate
 		},
 		func(server string, items []*mcp.ResourceTemplate) {
 			noteOwners(g, g.up.tmplOwner, server, items, func(r *mcp.ResourceTemplate) string { return r.URITemplate })
+			pinned = pinItems(ctx, g, server, toolpin.KindResourceTemplate, items, false, func(r *mcp.ResourceTemplate) (string, string, any) {
+				return r.URITemplate, r.Description, map[string]any{"name": r.Name, "title": r.Title, "mimeType": r.MIMEType}
+			})
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := scanList(g, "resource template", items, func(r *mcp.ResourceTemplate) string { return r.URITemplate }, func(r *mcp.ResourceTemplate) *mcp.Meta { return &r.Meta })
+	out := scanList(g, "resource template", items, pinned, func(r *mcp.ResourceTemplate) string { return r.URITemplate }, func(r *mcp.ResourceTemplate) *mcp.Meta { return &r.Meta })
 	return &mcp.ListResourceTemplatesResult{ResourceTemplates: out, NextCursor: next}, nil
 }
 
@@ -273,16 +290,18 @@ func noteOwners[T any](g *Gateway, owners map[string]string, server string, item
 	}
 }
 
-// scanList runs the poisoning scan over listed items of one kind: an item
-// the scan refuses is left out, one with findings is copied with them in
-// its _meta (meta points at the copy's _meta).
-func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, meta func(*T) *mcp.Meta) []*T {
+// scanList runs the poisoning scan over listed items of one kind and adds
+// the pins' findings (pinned, by key): an item the scan refuses, or whose
+// pin reports it with RefuseChanged, is left out; one with findings is
+// copied with them in its _meta (meta points at the copy's _meta).
+func scanList[T any](g *Gateway, kind string, items []*T, pinned map[string][]result.Issue, key func(*T) string, meta func(*T) *mcp.Meta) []*T {
 	out := make([]*T, 0, len(items))
 	for _, r := range items {
 		issues, drop := g.scanned(kind, key(r), r)
-		if drop {
+		if drop || g.refusePinned(kind, key(r), pinned[key(r)]) {
 			continue
 		}
+		issues = append(issues, pinned[key(r)]...)
 		if len(issues) > 0 {
 			c := *r
 			m := meta(&c)
@@ -294,15 +313,60 @@ func scanList[T any](g *Gateway, kind string, items []*T, key func(*T) string, m
 	return out
 }
 
+// upstreamSession is an upstream server and the session to it.
+type upstreamSession struct {
+	server string
+	sess   *mcp.ClientSession
+}
+
+// pinItems pins one server's listed items of a kind (a page of resources
+// or templates, or every prompt: complete) and returns the findings by
+// the items' keys; def gives an item's key, description and the rest a
+// model is shown of it. nil without pins.
+func pinItems[T any](ctx context.Context, g *Gateway, server, kind string, items []*T, complete bool, def func(*T) (string, string, any)) map[string][]result.Issue {
+	if g.opts.Pins == nil || len(items) == 0 && !complete {
+		return nil
+	}
+	defs := make([]toolpin.Tool, 0, len(items))
+	for _, it := range items {
+		k, desc, rest := def(it)
+		b, _ := json.Marshal(rest)
+		defs = append(defs, toolpin.Tool{Name: k, Description: desc, InputSchema: b})
+	}
+	fs, err := g.opts.Pins.ObserveKind(ctx, server, kind, defs, complete)
+	if err != nil {
+		g.log.Warn("pinning "+kind+"s", "server", server, "err", err)
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	out := map[string][]result.Issue{}
+	for _, f := range fs {
+		g.log.Warn("pinned "+kind+" definition", kind, f.Tool, "server", server, "rule", f.Rule, "message", f.Issue.Message)
+		out[f.Tool] = append(out[f.Tool], f.Issue)
+	}
+	return out
+}
+
+// refusePinned reports whether an item whose pin reports it (issues) is
+// left out: with RefuseChanged, as a tool is.
+func (g *Gateway) refusePinned(kind, key string, issues []result.Issue) bool {
+	if !g.opts.RefuseChanged || len(issues) == 0 {
+		return false
+	}
+	g.log.Warn(kind+" left out", kind, key, "reason", "pinned definition: "+issues[0].Message)
+	return true
+}
+
 // resourceServers are the upstreams to send a request about uri to, in
 // order: the one that listed it, else every upstream with resources (a
 // URI of a template or of a link a tool returned).
-func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.ClientSession {
+func (g *Gateway) resourceServers(ctx context.Context, uri string) []upstreamSession {
 	up := g.backend.(Upstreams)
 	g.up.mu.Lock()
 	owner := g.up.resOwner[uri]
 	g.up.mu.Unlock()
-	var out []*mcp.ClientSession
+	var out []upstreamSession
 	for _, s := range up.Servers() {
 		if owner != "" && s != owner {
 			continue
@@ -312,7 +376,7 @@ func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.Client
 			continue
 		}
 		if ir := sess.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil {
-			out = append(out, sess)
+			out = append(out, upstreamSession{s, sess})
 		}
 	}
 	return out
@@ -320,13 +384,16 @@ func (g *Gateway) resourceServers(ctx context.Context, uri string) []*mcp.Client
 
 var errNoResources = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
 
-func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+// readResource sends resources/read to the upstreams that may have the
+// resource, in order, and answers with the first that reads it, as it
+// sent its result where the backend can send around the SDK.
+func (g *Gateway) readResource(ctx context.Context, p *mcp.ReadResourceParams) (mcp.Result, error) {
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
 	var first error
-	for _, sess := range g.resourceServers(ctx, p.URI) {
-		res, err := sess.ReadResource(ctx, p)
+	for _, u := range g.resourceServers(ctx, p.URI) {
+		res, err := g.sendRaw(ctx, u.server, "resources/read", p, func() (mcp.Result, error) { return u.sess.ReadResource(ctx, p) })
 		if err == nil {
 			return res, nil
 		}
@@ -360,11 +427,11 @@ func (g *Gateway) unsubscribe(ctx context.Context, req *mcp.UnsubscribeRequest) 
 
 func (g *Gateway) subscription(ctx context.Context, uri string, do func(*mcp.ClientSession) error) error {
 	var first error
-	for _, sess := range g.resourceServers(ctx, uri) {
-		if c := sess.InitializeResult().Capabilities.Resources; !c.Subscribe {
+	for _, u := range g.resourceServers(ctx, uri) {
+		if c := u.sess.InitializeResult().Capabilities.Resources; !c.Subscribe {
 			continue
 		}
-		err := do(sess)
+		err := do(u.sess)
 		if err == nil {
 			return nil
 		}
@@ -390,6 +457,7 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 	up := g.backend.(Upstreams)
 	var all []promptEntry
 	count := map[string]int{}
+	pinned := map[string][]result.Issue{} // server + "\x00" + the upstream's name
 	for _, s := range up.Servers() {
 		sess, err := up.Session(ctx, s)
 		if err != nil {
@@ -412,6 +480,15 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("prompts/list of MCP server %s: %w", s, err)
 		}
+		ps := make([]*mcp.Prompt, len(listed))
+		for i, e := range listed {
+			ps[i] = e.prompt
+		}
+		for name, issues := range pinItems(ctx, g, s, toolpin.KindPrompt, ps, true, func(p *mcp.Prompt) (string, string, any) {
+			return p.Name, p.Description, map[string]any{"title": p.Title, "arguments": p.Arguments}
+		}) {
+			pinned[s+"\x00"+name] = issues
+		}
 		for _, e := range listed {
 			all = append(all, e)
 			count[e.name]++
@@ -426,9 +503,11 @@ func (g *Gateway) promptCatalog(ctx context.Context) ([]promptEntry, error) {
 			e.name = e.server + "__" + e.name
 		}
 		issues, drop := g.scanned("prompt", e.name, e.prompt)
-		if drop {
+		pf := pinned[e.server+"\x00"+e.prompt.Name]
+		if drop || g.refusePinned("prompt", e.name, pf) {
 			continue
 		}
+		issues = append(issues, pf...)
 		if len(issues) > 0 || e.name != e.prompt.Name {
 			c := *e.prompt
 			c.Name, c.Meta = e.name, withFindings(e.prompt.Meta, issues)
@@ -539,17 +618,20 @@ func (g *Gateway) prompt(ctx context.Context, name string) (string, *mcp.ClientS
 	return "", nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown prompt %q", name)}
 }
 
-func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+// getPrompt sends prompts/get to the prompt's upstream under its own
+// name of the prompt, and answers as it sent its result where the backend
+// can send around the SDK.
+func (g *Gateway) getPrompt(ctx context.Context, p *mcp.GetPromptParams) (mcp.Result, error) {
 	if p == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
-	_, sess, name, err := g.prompt(ctx, p.Name)
+	server, sess, name, err := g.prompt(ctx, p.Name)
 	if err != nil {
 		return nil, err
 	}
 	q := *p
 	q.Name = name
-	res, err := sess.GetPrompt(ctx, &q)
+	res, err := g.sendRaw(ctx, server, "prompts/get", &q, func() (mcp.Result, error) { return sess.GetPrompt(ctx, &q) })
 	if err != nil {
 		return nil, upstreamError(err)
 	}
@@ -564,14 +646,15 @@ func (g *Gateway) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.
 	if err != nil {
 		return nil, err
 	}
-	if r, ok := res.(rawResult); ok {
-		var out mcp.CompleteResult
-		if err := json.Unmarshal(r.raw, &out); err != nil {
-			return nil, err
-		}
-		return &out, nil
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
 	}
-	return res.(*mcp.CompleteResult), nil
+	var out mcp.CompleteResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // completeUpstream sends completion/complete to the upstream of the
@@ -645,7 +728,9 @@ type rawResult struct {
 func (r rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
 
 // sendRaw sends params to server's method around the SDK's decoding when
-// the backend can, else with typed (the SDK's way).
+// the backend can, and answers with the upstream's result as it came; else
+// with typed (the SDK's way), without the zero members the SDK's types
+// add (uncached).
 func (g *Gateway) sendRaw(ctx context.Context, server, method string, params any, typed func() (mcp.Result, error)) (mcp.Result, error) {
 	rc, ok := g.backend.(rawCaller)
 	if !ok {
@@ -658,7 +743,11 @@ func (g *Gateway) sendRaw(ctx context.Context, server, method string, params any
 	raw, err := rc.CallRaw(ctx, server, method, b)
 	switch {
 	case errors.Is(err, executor.ErrNoRaw):
-		return typed()
+		res, err := typed()
+		if err != nil {
+			return nil, err
+		}
+		return uncached{res}, nil
 	case err != nil:
 		return nil, err
 	}

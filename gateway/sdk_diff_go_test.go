@@ -546,48 +546,5 @@ func (f *sdkFixture) runGo(ctx context.Context, server string, stdio []string, e
 func TestSDKDiffGo(t *testing.T) {
 	t.Parallel()
 	f := needSDKClient(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	type outcome struct {
-		lines map[string]featureLine
-		order []string
-		err   error
-	}
-	results := map[sdkRun]*outcome{}
-	var wg sync.WaitGroup
-	start := func(r sdkRun, stdio []string, env map[string]string, url string) {
-		o := &outcome{}
-		results[r] = o
-		wg.Go(func() { o.lines, o.order, o.err = f.runGo(ctx, r.server, stdio, env, url) })
-	}
-	for _, s := range sdkServers {
-		direct := sdkRun{s.name, "stdio", false}
-		args, env := f.serverCmd(s.name, f.memoryFile("go-"+direct.String()))
-		start(direct, args, env, "")
-		gw := sdkRun{s.name, "stdio", true}
-		start(gw, []string{judgeBin, "gateway", "--tools", f.registryFor(t, s.name, f.memoryFile("go-"+gw.String()))}, nil, "")
-		gwHTTP := sdkRun{s.name, "http", true}
-		start(gwHTTP, nil, nil, f.startGatewayHTTP(t, s.name, f.memoryFile("go-"+gwHTTP.String())))
-		if s.http {
-			start(sdkRun{s.name, "http", false}, nil, nil, f.startEverythingHTTP(t))
-		}
-	}
-	wg.Wait()
-	for r, o := range results {
-		if o.err != nil {
-			t.Fatalf("%s: %v", r, o.err)
-		}
-	}
-	var table []diffRow
-	for _, s := range sdkServers {
-		for _, transport := range []string{"stdio", "http"} {
-			direct := results[sdkRun{s.name, transport, false}]
-			if direct == nil {
-				direct = results[sdkRun{s.name, "stdio", false}]
-			}
-			gw := results[sdkRun{s.name, transport, true}]
-			table = append(table, compareRuns("go", s.name, transport, direct.order, direct.lines, gw.lines)...)
-		}
-	}
-	checkLedger(t, "go", table)
+	runDiff(t, f, "go", f.runGo)
 }

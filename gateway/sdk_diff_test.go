@@ -150,41 +150,45 @@ func (f *sdkFixture) registryFor(t *testing.T, server, memoryFile string) string
 // of the server and returns its URL.
 func (f *sdkFixture) startGatewayHTTP(t *testing.T, server, memoryFile string) string {
 	t.Helper()
-	cmd := exec.Command(judgeBin, "gateway", "--tools", f.registryFor(t, server, memoryFile), "--http", "127.0.0.1:0")
-	return startListening(t, cmd, func(line []byte) string {
-		var l struct{ Msg, URL string }
-		if json.Unmarshal(line, &l) == nil && l.Msg == "listening" {
-			return l.URL
-		}
-		return ""
-	})
+	return startHTTP(t, exec.Command(judgeBin, "gateway", "--tools", f.registryFor(t, server, memoryFile), "--http", "127.0.0.1:0"))
 }
 
 // startEverythingHTTP starts server-everything's own streamable HTTP
 // transport on a free loopback port: the direct HTTP baseline.
 func (f *sdkFixture) startEverythingHTTP(t *testing.T) string {
 	t.Helper()
+	return everythingHTTP(t, f.node, filepath.Join(f.modules, "@modelcontextprotocol/server-everything/dist/index.js"))
+}
+
+// everythingHTTP starts server-everything (its script js, run by node)
+// on its streamable HTTP transport on a free loopback port and returns
+// its URL.
+func everythingHTTP(t *testing.T, node, js string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
-	js := filepath.Join(f.modules, "@modelcontextprotocol/server-everything/dist/index.js")
-	cmd := exec.Command(f.node, js, "streamableHttp")
-	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	return startListening(t, cmd, func(line []byte) string {
-		if bytes.Contains(line, []byte("listening on port "+strconv.Itoa(port))) {
-			return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	cmd := exec.Command(node, js, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	return startListening(t, cmd, nil, func(line []byte) string {
+		if bytes.Contains(line, []byte("listening on port "+port)) {
+			return "http://127.0.0.1:" + port + "/mcp"
 		}
 		return ""
 	})
 }
 
 // startListening starts cmd and returns the URL found reads in one of its
-// stderr lines; the process is stopped at the test's end.
-func startListening(t *testing.T, cmd *exec.Cmd, found func([]byte) string) string {
+// stderr lines; the process is stopped at the test's end. Its stderr
+// goes to logs too (when not nil).
+func startListening(t *testing.T, cmd *exec.Cmd, logs *stderrBuf, found func([]byte) string) string {
 	t.Helper()
+	if logs == nil {
+		logs = &stderrBuf{}
+	}
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -196,7 +200,6 @@ func startListening(t *testing.T, cmd *exec.Cmd, found func([]byte) string) stri
 		pw.Close()
 	})
 	urls := make(chan string, 1)
-	logs := &stderrBuf{}
 	go func() {
 		sc := bufio.NewScanner(pr)
 		sent := false
@@ -281,9 +284,20 @@ var sdkServers = []struct {
 func TestSDKDiffTypeScript(t *testing.T) {
 	t.Parallel()
 	f := needSDKClient(t)
+	runDiff(t, f, "ts", f.runTS)
+}
+
+// featureTable runs one client's feature table against a server over a
+// transport: a stdio command line or a streamable HTTP URL.
+type featureTable func(ctx context.Context, server string, stdio []string, env map[string]string, url string) (map[string]featureLine, []string, error)
+
+// runDiff runs a client's feature table (run) against each reference
+// server, directly and through judge gateway, over stdio and streamable
+// HTTP, all at once, and holds the comparison to the ledger.
+func runDiff(t *testing.T, f *sdkFixture, client string, run featureTable) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-
 	type outcome struct {
 		lines map[string]featureLine
 		order []string
@@ -294,16 +308,16 @@ func TestSDKDiffTypeScript(t *testing.T) {
 	start := func(r sdkRun, stdio []string, env map[string]string, url string) {
 		o := &outcome{}
 		results[r] = o
-		wg.Go(func() { o.lines, o.order, o.err = f.runTS(ctx, r.server, stdio, env, url) })
+		wg.Go(func() { o.lines, o.order, o.err = run(ctx, r.server, stdio, env, url) })
 	}
 	for _, s := range sdkServers {
 		direct := sdkRun{s.name, "stdio", false}
-		args, env := f.serverCmd(s.name, f.memoryFile("ts-"+direct.String()))
+		args, env := f.serverCmd(s.name, f.memoryFile(client+"-"+direct.String()))
 		start(direct, args, env, "")
 		gw := sdkRun{s.name, "stdio", true}
-		start(gw, []string{judgeBin, "gateway", "--tools", f.registryFor(t, s.name, f.memoryFile("ts-"+gw.String()))}, nil, "")
+		start(gw, []string{judgeBin, "gateway", "--tools", f.registryFor(t, s.name, f.memoryFile(client+"-"+gw.String()))}, nil, "")
 		gwHTTP := sdkRun{s.name, "http", true}
-		start(gwHTTP, nil, nil, f.startGatewayHTTP(t, s.name, f.memoryFile("ts-"+gwHTTP.String())))
+		start(gwHTTP, nil, nil, f.startGatewayHTTP(t, s.name, f.memoryFile(client+"-"+gwHTTP.String())))
 		if s.http {
 			start(sdkRun{s.name, "http", false}, nil, nil, f.startEverythingHTTP(t))
 		}
@@ -322,10 +336,10 @@ func TestSDKDiffTypeScript(t *testing.T) {
 				direct = results[sdkRun{s.name, "stdio", false}]
 			}
 			gw := results[sdkRun{s.name, transport, true}]
-			table = append(table, compareRuns("ts", s.name, transport, direct.order, direct.lines, gw.lines)...)
+			table = append(table, compareRuns(client, s.name, transport, direct.order, direct.lines, gw.lines)...)
 		}
 	}
-	checkLedger(t, "ts", table)
+	checkLedger(t, client, table)
 }
 
 // diffRow is one feature of one server and transport, direct against

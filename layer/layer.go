@@ -108,6 +108,18 @@ type Prepared interface {
 	Check(output []byte, maxDepth int) (valid, sure bool)
 }
 
+// PreparedIssues is a Prepared that also gives the issues of an output it
+// finds invalid, from the output's bytes in the same read: the issues Run
+// would report for the decoded output, in the same order, with sure false
+// when it cannot tell (the engine then takes its usual path). A sure
+// answer also means that decoding the output would report nothing about
+// it (no duplicate key, invalid UTF-8, number out of range, nesting past
+// maxDepth or syntax error).
+type PreparedIssues interface {
+	Prepared
+	Issues(output []byte, maxDepth int) (issues []result.Issue, sure bool)
+}
+
 // Model is the model an engine hands to the layers that declare
 // [Layer.UsesModel]: its name, for metadata.model. A layer asserts the
 // richer interface of the client it calls.

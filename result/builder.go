@@ -464,20 +464,33 @@ func normalize(is Issue) Issue {
 // almost nothing, such as a run of punctuation) becomes fallback.
 func fitText(s, prefix, fallback string) string {
 	s = strings.TrimSpace(s)
-	if s != "" && utf8.RuneCountInString(s) < MinTextLen {
+	if s != "" && shorter(s, MinTextLen) {
 		s = prefix + s
 	}
 	s = Clip(s, MaxTextLen)
-	if utf8.RuneCountInString(s) < MinTextLen {
+	if shorter(s, MinTextLen) {
 		s = Clip(fallback, MaxTextLen)
 	}
 	return s
 }
 
+// shorter reports whether s has fewer than n characters, without counting
+// them when its length in bytes (at least its characters, at most four
+// times as many) decides.
+func shorter(s string, n int) bool {
+	switch {
+	case len(s) < n:
+		return true
+	case len(s) >= utf8.UTFMax*n:
+		return false
+	}
+	return utf8.RuneCountInString(s) < n
+}
+
 // Clip returns s cut to at most n characters; a cut text ends at a word
 // boundary with "…".
 func Clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	runes := []rune(s)[:n-1]

@@ -1,7 +1,8 @@
-// Package toolpin pins the definitions of upstream MCP tools: on first
-// sight it records a hash of each tool's definition (name, description,
-// input and output schemas, as canonical JSON), and afterwards reports a
-// changed definition (the "rug pull"). Pins survive restarts in a [File]
+// Package toolpin pins the definitions of upstream MCP tools, and of
+// their prompts and resources (ObserveKind): on first sight it records a
+// hash of each tool's definition (name, description, input and output
+// schemas, as canonical JSON), and afterwards reports a changed
+// definition (the "rug pull"). Pins survive restarts in a [File]
 // and cannot be dodged by renaming a tool or by announcing a new tool list:
 // a new tool whose definition matches a pinned tool that vanished, or that
 // appears on a server one of whose pinned tools vanished, is reported too.
@@ -21,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,6 +133,40 @@ func Hash(t Tool) (withName, body string) {
 // one, a tool that replaced a vanished one. A finding is reported on every
 // Observe until the pins are reviewed.
 func (p *Pinner) Observe(ctx context.Context, server string, tools []Tool) ([]Finding, error) {
+	return p.observe(ctx, server, KindTool, tools, true)
+}
+
+// Kinds of definitions pinned.
+const (
+	KindTool             = "tool"
+	KindPrompt           = "prompt"
+	KindResource         = "resource"
+	KindResourceTemplate = "resource template"
+)
+
+// ObserveKind is Observe for the definitions of another kind than tools
+// (KindPrompt, KindResource, KindResourceTemplate): each Tool is one
+// definition, its Name what names it (a prompt's name, a resource's URI),
+// its Description and InputSchema what a model is shown of it. They are
+// pinned under the server "<server>/<kind>s" (a pin file's entries say
+// which). complete says defs is the server's whole list of that kind; a
+// part of it (one page of resources) is only checked against the pins,
+// and no pin is counted vanished.
+func (p *Pinner) ObserveKind(ctx context.Context, server, kind string, defs []Tool, complete bool) ([]Finding, error) {
+	return p.observe(ctx, server, kind, defs, complete)
+}
+
+// pinServer is the server a kind's pins are kept under.
+func pinServer(server, kind string) string {
+	if kind == KindTool {
+		return server
+	}
+	return server + "/" + strings.ReplaceAll(kind, " ", "-") + "s"
+}
+
+func (p *Pinner) observe(ctx context.Context, server, kind string, tools []Tool, complete bool) ([]Finding, error) {
+	f := findingOf{server: server, kind: kind}
+	server = pinServer(server, kind)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	dirty := false
@@ -154,17 +190,17 @@ func (p *Pinner) Observe(ctx context.Context, server string, tools []Tool) ([]Fi
 			dirty = true
 		}
 		if pn.Suspect != "" {
-			out = append(out, p.finding(server, t.Name, pn.Suspect, result.Warning, pn.SuspectMsg))
+			out = append(out, f.finding(t.Name, pn.Suspect, pn.SuspectMsg))
 		}
 		if pn.Hash != hash {
-			out = append(out, p.finding(server, t.Name, RuleChanged, result.Warning,
-				fmt.Sprintf("Upstream tool '%s' of server '%s' changed its definition since it was pinned on %s", t.Name, server, pn.FirstSeen.UTC().Format(time.RFC3339))))
+			out = append(out, f.finding(t.Name, RuleChanged,
+				fmt.Sprintf("Upstream %s '%s' of server '%s' changed its definition since it was pinned on %s", kind, t.Name, f.server, pn.FirstSeen.UTC().Format(time.RFC3339))))
 		}
 	}
 	// Pinned tools the server no longer lists.
 	var gone []*Pin
 	for _, pn := range p.pins {
-		if pn.Server == server && !seen[pn.Tool] {
+		if complete && pn.Server == server && !seen[pn.Tool] {
 			if !pn.Vanished {
 				pn.Vanished = true
 				dirty = true
@@ -173,21 +209,21 @@ func (p *Pinner) Observe(ctx context.Context, server string, tools []Tool) ([]Fi
 		}
 	}
 	slices.SortFunc(gone, func(a, b *Pin) int { return cmpString(a.Tool, b.Tool) })
-	for _, f := range news {
-		pn := &Pin{Server: server, Tool: f.t.Name, Hash: f.hash, Body: f.body, FirstSeen: p.now().UTC()}
+	for _, nw := range news {
+		pn := &Pin{Server: server, Tool: nw.t.Name, Hash: nw.hash, Body: nw.body, FirstSeen: p.now().UTC()}
 		for _, g := range gone {
-			if g.Body == f.body {
-				pn.Suspect, pn.SuspectMsg = RuleRenamed, fmt.Sprintf("New upstream tool '%s' of server '%s' has the definition of the vanished pinned tool '%s': a rename", f.t.Name, server, g.Tool)
+			if g.Body == nw.body {
+				pn.Suspect, pn.SuspectMsg = RuleRenamed, fmt.Sprintf("New upstream %s '%s' of server '%s' has the definition of the vanished pinned %s '%s': a rename", kind, nw.t.Name, f.server, kind, g.Tool)
 				break
 			}
 		}
 		if pn.Suspect == "" && len(gone) > 0 {
-			pn.Suspect, pn.SuspectMsg = RuleReplaced, fmt.Sprintf("New upstream tool '%s' of server '%s' appeared while its pinned tool '%s' vanished", f.t.Name, server, gone[0].Tool)
+			pn.Suspect, pn.SuspectMsg = RuleReplaced, fmt.Sprintf("New upstream %s '%s' of server '%s' appeared while its pinned %s '%s' vanished", kind, nw.t.Name, f.server, kind, gone[0].Tool)
 		}
 		if pn.Suspect != "" {
-			out = append(out, p.finding(server, f.t.Name, pn.Suspect, result.Warning, pn.SuspectMsg))
+			out = append(out, f.finding(nw.t.Name, pn.Suspect, pn.SuspectMsg))
 		}
-		p.pins[key(server, f.t.Name)] = pn
+		p.pins[key(server, nw.t.Name)] = pn
 		dirty = true
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return cmpString(a.Tool, b.Tool) })
@@ -209,10 +245,13 @@ func cmpString(a, b string) int {
 	return 0
 }
 
-func (p *Pinner) finding(server, tool, rule string, sev result.Severity, msg string) Finding {
-	return Finding{Server: server, Tool: tool, Rule: rule, Issue: result.Issue{
-		Severity: sev, Type: result.SecurityIssue, Rule: rule, Location: "tools." + tool, Message: msg,
-		Suggestion: "Review the tool's new definition; if it is trusted, remove its entry from the pin file so that it is pinned again",
+// findingOf makes the findings on one server's definitions of one kind.
+type findingOf struct{ server, kind string }
+
+func (f findingOf) finding(name, rule, msg string) Finding {
+	return Finding{Server: f.server, Tool: name, Rule: rule, Issue: result.Issue{
+		Severity: result.Warning, Type: result.SecurityIssue, Rule: rule, Location: strings.ReplaceAll(f.kind, " ", "_") + "s." + name, Message: msg,
+		Suggestion: "Review the " + f.kind + "'s new definition; if it is trusted, remove its entry from the pin file so that it is pinned again",
 	}}
 }
 

@@ -120,3 +120,52 @@ func TestFileErrors(t *testing.T) {
 		t.Error("saving into a missing directory did not fail")
 	}
 }
+
+// TestObserveKind: prompts and resources are pinned apart from the tools
+// of the same server (a prompt named like a tool is its own pin), a
+// changed one is reported with its kind, and a partial list (one page of
+// resources) counts nothing vanished, where a complete one does.
+func TestObserveKind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p, err := toolpin.New(ctx, &toolpin.Memory{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		kind     string
+		defs     []toolpin.Tool
+		complete bool
+		want     string
+	}{
+		{toolpin.KindTool, []toolpin.Tool{tool("brief", "a tool")}, true, ""},
+		{toolpin.KindPrompt, []toolpin.Tool{tool("brief", "a prompt")}, true, ""},
+		{toolpin.KindResource, []toolpin.Tool{tool("test://a", "A"), tool("test://b", "B")}, false, ""},
+		{toolpin.KindPrompt, []toolpin.Tool{tool("brief", "a prompt that changed")}, true, "pin.changed:brief"},
+		{toolpin.KindTool, []toolpin.Tool{tool("brief", "a tool")}, true, ""},
+		{toolpin.KindResource, []toolpin.Tool{tool("test://b", "B")}, false, ""},
+		{toolpin.KindResource, []toolpin.Tool{tool("test://c", "C")}, false, ""},
+		{toolpin.KindResource, []toolpin.Tool{tool("test://d", "D")}, true, "pin.replaced:test://d"},
+	}
+	for i, s := range steps {
+		fs, err := p.ObserveKind(ctx, "srv", s.kind, s.defs, s.complete)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rules(fs); got != s.want {
+			t.Errorf("step %d (%s): %q, want %q", i, s.kind, got, s.want)
+		}
+		for _, f := range fs {
+			if f.Server != "srv" || !strings.Contains(strings.ToLower(f.Issue.Message), "upstream "+s.kind+" ") || !strings.HasPrefix(f.Issue.Location, strings.ReplaceAll(s.kind, " ", "_")+"s.") {
+				t.Errorf("step %d: finding %+v", i, f)
+			}
+		}
+	}
+	servers := map[string]bool{}
+	for _, pn := range p.Pins() {
+		servers[pn.Server] = true
+	}
+	if !servers["srv"] || !servers["srv/prompts"] || !servers["srv/resources"] {
+		t.Errorf("pins kept under %v", servers)
+	}
+}

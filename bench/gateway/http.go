@@ -11,7 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
-	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,8 +24,10 @@ import (
 // benchHTTP measures the gateway over streamable HTTP: the test upstream
 // serves streamable HTTP (UPSTREAM_HTTP), judge gateway --http reaches it
 // as a streamable-http mcp_server, and the same go-sdk client calls "add"
-// directly and through the gateway in alternating blocks.
-func benchHTTP(ctx context.Context, dir, judgeBin, upBin string, n, block, warmup int, cpuFile string) error {
+// directly and through the gateway in alternating blocks. With against
+// (another judge build), a second gateway of that build runs in the same
+// blocks, so that the two builds meet the same load.
+func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, block, warmup int, cpuFile string) error {
 	up := exec.Command(upBin)
 	up.Env = append(os.Environ(), "UPSTREAM_HTTP=127.0.0.1:0")
 	out, err := up.StdoutPipe()
@@ -49,41 +51,34 @@ func benchHTTP(ctx context.Context, dir, judgeBin, upBin string, n, block, warmu
 	if err := os.WriteFile(filepath.Join(hdir, "up.yaml"), []byte(reg), 0o600); err != nil {
 		return err
 	}
-	gw := exec.Command(judgeBin, "gateway", "--tools", hdir, "--http", "127.0.0.1:0", "--allow-loopback", "--log-level", "info")
-	logs, err := gw.StderrPipe()
-	if err != nil {
-		return err
-	}
-	if err := gw.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = gw.Process.Signal(os.Interrupt); _ = gw.Wait() }()
-	gwURL := ""
-	sc := bufio.NewScanner(logs)
-	for gwURL == "" && sc.Scan() {
-		var line struct{ Msg, URL string }
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
-			gwURL = line.URL
-		}
-	}
-	if gwURL == "" {
-		return fmt.Errorf("judge gateway --http did not say where it listens")
-	}
-	go func() { // keep draining the log
-		for sc.Scan() {
-		}
-	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	direct, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: upURL}, nil)
 	if err != nil {
 		return err
 	}
 	defer direct.Close()
+	gwURL, stop, err := startHTTPGateway(judgeBin, hdir)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	through, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gwURL}, nil)
 	if err != nil {
 		return err
 	}
 	defer through.Close()
+	var peer *mcp.ClientSession
+	if against != "" {
+		peerURL, stopPeer, err := startHTTPGateway(against, hdir)
+		if err != nil {
+			return err
+		}
+		defer stopPeer()
+		if peer, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: peerURL}, nil); err != nil {
+			return err
+		}
+		defer peer.Close()
+	}
 	seq := 0
 	run := func(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
 		for range count {
@@ -108,34 +103,86 @@ func benchHTTP(ctx context.Context, dir, judgeBin, upBin string, n, block, warmu
 		}
 		return nil
 	}
-	if err := run("direct", direct, warmup, nil, false); err != nil {
-		return err
+	type path struct {
+		name  string
+		cs    *mcp.ClientSession
+		judge bool // a gateway: its answers carry the outcome
+		ds    []time.Duration
 	}
-	if err := run("gateway", through, warmup, nil, true); err != nil {
-		return err
+	paths := []path{{"direct", direct, false, nil}, {"gateway", through, true, nil}}
+	if peer != nil {
+		paths = append(paths, path{"against", peer, true, nil})
 	}
-	var dd, gd []time.Duration
-	for len(gd) < n {
-		k := min(block, n-len(gd))
-		if err := run("direct", direct, k, &dd, false); err != nil {
+	for _, p := range paths {
+		if err := run(p.name, p.cs, warmup, nil, p.judge); err != nil {
 			return err
 		}
-		if err := run("gateway", through, k, &gd, true); err != nil {
-			return err
+	}
+	for len(paths[1].ds) < n {
+		k := min(block, n-len(paths[1].ds))
+		for i := range paths {
+			if err := run(paths[i].name, paths[i].cs, k, &paths[i].ds, paths[i].judge); err != nil {
+				return err
+			}
 		}
 	}
+	dd, gd := paths[0].ds, paths[1].ds
 	dp50, dp99, gp50, gp99 := pct(dd, 50), pct(dd, 99), pct(gd, 50), pct(gd, 99)
 	fmt.Printf("calls per path: %d (streamable HTTP upstream tool 'add'; client to judge gateway --http, which calls the upstream over streamable HTTP)\n", n)
 	fmt.Printf("direct:  p50 %8s  p99 %8s\n", us(dp50), us(dp99))
 	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
 	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
-	summary, _ := json.Marshal(map[string]any{"transport": "streamable-http", "n": n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
-		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(), "added_p99_us": (gp99 - dp99).Microseconds()})
-	fmt.Println(string(summary))
+	summary := map[string]any{"transport": "streamable-http", "n": n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
+		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(), "added_p99_us": (gp99 - dp99).Microseconds()}
+	if peer != nil {
+		pd := paths[2].ds
+		pp50, pp99 := pct(pd, 50), pct(pd, 99)
+		fmt.Printf("against: p50 %8s  p99 %8s  added p50 %s p99 %s (%s)\n", us(pp50), us(pp99), us(pp50-dp50), us(pp99-dp99), against)
+		summary["against_added_p50_us"], summary["against_added_p99_us"] = (pp50 - dp50).Microseconds(), (pp99 - dp99).Microseconds()
+	}
+	b, _ := json.Marshal(summary)
+	fmt.Println(string(b))
 	if cpuFile != "" {
 		return profileHTTP(ctx, hdir, cpuFile, n)
 	}
 	return nil
+}
+
+// startHTTPGateway starts bin as judge gateway --http on a free loopback
+// port over the registry hdir, and returns the URL it listens at and how
+// to stop it. GATEWAY_ENV_<bin's base name> (KEY=VALUE,…) adds to its
+// environment, for experiments (GOMAXPROCS=1).
+func startHTTPGateway(bin, hdir string) (string, func(), error) {
+	gw := exec.Command(bin, "gateway", "--tools", hdir, "--http", "127.0.0.1:0", "--allow-loopback", "--log-level", "info")
+	gw.Env = os.Environ()
+	if extra := os.Getenv("GATEWAY_ENV_" + filepath.Base(bin)); extra != "" {
+		gw.Env = append(gw.Env, strings.Split(extra, ",")...)
+	}
+	logs, err := gw.StderrPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := gw.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = gw.Process.Signal(os.Interrupt); _ = gw.Wait() }
+	gwURL := ""
+	sc := bufio.NewScanner(logs)
+	for gwURL == "" && sc.Scan() {
+		var line struct{ Msg, URL string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" {
+			gwURL = line.URL
+		}
+	}
+	if gwURL == "" {
+		stop()
+		return "", nil, fmt.Errorf("%s gateway --http did not say where it listens", bin)
+	}
+	go func() { // keep draining the log
+		for sc.Scan() {
+		}
+	}()
+	return gwURL, stop, nil
 }
 
 // profileHTTP runs the gateway in this process, served over streamable
@@ -175,15 +222,11 @@ func profileHTTP(ctx context.Context, hdir, cpuFile string, n int) error {
 			return err
 		}
 	}
-	f, err := os.Create(cpuFile)
+	stop, err := startCPUProfile(cpuFile)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
-	}
-	defer pprof.StopCPUProfile()
+	defer stop()
 	start := time.Now()
 	for i := range n {
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": i, "b": 1}}); err != nil {

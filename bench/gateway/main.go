@@ -13,6 +13,7 @@
 //	go run ./bench/gateway -n 3000
 //	go run ./bench/gateway -n 3000 -floor    # also a bare line-forwarding process (bench/gateway/forward)
 //	go run ./bench/gateway -n 2000 -http     # over streamable HTTP: judge gateway --http in front of a streamable-HTTP upstream
+//	go run ./bench/gateway -n 2000 -http -against /tmp/judge-main   # over HTTP, this build and another in the same blocks
 //	go run ./bench/gateway -n 2000 -http -cpuprofile http.pprof && go tool pprof -top http.pprof
 //	go run ./bench/gateway -n 3000 -against /tmp/judge-main   # also another judge build, in the same blocks
 //	go run ./bench/gateway -n 3000 -cpuprofile gateway.pprof && go tool pprof -top gateway.pprof
@@ -83,11 +84,7 @@ func main() {
 	}
 
 	if *overHTTP {
-		bin := judgeBin
-		if *against != "" {
-			bin = *against // with -http, -against measures that build alone
-		}
-		if err := benchHTTP(ctx, dir, bin, upBin, *n, *block, *warmup, *cpuprofile); err != nil {
+		if err := benchHTTP(ctx, dir, judgeBin, *against, upBin, *n, *block, *warmup, *cpuprofile); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -256,15 +253,11 @@ func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
 		}
 	}
 	if cpuFile != "" {
-		f, err := os.Create(cpuFile)
+		stop, err := startCPUProfile(cpuFile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	if memFile != "" {
 		runtime.MemProfileRate = 1
@@ -293,6 +286,20 @@ func profile(ctx context.Context, dir, cpuFile, memFile string, n int) error {
 		}
 	}
 	return nil
+}
+
+// startCPUProfile starts the CPU profiler writing to file; stop ends it
+// and closes the file.
+func startCPUProfile(file string) (stop func(), err error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func pct(ds []time.Duration, p int) time.Duration {

@@ -145,16 +145,18 @@ loopback address, others with --allow-origin.`,
 // collection runs every 30 calls or so (docs/gateway.md, "Speed").
 const gatewayGCPercent = 400
 
-// stdioProcs is how many processors (GOMAXPROCS) judge gateway runs with
-// on stdio unless GOMAXPROCS is set. One client calls one tool at a time or
-// a few at once, and the gateway's work per call is tens of microseconds
-// of CPU between pipe reads: with one processor, a goroutine woken by a
-// read (the request, the upstream's answer) runs on it at once, where with
-// two its wake-up may go through another thread. Alternated against two
-// processors on the 2-core bench machine, one gave the lower added p50 in
-// 7 of 8 pairs (by 20–200 µs; decision 40). Streamable HTTP, which serves
-// many clients, keeps every processor.
-const stdioProcs = 1
+// gatewayProcs is how many processors (GOMAXPROCS) judge gateway runs
+// with unless GOMAXPROCS is set. One client calls one tool at a time or a
+// few at once, and the gateway's work per call is tens of microseconds of
+// CPU between reads of a pipe or a socket: with one processor, a goroutine
+// woken by a read (the request, the upstream's answer) runs on it at once,
+// where with two its wake-up may go through another thread. Alternated
+// against two processors on the 2-core bench machine, one gave the lower
+// added p50 on stdio in 7 of 8 pairs (by 20–200 µs; decision 40), and over
+// streamable HTTP by 43 and 104 µs (docs/gateway.md, "Speed"). A gateway
+// serving many clients at once over HTTP sets GOMAXPROCS to use more
+// cores.
+const gatewayProcs = 1
 
 // runGateway serves until ctx is done or the stdio client leaves. Logs go
 // to logOut as JSON lines; with --http the first says where it listens.
@@ -278,10 +280,10 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	logger.Info("gateway ready", "tools", len(gw.Offered()), "left_out", len(gw.Skipped()), "upstreams_failed", len(failed), "failed", why,
 		"sessions", store.String(), "pins", pinsAt, "compact_budget", budget, "goal_model", len(callModel) > 0, "timeout", params.timeout.String())
 	drain := opts.DrainTimeout
+	if params.getenv("GOMAXPROCS") == "" && params.stdin == io.Reader(os.Stdin) { // the process itself, not a test calling runGateway
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(gatewayProcs))
+	}
 	if params.http == "" {
-		if params.getenv("GOMAXPROCS") == "" && params.stdin == io.Reader(os.Stdin) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(stdioProcs))
-		}
 		in, restore := pollable(params.stdin)
 		defer restore()
 		// The session runs until its input ends; a signal (ctx) drains it
@@ -316,10 +318,15 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
 		loopback = ap.Addr().Unmap().IsLoopback()
 	}
+	// Shutdown ends the clients' open GET event streams at once (stopping);
+	// it waits only for the POSTs in flight.
+	stopping, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
 	srv := &http.Server{
-		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback}),
+		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	srv.RegisterOnShutdown(endStreams)
 	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
 	if token == "" && !loopback {
 		logger.Warn("no API token: the MCP endpoint is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
@@ -332,7 +339,8 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	case <-ctx.Done():
 	}
 	// Shutdown stops accepting and waits for the requests in flight (a
-	// call's POST is answered in its request), within the drain timeout.
+	// call's POST is answered in its request; the GET streams end at
+	// once), within the drain timeout.
 	logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()

@@ -47,7 +47,7 @@ func FuzzRequestMeta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sdkParams, params []byte) {
 		c := &conn{}
 		c.keepRequestMeta(sdkParams)
-		out := appendWithMeta(nil, params, c.reqMeta.Load())
+		out := AppendWithMeta(nil, params, c.reqMeta.Load())
 		var in map[string]json.RawMessage
 		if json.Unmarshal(params, &in) != nil || in == nil || in["_meta"] != nil {
 			return

@@ -169,6 +169,16 @@ const SessionlessProtocol = "2026-07-28"
 // keepRequestMeta keeps the io.modelcontextprotocol/ members of an SDK
 // request's _meta, for the requests Transport.Call sends.
 func (c *conn) keepRequestMeta(params json.RawMessage) {
+	if kept := ProtocolMeta(params); kept != nil {
+		c.reqMeta.Store(&kept)
+	}
+}
+
+// ProtocolMeta returns the io.modelcontextprotocol/ members of a request's
+// _meta (params is the request's params), as JSON members without braces,
+// for requests sent around the SDK in the sessionless protocol
+// (AppendWithMeta); nil when there are none.
+func ProtocolMeta(params json.RawMessage) []byte {
 	var meta []byte
 	_ = Members(params, func(key, val []byte) error {
 		if string(key) == "_meta" {
@@ -187,9 +197,7 @@ func (c *conn) keepRequestMeta(params json.RawMessage) {
 		}
 		return nil
 	})
-	if len(kept) > 0 {
-		c.reqMeta.Store(&kept)
-	}
+	return kept
 }
 
 // ownIDPrefix begins the ids of the calls Transport.Call sends: strings,
@@ -575,9 +583,10 @@ func (t *Transport) RequestMeta() bool {
 	return c != nil && c.reqMeta.Load() != nil
 }
 
-// appendWithMeta appends params, with meta's members (if any) as its
-// _meta: params is a JSON object without one.
-func appendWithMeta(buf []byte, params json.RawMessage, meta *[]byte) []byte {
+// AppendWithMeta appends params, with meta's members (if any, as
+// ProtocolMeta returns them) as its _meta: params is a JSON object
+// without one.
+func AppendWithMeta(buf []byte, params json.RawMessage, meta *[]byte) []byte {
 	p := bytes.TrimSpace(params)
 	if meta == nil || len(p) < 2 || p[0] != '{' {
 		return append(buf, params...)
@@ -616,7 +625,7 @@ func (c *conn) call(ctx context.Context, method string, params json.RawMessage) 
 	buf = strconv.AppendQuote(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
-		buf = appendWithMeta(buf, params, c.reqMeta.Load())
+		buf = AppendWithMeta(buf, params, c.reqMeta.Load())
 	}
 	err := c.write(append(buf, '}'))
 	c.writeMu.Unlock()

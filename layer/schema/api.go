@@ -76,10 +76,8 @@ func Load(cache *layer.Cache, in *layer.Input) (*Validator, error) {
 // *jsonvalue.SyntaxError when doc is not JSON or nests deeper than
 // MaxDepth, and a *layer.InputError for a $ref cycle met while validating.
 func (v *Validator) Validate(doc []byte) ([]result.Issue, error) {
-	if v.c.fast != nil {
-		if valid, sure := fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth); sure && valid {
-			return nil, nil
-		}
+	if issues, sure := v.c.fastIssues(doc, v.maxDepth); sure {
+		return issues, nil
 	}
 	val, err := jsonvalue.Decode(doc, v.maxDepth)
 	if err != nil {
@@ -104,6 +102,17 @@ func (v *Validator) Check(doc []byte, maxDepth int) (valid, sure bool) {
 		sure = false
 	}
 	return valid, sure
+}
+
+// Issues is the fast path with its issues: it reads doc, one JSON value,
+// once and returns the issues the schema layer reports for it (none for a
+// valid document), the same issues in the same order as the slow path's,
+// with sure false when the fast path cannot tell (as for Check). A
+// document Issues is sure about has no duplicate key, invalid UTF-8,
+// number out of range, nesting past maxDepth (jsonvalue.DefaultMaxDepth
+// when 0) or syntax error: the decoder would report nothing about it.
+func (v *Validator) Issues(doc []byte, maxDepth int) (issues []result.Issue, sure bool) {
+	return v.c.fastIssues(doc, maxDepth)
 }
 
 // Path says which path the schema takes: fast is true for the compiled

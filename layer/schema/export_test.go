@@ -24,6 +24,11 @@ func FastVerdict(v *Validator, doc []byte) (valid, sure bool) {
 	return fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth)
 }
 
+// FastIssues is the fast path's issues and whether it is sure of them.
+func FastIssues(v *Validator, doc []byte) ([]result.Issue, bool) {
+	return v.c.fastIssues(doc, v.maxDepth)
+}
+
 // SimpleMatch matches s against the compiled pattern with the fast path's
 // simple matcher; simple is false when the pattern does not get one.
 func SimpleMatch(re *regexp.Regexp, s string) (matched, simple bool) {

@@ -16,10 +16,12 @@ import (
 // compiler built (its $ref already resolved, its draft known) becomes a
 // node: the keywords it checks, specialised, with its subschemas as nodes.
 // A node answers one question about a document's bytes, without decoding
-// them into Go values: is this value valid? It answers yes only when it is
+// them into Go values: is this value valid? It answers only when it is
 // sure; on any doubt (a duplicate key, invalid UTF-8, a number over the
 // decoder's limits, malformed JSON, a $ref loop) it gives up, and the slow
-// path, which produces the issues, decides. A schema using a keyword the
+// path decides. For an invalid document, report mode (fastreport.go)
+// builds the validator's errors from the bytes, and the slow path's
+// reporter turns them into issues. A schema using a keyword the
 // nodes do not cover is not compiled at all: it takes the slow path for
 // every document, never an approximation.
 
@@ -36,8 +38,14 @@ const (
 
 // node is one compiled schema of the fast path.
 type node struct {
+	// sch is the schema the node was compiled from, which the fast path's
+	// issues name (nil for the additionalItems false of noItems).
+	sch    *jsonschema.Schema
 	always int8 // 1: the schema true, -1: false, 0: check the keywords
-	types  int  // allowed kinds, 0 when the schema has no type keyword
+	// noItems marks the node of additionalItems false: an item it meets
+	// is one error of the array's (additionalItems), not of the item.
+	noItems bool
+	types   int // allowed kinds, 0 when the schema has no type keyword
 	// consts are the canonical forms (see canon) of const and of every enum
 	// value: hasConst and hasEnum say which apply.
 	hasConst, hasEnum bool
@@ -177,6 +185,12 @@ type patProp struct {
 type depReq struct {
 	prop int // bit of the name
 	bits uint64
+	// name and names are the dependency's property and the names it
+	// requires, in the schema's order; dependent says it came from
+	// dependentRequired rather than dependencies.
+	name      string
+	names     []string
+	dependent bool
 }
 
 // depSch is a dependency on a schema: when the name is present, the object
@@ -252,7 +266,7 @@ func (fc *fastCompiler) node(s *jsonschema.Schema) *node {
 	if n, ok := fc.nodes[s]; ok {
 		return n
 	}
-	n := &node{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minLen: -1, maxLen: -1}
+	n := &node{sch: s, minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minLen: -1, maxLen: -1}
 	fc.nodes[s] = n
 	fc.count++
 	if fc.count > maxFastNodes || fc.why != "" {
@@ -369,7 +383,7 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 	for _, p := range slices.Sorted(mapKeys(s.Dependencies)) {
 		switch d := s.Dependencies[p].(type) {
 		case []string:
-			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(d)})
+			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(d), name: p, names: d})
 		case *jsonschema.Schema:
 			n.depSch = append(n.depSch, depSch{prop: name(p), n: fc.node(d)})
 		}
@@ -403,7 +417,7 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 			n.depSch = append(n.depSch, depSch{prop: name(p), n: fc.node(s.DependentSchemas[p])})
 		}
 		for _, p := range slices.Sorted(mapKeys(s.DependentRequired)) {
-			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(s.DependentRequired[p])})
+			n.depReq = append(n.depReq, depReq{prop: name(p), bits: bits(s.DependentRequired[p]), name: p, names: s.DependentRequired[p], dependent: true})
 		}
 	}
 	if len(n.names)+len(n.props)+len(reqNames) > 0 {
@@ -442,7 +456,7 @@ func (fc *fastCompiler) array(n *node, s *jsonschema.Schema) {
 		switch a := a.(type) {
 		case bool:
 			if !a {
-				return &node{always: -1}
+				return &node{always: -1, noItems: true}
 			}
 		case *jsonschema.Schema:
 			return fc.node(a)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
@@ -157,6 +159,13 @@ type scanner struct {
 	objs []skipObj
 	// escaped is whether the string skipString read last holds an escape.
 	escaped bool
+
+	// Report mode (fastreport.go): the errors of the schemas being
+	// checked, the instance location being read, and where in path the
+	// location starts (a property name is validated at its own root).
+	errs     []*jsonschema.ValidationError
+	path     []pathTok
+	pathBase int
 }
 
 // skipObj is an object being skipped: where its keys start in
@@ -457,22 +466,28 @@ func (s *scanner) numberCheck(n *node, t []byte, d decimal) bool {
 		return false
 	}
 	if m := n.multipleOf; m != nil {
-		if m.isInt && m.i > 0 && d.isInt() && d.sig <= 18 && d.exp <= 18-d.sig {
-			v := d.mant
-			for range d.exp {
-				v *= 10
-			}
-			return v%uint64(m.i) == 0
-		}
-		if !d.isInt() && m.isInt {
-			return false // a non-integer is no multiple of an integer
-		}
-		if rat == nil {
-			rat, _ = new(big.Rat).SetString(string(t))
-		}
-		return new(big.Rat).Quo(rat, m.rat).IsInt()
+		return multipleOf(m, t, d, rat)
 	}
 	return true
+}
+
+// multipleOf reports whether the number of text t, read as d (and as rat
+// when not nil), is a multiple of m.
+func multipleOf(m *bound, t []byte, d decimal, rat *big.Rat) bool {
+	if m.isInt && m.i > 0 && d.isInt() && d.sig <= 18 && d.exp <= 18-d.sig {
+		v := d.mant
+		for range d.exp {
+			v *= 10
+		}
+		return v%uint64(m.i) == 0
+	}
+	if !d.isInt() && m.isInt {
+		return false // a non-integer is no multiple of an integer
+	}
+	if rat == nil {
+		rat, _ = new(big.Rat).SetString(string(t))
+	}
+	return new(big.Rat).Quo(rat, m.rat).IsInt()
 }
 
 // stringCheck checks minLength, maxLength and pattern.

@@ -50,7 +50,7 @@ type finding struct {
 // reporter turns a *jsonschema.ValidationError tree into findings.
 type reporter struct {
 	c     *compiled // nil when the instance is a schema checked against a meta-schema
-	doc   any       // the instance
+	doc   instance  // the validated value
 	noun  string    // how messages name the instance: "the output"
 	found []finding
 	// budget is how many findings the reporter composes; past it, it only
@@ -64,7 +64,32 @@ type reporter struct {
 // against c (nil for a schema checked against its meta-schema), that
 // composes at most budget findings.
 func newReporter(c *compiled, doc any, budget int) *reporter {
+	return newReporterOn(c, decoded{doc}, budget)
+}
+
+// newReporterOn is newReporter over any instance: a decoded value, or the
+// bytes the fast path read (see rawDoc).
+func newReporterOn(c *compiled, doc instance, budget int) *reporter {
 	return &reporter{c: c, doc: doc, noun: defaultNoun, budget: max(budget, 0)}
+}
+
+// instance is the validated value as the reporter reads it: the location
+// of a path in it (which tokens index arrays) and the value at a path.
+// The slow path has it decoded (decoded); the fast path reads it from the
+// document's bytes (rawDoc), so that both compose the same messages.
+type instance interface {
+	location(tokens []string) string
+	value(tokens []string) any
+}
+
+// decoded is a decoded JSON value as an instance.
+type decoded struct{ v any }
+
+func (d decoded) location(tokens []string) string { return InstanceLocation(d.v, tokens) }
+
+func (d decoded) value(tokens []string) any {
+	v, _ := lookup(d.v, tokens)
+	return v
 }
 
 // defaultNoun is how messages name the validated value unless a caller of
@@ -119,7 +144,7 @@ type site struct {
 }
 
 func (r *reporter) at(tokens []string) site {
-	s := site{tokens: tokens, loc: InstanceLocation(r.doc, tokens)}
+	s := site{tokens: tokens, loc: r.doc.location(tokens)}
 	switch {
 	case len(tokens) == 0:
 		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to "+r.noun
@@ -137,8 +162,11 @@ func (r *reporter) at(tokens []string) site {
 
 // capital returns s with its first letter in upper case.
 func capital(s string) string {
-	if s == "" {
+	switch s {
+	case "":
 		return s
+	case defaultNoun:
+		return "The output"
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
@@ -146,10 +174,10 @@ func capital(s string) string {
 // clipLeft cuts a location to its last n characters, starting with "…"
 // when cut.
 func clipLeft(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	r := []rune(s)
 	return "…" + string(r[len(r)-n+1:])
 }
 
@@ -161,8 +189,7 @@ func (r *reporter) schema(url string) *jsonschema.Schema {
 }
 
 func (r *reporter) value(tokens []string) any {
-	v, _ := lookup(r.doc, tokens)
-	return v
+	return r.doc.value(tokens)
 }
 
 // add adds a finding and returns it, or counts it and returns nil when the
@@ -309,17 +336,17 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			full := name
 			name := result.Clip(name, maxName)
 			if f := r.add(s, result.MissingField, "required",
-				fmt.Sprintf("Missing required field '%s' %s", name, s.where),
-				fmt.Sprintf("is missing required field '%s'", name),
-				addFieldSuggestion(name, propertySchema(holder, name), s)); f != nil {
+				"Missing required field '"+name+"' "+s.where,
+				"is missing required field '"+name+"'",
+				addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, name)), s)); f != nil {
 				f.field = full
 			}
 		}
 	case *kind.Type:
 		want := strings.Join(k.Want, " or ")
 		if f := r.addf(s, result.InvalidType, "type",
-			fmt.Sprintf("has type %s, expected %s", k.Got, want),
-			fmt.Sprintf("Change %s to %s %s value", s.ref, article(want), want)); f != nil {
+			"has type "+k.Got+", expected "+want,
+			"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
 			f.expected, f.actual = want, k.Got
 		}
 	case *kind.Enum:
@@ -401,7 +428,7 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	case *kind.UniqueItems:
 		i, j := k.Duplicates[0], k.Duplicates[1]
 		ti, tj := appendToken(s.tokens, strconv.Itoa(i)), appendToken(s.tokens, strconv.Itoa(j))
-		li, lj := InstanceLocation(r.doc, ti), InstanceLocation(r.doc, tj)
+		li, lj := r.doc.location(ti), r.doc.location(tj)
 		r.addf(s, result.ConstraintViolation, "uniqueItems",
 			fmt.Sprintf("has duplicate items, but its items must be unique: %s and %s are both %s", li, lj, show(r.value(ti))),
 			fmt.Sprintf("Remove the duplicate item %s, or change it so that no two items are equal", lj))
@@ -634,7 +661,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	alts := make([]alt, len(e.Causes))
 	var open []int
 	for i, c := range e.Causes {
-		sub := newReporter(r.c, r.doc, r.budget-len(r.found))
+		sub := newReporterOn(r.c, r.doc, r.budget-len(r.found))
 		sub.noun = r.noun
 		sub.walk(c)
 		if sub.err != nil {
@@ -715,7 +742,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 			if slices.Equal(f.tokens, e.InstanceLocation) {
 				why = "it " + f.reason
 			} else {
-				why = InstanceLocation(r.doc, f.tokens) + " " + f.reason
+				why = r.doc.location(f.tokens) + " " + f.reason
 			}
 			if n := len(a.sub.found) + a.sub.skipped; n > 1 {
 				why += fmt.Sprintf(" (and %d more)", n-1)
@@ -854,8 +881,23 @@ func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
 }
 
 // addFieldSuggestion says how to add a missing field, with its type and
-// description when its schema gives them.
-func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
+// description when its schema gives them (see fieldInfo).
+func addFieldSuggestion(name string, f fieldDesc, s site) string {
+	field := "Add " + article(name) + " '" + name + "' field"
+	if f.types != "" {
+		field += " (" + f.types + ")"
+	}
+	if f.desc != "" {
+		return field + ": " + f.desc
+	}
+	return field + " " + s.into
+}
+
+// fieldDesc is what addFieldSuggestion says of a property's schema: its
+// description (or title), white space collapsed and cut, and its types.
+type fieldDesc struct{ desc, types string }
+
+func describeField(prop *jsonschema.Schema) fieldDesc {
 	desc, types := "", ""
 	for cur, i := prop, 0; cur != nil && i < 8; cur, i = cur.Ref, i+1 {
 		if desc == "" {
@@ -865,15 +907,22 @@ func addFieldSuggestion(name string, prop *jsonschema.Schema, s site) string {
 			types = strings.Join(cur.Types.ToStrings(), " or ")
 		}
 	}
-	desc = result.Clip(strings.Join(strings.Fields(desc), " "), 300)
-	field := fmt.Sprintf("Add %s '%s' field", article(name), name)
-	if types != "" {
-		field += " (" + types + ")"
+	return fieldDesc{desc: result.Clip(strings.Join(strings.Fields(desc), " "), 300), types: types}
+}
+
+// fieldInfo is describeField of prop, which a compiled schema keeps once
+// worked out: a missing field is the most common issue, and its
+// description the longest text of it.
+func (r *reporter) fieldInfo(prop *jsonschema.Schema) fieldDesc {
+	if r.c == nil || prop == nil {
+		return describeField(prop)
 	}
-	if desc != "" {
-		return field + ": " + desc
+	if f, ok := r.c.fields.Load(prop); ok {
+		return f.(fieldDesc)
 	}
-	return field + " " + s.into
+	f := describeField(prop)
+	r.c.fields.Store(prop, f)
+	return f
 }
 
 // numberBounds describes the numbers the holder accepts: "between 1 and 5",

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -116,6 +117,9 @@ type compiled struct {
 	docBytes int64
 	// stream holds what streams of this schema share (see Validator.Stream).
 	stream streamCache
+	// fields holds the fieldDesc of property schemas named by issues
+	// (see reporter.fieldInfo), by *jsonschema.Schema.
+	fields sync.Map
 }
 
 // load returns the compiled schema of in from cache, compiling it on a

@@ -1,0 +1,825 @@
+package schema
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/result"
+)
+
+// The fast path's issues. In report mode the scanner does not stop at the
+// first failed keyword: it reads the whole document once and builds, from
+// its bytes, the tree of *jsonschema.ValidationError that santhosh-tekuri's
+// validator would build for the decoded document (the same errors, kinds,
+// instance and schema locations, grouped the same way), and the reporter
+// of the slow path (issues.go) turns that tree into issues, reading values
+// from the bytes through rawDoc. Messages therefore come from one place.
+// Where the fast path cannot be sure (see fastscan.go), it gives up and the
+// slow path decides, as for a valid verdict.
+//
+// The rules of the tree follow santhosh-tekuri's validator.go: a failed
+// type, const, enum or format ends the checks of a schema; $ref wraps its
+// errors in a Reference; a schema with several errors groups them; allOf,
+// anyOf and oneOf wrap their branches' errors; the errors of then, else,
+// dependencies and dependentSchemas join their schema's; not, if and
+// contains only ask whether a value matches (the scanner's check).
+
+// pathTok is one token of the instance location being read in report
+// mode: an object key (its offsets in the document) or an array index.
+type pathTok struct {
+	start, end int // the key's bytes, when index < 0
+	index      int
+}
+
+// tokens returns the instance location being read, as santhosh-tekuri's
+// validator gives it: empty (not nil) at the root of a validation.
+func (s *scanner) tokens() []string {
+	toks := make([]string, 0, len(s.path)-s.pathBase)
+	for _, t := range s.path[s.pathBase:] {
+		if t.index >= 0 {
+			toks = append(toks, strconv.Itoa(t.index))
+		} else {
+			toks = append(toks, string(s.data[t.start:t.end]))
+		}
+	}
+	return toks
+}
+
+// newError is an error of kind k of n's schema at the value being read.
+func (s *scanner) newError(n *node, k jsonschema.ErrorKind) *jsonschema.ValidationError {
+	return &jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: k}
+}
+
+func (s *scanner) addError(n *node, k jsonschema.ErrorKind) {
+	s.errs = append(s.errs, s.newError(n, k))
+}
+
+// pop removes and returns the errors from start on.
+func (s *scanner) pop(start int) []*jsonschema.ValidationError {
+	out := slices.Clone(s.errs[start:])
+	clear(s.errs[start:])
+	s.errs = s.errs[:start]
+	return out
+}
+
+// causesOf is what a wrapper of e holds: a group's errors, or e.
+func causesOf(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if _, ok := e.ErrorKind.(*kind.Group); ok {
+		return e.Causes
+	}
+	return []*jsonschema.ValidationError{e}
+}
+
+// decodeAt decodes the value at data[i:end], for an error that quotes it.
+func (s *scanner) decodeAt(i, end int) (any, bool) {
+	v, err := jsonvalue.Decode(s.data[i:end], s.maxDepth)
+	if err != nil {
+		s.bail = true
+		return nil, false
+	}
+	return v, true
+}
+
+// fastReport validates doc against root in report mode and returns the
+// validator's error for it (nil when doc is valid), with sure false when
+// the fast path cannot decide.
+func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, sure bool) {
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	s := scannerPool.Get().(*scanner)
+	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
+	s.errs, s.path, s.pathBase = s.errs[:0], s.path[:0], 0
+	end, ok := s.rcheck(root, skipWS(doc, 0))
+	if !s.bail && skipWS(doc, end) != len(doc) {
+		s.bail = true
+	}
+	sure = !s.bail
+	if sure && !ok && len(s.errs) == 1 {
+		ve = &jsonschema.ValidationError{SchemaURL: root.sch.Location, ErrorKind: &kind.Schema{Location: root.sch.Location},
+			Causes: causesOf(s.errs[0])}
+	} else if sure && (!ok || len(s.errs) > 0) {
+		sure = false // cannot happen: a failed schema leaves one error
+	}
+	clear(s.errs)
+	s.data, s.errs, s.path = nil, s.errs[:0], s.path[:0]
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 {
+		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
+		scannerPool.Put(s)
+	}
+	return ve, sure
+}
+
+// fastIssues is the fast path's answer for doc: its issues (none when it
+// is valid), as the slow path gives them, or sure false when the slow path
+// must decide.
+func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, sure bool) {
+	if c.fast == nil {
+		return nil, false
+	}
+	// The verdict scan first: a valid document is read once by it, which
+	// costs less than report mode's bookkeeping (about a fifth less CPU on
+	// the corpus's large document); an invalid one is then read in report
+	// mode, after the verdict scan's prefix up to its first failed keyword.
+	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+		return nil, sure
+	}
+	// A panic of the report (a case it does not know) leaves the document
+	// to the slow path rather than failing it.
+	defer func() {
+		if p := recover(); p != nil {
+			issues, sure = nil, false
+		}
+	}()
+	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
+	if !sure || ve == nil {
+		return nil, sure
+	}
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	r := newReporterOn(c, &rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth}, MaxIssues)
+	r.walk(ve)
+	if r.err != nil {
+		return nil, false
+	}
+	return r.issues(), true
+}
+
+// rcheck is check in report mode: it validates the value at data[i]
+// against n, leaves the error of n's schema (one, grouped) on s.errs when
+// the value is invalid, and returns the offset after the value, which is
+// meaningful whenever s.bail is not set.
+func (s *scanner) rcheck(n *node, i int) (int, bool) {
+	if s.bail {
+		return 0, false
+	}
+	switch n.always {
+	case 1:
+		return s.skip(i)
+	case -1:
+		end, ok := s.skip(i)
+		if !ok {
+			return 0, false
+		}
+		s.addError(n, &kind.FalseSchema{})
+		return end, false
+	}
+	if i >= len(s.data) {
+		return s.fail()
+	}
+	start := len(s.errs)
+	end, done := s.rown(n, i)
+	if s.bail {
+		return 0, false
+	}
+	if !done && (n.not != nil || n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.ifN != nil) {
+		s.inPlace++
+		if s.inPlace > s.maxPlace {
+			return s.fail()
+		}
+		s.rapplicators(n, i)
+		s.inPlace--
+		if s.bail {
+			return 0, false
+		}
+	}
+	if len(s.errs)-start > 1 {
+		g := s.newError(n, &kind.Group{})
+		g.Causes = s.pop(start)
+		s.errs = append(s.errs, g)
+	}
+	return end, len(s.errs) == start
+}
+
+// rown checks n's type, const, enum, format, $ref and the keywords of the
+// value's type, in the validator's order; done is true when the validator
+// stops there (a failed type, const, enum or format, or a $ref before
+// 2019-09).
+func (s *scanner) rown(n *node, i int) (end int, done bool) {
+	c := s.data[i]
+	k, name := 0, ""
+	switch {
+	case c == '{':
+		k, name = kObject, "object"
+	case c == '[':
+		k, name = kArray, "array"
+	case c == '"':
+		k, name = kString, "string"
+	case c == 't' || c == 'f':
+		k, name = kBool, "boolean"
+	case c == 'n':
+		k, name = kNull, "null"
+	case c == '-' || isDigit(c):
+		k, name = kNumber, "number"
+	default:
+		s.fail()
+		return 0, true
+	}
+	var dec decimal
+	numEnd := 0
+	if k == kNumber {
+		var ok bool
+		if numEnd, ok = s.number(i); !ok {
+			return 0, true
+		}
+		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+			s.fail()
+			return 0, true
+		}
+	}
+	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
+		end, ok := s.skip(i)
+		if ok {
+			s.addError(n, &kind.Type{Got: name, Want: n.sch.Types.ToStrings()})
+		}
+		return end, true
+	}
+	if n.hasConst || n.hasEnum {
+		cs := len(s.canon)
+		end, ok := s.appendCanon(i)
+		if !ok {
+			s.canon = s.canon[:cs]
+			return 0, true
+		}
+		form := s.canon[cs:]
+		constOK := !n.hasConst || string(form) == n.constCanon
+		enumOK := true
+		if n.hasEnum {
+			_, enumOK = n.enum[string(form)]
+		}
+		s.canon = s.canon[:cs]
+		if !constOK || !enumOK {
+			v, ok := s.decodeAt(i, end)
+			if !ok {
+				return 0, true
+			}
+			if !constOK {
+				s.addError(n, &kind.Const{Got: v, Want: *n.sch.Const})
+			} else {
+				s.addError(n, &kind.Enum{Got: v, Want: n.sch.Enum.Values})
+			}
+			return end, true
+		}
+	}
+	if n.format != nil {
+		var v any
+		switch k {
+		case kString:
+			str, _, ok := s.str(i)
+			if !ok {
+				return 0, true
+			}
+			v = string(str)
+		case kNumber:
+			v = json.Number(s.data[i:numEnd])
+		case kBool:
+			v = s.data[i] == 't'
+		case kNull:
+			v = nil
+		default:
+			s.fail()
+			return 0, true
+		}
+		if err := n.format.Validate(v); err != nil {
+			end, ok := s.skip(i)
+			if ok {
+				s.addError(n, &kind.Format{Got: v, Want: n.format.Name, Err: err})
+			}
+			return end, true
+		}
+	}
+	if n.ref != nil {
+		s.inPlace++
+		if s.inPlace > s.maxPlace {
+			s.fail()
+			return 0, true
+		}
+		rs := len(s.errs)
+		end, ok := s.rcheck(n.ref, i)
+		s.inPlace--
+		if s.bail {
+			return 0, true
+		}
+		if !ok {
+			e := s.pop(rs)[0]
+			ref := s.newError(n, &kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
+			ref.Causes = causesOf(e)
+			s.errs = append(s.errs, ref)
+		}
+		if n.sch.DraftVersion < 2019 {
+			return end, true
+		}
+	}
+	switch k {
+	case kObject:
+		if n.obj {
+			return s.robject(n, i), false
+		}
+	case kArray:
+		if n.arr {
+			return s.rarray(n, i), false
+		}
+	case kString:
+		if n.str {
+			return s.rstring(n, i), false
+		}
+	case kNumber:
+		if n.num {
+			s.rnumber(n, s.data[i:numEnd], dec)
+		}
+		return numEnd, false
+	}
+	end, _ = s.skip(i)
+	return end, false
+}
+
+// rapplicators checks n's not, allOf, anyOf, oneOf and if in report mode.
+func (s *scanner) rapplicators(n *node, i int) {
+	if n.not != nil {
+		s.negated++
+		_, ok := s.check(n.not, i)
+		s.negated--
+		if s.bail {
+			return
+		}
+		if ok {
+			s.addError(n, &kind.Not{})
+		}
+	}
+	if n.allOf != nil {
+		as := len(s.errs)
+		for _, sub := range n.allOf {
+			if s.rcheck(sub, i); s.bail {
+				return
+			}
+		}
+		if len(s.errs) > as {
+			e := s.newError(n, &kind.AllOf{})
+			e.Causes = s.pop(as)
+			s.errs = append(s.errs, e)
+		}
+	}
+	if n.anyOf != nil {
+		matched := false
+		for _, sub := range n.anyOf {
+			if _, ok := s.check(sub, i); ok {
+				matched = true
+				break
+			}
+			if s.bail {
+				return
+			}
+		}
+		if !matched {
+			s.branchErrors(n, i, n.anyOf, &kind.AnyOf{})
+		}
+	}
+	if n.oneOf != nil {
+		first, second := -1, -1
+		s.negated++
+		for k, sub := range n.oneOf {
+			if _, ok := s.check(sub, i); ok {
+				if first >= 0 {
+					second = k
+					break
+				}
+				first = k
+			}
+			if s.bail {
+				break
+			}
+		}
+		s.negated--
+		switch {
+		case s.bail:
+			return
+		case second >= 0:
+			s.addError(n, &kind.OneOf{Subschemas: []int{first, second}})
+		case first < 0:
+			s.branchErrors(n, i, n.oneOf, &kind.OneOf{})
+		}
+	}
+	if n.ifN != nil {
+		s.negated++
+		_, ok := s.check(n.ifN, i)
+		s.negated--
+		if s.bail {
+			return
+		}
+		next := n.elseN
+		if ok {
+			next = n.thenN
+		}
+		if next != nil {
+			s.rcheck(next, i)
+		}
+	}
+}
+
+// branchErrors adds the error of an anyOf or oneOf none of whose branches
+// matched: each branch's errors, read again in report mode.
+func (s *scanner) branchErrors(n *node, i int, branches []*node, k jsonschema.ErrorKind) {
+	as := len(s.errs)
+	for _, sub := range branches {
+		if s.rcheck(sub, i); s.bail {
+			return
+		}
+	}
+	if len(s.errs)-as != len(branches) {
+		s.bail = true // a branch the check found invalid and the report not
+		return
+	}
+	e := s.newError(n, k)
+	e.Causes = s.pop(as)
+	s.errs = append(s.errs, e)
+}
+
+// robject checks the object keywords of n in report mode.
+func (s *scanner) robject(n *node, i int) int {
+	start := len(s.errs)
+	var present uint64
+	reqSeen := 0
+	var addl []string
+	var names []*jsonschema.ValidationError
+	objPath := len(s.path)
+	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else if n.keys != nil {
+			k, known = n.keys[string(key)]
+		}
+		if known && k.bit >= 0 {
+			present |= 1 << k.bit
+		}
+		if known && k.req {
+			reqSeen++
+		}
+		if n.propNames != nil {
+			// The name is validated on its own, at its own root.
+			base := s.pathBase
+			s.pathBase = len(s.path)
+			es := len(s.errs)
+			_, ok := s.rcheck(n.propNames, keyAt)
+			s.pathBase = base
+			if s.bail {
+				return 0, false
+			}
+			if !ok {
+				e := s.pop(es)[0]
+				names = append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
+					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
+			}
+		}
+		s.path = append(s.path, pathTok{start: keyAt + 1, end: keyAt + 1 + len(key), index: -1})
+		evaluated := false
+		end := 0
+		if known && k.n != nil {
+			evaluated = true
+			end, _ = s.rcheck(k.n, at)
+		}
+		for _, pp := range n.patProps {
+			if !s.bail && pp.re.Match(key) {
+				evaluated = true
+				end, _ = s.rcheck(pp.n, at)
+			}
+		}
+		if !evaluated && !s.bail {
+			switch {
+			case n.addlFalse:
+				addl = append(addl, string(key))
+				end, _ = s.skip(at)
+			case n.addl != nil:
+				end, _ = s.rcheck(n.addl, at)
+			default:
+				end, _ = s.skip(at)
+			}
+		}
+		s.path = s.path[:objPath]
+		return end, !s.bail
+	})
+	if !ok || s.bail {
+		s.path = s.path[:objPath]
+		s.bail = true
+		return 0
+	}
+	var pre []*jsonschema.ValidationError
+	if n.minProps >= 0 && count < n.minProps {
+		pre = append(pre, s.newError(n, &kind.MinProperties{Got: count, Want: n.minProps}))
+	}
+	if n.maxProps >= 0 && count > n.maxProps {
+		pre = append(pre, s.newError(n, &kind.MaxProperties{Got: count, Want: n.maxProps}))
+	}
+	if reqSeen != n.reqCount {
+		// Which of more than 64 required names are missing is not known.
+		s.bail = true
+		return 0
+	}
+	if missing := missingNames(n, present, n.sch.Required); missing != nil {
+		pre = append(pre, s.newError(n, &kind.Required{Missing: missing}))
+	}
+	var after []*jsonschema.ValidationError
+	for _, dr := range n.depReq {
+		if present&(1<<dr.prop) == 0 {
+			continue
+		}
+		if missing := missingNames(n, present, dr.names); missing != nil {
+			if dr.dependent {
+				after = append(after, s.newError(n, &kind.DependentRequired{Prop: dr.name, Missing: missing}))
+			} else {
+				pre = append(pre, s.newError(n, &kind.Dependency{Prop: dr.name, Missing: missing}))
+			}
+		}
+	}
+	if len(pre) > 0 {
+		s.errs = slices.Insert(s.errs, start, pre...)
+	}
+	if len(addl) > 0 {
+		s.addError(n, &kind.AdditionalProperties{Properties: addl})
+	}
+	s.errs = append(s.errs, names...)
+	for _, ds := range n.depSch {
+		if present&(1<<ds.prop) != 0 {
+			if s.rcheck(ds.n, i); s.bail {
+				return 0
+			}
+		}
+	}
+	s.errs = append(s.errs, after...)
+	return end
+}
+
+// missingNames returns the names of ps that the object lacks (by n's bits
+// of present names), or nil.
+func missingNames(n *node, present uint64, ps []string) []string {
+	var missing []string
+	for _, p := range ps {
+		if b, ok := n.names[p]; ok && present&(1<<b) == 0 {
+			missing = append(missing, p)
+		}
+	}
+	return missing
+}
+
+// rarray checks the array keywords of n in report mode.
+func (s *scanner) rarray(n *node, i int) int {
+	spanStart, canonStart := len(s.spans), len(s.canon)
+	end := s.rarrayItems(n, i, spanStart)
+	s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart]
+	return end
+}
+
+func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
+	start := len(s.errs)
+	var matched []int
+	dupI, dupJ := -1, -1
+	extra := 0
+	arrPath := len(s.path)
+	count, end, ok := s.elements(i, func(k, at int) (int, bool) {
+		if n.contains != nil {
+			s.negated++
+			_, ok := s.check(n.contains, at)
+			s.negated--
+			if s.bail {
+				return 0, false
+			}
+			if ok {
+				matched = append(matched, k)
+			}
+		}
+		if n.unique && dupI < 0 {
+			cs := len(s.canon)
+			if _, ok := s.appendCanon(at); !ok {
+				return 0, false
+			}
+			form := s.canon[cs:]
+			for j, sp := range s.spans[spanStart:] {
+				if string(s.canon[sp[0]:sp[1]]) == string(form) {
+					dupI, dupJ = j, k
+					break
+				}
+			}
+			if len(s.spans)-spanStart > 256 {
+				s.bail = true
+				return 0, false
+			}
+			s.spans = append(s.spans, [2]int{cs, len(s.canon)})
+		}
+		sub := n.rest
+		if k < len(n.prefix) {
+			sub = n.prefix[k]
+		}
+		s.path = append(s.path, pathTok{index: k})
+		var end int
+		switch {
+		case sub != nil && sub.noItems:
+			extra++
+			end, _ = s.skip(at)
+		case sub != nil:
+			end, _ = s.rcheck(sub, at)
+		default:
+			end, _ = s.skip(at)
+		}
+		s.path = s.path[:arrPath]
+		return end, !s.bail
+	})
+	if !ok || s.bail {
+		s.path = s.path[:arrPath]
+		s.bail = true
+		return 0
+	}
+	var pre []*jsonschema.ValidationError
+	if n.minItems >= 0 && count < n.minItems {
+		pre = append(pre, s.newError(n, &kind.MinItems{Got: count, Want: n.minItems}))
+	}
+	if n.maxItems >= 0 && count > n.maxItems {
+		pre = append(pre, s.newError(n, &kind.MaxItems{Got: count, Want: n.maxItems}))
+	}
+	if dupI >= 0 {
+		pre = append(pre, s.newError(n, &kind.UniqueItems{Duplicates: [2]int{dupI, dupJ}}))
+	}
+	if len(pre) > 0 {
+		s.errs = slices.Insert(s.errs, start, pre...)
+	}
+	if extra > 0 {
+		s.addError(n, &kind.AdditionalItems{Count: extra})
+	}
+	if n.contains != nil {
+		if n.minContains >= 0 {
+			if len(matched) < n.minContains {
+				s.addError(n, &kind.MinContains{Got: matched, Want: n.minContains})
+			}
+		} else if len(matched) == 0 {
+			s.addError(n, &kind.Contains{})
+		}
+		if n.maxContains >= 0 && len(matched) > n.maxContains {
+			s.addError(n, &kind.MaxContains{Got: matched, Want: n.maxContains})
+		}
+	}
+	return end
+}
+
+// rstring checks minLength, maxLength and pattern in report mode.
+func (s *scanner) rstring(n *node, i int) int {
+	str, end, ok := s.str(i)
+	if !ok {
+		return 0
+	}
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCount(str)
+		if n.minLen >= 0 && l < n.minLen {
+			s.addError(n, &kind.MinLength{Got: l, Want: n.minLen})
+		}
+		if n.maxLen >= 0 && l > n.maxLen {
+			s.addError(n, &kind.MaxLength{Got: l, Want: n.maxLen})
+		}
+	}
+	if n.pattern != nil {
+		match := false
+		if n.simple != nil {
+			match = n.simple.match(str)
+		} else {
+			match = n.pattern.Match(str)
+		}
+		if !match {
+			s.addError(n, &kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
+		}
+	}
+	return end
+}
+
+// rnumber checks the numeric keywords in report mode.
+func (s *scanner) rnumber(n *node, t []byte, d decimal) {
+	var rat *big.Rat
+	num := func() *big.Rat {
+		if rat == nil {
+			rat, _ = new(big.Rat).SetString(string(t))
+		}
+		return rat
+	}
+	cmp := func(b *bound) int {
+		if f, ok := d.float(); ok && b.short {
+			switch {
+			case f < b.f:
+				return -1
+			case f > b.f:
+				return 1
+			}
+			return 0
+		}
+		return num().Cmp(b.rat)
+	}
+	if n.minimum != nil && cmp(n.minimum) < 0 {
+		s.addError(n, &kind.Minimum{Got: num(), Want: n.minimum.rat})
+	}
+	if n.maximum != nil && cmp(n.maximum) > 0 {
+		s.addError(n, &kind.Maximum{Got: num(), Want: n.maximum.rat})
+	}
+	if n.exMin != nil && cmp(n.exMin) <= 0 {
+		s.addError(n, &kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+	}
+	if n.exMax != nil && cmp(n.exMax) >= 0 {
+		s.addError(n, &kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+	}
+	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
+		s.addError(n, &kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+	}
+}
+
+// rawDoc is a document's bytes as an instance of the reporter: the fast
+// path's issues read the values they quote from it. An array on a path
+// asked about is indexed once; an object's members are read until the key
+// (the fast path answers only for documents without duplicate keys).
+type rawDoc struct {
+	data     []byte
+	root     int
+	maxDepth int
+	arrays   map[int][]int // offsets of an array's elements, by the array's
+}
+
+// child returns the offset of the value at tok in the container at off,
+// or -1.
+func (d *rawDoc) child(off int, tok string) int {
+	sc := &scanner{data: d.data, maxDepth: 1 << 30}
+	switch d.data[off] {
+	case '[':
+		elems, ok := d.arrays[off]
+		if !ok {
+			sc.elements(off, func(_, at int) (int, bool) {
+				elems = append(elems, at)
+				return sc.skip(at)
+			})
+			if d.arrays == nil {
+				d.arrays = map[int][]int{}
+			}
+			d.arrays[off] = elems
+		}
+		n, err := strconv.Atoi(tok)
+		if err != nil || n < 0 || n >= len(elems) {
+			return -1
+		}
+		return elems[n]
+	case '{':
+		found := -1
+		sc.members(off, func(_ int, key []byte, at int) (int, bool) {
+			if string(key) == tok {
+				found = at
+				return 0, false
+			}
+			return sc.skip(at)
+		})
+		return found
+	}
+	return -1
+}
+
+// resolve returns the offset of the value at tokens (-1 when there is
+// none; only when value is true) and which tokens index arrays, as
+// location.Instance finds them.
+func (d *rawDoc) resolve(tokens []string, value bool) (int, []bool) {
+	arrays := make([]bool, len(tokens))
+	off := d.root
+	for i, tok := range tokens {
+		if off < 0 || off >= len(d.data) {
+			off = -1
+			break
+		}
+		arrays[i] = d.data[off] == '['
+		if i < len(tokens)-1 || value {
+			off = d.child(off, tok)
+		}
+	}
+	return off, arrays
+}
+
+func (d *rawDoc) location(tokens []string) string {
+	_, arrays := d.resolve(tokens, false)
+	return location.Path(tokens, func(i int) bool { return arrays[i] })
+}
+
+func (d *rawDoc) value(tokens []string) any {
+	off, _ := d.resolve(tokens, true)
+	if off < 0 {
+		return nil
+	}
+	sc := &scanner{data: d.data, maxDepth: 1 << 30}
+	end, ok := sc.skip(off)
+	if !ok {
+		return nil
+	}
+	v, err := jsonvalue.Decode(d.data[off:end], d.maxDepth)
+	if err != nil {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,60 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/layer/schema"
+)
+
+// BenchmarkFastPath compares, on the bench corpus, the fast path's verdict
+// alone (Check, which stops at the first failed keyword) with its issues
+// (Issues, which reads the whole document once in report mode), for valid
+// and invalid documents.
+func BenchmarkFastPath(b *testing.B) {
+	c := sharedtest.LoadBenchCorpus(b)
+	large, err := schema.Compile(c.Large.Schema, schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	small := make([]*schema.Validator, len(c.Cases))
+	for i, tc := range c.Cases {
+		if small[i], err = schema.Compile(tc.Schema, schema.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(issues bool)
+	}{
+		{"large/valid", func(issues bool) { one(b, large, c.Large.Valid, issues) }},
+		{"large/invalid", func(issues bool) { one(b, large, c.Large.Invalid, issues) }},
+		{"small/valid", func(issues bool) {
+			for i, tc := range c.Cases {
+				one(b, small[i], tc.Valid, issues)
+			}
+		}},
+		{"small/invalid", func(issues bool) {
+			for i, tc := range c.Cases {
+				one(b, small[i], tc.Invalid, issues)
+			}
+		}},
+	} {
+		for _, mode := range []string{"check", "issues"} {
+			b.Run(tc.name+"/"+mode, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					tc.run(mode == "issues")
+				}
+			})
+		}
+	}
+}
+
+func one(b *testing.B, v *schema.Validator, doc string, issues bool) {
+	if issues {
+		v.Issues([]byte(doc), 0)
+	} else {
+		v.Check([]byte(doc), 0)
+	}
+}

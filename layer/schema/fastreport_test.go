@@ -1,0 +1,252 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/layer/schema"
+	"github.com/agentjudge/judge/result"
+)
+
+// fastMatchesSlow compares the fast path's issues of doc with the slow path's
+// (the reference) wherever the fast path is sure, and returns what the fast
+// path answered: sure, and valid when it found no issue. It also counts
+// whether the fast path's verdict alone (Check, which answers only
+// "valid") decides the document, which is how the fast path stood before it
+// reported issues.
+func fastMatchesSlow(t testing.TB, v *schema.Validator, name string, doc []byte) (sure, valid, verdictOnly bool) {
+	t.Helper()
+	fast, sure := schema.FastIssues(v, doc)
+	fv, fsure := schema.FastVerdict(v, doc)
+	verdictOnly = fsure && fv
+	slow, err := schema.SlowValidate(v, doc)
+	if !sure {
+		return false, false, verdictOnly
+	}
+	if err != nil {
+		t.Errorf("%s: the fast path answered %d issues for a document the slow path refuses: %v", name, len(fast), err)
+		return sure, len(fast) == 0, verdictOnly
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("%s: document %.300q:\nfast path: %s\nslow path: %s", name, doc, showIssues(fast), showIssues(slow))
+	}
+	if fsure && fv != (len(fast) == 0) {
+		t.Errorf("%s: the fast path's verdict is valid = %v, its issues %d", name, fv, len(fast))
+	}
+	return sure, len(fast) == 0, verdictOnly
+}
+
+func showIssues(issues []result.Issue) string {
+	b, _ := json.MarshalIndent(issues, "", "  ")
+	return string(b)
+}
+
+// tally counts the documents the fast path answers by itself.
+type tally struct {
+	total, valid, invalid, before int
+}
+
+func (c *tally) add(sure, valid, before bool) {
+	c.total++
+	switch {
+	case sure && valid:
+		c.valid++
+	case sure:
+		c.invalid++
+	}
+	if before {
+		c.before++
+	}
+}
+
+// TestFastIssuesSuite runs every required test of the JSON Schema Test
+// Suite (draft-07 and 2020-12) on both paths: wherever the fast path is
+// sure, its issues must be the slow path's, byte for byte and in order. It
+// also requires the fast path to answer most invalid documents itself.
+func TestFastIssuesSuite(t *testing.T) {
+	t.Parallel()
+	suiteDir := sharedtest.Dir(t, "json-schema-test-suite")
+	remotes := map[string]json.RawMessage{}
+	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
+		remotes[uri] = data
+	}
+	var c tally
+	invalid := 0
+	for _, d := range sharedtest.SuiteDrafts {
+		for _, file := range sharedtest.SuiteFiles(t, suiteDir, d) {
+			for _, g := range sharedtest.ReadSuiteFile(t, file, d) {
+				v, err := schema.Compile(g.Schema, schema.Options{Schemas: remotes})
+				if err != nil {
+					t.Errorf("%s / %s: Compile: %v", filepath.Base(file), g.Description, err)
+					continue
+				}
+				for _, tc := range g.Tests {
+					name := d.Dir + "/" + filepath.Base(file) + " / " + g.Description + " / " + tc.Description
+					sure, valid, before := fastMatchesSlow(t, v, name, tc.Data)
+					if sure && valid != tc.Valid {
+						t.Errorf("%s: fast path valid = %v, suite %v", name, valid, tc.Valid)
+					}
+					if !tc.Valid {
+						invalid++
+					}
+					c.add(sure, valid, before)
+				}
+			}
+		}
+	}
+	t.Logf("suite: %d tests; the fast path answers %d by itself (%d valid, %d invalid with their issues), %d before it reported issues (valid only); %d tests are invalid",
+		c.total, c.valid+c.invalid, c.valid, c.invalid, c.before, invalid)
+	if c.invalid*2 < invalid {
+		t.Errorf("the fast path answers only %d of the suite's %d invalid documents", c.invalid, invalid)
+	}
+}
+
+// TestFastIssuesBenchCorpus compares both paths on every document of the
+// bench corpus, and requires the fast path to answer each one itself.
+func TestFastIssuesBenchCorpus(t *testing.T) {
+	t.Parallel()
+	corpus := sharedtest.LoadBenchCorpus(t)
+	var c tally
+	check := func(name string, sch json.RawMessage, doc string, want bool) {
+		v, err := schema.Compile(sch, schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sure, valid, before := fastMatchesSlow(t, v, name, []byte(doc))
+		if !sure {
+			t.Errorf("%s: the fast path did not answer", name)
+		} else if valid != want {
+			t.Errorf("%s: fast path valid = %v, want %v", name, valid, want)
+		}
+		c.add(sure, valid, before)
+	}
+	for _, tc := range corpus.Cases {
+		check(tc.Name+"/valid", tc.Schema, tc.Valid, true)
+		check(tc.Name+"/invalid", tc.Schema, tc.Invalid, false)
+	}
+	check("large/valid", corpus.Large.Schema, corpus.Large.Valid, true)
+	check("large/invalid", corpus.Large.Schema, corpus.Large.Invalid, false)
+	t.Logf("bench corpus: %d documents; the fast path answers %d by itself (%d valid, %d invalid), %d before it reported issues",
+		c.total, c.valid+c.invalid, c.valid, c.invalid, c.before)
+}
+
+// FuzzFastIssues mutates documents of the JSON Schema Test Suite and of
+// the bench corpus (the fuzzer picks the schema by number) and compares
+// the fast path's issues with the slow path's wherever the fast path is
+// sure.
+func FuzzFastIssues(f *testing.F) {
+	var vs []*schema.Validator
+	corpus := sharedtest.LoadBenchCorpus(f)
+	for _, tc := range corpus.Cases {
+		v, err := schema.Compile(tc.Schema, schema.Options{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint(len(vs)), []byte(tc.Valid))
+		f.Add(uint(len(vs)), []byte(tc.Invalid))
+		vs = append(vs, v)
+	}
+	suiteDir := sharedtest.Dir(f, "json-schema-test-suite")
+	remotes := map[string]json.RawMessage{}
+	for uri, data := range sharedtest.SuiteRemotes(f, suiteDir) {
+		remotes[uri] = data
+	}
+	for _, d := range sharedtest.SuiteDrafts {
+		for _, file := range sharedtest.SuiteFiles(f, suiteDir, d) {
+			for _, g := range sharedtest.ReadSuiteFile(f, file, d) {
+				v, err := schema.Compile(g.Schema, schema.Options{Schemas: remotes})
+				if err != nil {
+					continue
+				}
+				if fast, _, _ := v.Path(); !fast {
+					continue
+				}
+				for _, tc := range g.Tests {
+					f.Add(uint(len(vs)), []byte(tc.Data))
+				}
+				vs = append(vs, v)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint, doc []byte) {
+		k := which % uint(len(vs))
+		fastMatchesSlow(t, vs[k], "schema "+itoa(k), doc)
+	})
+}
+
+func itoa(k uint) string {
+	b, _ := json.Marshal(k)
+	return string(b)
+}
+
+// TestFastIssuesEdges compares both paths where the fast path's tree must
+// follow the reference closely: more errors than MaxIssues (the budget
+// keeps the first in the reference's order), alternatives, names, counts
+// and quoted values; and checks where it must give up.
+func TestFastIssuesEdges(t *testing.T) {
+	t.Parallel()
+	many := func(n int, item string) string {
+		b := []byte("[")
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, item...)
+		}
+		return string(append(b, ']'))
+	}
+	var req, obj []byte
+	req, obj = append(req, `{"required": [`...), append(obj, '{')
+	for i := range 70 {
+		if i > 0 {
+			req, obj = append(req, ','), append(obj, ',')
+		}
+		req = append(req, `"k`+itoa(uint(i))+`"`...)
+		if i < 69 {
+			obj = append(obj, `"k`+itoa(uint(i))+`": 1`...)
+		}
+	}
+	req, obj = append(req, "]}"...), append(obj, '}')
+	for _, tc := range []struct {
+		name, schema, doc string
+		sure              bool
+	}{
+		{"over the budget", `{"items": {"type": "string"}}`, many(1200, "1"), true},
+		{"over the budget in objects", `{"items": {"properties": {"a": {"type": "string"}, "b": {"maximum": 1}}}}`, many(300, `{"a": 1, "b": 2}`), true},
+		{"anyOf, one left", `{"anyOf": [{"type": "string"}, {"type": "object", "required": ["a"]}]}`, `{"b": 1}`, true},
+		{"anyOf by type", `{"anyOf": [{"type": "string"}, {"type": "integer"}]}`, `true`, true},
+		{"oneOf twice", `{"oneOf": [{"type": "integer"}, {"minimum": 1}]}`, `3`, true},
+		{"oneOf none", `{"oneOf": [{"title": "Cat", "properties": {"kind": {"const": "cat"}}, "required": ["meow"]}, {"title": "Dog", "required": ["bark"]}]}`, `{"kind": "cat"}`, true},
+		{"not", `{"not": {"type": "string"}}`, `"x"`, true},
+		{"propertyNames", `{"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}}`, `{"Bad": 1, "good": 2, "ok": 3}`, true},
+		{"additionalProperties", `{"properties": {"email": {}}, "additionalProperties": false}`, `{"emial": 1, "zzz": [1, {"a": 2}]}`, true},
+		{"uniqueItems", `{"uniqueItems": true}`, `[1, 2, {"a": [1]}, 2, {"a": [1.0]}, 1]`, true},
+		{"additionalItems", `{"items": [{}, {}], "additionalItems": false}`, `[1, 2, 3, 4]`, true},
+		{"contains", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"type": "string"}, "minContains": 2, "maxItems": 2}`, `[1, "a", 2]`, true},
+		{"dependencies", `{"dependencies": {"card": ["cvv", "zip"], "x": {"required": ["y"]}}}`, `{"card": 1, "x": 2}`, true},
+		{"dependentRequired", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "dependentRequired": {"card": ["cvv"]}, "dependentSchemas": {"x": {"maxProperties": 1}}}`, `{"card": 1, "x": 2}`, true},
+		{"ref and siblings", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"p": {"type": "integer", "minimum": 5}}, "properties": {"a": {"$ref": "#/$defs/p", "maximum": 3}}}`, `{"a": 4}`, true},
+		{"if then else", `{"if": {"properties": {"a": {"const": 1}}}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}`, `{"a": 1}`, true},
+		{"numbers", `{"items": {"multipleOf": 0.01, "exclusiveMaximum": 1e2, "minimum": -1}}`, `[0.075, 100, 1e2, -1.5, 12345678901234567890]`, true},
+		{"strings", `{"items": {"minLength": 2, "maxLength": 3, "pattern": "^a", "format": "email"}}`, `["", "bcde", "a\u00e9\u00e9", "ab"]`, true},
+		{"false schema", `{"properties": {"a": false}, "items": false}`, `{"a": {"deep": [1]}}`, true},
+		{"more than 64 required, some missing", string(req), string(obj), false},
+		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		sure, valid, _ := fastMatchesSlow(t, v, tc.name, []byte(tc.doc))
+		if sure != tc.sure {
+			t.Errorf("%s: the fast path sure = %v, want %v", tc.name, sure, tc.sure)
+		}
+		if sure && valid {
+			t.Errorf("%s: the fast path found the document valid", tc.name)
+		}
+	}
+}
