@@ -126,6 +126,28 @@ func WithSelfCheck(sc *result.SelfCheck) Option {
 // never ran is not a verdict, so no result is returned with it.
 var ErrBusy = errors.New("the engine was running its maximum number of layers")
 
+// BusyError is the error Validate returns when the layer named Layer found
+// no free slot within Wait (see [ErrBusy], which it wraps): the output was
+// not checked. A front end words its answer from the fields.
+type BusyError struct {
+	Layer string        // the layer that could not start
+	Wait  time.Duration // how long it waited for a slot: the layer deadline
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("judge: %s", e.Reason())
+}
+
+// Reason says what happened without the package's prefix: "the schema
+// layer could not start within 5s: the engine was running its maximum
+// number of layers".
+func (e *BusyError) Reason() string {
+	return fmt.Sprintf("the %s layer could not start within %v: %v", e.Layer, e.Wait, ErrBusy)
+}
+
+// Unwrap returns ErrBusy.
+func (e *BusyError) Unwrap() error { return ErrBusy }
+
 // errBusy is ErrBusy, by its former name inside the package.
 var errBusy = ErrBusy
 
@@ -311,7 +333,7 @@ func (e *Engine) Types() []string {
 }
 
 // Validate checks req and returns its result. It returns a *RequestError
-// when req is malformed, an error wrapping ErrBusy when a layer could not
+// when req is malformed, a *BusyError (wrapping ErrBusy) when a layer could not
 // start for want of a free slot, and ctx.Err() when ctx ends first;
 // findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
@@ -323,6 +345,13 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	if err != nil {
 		return nil, err
 	}
+	return e.check(ctx, req, in, notes, start)
+}
+
+// check runs the layers req needs over in, the layers' input, and builds
+// the result with notes (how the output was read) before the layers'
+// findings. Validate and Prepared.Validate share it.
+func (e *Engine) check(ctx context.Context, req *Request, in *layer.Input, notes []result.Issue, start time.Time) (*result.ValidationResult, error) {
 	b := result.NewBuilder().SelfCheck(e.selfCheck).Add(notes...)
 
 	run, outcomes, err := e.plan(req, in)
@@ -342,7 +371,7 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	}
 	for _, o := range ran {
 		if o.busy {
-			return nil, fmt.Errorf("judge: the %s layer could not start within %v: %w", o.Name, timeout, ErrBusy)
+			return nil, &BusyError{Layer: o.Name, Wait: timeout}
 		}
 	}
 	for _, o := range ran {
@@ -395,15 +424,41 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 	if len(req.Output) == 0 {
 		return nil, nil, &RequestError{Field: "output", Msg: "the request has no output", Err: ErrNoOutput}
 	}
-	in := &layer.Input{
-		Criteria:       req.AcceptanceCriteria,
-		TrustedSources: req.TrustedSources,
-		Sources:        e.resolveSources(req),
-		Options:        layer.Options{AssertFormat: req.Options.AssertFormat, Quality: req.Options.Quality},
+	in := &layer.Input{}
+	notes, err := e.readOutput(req, in)
+	if err != nil {
+		return nil, nil, err
 	}
+	if err := e.sharedInput(req, in); err != nil {
+		return nil, nil, err
+	}
+	return in, notes, nil
+}
+
+// sharedInput sets what of in does not depend on the output: criteria,
+// sources, options, context and schemas. Engine.Prepare makes it once for
+// many outputs.
+func (e *Engine) sharedInput(req *Request, in *layer.Input) error {
+	in.Criteria = req.AcceptanceCriteria
+	in.TrustedSources = req.TrustedSources
+	in.Sources = e.resolveSources(req)
+	in.Options = layer.Options{AssertFormat: req.Options.AssertFormat, Quality: req.Options.Quality}
+	if len(req.Context) > 0 {
+		var err error
+		if in.Context, err = decodeField("context", req.Context, e.maxDepth); err != nil {
+			return err
+		}
+	}
+	return e.schemaInput(req, in)
+}
+
+// readOutput decodes req.Output into in.Output (and in.Text for a string),
+// reading JSON inside a string as the output mode says, and returns the
+// notes the reading produced.
+func (e *Engine) readOutput(req *Request, in *layer.Input) ([]result.Issue, error) {
 	out, dups, err := jsonvalue.DecodeDuplicates(req.Output, e.maxDepth)
 	if err != nil {
-		return nil, nil, &RequestError{Field: "output", Msg: err.Error(), Err: err}
+		return nil, &RequestError{Field: "output", Msg: err.Error(), Err: err}
 	}
 	if s, ok := out.(string); ok {
 		in.Text = s
@@ -415,7 +470,7 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 			var note *result.Issue
 			var inner []result.Issue
 			if out, note, inner, err = parseOutputString(s, e.maxDepth); err != nil {
-				return nil, nil, &RequestError{Field: "output", Msg: "the JSON in the output string: " + err.Error(), Err: err}
+				return nil, &RequestError{Field: "output", Msg: "the JSON in the output string: " + err.Error(), Err: err}
 			}
 			if note != nil {
 				notes = append(notes, *note)
@@ -424,18 +479,10 @@ func (e *Engine) input(req *Request) (*layer.Input, []result.Issue, error) {
 		}
 	case OutputValue:
 	default:
-		return nil, nil, &RequestError{Field: "options.output_mode", Msg: fmt.Sprintf("output_mode %q is not %q or %q", req.Options.OutputMode, OutputAuto, OutputValue)}
+		return nil, &RequestError{Field: "options.output_mode", Msg: fmt.Sprintf("output_mode %q is not %q or %q", req.Options.OutputMode, OutputAuto, OutputValue)}
 	}
 	in.Output = out
-	if len(req.Context) > 0 {
-		if in.Context, err = decodeField("context", req.Context, e.maxDepth); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := e.schemaInput(req, in); err != nil {
-		return nil, nil, err
-	}
-	return in, notes, nil
+	return notes, nil
 }
 
 // schemaInput decodes the request's schemas, each once per distinct
@@ -770,7 +817,7 @@ func outcome(l *layer.Layer, order int, pass *layer.Pass, err error, timeout tim
 	}
 	o.Findings = layer.Findings{Confidence: 0, Issues: []result.Issue{{
 		Severity: result.Info, Type: result.LayerFailed, Location: "root", Message: msg,
-		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline (judge validate --timeout, judge serve --timeout)",
+		Suggestion: "Retry the request; if it persists, simplify the input, or raise the layer deadline",
 		Rule:       "engine.layer_failed",
 	}}, PromptTokens: spent.PromptTokens, CompletionTokens: spent.CompletionTokens}
 	return o

@@ -377,6 +377,10 @@ func TestConcurrentRunsBounded(t *testing.T) {
 	if !errors.Is(err, judge.ErrBusy) || second != nil || !strings.Contains(err.Error(), "stuck layer could not start") {
 		t.Fatalf("second request got a slot the abandoned run still holds: %+v, %v", second, err)
 	}
+	var be *judge.BusyError
+	if !errors.As(err, &be) || be.Layer != "stuck" || be.Wait != 30*time.Millisecond {
+		t.Errorf("the busy error does not name the layer and its wait: %#v", err)
+	}
 	close(release)
 	// Close returns once every worker has ended, the abandoned run's after
 	// its layer returned and gave its slot back; Validate still runs after.

@@ -92,7 +92,7 @@ func TestSourceDir(t *testing.T) {
 	req := &judge.Request{Output: json.RawMessage(cveSummary), TrustedSources: []string{nvdURL, "https://example.test/advisory-9"}}
 	for range 2 { // the second request reuses the index
 		r := validate(t, e, req)
-		checkExample3(t, r, [4]string{"source_missing", "trusted_sources[1]", "Trusted source 'https://example.test/advisory-9' is not among the sources given", "Give the source inline in sources, or put it in the directory given to --sources / --source"})
+		checkExample3(t, r, [4]string{"source_missing", "trusted_sources[1]", "Trusted source 'https://example.test/advisory-9' is not among the sources given", "Give the source inline in sources, or put it in the directory of sources judge reads"})
 	}
 	// Without the directory, every trusted source is missing.
 	r := validate(t, mustEngine(t), &judge.Request{Output: json.RawMessage(cveSummary), TrustedSources: []string{nvdURL}})

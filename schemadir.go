@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -87,6 +88,22 @@ func LoadSchemaDir(dir string) (map[string]any, error) {
 		schemas[f.URI] = f.Doc
 	}
 	return schemas, nil
+}
+
+// WithSchemaDir reads the schemas under dir once, when the Engine is made
+// (see [ReadSchemaDir]), as documents every request's $ref may name, keyed
+// by URI as [WithSchemas] takes them; a request's own schemas take
+// precedence. A directory that cannot be read, or a file in it that is
+// not a schema judge can read, fails New.
+func WithSchemaDir(dir string) Option {
+	return func(e *Engine) error {
+		schemas, err := LoadSchemaDir(dir)
+		if err != nil {
+			return fmt.Errorf("judge: %w", err)
+		}
+		maps.Copy(e.schemas, schemas)
+		return nil
+	}
 }
 
 func schemaID(doc any) string {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentjudge/judge/result"
 )
 
 // AddressError is a connection refused before it was made: the resolved
@@ -127,9 +129,19 @@ func expandURL(tmpl string, env func(string) (string, bool), args map[string]any
 	return out.String(), err
 }
 
-// runAPI runs an api tool through the http_client primitive.
-func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) (*Result, error) {
-	cfg := rn.tool.Config
+// apiRequest is the HTTP request an api tool's config makes of a call's
+// arguments.
+type apiRequest struct {
+	method string
+	u      *url.URL
+	hdr    http.Header
+	body   []byte // nil for none
+}
+
+// buildAPIRequest fills the api tool's config with args: the URL template and
+// its query, the headers and the body (the arguments as JSON for a POST,
+// PUT or PATCH without one). Variables come from the runner's environment.
+func (r *Runner) buildAPIRequest(cfg map[string]any, args map[string]any) (apiRequest, error) {
 	method := strings.ToUpper(str(cfg["method"]))
 	tmpl := str(cfg["url_template"])
 	if tmpl == "" {
@@ -137,18 +149,18 @@ func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) 
 	}
 	raw, err := expandURL(tmpl, r.cfg.getenv, args)
 	if err != nil {
-		return nil, fmt.Errorf("config.url_template: %w", err)
+		return apiRequest{}, fmt.Errorf("config.url_template: %w", err)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("config.url_template does not give an absolute http(s) URL once filled")
+		return apiRequest{}, fmt.Errorf("config.url_template does not give an absolute http(s) URL once filled")
 	}
 	if q := asMap(cfg["query"]); len(q) > 0 {
 		vals := u.Query()
 		for k, v := range q {
 			s, err := expand(paramText(v), r.cfg.getenv, paramLookup(args), nil)
 			if err != nil {
-				return nil, fmt.Errorf("config.query.%s: %w", k, err)
+				return apiRequest{}, fmt.Errorf("config.query.%s: %w", k, err)
 			}
 			vals.Set(k, s)
 		}
@@ -158,10 +170,10 @@ func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) 
 	for k, v := range asMap(cfg["headers"]) {
 		s, err := expand(paramText(v), r.cfg.getenv, paramLookup(args), nil)
 		if err != nil {
-			return nil, fmt.Errorf("config.headers.%s: %w", k, err)
+			return apiRequest{}, fmt.Errorf("config.headers.%s: %w", k, err)
 		}
 		if strings.ContainsAny(s, "\r\n\x00") {
-			return nil, fmt.Errorf("config.headers.%s: the value holds a line break", k)
+			return apiRequest{}, fmt.Errorf("config.headers.%s: the value holds a line break", k)
 		}
 		hdr.Set(k, s)
 	}
@@ -169,14 +181,14 @@ func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) 
 	if b, ok := cfg["body"]; ok && b != nil {
 		v, err := fillBody(b, r.cfg.getenv, args, 0)
 		if err != nil {
-			return nil, fmt.Errorf("config.body: %w", err)
+			return apiRequest{}, fmt.Errorf("config.body: %w", err)
 		}
 		if body, err = json.Marshal(v); err != nil {
-			return nil, err
+			return apiRequest{}, err
 		}
 	} else if method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
 		if body, err = json.Marshal(args); err != nil {
-			return nil, err
+			return apiRequest{}, err
 		}
 	}
 	if body != nil && hdr.Get("Content-Type") == "" {
@@ -185,6 +197,17 @@ func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) 
 	if hdr.Get("Accept") == "" {
 		hdr.Set("Accept", "application/json")
 	}
+	return apiRequest{method: method, u: u, hdr: hdr, body: body}, nil
+}
+
+// runAPI runs an api tool through the http_client primitive.
+func (r *Runner) runAPI(ctx context.Context, rn *runnable, args map[string]any) (*Result, error) {
+	cfg := rn.tool.Config
+	ar, err := r.buildAPIRequest(cfg, args)
+	if err != nil {
+		return nil, err
+	}
+	method, u, hdr, body := ar.method, ar.u, ar.hdr, ar.body
 	timeout := toolTimeout(cfg, nil, r.cfg.limits.Timeout)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -256,7 +279,7 @@ func (r *Runner) httpAnswer(res *Result, rn *runnable, data []byte) {
 		res.Value = res.Text
 		if rn.path != nil && !res.IsError {
 			res.IsError = true
-			res.Text = "the answer is not JSON, so response_transform " + rn.path.src + " cannot be applied: " + clip(res.Text, 200)
+			res.Text = "the answer is not JSON, so response_transform " + rn.path.src + " cannot be applied: " + result.Clip(res.Text, 200)
 			res.Value = res.Text
 		}
 		if res.Truncated {
@@ -272,13 +295,6 @@ func (r *Runner) httpAnswer(res *Result, rn *runnable, data []byte) {
 			res.Text = string(b)
 		}
 	}
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // retryAfter reads a Retry-After header: seconds or an HTTP date.

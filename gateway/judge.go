@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/manifest"
-	"github.com/agentjudge/judge/server/api"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolscan"
 )
@@ -48,7 +47,7 @@ func (g *Gateway) ExposeJudge(engine *judge.Engine) {
 		Description: "Check a tool call's arguments with judge before making it: give tool and arguments (and tools, definitions to check against; absent means this gateway's tools). Answers the verdict, the normalized arguments and repair feedback.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"tool":{"type":"string"},"arguments":{"type":"object"},"session_id":{"type":"string"},"tools":{"description":"MCP tool definitions, OpenAI functions, or a tools/list answer"}},"required":["tool"]}`),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var in api.CallCheckRequest
+		var in toolcall.CheckRequest
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 			return errorResult(fmt.Errorf("arguments: %w", err)), nil
 		}

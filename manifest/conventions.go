@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentjudge/judge/internal/spell"
 )
 
 // RegistryFile is the file at the top of a tools root where a registry
@@ -229,18 +231,25 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 	if types == nil || types.kind == kindNull {
 		return c, nil
 	}
+	c.Types, err = parseTypes(types, bad)
+	return c, err
+}
+
+// parseTypes reads types, the registry's declared types: each a mapping of
+// base, executor and requires. bad words an error at a node.
+func parseTypes(types *node, bad func(n *node, format string, args ...any) error) (map[string]TypeDecl, error) {
 	if types.kind != kindMap {
-		return c, bad(types, "types must be a mapping of type name to {base, executor, requires}, not %s", types.describe())
+		return nil, bad(types, "types must be a mapping of type name to {base, executor, requires}, not %s", types.describe())
 	}
-	c.Types = map[string]TypeDecl{}
+	out := map[string]TypeDecl{}
 	bases := declBases()
 	for _, name := range types.keys {
 		n := types.fields[name]
 		if ToolType(name).Valid() {
-			return c, bad(n, "type %q is one of the eight built-in types and cannot be redeclared", name)
+			return nil, bad(n, "type %q is one of the eight built-in types and cannot be redeclared", name)
 		}
 		if n.kind != kindMap {
-			return c, bad(n, "type %q must be a mapping with base (one of %s), not %s", name, strings.Join(bases, ", "), n.describe())
+			return nil, bad(n, "type %q must be a mapping with base (one of %s), not %s", name, strings.Join(bases, ", "), n.describe())
 		}
 		var d TypeDecl
 		for _, k := range n.keys {
@@ -249,36 +258,36 @@ func ParseConventions(name string, src []byte) (Conventions, error) {
 			case "base":
 				s, _ := v.str()
 				if !slices.Contains(bases, s) {
-					return c, bad(v, "base of type %q must be one of %s", name, strings.Join(bases, ", "))
+					return nil, bad(v, "base of type %q must be one of %s", name, strings.Join(bases, ", "))
 				}
 				d.Base = ToolType(s)
 			case "executor":
 				s, _ := v.str()
 				if !slices.Contains([]string{ExecRequired, ExecNone, ExecOptional}, s) {
-					return c, bad(v, "executor of type %q must be required, none or optional", name)
+					return nil, bad(v, "executor of type %q must be required, none or optional", name)
 				}
 				d.Executor = s
 			case "requires":
 				if v.kind != kindSeq {
-					return c, bad(v, "requires of type %q must be a list of config keys", name)
+					return nil, bad(v, "requires of type %q must be a list of config keys", name)
 				}
 				for _, it := range v.items {
 					s, ok := it.str()
 					if !ok || s == "" {
-						return c, bad(it, "each entry of requires must be a config key")
+						return nil, bad(it, "each entry of requires must be a config key")
 					}
 					d.Requires = append(d.Requires, s)
 				}
 			default:
-				return c, bad(v, "unknown key %q in type %q; the keys are base, executor and requires", k, name)
+				return nil, bad(v, "unknown key %q in type %q; the keys are base, executor and requires", k, name)
 			}
 		}
 		if d.Base == "" {
-			return c, bad(n, "type %q has no base; give base: one of %s", name, strings.Join(bases, ", "))
+			return nil, bad(n, "type %q has no base; give base: one of %s", name, strings.Join(bases, ", "))
 		}
-		c.Types[name] = d
+		out[name] = d
 	}
-	return c, nil
+	return out, nil
 }
 
 // declBases are the base kinds a declared type may take.
@@ -524,10 +533,10 @@ func (r *Registry) closestIDs(ref string) []string {
 		}
 	}
 	for _, id := range r.allIDs() {
-		if d := editDistance(strings.ToLower(ref), strings.ToLower(id), 4); d < 4 {
+		if d := spell.Distance(strings.ToLower(ref), strings.ToLower(id), 4); d < 4 {
 			add(id, d)
-		} else if path.Base(id) == base || editDistance(base, path.Base(id), 3) < 3 {
-			add(id, 4+editDistance(base, path.Base(id), 3))
+		} else if path.Base(id) == base || spell.Distance(base, path.Base(id), 3) < 3 {
+			add(id, 4+spell.Distance(base, path.Base(id), 3))
 		}
 	}
 	sort.Slice(cs, func(a, b int) bool {

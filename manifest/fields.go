@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentjudge/judge/internal/spell"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -268,39 +269,9 @@ func (t *Tool) warnUnknown(report reportFunc, known []string, what string, path 
 func closest(s string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(s), k, bestD); d < bestD {
+		if d := spell.Distance(strings.ToLower(s), k, bestD); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit when it
-// is at least limit.
-func editDistance(a, b string, limit int) int {
-	if len(a) > 64 || len(b) > 64 {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
 }

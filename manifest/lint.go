@@ -407,6 +407,34 @@ func (t *Tool) fieldName(name string) string {
 
 // universal is layer 1: the fields every tool has, and its executor rule.
 func (c *checker) universal() {
+	c.checkID()
+	c.checkType()
+	switch {
+	case c.Version == "" && c.Type != Knowledge:
+		c.version()
+	case c.Version != "" && !semverPattern.MatchString(c.Version):
+		c.report(result.Error, result.ConstraintViolation, "manifest.version", c.fieldPos("version"),
+			"Write a semantic version MAJOR.MINOR.PATCH, such as \"1.0.0\"",
+			"Version '%s' is not a semantic version (MAJOR.MINOR.PATCH)", result.Clip(c.Version, 60))
+	}
+	if strings.TrimSpace(c.Description) == "" {
+		c.report(result.Error, result.MissingField, "manifest.description", c.fieldPos("description"),
+			"Add "+c.fieldName("description")+": one sentence saying what the tool does",
+			"Required field '%s' is missing or empty", c.fieldName("description"))
+	}
+	if callable(c.Tool) || c.kind == Directive {
+		if f, ok := descriptionFinding(c.ID, c.Description, c.Guidance); ok {
+			c.report(result.Warning, result.ReadabilityIssue, f.rule, c.fieldPos("description"), f.sugg, "%s", f.msg)
+		}
+	}
+	c.checkExecutorRule()
+	if c.doc != nil && c.Form != FormMarkdown && c.Form != FormMCP {
+		c.checkUnknown(topFields, "a tool manifest")
+	}
+}
+
+// checkID checks tool_id: present, well formed, and defined once.
+func (c *checker) checkID() {
 	switch {
 	case c.ID == "":
 		c.report(result.Error, result.MissingField, "manifest.tool_id", c.fieldPos("tool_id"),
@@ -434,6 +462,11 @@ func (c *checker) universal() {
 			"Rename one of the tools, or remove the stale copy",
 			"tool_id '%s' is also defined in %s", c.ID, strings.Join(others, ", "))
 	}
+}
+
+// checkType checks tool_type: present, and one of the built-in types or
+// a type the registry declares.
+func (c *checker) checkType() {
 	switch {
 	case c.Type == "" && c.idFromPath:
 		c.report(result.Info, result.NotChecked, "manifest.tool_type", c.startPos(),
@@ -455,24 +488,11 @@ func (c *checker) universal() {
 			"tool_type '%s' is neither one of %s nor declared by the registry, so only the universal fields, the executor chain and the parameters were checked",
 			result.Clip(string(c.Type), 60), typeList())
 	}
-	switch {
-	case c.Version == "" && c.Type != Knowledge:
-		c.version()
-	case c.Version != "" && !semverPattern.MatchString(c.Version):
-		c.report(result.Error, result.ConstraintViolation, "manifest.version", c.fieldPos("version"),
-			"Write a semantic version MAJOR.MINOR.PATCH, such as \"1.0.0\"",
-			"Version '%s' is not a semantic version (MAJOR.MINOR.PATCH)", result.Clip(c.Version, 60))
-	}
-	if strings.TrimSpace(c.Description) == "" {
-		c.report(result.Error, result.MissingField, "manifest.description", c.fieldPos("description"),
-			"Add "+c.fieldName("description")+": one sentence saying what the tool does",
-			"Required field '%s' is missing or empty", c.fieldName("description"))
-	}
-	if callable(c.Tool) || c.kind == Directive {
-		if f, ok := descriptionFinding(c.ID, c.Description, c.Guidance); ok {
-			c.report(result.Warning, result.ReadabilityIssue, f.rule, c.fieldPos("description"), f.sugg, "%s", f.msg)
-		}
-	}
+}
+
+// checkExecutorRule checks that the tool has an executor exactly when its
+// type, built in or declared, wants one.
+func (c *checker) checkExecutorRule() {
 	decl, declared := c.reg.conv.decl(c.Type)
 	switch {
 	case declared && decl.Executor == ExecOptional:
@@ -504,9 +524,6 @@ func (c *checker) universal() {
 				"Add executor: the tool_id of "+wantExecutor(c.kind)+" that runs it",
 				"Tool type '%s' requires an executor, and none is given", c.Type)
 		}
-	}
-	if c.doc != nil && c.Form != FormMarkdown && c.Form != FormMCP {
-		c.checkUnknown(topFields, "a tool manifest")
 	}
 }
 

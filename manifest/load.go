@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"testing/fstest"
 
 	"github.com/agentjudge/judge/result"
 )
@@ -107,7 +106,7 @@ func LoadFilesWith(ctx context.Context, conv Conventions, files []File) (*Regist
 	if len(files) > MaxFiles {
 		return nil, &LoadError{Path: "manifests", Msg: fmt.Sprintf("%d files are more than the limit of %d", len(files), MaxFiles)}
 	}
-	m := fstest.MapFS{}
+	m := map[string][]byte{}
 	for i, f := range files {
 		p := strings.TrimPrefix(f.Path, "./")
 		if !fs.ValidPath(p) || p == "." {
@@ -120,9 +119,9 @@ func LoadFilesWith(ctx context.Context, conv Conventions, files []File) (*Regist
 		if len(f.Content) > MaxFileBytes {
 			return nil, &LoadError{Path: fmt.Sprintf("manifests[%d].content", i), Msg: fmt.Sprintf("the content is larger than %d bytes", MaxFileBytes)}
 		}
-		m[p] = &fstest.MapFile{Data: []byte(f.Content), Mode: 0o644}
+		m[p] = []byte(f.Content)
 	}
-	return load(ctx, []root{{name: "", fsys: m}}, conv)
+	return load(ctx, []root{{name: "", fsys: newMemFS(m)}}, conv)
 }
 
 func errText(err error) string {

@@ -33,18 +33,7 @@ func (t *Tool) readParameters() {
 		is, schemaField = cs, "config_schema"
 	}
 	if is != nil && is.kind != kindNull {
-		if is.kind != kindMap {
-			t.report(result.Error, result.InvalidType, "manifest.type", is.pos, "Write "+schemaField+" as a JSON Schema object",
-				"Field '%s' must be a JSON Schema mapping, not %s", schemaField, is.describe())
-		} else {
-			t.schema, _ = is.toAny().(map[string]any)
-			t.schemaBase = []pathElem{schemaField}
-		}
-		if ps != nil && ps.kind != kindNull {
-			t.report(result.Warning, result.ConstraintViolation, "manifest.parameters_and_schema", t.keyPosOf("parameters"),
-				"Keep one of the two: move the parameters into input_schema, or drop input_schema",
-				"Both 'parameters' and 'input_schema' are given; input_schema is used and parameters are ignored")
-		}
+		t.readInputSchema(is, ps, schemaField)
 		return
 	}
 	if ps == nil || ps.kind == kindNull {
@@ -65,14 +54,12 @@ func (t *Tool) readParameters() {
 			continue
 		}
 		t.checkUnknown(paramFields, "a parameter", "parameters", i)
-		p := Parameter{}
 		name, ok := t.stringField("parameters", i, "name")
 		if !ok || name == "" {
 			t.report(result.Error, result.MissingField, "manifest.parameter_name", pn.pos, "Add a name: to the parameter",
 				"Parameter %d has no name", i)
 			continue
 		}
-		p.Name = name
 		if j, dup := seen[name]; dup {
 			t.report(result.Error, result.DuplicateID, "manifest.parameter_duplicate", t.posOf("parameters", i, "name"),
 				"Rename or remove one of the two parameters",
@@ -80,94 +67,7 @@ func (t *Tool) readParameters() {
 			continue
 		}
 		seen[name] = i
-		prop := map[string]any{}
-		if typ, ok := t.stringField("parameters", i, "type"); ok {
-			p.Type = typ
-			if !slices.Contains(paramTypes, typ) {
-				t.report(result.Error, result.ConstraintViolation, "manifest.parameter_type", t.posOf("parameters", i, "type"),
-					"Use one of: "+strings.Join(paramTypes, ", "),
-					"Parameter '%s' has type '%s', not one of %s", name, typ, strings.Join(paramTypes, ", "))
-			}
-			if slices.Contains(paramTypes, typ) {
-				prop["type"] = typ
-			}
-		} else {
-			t.report(result.Error, result.MissingField, "manifest.parameter_type", pn.pos,
-				"Add a type: string, number, integer, boolean, array or object", "Parameter '%s' has no type", name)
-		}
-		if rn := pn.field("required"); rn != nil {
-			b, isBool := rn.value.(bool)
-			if !isBool || rn.kind != kindScalar {
-				t.report(result.Error, result.InvalidType, "manifest.type", rn.pos, "Write required: true or required: false",
-					"Field 'parameters[%d].required' must be a boolean, not %s", i, rn.describe())
-			}
-			p.Required = b
-		}
-		if d, ok := t.stringField("parameters", i, "description"); ok {
-			p.Description = d
-			prop["description"] = d
-		}
-		if en := pn.field("enum"); en != nil {
-			if en.kind != kindSeq || len(en.items) == 0 {
-				t.report(result.Error, result.InvalidType, "manifest.type", en.pos, "Write enum as a non-empty list of allowed values",
-					"Field 'parameters[%d].enum' must be a non-empty list, not %s", i, en.describe())
-			} else {
-				p.Enum, _ = en.toAny().([]any)
-				prop["enum"] = p.Enum
-			}
-		}
-		if dn := pn.field("default"); dn != nil {
-			p.Default = dn.toAny()
-			prop["default"] = p.Default
-		}
-		for _, k := range []string{"minimum", "maximum"} {
-			n := pn.field(k)
-			if n == nil {
-				continue
-			}
-			f, ok := n.number()
-			if !ok {
-				t.report(result.Error, result.InvalidType, "manifest.type", n.pos, "Write "+k+" as a number",
-					"Field 'parameters[%d].%s' must be a number, not %s", i, k, n.describe())
-				continue
-			}
-			if k == "minimum" {
-				p.Minimum = &f
-			} else {
-				p.Maximum = &f
-			}
-			prop[k] = f
-		}
-		if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
-			t.report(result.Error, result.ConstraintViolation, "manifest.parameter_range", t.posOf("parameters", i, "maximum"),
-				"Swap the bounds, or correct one of them",
-				"Parameter '%s' has minimum %v above its maximum %v, so no value is valid", name, *p.Minimum, *p.Maximum)
-		}
-		if pat, ok := t.stringField("parameters", i, "pattern"); ok {
-			p.Pattern = pat
-			prop["pattern"] = pat
-		}
-		if f, ok := t.stringField("parameters", i, "format"); ok {
-			prop["format"] = f
-		}
-		if it := pn.field("items"); it != nil {
-			p.Items = it.toAny()
-			prop["items"] = p.Items
-		}
-		if s, ok := t.stringField("parameters", i, "intent"); ok && strings.TrimSpace(s) != "" {
-			p.Intent = s
-			prop[KeyIntent] = s
-		}
-		if an := pn.field("anti_patterns"); an != nil && an.kind != kindNull {
-			list, _ := an.toAny().([]any)
-			if an.kind != kindSeq || len(stringList(list)) != len(list) {
-				t.report(result.Error, result.InvalidType, "manifest.type", an.pos, "Write anti_patterns as a list of strings, each a value or use to avoid",
-					"Field 'parameters[%d].anti_patterns' must be a list of non-empty strings, not %s", i, an.describe())
-			} else {
-				p.AntiPatterns = stringList(list)
-				prop[KeyAntiPatterns] = list
-			}
-		}
+		p, prop := t.readParameter(i, pn, name)
 		t.Parameters = append(t.Parameters, p)
 		props[name] = prop
 		if p.Required {
@@ -179,6 +79,119 @@ func (t *Tool) readParameters() {
 		t.schema["required"] = required
 	}
 	t.fromParams = true
+}
+
+// readInputSchema reads is, the tool's JSON Schema given as schemaField
+// (input_schema or config_schema); ps, parameters given beside it, are
+// ignored, with a warning.
+func (t *Tool) readInputSchema(is, ps *node, schemaField string) {
+	if is.kind != kindMap {
+		t.report(result.Error, result.InvalidType, "manifest.type", is.pos, "Write "+schemaField+" as a JSON Schema object",
+			"Field '%s' must be a JSON Schema mapping, not %s", schemaField, is.describe())
+	} else {
+		t.schema, _ = is.toAny().(map[string]any)
+		t.schemaBase = []pathElem{schemaField}
+	}
+	if ps != nil && ps.kind != kindNull {
+		t.report(result.Warning, result.ConstraintViolation, "manifest.parameters_and_schema", t.keyPosOf("parameters"),
+			"Keep one of the two: move the parameters into input_schema, or drop input_schema",
+			"Both 'parameters' and 'input_schema' are given; input_schema is used and parameters are ignored")
+	}
+}
+
+// readParameter reads parameters[i], pn, named name: the Parameter and its
+// property in the tool's JSON Schema. Each field of the wrong kind is
+// reported and left out.
+func (t *Tool) readParameter(i int, pn *node, name string) (Parameter, map[string]any) {
+	p, prop := Parameter{Name: name}, map[string]any{}
+	if typ, ok := t.stringField("parameters", i, "type"); ok {
+		p.Type = typ
+		if !slices.Contains(paramTypes, typ) {
+			t.report(result.Error, result.ConstraintViolation, "manifest.parameter_type", t.posOf("parameters", i, "type"),
+				"Use one of: "+strings.Join(paramTypes, ", "),
+				"Parameter '%s' has type '%s', not one of %s", name, typ, strings.Join(paramTypes, ", "))
+		}
+		if slices.Contains(paramTypes, typ) {
+			prop["type"] = typ
+		}
+	} else {
+		t.report(result.Error, result.MissingField, "manifest.parameter_type", pn.pos,
+			"Add a type: string, number, integer, boolean, array or object", "Parameter '%s' has no type", name)
+	}
+	if rn := pn.field("required"); rn != nil {
+		b, isBool := rn.value.(bool)
+		if !isBool || rn.kind != kindScalar {
+			t.report(result.Error, result.InvalidType, "manifest.type", rn.pos, "Write required: true or required: false",
+				"Field 'parameters[%d].required' must be a boolean, not %s", i, rn.describe())
+		}
+		p.Required = b
+	}
+	if d, ok := t.stringField("parameters", i, "description"); ok {
+		p.Description = d
+		prop["description"] = d
+	}
+	if en := pn.field("enum"); en != nil {
+		if en.kind != kindSeq || len(en.items) == 0 {
+			t.report(result.Error, result.InvalidType, "manifest.type", en.pos, "Write enum as a non-empty list of allowed values",
+				"Field 'parameters[%d].enum' must be a non-empty list, not %s", i, en.describe())
+		} else {
+			p.Enum, _ = en.toAny().([]any)
+			prop["enum"] = p.Enum
+		}
+	}
+	if dn := pn.field("default"); dn != nil {
+		p.Default = dn.toAny()
+		prop["default"] = p.Default
+	}
+	for _, k := range []string{"minimum", "maximum"} {
+		n := pn.field(k)
+		if n == nil {
+			continue
+		}
+		f, ok := n.number()
+		if !ok {
+			t.report(result.Error, result.InvalidType, "manifest.type", n.pos, "Write "+k+" as a number",
+				"Field 'parameters[%d].%s' must be a number, not %s", i, k, n.describe())
+			continue
+		}
+		if k == "minimum" {
+			p.Minimum = &f
+		} else {
+			p.Maximum = &f
+		}
+		prop[k] = f
+	}
+	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
+		t.report(result.Error, result.ConstraintViolation, "manifest.parameter_range", t.posOf("parameters", i, "maximum"),
+			"Swap the bounds, or correct one of them",
+			"Parameter '%s' has minimum %v above its maximum %v, so no value is valid", name, *p.Minimum, *p.Maximum)
+	}
+	if pat, ok := t.stringField("parameters", i, "pattern"); ok {
+		p.Pattern = pat
+		prop["pattern"] = pat
+	}
+	if f, ok := t.stringField("parameters", i, "format"); ok {
+		prop["format"] = f
+	}
+	if it := pn.field("items"); it != nil {
+		p.Items = it.toAny()
+		prop["items"] = p.Items
+	}
+	if s, ok := t.stringField("parameters", i, "intent"); ok && strings.TrimSpace(s) != "" {
+		p.Intent = s
+		prop[KeyIntent] = s
+	}
+	if an := pn.field("anti_patterns"); an != nil && an.kind != kindNull {
+		list, _ := an.toAny().([]any)
+		if an.kind != kindSeq || len(stringList(list)) != len(list) {
+			t.report(result.Error, result.InvalidType, "manifest.type", an.pos, "Write anti_patterns as a list of strings, each a value or use to avoid",
+				"Field 'parameters[%d].anti_patterns' must be a list of non-empty strings, not %s", i, an.describe())
+		} else {
+			p.AntiPatterns = stringList(list)
+			prop[KeyAntiPatterns] = list
+		}
+	}
+	return p, prop
 }
 
 // schemaPos maps a JSON Pointer's tokens into the tool's schema to a

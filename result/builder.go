@@ -487,8 +487,13 @@ func shorter(s string, n int) bool {
 	return utf8.RuneCountInString(s) < n
 }
 
+// ClipText is [Clip] of s with each run of white space made one space: for
+// quoting a sentence or a passage of a text in a message.
+func ClipText(s string, n int) string { return Clip(strings.Join(strings.Fields(s), " "), n) }
+
 // Clip returns s cut to at most n characters; a cut text ends at a word
-// boundary with "…".
+// boundary with "…". It is the one clip of the module: messages, prompts
+// and reports all cut text with it.
 func Clip(s string, n int) string {
 	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/internal/spell"
 	"github.com/agentjudge/judge/layer/criteria"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
@@ -40,6 +42,18 @@ type Call struct {
 	// restricts them; with a session they are kept, so that an escalate
 	// verdict can name the wider set to show (see [Progress.Show]).
 	ShownTools []string `json:"shown_tools,omitempty"`
+}
+
+// CheckRequest is a call with the tool definitions to check it against:
+// the body of the HTTP API's POST /v1/calls/check and the arguments of the
+// gateway's check_call tool, here so that both front ends decode one type
+// without knowing each other.
+type CheckRequest struct {
+	Call
+	// Tools are the tool definitions (MCP tools, OpenAI functions, or a
+	// tools/list answer; see [ParseDefinitions]); absent means the front
+	// end's own tools.
+	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
 // CallError is a call that cannot be checked at all: its arguments are not
@@ -398,8 +412,8 @@ func (r compiledRule) check(ctx context.Context, tool string, args map[string]an
 	if r.when != nil {
 		ok, err := r.when.Eval(ctx, vars)
 		if err != nil {
-			var se *criteria.StoppedError
-			if !errors.As(err, &se) && strings.HasPrefix(err.Error(), "no such key") {
+			var mk *criteria.MissingKeyError
+			if errors.As(err, &mk) {
 				// The condition reads a parameter the call does
 				// not have: it does not hold, and the rule does
 				// not apply.
@@ -581,20 +595,10 @@ func jsonType(v any) string {
 	return "unknown"
 }
 
-// locationOf writes a parameter name as a location: the name itself when it
-// is an identifier, else ["name"].
-func locationOf(k string) string {
-	for i, r := range k {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			b, _ := json.Marshal(k)
-			return "[" + string(b) + "]"
-		}
-	}
-	if k == "" {
-		return `[""]`
-	}
-	return k
-}
+// locationOf writes a parameter name as a location, in the one notation of
+// internal/location: the name itself when it is an identifier, else
+// ["name"].
+func locationOf(k string) string { return location.Path([]string{k}, nil) }
 
 func quoteList(ss []string, sep string) string {
 	q := make([]string, len(ss))
@@ -627,7 +631,7 @@ func closestNames(name string, names []string, n int) []string {
 	ln := strings.ToLower(name)
 	for _, s := range names {
 		ls := strings.ToLower(s)
-		d := levenshtein(ln, ls, 64)
+		d := spell.Distance(ln, ls, spell.MaxLen)
 		limit := max(2, min(len(ln), len(ls))/3)
 		switch {
 		case d <= limit:
@@ -647,31 +651,6 @@ func closestNames(name string, names []string, n int) []string {
 		out = append(out, c.s)
 	}
 	return out
-}
-
-// levenshtein is the edit distance of a and b in bytes, or limit+1 when
-// either is longer than limit characters.
-func levenshtein(a, b string, limit int) int {
-	if len(a) > limit || len(b) > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // sessionError is the error of a session store: a *CallError for a session

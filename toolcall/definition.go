@@ -368,55 +368,8 @@ func definitionOf(v any, where string) (Definition, *DefinitionError) {
 // readExtensions reads the judge fields of a definition.
 func readExtensions(obj map[string]any, d *Definition) *DefinitionError {
 	if r, ok := obj["rules"]; ok && r != nil {
-		list, ok := r.([]any)
-		if !ok {
-			return &DefinitionError{Path: "rules", Msg: "rules must be a list of {id, expression, message, fieldPath?, when?}"}
-		}
-		if len(list) > MaxRules {
-			return &DefinitionError{Path: "rules", Msg: fmt.Sprintf("%d rules, more than the limit of %d", len(list), MaxRules)}
-		}
-		ids := map[string]bool{}
-		for i, it := range list {
-			path := fmt.Sprintf("rules[%d]", i)
-			ro, ok := it.(map[string]any)
-			if !ok {
-				return &DefinitionError{Path: path, Msg: "a rule must be an object {id, expression, message, fieldPath?, when?}"}
-			}
-			var rule Rule
-			for k, val := range ro {
-				s, ok := val.(string)
-				if !ok {
-					return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("%s must be a string", k)}
-				}
-				switch k {
-				case "id":
-					rule.ID = s
-				case "expression":
-					rule.Expression = s
-				case "message":
-					rule.Message = s
-				case "fieldPath":
-					rule.FieldPath = s
-				case "when":
-					rule.When = s
-				case "suggestion":
-					rule.Suggestion = s
-				default:
-					return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("unknown field %q of a rule (known: id, expression, message, fieldPath, when, suggestion)", k)}
-				}
-			}
-			switch {
-			case rule.ID == "":
-				return &DefinitionError{Path: path + ".id", Msg: "a rule needs an id"}
-			case ids[rule.ID]:
-				return &DefinitionError{Path: path + ".id", Msg: fmt.Sprintf("rule id %q is used twice", rule.ID)}
-			case strings.TrimSpace(rule.Expression) == "":
-				return &DefinitionError{Path: path + ".expression", Msg: "a rule needs an expression"}
-			case strings.TrimSpace(rule.Message) == "":
-				return &DefinitionError{Path: path + ".message", Msg: "a rule needs a message"}
-			}
-			ids[rule.ID] = true
-			d.Rules = append(d.Rules, rule)
+		if err := readRules(r, d); err != nil {
+			return err
 		}
 	}
 	if a, ok := obj["allow_unknown_parameters"]; ok {
@@ -427,35 +380,8 @@ func readExtensions(obj map[string]any, d *Definition) *DefinitionError {
 		d.AllowUnknown = b
 	}
 	if a, ok := obj["applies_when"]; ok && a != nil {
-		m, ok := a.(map[string]any)
-		if !ok {
-			return &DefinitionError{Path: "applies_when", Msg: `applies_when must map parameters to {field: [values]}, e.g. {"limit": {"action": ["by_time_span"]}}`}
-		}
-		d.AppliesWhen = map[string]map[string][]string{}
-		for param, sel := range m {
-			path := "applies_when." + param
-			sm, ok := sel.(map[string]any)
-			if !ok || len(sm) != 1 {
-				return &DefinitionError{Path: path, Msg: `a scope is one {field: [values]}, e.g. {"action": ["by_time_span"]}`}
-			}
-			for field, vals := range sm {
-				list, ok := vals.([]any)
-				if !ok || len(list) == 0 {
-					return &DefinitionError{Path: path + "." + field, Msg: "the values must be a non-empty list of strings"}
-				}
-				var ss []string
-				for _, x := range list {
-					s, ok := x.(string)
-					if !ok {
-						return &DefinitionError{Path: path + "." + field, Msg: "the values must be strings"}
-					}
-					ss = append(ss, s)
-				}
-				if field == param {
-					return &DefinitionError{Path: path, Msg: "a parameter cannot be scoped by itself"}
-				}
-				d.AppliesWhen[param] = map[string][]string{field: ss}
-			}
+		if err := readAppliesWhen(a, d); err != nil {
+			return err
 		}
 	}
 	for _, g := range []struct {
@@ -492,6 +418,89 @@ func readExtensions(obj map[string]any, d *Definition) *DefinitionError {
 			if !slices.Contains(d.NextTools, s) {
 				d.NextTools = append(d.NextTools, s)
 			}
+		}
+	}
+	return nil
+}
+
+// readRules reads r, the definition's rules: a list of {id, expression,
+// message, fieldPath?, when?, suggestion?} with unique ids.
+func readRules(r any, d *Definition) *DefinitionError {
+	list, ok := r.([]any)
+	if !ok {
+		return &DefinitionError{Path: "rules", Msg: "rules must be a list of {id, expression, message, fieldPath?, when?}"}
+	}
+	if len(list) > MaxRules {
+		return &DefinitionError{Path: "rules", Msg: fmt.Sprintf("%d rules, more than the limit of %d", len(list), MaxRules)}
+	}
+	ids := map[string]bool{}
+	for i, it := range list {
+		path := fmt.Sprintf("rules[%d]", i)
+		ro, ok := it.(map[string]any)
+		if !ok {
+			return &DefinitionError{Path: path, Msg: "a rule must be an object {id, expression, message, fieldPath?, when?}"}
+		}
+		var rule Rule
+		fields := map[string]*string{"id": &rule.ID, "expression": &rule.Expression, "message": &rule.Message,
+			"fieldPath": &rule.FieldPath, "when": &rule.When, "suggestion": &rule.Suggestion}
+		for k, val := range ro {
+			s, ok := val.(string)
+			if !ok {
+				return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("%s must be a string", k)}
+			}
+			f, known := fields[k]
+			if !known {
+				return &DefinitionError{Path: path + "." + k, Msg: fmt.Sprintf("unknown field %q of a rule (known: id, expression, message, fieldPath, when, suggestion)", k)}
+			}
+			*f = s
+		}
+		switch {
+		case rule.ID == "":
+			return &DefinitionError{Path: path + ".id", Msg: "a rule needs an id"}
+		case ids[rule.ID]:
+			return &DefinitionError{Path: path + ".id", Msg: fmt.Sprintf("rule id %q is used twice", rule.ID)}
+		case strings.TrimSpace(rule.Expression) == "":
+			return &DefinitionError{Path: path + ".expression", Msg: "a rule needs an expression"}
+		case strings.TrimSpace(rule.Message) == "":
+			return &DefinitionError{Path: path + ".message", Msg: "a rule needs a message"}
+		}
+		ids[rule.ID] = true
+		d.Rules = append(d.Rules, rule)
+	}
+	return nil
+}
+
+// readAppliesWhen reads a, the definition's applies_when: for each
+// parameter, the one {field: [values]} it applies under.
+func readAppliesWhen(a any, d *Definition) *DefinitionError {
+	m, ok := a.(map[string]any)
+	if !ok {
+		return &DefinitionError{Path: "applies_when", Msg: `applies_when must map parameters to {field: [values]}, e.g. {"limit": {"action": ["by_time_span"]}}`}
+	}
+	d.AppliesWhen = map[string]map[string][]string{}
+	for param, sel := range m {
+		path := "applies_when." + param
+		sm, ok := sel.(map[string]any)
+		if !ok || len(sm) != 1 {
+			return &DefinitionError{Path: path, Msg: `a scope is one {field: [values]}, e.g. {"action": ["by_time_span"]}`}
+		}
+		for field, vals := range sm {
+			list, ok := vals.([]any)
+			if !ok || len(list) == 0 {
+				return &DefinitionError{Path: path + "." + field, Msg: "the values must be a non-empty list of strings"}
+			}
+			var ss []string
+			for _, x := range list {
+				s, ok := x.(string)
+				if !ok {
+					return &DefinitionError{Path: path + "." + field, Msg: "the values must be strings"}
+				}
+				ss = append(ss, s)
+			}
+			if field == param {
+				return &DefinitionError{Path: path, Msg: "a parameter cannot be scoped by itself"}
+			}
+			d.AppliesWhen[param] = map[string][]string{field: ss}
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -152,5 +153,62 @@ func TestRuleUndecided(t *testing.T) {
 	res, _ = ts.Check(context.Background(), toolcall.Call{Tool: "a", Arguments: json.RawMessage(`{"n": 2}`)})
 	if res.Result.Valid || res.Result.Issues[0].Message != "n must be over 3" {
 		t.Errorf("rule not met: %+v", res.Result.Issues)
+	}
+}
+
+// A rule whose condition reads a parameter the call does not have does
+// not apply (the condition's missing key is a typed error toolcall reads,
+// criteria.MissingKeyError); a condition that fails otherwise leaves the
+// rule undecided.
+func TestRuleConditionMissingKey(t *testing.T) {
+	t.Parallel()
+	ts := tooltest.Toolset(t, []byte(`[
+		{"name": "a", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
+		 "rules": [{"id": "big", "when": "args.mode == 'strict'", "expression": "args.n > 3", "message": "n must be over 3"}]},
+		{"name": "b", "inputSchema": {"properties": {"mode": {"type": "string"}, "n": {"type": "integer"}}},
+		 "rules": [{"id": "big", "when": "int(args.mode) > 0", "expression": "args.n > 3", "message": "n must be over 3"}]}]`), "tools.json")
+	tests := []struct {
+		tool, args string
+		wantType   result.Type // "" for no issue
+	}{
+		{"a", `{"n": 1}`, ""},
+		{"a", `{"mode": "strict", "n": 1}`, result.ConstraintViolation},
+		{"a", `{"mode": "loose", "n": 1}`, ""},
+		{"b", `{"mode": "x", "n": 1}`, result.NotChecked},
+	}
+	for _, tt := range tests {
+		res, err := ts.Check(context.Background(), toolcall.Call{Tool: tt.tool, Arguments: json.RawMessage(tt.args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got result.Type
+		if len(res.Result.Issues) > 0 {
+			got = res.Result.Issues[0].Type
+		}
+		if got != tt.wantType || len(res.Result.Issues) > 1 {
+			t.Errorf("%s %s: issues %+v, want one of type %q", tt.tool, tt.args, res.Result.Issues, tt.wantType)
+		}
+	}
+}
+
+// A parameter's location is written in the one notation of
+// internal/location, as the schema layer writes it: café is an identifier
+// (before, toolcall wrote ["café"]), x-api is not.
+func TestParamLocationNotation(t *testing.T) {
+	t.Parallel()
+	ts := tooltest.Toolset(t, []byte(`{"name": "a", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}`), "tools.json")
+	for arg, want := range map[string]string{"café": "café", "x-api": `["x-api"]`, "q\u200d": `["q\u200d"]`} {
+		b, _ := json.Marshal(map[string]any{"n": 1, arg: 1})
+		res, err := ts.Check(context.Background(), toolcall.Call{Tool: "a", Arguments: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var locs []string
+		for _, is := range res.Result.Issues {
+			locs = append(locs, is.Location)
+		}
+		if len(locs) != 1 || locs[0] != want {
+			t.Errorf("argument %q: locations %q, want only %s", arg, locs, want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -65,18 +66,7 @@ func TestOutcomeHintsRealServers(t *testing.T) {
 		for _, tl := range snap.Tools {
 			byName[tl.Name] = tl
 		}
-		defs, err := toolcall.ParseDefinitions(data, list)
-		if err != nil {
-			t.Fatalf("%s: %v", list, err)
-		}
-		c, err := toolcall.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts, err := c.NewToolset(defs...)
-		if err != nil {
-			t.Fatalf("%s: %v", list, err)
-		}
+		ts := tooltest.Toolset(t, data, list)
 		exData, err := os.ReadFile(ex)
 		if err != nil {
 			t.Fatal(err)
@@ -143,22 +133,7 @@ func jsonEqual(a, b any) bool {
 // writes on the directory just listed.
 func TestOutcomeFilesystemRecorded(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(sharedtest.Dir(t, "mcp-tools", "mcp-snapshots", "server-filesystem.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions(data, "server-filesystem.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.SharedToolset(t, "mcp-tools", "mcp-snapshots", "server-filesystem.json")
 	tests := []struct {
 		file, tool, args string
 		status           toolcall.Status

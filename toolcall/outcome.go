@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
@@ -124,22 +125,9 @@ const (
 // them are duplicate_key warnings.
 func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, error) {
 	start := time.Now()
-	var args any
-	var argDups []jsonvalue.Duplicate
-	if req.Checked != nil && req.Checked.Result != nil && req.Checked.Result.Valid {
-		args = req.Checked.NormalizedArguments
-	} else {
-		var err error
-		if args, argDups, err = decodeArguments(req.Arguments); err != nil {
-			return nil, err
-		}
-	}
-	if len(req.Result) > MaxResultBytes {
-		return nil, &CallError{Field: "result", Msg: fmt.Sprintf("the result is larger than %d bytes", MaxResultBytes)}
-	}
-	res, resDups, err := jsonvalue.DecodeDuplicates(req.Result, 0)
+	args, argDups, res, resDups, err := readOutcome(req)
 	if err != nil {
-		return nil, jsonCallError("result", err)
+		return nil, err
 	}
 	ct := ts.contracts[req.Tool]
 	b := result.NewBuilder().Ran(ValidationType).
@@ -150,57 +138,18 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 	if ct == nil {
 		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "tool",
 			Message:    fmt.Sprintf("Tool '%s' has no contract here, so its result was not checked against an output schema", result.Clip(req.Tool, 80)),
-			Suggestion: "Give the tool's definition (--defs, or tools in the request) to check its output schema",
+			Suggestion: "Give the tool's definition (tools in the request, or the definitions judge reads) to check its output schema",
 			Rule:       "toolcall.no_contract"})
 		undecided++
 	}
 
 	payload, env := inspect(res)
-	errSig, empty := "", false
-	switch {
-	case env.failure != "":
-		o.Status, o.Reason = Failed, fmt.Sprintf("the tool reported a failure: %s", env.failure)
-		errSig = signature(env.failure, env.errorText)
-		msg := fmt.Sprintf("Tool '%s' failed: %s", req.Tool, env.failure)
-		if env.errorText != "" {
-			msg += ": " + result.Clip(env.errorText, 300)
-		}
-		b.Add(result.Issue{Severity: result.Error, Type: result.ToolError, Location: env.failureAt, Message: msg,
-			Suggestion: "Read the error, repair the arguments or choose another tool, and do not repeat the same call",
-			Rule:       "toolcall." + env.failureRule})
-	case env.clarify != "":
-		o.Status, o.Reason = NeedUserInput, "the tool asks the user: "+env.clarify
-		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: env.clarifyAt,
-			Message:    fmt.Sprintf("Tool '%s' needs input from the user: %s", req.Tool, result.Clip(env.clarify, 300)),
-			Suggestion: "Ask the user the question, with the candidates if any, instead of retrying the call",
-			Rule:       "toolcall.need_user_input"})
-	default:
-		if ct != nil && ct.output != nil {
-			if issues, err := ts.checkOutput(ctx, ct, res); err != nil {
-				return nil, err
-			} else if len(issues) > 0 {
-				b.Add(issues...)
-				o.Status, o.Reason = Failed, fmt.Sprintf("the result breaks the output schema of '%s' (%d issues)", ct.Name, len(issues))
-				errSig = signature("output_schema", issues)
-			}
-			decided++
-		}
-		if o.Status == "" {
-			why, at := emptiness(payload)
-			if why != "" {
-				if silent := silentByDesign(ct, req.NothingExpected); silent != "" {
-					why = "" // what the tool returns: no empty_result
-					o.Status, o.Reason = Satisfied, "the result is empty, as the tool returns nothing by design: "+silent
-				}
-			}
-			if why != "" {
-				o.Status, o.Reason, empty = NeedsMoreTools, "the result is empty: "+why, true
-				b.Add(result.Issue{Severity: result.Warning, Type: result.EmptyResult, Location: at,
-					Message:    fmt.Sprintf("Tool '%s' returned no results: %s", req.Tool, why),
-					Suggestion: "Broaden the query or try another tool; do not repeat the same call",
-					Rule:       "toolcall.empty"})
-			}
-		}
+	errSig, empty, checked, err := ts.judgeResult(ctx, b, o, ct, req, res, payload, env)
+	if err != nil {
+		return nil, err
+	}
+	if checked {
+		decided++
 	}
 	if o.Status != Failed {
 		o.ExtractedFacts = extractFacts(payload)
@@ -241,16 +190,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 		if t, ok := truncated(payload); ok {
 			o.Status = NeedsMoreTools
 			o.Reason = fmt.Sprintf("the goal asks for %s, and the result is one page of more: %s", strings.ToLower(fullCoverage.FindString(goal)), t.why)
-			nt := NextTool{Tool: req.Tool, Reason: "the next page of this call: " + t.why}
-			if ct != nil {
-				nt.Arguments, nt.Needs = ct.nextPage(asMap(args), t)
-			} else {
-				nt.Arguments, nt.Needs = maps.Clone(asMap(args)), []string{"the tool's contract, to know its page or cursor parameter"}
-			}
-			if len(nt.Needs) > 0 {
-				nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
-			}
-			o.SuggestedNextTools = append([]NextTool{nt}, o.SuggestedNextTools...)
+			o.SuggestedNextTools = append([]NextTool{nextPageTool(req.Tool, ct, args, t)}, o.SuggestedNextTools...)
 		}
 	}
 	b.Confidence(float64(decided) / float64(decided+undecided))
@@ -264,29 +204,125 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 		}
 	}
 	if req.SessionID != "" {
-		var p Progress
 		// The digests are taken once, outside the store's update, which a
 		// store may run more than once.
 		obs := observation{call: signature(req.Tool, args), err: errSig, res: signature(res), empty: empty}
-		err := ts.checker.store.Update(ctx, req.SessionID, func(s *Session) error {
-			if len(req.ShownTools) > 0 {
-				s.Shown = slices.Clone(req.ShownTools)
-			}
-			p = ts.checker.limits.observe(s, obs, req.Tool)
-			if p.Verdict == Escalate {
-				p.Show, p.Reason = ts.widen(s.Shown, p.Reason)
-				if len(p.Show) > 0 {
-					s.Shown = slices.Clone(p.Show)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, sessionError(req.SessionID, err)
+		if o.Progress, err = ts.record(ctx, req, obs); err != nil {
+			return nil, err
 		}
-		o.Progress = &p
 	}
 	return o, nil
+}
+
+// readOutcome decodes the call's arguments (the normalized ones of a valid
+// check given with the request) and its result, with the keys repeated in
+// each; an error is a *CallError.
+func readOutcome(req OutcomeRequest) (args any, argDups []jsonvalue.Duplicate, res any, resDups []jsonvalue.Duplicate, err error) {
+	if req.Checked != nil && req.Checked.Result != nil && req.Checked.Result.Valid {
+		args = req.Checked.NormalizedArguments
+	} else if args, argDups, err = decodeArguments(req.Arguments); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if len(req.Result) > MaxResultBytes {
+		return nil, nil, nil, nil, &CallError{Field: "result", Msg: fmt.Sprintf("the result is larger than %d bytes", MaxResultBytes)}
+	}
+	if res, resDups, err = jsonvalue.DecodeDuplicates(req.Result, 0); err != nil {
+		return nil, nil, nil, nil, jsonCallError("result", err)
+	}
+	return args, argDups, res, resDups, nil
+}
+
+// record adds an outcome, obs, to the session of req and returns the
+// session's progress: whether to go on, and what to show on escalation.
+func (ts *Toolset) record(ctx context.Context, req OutcomeRequest, obs observation) (*Progress, error) {
+	var p Progress
+	err := ts.checker.store.Update(ctx, req.SessionID, func(s *Session) error {
+		if len(req.ShownTools) > 0 {
+			s.Shown = slices.Clone(req.ShownTools)
+		}
+		p = ts.checker.limits.observe(s, obs, req.Tool)
+		if p.Verdict == Escalate {
+			p.Show, p.Reason = ts.widen(s.Shown, p.Reason)
+			if len(p.Show) > 0 {
+				s.Shown = slices.Clone(p.Show)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, sessionError(req.SessionID, err)
+	}
+	return &p, nil
+}
+
+// judgeResult sets o's status and reason from what the result res (its
+// payload and envelope) says: a failure the tool reported, a question for
+// the user, a break of the tool's output schema, an empty result. It
+// reports each on b, and returns the failure's signature (for the
+// session), whether the result was empty, and whether the output schema
+// was checked. A status left empty is for the caller to decide.
+func (ts *Toolset) judgeResult(ctx context.Context, b *result.Builder, o *Outcome, ct *Contract, req OutcomeRequest, res, payload any, env envelope) (errSig string, empty, checked bool, err error) {
+	switch {
+	case env.failure != "":
+		o.Status, o.Reason = Failed, fmt.Sprintf("the tool reported a failure: %s", env.failure)
+		errSig = signature(env.failure, env.errorText)
+		msg := fmt.Sprintf("Tool '%s' failed: %s", req.Tool, env.failure)
+		if env.errorText != "" {
+			msg += ": " + result.Clip(env.errorText, 300)
+		}
+		b.Add(result.Issue{Severity: result.Error, Type: result.ToolError, Location: env.failureAt, Message: msg,
+			Suggestion: "Read the error, repair the arguments or choose another tool, and do not repeat the same call",
+			Rule:       "toolcall." + env.failureRule})
+	case env.clarify != "":
+		o.Status, o.Reason = NeedUserInput, "the tool asks the user: "+env.clarify
+		b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: env.clarifyAt,
+			Message:    fmt.Sprintf("Tool '%s' needs input from the user: %s", req.Tool, result.Clip(env.clarify, 300)),
+			Suggestion: "Ask the user the question, with the candidates if any, instead of retrying the call",
+			Rule:       "toolcall.need_user_input"})
+	default:
+		if ct != nil && ct.output != nil {
+			if issues, err := ts.checkOutput(ctx, ct, res); err != nil {
+				return "", false, false, err
+			} else if len(issues) > 0 {
+				b.Add(issues...)
+				o.Status, o.Reason = Failed, fmt.Sprintf("the result breaks the output schema of '%s' (%d issues)", ct.Name, len(issues))
+				errSig = signature("output_schema", issues)
+			}
+			checked = true
+		}
+		if o.Status == "" {
+			why, at := emptiness(payload)
+			if why != "" {
+				if silent := silentByDesign(ct, req.NothingExpected); silent != "" {
+					why = "" // what the tool returns: no empty_result
+					o.Status, o.Reason = Satisfied, "the result is empty, as the tool returns nothing by design: "+silent
+				}
+			}
+			if why != "" {
+				o.Status, o.Reason, empty = NeedsMoreTools, "the result is empty: "+why, true
+				b.Add(result.Issue{Severity: result.Warning, Type: result.EmptyResult, Location: at,
+					Message:    fmt.Sprintf("Tool '%s' returned no results: %s", req.Tool, why),
+					Suggestion: "Broaden the query or try another tool; do not repeat the same call",
+					Rule:       "toolcall.empty"})
+			}
+		}
+	}
+	return errSig, empty, checked, nil
+}
+
+// nextPageTool is the call of tool, of contract ct (nil when unknown),
+// that asks for the page after the one a call with args returned, t.
+func nextPageTool(tool string, ct *Contract, args any, t truncation) NextTool {
+	nt := NextTool{Tool: tool, Reason: "the next page of this call: " + t.why}
+	if ct != nil {
+		nt.Arguments, nt.Needs = ct.nextPage(asMap(args), t)
+	} else {
+		nt.Arguments, nt.Needs = maps.Clone(asMap(args)), []string{"the tool's contract, to know its page or cursor parameter"}
+	}
+	if len(nt.Needs) > 0 {
+		nt.Reason += "; still needed: " + strings.Join(nt.Needs, ", ")
+	}
+	return nt
 }
 
 // envelope is what inspect found in a result.
@@ -655,26 +691,10 @@ func extractFacts(v any) []Fact {
 	return facts
 }
 
-// renderPath writes a path in the specification's notation.
+// renderPath writes a path in the specification's notation; arrays[i]
+// says whether tokens[i] indexes an array.
 func renderPath(tokens []string, arrays []bool) string {
-	if len(tokens) == 0 {
-		return "root"
-	}
-	var sb strings.Builder
-	for i, t := range tokens {
-		switch {
-		case arrays[i]:
-			sb.WriteString("[" + t + "]")
-		case strings.HasPrefix(locationOf(t), "["):
-			sb.WriteString(locationOf(t))
-		default:
-			if sb.Len() > 0 {
-				sb.WriteString(".")
-			}
-			sb.WriteString(t)
-		}
-	}
-	return sb.String()
+	return location.Path(tokens, func(i int) bool { return arrays[i] })
 }
 
 // checkOutput validates an MCP result's structuredContent against the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -19,19 +20,8 @@ import (
 // normalized.
 func TestSilentInputChanges(t *testing.T) {
 	t.Parallel()
-	defs, err := toolcall.ParseDefinitions([]byte(`{"name": "pay", "description": "Pay an amount to a payee",
+	ts := tooltest.Toolset(t, []byte(`{"name": "pay", "description": "Pay an amount to a payee",
 	  "inputSchema": {"type": "object", "properties": {"amount": {"type": "integer", "maximum": 100}, "payee": {"type": "string", "maxLength": 2}}}}`), "tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, args, result string

@@ -26,6 +26,7 @@
 package toolscan
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -36,6 +37,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -168,7 +170,7 @@ func ScanTool(d Definition, others []string, where string) []result.Issue {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		s.walk(d.Fields[k], []string{k}, 0)
+		s.walk(d.Fields[k], location.Append(s.where, []string{k}, nil), 0)
 	}
 	return s.issues
 }
@@ -180,14 +182,15 @@ type scan struct {
 	issues []result.Issue
 }
 
-// walk visits every string of v (keys and values) below path.
-func (s *scan) walk(v any, path []string, depth int) {
+// walk visits every string of v (keys and values) at loc, a location
+// rendered by internal/location.
+func (s *scan) walk(v any, loc string, depth int) {
 	if depth > MaxDepth {
 		return
 	}
 	switch x := v.(type) {
 	case string:
-		s.text(x, path)
+		s.text(x, loc)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -195,53 +198,19 @@ func (s *scan) walk(v any, path []string, depth int) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			p := append(slices.Clip(path), k)
+			p := location.Append(loc, []string{k}, nil)
 			s.chars(k, p, true)
 			s.walk(x[k], p, depth+1)
 		}
 	case []any:
 		for i, e := range x {
-			s.walk(e, append(slices.Clip(path), "["+strconv.Itoa(i)+"]"), depth+1)
+			s.walk(e, location.Append(loc, []string{strconv.Itoa(i)}, func(int) bool { return true }), depth+1)
 		}
 	}
 }
 
-// location renders a path in the spec's notation below s.where.
-func (s *scan) location(path []string) string {
-	var sb strings.Builder
-	sb.WriteString(s.where)
-	for _, p := range path {
-		switch {
-		case strings.HasPrefix(p, "["):
-			sb.WriteString(p)
-		case isIdent(p):
-			if sb.Len() > 0 {
-				sb.WriteByte('.')
-			}
-			sb.WriteString(p)
-		default:
-			sb.WriteString("[" + strconv.Quote(p) + "]")
-		}
-	}
-	if sb.Len() == 0 {
-		return "root"
-	}
-	return sb.String()
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && r != '$' && r != '-' && !unicode.IsLetter(r) && !(i > 0 && unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
-}
-
-func (s *scan) report(rule string, sev result.Severity, path []string, suggestion, format string, args ...any) {
+// report adds an issue at loc ("" for the root).
+func (s *scan) report(rule string, sev result.Severity, loc string, suggestion, format string, args ...any) {
 	subject := "Tool definition"
 	if s.tool != "" {
 		subject = "Tool '" + result.Clip(s.tool, 60) + "'"
@@ -250,7 +219,7 @@ func (s *scan) report(rule string, sev result.Severity, path []string, suggestio
 		Severity:   sev,
 		Type:       result.SecurityIssue,
 		Rule:       rule,
-		Location:   s.location(path),
+		Location:   cmp.Or(loc, "root"),
 		Message:    subject + " " + fmt.Sprintf(format, args...),
 		Suggestion: suggestion,
 	})
@@ -259,7 +228,7 @@ func (s *scan) report(rule string, sev result.Severity, path []string, suggestio
 const distrust = "; do not give this tool to a model until its server's author explains it"
 
 // chars reports invisible and bidirectional characters in t.
-func (s *scan) chars(t string, path []string, key bool) {
+func (s *scan) chars(t string, loc string, key bool) {
 	what := "text"
 	if key {
 		what = "key"
@@ -274,11 +243,11 @@ func (s *scan) chars(t string, path []string, key bool) {
 		}
 	}
 	if len(bidi) > 0 {
-		s.report("toolscan.bidi", result.Error, path, "Remove the bidirectional control characters"+distrust,
+		s.report("toolscan.bidi", result.Error, loc, "Remove the bidirectional control characters"+distrust,
 			"has %d bidirectional control character(s) (%s) in its %s, which can make text read differently than it runs", len(bidi), codepoints(bidi), what)
 	}
 	if len(invisible) > 0 {
-		s.report("toolscan.invisible", result.Error, path, "Remove the invisible characters"+distrust,
+		s.report("toolscan.invisible", result.Error, loc, "Remove the invisible characters"+distrust,
 			"has %d invisible character(s) (%s) in its %s, which can hide instructions from a reviewer", len(invisible), codepoints(invisible), what)
 	}
 }
@@ -345,23 +314,23 @@ var textRules = []textRule{
 // itself, which is no shadowing.
 var selfWords = regexp.MustCompile(`(?i)\b(when|whenever|every\s+time|each\s+time|if)\s+(this|it|the)\s+(tool\s+)?(is|gets|has)`)
 
-// text scans one string value at path.
-func (s *scan) text(t string, path []string) {
-	s.chars(t, path, false)
+// text scans one string value at loc.
+func (s *scan) text(t string, loc string) {
+	s.chars(t, loc, false)
 	if pad := longestBlank(t); pad >= 40 {
-		s.report("toolscan.padding", result.Warning, path, "Remove the run of blank characters, which can push text out of a reviewer's view",
+		s.report("toolscan.padding", result.Warning, loc, "Remove the run of blank characters, which can push text out of a reviewer's view",
 			"has a run of %d blank characters in its text, which can hide what follows from a reviewer", pad)
 	}
 	for _, r := range textRules {
-		loc := r.re.FindStringIndex(t)
-		if loc == nil {
+		at := r.re.FindStringIndex(t)
+		if at == nil {
 			continue
 		}
-		m := t[loc[0]:loc[1]]
+		m := t[at[0]:at[1]]
 		if r.id == "toolscan.shadowing" && selfWords.MatchString(m) {
 			continue
 		}
-		s.report(r.id, r.sev, path, r.suggestion, r.what, snippet(m))
+		s.report(r.id, r.sev, loc, r.suggestion, r.what, snippet(m))
 	}
 	// A named other tool with a directive in the same sentence.
 	if len(s.others) > 0 {
@@ -371,7 +340,7 @@ func (s *scan) text(t string, path []string) {
 			}
 			for _, o := range s.others {
 				if mentions(sent, o) && whenCalled.MatchString(sent) {
-					s.report("toolscan.shadowing", result.Error, path, "Describe only what this tool does; a tool must not change how other tools are used"+distrust,
+					s.report("toolscan.shadowing", result.Error, loc, "Describe only what this tool does; a tool must not change how other tools are used"+distrust,
 						"instructs the model about tool '%s': %s", result.Clip(o, 60), snippet(sent))
 					return
 				}
@@ -429,6 +398,5 @@ func longestBlank(t string) int {
 
 // snippet quotes m for a message, shortened.
 func snippet(m string) string {
-	m = strings.Join(strings.Fields(m), " ")
-	return strconv.Quote(result.Clip(m, maxSnippet))
+	return strconv.Quote(result.ClipText(m, maxSnippet))
 }

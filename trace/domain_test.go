@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/trace"
@@ -24,25 +24,10 @@ import (
 // testdata, read for the conversations of the retail-shaped file.
 func retailChecker(t testing.TB, rules string) (*trace.Checker, []trace.Conversation) {
 	t.Helper()
-	dir := sharedtest.Dir(t, "agent-traces")
-	defsRaw, err := os.ReadFile(filepath.Join(dir, "tau-bench-retail-tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions(defsRaw, "tau-bench-retail-tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.SharedToolset(t, "agent-traces", "tau-bench-retail-tools.json")
 	var rs *trace.Rules
 	if rules != "" {
+		var err error
 		if rs, err = trace.ParseRules([]byte(rules)); err != nil {
 			t.Fatal(err)
 		}
@@ -276,18 +261,7 @@ func TestAUROCRewardBelowOne(t *testing.T) {
 // rule and the tool, with the nearest names of the toolset.
 func TestRuleUnknownTool(t *testing.T) {
 	t.Parallel()
-	defs, err := toolcall.ParseDefinitions([]byte(tools), "tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.Toolset(t, []byte(tools), "tools.json")
 	tests := []struct{ name, rules, want string }{
 		{"typo in tools", `{"rules": [{"name": "ok", "description": "d", "expr": "true"}, {"name": "confirm", "description": "d", "tools": ["get_order", "cancel_ordr"], "expr": "true"}]}`,
 			"rule confirm: tools: 'cancel_ordr' is not a tool of the toolset, so the rule would never apply; did you mean 'cancel_order'?"},

@@ -68,7 +68,7 @@ type Rules struct {
 	Rules []Rule `json:"rules"`
 }
 
-// RuleVars are the variables a rule's expressions read:
+// RuleVars returns the variables a rule's expressions read:
 //
 //   - messages: every message of the conversation, each {role, content,
 //     tool_calls: [{id, name, arguments}], tool_call_id, name}
@@ -92,8 +92,13 @@ type Rules struct {
 //
 // The values are converted for CEL once per call (numbers as int where
 // integral), not once per rule.
-var RuleVars = []string{"messages", "index", "call", "previous", "last_user", "last_user_index", "calls", "calls_of",
-	"last_agent", "user_text", "agent_text", "tool_text"}
+//
+// It returns a new slice at each call, so that no caller can change the
+// table the rules are compiled with.
+func RuleVars() []string {
+	return []string{"messages", "index", "call", "previous", "last_user", "last_user_index", "calls", "calls_of",
+		"last_agent", "user_text", "agent_text", "tool_text"}
+}
 
 // RuleError is a rules file that cannot be used: which rule and
 // expression, and why.
@@ -158,7 +163,7 @@ func compileRules(rs *Rules) ([]compiledRule, error) {
 	if rs == nil || len(rs.Rules) == 0 {
 		return nil, nil
 	}
-	env, err := criteria.NewEnv(RuleVars...)
+	env, err := criteria.NewEnv(RuleVars()...)
 	if err != nil {
 		return nil, err
 	}

@@ -401,157 +401,218 @@ type pending struct {
 // returns an error only when the context ends or the session store fails.
 func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error) {
 	start := time.Now()
-	b := result.NewBuilder().Ran(ValidationType)
-	rep := &Report{ID: conv.ID, Reward: conv.Reward, Calls: []CallReport{}}
-	rep.Counts.Conversations = 1
 	sid, err := sessionID()
 	if err != nil {
 		return nil, err
 	}
-	// Every value the rules read is converted for CEL once: the messages
-	// here, a call when it is made, a result when it comes.
-	messages := make([]any, len(conv.Messages))
-	for i, m := range conv.Messages {
-		messages[i] = criteria.Value(messageValue(m))
-	}
-	var userText, agentText, toolText strings.Builder
-	lastAgent, lastAgentBeforeUser := "", ""
-	var calls []any
-	callsOf := map[string][]any{}
-	for _, n := range c.tools {
-		callsOf[n] = []any{}
-	}
-	waiting := map[string]*pending{}
-	var order []*pending
-	tally := tally{decided: 1, rules: make([]RuleCount, len(c.rules))}
-	lastUser, lastUserAt := "", -1
+	w := c.newWalk(conv, sid)
 	for i, m := range conv.Messages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		switch m.Role {
 		case "user":
-			lastUser, lastUserAt = m.Content, i
-			lastAgentBeforeUser = lastAgent
-			appendLine(&userText, m.Content)
+			w.lastUser, w.lastUserAt = m.Content, i
+			w.lastAgentBeforeUser = w.lastAgent
+			appendLine(&w.userText, m.Content)
 		case "assistant":
 			for j, tc := range m.ToolCalls {
-				at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
-				cr := CallReport{Location: at, Tool: tc.Name, Valid: true, args: compactJSON(tc.Arguments), userBefore: lastUser}
-				rep.Counts.Calls++
-				chk, err := c.ts.Check(ctx, toolcall.Call{Tool: tc.Name, Arguments: tc.Arguments, SessionID: sid})
-				var ce *toolcall.CallError
-				switch {
-				case errors.As(err, &ce):
-					cr.Valid = false
-					b.Add(result.Issue{Severity: result.Error, Type: result.SyntaxError, Location: at + ".arguments",
-						Message:    fmt.Sprintf("The arguments of '%s' cannot be read: %s", result.Clip(tc.Name, 80), ce.Error()),
-						Suggestion: "Send the arguments as one JSON object", Rule: "trace.arguments"})
-				case err != nil:
+				if err := w.call(ctx, i, j, tc); err != nil {
 					return nil, err
-				default:
-					for _, is := range chk.Result.Issues {
-						is.Location = relocate(at+".arguments", at, is.Location)
-						b.Add(is)
-					}
-					cr.Valid = chk.Result.Valid
 				}
-				if !cr.Valid {
-					rep.Counts.InvalidCalls++
-				}
-				cv := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": criteria.Value(decodeValue(tc.Arguments)),
-					"message": int64(i), "position": int64(j), "result": nil, "status": ""}
-				vars := map[string]any{"messages": messages, "index": int64(i), "call": cv, "previous": messages[:i],
-					"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": slices.Clone(calls), "calls_of": cloneCallsOf(callsOf),
-					"last_agent": lastAgentBeforeUser, "user_text": userText.String(), "agent_text": agentText.String(), "tool_text": toolText.String()}
-				cr.Violations = c.evalRules(ctx, b, &tally, false, at, tc.Name, vars)
-				rep.Counts.RuleViolations += len(cr.Violations)
-				p := &pending{i: i, j: j, call: cv, tc: tc}
-				order = append(order, p)
-				if tc.ID != "" {
-					waiting[tc.ID] = p
-				}
-				calls = append(calls, cv)
-				callsOf[tc.Name] = append(callsOf[tc.Name], cv)
-				rep.Calls = append(rep.Calls, cr)
 			}
 			if strings.TrimSpace(m.Content) != "" {
-				lastAgent = m.Content
-				appendLine(&agentText, m.Content)
+				w.lastAgent = m.Content
+				appendLine(&w.agentText, m.Content)
 			}
 		case "tool", "function":
-			appendLine(&toolText, m.Content)
-			p := waiting[m.ToolCallID]
-			if p == nil {
-				// Older records name the tool, not the call: the
-				// oldest unanswered call of that tool.
-				for _, q := range order {
-					if q.call["status"] == "" && (q.tc.Name == m.Name || m.Name == "") && m.ToolCallID == "" {
-						p = q
-						break
-					}
-				}
-			}
-			at := fmt.Sprintf("messages[%d]", i)
-			if p == nil {
-				b.Add(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: at,
-					Message:    fmt.Sprintf("The tool result of %s answers no call of the conversation (tool_call_id %q)", at, result.Clip(m.ToolCallID, 80)),
-					Suggestion: "Give each role \"tool\" message the tool_call_id of the call it answers", Rule: "trace.orphan_result"})
-				tally.unknown++
-				continue
-			}
-			delete(waiting, p.tc.ID)
-			res := resultJSON(m.Content)
-			o, err := c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: p.tc.Name, Arguments: p.tc.Arguments, SessionID: sid},
-				Result: res, NothingExpected: c.silent[p.tc.Name]})
-			var ce *toolcall.CallError
-			if errors.As(err, &ce) {
-				// The arguments were unreadable, as the check said.
-				p.call["status"] = "unchecked"
-				continue
-			} else if err != nil {
+			appendLine(&w.toolText, m.Content)
+			if err := w.result(ctx, i, m); err != nil {
 				return nil, err
-			}
-			cr := &rep.Calls[slices.Index(order, p)]
-			cr.Status, cr.Reason, cr.ResultAt, cr.Progress = o.Status, o.Reason, at, o.Progress
-			p.call["status"] = string(o.Status)
-			p.call["result"] = criteria.Value(decodeValue(res))
-			for _, is := range o.Result.Issues {
-				if is.Rule == "toolcall.no_contract" {
-					continue // said once by the call's check
-				}
-				is.Location = relocate(at, at, is.Location)
-				b.Add(is)
-			}
-			if o.Status == toolcall.Failed {
-				rep.Counts.FailedResults++
-			}
-			if o.Progress != nil && o.Progress.Verdict != toolcall.Continue {
-				rep.Counts.Loops++
-				b.Add(result.Issue{Severity: result.Warning, Type: result.PerformanceIssue, Location: at,
-					Message:    fmt.Sprintf("The agent made no progress at the call of '%s' (%s): %s", result.Clip(p.tc.Name, 80), o.Progress.Verdict, o.Progress.Reason),
-					Suggestion: "Change the call or the approach instead of repeating it; ask the user or hand over when stuck", Rule: "trace.loop"})
 			}
 		}
 	}
+	rep, b := w.rep, w.b
 	if c.hasEnd && (conv.RunError == nil || len(conv.Messages) > 0) {
 		// A run that crashed before any message has no conversation for
 		// the end rules to judge.
-		at := "messages"
-		vars := map[string]any{"messages": messages, "index": int64(len(messages)), "call": nil, "previous": messages,
-			"last_user": lastUser, "last_user_index": int64(lastUserAt), "calls": calls, "calls_of": cloneCallsOf(callsOf),
-			"last_agent": lastAgentBeforeUser, "user_text": userText.String(), "agent_text": agentText.String(), "tool_text": toolText.String()}
-		rep.Violations = c.evalRules(ctx, b, &tally, true, at, "", vars)
+		vars := w.vars(int64(len(w.messages)), nil, w.messages, w.calls)
+		rep.Violations = c.evalRules(ctx, b, &w.tally, true, "messages", "", vars)
 		rep.Counts.RuleViolations += len(rep.Violations)
 	}
-	for _, p := range order {
+	w.unanswered()
+	c.countRules(rep, &w.tally)
+	rep.Risk = Risk(rep.Counts)
+	if conv.RunError != nil {
+		reportRunError(b, &w.tally, rep, conv)
+	}
+	b.Confidence(float64(w.tally.decided) / float64(w.tally.decided+w.tally.unknown))
+	rep.Result = b.Duration(time.Since(start)).Build()
+	return rep, nil
+}
+
+// walk is the state of one conversation's check, message by message:
+// what the rules read so far and the calls waiting for their result.
+type walk struct {
+	c     *Checker
+	sid   string
+	b     *result.Builder
+	rep   *Report
+	tally tally
+	// messages are the conversation's messages converted for CEL once;
+	// a call is converted when it is made, a result when it comes.
+	messages                       []any
+	userText, agentText, toolText  strings.Builder
+	lastAgent, lastAgentBeforeUser string
+	lastUser                       string
+	lastUserAt                     int
+	calls                          []any
+	callsOf                        map[string][]any
+	waiting                        map[string]*pending // by call id
+	order                          []*pending          // every call, in order
+}
+
+func (c *Checker) newWalk(conv Conversation, sid string) *walk {
+	w := &walk{c: c, sid: sid, b: result.NewBuilder().Ran(ValidationType),
+		rep:        &Report{ID: conv.ID, Reward: conv.Reward, Calls: []CallReport{}},
+		tally:      tally{decided: 1, rules: make([]RuleCount, len(c.rules))},
+		lastUserAt: -1, callsOf: map[string][]any{}, waiting: map[string]*pending{}}
+	w.rep.Counts.Conversations = 1
+	w.messages = make([]any, len(conv.Messages))
+	for i, m := range conv.Messages {
+		w.messages[i] = criteria.Value(messageValue(m))
+	}
+	for _, n := range c.tools {
+		w.callsOf[n] = []any{}
+	}
+	return w
+}
+
+// vars are the variables of the rules at a point of the conversation.
+func (w *walk) vars(index int64, call any, previous, calls []any) map[string]any {
+	return map[string]any{"messages": w.messages, "index": index, "call": call, "previous": previous,
+		"last_user": w.lastUser, "last_user_index": int64(w.lastUserAt), "calls": calls, "calls_of": cloneCallsOf(w.callsOf),
+		"last_agent": w.lastAgentBeforeUser, "user_text": w.userText.String(), "agent_text": w.agentText.String(), "tool_text": w.toolText.String()}
+}
+
+// call checks the call tc, the j-th of message i, before its execution
+// and evaluates the rules at it.
+func (w *walk) call(ctx context.Context, i, j int, tc ToolCall) error {
+	at := fmt.Sprintf("messages[%d].tool_calls[%d]", i, j)
+	cr := CallReport{Location: at, Tool: tc.Name, Valid: true, args: compactJSON(tc.Arguments), userBefore: w.lastUser}
+	w.rep.Counts.Calls++
+	chk, err := w.c.ts.Check(ctx, toolcall.Call{Tool: tc.Name, Arguments: tc.Arguments, SessionID: w.sid})
+	var ce *toolcall.CallError
+	switch {
+	case errors.As(err, &ce):
+		cr.Valid = false
+		w.b.Add(result.Issue{Severity: result.Error, Type: result.SyntaxError, Location: at + ".arguments",
+			Message:    fmt.Sprintf("The arguments of '%s' cannot be read: %s", result.Clip(tc.Name, 80), ce.Error()),
+			Suggestion: "Send the arguments as one JSON object", Rule: "trace.arguments"})
+	case err != nil:
+		return err
+	default:
+		for _, is := range chk.Result.Issues {
+			is.Location = relocate(at+".arguments", at, is.Location)
+			w.b.Add(is)
+		}
+		cr.Valid = chk.Result.Valid
+	}
+	if !cr.Valid {
+		w.rep.Counts.InvalidCalls++
+	}
+	cv := map[string]any{"id": tc.ID, "name": tc.Name, "arguments": criteria.Value(decodeValue(tc.Arguments)),
+		"message": int64(i), "position": int64(j), "result": nil, "status": ""}
+	vars := w.vars(int64(i), cv, w.messages[:i], slices.Clone(w.calls))
+	cr.Violations = w.c.evalRules(ctx, w.b, &w.tally, false, at, tc.Name, vars)
+	w.rep.Counts.RuleViolations += len(cr.Violations)
+	p := &pending{i: i, j: j, call: cv, tc: tc}
+	w.order = append(w.order, p)
+	if tc.ID != "" {
+		w.waiting[tc.ID] = p
+	}
+	w.calls = append(w.calls, cv)
+	w.callsOf[tc.Name] = append(w.callsOf[tc.Name], cv)
+	w.rep.Calls = append(w.rep.Calls, cr)
+	return nil
+}
+
+// answered is the call the tool result m answers: by its tool_call_id, or,
+// in older records that name the tool, the oldest unanswered call of it.
+func (w *walk) answered(m Message) *pending {
+	if p := w.waiting[m.ToolCallID]; p != nil {
+		return p
+	}
+	for _, q := range w.order {
+		if q.call["status"] == "" && (q.tc.Name == m.Name || m.Name == "") && m.ToolCallID == "" {
+			return q
+		}
+	}
+	return nil
+}
+
+// result checks the tool result m, message i, as the outcome of the call
+// it answers.
+func (w *walk) result(ctx context.Context, i int, m Message) error {
+	at := fmt.Sprintf("messages[%d]", i)
+	p := w.answered(m)
+	if p == nil {
+		w.b.Add(result.Issue{Severity: result.Warning, Type: result.NotChecked, Location: at,
+			Message:    fmt.Sprintf("The tool result of %s answers no call of the conversation (tool_call_id %q)", at, result.Clip(m.ToolCallID, 80)),
+			Suggestion: "Give each role \"tool\" message the tool_call_id of the call it answers", Rule: "trace.orphan_result"})
+		w.tally.unknown++
+		return nil
+	}
+	delete(w.waiting, p.tc.ID)
+	res := resultJSON(m.Content)
+	o, err := w.c.ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: p.tc.Name, Arguments: p.tc.Arguments, SessionID: w.sid},
+		Result: res, NothingExpected: w.c.silent[p.tc.Name]})
+	var ce *toolcall.CallError
+	if errors.As(err, &ce) {
+		// The arguments were unreadable, as the check said.
+		p.call["status"] = "unchecked"
+		return nil
+	} else if err != nil {
+		return err
+	}
+	cr := &w.rep.Calls[slices.Index(w.order, p)]
+	cr.Status, cr.Reason, cr.ResultAt, cr.Progress = o.Status, o.Reason, at, o.Progress
+	p.call["status"] = string(o.Status)
+	p.call["result"] = criteria.Value(decodeValue(res))
+	for _, is := range o.Result.Issues {
+		if is.Rule == "toolcall.no_contract" {
+			continue // said once by the call's check
+		}
+		is.Location = relocate(at, at, is.Location)
+		w.b.Add(is)
+	}
+	if o.Status == toolcall.Failed {
+		w.rep.Counts.FailedResults++
+	}
+	if o.Progress != nil && o.Progress.Verdict != toolcall.Continue {
+		w.rep.Counts.Loops++
+		w.b.Add(result.Issue{Severity: result.Warning, Type: result.PerformanceIssue, Location: at,
+			Message:    fmt.Sprintf("The agent made no progress at the call of '%s' (%s): %s", result.Clip(p.tc.Name, 80), o.Progress.Verdict, o.Progress.Reason),
+			Suggestion: "Change the call or the approach instead of repeating it; ask the user or hand over when stuck", Rule: "trace.loop"})
+	}
+	return nil
+}
+
+// unanswered notes every call that got no result: its outcome is unknown.
+func (w *walk) unanswered() {
+	for _, p := range w.order {
 		if p.call["status"] == "" {
-			tally.unknown++
-			b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: fmt.Sprintf("messages[%d].tool_calls[%d]", p.i, p.j),
+			w.tally.unknown++
+			w.b.Add(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: fmt.Sprintf("messages[%d].tool_calls[%d]", p.i, p.j),
 				Message:    fmt.Sprintf("The call of '%s' has no result in the conversation, so its outcome was not checked", result.Clip(p.tc.Name, 80)),
 				Suggestion: "Record the tool's result as a role \"tool\" message with the call's tool_call_id", Rule: "trace.no_result"})
 		}
 	}
+}
+
+// countRules adds to rep's counts the rules broken (and their weight),
+// whether the conversation is flagged, and each rule's findings.
+func (c *Checker) countRules(rep *Report, t *tally) {
 	broken := map[string]bool{}
 	for _, cr := range rep.Calls {
 		for _, n := range cr.Violations {
@@ -570,8 +631,8 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 	if rep.Counts.InvalidCalls+rep.Counts.Loops+rep.Counts.RulesBroken > 0 {
 		rep.Counts.Flagged = 1
 	}
-	rep.Counts.RuleWarnings = tally.warnings
-	for k, rc := range tally.rules {
+	rep.Counts.RuleWarnings = t.warnings
+	for k, rc := range t.rules {
 		if rc.Violations+rc.Undecided == 0 {
 			continue
 		}
@@ -582,13 +643,6 @@ func (c *Checker) Check(ctx context.Context, conv Conversation) (*Report, error)
 		rep.Counts.RulesUndecided += rc.Undecided
 		rep.Rules = append(rep.Rules, rc)
 	}
-	rep.Risk = Risk(rep.Counts)
-	if conv.RunError != nil {
-		reportRunError(b, &tally, rep, conv)
-	}
-	b.Confidence(float64(tally.decided) / float64(tally.decided+tally.unknown))
-	rep.Result = b.Duration(time.Since(start)).Build()
-	return rep, nil
 }
 
 // tally counts the verdicts that were decided and those that were not,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/trace"
@@ -36,20 +37,10 @@ const rules = `{"rules": [
 
 func checker(t testing.TB, rs string) *trace.Checker {
 	t.Helper()
-	defs, err := toolcall.ParseDefinitions([]byte(tools), "tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.Toolset(t, []byte(tools), "tools.json")
 	var r *trace.Rules
 	if rs != "" {
+		var err error
 		if r, err = trace.ParseRules([]byte(rs)); err != nil {
 			t.Fatal(err)
 		}
@@ -363,23 +354,7 @@ func tauBench(t testing.TB) ([]trace.Conversation, []*trace.Report) {
 
 // tauChecker is the checker of the airline tools and example rules.
 func tauChecker(t testing.TB) *trace.Checker {
-	dir := sharedtest.Dir(t, "agent-traces")
-	defsRaw, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions(defsRaw, "tau-bench-airline-tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := tooltest.SharedToolset(t, "agent-traces", "tau-bench-airline-tools.json")
 	rulesRaw, err := os.ReadFile(filepath.Join("..", "examples", "traces", "airline.rules.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -280,7 +280,7 @@ func writeIndented(out io.Writer, v any) error {
 // writeCheckText writes a check's result as text, then the normalized
 // arguments and the repair fixes.
 func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
-	if err := result.WriteText(out, res.Result); err != nil {
+	if err := result.WriteText(out, withFlagHints(res.Result)); err != nil {
 		return err
 	}
 	norm, err := json.Marshal(res.NormalizedArguments)
@@ -425,7 +425,7 @@ func writeOutcomeText(out io.Writer, o *toolcall.Outcome) error {
 	if _, err := fmt.Fprintf(out, "%s: %s\n\n", o.Status, o.Reason); err != nil {
 		return err
 	}
-	if err := result.WriteText(out, o.Result); err != nil {
+	if err := result.WriteText(out, withFlagHints(o.Result)); err != nil {
 		return err
 	}
 	var sb strings.Builder

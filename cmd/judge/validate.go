@@ -201,7 +201,7 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 		}
 	}
 	if format == formatText {
-		err = result.WriteText(out, res)
+		err = result.WriteText(out, withFlagHints(res))
 	} else {
 		err = result.WriteJSON(out, res)
 	}
@@ -219,7 +219,7 @@ func validateRequest(ctx context.Context, engine *judge.Engine, req *judge.Reque
 	if err != nil {
 		var re *judge.RequestError
 		if errors.As(err, &re) {
-			return nil, badInput(errors.New(src.describe(re)))
+			return nil, badInput(errors.New(src.describe(re) + requestFlagHint(re)))
 		}
 		return nil, err
 	}

@@ -290,6 +290,27 @@ func TestRunValidate(t *testing.T) {
 			wantErr: `s\.json:1:\d+: .*YAML is not supported\)$`,
 		},
 		{
+			name:  "a remote $ref: the core says what to give, the CLI names the flag",
+			files: map[string]string{"out.json": `{}`, "s.json": `{"properties": {"a": {"$ref": "http://example.com/x.json"}}}`},
+			args:  []string{"$/out.json"},
+			params: func(p *validateParams, dir string) {
+				p.schema = filepath.Join(dir, "s.json")
+			},
+			code:    2,
+			wantErr: `is not among the local schemas; judge never fetches schemas \(give it in "schemas" or in the directory of schemas judge reads\); give that directory with --schemas DIR$`,
+		},
+		{
+			name:  "a missing trusted source: the text names the flag",
+			files: map[string]string{"out.json": `{"a": "The sky is green."}`},
+			args:  []string{"$/out.json"},
+			params: func(p *validateParams, dir string) {
+				p.trusted = []string{"https://example.test/missing"}
+				must(t, p.format.Set("text"))
+			},
+			code:    1,
+			wantOut: `put it in the directory of sources judge reads \(--source\)`,
+		},
+		{
 			name:  "schema that does not compile points into the file",
 			files: map[string]string{"out.json": `{}`, "s.json": "{\n  \"properties\": {\n    \"age\": {\"type\": \"integr\"}\n  }\n}"},
 			args:  []string{"$/out.json"},

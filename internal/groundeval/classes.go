@@ -21,13 +21,6 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // Example is one false flag: the id of the claim or summary, its text, and
 // the finding's message.
 type Example struct{ ID, Text, Message string }
@@ -76,7 +69,7 @@ func (c *Classes) write(w io.Writer, title string, top int) {
 	fmt.Fprintf(w, "\n| %s | count | example |\n|---|---|---|\n", title)
 	for _, k := range c.Top(top) {
 		ex := c.Examples[k]
-		fmt.Fprintf(w, "| %s | %d | %s %q: %s |\n", k, c.Count[k], ex.ID, clip(ex.Text, 120), clip(ex.Message, 160))
+		fmt.Fprintf(w, "| %s | %d | %s %q: %s |\n", k, c.Count[k], ex.ID, result.Clip(ex.Text, 120), result.Clip(ex.Message, 160))
 	}
 }
 

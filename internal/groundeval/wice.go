@@ -239,7 +239,7 @@ func ShowWiCE(ctx context.Context, e *judge.Engine, file, id string, w io.Writer
 		for _, cv := range cvs {
 			fmt.Fprintf(w, "    %s %q (%s): %s", cv.Kind, cv.Text, cv.Location, cv.Verdict)
 			if cv.Evidence != "" {
-				fmt.Fprintf(w, " line %d %q", cv.Line, clip(cv.Evidence, 100))
+				fmt.Fprintf(w, " line %d %q", cv.Line, result.Clip(cv.Evidence, 100))
 			}
 			fmt.Fprintln(w)
 		}

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/server/api"
@@ -55,21 +54,25 @@ func Title(c api.Code) string {
 // server that is shutting down.
 func ProblemOf(ctx context.Context, err error) api.Problem {
 	var (
-		tooLarge *http.MaxBytesError
-		media    *MediaTypeError
-		reqErr   *judge.RequestError
-		slow     *BodyTimeoutError
-		busy     *BusyError
-		upstream *UpstreamError
+		tooLarge   *http.MaxBytesError
+		media      *MediaTypeError
+		reqErr     *judge.RequestError
+		slow       *BodyTimeoutError
+		busy       *BusyError
+		engineBusy *judge.BusyError
+		upstream   *UpstreamError
 	)
 	switch {
 	case errors.As(err, &slow):
 		return api.Problem{Status: http.StatusRequestTimeout, Code: api.CodeRequestTimeout, Detail: slow.Error()}
 	case errors.As(err, &busy):
 		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: busy.Msg}
+	case errors.As(err, &engineBusy):
+		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
+			Detail: "the output was not checked: " + engineBusy.Reason() + "; retry shortly"}
 	case errors.Is(err, judge.ErrBusy):
 		return api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: "the output was not checked: " + strings.TrimPrefix(err.Error(), "judge: ") + "; retry shortly"}
+			Detail: "the output was not checked: " + judge.ErrBusy.Error() + "; retry shortly"}
 	case errors.As(err, &tooLarge):
 		return api.Problem{Status: http.StatusRequestEntityTooLarge, Code: api.CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than the limit of %d bytes", tooLarge.Limit)}

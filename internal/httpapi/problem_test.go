@@ -34,6 +34,7 @@ func TestProblemOf(t *testing.T) {
 		{"client went away", canceled, context.Canceled, 499, api.CodeClientClosedRequest},
 		{"server read timeout", canceled, &BodyTimeoutError{Timeout: time.Second, Err: os.ErrDeadlineExceeded}, 408, api.CodeRequestTimeout},
 		{"engine busy", context.Background(), fmt.Errorf("judge: the schema layer could not start: %w", judge.ErrBusy), 503, api.CodeUnavailable},
+		{"engine busy, typed", context.Background(), fmt.Errorf("x: %w", &judge.BusyError{Layer: "schema", Wait: time.Second}), 503, api.CodeUnavailable},
 		{"saturated", context.Background(), &BusyError{"full"}, 503, api.CodeUnavailable},
 		{"shutting down", shutting, context.Canceled, 503, api.CodeUnavailable},
 		{"deadline", context.Background(), context.DeadlineExceeded, 503, api.CodeUnavailable},
@@ -46,6 +47,10 @@ func TestProblemOf(t *testing.T) {
 			p := ProblemOf(tt.ctx, tt.err)
 			if p.Status != tt.status || p.Code != tt.code {
 				t.Errorf("ProblemOf = %d %s, want %d %s", p.Status, p.Code, tt.status, tt.code)
+			}
+			var be *judge.BusyError
+			if errors.As(tt.err, &be) && p.Detail != "the output was not checked: the schema layer could not start within 1s: the engine was running its maximum number of layers; retry shortly" {
+				t.Errorf("detail of a busy engine: %q", p.Detail)
 			}
 			if tt.status == 500 && strings.Contains(p.Detail, "secret") {
 				t.Errorf("detail leaks the error: %q", p.Detail)

@@ -12,7 +12,7 @@ import (
 // one the specification accepts, that a path's prefix renders as a prefix
 // of its location, and that two paths that differ render differently.
 func FuzzPath(f *testing.F) {
-	for _, s := range []string{"user/profile/email", "tasks/2/status", "a/b.c", "2024", "", "/", "a//b", `x/"q"/[0]`, "é/ü1/_", "0/01/18446744073709551616"} {
+	for _, s := range []string{"user/profile/email", "tasks/2/status", "a/b.c", "2024", "", "/", "a//b", `x/"q"/[0]`, "é/ü1/_", "0/01/18446744073709551616", "q\u200d/\u202e/a\U000e0001"} {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, indices bool) {

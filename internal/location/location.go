@@ -7,9 +7,11 @@ package location
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 )
 
 // Path renders a path into a JSON value, given as the tokens of a JSON
@@ -27,7 +29,16 @@ func Path(tokens []string, isIndex func(i int) bool) string {
 	if len(tokens) == 0 {
 		return "root"
 	}
+	return Append("", tokens, isIndex)
+}
+
+// Append renders tokens as [Path] does, below base, a location already in
+// this notation ("" for none): Append("tools[3]", ["inputSchema",
+// "x-api"], nil) is tools[3].inputSchema["x-api"]. With no tokens it is
+// base itself.
+func Append(base string, tokens []string, isIndex func(i int) bool) string {
 	var sb strings.Builder
+	sb.WriteString(base)
 	for i, tok := range tokens {
 		switch {
 		case isIndex != nil && IsIndex(tok) && isIndex(i):
@@ -35,7 +46,7 @@ func Path(tokens []string, isIndex func(i int) bool) string {
 			sb.WriteString(tok)
 			sb.WriteByte(']')
 		case isIdentifier(tok):
-			if i > 0 {
+			if sb.Len() > 0 {
 				sb.WriteByte('.')
 			}
 			sb.WriteString(tok)
@@ -104,7 +115,10 @@ func isIdentifier(key string) bool {
 	return true
 }
 
-// Quote returns s as a JSON string literal, without HTML escaping.
+// Quote returns s as a JSON string literal, without HTML escaping, and
+// with every character that does not print (a zero-width joiner, a
+// bidirectional control, a no-break space) escaped as \uXXXX, so that a
+// reader sees it: the literal decodes to s all the same.
 func Quote(s string) string {
 	var sb strings.Builder
 	enc := json.NewEncoder(&sb)
@@ -112,5 +126,25 @@ func Quote(s string) string {
 	if err := enc.Encode(s); err != nil {
 		return strconv.Quote(s)
 	}
-	return strings.TrimSuffix(sb.String(), "\n")
+	q := strings.TrimSuffix(sb.String(), "\n")
+	if !strings.ContainsFunc(q, notPrint) {
+		return q
+	}
+	var out strings.Builder
+	for _, r := range q {
+		if !notPrint(r) {
+			out.WriteRune(r)
+			continue
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+		} else {
+			fmt.Fprintf(&out, `\u%04x`, r)
+		}
+	}
+	return out.String()
 }
+
+// notPrint reports whether r does not print (encoding/json has already
+// escaped the control characters below U+0020).
+func notPrint(r rune) bool { return !unicode.IsPrint(r) }

@@ -309,12 +309,12 @@ func holdSuggestion(c layer.Criterion) string {
 // evalSuggestion is the suggestion for a rule that failed with err: add a
 // missing field, else make the rule hold.
 func evalSuggestion(c layer.Criterion, pr *program, err error) string {
-	if key, ok := strings.CutPrefix(err.Error(), "no such key: "); ok {
+	if mk, ok := missingKey(err); ok {
 		where := "the output"
 		if pr.usesContext {
 			where = "the output (or the context)"
 		}
-		return fmt.Sprintf("Add the field '%s' that the rule of '%s' reads to %s (rule: %s)", key, c.Name(), where, c.Rule)
+		return fmt.Sprintf("Add the field '%s' that the rule of '%s' reads to %s (rule: %s)", mk.Key, c.Name(), where, c.Rule)
 	}
 	return holdSuggestion(c)
 }

@@ -97,11 +97,37 @@ type StoppedError struct {
 
 func (e *StoppedError) Error() string { return "evaluation stopped: " + e.Reason }
 
+// MissingKeyError is an evaluation that read a key the values do not
+// have ("args.limit" of a call without limit). Key is the key as CEL
+// names it; Err is the evaluation's error, whose text is cel-go's.
+type MissingKeyError struct {
+	Key string
+	Err error
+}
+
+func (e *MissingKeyError) Error() string { return e.Err.Error() }
+
+func (e *MissingKeyError) Unwrap() error { return e.Err }
+
+// missingKey is err as a *MissingKeyError when cel-go says a key was
+// missing. cel-go exports no type for it, so its text is read here, the
+// one place that knows it.
+func missingKey(err error) (*MissingKeyError, bool) {
+	if mk := (*MissingKeyError)(nil); errors.As(err, &mk) {
+		return mk, true
+	}
+	if key, ok := strings.CutPrefix(err.Error(), "no such key: "); ok {
+		return &MissingKeyError{Key: key, Err: err}, true
+	}
+	return nil, false
+}
+
 // Eval evaluates the expression with vars (decoded JSON values; numbers as
 // json.Number or float64 are read as CEL int where integral). It returns
 // the bool the expression yields and a nil error; a *StoppedError when
-// the evaluation was stopped; or another error when the expression failed
-// on these values (a missing key) or yielded something other than a bool.
+// the evaluation was stopped; a *MissingKeyError when it read a key the
+// values do not have; or another error when the expression failed on these
+// values otherwise or yielded something other than a bool.
 func (x *Expr) Eval(ctx context.Context, vars map[string]any) (bool, error) {
 	act := make(map[string]any, len(vars))
 	for k, v := range vars {
@@ -123,6 +149,9 @@ func (x *Expr) EvalValues(ctx context.Context, vars map[string]any) (bool, error
 	if err != nil {
 		if why, ok := (config{costLimit: CostLimit}).stopped(ctx, err); ok {
 			return false, &StoppedError{Reason: why}
+		}
+		if mk, ok := missingKey(err); ok {
+			return false, mk
 		}
 		return false, err
 	}

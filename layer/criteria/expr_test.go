@@ -62,11 +62,13 @@ func TestExprEval(t *testing.T) {
 		expr    string
 		want    bool
 		wantErr string
+		wantKey string // the key of a *MissingKeyError
 	}{
 		{expr: "args.n == 3", want: true},
 		{expr: "args.n > 3", want: false},
 		{expr: "has(args.missing)", want: false},
-		{expr: "args.missing == 1", wantErr: "no such key"},
+		{expr: "args.missing == 1", wantErr: "no such key", wantKey: "missing"},
+		{expr: "args.n == 3 && args['other'] > 1", wantErr: "no such key", wantKey: "other"},
 		{expr: "args.s.startsWith('x') && args.n < 10", want: true},
 		{expr: "lists.range(100000).all(i, lists.range(100000).all(j, i + j >= 0))", wantErr: "evaluation stopped"},
 	}
@@ -79,6 +81,10 @@ func TestExprEval(t *testing.T) {
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("Eval(%q) = %v, %v; want error containing %q", tt.expr, got, err, tt.wantErr)
+			}
+			var mk *criteria.MissingKeyError
+			if errors.As(err, &mk) != (tt.wantKey != "") || mk != nil && mk.Key != tt.wantKey {
+				t.Errorf("Eval(%q) = %#v; want a *MissingKeyError only for the key %q", tt.expr, err, tt.wantKey)
 			}
 			continue
 		}

@@ -97,7 +97,7 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 		p.Decided(1)
 		p.Report(result.Issue{Severity: result.Error, Type: result.SourceMissing, Location: fmt.Sprintf("trusted_sources[%d]", m.Index),
 			Message:    fmt.Sprintf("Trusted source '%s' is not among the sources given, so no claim could be checked against it (judge never fetches URLs)", m.URI),
-			Suggestion: "Give the source inline in sources, or put it in the directory given to --sources / --source",
+			Suggestion: "Give the source inline in sources, or put it in the directory of sources judge reads",
 			Rule:       "facts.trusted_source_missing"})
 	}
 	set := claim.FromOutput(p.Input.Output)
@@ -108,22 +108,54 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 	if len(ix.Docs()) == 0 && len(set.Claims) > 0 {
 		// Nothing to check against: every claim is undecided, not
 		// unsupported.
-		p.Undecided("root", fmt.Sprintf("None of the trusted sources could be found, so the %d claims of the output were not checked", len(set.Claims)),
-			"Give the sources inline in sources, or put them in the directory given to --sources / --source")
+		p.Report(result.Issue{Severity: result.Info, Type: result.NotChecked, Location: "root",
+			Message:    fmt.Sprintf("None of the trusted sources could be found, so the %d claims of the output were not checked", len(set.Claims)),
+			Suggestion: "Give the sources inline in sources, or put them in the directory of sources judge reads",
+			Rule:       "facts.no_sources"})
+		p.Decided(0)
 		for range len(set.Claims) - 1 {
 			p.Decided(0)
 		}
 		p.Failed(Criterion)
 		return nil
 	}
-	// Every claim is checked first; those the checker leaves undecided
-	// or unsupported go to the judge together, before any is reported.
-	verdicts := make([]source.Verdict, len(set.Claims))
+	verdicts, judgedBy, err := cfg.verdicts(ctx, p, ix, set.Claims)
+	if err != nil {
+		return err
+	}
+	var t tally
+	for i, c := range set.Claims {
+		j, ok := judgedBy[i]
+		t.add(checkClaim(p, ix, c, verdicts[i], j, ok))
+	}
+	if err := checkWording(ctx, p, ix, &t); err != nil {
+		return err
+	}
+	if len(set.Claims) == 0 && t.bad == 0 {
+		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
+			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
+		return nil
+	}
+	switch {
+	case t.bad > 0 || len(missing) > 0:
+		p.Failed(Criterion)
+	case t.undecided == 0:
+		p.Passed(Criterion)
+	}
+	return nil
+}
+
+// verdicts checks every claim against the sources; those the checker
+// leaves undecided or unsupported go to the judge together, when there is
+// one, before any is reported. It returns each claim's verdict and the
+// judge's, by claim index, for those it asked.
+func (cfg config) verdicts(ctx context.Context, p *layer.Pass, ix *source.Index, claims []claim.Claim) ([]source.Verdict, map[int]judged, error) {
+	verdicts := make([]source.Verdict, len(claims))
 	var qs []question
 	var asked []int
-	for i, c := range set.Claims {
+	for i, c := range claims {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, nil, err
 		}
 		if c.Kind == claim.Citation {
 			continue
@@ -149,11 +181,13 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 			}
 		}
 	}
-	var t tally
-	for i, c := range set.Claims {
-		j, ok := judgedBy[i]
-		t.add(checkClaim(p, ix, c, verdicts[i], j, ok))
-	}
+	return verdicts, judgedBy, nil
+}
+
+// checkWording checks each sentence of the output's texts for a word the
+// sources' passage says the opposite of, and a negation the source has
+// and the sentence dropped, counting each on t.
+func checkWording(ctx context.Context, p *layer.Pass, ix *source.Index, t *tally) error {
 	for _, txt := range claim.Texts(p.Input.Output) {
 		for _, sp := range claim.Sentences(txt.Text) {
 			if err := ctx.Err(); err != nil {
@@ -169,17 +203,6 @@ func (cfg config) run(ctx context.Context, p *layer.Pass) error {
 				reportDroppedNegation(p, txt, sp, ev, ix.SourceOf(ev))
 			}
 		}
-	}
-	if len(set.Claims) == 0 && t.bad == 0 {
-		p.Undecided("root", "The output states no specific the sources could confirm or refute (no number, date, version, identifier, name or negation), so no fact was checked",
-			"Nothing to do if the output makes no factual claim; otherwise state the specifics explicitly")
-		return nil
-	}
-	switch {
-	case t.bad > 0 || len(missing) > 0:
-		p.Failed(Criterion)
-	case t.undecided == 0:
-		p.Passed(Criterion)
 	}
 	return nil
 }
@@ -226,21 +249,21 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict
 		p.Decided(unsupportedCertainty)
 		reportUnsupported(p, c, v)
 	default:
-		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", clip(c.Sentence, 200))
+		msg := fmt.Sprintf("The negated statement '%s' could not be checked: no source speaks of it", result.ClipText(c.Sentence, 200))
 		if asked && j.err != nil {
-			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", clip(c.Sentence, 160), clip(j.err.Error(), 200))
+			msg = fmt.Sprintf("The negated statement '%s' could not be checked: no source states it, and the model could not decide it (%s)", result.ClipText(c.Sentence, 160), result.ClipText(j.err.Error(), 200))
 		}
 		switch {
 		case v.Why != "" && v.Evidence != nil:
-			msg = fmt.Sprintf("%s %s could not be checked: %s (%s line %d: %q)", c.Subject(), c.Quoted(), v.Why, v.Source.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+			msg = fmt.Sprintf("%s %s could not be checked: %s (%s line %d: %q)", c.Subject(), c.Quoted(), v.Why, v.Source.ID, v.Evidence.Line, result.ClipText(v.Evidence.Text, 200))
 			if asked && j.err != nil {
-				msg += fmt.Sprintf("; the model could not decide it (%s)", clip(j.err.Error(), 200))
+				msg += fmt.Sprintf("; the model could not decide it (%s)", result.ClipText(j.err.Error(), 200))
 			}
 		case c.Kind != claim.Negation:
 			// A count of one or two no source states (source.Index.Check).
 			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and a count this small is often inferred rather than stated", c.Subject(), c.Quoted())
 			if asked && j.err != nil {
-				msg += fmt.Sprintf(" (the model could not decide it: %s)", clip(j.err.Error(), 200))
+				msg += fmt.Sprintf(" (the model could not decide it: %s)", result.ClipText(j.err.Error(), 200))
 			}
 		}
 		p.Undecided(c.Location(), msg, "Give a source that covers this statement, or check it by hand")
@@ -252,7 +275,7 @@ func reportContradiction(p *layer.Pass, c claim.Claim, v source.Verdict) {
 	d := v.Source
 	found := v.Found.Quoted()
 	msg := fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)",
-		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, clip(v.Evidence.Text, 200))
+		c.Subject(), c.Quoted(), found, d.Name(), d.ID, v.Evidence.Line, result.ClipText(v.Evidence.Text, 200))
 	verb := "Correct"
 	if c.Kind == claim.Number {
 		verb = "Update"
@@ -280,7 +303,7 @@ func reportJudged(p *layer.Pass, ix *source.Index, c claim.Claim, j judged) sour
 		sug := fmt.Sprintf("Check %s against the sources and correct it to %s if they bear it out", c.Noun(), found)
 		if j.evidence != nil {
 			d := ix.SourceOf(j.evidence)
-			msg = fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), found, d.Name(), d.ID, j.evidence.Line, clip(j.evidence.Text, 200))
+			msg = fmt.Sprintf("%s stated as %s but %s according to %s (%s line %d: %q)", c.Subject(), c.Quoted(), found, d.Name(), d.ID, j.evidence.Line, result.ClipText(j.evidence.Text, 200))
 			verb := "Correct"
 			if c.Kind == claim.Number {
 				verb = "Update"
@@ -321,7 +344,7 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 	d := sw.Source
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("Wording stated as '%s' but '%s' according to %s, which says the opposite (%s line %d: %q)",
-			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, clip(sw.Evidence.Text, 200)),
+			sw.Word, sw.Antonym, d.Name(), d.ID, sw.Evidence.Line, result.ClipText(sw.Evidence.Text, 200)),
 		Suggestion: fmt.Sprintf("Correct '%s' to '%s' if the sentence speaks of the same thing, based on %s", sw.Word, sw.Antonym, d.Ref()),
 		Rule:       "facts.antonym"})
 }
@@ -336,7 +359,7 @@ func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *sou
 	}
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("'%s' is stated without the negation %s gives it (%s line %d: %q)",
-			clip(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, clip(ev.Text, 200)),
+			result.ClipText(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, result.ClipText(ev.Text, 200)),
 		Suggestion: fmt.Sprintf("Check whether the statement should be negated, based on %s", d.Ref()),
 		Rule:       "facts.negation_dropped"})
 }
@@ -346,7 +369,7 @@ func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		d := v.Source
 		p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: c.Location(),
 			Message: fmt.Sprintf("The negation in '%s' is not found in sources: %s states it without negation (line %d: %q)",
-				clip(c.Sentence, 160), d.Name(), v.Evidence.Line, clip(v.Evidence.Text, 160)),
+				result.ClipText(c.Sentence, 160), d.Name(), v.Evidence.Line, result.ClipText(v.Evidence.Text, 160)),
 			Suggestion: fmt.Sprintf("Check whether '%s' belongs in the statement, based on %s", c.Text, d.Ref()),
 			Rule:       "facts.negation_unsupported"})
 		return
@@ -355,20 +378,4 @@ func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {
 		Message:    fmt.Sprintf("%s %s not found in sources", c.Subject(), c.Quoted()),
 		Suggestion: "Remove unsupported claim or provide valid source",
 		Rule:       "facts.unsupported"})
-}
-
-// clip shortens s to at most n bytes at a word boundary.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-	}
-	return s[:cut] + "…"
 }

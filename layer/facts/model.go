@@ -10,6 +10,7 @@ import (
 	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
 )
 
 // NewLayer returns the facts layer with the claims its checker leaves
@@ -51,12 +52,12 @@ func modelJudge(m *llm.Client) claimJudge {
 		claims := make([]llm.Claim, len(qs))
 		for i, q := range qs {
 			c := q.claim
-			lc := llm.Claim{ID: i, Kind: string(c.Kind), Subject: c.Subject(), Value: c.Text, Sentence: clip(c.Sentence, maxSentence)}
+			lc := llm.Claim{ID: i, Kind: string(c.Kind), Subject: c.Subject(), Value: c.Text, Sentence: result.ClipText(c.Sentence, maxSentence)}
 			if c.Kind == claim.Negation {
 				lc.Value = c.Text + " (a negation)"
 			}
 			for _, p := range q.passages {
-				lc.Passages = append(lc.Passages, llm.Passage{Source: q.ix.SourceOf(p).ID, Line: p.Line, Text: clip(p.Text, maxPassage)})
+				lc.Passages = append(lc.Passages, llm.Passage{Source: q.ix.SourceOf(p).ID, Line: p.Line, Text: result.ClipText(p.Text, maxPassage)})
 			}
 			claims[i] = lc
 		}

@@ -92,11 +92,11 @@ func run(ctx context.Context, p *layer.Pass) error {
 			}
 			noted[c.Sentence] = true
 			undecided++
-			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', but no source was given, so whether the certainty is warranted could not be checked", upper(c.CertainWord), clip(c.Sentence, 200)),
+			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', but no source was given, so whether the certainty is warranted could not be checked", upper(c.CertainWord), result.ClipText(c.Sentence, 200)),
 				"Give the sources the statement rests on (sources or trusted_sources), or check it by hand")
 		case v.Status == source.Undecided:
 			undecided++
-			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', which no source speaks of, so whether the certainty is warranted could not be checked", upper(c.CertainWord), clip(c.Sentence, 200)),
+			p.Undecided(c.Location(), fmt.Sprintf("'%s' asserts '%s', which no source speaks of, so whether the certainty is warranted could not be checked", upper(c.CertainWord), result.ClipText(c.Sentence, 200)),
 				"Give a source that covers the statement, or check it by hand")
 		case v.Status == source.Supported:
 			p.Decided(1)
@@ -206,20 +206,4 @@ func upper(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// clip shortens s to at most n bytes at a word boundary.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-	}
-	return s[:cut] + "…"
 }

@@ -124,7 +124,7 @@ func checkProse(p *layer.Pass, pc piece) {
 					where = "an earlier one" + pc.field()
 				}
 				r.report(result.Warning, result.ReadabilityIssue, "prose.repeated_sentence", "", s.line,
-					fmt.Sprintf("The sentence %q repeats %s", clip(s.text, 80), where),
+					fmt.Sprintf("The sentence %q repeats %s", result.Clip(s.text, 80), where),
 					"Remove the repeated sentence, or say what is new in it")
 			} else {
 				firstSeen[key] = s.line
@@ -182,13 +182,6 @@ func isStructural(s string) bool {
 	return strings.HasPrefix(s, "#") || strings.HasPrefix(s, "|") || strings.HasPrefix(s, ">")
 }
 
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
-
 // cutOff reports a text that ends mid-sentence.
 func cutOff(r *reporter, text string) {
 	trimmed := strings.TrimRight(text, " \t\r\n")
@@ -205,7 +198,7 @@ func cutOff(r *reporter, text string) {
 	structural := isStructural(strings.TrimSpace(lastLine)) || listItem.MatchString(lastLine)
 	if !structural && len(ws) >= 4 && !strings.ContainsRune(".!?:;)\"'`*_]}>…", last) && !unicode.IsDigit(last) && !unicode.IsSymbol(last) {
 		r.report(result.Warning, result.ReadabilityIssue, "prose.unfinished", "", line,
-			fmt.Sprintf("The %s ends mid-sentence (%q): it looks cut off", r.what(), clip(strings.TrimSpace(lastLine), 60)),
+			fmt.Sprintf("The %s ends mid-sentence (%q): it looks cut off", r.what(), result.Clip(strings.TrimSpace(lastLine), 60)),
 			"Check that the whole output was produced (a token limit is the usual cause) and complete the last sentence")
 	}
 }

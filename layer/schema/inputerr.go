@@ -45,8 +45,9 @@ func (b *builder) inputError(err error) *layer.InputError {
 		if errors.Is(load.Err, errTooDeep) {
 			ie.Location, ie.Msg = b.names[load.URL], tooDeep
 		} else if errors.As(load.Err, &refused) {
-			ie.Msg = fmt.Sprintf("%s %q is not among the local schemas; judge never fetches schemas (give it in \"schemas\" or --schemas DIR)",
+			ie.Msg = fmt.Sprintf("%s %q is not among the local schemas; judge never fetches schemas (give it in \"schemas\" or in the directory of schemas judge reads)",
 				kw, stripFragment(ref))
+			ie.Err = &NotLocalError{Ref: stripFragment(ref), Err: err}
 		} else {
 			ie.Msg = fmt.Sprintf("%s %q cannot be loaded: %v", kw, stripFragment(ref), load.Err)
 		}

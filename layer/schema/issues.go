@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/agentjudge/judge/internal/spell"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -1029,35 +1030,11 @@ func nearest(name string, declared []string, obj map[string]any) string {
 		if _, ok := obj[d]; ok {
 			continue
 		}
-		if dist := editDistance(strings.ToLower(name), strings.ToLower(d)); dist < bestD {
+		if dist := spell.Distance(strings.ToLower(name), strings.ToLower(d), bestD); dist < bestD {
 			best, bestD = d, dist
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return 99
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // show renders a value as compact JSON, cut to about maxShown characters.

@@ -415,6 +415,22 @@ func (l loader) Load(url string) (any, error) {
 	return doc, nil
 }
 
+// NotLocalError is a $ref or $schema naming Ref, a document that is
+// neither among the request's schemas nor a meta-schema judge knows: judge
+// never fetches it. It is the Err of the schema layer's input error, so
+// that a front end can say how to give the document (the CLI names its
+// --schemas flag).
+type NotLocalError struct {
+	Ref string
+	Err error // the compiler's error
+}
+
+func (e *NotLocalError) Error() string {
+	return fmt.Sprintf("%q is not among the local schemas; judge never fetches schemas", e.Ref)
+}
+
+func (e *NotLocalError) Unwrap() error { return e.Err }
+
 // refusedError is a document that is neither local nor a meta-schema.
 type refusedError struct{ URL string }
 

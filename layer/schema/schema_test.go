@@ -616,7 +616,7 @@ func TestNeverFetches(t *testing.T) {
 		fmt.Fprint(w, `{"type": "string"}`)
 	}))
 	defer srv.Close()
-	const suffix = ` is not among the local schemas; judge never fetches schemas (give it in "schemas" or --schemas DIR)`
+	const suffix = ` is not among the local schemas; judge never fetches schemas (give it in "schemas" or in the directory of schemas judge reads)`
 	tests := []struct {
 		name, schema, loc, msg string
 		locals                 map[string]any
@@ -696,7 +696,7 @@ func TestInvalidSchema(t *testing.T) {
 		{name: "invalid local schema", schema: `{"$ref": "common.json#/$defs/id"}`, locals: map[string]string{"common.json": `{"$defs": {"id": {"type": "text"}}}`},
 			loc: `schemas["common.json"]/$defs/id/type`, msg: `not a valid draft-07 schema: 'type' matches none of the 2 alternatives of anyOf: #1: it is "text", not one of the allowed values; #2: it has type string, expected array`},
 		{name: "unknown draft", schema: `{"$schema": "https://json-schema.org/draft/2030-01/schema"}`,
-			loc: "expected_schema/$schema", msg: `$schema "https://json-schema.org/draft/2030-01/schema" is not among the local schemas; judge never fetches schemas (give it in "schemas" or --schemas DIR)`},
+			loc: "expected_schema/$schema", msg: `$schema "https://json-schema.org/draft/2030-01/schema" is not among the local schemas; judge never fetches schemas (give it in "schemas" or in the directory of schemas judge reads)`},
 		{name: "too deep", schema: `{"$ref": "deep.json"}`, locals: map[string]string{"deep.json": strings.Repeat(`[`, 300) + strings.Repeat(`]`, 300)},
 			loc: `schemas["deep.json"]`, msg: "the schema nests arrays and objects more than 256 levels deep"},
 		{name: "duplicate anchor", schema: `{"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}, "$schema": "https://json-schema.org/draft/2020-12/schema"}`,
