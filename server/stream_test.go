@@ -57,9 +57,13 @@ func streamCall(t *testing.T, base, schema string) (*io.PipeWriter, <-chan *http
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// A connection of its own: a pooled one the server is closing (after
+	// a 413 or a 408) would fail the request, whose piped body cannot be
+	// sent again.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	resc := make(chan *http.Response, 1)
 	go func() {
-		res, err := http.DefaultClient.Do(req)
+		res, err := client.Do(req)
 		if err != nil {
 			t.Errorf("POST: %v", err)
 			pr.CloseWithError(err)
