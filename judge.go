@@ -125,6 +125,12 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // at the start is skipped. Every error is a *RequestError with the line
 // and column.
 func DecodeRequest(data []byte, maxDepth int) (*Request, error) {
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	if req, ok := decodeRequestFast(jsonvalue.TrimBOM(data), maxDepth); ok {
+		return req, nil
+	}
 	var req Request
 	if err := DecodeStrict(data, maxDepth, &req, requestFields); err != nil {
 		return nil, err

@@ -1,9 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -100,4 +103,69 @@ func BenchmarkValidateHTTP(b *testing.B) {
 		c := sharedtest.LoadBenchCorpus(b)
 		run(b, []string{request(c.Large.Schema, c.Large.Valid)})
 	})
+}
+
+// BenchmarkValidateHandler measures POST /validate in process, without
+// the network: the server's handler with its middleware (request id,
+// metrics, a JSON access log as judge serve writes it, recovery, auth,
+// the mux), the body read, admission, decode, the engine and the
+// answer's encoding, over the 234 tool-argument documents of the shared
+// corpus, valid and invalid in turn.
+func BenchmarkValidateHandler(b *testing.B) {
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	s := New(newEngine(b), Options{Logger: log})
+	h := s.Handler()
+	var bodies [][]byte
+	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
+		for _, doc := range []string{c.Valid, c.Invalid} {
+			r, err := json.Marshal(map[string]any{"output": json.RawMessage(doc), "expected_schema": c.Schema})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies = append(bodies, r)
+		}
+	}
+	for _, sub := range []struct {
+		name string
+		pick func(i int) []byte
+	}{
+		{"valid", func(i int) []byte { return bodies[(2*i)%len(bodies)] }},
+		{"mixed", func(i int) []byte { return bodies[i%len(bodies)] }},
+	} {
+		b.Run(sub.name, func(b *testing.B) {
+			b.ReportAllocs()
+			rd := bytes.NewReader(nil)
+			i := 0
+			for b.Loop() {
+				rd.Reset(sub.pick(i))
+				i++
+				req := httptest.NewRequest(http.MethodPost, "/validate", rd)
+				req.Header.Set("Content-Type", "application/json")
+				w := &discardWriter{h: http.Header{}}
+				h.ServeHTTP(w, req)
+				if w.status != http.StatusOK {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+		})
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps only the status.
+type discardWriter struct {
+	h      http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header { return w.h }
+func (w *discardWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *discardWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return len(b), nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
@@ -33,12 +32,12 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.observeResult(res)
-	var buf bytes.Buffer
-	if err := result.WriteJSON(&buf, res); err != nil {
+	out, err := encodeResult(res)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeBody(w, http.StatusOK, api.MediaTypeJSON, buf.Bytes())
+	writeBody(w, http.StatusOK, api.MediaTypeJSON, out)
 }
 
 // acceptBody checks the media type, reads the whole body and then admits

@@ -14,6 +14,10 @@ import (
 // HeaderRequestID is the header that carries a request's id, in and out.
 const HeaderRequestID = httpapi.HeaderRequestID
 
+// AccessLogMessage is the message of the line the server logs for each
+// request it answers.
+const AccessLogMessage = httpapi.AccessLogMessage
+
 // routeLabel is the route label of a request to path: the path when a
 // route serves it, the pattern of the mount that serves a GET or POST of
 // it, unmatched otherwise.

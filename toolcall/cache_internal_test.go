@@ -8,8 +8,8 @@ import (
 
 // Checking calls never compiles: the contract's compiled schema is built
 // once, at load, and every check after hits it.
+// (Not parallel: AllocsPerRun counts the whole process's allocations.)
 func TestCheckNeverRecompiles(t *testing.T) {
-	t.Parallel()
 	c, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -24,30 +24,41 @@ func TestCheckNeverRecompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	ct, _ := ts.Contract("a")
-	entries, hitsBefore := ct.input.cache.Stats()
-	if entries != 1 {
-		t.Fatalf("the schema cache holds %d entries after load, want 1", entries)
-	}
-	// Valid arguments are decided by the compiled schema's fast path,
-	// which the contract holds; invalid ones by the layer, through the
-	// cache: every one of them a hit.
-	invalid := 0
-	for i := range 20 {
-		args := `{"n": ` + string(rune('1'+i%9)) + `}`
-		if i%4 == 0 {
-			args, invalid = `{"n": 1.5}`, invalid+1
-		}
-		chk, err := ts.Check(context.Background(), Call{Tool: "a", Arguments: json.RawMessage(args)})
-		if err != nil {
+	fast := ct.input.fast
+	// A compile takes hundreds of allocations (compileAllocs measures
+	// one): a check that compiled would take at least as many. A check
+	// of valid arguments is decided by the compiled schema's fast path
+	// (and the rule), one of invalid arguments by the layer through the
+	// same compiled schema.
+	compileAllocs := testing.AllocsPerRun(5, func() {
+		if _, err := compileSchema(ct.def.InputSchema, "x", "the arguments"); err != nil {
 			t.Fatal(err)
 		}
-		if chk.Result.Valid == (i%4 == 0) {
-			t.Fatalf("check %d of %s: valid %v", i, args, chk.Result.Valid)
+	})
+	for _, tc := range []struct {
+		args  string
+		valid bool
+		most  float64
+	}{
+		{`{"n": 3}`, true, compileAllocs / 4},
+		{`{"n": 1.5}`, false, compileAllocs - 1},
+	} {
+		allocs := testing.AllocsPerRun(20, func() {
+			chk, err := ts.Check(context.Background(), Call{Tool: "a", Arguments: json.RawMessage(tc.args)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chk.Result.Valid != tc.valid {
+				t.Fatalf("check of %s: valid %v", tc.args, chk.Result.Valid)
+			}
+		})
+		if allocs > tc.most {
+			t.Errorf("a check of %s takes %.0f allocations, over %.0f (a compile takes %.0f): does it compile?", tc.args, allocs, tc.most, compileAllocs)
 		}
+		t.Logf("%s: %.0f allocations; a compile %.0f", tc.args, allocs, compileAllocs)
 	}
-	entries, hits := ct.input.cache.Stats()
-	if entries != 1 || hits != hitsBefore+invalid {
-		t.Errorf("after 20 checks (%d invalid): %d entries, %d hits (was %d): a check compiled, or a valid one missed the fast path", invalid, entries, hits, hitsBefore)
+	if ct.input.fast != fast {
+		t.Error("the contract's compiled schema was replaced")
 	}
 	// A second toolset from the same definitions reuses the contract.
 	ts2, err := c.NewToolset(defs...)

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -103,7 +104,7 @@ func decodeArguments(raw json.RawMessage) (any, []jsonvalue.Duplicate, error) {
 	if len(raw) > MaxArgumentsBytes {
 		return nil, nil, &CallError{Field: "arguments", Msg: fmt.Sprintf("the arguments are larger than %d bytes", MaxArgumentsBytes)}
 	}
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{}, nil, nil
 	}
 	v, dups, err := jsonvalue.DecodeDuplicates(raw, 0)
@@ -164,10 +165,10 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...)
 	ct, ok := ts.contracts[call.Tool]
 	if !ok {
 		is, rep := ts.unknownTool(call.Tool)
+		b := result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...)
 		b.Add(is)
 		res := b.Duration(time.Since(start)).Build()
 		out := &CheckResult{Result: res, NormalizedArguments: args, Repair: rep}
@@ -176,15 +177,28 @@ func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 		}
 		return out, nil
 	}
-	issues, norm, decided, undecided, err := ct.check(ctx, args, call.Goal)
+	// The fast path may read the arguments' own bytes when they are
+	// what was decoded: an object without repeated keys.
+	raw := call.Arguments
+	if len(dups) > 0 {
+		raw = nil
+	}
+	issues, norm, decided, undecided, err := ct.check(ctx, args, raw, call.Goal)
 	if err != nil {
 		return nil, err
 	}
-	b.Add(issues...)
+	confidence := 1.0
 	if decided+undecided > 0 {
-		b.Confidence(float64(decided) / float64(decided+undecided))
+		confidence = float64(decided) / float64(decided+undecided)
 	}
-	res := b.Duration(time.Since(start)).Build()
+	var res *result.ValidationResult
+	if len(issues) == 0 && len(dups) == 0 {
+		// The common answer, in one allocation.
+		res = result.Passed(ValidationType, confidence, time.Since(start), result.ProcessSelfCheck())
+	} else {
+		res = result.NewBuilder().Ran(ValidationType).Add(duplicateKeys(dups, "", "of the arguments")...).Add(issues...).
+			Confidence(confidence).Duration(time.Since(start)).Build()
+	}
 	out := &CheckResult{Result: res, NormalizedArguments: norm}
 	if !res.Valid {
 		out.Repair = ct.repair(res.Issues)
@@ -316,9 +330,11 @@ func (ts *Toolset) unknownTool(name string) (result.Issue, *Repair) {
 		ClosestTools: closest, AvailableTools: slices.Clone(avail)}
 }
 
-// check runs the contract on decoded arguments. It returns the issues, the
-// normalized arguments, and how many checks were decided and not decided.
-func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []result.Issue, norm any, decided, undecided int, err error) {
+// check runs the contract on decoded arguments; raw, when not nil, is the
+// JSON they were decoded from, without repeated keys. It returns the
+// issues, the normalized arguments, and how many checks were decided and
+// not decided.
+func (ct *Contract) check(ctx context.Context, args any, raw json.RawMessage, goal string) (issues []result.Issue, norm any, decided, undecided int, err error) {
 	obj, isObj := args.(map[string]any)
 	if !isObj {
 		is := result.Issue{Severity: result.Error, Type: result.InvalidType, Location: "root",
@@ -331,9 +347,13 @@ func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []
 	issues = append(issues, changes...)
 	obj, changes = ct.liftLimits(obj, goal)
 	issues = append(issues, changes...)
+	if len(issues) > 0 {
+		// Normalized: the bytes are no longer what is checked.
+		raw = nil
+	}
 
 	var found []schema.Finding
-	if !ct.input.valid(obj) {
+	if !ct.input.valid(obj, raw) {
 		if found, err = ct.input.validate(ctx, obj); err != nil {
 			return nil, nil, 0, 0, fmt.Errorf("toolcall: %s: %w", ct.Name, err)
 		}
@@ -342,11 +362,17 @@ func (ct *Contract) check(ctx context.Context, args any, goal string) (issues []
 		issues = append(issues, argumentsIssue(obj, f))
 	}
 	decided++
-	if ct.checkUnknown {
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if _, ok := ct.props[k]; ok || ct.patterns {
-				continue
+	if ct.checkUnknown && !ct.patterns {
+		// Unknown parameters are rare: the keys are sorted only when
+		// there are some, for their issues' order.
+		var unknown []string
+		for k := range obj {
+			if _, ok := ct.props[k]; !ok {
+				unknown = append(unknown, k)
 			}
+		}
+		slices.Sort(unknown)
+		for _, k := range unknown {
 			issues = append(issues, ct.unknownParam(k))
 		}
 	}
@@ -472,32 +498,30 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 	if out != nil {
 		cur = out
 	}
-	var small [8]string
-	for _, k := range jsonvalue.SortedKeys(small[:0], cur) {
-		ps := asMap(ct.props[k])
-		if ps == nil {
+	// Only the parameters a coercion can apply to are looked at, in
+	// their sorted order.
+	for _, p := range ct.coercible {
+		v, present := cur[p.name]
+		if !present {
 			continue
 		}
-		if v, how, ok := coerce(cur[k], ps); ok {
+		if nv, how, ok := coerce(v, p.paramTypes); ok {
 			cp()
-			out[k] = v
-			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
-				Message:    fmt.Sprintf("Parameter '%s' was %s", k, how),
-				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", k, typeName(ps)),
+			out[p.name] = nv
+			issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(p.name),
+				Message:    fmt.Sprintf("Parameter '%s' was %s", p.name, how),
+				Suggestion: fmt.Sprintf("Pass '%s' as %s next time", p.name, typeName(asMap(ct.props[p.name]))),
 				Rule:       "toolcall.coerced"})
 		}
 	}
 	if out != nil {
 		cur = out
 	}
-	for _, k := range ct.propNames {
+	for _, k := range ct.defaultNames {
 		if _, present := cur[k]; present {
 			continue
 		}
-		d, ok := ct.defaults[k]
-		if !ok {
-			continue
-		}
+		d := ct.defaults[k]
 		if scope, scoped := ct.def.AppliesWhen[k]; scoped && !inScope(cur, scope) {
 			continue
 		}
@@ -526,12 +550,39 @@ func inScope(args map[string]any, scope map[string][]string) bool {
 	return true
 }
 
+// paramTypes are the types a parameter's schema names, and those its
+// items name, read once per contract for coerce.
+type paramTypes struct{ types, items []string }
+
+// coercibleParam is a parameter a coercion can apply to, with its types.
+type coercibleParam struct {
+	name string
+	paramTypes
+}
+
+// coercibleParams returns the properties coerce can change a value of,
+// sorted by name: those that take integers or numbers but not strings,
+// and those that take arrays.
+func coercibleParams(props map[string]any) []coercibleParam {
+	var out []coercibleParam
+	for k, p := range props {
+		ps := asMap(p)
+		types := schemaTypes(ps)
+		numeric := slices.Contains(types, "integer") || slices.Contains(types, "number")
+		if numeric && !slices.Contains(types, "string") || slices.Contains(types, "array") {
+			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}})
+		}
+	}
+	slices.SortFunc(out, func(a, b coercibleParam) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
 // coerce makes the safe coercions: a string holding an integer for a
 // parameter that takes integers (or numbers) but not strings, and a single
 // value for a parameter that takes arrays but not that value's type. It
 // returns the new value and how it was changed.
-func coerce(v any, ps map[string]any) (any, string, bool) {
-	types := schemaTypes(ps)
+func coerce(v any, pt paramTypes) (any, string, bool) {
+	types := pt.types
 	if len(types) == 0 {
 		return nil, "", false
 	}
@@ -548,7 +599,7 @@ func coerce(v any, ps map[string]any) (any, string, bool) {
 		}
 	}
 	if _, isArr := v.([]any); !isArr && slices.Contains(types, "array") {
-		it := schemaTypes(asMap(ps["items"]))
+		it := pt.items
 		if len(it) == 0 || slices.Contains(it, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(it, "number")) {
 			if slices.Contains(types, jsonType(v)) || (jsonType(v) == "integer" && slices.Contains(types, "number")) {
 				return nil, "", false

@@ -59,11 +59,13 @@ type Contract struct {
 	patterns     bool           // the root has patternProperties
 	checkUnknown bool           // unknown parameters are reported by judge
 	required     []string
-	propNames    []string // the keys of props, sorted
-	scoped       []string // the keys of def.AppliesWhen, sorted
+	propNames    []string         // the keys of props, sorted
+	coercible    []coercibleParam // the props coerce can change, sorted
+	scoped       []string         // the keys of def.AppliesWhen, sorted
 	// defaults are the root properties' defaults that their own schema
 	// accepts: the only ones normalization fills in.
-	defaults map[string]any
+	defaults     map[string]any
+	defaultNames []string // the keys of defaults, sorted
 }
 
 // Param is one parameter of a contract, as the repair feedback lists it.
@@ -80,18 +82,15 @@ type Param struct {
 	AntiPatterns []string `json:"anti_patterns,omitempty"`
 }
 
-// schemaCheck is a compiled JSON Schema with the layer cache holding it:
-// one cache per schema, so that nothing evicts it while the contract
-// lives.
+// schemaCheck is a JSON Schema compiled once, with the contract (which
+// the Checker caches by the definition's digest): each value is checked
+// through the compiled schema, with no cache look-up.
 type schemaCheck struct {
-	schema any
-	key    string
-	cache  *layer.Cache
 	// noun is how the schema layer's messages name the value checked:
 	// "the arguments", "the structuredContent".
 	noun string
-	// fast is the compiled schema, for the fast path's verdict on a
-	// valid value (valid); nil when it could not be loaded.
+	// fast is the compiled schema: the fast path's verdict on a valid
+	// value (valid) and the schema layer's findings (validate).
 	fast *schema.Validator
 }
 
@@ -271,8 +270,10 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.required = asStrings(root["required"])
 	ct.Params = params(root, ct.props, ct.required)
 	ct.propNames = slices.Sorted(maps.Keys(ct.props))
+	ct.coercible = coercibleParams(ct.props)
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	ct.defaults = ct.validDefaults()
+	ct.defaultNames = slices.Sorted(maps.Keys(ct.defaults))
 	for i, p := range ct.Params {
 		if _, ok := ct.defaults[p.Name]; !ok {
 			ct.Params[i].Default = nil
@@ -332,24 +333,28 @@ func (ct *Contract) validDefaults() map[string]any {
 // read exactly as the schema layer reads an expected schema, and keeps the
 // compiled form in a cache of its own.
 func compileSchema(s any, key, noun string) (*schemaCheck, error) {
-	sc := &schemaCheck{schema: s, key: key, cache: layer.NewCache(4), noun: noun}
+	v, err := schema.Load(nil, &layer.Input{ExpectedSchema: s, SchemaKey: key})
+	if err != nil {
+		return nil, err
+	}
+	sc := &schemaCheck{noun: noun, fast: v}
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}
-	sc.fast, _ = schema.Load(sc.cache, &layer.Input{ExpectedSchema: s, SchemaKey: key})
 	return sc, nil
 }
 
 // valid reports whether the schema layer's fast path finds v valid for
 // sure, in which case the layer has no finding for it; false means only
-// that validate must decide.
-func (sc *schemaCheck) valid(v any) bool {
-	if sc.fast == nil {
-		return false
-	}
-	doc, err := jsonvalue.Append(nil, v)
-	if err != nil {
-		return false
+// that validate must decide. raw, when not nil, is v's JSON, read as it
+// is; else v is encoded.
+func (sc *schemaCheck) valid(v any, raw json.RawMessage) bool {
+	doc := []byte(raw)
+	if doc == nil {
+		var err error
+		if doc, err = jsonvalue.Append(nil, v); err != nil {
+			return false
+		}
 	}
 	ok, sure := sc.fast.Check(doc, 0)
 	return ok && sure
@@ -358,8 +363,7 @@ func (sc *schemaCheck) valid(v any) bool {
 // validate checks v against the schema and returns the schema layer's
 // findings, their messages naming v as sc.noun does.
 func (sc *schemaCheck) validate(ctx context.Context, v any) ([]schema.Finding, error) {
-	in := &layer.Input{Output: v, ExpectedSchema: sc.schema, SchemaKey: sc.key}
-	return schema.Findings(ctx, sc.cache, in, sc.noun)
+	return sc.fast.Findings(ctx, v, sc.noun)
 }
 
 // schemaError places an invalid schema in the definition.

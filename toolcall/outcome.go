@@ -709,7 +709,7 @@ func (ts *Toolset) checkOutput(ctx context.Context, ct *Contract, res any) ([]re
 			Suggestion: "Return the result as structuredContent matching the output schema (MCP requires it of tools with an outputSchema)",
 			Rule:       "toolcall.output_schema"}}, nil
 	}
-	if ct.output.valid(sc) {
+	if ct.output.valid(sc, nil) {
 		return nil, nil
 	}
 	found, err := ct.output.validate(ctx, sc)

@@ -121,7 +121,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: level}))
+	logBuf := newLogBuffer(logOut, accessLogDelay)
+	defer logBuf.Flush()
+	logger := slog.New(flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf})
 	var opts []judge.Option
 	if params.timeout < 0 {
 		return badInputf("--timeout %v is negative", params.timeout)

@@ -28,7 +28,9 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, readTimeout t
 	if r.ContentLength > 0 {
 		// Trust the announced length only so far: a slow client must not
 		// reserve the whole limit before sending anything.
-		buf.Grow(int(min(r.ContentLength, 64<<10)))
+		// The extra MinRead spares ReadFrom a second allocation (and a
+		// copy of the body) when it checks for more after the last byte.
+		buf.Grow(int(min(r.ContentLength, 64<<10)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {

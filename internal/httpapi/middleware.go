@@ -76,6 +76,10 @@ type RequestMetrics interface {
 	End(route, method string, status int, d time.Duration)
 }
 
+// AccessLogMessage is the message of the line Observe logs for each
+// request answered.
+const AccessLogMessage = "request"
+
 // Observe gives each request its id (the client's X-Request-Id when it is
 // usable), counts it in m and logs one line for it to log when it is
 // answered. route labels a request by its path, bounded to the routes
@@ -101,7 +105,7 @@ func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics,
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			log.LogAttrs(r.Context(), level, "request",
+			log.LogAttrs(r.Context(), level, AccessLogMessage,
 				slog.String("method", r.Method),
 				slog.String("route", rt),
 				slog.String("path", r.URL.Path),

@@ -75,6 +75,11 @@ func SortedKeys[V any](buf []string, m map[string]V) []string {
 	return buf
 }
 
+// AppendFloat appends f as encoding/json writes a float64: the shortest
+// text that reads back as f, in exponent form below 1e-6 and from 1e21 on.
+// NaN and the infinities, which JSON cannot hold, are an error.
+func AppendFloat(b []byte, f float64) ([]byte, error) { return appendFloat(b, f) }
+
 // appendFloat writes f as encoding/json does: the shortest text that reads
 // back as f, in exponent form below 1e-6 and from 1e21 on.
 func appendFloat(b []byte, f float64) ([]byte, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
@@ -167,21 +166,5 @@ func Findings(ctx context.Context, cache *layer.Cache, in *layer.Input, noun str
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if noun == "" {
-		noun = defaultNoun
-	}
-	r, err := c.report(in.Output, noun)
-	if err != nil || r == nil {
-		return nil, err
-	}
-	sorted := r.sorted()
-	out := make([]Finding, 0, len(sorted))
-	for _, f := range sorted {
-		out = append(out, Finding{Issue: f.issue, Keyword: f.keyword, Path: slices.Clone(f.tokens),
-			Field: f.field, Expected: f.expected, Actual: f.actual})
-	}
-	return out, nil
+	return c.findings(ctx, in.Output, noun)
 }
