@@ -55,3 +55,35 @@ func ExampleEngine_Close() {
 	fmt.Println(res.Valid, e.Close(ctx))
 	// Output: true <nil>
 }
+
+// Engine.Stream validates an output as a model generates it: a violation
+// comes as soon as it is certain, and the last event holds Validate's
+// result for the whole output.
+func ExampleEngine_Stream() {
+	e, err := judge.New()
+	if err != nil {
+		panic(err)
+	}
+	st := e.Stream(&judge.Request{ExpectedSchema: json.RawMessage(`{
+		"type": "object", "required": ["city"],
+		"properties": {"city": {"type": "string"}, "days": {"type": "integer", "maximum": 14}}
+	}`)})
+	for _, chunk := range []string{`{"days": `, `30, "city": "Oslo"}`} {
+		events, err := st.Write([]byte(chunk))
+		if err != nil {
+			panic(err)
+		}
+		for _, ev := range events {
+			fmt.Printf("at %d: %s\n", ev.At, ev.Result.Issues[0].Message)
+		}
+	}
+	events, err := st.Close(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	final := events[len(events)-1]
+	fmt.Printf("final at %d: valid %v, %d issue\n", final.At, final.Result.Valid, len(final.Result.Issues))
+	// Output:
+	// at 12: Field 'days' is 30, above the maximum 14
+	// final at 28: valid false, 1 issue
+}

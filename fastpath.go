@@ -170,24 +170,7 @@ func (e *Engine) fastLayer() *layer.Layer {
 // without decoding them, and finds the compiled schema by the schemas'
 // bytes.
 func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time) *result.ValidationResult {
-	if e.fast == nil || ctx.Err() != nil || len(req.ExpectedSchema) == 0 || len(req.Output) == 0 ||
-		len(req.AcceptanceCriteria) > 0 || len(req.TrustedSources) > 0 || len(req.Sources) > 0 ||
-		len(req.Context) > 0 || req.Options.TimeoutMS < 0 {
-		return nil
-	}
-	for _, t := range req.ValidationTypes {
-		if t != e.fast.Name {
-			return nil
-		}
-	}
-	switch req.Options.OutputMode {
-	case "", OutputAuto:
-		// A string output may hold JSON to parse: the usual path reads it.
-		if i := skipSpace(req.Output); i < len(req.Output) && req.Output[i] == '"' {
-			return nil
-		}
-	case OutputValue:
-	default:
+	if !e.fastEligible(ctx, req) {
 		return nil
 	}
 	v := e.fastSchema(req)
@@ -220,6 +203,32 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	p.Decided(1)
 	o := outcome(e.fast, slices.Index(e.layers, e.fast), p, nil, e.layerTimeout)
 	return finish(result.NewBuilder().SelfCheck(e.selfCheck), []LayerOutcome{o}, start)
+}
+
+// fastEligible reports whether req may take the fast path: the fast layer
+// alone applies to it, and its output is not a string that may hold JSON.
+func (e *Engine) fastEligible(ctx context.Context, req *Request) bool {
+	if e.fast == nil || ctx.Err() != nil || len(req.ExpectedSchema) == 0 || len(req.Output) == 0 ||
+		len(req.AcceptanceCriteria) > 0 || len(req.TrustedSources) > 0 || len(req.Sources) > 0 ||
+		len(req.Context) > 0 || req.Options.TimeoutMS < 0 {
+		return false
+	}
+	for _, t := range req.ValidationTypes {
+		if t != e.fast.Name {
+			return false
+		}
+	}
+	switch req.Options.OutputMode {
+	case "", OutputAuto:
+		// A string output may hold JSON to parse: the usual path reads it.
+		if i := skipSpace(req.Output); i < len(req.Output) && req.Output[i] == '"' {
+			return false
+		}
+	case OutputValue:
+	default:
+		return false
+	}
+	return true
 }
 
 // fastSchema returns what the fast layer prepared of req's schemas, or nil

@@ -22,8 +22,10 @@ import (
 // violation from Feed, as soon as it is certain that no continuation of
 // the fragments so far can make the document valid, and the proxy acts on
 // it then (annotate records it, stop cuts the upstream), before the
-// document ends. The whole-document checkpoint judge uses today
-// ([WholeDocuments]) reports nothing before End.
+// document ends. [WholeDocuments] reports a content's violations so, through
+// judge.Engine.Stream; a tool call's arguments are checked at their end,
+// since the tool-call pipeline's normalization may repair what the schema
+// alone would refuse.
 type Checkpoint interface {
 	// Content begins the content of one choice; nil when the request asks
 	// for no structured output (nothing to check).
@@ -95,7 +97,10 @@ type Contracts struct {
 // WholeDocuments returns the checkpoint that checks each document whole,
 // once it has ended: the content with engine's schema layer, each tool
 // call's arguments with the tool-call pipeline's pre-execution check
-// (contracts, normalization, repair). Its watches never report early.
+// (contracts, normalization, repair). A content's watch also reports from
+// Feed a violation of the schema as soon as it is certain (malformed JSON
+// at its byte included), with judge.Engine.Stream (docs/streaming.md);
+// argument watches report only at their end.
 func WholeDocuments(engine *judge.Engine, c Contracts) Checkpoint {
 	return &wholeDocuments{engine: engine, c: c}
 }
@@ -109,7 +114,9 @@ func (w *wholeDocuments) Content(context.Context) Watch {
 	if w.c.Schema == nil {
 		return nil
 	}
-	return &contentWatch{engine: w.engine, schema: w.c.Schema}
+	st := w.engine.Stream(&judge.Request{ExpectedSchema: w.c.Schema,
+		ValidationTypes: []string{"schema"}, Options: judge.Options{OutputMode: judge.OutputValue}})
+	return &contentWatch{engine: w.engine, schema: w.c.Schema, st: st}
 }
 
 func (w *wholeDocuments) Arguments(_ context.Context, tool string) Watch {
@@ -119,15 +126,32 @@ func (w *wholeDocuments) Arguments(_ context.Context, tool string) Watch {
 	return &argumentsWatch{tools: w.c.Tools, tool: tool}
 }
 
-// contentWatch gathers a choice's content and validates it whole.
+// contentWatch gathers a choice's content, streams it through the
+// streaming validator for early verdicts, and validates it whole at its
+// end.
 type contentWatch struct {
 	engine *judge.Engine
 	schema json.RawMessage
 	buf    []byte
+	st     *judge.Stream // nil once it has given a verdict
 }
 
 func (c *contentWatch) Feed(fragment []byte) *Verdict {
 	c.buf = append(c.buf, fragment...)
+	if c.st == nil {
+		return nil
+	}
+	evs, err := c.st.Write(fragment)
+	if se := (*jsonvalue.SyntaxError)(nil); errors.As(err, &se) {
+		c.st = nil
+		return syntaxVerdict(se.Line, se.Col, se.Msg)
+	}
+	for _, ev := range evs {
+		if !ev.Result.Valid {
+			c.st = nil
+			return &Verdict{Kind: "content", At: int(ev.At), Result: ev.Result, RepairText: contentRepairText(ev.Result)}
+		}
+	}
 	return nil
 }
 
@@ -142,22 +166,17 @@ func (c *contentWatch) End(ctx context.Context) (*Verdict, error) {
 func checkContent(ctx context.Context, engine *judge.Engine, schema json.RawMessage, content []byte) (*Verdict, error) {
 	v := &Verdict{Kind: "content", At: len(content)}
 	if _, err := jsonvalue.Decode(content, 0); err != nil {
-		loc := "root"
-		msg := err.Error()
+		line, col, msg := 0, 0, err.Error()
 		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
-			loc = fmt.Sprintf("line:%d:column:%d", se.Line, se.Col)
-			msg = se.Msg
+			line, col, msg = se.Line, se.Col, se.Msg
 		}
 		if len(strings.TrimSpace(string(content))) == 0 {
 			msg = "it is empty"
 		}
-		is := result.Issue{Severity: result.Error, Type: result.SyntaxError, Location: loc, Rule: "proxy.content_json",
-			Message:    "The answer is not the JSON document the response format asks for: " + msg,
-			Suggestion: "Answer with one JSON value matching the response schema, with nothing before or after it"}
-		v.Result = result.NewBuilder().Ran("schema").Add(is).Build()
-		v.RepairText = contentRepairText(v.Result)
-		return v, nil
+		sv := syntaxVerdict(line, col, msg)
+		sv.At = len(content)
+		return sv, nil
 	}
 	res, err := engine.Validate(ctx, &judge.Request{Output: content, ExpectedSchema: schema,
 		ValidationTypes: []string{"schema"}, Options: judge.Options{OutputMode: judge.OutputValue}})
@@ -167,6 +186,21 @@ func checkContent(ctx context.Context, engine *judge.Engine, schema json.RawMess
 	v.Result = res
 	v.RepairText = contentRepairText(res)
 	return v, nil
+}
+
+// syntaxVerdict is the verdict on content that is not JSON: a
+// syntax_error at line and column (at root when line is 0).
+func syntaxVerdict(line, col int, msg string) *Verdict {
+	loc := "root"
+	if line > 0 {
+		loc = fmt.Sprintf("line:%d:column:%d", line, col)
+	}
+	is := result.Issue{Severity: result.Error, Type: result.SyntaxError, Location: loc, Rule: "proxy.content_json",
+		Message:    "The answer is not the JSON document the response format asks for: " + msg,
+		Suggestion: "Answer with one JSON value matching the response schema, with nothing before or after it"}
+	v := &Verdict{Kind: "content", Result: result.NewBuilder().Ran("schema").Add(is).Build()}
+	v.RepairText = contentRepairText(v.Result)
+	return v
 }
 
 // contentRepairText is what the model reads of an invalid answer to a

@@ -14,10 +14,11 @@
 // call's arguments are checked as soon as the call is complete: when the
 // next call of its choice starts, or when the choice's finish_reason
 // arrives; the content when its choice finishes. The checks run at a
-// [Checkpoint]: the one judge uses today, [WholeDocuments], checks each
-// document whole; a streaming validator plugs in through
-// [Options.Checkpoint] and reports a certain violation from [Watch.Feed],
-// mid-document, which the proxy acts on at once.
+// [Checkpoint]: [WholeDocuments] checks each document whole, and also
+// streams each content through judge's streaming validator
+// (judge.Engine.Stream), whose certain violations its watch reports from
+// [Watch.Feed], mid-document, which the proxy acts on at once; another
+// checkpoint plugs in through [Options.Checkpoint].
 //
 // # Modes
 //

@@ -151,3 +151,63 @@ func TestEarlyVerdictStopsMidArguments(t *testing.T) {
 		t.Errorf("forwarded %q, repair %q", read, report.RepairText)
 	}
 }
+
+// The content's watch is the streaming validator: a violation of the
+// response schema stops the answer at the fragment that makes it certain,
+// long before the content ends.
+func TestContentEarlyVerdict(t *testing.T) {
+	t.Parallel()
+	content := `{"city": "Oslo", "days": "three", "notes": "` + strings.Repeat("a long answer the model need not finish ", 20) + `"}`
+	frags := proxytest.Split(content, 4)
+	bad := strings.Index(content, `"three"`) // a string where the schema wants an integer: certain at its quote
+	k, sofar := 0, ""
+	for i, f := range frags {
+		sofar += f
+		if len(sofar) > bad {
+			k = i
+			break
+		}
+	}
+	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: content}}, Fragment: 4, HoldAfter: 1 + k + 1})
+	p, err := New(Options{Upstream: up.URL + "/v1", Mode: Stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(p.Handler())
+	defer ts.Close()
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"plan"}],"response_format":{"type":"json_schema","json_schema":{"name":"plan","schema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}}}}}}`
+	resp, err := http.Post(ts.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var report *Report
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var c struct{ Judge *Report }
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatalf("chunk %s: %v", data, err)
+		}
+		if c.Judge != nil {
+			report = c.Judge
+		}
+	}
+	select {
+	case <-up.Cancelled:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the upstream was not cancelled mid-content")
+	}
+	if report == nil || !report.Stopped || len(report.Checks) != 1 {
+		t.Fatalf("report %+v", report)
+	}
+	v := report.Checks[0]
+	if !v.Early || v.Kind != "content" || v.At != len(sofar) || v.Result == nil || v.Result.Valid ||
+		v.Result.Issues[0].Type != result.InvalidType || v.Result.Issues[0].Location != "days" {
+		t.Fatalf("verdict %+v, issues %+v", v, v.Result)
+	}
+}

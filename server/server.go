@@ -51,6 +51,10 @@ type Options struct {
 	// request's header and body together: a body still arriving then is
 	// answered 408 and its connection closed.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// StreamIdleTimeout bounds how long POST /v1/validate/stream waits
+	// for the next bytes of a body still arriving (its reading is not
+	// bound by ReadTimeout); 0 means DefaultStreamIdleTimeout (10s).
+	StreamIdleTimeout time.Duration
 	// ShutdownTimeout bounds how long Serve waits for in-flight requests
 	// once its context is done; 0 means DefaultShutdownTimeout (10s).
 	ShutdownTimeout time.Duration
@@ -163,6 +167,7 @@ func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 	opts.WriteTimeout = orDefault(opts.WriteTimeout, DefaultWriteTimeout)
 	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
 	opts.ShutdownTimeout = orDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
+	opts.StreamIdleTimeout = orDefault(opts.StreamIdleTimeout, DefaultStreamIdleTimeout)
 	if opts.Version == "" {
 		opts.Version = buildVersion()
 	}
@@ -200,6 +205,7 @@ func (s *Server) routes() []route {
 	return []route{
 		{http.MethodPost, "/validate", s.handleValidate},
 		{http.MethodPost, "/v1/validate", s.handleValidate},
+		{http.MethodPost, "/v1/validate/stream", s.handleValidateStream},
 		{http.MethodGet, "/healthz", s.handleHealthz},
 		{http.MethodGet, "/readyz", s.handleReadyz},
 		{http.MethodGet, "/metrics", s.metrics.handler.ServeHTTP},

@@ -351,6 +351,7 @@ func TestDefaults(t *testing.T) {
 		MaxBodyBytes: 10 << 20, MaxDepth: 256,
 		ReadTimeout: DefaultReadTimeout, WriteTimeout: DefaultWriteTimeout, IdleTimeout: DefaultIdleTimeout,
 		ShutdownTimeout: DefaultShutdownTimeout, Version: s.opts.Version, MaxInFlight: DefaultMaxInFlight, MaxInFlightBytes: 20 << 20,
+		StreamIdleTimeout: DefaultStreamIdleTimeout,
 	}
 	if s.opts != want {
 		t.Errorf("options %+v, want %+v", s.opts, want)

@@ -45,6 +45,7 @@ type validateParams struct {
 	stdin        io.Reader     // where "-" reads from
 	config       string        // --config: the config file; "" = JUDGE_CONFIG or the default
 	stderr       io.Writer     // where warnings go; nil = none
+	stream       bool          // --stream: NDJSON events as the output arrives
 	// getenv reads the model's configuration (JUDGE_LLM_*, JUDGE_CONFIG).
 	getenv func(string) string
 	// quality holds --max-complexity, --max-line-length and
@@ -87,6 +88,12 @@ claims against, nothing fetched; --trusted-source names the ones the output
 must agree with (see docs/grounding.md). --types limits the validation types
 that run.
 
+With --stream, the output is read as it arrives and one JSON object per line
+is printed: {"at": N, "result": R} as soon as a violation of the schema is
+certain (no continuation could make the output valid; N is how many bytes had
+been read, R holds the new issues), and last {"at": N, "final": true,
+"result": R} with the result validate prints for the whole output.
+
 Exit status: 0 valid (with quality score >= --min-quality and confidence >=
 --min-confidence), 1 invalid, below --min-quality, or too little decided to
 pass (confidence below --min-confidence: checks that failed, timed out or
@@ -122,6 +129,7 @@ validation type).`,
 	f.IntVar(&params.quality.MaxFunctionLength, "max-function-length", 0, "quality: longest function, in lines, not reported (default 50)")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.Var(params.format, "format", "output format: json or text (default text on a terminal, json otherwise)")
+	f.BoolVar(&params.stream, "stream", false, `read the output as it arrives and print NDJSON: {"at": N, "result": …} for each schema violation as soon as it is certain (N: bytes read), then {"at": N, "final": true, "result": …} (see docs/streaming.md)`)
 	root.AddCommand(cmd)
 }
 
@@ -165,6 +173,9 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 		opts = append(opts, judge.WithSchemas(schemas))
 	}
 
+	if params.stream {
+		return runValidateStream(ctx, params, args, opts, schemaFiles, out)
+	}
 	req, src, err := buildRequest(params, args)
 	if err != nil {
 		return err
@@ -177,12 +188,8 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	if err != nil {
 		return err
 	}
-	res, err := engine.Validate(ctx, req)
+	res, err := validateRequest(ctx, engine, req, src)
 	if err != nil {
-		var re *judge.RequestError
-		if errors.As(err, &re) {
-			return badInput(errors.New(src.describe(re) + requestFlagHint(re)))
-		}
 		return err
 	}
 
@@ -203,6 +210,20 @@ func runValidate(ctx context.Context, params validateParams, args []string, out 
 	}
 	warnModelFailed(params.stderr, res)
 	return verdict(res, params.minQuality, params.minConf)
+}
+
+// validateRequest validates req with engine; a *judge.RequestError
+// becomes bad input that points into the files src names.
+func validateRequest(ctx context.Context, engine *judge.Engine, req *judge.Request, src *origins) (*result.ValidationResult, error) {
+	res, err := engine.Validate(ctx, req)
+	if err != nil {
+		var re *judge.RequestError
+		if errors.As(err, &re) {
+			return nil, badInput(errors.New(src.describe(re) + requestFlagHint(re)))
+		}
+		return nil, err
+	}
+	return res, nil
 }
 
 // warnModelFailed says on w (when not nil) that the configured model
@@ -273,13 +294,22 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 		return nil, nil, err
 	}
 	src.output = fileText{name: display, data: data}
-	req := &judge.Request{
-		Output: readOutput(data),
-		Options: judge.Options{
-			OutputMode:   params.outputMode.value,
-			AssertFormat: params.assertFormat,
-			Quality:      params.quality,
-		},
+	req := &judge.Request{Output: readOutput(data)}
+	if err := addRequestParts(params, req, src); err != nil {
+		return nil, nil, err
+	}
+	return req, src, nil
+}
+
+// addRequestParts adds to req, and to src where they came from, every
+// part of the request but the output: the options, the validation types,
+// the schema, the criteria, the rules' context and the sources.
+func addRequestParts(params validateParams, req *judge.Request, src *origins) error {
+	var err error
+	req.Options = judge.Options{
+		OutputMode:   params.outputMode.value,
+		AssertFormat: params.assertFormat,
+		Quality:      params.quality,
 	}
 	for _, t := range params.types {
 		if t = strings.TrimSpace(t); t != "" {
@@ -289,14 +319,14 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 	if params.schema != "" {
 		data, err := readJSONFile(params.schema, "schema", judge.MaxSchemaFileBytes)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		src.schema = fileText{name: params.schema, data: data}
 		req.ExpectedSchema = json.RawMessage(data)
 	}
 	for i, text := range params.criteria {
 		if strings.TrimSpace(text) == "" {
-			return nil, nil, badInputf("--criteria #%d is empty", i+1)
+			return badInputf("--criteria #%d is empty", i+1)
 		}
 		req.AcceptanceCriteria = append(req.AcceptanceCriteria, layer.Criterion{Description: text})
 		src.criteria = append(src.criteria, criterionOrigin{flag: i + 1})
@@ -304,7 +334,7 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 	if params.rules != "" {
 		data, rules, offsets, err := readRules(params.rules)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		for i, c := range rules {
 			req.AcceptanceCriteria = append(req.AcceptanceCriteria, c)
@@ -316,18 +346,18 @@ func buildRequest(params validateParams, args []string) (*judge.Request, *origin
 	if params.context != "" {
 		data, err := readJSONFile(params.context, "context", maxInputBytes)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		src.context = fileText{name: params.context, data: data}
 		req.Context = json.RawMessage(data)
 	}
 	if len(params.sources) > 0 {
 		if req.Sources, err = readSources(params.sources); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	req.TrustedSources = params.trusted
-	return req, src, nil
+	return nil
 }
 
 // isTerminal reports whether w is a terminal (a character device).

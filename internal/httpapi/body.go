@@ -61,9 +61,15 @@ type BodyTimeoutError struct {
 	Read int64
 	// Err is the read's error.
 	Err error
+	// Idle says that Timeout is the idle timeout between two chunks of a
+	// streamed body (POST /v1/validate/stream), not the read timeout.
+	Idle bool
 }
 
 func (e *BodyTimeoutError) Error() string {
+	if e.Idle {
+		return fmt.Sprintf("no byte of the streamed request body arrived for %v, the idle timeout between chunks (%d bytes read)", e.Timeout, e.Read)
+	}
 	return fmt.Sprintf("the request body did not arrive within the server's read timeout of %v (%d bytes read)", e.Timeout, e.Read)
 }
 

@@ -100,3 +100,34 @@ func ExampleCompile() {
 	//   perPage: schema.maximum
 	//   root: schema.required
 }
+
+// A Stream reports a violation at the byte that makes it certain, while
+// the document is still arriving.
+func ExampleValidator_Stream() {
+	v, err := schema.Compile([]byte(`{"type": "object", "additionalProperties": false,
+		"properties": {"cabin": {"enum": ["economy", "business"]}, "seats": {"type": "integer"}}}`), schema.Options{})
+	if err != nil {
+		panic(err)
+	}
+	s := v.Stream(schema.StreamOptions{})
+	defer s.Release()
+	for _, chunk := range []string{`{"cabin": "eco`, `nomy_`, `x", "seats": "2"`, `, "pets": 1}`} {
+		events, err := s.Write([]byte(chunk))
+		if err != nil {
+			panic(err)
+		}
+		for _, ev := range events {
+			fmt.Printf("after %d bytes: %s\n", ev.At, ev.Issues[0].Message)
+		}
+	}
+	if _, err := s.Close(); err != nil {
+		panic(err)
+	}
+	issues, _ := v.Validate(s.Document())
+	fmt.Println(len(issues), "issues in the whole document")
+	// Output:
+	// after 19 bytes: Field 'cabin' starts with "economy_", which no allowed value starts with: the allowed values are "economy", "business"
+	// after 33 bytes: Field 'seats' has type string, expected integer
+	// after 43 bytes: Field 'pets' is not allowed at root: the schema permits no properties besides those it declares
+	// 3 issues in the whole document
+}

@@ -115,6 +115,8 @@ type compiled struct {
 	slow  string
 	// docBytes estimates the documents the compiler keeps (see Size).
 	docBytes int64
+	// stream holds what streams of this schema share (see Validator.Stream).
+	stream streamCache
 	// fields holds the fieldDesc of property schemas named by issues
 	// (see reporter.fieldInfo), by *jsonschema.Schema.
 	fields sync.Map

@@ -184,7 +184,15 @@ func TestStructuredOutputStream(t *testing.T) {
 				if !tc.wantValid && !hasIssueAt(r, tc.loc) {
 					t.Errorf("no error at %q: %+v", tc.loc, r.Checks[0].Result.Issues)
 				}
-				if got.content[0] != tc.content {
+				switch {
+				case mode == proxy.Stop && !tc.wantValid:
+					// The streaming validator stops the content at the
+					// fragment that makes the violation certain, which is
+					// not forwarded: a prefix arrives.
+					if !strings.HasPrefix(tc.content, got.content[0]) {
+						t.Errorf("content %q, want a prefix of %q", got.content[0], tc.content)
+					}
+				case got.content[0] != tc.content:
 					t.Errorf("content %q, want it whole %q", got.content[0], tc.content)
 				}
 				switch {
