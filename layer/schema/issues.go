@@ -654,12 +654,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	if len(branches) != len(e.Causes) {
 		branches = nil
 	}
-	type alt struct {
-		sub      *reporter
-		ruledOut bool
-		types    []string
-	}
-	alts := make([]alt, len(e.Causes))
+	alts := make([]branchResult, len(e.Causes))
 	var open []int
 	for i, c := range e.Causes {
 		sub := newReporterOn(r.c, r.doc, r.budget-len(r.found))
@@ -669,21 +664,8 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 			r.fail(sub.err)
 			return
 		}
-		a := alt{sub: sub}
-		for _, l := range leaves(c) {
-			depth := len(l.InstanceLocation) - len(e.InstanceLocation)
-			switch k := l.ErrorKind.(type) {
-			case *kind.Type:
-				if depth == 0 {
-					a.ruledOut = true
-					a.types = append(a.types, k.Want...)
-				}
-			case *kind.FalseSchema:
-				a.ruledOut = a.ruledOut || depth == 0
-			case *kind.Const, *kind.Enum:
-				a.ruledOut = a.ruledOut || depth <= 1
-			}
-		}
+		a := branchResult{sub: sub}
+		a.ruledOut, a.types = ruledOut(c, len(e.InstanceLocation))
 		alts[i] = a
 		if !a.ruledOut {
 			open = append(open, i)
@@ -700,19 +682,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	}
 	s := r.at(e.InstanceLocation)
 	if len(open) == 0 {
-		var want []string
-		for _, a := range alts {
-			if len(a.types) == 0 {
-				want = nil
-				break
-			}
-			for _, t := range a.types {
-				if !slices.Contains(want, t) {
-					want = append(want, t)
-				}
-			}
-		}
-		if len(want) > 0 {
+		if want := typesOf(alts); len(want) > 0 {
 			got := "unknown"
 			for _, l := range leaves(e.Causes[0]) {
 				if k, ok := l.ErrorKind.(*kind.Type); ok && len(l.InstanceLocation) == len(e.InstanceLocation) {
@@ -738,18 +708,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 		} else if i > maxListed {
 			continue
 		}
-		why := "it does not match"
-		if f := a.sub.first(); f != nil {
-			if slices.Equal(f.tokens, e.InstanceLocation) {
-				why = "it " + f.reason
-			} else {
-				why = r.doc.location(f.tokens) + " " + f.reason
-			}
-			if n := len(a.sub.found) + a.sub.skipped; n > 1 {
-				why += fmt.Sprintf(" (and %d more)", n-1)
-			}
-		}
-		parts = append(parts, name+": "+result.Clip(why, 110))
+		parts = append(parts, name+": "+result.Clip(r.whyNot(a, e.InstanceLocation), 110))
 	}
 	reason := fmt.Sprintf("matches none of the %d alternatives of %s: %s", len(alts), keyword, strings.Join(parts, "; "))
 	one := "at least one"
@@ -758,6 +717,70 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	}
 	r.addf(s, result.SchemaViolation, keyword, reason,
 		fmt.Sprintf("Change %s so that it matches %s of the alternatives: %s", s.ref, one, result.Clip(strings.Join(names, ", "), 300)))
+}
+
+// branchResult is one branch of an anyOf or oneOf as alternatives weighs it: its
+// issues (sub), whether the value fails it at the top, and the types that
+// ruled it out.
+type branchResult struct {
+	sub      *reporter
+	ruledOut bool
+	types    []string
+}
+
+// ruledOut says whether the value at depth atDepth fails c, a branch's
+// error, at the top (see alternatives), and which types the branch
+// accepts when a wrong type is why.
+func ruledOut(c *jsonschema.ValidationError, atDepth int) (out bool, types []string) {
+	for _, l := range leaves(c) {
+		depth := len(l.InstanceLocation) - atDepth
+		switch k := l.ErrorKind.(type) {
+		case *kind.Type:
+			if depth == 0 {
+				out = true
+				types = append(types, k.Want...)
+			}
+		case *kind.FalseSchema:
+			out = out || depth == 0
+		case *kind.Const, *kind.Enum:
+			out = out || depth <= 1
+		}
+	}
+	return out, types
+}
+
+// typesOf returns the types the alternatives accept, each once, when every
+// one was ruled out by its type; nil otherwise.
+func typesOf(alts []branchResult) []string {
+	var want []string
+	for _, a := range alts {
+		if len(a.types) == 0 {
+			return nil
+		}
+		for _, t := range a.types {
+			if !slices.Contains(want, t) {
+				want = append(want, t)
+			}
+		}
+	}
+	return want
+}
+
+// whyNot says why the value at tokens fails a: its first issue, and how
+// many more there are.
+func (r *reporter) whyNot(a branchResult, tokens []string) string {
+	why := "it does not match"
+	if f := a.sub.first(); f != nil {
+		if slices.Equal(f.tokens, tokens) {
+			why = "it " + f.reason
+		} else {
+			why = r.doc.location(f.tokens) + " " + f.reason
+		}
+		if n := len(a.sub.found) + a.sub.skipped; n > 1 {
+			why += fmt.Sprintf(" (and %d more)", n-1)
+		}
+	}
+	return why
 }
 
 // first returns the first finding in issue order, or nil.
