@@ -273,30 +273,9 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 		skipped = append(skipped, Skip{Tool: t.Name, Server: t.Server, Reason: reason})
 		g.log.Warn("tool left out of tools/list", "tool", t.Name, "server", t.Server, "reason", reason)
 	}
-	// Pins, one server at a time.
-	pinIssues := map[string][]toolpin.Finding{}
-	if g.opts.Pins != nil {
-		byServer := map[string][]toolpin.Tool{}
-		for _, t := range tools {
-			if t.Server != "" {
-				byServer[t.Server] = append(byServer[t.Server], toolpin.Tool{Name: t.pinName(), Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
-			}
-		}
-		servers := make([]string, 0, len(byServer))
-		for s := range byServer {
-			servers = append(servers, s)
-		}
-		slices.Sort(servers)
-		for _, s := range servers {
-			fs, err := g.opts.Pins.Observe(ctx, s, byServer[s])
-			if err != nil {
-				return fmt.Errorf("gateway: %w", err)
-			}
-			for _, f := range fs {
-				pinIssues[s+"\x00"+f.Tool] = append(pinIssues[s+"\x00"+f.Tool], f)
-				g.log.Warn("pinned tool definition", "tool", f.Tool, "server", s, "rule", f.Rule, "message", f.Issue.Message)
-			}
-		}
+	pinIssues, err := g.observePins(ctx, tools)
+	if err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, t := range tools {
@@ -346,6 +325,59 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
+	cat, mts := g.newCatalog(ts, keep, skipped, findings)
+	var gone []string
+	if old := g.cat.Swap(cat); old != nil {
+		for _, n := range old.offered {
+			if _, still := findings[n]; !still {
+				gone = append(gone, n)
+			}
+		}
+	}
+	if len(gone) > 0 {
+		g.server.RemoveTools(gone...)
+	}
+	for _, mt := range mts {
+		g.server.AddTool(mt, g.handle)
+	}
+	return nil
+}
+
+// observePins checks the upstream tools against their pins, one server
+// at a time, and returns what changed keyed by server and pinned name
+// (server + "\x00" + name); nil without a pin store.
+func (g *Gateway) observePins(ctx context.Context, tools []Tool) (map[string][]toolpin.Finding, error) {
+	if g.opts.Pins == nil {
+		return nil, nil
+	}
+	pinIssues := map[string][]toolpin.Finding{}
+	byServer := map[string][]toolpin.Tool{}
+	for _, t := range tools {
+		if t.Server != "" {
+			byServer[t.Server] = append(byServer[t.Server], toolpin.Tool{Name: t.pinName(), Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+		}
+	}
+	servers := make([]string, 0, len(byServer))
+	for s := range byServer {
+		servers = append(servers, s)
+	}
+	slices.Sort(servers)
+	for _, s := range servers {
+		fs, err := g.opts.Pins.Observe(ctx, s, byServer[s])
+		if err != nil {
+			return nil, fmt.Errorf("gateway: %w", err)
+		}
+		for _, f := range fs {
+			pinIssues[s+"\x00"+f.Tool] = append(pinIssues[s+"\x00"+f.Tool], f)
+			g.log.Warn("pinned tool definition", "tool", f.Tool, "server", s, "rule", f.Rule, "message", f.Issue.Message)
+		}
+	}
+	return pinIssues, nil
+}
+
+// newCatalog is the catalog offering keep, checked by ts, and the MCP
+// tools to add for them.
+func (g *Gateway) newCatalog(ts *toolcall.Toolset, keep []Tool, skipped []Skip, findings map[string][]result.Issue) (*catalog, []*mcp.Tool) {
 	cat := &catalog{toolset: ts, skipped: skipped, findings: findings, servers: map[string]string{}, listed: make([]json.RawMessage, 0, len(keep))}
 	mts := make([]*mcp.Tool, 0, len(keep))
 	for _, t := range keep {
@@ -364,21 +396,7 @@ func (g *Gateway) Refresh(ctx context.Context) error {
 		}
 		cat.listed = append(cat.listed, lt)
 	}
-	var gone []string
-	if old := g.cat.Swap(cat); old != nil {
-		for _, n := range old.offered {
-			if _, still := findings[n]; !still {
-				gone = append(gone, n)
-			}
-		}
-	}
-	if len(gone) > 0 {
-		g.server.RemoveTools(gone...)
-	}
-	for _, mt := range mts {
-		g.server.AddTool(mt, g.handle)
-	}
-	return nil
+	return cat, mts
 }
 
 // offeredDefinition is the description and input schema tools/list

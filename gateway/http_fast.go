@@ -85,8 +85,41 @@ func (g *Gateway) answerHTTP(w http.ResponseWriter, r *http.Request, sid string,
 	if err := g.offer(ctx); err != nil {
 		return false
 	}
-	resp := append(append(make([]byte, 0, 512), `{"jsonrpc":"2.0","id":`...), id...)
 	ans, err := g.call(ctx, "mcp:"+sid, p.name, p.args, p.meta)
+	resp := g.eventData(id, ans, err)
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+	h.Set("Mcp-Session-Id", sid)
+	w.WriteHeader(http.StatusOK)
+	if set.answered(sid, resp) {
+		return true // cancelled: the stream ends without an answer
+	}
+	ev := make([]byte, 0, len(resp)+32)
+	ev = append(append(append(ev, "event: message\ndata: "...), resp...), "\n\n"...)
+	_, _ = w.Write(ev)
+	_ = http.NewResponseController(w).Flush()
+	return true
+}
+
+// peerSession is the initialized client session whose session id (as
+// sessionID gives it) is sid; nil when none.
+func (g *Gateway) peerSession(sid string) *mcp.ServerSession {
+	g.peers.mu.Lock()
+	defer g.peers.mu.Unlock()
+	for ss, pr := range g.peers.sessions {
+		if pr.sid == sid {
+			return ss
+		}
+	}
+	return nil
+}
+
+// eventData is the JSON-RPC response to the tools/call of id, answered
+// ans or failed with err, on one line as an event's data.
+func (g *Gateway) eventData(id []byte, ans answer, err error) []byte {
+	resp := append(append(make([]byte, 0, 512), `{"jsonrpc":"2.0","id":`...), id...)
 	var raw json.RawMessage
 	if err == nil {
 		raw, err = g.encode(ans, false)
@@ -118,31 +151,5 @@ func (g *Gateway) answerHTTP(w http.ResponseWriter, r *http.Request, sid string,
 		}
 		resp = cb.Bytes()
 	}
-	h := w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
-	h.Set("Mcp-Session-Id", sid)
-	w.WriteHeader(http.StatusOK)
-	if set.answered(sid, resp) {
-		return true // cancelled: the stream ends without an answer
-	}
-	ev := make([]byte, 0, len(resp)+32)
-	ev = append(append(append(ev, "event: message\ndata: "...), resp...), "\n\n"...)
-	_, _ = w.Write(ev)
-	_ = http.NewResponseController(w).Flush()
-	return true
-}
-
-// peerSession is the initialized client session whose session id (as
-// sessionID gives it) is sid; nil when none.
-func (g *Gateway) peerSession(sid string) *mcp.ServerSession {
-	g.peers.mu.Lock()
-	defer g.peers.mu.Unlock()
-	for ss, pr := range g.peers.sessions {
-		if pr.sid == sid {
-			return ss
-		}
-	}
-	return nil
+	return resp
 }

@@ -39,27 +39,7 @@ func Scaffold(o ScaffoldOptions) ([]File, error) {
 	words := strings.ReplaceAll(strings.ReplaceAll(n, "_", " "), "-", " ")
 	switch o.Type {
 	case Script:
-		rt := o.Executor
-		if rt == "" {
-			rt = "python_runtime"
-		}
-		entry, body := scriptEntry(rt)
-		return []File{
-			{Path: path.Join(n, "tool.yaml"), Content: fmt.Sprintf(`tool_id: %s
-tool_type: script
-version: "0.1.0"
-description: %s (describe what it does in one sentence)
-executor: %s
-config:
-  entrypoint: %s
-parameters:
-  - name: text
-    type: string
-    required: true
-    description: The text to work on
-`, n, capitalize(words), rt, entry)},
-			{Path: path.Join(n, entry), Content: body},
-		}, nil
+		return scriptFiles(n, words, o.Executor), nil
 	case API:
 		return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
 tool_type: api
@@ -78,26 +58,7 @@ parameters:
     description: The item's identifier
 `, n, capitalize(words), strings.ToUpper(strings.ReplaceAll(n, "-", "_")))}}, nil
 	case MCPTool:
-		srv := o.Executor
-		if srv == "" {
-			srv = n + "_server"
-		}
-		return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
-tool_type: mcp_tool
-version: "0.1.0"
-description: %s (describe what it does in one sentence)
-executor: %s
-config:
-  mcp_tool_name: %s
-input_schema:
-  type: object
-  properties:
-    query:
-      type: string
-      description: What to look for
-  required: [query]
-  additionalProperties: false
-`, n, capitalize(words), srv, n)}}, nil
+		return mcpToolFiles(n, words, o.Executor), nil
 	case MCPServer:
 		return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
 tool_type: mcp_server
@@ -111,22 +72,7 @@ config:
   startup_timeout: 10
 `, n, capitalize(words))}}, nil
 	case Runtime:
-		cmd, lang := "python3", "python"
-		switch {
-		case strings.Contains(n, "node"):
-			cmd, lang = "node", "javascript"
-		case strings.Contains(n, "bash") || strings.Contains(n, "shell"):
-			cmd, lang = "bash", "bash"
-		}
-		return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
-tool_type: runtime
-version: "0.1.0"
-description: Runs %s scripts with %s
-executor: subprocess
-config:
-  command: %s
-  language: %s
-`, n, lang, cmd, cmd, lang)}}, nil
+		return runtimeFiles(n), nil
 	case Knowledge:
 		return []File{{Path: n + ".md", Content: fmt.Sprintf(`---
 id: %s
@@ -159,6 +105,78 @@ Write what the agent should know here.
 		return nil, fmt.Errorf("manifest: primitives are built into the host (subprocess, http_client); create a runtime run by one instead")
 	}
 	return nil, fmt.Errorf("manifest: cannot scaffold type %q; the types are %s", o.Type, strings.Join(scaffoldTypeNames(), ", "))
+}
+
+// scriptFiles scaffolds a script tool named n and its entry point, run by
+// executor (python_runtime when empty).
+func scriptFiles(n, words, executor string) []File {
+	rt := executor
+	if rt == "" {
+		rt = "python_runtime"
+	}
+	entry, body := scriptEntry(rt)
+	return []File{
+		{Path: path.Join(n, "tool.yaml"), Content: fmt.Sprintf(`tool_id: %s
+tool_type: script
+version: "0.1.0"
+description: %s (describe what it does in one sentence)
+executor: %s
+config:
+  entrypoint: %s
+parameters:
+  - name: text
+    type: string
+    required: true
+    description: The text to work on
+`, n, capitalize(words), rt, entry)},
+		{Path: path.Join(n, entry), Content: body},
+	}
+}
+
+// mcpToolFiles scaffolds an MCP tool named n, served by executor (n_server
+// when empty).
+func mcpToolFiles(n, words, executor string) []File {
+	srv := executor
+	if srv == "" {
+		srv = n + "_server"
+	}
+	return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
+tool_type: mcp_tool
+version: "0.1.0"
+description: %s (describe what it does in one sentence)
+executor: %s
+config:
+  mcp_tool_name: %s
+input_schema:
+  type: object
+  properties:
+    query:
+      type: string
+      description: What to look for
+  required: [query]
+  additionalProperties: false
+`, n, capitalize(words), srv, n)}}
+}
+
+// runtimeFiles scaffolds a runtime named n, its language guessed from the
+// name (node, bash or shell; python otherwise).
+func runtimeFiles(n string) []File {
+	cmd, lang := "python3", "python"
+	switch {
+	case strings.Contains(n, "node"):
+		cmd, lang = "node", "javascript"
+	case strings.Contains(n, "bash") || strings.Contains(n, "shell"):
+		cmd, lang = "bash", "bash"
+	}
+	return []File{{Path: n + ".yaml", Content: fmt.Sprintf(`tool_id: %s
+tool_type: runtime
+version: "0.1.0"
+description: Runs %s scripts with %s
+executor: subprocess
+config:
+  command: %s
+  language: %s
+`, n, lang, cmd, cmd, lang)}}
 }
 
 func scaffoldTypeNames() []string {

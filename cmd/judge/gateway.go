@@ -24,6 +24,7 @@ import (
 	"github.com/agentjudge/judge/gateway"
 	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/toolpin"
 )
@@ -208,35 +209,18 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		return err
 	}
 	defer store.close()
-	var pinStore toolpin.Store = &toolpin.Memory{}
-	pinsAt := "memory"
-	switch raw := params.getenv(RedisURLEnv); {
-	case params.pins != "":
-		pinStore, pinsAt = toolpin.File{Path: params.pins}, params.pins
-	case raw != "" && store.redis != nil:
-		r, err := toolpin.OpenRedis(ctx, raw)
-		if err != nil {
-			return badInputf("%s: %v (or give --pins FILE)", RedisURLEnv, err)
-		}
-		defer r.Close()
-		pinStore, pinsAt = r, "redis "+toolpin.DefaultRedisKey
+	pinStore, pinsAt, closePins, err := params.pinStore(ctx, store)
+	if err != nil {
+		return err
 	}
+	defer closePins()
 	pins, err := toolpin.New(ctx, pinStore)
 	if err != nil {
 		return badInput(err)
 	}
-	var gw *gateway.Gateway
-	changed := make(chan string, 16)
-	runner, err := executor.New(ctx, reg, executor.WithLogger(logger), executor.WithAllowLoopback(params.allowLoopback),
-		executor.WithAllowPrivate(params.allowPrivate), executor.WithLimits(executor.Limits{Timeout: params.timeout}),
-		executor.WithToolsChanged(func(server string) {
-			select {
-			case changed <- server:
-			default:
-			}
-		}))
+	runner, changed, err := params.runner(ctx, reg, logger)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	defer runner.Close()
 	for _, s := range runner.Skipped() {
@@ -251,39 +235,18 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 	if store.redis != nil {
 		opts.Store = store.redis
 	}
-	gw, err = gateway.New(ctx, gateway.FromRunner(runner), opts)
+	gw, err := gateway.New(ctx, gateway.FromRunner(runner), opts)
 	if err != nil {
 		return err
 	}
 	if params.exposeJudge {
-		var eopts []judge.Option
-		if tel.Enabled() {
-			eopts = append(eopts, judge.WithTracerProvider(tel.TracerProvider))
-		}
-		engine, err := judge.New(eopts...)
+		closeEngine, err := exposeJudge(gw, tel)
 		if err != nil {
 			return err
 		}
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = engine.Close(cctx)
-		}()
-		gw.ExposeJudge(engine)
+		defer closeEngine()
 	}
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case s := <-changed:
-				logger.Info("upstream tool list changed", "server", s)
-				if err := gw.Refresh(ctx); err != nil {
-					logger.Error("refresh after tools/list_changed", "server", s, "err", err)
-				}
-			}
-		}
-	}()
+	go refreshOnChange(ctx, gw, changed, logger)
 	go gw.RetryUpstreams(ctx, time.Second, time.Minute)
 	failed := gw.FailedUpstreams()
 	why := map[string]string{}
@@ -297,68 +260,9 @@ func runGateway(ctx context.Context, params gatewayParams, _ []string, logOut io
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(gatewayProcs))
 	}
 	if params.http == "" {
-		in, restore := pollable(params.stdin)
-		defer restore()
-		// The session runs until its input ends; a signal (ctx) drains it
-		// instead of cutting it: the calls in flight are answered, within
-		// the drain timeout, then Run returns.
-		runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
-		defer cancelRun()
-		tr := gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout})
-		stopWatch := context.AfterFunc(ctx, func() {
-			logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
-			if d, ok := tr.(interface{ Drain() }); ok {
-				d.Drain()
-			}
-			time.AfterFunc(drain+drainGrace, cancelRun)
-		})
-		defer stopWatch()
-		err := gw.Server().Run(runCtx, tr)
-		if err != nil && runCtx.Err() == nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("gateway: %w", err)
-		}
-		return nil
+		return serveGatewayStdio(ctx, gw, params, logger, drain)
 	}
-	ln, err := net.Listen("tcp", params.http)
-	if err != nil {
-		return badInputf("--http: %v", err)
-	}
-	token := ""
-	if params.tokenEnv != "" {
-		token = strings.TrimSpace(params.getenv(params.tokenEnv))
-	}
-	loopback := false
-	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
-		loopback = ap.Addr().Unmap().IsLoopback()
-	}
-	// Shutdown ends the clients' open GET event streams at once (stopping);
-	// it waits only for the POSTs in flight.
-	stopping, endStreams := context.WithCancel(context.Background())
-	defer endStreams()
-	srv := &http.Server{
-		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	srv.RegisterOnShutdown(endStreams)
-	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
-	if token == "" && !loopback {
-		logger.Warn("no API token: the MCP endpoint is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("gateway: %w", err)
-	case <-ctx.Done():
-	}
-	// Shutdown stops accepting and waits for the requests in flight (a
-	// call's POST is answered in its request; the GET streams end at
-	// once), within the drain timeout.
-	logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
-	sctx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	_ = srv.Shutdown(sctx)
-	return nil
+	return serveGatewayHTTP(ctx, gw, params, logger, drain)
 }
 
 // drainGrace is added to the longest call timeout to bound a drain: the
@@ -402,4 +306,146 @@ func pollable(r io.Reader) (io.Reader, func()) {
 		return r, func() {}
 	}
 	return os.NewFile(uintptr(fd), f.Name()), func() { _ = syscall.SetNonblock(fd, false) }
+}
+
+// pinStore opens the store of the gateway's tool pins: --pins FILE, else
+// Redis when the sessions are kept there, else memory; at says which, for
+// the log, and closeStore releases it.
+func (params gatewayParams) pinStore(ctx context.Context, store sessions) (pins toolpin.Store, at string, closeStore func(), err error) {
+	switch raw := params.getenv(RedisURLEnv); {
+	case params.pins != "":
+		return toolpin.File{Path: params.pins}, params.pins, func() {}, nil
+	case raw != "" && store.redis != nil:
+		r, err := toolpin.OpenRedis(ctx, raw)
+		if err != nil {
+			return nil, "", nil, badInputf("%s: %v (or give --pins FILE)", RedisURLEnv, err)
+		}
+		return r, "redis " + toolpin.DefaultRedisKey, func() { _ = r.Close() }, nil
+	}
+	return &toolpin.Memory{}, "memory", func() {}, nil
+}
+
+// serveGatewayStdio serves the one client on params.stdin and
+// params.stdout until its input ends.
+func serveGatewayStdio(ctx context.Context, gw *gateway.Gateway, params gatewayParams, logger *slog.Logger, drain time.Duration) error {
+	in, restore := pollable(params.stdin)
+	defer restore()
+	// The session runs until its input ends; a signal (ctx) drains it
+	// instead of cutting it: the calls in flight are answered, within
+	// the drain timeout, then Run returns.
+	runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRun()
+	tr := gw.StdioTransport(io.NopCloser(in), nopWriteCloser{params.stdout})
+	stopWatch := context.AfterFunc(ctx, func() {
+		logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
+		if d, ok := tr.(interface{ Drain() }); ok {
+			d.Drain()
+		}
+		time.AfterFunc(drain+drainGrace, cancelRun)
+	})
+	defer stopWatch()
+	err := gw.Server().Run(runCtx, tr)
+	if err != nil && runCtx.Err() == nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	return nil
+}
+
+// serveGatewayHTTP serves streamable HTTP on --http until ctx is done,
+// then drains the calls in flight.
+func serveGatewayHTTP(ctx context.Context, gw *gateway.Gateway, params gatewayParams, logger *slog.Logger, drain time.Duration) error {
+	ln, err := net.Listen("tcp", params.http)
+	if err != nil {
+		return badInputf("--http: %v", err)
+	}
+	token := ""
+	if params.tokenEnv != "" {
+		token = strings.TrimSpace(params.getenv(params.tokenEnv))
+	}
+	loopback := false
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err == nil {
+		loopback = ap.Addr().Unmap().IsLoopback()
+	}
+	// Shutdown ends the clients' open GET event streams at once (stopping);
+	// it waits only for the POSTs in flight.
+	stopping, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	srv := &http.Server{
+		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	srv.RegisterOnShutdown(endStreams)
+	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
+	if token == "" && !loopback {
+		logger.Warn("no API token: the MCP endpoint is open to anyone who can reach the address; set " + params.tokenEnv + " to require a bearer token")
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("gateway: %w", err)
+	case <-ctx.Done():
+	}
+	// Shutdown stops accepting and waits for the requests in flight (a
+	// call's POST is answered in its request; the GET streams end at
+	// once), within the drain timeout.
+	logger.Info("stopping: answering the calls in flight", "drain_timeout", drain.String())
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	return nil
+}
+
+// exposeJudge offers judge's own validation as tools of gw (--expose-judge),
+// from an engine that closeEngine closes.
+func exposeJudge(gw *gateway.Gateway, tel *telemetry.Telemetry) (closeEngine func(), err error) {
+	var eopts []judge.Option
+	if tel.Enabled() {
+		eopts = append(eopts, judge.WithTracerProvider(tel.TracerProvider))
+	}
+	engine, err := judge.New(eopts...)
+	if err != nil {
+		return nil, err
+	}
+	gw.ExposeJudge(engine)
+	return func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = engine.Close(cctx)
+	}, nil
+}
+
+// refreshOnChange refreshes gw's tools each time an upstream says its
+// tool list changed (the server's name comes on changed), until ctx is
+// done.
+func refreshOnChange(ctx context.Context, gw *gateway.Gateway, changed <-chan string, logger *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s := <-changed:
+			logger.Info("upstream tool list changed", "server", s)
+			if err := gw.Refresh(ctx); err != nil {
+				logger.Error("refresh after tools/list_changed", "server", s, "err", err)
+			}
+		}
+	}
+}
+
+// runner makes the executor that runs reg's tools for the gateway; the
+// name of an upstream server whose tool list changed comes on changed.
+func (params gatewayParams) runner(ctx context.Context, reg *manifest.Registry, logger *slog.Logger) (*executor.Runner, <-chan string, error) {
+	changed := make(chan string, 16)
+	runner, err := executor.New(ctx, reg, executor.WithLogger(logger), executor.WithAllowLoopback(params.allowLoopback),
+		executor.WithAllowPrivate(params.allowPrivate), executor.WithLimits(executor.Limits{Timeout: params.timeout}),
+		executor.WithToolsChanged(func(server string) {
+			select {
+			case changed <- server:
+			default:
+			}
+		}))
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	return runner, changed, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server"
@@ -134,17 +135,8 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if tel.Enabled() {
 		opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
 	}
-	if params.timeout < 0 {
-		return badInputf("--timeout %v is negative", params.timeout)
-	}
-	if params.maxInFlight < 0 {
-		return badInputf("--max-in-flight %d is negative", params.maxInFlight)
-	}
-	if params.maxBodyBytes < 0 {
-		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
-	}
-	if params.maxInFlightBytes < 0 || params.cacheBytes < 0 || params.readTimeout < 0 {
-		return badInputf("--max-in-flight-bytes, --cache-bytes and --read-timeout must not be negative")
+	if err := params.checkLimits(); err != nil {
+		return err
 	}
 	cfg, err := loadConfig(params.config, params.getenv, nil)
 	if err != nil {
@@ -154,40 +146,12 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		logger.Warn(w)
 	}
 	params.applyConfig(cfg)
-	if params.cacheBytes > 0 {
-		opts = append(opts, judge.WithCacheBytes(params.cacheBytes))
-	}
 	conv, err := registryConventions(cfg)
 	if err != nil {
 		return err
 	}
-	if params.timeout > 0 {
-		opts = append(opts, judge.WithLayerTimeout(params.timeout))
-	}
-	model, err := modelOption(cfg, params.getenv)
+	engine, nschemas, err := newServeEngine(params, cfg, opts)
 	if err != nil {
-		return err
-	}
-	if model != nil {
-		opts = append(opts, model)
-	}
-	nschemas := 0
-	if params.schemasDir != "" {
-		schemas, err := judge.LoadSchemaDir(params.schemasDir)
-		if err != nil {
-			return badInput(err)
-		}
-		nschemas = len(schemas)
-		opts = append(opts, judge.WithSchemas(schemas))
-	}
-	if params.sourcesDir != "" {
-		opts = append(opts, judge.WithSourceDir(params.sourcesDir))
-	}
-	engine, err := judge.New(opts...)
-	if err != nil {
-		if params.sourcesDir != "" {
-			return badInput(err)
-		}
 		return err
 	}
 	defer func() {
@@ -218,14 +182,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		return err
 	}
 
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", params.addr)
+	ln, err := params.listen(ctx)
 	if err != nil {
-		from := params.addrFrom
-		if from == "" {
-			from = "--addr"
-		}
-		return badInputf("%s %s: %v", from, params.addr, err)
+		return err
 	}
 	url := "http://" + ln.Addr().String()
 	modelName := engine.Model()
@@ -250,4 +209,74 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
 		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel})
 	return srv.Serve(ctx, ln)
+}
+
+// checkLimits refuses a negative deadline or limit.
+func (params serveParams) checkLimits() error {
+	if params.timeout < 0 {
+		return badInputf("--timeout %v is negative", params.timeout)
+	}
+	if params.maxInFlight < 0 {
+		return badInputf("--max-in-flight %d is negative", params.maxInFlight)
+	}
+	if params.maxBodyBytes < 0 {
+		return badInputf("--max-body-bytes %d is negative", params.maxBodyBytes)
+	}
+	if params.maxInFlightBytes < 0 || params.cacheBytes < 0 || params.readTimeout < 0 {
+		return badInputf("--max-in-flight-bytes, --cache-bytes and --read-timeout must not be negative")
+	}
+	return nil
+}
+
+// newServeEngine makes the engine judge serve answers with, from opts and
+// the flags and config file, and says how many schemas --schemas gave it.
+func newServeEngine(params serveParams, cfg *config.File, opts []judge.Option) (*judge.Engine, int, error) {
+	if params.cacheBytes > 0 {
+		opts = append(opts, judge.WithCacheBytes(params.cacheBytes))
+	}
+	if params.timeout > 0 {
+		opts = append(opts, judge.WithLayerTimeout(params.timeout))
+	}
+	model, err := modelOption(cfg, params.getenv)
+	if err != nil {
+		return nil, 0, err
+	}
+	if model != nil {
+		opts = append(opts, model)
+	}
+	nschemas := 0
+	if params.schemasDir != "" {
+		schemas, err := judge.LoadSchemaDir(params.schemasDir)
+		if err != nil {
+			return nil, 0, badInput(err)
+		}
+		nschemas = len(schemas)
+		opts = append(opts, judge.WithSchemas(schemas))
+	}
+	if params.sourcesDir != "" {
+		opts = append(opts, judge.WithSourceDir(params.sourcesDir))
+	}
+	engine, err := judge.New(opts...)
+	if err != nil {
+		if params.sourcesDir != "" {
+			return nil, 0, badInput(err)
+		}
+		return nil, 0, err
+	}
+	return engine, nschemas, nil
+}
+
+// listen listens on --addr (or the config file's address), naming what
+// set it when it cannot.
+func (params serveParams) listen(ctx context.Context) (net.Listener, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", params.addr)
+	if err != nil {
+		from := params.addrFrom
+		if from == "" {
+			from = "--addr"
+		}
+		return nil, badInputf("%s %s: %v", from, params.addr, err)
+	}
+	return ln, nil
 }

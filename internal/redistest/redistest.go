@@ -132,7 +132,7 @@ func startCluster(t testing.TB, bin, cli string) (*Cluster, error) {
 		procs = append(procs, p)
 		c.Addrs = append(c.Addrs, p.addr)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), startTimeout)
 	defer cancel()
 	args := append([]string{"--cluster", "create"}, c.Addrs...)
 	args = append(args, "--cluster-replicas", "0", "--cluster-yes")

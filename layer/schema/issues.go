@@ -333,31 +333,13 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	holder := r.schema(e.SchemaURL)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
-		for _, name := range k.Missing {
-			full := name
-			name := result.Clip(name, maxName)
-			if f := r.add(s, result.MissingField, "required",
-				"Missing required field '"+name+"' "+s.where,
-				"is missing required field '"+name+"'",
-				addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, name)), s)); f != nil {
-				f.field = full
-			}
-		}
+		r.required(s, holder, k.Missing)
 	case *kind.Type:
-		want := strings.Join(k.Want, " or ")
-		if f := r.addf(s, result.InvalidType, "type",
-			"has type "+k.Got+", expected "+want,
-			"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
-			f.expected, f.actual = want, k.Got
-		}
+		r.wrongType(s, k)
 	case *kind.Enum:
 		r.enum(s, k.Got, k.Want)
 	case *kind.Const:
-		if f := r.addf(s, result.ConstraintViolation, "const",
-			fmt.Sprintf("is %s, but must be the constant %s", show(k.Got), show(k.Want)),
-			fmt.Sprintf("Set %s to %s", s.ref, show(k.Want))); f != nil {
-			f.expected, f.actual = show(k.Want), show(k.Got)
-		}
+		r.constant(s, k)
 	case *kind.Minimum:
 		r.number(s, holder, "minimum", "is %s, below the minimum %s", k.Got, k.Want)
 	case *kind.Maximum:
@@ -385,31 +367,7 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			fmt.Sprintf("is %s, which does not match the pattern %s", show(k.Got), pat),
 			fmt.Sprintf("Change %s so that it matches the pattern %s", s.ref, pat))
 	case *kind.Format:
-		why := ""
-		if k.Err != nil {
-			why = " (" + result.Clip(k.Err.Error(), 120) + ")"
-		}
-		reason := fmt.Sprintf("is %s, not a valid %s%s", show(k.Got), k.Want, why)
-		regex, _ := k.Got.(string)
-		gap := ""
-		if k.Want == "regex" {
-			gap = re2Gap(regex)
-		}
-		limit := ""
-		if k.Want == "regex" && gap == "" {
-			limit = re2Limit(regex, k.Err)
-		}
-		switch {
-		case gap != "":
-			reason = fmt.Sprintf("is %s, a regular expression that uses %s, which judge's regular-expression engine (RE2) does not support",
-				show(regex), gap)
-		case limit != "":
-			reason = fmt.Sprintf("is %s, a regular expression that %s", show(regex), limit)
-		}
-		if f := r.addf(s, result.ConstraintViolation, "format", reason,
-			fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want))); f != nil && (gap != "" || limit != "") {
-			f.regex, f.gap, f.limit = regex, gap, limit
-		}
+		r.format(s, k)
 	case *kind.MinItems:
 		r.addf(s, result.ConstraintViolation, "minItems",
 			fmt.Sprintf("has %s, fewer than the minimum %d", plural(k.Got, "item"), k.Want),
@@ -427,22 +385,11 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			fmt.Sprintf("has %s, more than the maximum %d", plural(k.Got, "property"), k.Want),
 			countSuggestion(s, holder, "properties", fmt.Sprintf("Remove properties from %s until it has at most %d", s.ref, k.Want)))
 	case *kind.UniqueItems:
-		i, j := k.Duplicates[0], k.Duplicates[1]
-		ti, tj := appendToken(s.tokens, strconv.Itoa(i)), appendToken(s.tokens, strconv.Itoa(j))
-		li, lj := r.doc.location(ti), r.doc.location(tj)
-		r.addf(s, result.ConstraintViolation, "uniqueItems",
-			fmt.Sprintf("has duplicate items, but its items must be unique: %s and %s are both %s", li, lj, show(r.value(ti))),
-			fmt.Sprintf("Remove the duplicate item %s, or change it so that no two items are equal", lj))
+		r.uniqueItems(s, k)
 	case *kind.AdditionalProperties:
 		r.additionalProperties(s, holder, k.Properties)
 	case *kind.AdditionalItems:
-		n := 0
-		if arr, ok := r.value(s.tokens).([]any); ok {
-			n = len(arr)
-		}
-		r.addf(s, result.ConstraintViolation, "additionalItems",
-			fmt.Sprintf("has %s, but the schema allows only the first %d (additionalItems is false)", plural(n, "item"), n-k.Count),
-			fmt.Sprintf("Remove the last %s from %s", plural(k.Count, "item"), s.ref))
+		r.additionalItems(s, k)
 	case *kind.PropertyNames:
 		r.propertyNames(e, s, k.Property)
 	case *kind.Contains:
@@ -467,34 +414,136 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	case *kind.FalseSchema:
 		r.falseSchema(e, s)
 	case *kind.Not:
-		what := "the schema under 'not'"
-		if holder != nil {
-			if sum := summarize(holder.Not); sum != "" {
-				what += " (" + sum + ")"
-			}
-		}
-		r.addf(s, result.SchemaViolation, "not",
-			fmt.Sprintf("matches %s, which it must not match", what),
-			fmt.Sprintf("Change %s so that it no longer matches %s", s.ref, what))
+		r.not(s, holder)
 	case *kind.OneOf:
-		i, j := k.Subschemas[0], k.Subschemas[1]
-		var branches []*jsonschema.Schema
-		if holder != nil {
-			branches = holder.OneOf
-		}
-		a, b := alternative(branches, i), alternative(branches, j)
-		r.addf(s, result.SchemaViolation, "oneOf",
-			fmt.Sprintf("matches more than one alternative of oneOf (%s and %s), but must match exactly one", a, b),
-			fmt.Sprintf("Change %s so that it matches exactly one of the alternatives, not both %s and %s", s.ref, a, b))
+		r.moreThanOne(s, holder, k)
 	default:
-		kw := "invalid"
-		if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
-			kw = p[0]
-		}
-		r.addf(s, result.SchemaViolation, kw,
-			fmt.Sprintf("fails the '%s' keyword of the schema: %s", kw, result.Clip(libraryText(e), 200)),
-			fmt.Sprintf("Change %s so that it satisfies the '%s' keyword of the schema", s.ref, kw))
+		r.otherKeyword(e, s)
 	}
+}
+
+// required reports each field of missing that s lacks.
+func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string) {
+	for _, name := range missing {
+		full := name
+		name := result.Clip(name, maxName)
+		if f := r.add(s, result.MissingField, "required",
+			"Missing required field '"+name+"' "+s.where,
+			"is missing required field '"+name+"'",
+			addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, name)), s)); f != nil {
+			f.field = full
+		}
+	}
+}
+
+// wrongType reports a value of a type the schema does not accept.
+func (r *reporter) wrongType(s site, k *kind.Type) {
+	want := strings.Join(k.Want, " or ")
+	if f := r.addf(s, result.InvalidType, "type",
+		"has type "+k.Got+", expected "+want,
+		"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
+		f.expected, f.actual = want, k.Got
+	}
+}
+
+// constant reports a value other than the schema's const.
+func (r *reporter) constant(s site, k *kind.Const) {
+	if f := r.addf(s, result.ConstraintViolation, "const",
+		fmt.Sprintf("is %s, but must be the constant %s", show(k.Got), show(k.Want)),
+		fmt.Sprintf("Set %s to %s", s.ref, show(k.Want))); f != nil {
+		f.expected, f.actual = show(k.Want), show(k.Got)
+	}
+}
+
+// format reports a string that is not of its format, naming what RE2
+// lacks for a regular expression it cannot read.
+func (r *reporter) format(s site, k *kind.Format) {
+	why := ""
+	if k.Err != nil {
+		why = " (" + result.Clip(k.Err.Error(), 120) + ")"
+	}
+	reason := fmt.Sprintf("is %s, not a valid %s%s", show(k.Got), k.Want, why)
+	regex, _ := k.Got.(string)
+	gap := ""
+	if k.Want == "regex" {
+		gap = re2Gap(regex)
+	}
+	limit := ""
+	if k.Want == "regex" && gap == "" {
+		limit = re2Limit(regex, k.Err)
+	}
+	switch {
+	case gap != "":
+		reason = fmt.Sprintf("is %s, a regular expression that uses %s, which judge's regular-expression engine (RE2) does not support",
+			show(regex), gap)
+	case limit != "":
+		reason = fmt.Sprintf("is %s, a regular expression that %s", show(regex), limit)
+	}
+	if f := r.addf(s, result.ConstraintViolation, "format", reason,
+		fmt.Sprintf("Change %s to a valid %s%s", s.ref, k.Want, formatExample(k.Want))); f != nil && (gap != "" || limit != "") {
+		f.regex, f.gap, f.limit = regex, gap, limit
+	}
+}
+
+// uniqueItems reports the first two equal items of an array whose items
+// must be unique.
+func (r *reporter) uniqueItems(s site, k *kind.UniqueItems) {
+	i, j := k.Duplicates[0], k.Duplicates[1]
+	ti, tj := appendToken(s.tokens, strconv.Itoa(i)), appendToken(s.tokens, strconv.Itoa(j))
+	li, lj := r.doc.location(ti), r.doc.location(tj)
+	r.addf(s, result.ConstraintViolation, "uniqueItems",
+		fmt.Sprintf("has duplicate items, but its items must be unique: %s and %s are both %s", li, lj, show(r.value(ti))),
+		fmt.Sprintf("Remove the duplicate item %s, or change it so that no two items are equal", lj))
+}
+
+// additionalItems reports the items past those additionalItems false
+// allows.
+func (r *reporter) additionalItems(s site, k *kind.AdditionalItems) {
+	n := 0
+	if arr, ok := r.value(s.tokens).([]any); ok {
+		n = len(arr)
+	}
+	r.addf(s, result.ConstraintViolation, "additionalItems",
+		fmt.Sprintf("has %s, but the schema allows only the first %d (additionalItems is false)", plural(n, "item"), n-k.Count),
+		fmt.Sprintf("Remove the last %s from %s", plural(k.Count, "item"), s.ref))
+}
+
+// not reports a value that matches the schema under not.
+func (r *reporter) not(s site, holder *jsonschema.Schema) {
+	what := "the schema under 'not'"
+	if holder != nil {
+		if sum := summarize(holder.Not); sum != "" {
+			what += " (" + sum + ")"
+		}
+	}
+	r.addf(s, result.SchemaViolation, "not",
+		fmt.Sprintf("matches %s, which it must not match", what),
+		fmt.Sprintf("Change %s so that it no longer matches %s", s.ref, what))
+}
+
+// moreThanOne reports a value that matches two alternatives of a oneOf.
+func (r *reporter) moreThanOne(s site, holder *jsonschema.Schema, k *kind.OneOf) {
+	i, j := k.Subschemas[0], k.Subschemas[1]
+	var branches []*jsonschema.Schema
+	if holder != nil {
+		branches = holder.OneOf
+	}
+	a, b := alternative(branches, i), alternative(branches, j)
+	r.addf(s, result.SchemaViolation, "oneOf",
+		fmt.Sprintf("matches more than one alternative of oneOf (%s and %s), but must match exactly one", a, b),
+		fmt.Sprintf("Change %s so that it matches exactly one of the alternatives, not both %s and %s", s.ref, a, b))
+}
+
+// otherKeyword reports the failure of a keyword leaf has no words of its
+// own for, in the library's text.
+func (r *reporter) otherKeyword(e *jsonschema.ValidationError, s site) {
+	kw := "invalid"
+	if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
+		kw = p[0]
+	}
+	r.addf(s, result.SchemaViolation, kw,
+		fmt.Sprintf("fails the '%s' keyword of the schema: %s", kw, result.Clip(libraryText(e), 200)),
+		fmt.Sprintf("Change %s so that it satisfies the '%s' keyword of the schema", s.ref, kw))
 }
 
 func (r *reporter) enum(s site, got any, want []any) {
@@ -654,12 +703,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	if len(branches) != len(e.Causes) {
 		branches = nil
 	}
-	type alt struct {
-		sub      *reporter
-		ruledOut bool
-		types    []string
-	}
-	alts := make([]alt, len(e.Causes))
+	alts := make([]branchResult, len(e.Causes))
 	var open []int
 	for i, c := range e.Causes {
 		sub := newReporterOn(r.c, r.doc, r.budget-len(r.found))
@@ -669,21 +713,8 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 			r.fail(sub.err)
 			return
 		}
-		a := alt{sub: sub}
-		for _, l := range leaves(c) {
-			depth := len(l.InstanceLocation) - len(e.InstanceLocation)
-			switch k := l.ErrorKind.(type) {
-			case *kind.Type:
-				if depth == 0 {
-					a.ruledOut = true
-					a.types = append(a.types, k.Want...)
-				}
-			case *kind.FalseSchema:
-				a.ruledOut = a.ruledOut || depth == 0
-			case *kind.Const, *kind.Enum:
-				a.ruledOut = a.ruledOut || depth <= 1
-			}
-		}
+		a := branchResult{sub: sub}
+		a.ruledOut, a.types = ruledOut(c, len(e.InstanceLocation))
 		alts[i] = a
 		if !a.ruledOut {
 			open = append(open, i)
@@ -700,19 +731,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	}
 	s := r.at(e.InstanceLocation)
 	if len(open) == 0 {
-		var want []string
-		for _, a := range alts {
-			if len(a.types) == 0 {
-				want = nil
-				break
-			}
-			for _, t := range a.types {
-				if !slices.Contains(want, t) {
-					want = append(want, t)
-				}
-			}
-		}
-		if len(want) > 0 {
+		if want := typesOf(alts); len(want) > 0 {
 			got := "unknown"
 			for _, l := range leaves(e.Causes[0]) {
 				if k, ok := l.ErrorKind.(*kind.Type); ok && len(l.InstanceLocation) == len(e.InstanceLocation) {
@@ -738,18 +757,7 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 		} else if i > maxListed {
 			continue
 		}
-		why := "it does not match"
-		if f := a.sub.first(); f != nil {
-			if slices.Equal(f.tokens, e.InstanceLocation) {
-				why = "it " + f.reason
-			} else {
-				why = r.doc.location(f.tokens) + " " + f.reason
-			}
-			if n := len(a.sub.found) + a.sub.skipped; n > 1 {
-				why += fmt.Sprintf(" (and %d more)", n-1)
-			}
-		}
-		parts = append(parts, name+": "+result.Clip(why, 110))
+		parts = append(parts, name+": "+result.Clip(r.whyNot(a, e.InstanceLocation), 110))
 	}
 	reason := fmt.Sprintf("matches none of the %d alternatives of %s: %s", len(alts), keyword, strings.Join(parts, "; "))
 	one := "at least one"
@@ -758,6 +766,70 @@ func (r *reporter) alternatives(e *jsonschema.ValidationError, keyword string) {
 	}
 	r.addf(s, result.SchemaViolation, keyword, reason,
 		fmt.Sprintf("Change %s so that it matches %s of the alternatives: %s", s.ref, one, result.Clip(strings.Join(names, ", "), 300)))
+}
+
+// branchResult is one branch of an anyOf or oneOf as alternatives weighs it: its
+// issues (sub), whether the value fails it at the top, and the types that
+// ruled it out.
+type branchResult struct {
+	sub      *reporter
+	ruledOut bool
+	types    []string
+}
+
+// ruledOut says whether the value at depth atDepth fails c, a branch's
+// error, at the top (see alternatives), and which types the branch
+// accepts when a wrong type is why.
+func ruledOut(c *jsonschema.ValidationError, atDepth int) (out bool, types []string) {
+	for _, l := range leaves(c) {
+		depth := len(l.InstanceLocation) - atDepth
+		switch k := l.ErrorKind.(type) {
+		case *kind.Type:
+			if depth == 0 {
+				out = true
+				types = append(types, k.Want...)
+			}
+		case *kind.FalseSchema:
+			out = out || depth == 0
+		case *kind.Const, *kind.Enum:
+			out = out || depth <= 1
+		}
+	}
+	return out, types
+}
+
+// typesOf returns the types the alternatives accept, each once, when every
+// one was ruled out by its type; nil otherwise.
+func typesOf(alts []branchResult) []string {
+	var want []string
+	for _, a := range alts {
+		if len(a.types) == 0 {
+			return nil
+		}
+		for _, t := range a.types {
+			if !slices.Contains(want, t) {
+				want = append(want, t)
+			}
+		}
+	}
+	return want
+}
+
+// whyNot says why the value at tokens fails a: its first issue, and how
+// many more there are.
+func (r *reporter) whyNot(a branchResult, tokens []string) string {
+	why := "it does not match"
+	if f := a.sub.first(); f != nil {
+		if slices.Equal(f.tokens, tokens) {
+			why = "it " + f.reason
+		} else {
+			why = r.doc.location(f.tokens) + " " + f.reason
+		}
+		if n := len(a.sub.found) + a.sub.skipped; n > 1 {
+			why += fmt.Sprintf(" (and %d more)", n-1)
+		}
+	}
+	return why
 }
 
 // first returns the first finding in issue order, or nil.

@@ -51,7 +51,7 @@ var cases = []struct {
 // update calls s.Update and fails the test on an error.
 func update(t *testing.T, s toolcall.Store, id string, fn func(*toolcall.Session)) {
 	t.Helper()
-	if err := s.Update(context.Background(), id, func(x *toolcall.Session) error { fn(x); return nil }); err != nil {
+	if err := s.Update(t.Context(), id, func(x *toolcall.Session) error { fn(x); return nil }); err != nil {
 		t.Fatalf("Update(%q): %v", id, err)
 	}
 }
@@ -111,7 +111,7 @@ func fnError(t *testing.T, open Open) {
 	s := open(t, time.Hour, 10)
 	update(t, s, "a", func(x *toolcall.Session) { *x = full() })
 	errNo := errors.New("no")
-	err := s.Update(context.Background(), "a", func(x *toolcall.Session) error {
+	err := s.Update(t.Context(), "a", func(x *toolcall.Session) error {
 		x.Calls = 99
 		x.RepairAttempts["get_issue"] = 99
 		return fmt.Errorf("wrapped: %w", errNo)
@@ -123,7 +123,7 @@ func fnError(t *testing.T, open Open) {
 		t.Errorf("a failed update changed the session: %+v", got)
 	}
 	// A session fn failed to create is not created.
-	_ = s.Update(context.Background(), "new", func(x *toolcall.Session) error { x.Calls = 5; return errNo })
+	_ = s.Update(t.Context(), "new", func(x *toolcall.Session) error { x.Calls = 5; return errNo })
 	if got := get(t, s, "new"); got.Calls != 0 {
 		t.Errorf("a failed update created a session with %d calls", got.Calls)
 	}
@@ -133,7 +133,7 @@ func invalidID(t *testing.T, open Open) {
 	s := open(t, time.Hour, 10)
 	for _, id := range []string{"", strings.Repeat("x", toolcall.MaxSessionIDLen+1)} {
 		called := false
-		err := s.Update(context.Background(), id, func(*toolcall.Session) error { called = true; return nil })
+		err := s.Update(t.Context(), id, func(*toolcall.Session) error { called = true; return nil })
 		if !errors.Is(err, toolcall.ErrSessionID) {
 			t.Errorf("id of %d bytes: %v, want ErrSessionID", len(id), err)
 		}
@@ -148,7 +148,7 @@ func invalidID(t *testing.T, open Open) {
 func canceled(t *testing.T, open Open) {
 	s := open(t, time.Hour, 10)
 	update(t, s, "a", func(x *toolcall.Session) { x.Calls = 1 })
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	err := s.Update(ctx, "a", func(x *toolcall.Session) error { x.Calls = 2; return nil })
 	if !errors.Is(err, context.Canceled) {
@@ -242,7 +242,7 @@ func concurrent(t *testing.T, open Open) {
 	for g := range goroutines {
 		wg.Go(func() {
 			for range each {
-				err := s.Update(context.Background(), "c", func(x *toolcall.Session) error {
+				err := s.Update(t.Context(), "c", func(x *toolcall.Session) error {
 					x.Calls++
 					if x.RepairAttempts == nil {
 						x.RepairAttempts = map[string]int{}
