@@ -111,31 +111,6 @@ type keyInfo struct {
 	req bool // a required name counted, not given a bit (see node.reqCount)
 }
 
-// memberKeys is what the check of an object records of its members'
-// names: the bits of the tracked names present, and how many of the names
-// counted instead (see node.reqCount) it met.
-type memberKeys struct {
-	present uint64
-	reqSeen int
-}
-
-// see looks the member name key up in n, records it, and returns what n
-// knows of it, and whether it knows it.
-func (m *memberKeys) see(n *node, key []byte) (k keyInfo, known bool) {
-	if n.table != nil {
-		k, known = n.table.find(key)
-	} else if n.keys != nil {
-		k, known = n.keys[string(key)]
-	}
-	if known && k.bit >= 0 {
-		m.present |= 1 << k.bit
-	}
-	if known && k.req {
-		m.reqSeen++
-	}
-	return k, known
-}
-
 // keyTable finds the keyInfo of a property name without hashing all of
 // it: a slot from the name's length and its first, middle and last bytes,
 // then one comparison. It exists for a node whose names take distinct

@@ -446,12 +446,25 @@ func (s *scanner) branchErrors(n *node, i int, branches []*node, k jsonschema.Er
 // robject checks the object keywords of n in report mode.
 func (s *scanner) robject(n *node, i int) int {
 	start := len(s.errs)
-	var seen memberKeys
+	var present uint64
+	reqSeen := 0
 	var addl []string
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		k, known := seen.see(n, key)
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else if n.keys != nil {
+			k, known = n.keys[string(key)]
+		}
+		if known && k.bit >= 0 {
+			present |= 1 << k.bit
+		}
+		if known && k.req {
+			reqSeen++
+		}
 		if n.propNames != nil {
 			// The name is validated on its own, at its own root.
 			base := s.pathBase
@@ -507,20 +520,20 @@ func (s *scanner) robject(n *node, i int) int {
 	if n.maxProps >= 0 && count > n.maxProps {
 		pre = append(pre, s.newError(n, &kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
-	if seen.reqSeen != n.reqCount {
+	if reqSeen != n.reqCount {
 		// Which of more than 64 required names are missing is not known.
 		s.bail = true
 		return 0
 	}
-	if missing := missingNames(n, seen.present, n.sch.Required); missing != nil {
+	if missing := missingNames(n, present, n.sch.Required); missing != nil {
 		pre = append(pre, s.newError(n, &kind.Required{Missing: missing}))
 	}
 	var after []*jsonschema.ValidationError
 	for _, dr := range n.depReq {
-		if seen.present&(1<<dr.prop) == 0 {
+		if present&(1<<dr.prop) == 0 {
 			continue
 		}
-		if missing := missingNames(n, seen.present, dr.names); missing != nil {
+		if missing := missingNames(n, present, dr.names); missing != nil {
 			if dr.dependent {
 				after = append(after, s.newError(n, &kind.DependentRequired{Prop: dr.name, Missing: missing}))
 			} else {
@@ -536,7 +549,7 @@ func (s *scanner) robject(n *node, i int) int {
 	}
 	s.errs = append(s.errs, names...)
 	for _, ds := range n.depSch {
-		if seen.present&(1<<ds.prop) != 0 {
+		if present&(1<<ds.prop) != 0 {
 			if s.rcheck(ds.n, i); s.bail {
 				return 0
 			}

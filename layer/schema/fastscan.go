@@ -1090,9 +1090,22 @@ func (s *scanner) elementsFrom(i int, f func(k, at int) (int, bool)) (count, end
 }
 
 func (s *scanner) object(n *node, i int) (int, bool) {
-	var seen memberKeys
+	var present uint64
+	reqSeen := 0
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		k, known := seen.see(n, key)
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else if n.keys != nil {
+			k, known = n.keys[string(key)]
+		}
+		if known && k.bit >= 0 {
+			present |= 1 << k.bit
+		}
+		if known && k.req {
+			reqSeen++
+		}
 		if n.propNames != nil {
 			if _, ok := s.check(n.propNames, keyAt); !ok {
 				return 0, false
@@ -1135,16 +1148,16 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 	if n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
 		return 0, false
 	}
-	if seen.present&n.required != n.required || seen.reqSeen != n.reqCount {
+	if present&n.required != n.required || reqSeen != n.reqCount {
 		return 0, false
 	}
 	for _, dr := range n.depReq {
-		if seen.present&(1<<dr.prop) != 0 && seen.present&dr.bits != dr.bits {
+		if present&(1<<dr.prop) != 0 && present&dr.bits != dr.bits {
 			return 0, false
 		}
 	}
 	for _, ds := range n.depSch {
-		if seen.present&(1<<ds.prop) != 0 {
+		if present&(1<<ds.prop) != 0 {
 			if _, ok := s.check(ds.n, i); !ok {
 				return 0, false
 			}
