@@ -52,7 +52,9 @@ func TestCheckNeverRecompiles(t *testing.T) {
 				t.Fatalf("check of %s: valid %v", tc.args, chk.Result.Valid)
 			}
 		})
-		if allocs > tc.most {
+		// The race detector makes sync.Pool drop items at random, so the
+		// count says nothing there; the identity check below still holds.
+		if allocs > tc.most && !raceEnabled {
 			t.Errorf("a check of %s takes %.0f allocations, over %.0f (a compile takes %.0f): does it compile?", tc.args, allocs, tc.most, compileAllocs)
 		}
 		t.Logf("%s: %.0f allocations; a compile %.0f", tc.args, allocs, compileAllocs)

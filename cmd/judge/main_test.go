@@ -425,6 +425,14 @@ func (s *safeBuffer) WriteString(str string) {
 	s.b.WriteString(str)
 }
 
+// Write makes a safeBuffer an io.Writer, for a child process's stderr
+// read while the process still runs.
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
 func (s *safeBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -108,7 +107,7 @@ exporters:
 	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var logs bytes.Buffer
+	var logs safeBuffer
 	cmd := exec.Command(bin, "--config", "file:"+file)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -502,7 +501,7 @@ func TestOtelGatewayJaeger(t *testing.T) {
 			cmd.Env = otelEnv(j)
 			var cs *mcp.ClientSession
 			if transport == "pipe" {
-				var errs bytes.Buffer
+				var errs safeBuffer
 				cmd.Stderr = &errs
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
@@ -616,7 +615,7 @@ func TestGatewayPassesTraceparent(t *testing.T) {
 	reg := metaEchoRegistry(t)
 	cmd := exec.Command(judgeBin(t), "gateway", "--tools", reg)
 	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=", "OTEL_TRACES_EXPORTER=")
-	var errs bytes.Buffer
+	var errs safeBuffer
 	cmd.Stderr = &errs
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
