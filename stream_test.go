@@ -70,15 +70,7 @@ func streamFinal(t *testing.T, e *judge.Engine, req *judge.Request, rng *rand.Ra
 // equals Validate's, and no early error comes for a valid output.
 func TestEngineStream(t *testing.T) {
 	t.Parallel()
-	suiteDir := sharedtest.Dir(t, "json-schema-test-suite")
-	schemas := map[string]json.RawMessage{}
-	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
-		schemas[uri] = data
-	}
-	e, err := judge.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	suiteDir, schemas, e := suiteEngine(t)
 	var docs atomic.Int64
 	t.Run("suite", func(t *testing.T) {
 		for _, d := range sharedtest.SuiteDrafts {

@@ -18,15 +18,7 @@ import (
 // must be valid exactly when the test says so.
 func TestSuite(t *testing.T) {
 	t.Parallel()
-	suiteDir := sharedtest.Dir(t, "json-schema-test-suite")
-	schemas := map[string]json.RawMessage{}
-	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
-		schemas[uri] = data
-	}
-	e, err := judge.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	suiteDir, schemas, e := suiteEngine(t)
 	var total, agree atomic.Int64
 	t.Run("group", func(t *testing.T) {
 		for _, d := range sharedtest.SuiteDrafts {
@@ -77,4 +69,20 @@ func layerFailures(res *result.ValidationResult) []result.Issue {
 		}
 	}
 	return failed
+}
+
+// suiteEngine returns the folder of the JSON Schema Test Suite, its
+// remotes as local schemas by URI, and an Engine to run its tests through.
+func suiteEngine(t *testing.T) (suiteDir string, schemas map[string]json.RawMessage, e *judge.Engine) {
+	t.Helper()
+	suiteDir = sharedtest.Dir(t, "json-schema-test-suite")
+	schemas = map[string]json.RawMessage{}
+	for uri, data := range sharedtest.SuiteRemotes(t, suiteDir) {
+		schemas[uri] = data
+	}
+	e, err := judge.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return suiteDir, schemas, e
 }

@@ -9,54 +9,18 @@ import (
 	"testing"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/internal/sharedtest/tracetest"
 	"github.com/agentjudge/judge/manifest"
-	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.html with the actual output")
 
-// airlineChecker is the checker of tau-bench's airline tools with the
-// example policy rules, and those rules.
-func airlineChecker(t testing.TB) (*trace.Checker, *trace.Rules) {
-	t.Helper()
-	dir := sharedtest.Dir(t, "agent-traces")
-	defsRaw, err := os.ReadFile(filepath.Join(dir, "tau-bench-airline-tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defs, err := toolcall.ParseDefinitions(defsRaw, "tau-bench-airline-tools.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := toolcall.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := c.NewToolset(defs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rulesRaw, err := os.ReadFile(filepath.Join("..", "examples", "traces", "airline.rules.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := trace.ParseRules(rulesRaw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := trace.New(ts, rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ch, rs
-}
-
 // checkTraces checks the conversations of data as judge trace does and
 // returns what the report is made of.
 func checkTraces(t testing.TB, title string, data []byte) Trace {
 	t.Helper()
-	ch, rs := airlineChecker(t)
+	ch, rs := tracetest.AirlineChecker(t)
 	convs, err := trace.Decode(data)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/agentjudge/judge/manifest"
-	"github.com/agentjudge/judge/result"
 )
 
 // Lint is what a lint report shows: the lint of a tool registry.
@@ -72,7 +71,7 @@ func buildLint(l Lint) lintView {
 		}
 		tv := toolView{Index: i, Key: key, Valid: r.Valid, Errors: r.Metadata.ErrorCount, Warnings: r.Metadata.WarningCount, Infos: r.Metadata.InfoCount}
 		issues := slices.Clone(r.Issues)
-		slices.SortStableFunc(issues, byPosition)
+		slices.SortStableFunc(issues, manifest.ByPosition)
 		for _, is := range issues {
 			tv.Issues = append(tv.Issues, newFinding(is))
 			byType[string(is.Type)]++
@@ -86,14 +85,4 @@ func buildLint(l Lint) lintView {
 	slices.SortFunc(bars, func(a, b bar) int { return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Label, b.Label)) })
 	v.Charts = []chart{newChart("chart-types", "Issues by type", "issues", bars)}
 	return v
-}
-
-// byPosition orders issues by file, then line and column as numbers.
-func byPosition(a, b result.Issue) int {
-	fa, la, ca, okA := manifest.SplitLocation(a.Location)
-	fb, lb, cb, okB := manifest.SplitLocation(b.Location)
-	if !okA || !okB {
-		return strings.Compare(a.Location, b.Location)
-	}
-	return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
 }

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -102,6 +103,18 @@ func SplitLocation(loc string) (file string, line, col int, ok bool) {
 		return "", 0, 0, false
 	}
 	return loc[:j], l, c, true
+}
+
+// ByPosition orders issues by file, then line and column as numbers (see
+// [SplitLocation]); issues whose locations are not both of that form by
+// their location as text. The lint reports sort with it.
+func ByPosition(a, b result.Issue) int {
+	fa, la, ca, okA := SplitLocation(a.Location)
+	fb, lb, cb, okB := SplitLocation(b.Location)
+	if !okA || !okB {
+		return strings.Compare(a.Location, b.Location)
+	}
+	return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
 }
 
 // WriteSARIF writes rep as a SARIF 2.1.0 log with one run of the tool

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/sarifschema"
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/result"
 )
 
 // sarifSchema compiles the official SARIF 2.1.0 schema
@@ -155,5 +157,32 @@ func checkSARIFResults(t *testing.T, data []byte, rep *manifest.Report) {
 			t.Errorf("SARIF result %s is not an issue of the report", key)
 		}
 		want[key]--
+	}
+}
+
+func TestByPosition(t *testing.T) {
+	t.Parallel()
+	// In the order ByPosition sorts them: by file, then line and column
+	// as numbers (line 9 before line 10); a location of another form
+	// compares as text with any other.
+	want := []string{"a.json:2:9", "a.json:2:10", "a.json:10:1", "b.json:1:1"}
+	issues := []result.Issue{{Location: want[3]}, {Location: want[2]}, {Location: want[1]}, {Location: want[0]}}
+	slices.SortStableFunc(issues, manifest.ByPosition)
+	for i, is := range issues {
+		if is.Location != want[i] {
+			t.Fatalf("sorted[%d] = %q, want %q (all: %v)", i, is.Location, want[i], issues)
+		}
+	}
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"tools[2]", "a.json:1:1", 1},
+		{"root", "root", 0},
+		{"x.json:1:1", "x.json:1:1", 0},
+	} {
+		if got := manifest.ByPosition(result.Issue{Location: tc.a}, result.Issue{Location: tc.b}); got != tc.want {
+			t.Errorf("ByPosition(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
 	}
 }

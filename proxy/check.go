@@ -215,13 +215,7 @@ func contentRepairText(r *result.ValidationResult) string {
 		if is.Severity != result.Error {
 			continue
 		}
-		fmt.Fprintf(&sb, "- %s", is.Message)
-		if is.Location != "" {
-			fmt.Fprintf(&sb, " (at %s)", is.Location)
-		}
-		if is.Suggestion != "" {
-			fmt.Fprintf(&sb, ": %s", is.Suggestion)
-		}
+		sb.WriteString(is.RepairLine())
 		sb.WriteByte('\n')
 	}
 	sb.WriteString("Answer again with JSON that matches the response schema.")

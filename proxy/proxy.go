@@ -132,19 +132,13 @@ func New(opts Options) (*Proxy, error) {
 	if _, err := ParseMode(string(opts.Mode)); err != nil {
 		return nil, err
 	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = DefaultMaxInFlight
-	}
-	if opts.MaxInFlightBytes <= 0 {
-		opts.MaxInFlightBytes = 2 * opts.MaxBodyBytes
-	}
-	opts.ReadTimeout = orDefault(opts.ReadTimeout, DefaultReadTimeout)
-	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
-	opts.ShutdownTimeout = orDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
-	opts.UpstreamTimeout = orDefault(opts.UpstreamTimeout, DefaultUpstreamTimeout)
+	opts.MaxBodyBytes = httpapi.OrDefault(opts.MaxBodyBytes, DefaultMaxBodyBytes)
+	opts.MaxInFlight = httpapi.OrDefault(opts.MaxInFlight, DefaultMaxInFlight)
+	opts.MaxInFlightBytes = httpapi.OrDefault(opts.MaxInFlightBytes, 2*opts.MaxBodyBytes)
+	opts.ReadTimeout = httpapi.OrDefault(opts.ReadTimeout, DefaultReadTimeout)
+	opts.IdleTimeout = httpapi.OrDefault(opts.IdleTimeout, DefaultIdleTimeout)
+	opts.ShutdownTimeout = httpapi.OrDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
+	opts.UpstreamTimeout = httpapi.OrDefault(opts.UpstreamTimeout, DefaultUpstreamTimeout)
 	p := &Proxy{opts: opts, upstream: strings.TrimSuffix(u.String(), "/"), log: opts.Logger,
 		admission: httpapi.NewAdmission(opts.MaxInFlight, opts.MaxInFlightBytes), metrics: newMetrics()}
 	if p.log == nil {
@@ -230,23 +224,7 @@ func (p *Proxy) handleHealthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Proxy) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	if !p.ready.Load() {
-		httpapi.WriteProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: "the proxy is shutting down"})
-		return
-	}
-	if why := p.admission.Saturation(); why != "" {
-		w.Header().Set("Retry-After", "1")
-		httpapi.WriteProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: why})
-		return
-	}
-	httpapi.WriteJSON(w, http.StatusOK, api.MediaTypeJSON, api.Health{Status: "ok"})
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
+	httpapi.Readiness(w, r, p.ready.Load(), "proxy", p.admission.Saturation)
 }
 
 // errStopped is the cause of the cancellation of an upstream request the

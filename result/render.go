@@ -89,6 +89,21 @@ func namesLocation(msg, loc string) bool {
 	return false
 }
 
+// RepairLine is how a repair text, the words a model reads of a refused
+// answer or call, shows one issue: "- message (at location): suggestion",
+// the location and suggestion left out when empty, without a newline.
+// Every front end that answers a model writes issues this way.
+func (is Issue) RepairLine() string {
+	line := "- " + is.Message
+	if is.Location != "" {
+		line += " (at " + is.Location + ")"
+	}
+	if is.Suggestion != "" {
+		line += ": " + is.Suggestion
+	}
+	return line
+}
+
 func writeList(sb *strings.Builder, title string, items []string) {
 	if len(items) == 0 {
 		return

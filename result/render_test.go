@@ -108,3 +108,21 @@ func TestWriteTextUndecided(t *testing.T) {
 		t.Fatalf("a valid result with confidence 0 is reported as:\n%s", buf.Bytes())
 	}
 }
+
+func TestRepairLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		is   Issue
+		want string
+	}{
+		{"all", Issue{Message: "Missing required field 'tests'", Location: "root", Suggestion: "Add a 'tests' field"}, "- Missing required field 'tests' (at root): Add a 'tests' field"},
+		{"no location", Issue{Message: "Bad answer", Suggestion: "Answer again"}, "- Bad answer: Answer again"},
+		{"no suggestion", Issue{Message: "Bad answer", Location: "line:1:column:2"}, "- Bad answer (at line:1:column:2)"},
+		{"message only", Issue{Message: "Bad answer"}, "- Bad answer"},
+	} {
+		if got := tc.is.RepairLine(); got != tc.want {
+			t.Errorf("%s: RepairLine() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -99,17 +99,7 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 // handleReadyz answers GET /readyz: 200 while serving, 503 once shutting
 // down or while saturated (see saturation), with the reason as detail.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	if !s.ready.Load() {
-		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable,
-			Detail: "the server is shutting down"})
-		return
-	}
-	if why := s.saturation(); why != "" {
-		w.Header().Set("Retry-After", "1")
-		writeProblem(w, r, api.Problem{Status: http.StatusServiceUnavailable, Code: api.CodeUnavailable, Detail: why})
-		return
-	}
-	writeJSON(w, http.StatusOK, api.MediaTypeJSON, api.Health{Status: "ok"})
+	httpapi.Readiness(w, r, s.ready.Load(), "server", s.saturation)
 }
 
 // handleOpenAPI answers GET /openapi.json with the OpenAPI document.

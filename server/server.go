@@ -151,23 +151,15 @@ type route struct {
 // New returns a Server answering with e, with opts' zero fields set to
 // their defaults, that also serves mounts.
 func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = DefaultMaxDepth
-	}
-	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = DefaultMaxInFlight
-	}
-	if opts.MaxInFlightBytes <= 0 {
-		opts.MaxInFlightBytes = 2 * opts.MaxBodyBytes
-	}
-	opts.ReadTimeout = orDefault(opts.ReadTimeout, DefaultReadTimeout)
-	opts.WriteTimeout = orDefault(opts.WriteTimeout, DefaultWriteTimeout)
-	opts.IdleTimeout = orDefault(opts.IdleTimeout, DefaultIdleTimeout)
-	opts.ShutdownTimeout = orDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
-	opts.StreamIdleTimeout = orDefault(opts.StreamIdleTimeout, DefaultStreamIdleTimeout)
+	opts.MaxBodyBytes = httpapi.OrDefault(opts.MaxBodyBytes, DefaultMaxBodyBytes)
+	opts.MaxDepth = httpapi.OrDefault(opts.MaxDepth, DefaultMaxDepth)
+	opts.MaxInFlight = httpapi.OrDefault(opts.MaxInFlight, DefaultMaxInFlight)
+	opts.MaxInFlightBytes = httpapi.OrDefault(opts.MaxInFlightBytes, 2*opts.MaxBodyBytes)
+	opts.ReadTimeout = httpapi.OrDefault(opts.ReadTimeout, DefaultReadTimeout)
+	opts.WriteTimeout = httpapi.OrDefault(opts.WriteTimeout, DefaultWriteTimeout)
+	opts.IdleTimeout = httpapi.OrDefault(opts.IdleTimeout, DefaultIdleTimeout)
+	opts.ShutdownTimeout = httpapi.OrDefault(opts.ShutdownTimeout, DefaultShutdownTimeout)
+	opts.StreamIdleTimeout = httpapi.OrDefault(opts.StreamIdleTimeout, DefaultStreamIdleTimeout)
 	if opts.Version == "" {
 		opts.Version = buildVersion()
 	}
@@ -281,13 +273,6 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 		return fmt.Errorf("server: %w", err)
 	}
 	return s.Serve(ctx, ln)
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 func buildVersion() string {

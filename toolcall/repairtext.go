@@ -36,13 +36,7 @@ func RepairText(tool string, chk *CheckResult) string {
 		if is.Severity != result.Error {
 			continue
 		}
-		fmt.Fprintf(&sb, "- %s", is.Message)
-		if is.Location != "" {
-			fmt.Fprintf(&sb, " (at %s)", is.Location)
-		}
-		if is.Suggestion != "" {
-			fmt.Fprintf(&sb, ": %s", is.Suggestion)
-		}
+		sb.WriteString(is.RepairLine())
 		sb.WriteByte('\n')
 		if chk.Repair != nil {
 			for _, f := range chk.Repair.Fixes {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/internal/sharedtest/tooltest"
+	"github.com/agentjudge/judge/internal/sharedtest/tracetest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 	"github.com/agentjudge/judge/trace"
@@ -354,19 +355,7 @@ func tauBench(t testing.TB) ([]trace.Conversation, []*trace.Report) {
 
 // tauChecker is the checker of the airline tools and example rules.
 func tauChecker(t testing.TB) *trace.Checker {
-	ts := tooltest.SharedToolset(t, "agent-traces", "tau-bench-airline-tools.json")
-	rulesRaw, err := os.ReadFile(filepath.Join("..", "examples", "traces", "airline.rules.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := trace.ParseRules(rulesRaw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := trace.New(ts, rs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch, _ := tracetest.AirlineChecker(t)
 	return ch
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/agentjudge/judge/console"
 	"github.com/agentjudge/judge/manifest"
-	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolscan"
 )
 
@@ -212,7 +210,7 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 		}
 		sb.WriteString("\n")
 		issues := slices.Clone(r.Issues)
-		slices.SortStableFunc(issues, byPosition)
+		slices.SortStableFunc(issues, manifest.ByPosition)
 		for _, is := range issues {
 			fmt.Fprintf(&sb, "  %s: %s [%s] %s\n", is.Location, is.Severity, is.Type, is.Message)
 			if is.Suggestion != "" {
@@ -225,16 +223,6 @@ func writeLintText(w io.Writer, rep *manifest.Report) error {
 		count(s.Tools, "tool"), s.Valid, s.Invalid, count(s.Errors, "error"), count(s.Warnings, "warning"), count(s.Infos, "note"))
 	_, err := io.WriteString(w, sb.String())
 	return err
-}
-
-// byPosition orders issues by file, then line and column as numbers.
-func byPosition(a, b result.Issue) int {
-	fa, la, ca, okA := manifest.SplitLocation(a.Location)
-	fb, lb, cb, okB := manifest.SplitLocation(b.Location)
-	if !okA || !okB {
-		return strings.Compare(a.Location, b.Location)
-	}
-	return cmp.Or(strings.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb))
 }
 
 // readFilePrefix reads at most limit bytes of the file name: enough for

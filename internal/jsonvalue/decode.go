@@ -376,6 +376,20 @@ func specialMask(x uint64) uint64 {
 	return (x | (x-lo*0x20)&^x | (q-lo)&^q | (b-lo)&^b) & hi
 }
 
+// plainRun returns the offset of the first byte at or after data[i] that
+// a string must look at (see specialMask), skipping eight plain bytes at a
+// time while eight remain; with fewer left it stops, for the caller to
+// read on byte by byte.
+func plainRun(data []byte, i int) int {
+	for len(data)-i >= 8 {
+		if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	return i
+}
+
 // str reads the string at data[i] (the opening quote) and returns its
 // unescaped text, which is a slice of data or of d.buf, valid until the
 // next call.
@@ -384,14 +398,8 @@ func (d *decoder) str(i int) ([]byte, int) {
 	i++
 	start := i
 	for i < len(data) {
-		if len(data)-i >= 8 {
-			// Skip eight plain bytes at a time.
-			m := specialMask(binary.LittleEndian.Uint64(data[i:]))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) / 8
+		if i = plainRun(data, i); i == len(data) {
+			break
 		}
 		c := data[i]
 		if !strSpecial[c] {

@@ -1,8 +1,6 @@
 package jsonvalue
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
 )
 
@@ -156,14 +154,8 @@ func skipDigits(data []byte, i int) int {
 func skipString(data []byte, i int) int {
 	i++
 	for i < len(data) {
-		if len(data)-i >= 8 {
-			// Skip eight plain bytes at a time.
-			m := specialMask(binary.LittleEndian.Uint64(data[i:]))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) / 8
+		if i = plainRun(data, i); i == len(data) {
+			break
 		}
 		c := data[i]
 		switch {
