@@ -37,6 +37,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -192,7 +193,7 @@ func ProtocolMeta(params json.RawMessage) []byte {
 			if len(kept) > 0 {
 				kept = append(kept, ',')
 			}
-			kept = strconv.AppendQuote(kept, string(key))
+			kept = jsonvalue.AppendString(kept, string(key))
 			kept = append(append(kept, ':'), val...)
 		}
 		return nil
@@ -622,7 +623,7 @@ func (c *conn) call(ctx context.Context, method string, params json.RawMessage) 
 	buf := append(c.wbuf[:0], `{"jsonrpc":"2.0","id":"`...)
 	buf = append(buf, id...)
 	buf = append(buf, `","method":`...)
-	buf = strconv.AppendQuote(buf, method)
+	buf = jsonvalue.AppendString(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
 		buf = AppendWithMeta(buf, params, c.reqMeta.Load())
