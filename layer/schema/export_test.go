@@ -24,9 +24,10 @@ func FastVerdict(v *Validator, doc []byte) (valid, sure bool) {
 	return fastValid(v.c.fast, v.c.nodes, doc, v.maxDepth)
 }
 
-// FastIssues is the fast path's issues and whether it is sure of them.
+// FastIssues is the fast path's issues and whether it is sure of them,
+// without the recover that production keeps: a panic fails the test.
 func FastIssues(v *Validator, doc []byte) ([]result.Issue, bool) {
-	return v.c.fastIssues(doc, v.maxDepth)
+	return v.c.fastIssuesUnguarded(doc, v.maxDepth)
 }
 
 // SimpleMatch matches s against the compiled pattern with the fast path's

@@ -120,8 +120,20 @@ func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema
 
 // fastIssues is the fast path's answer for doc: its issues (none when it
 // is valid), as the slow path gives them, or sure false when the slow path
-// must decide.
+// must decide. A panic of the report (a case it does not know) leaves the
+// document to the slow path rather than failing it; the tests call
+// fastIssuesUnguarded, so that such a panic fails them instead of hiding.
 func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, sure bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			issues, sure = nil, false
+		}
+	}()
+	return c.fastIssuesUnguarded(doc, maxDepth)
+}
+
+// fastIssuesUnguarded is fastIssues without its recover.
+func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue, bool) {
 	if c.fast == nil {
 		return nil, false
 	}
@@ -132,13 +144,6 @@ func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, 
 	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		return nil, sure
 	}
-	// A panic of the report (a case it does not know) leaves the document
-	// to the slow path rather than failing it.
-	defer func() {
-		if p := recover(); p != nil {
-			issues, sure = nil, false
-		}
-	}()
 	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
 	if !sure || ve == nil {
 		return nil, sure
