@@ -111,7 +111,7 @@ func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
 		for i, ev := range evs {
 			lines[i] = streamLine{At: ev.At, Final: ev.Final, Result: ev.Result}
 			if ev.Final {
-				s.metrics.observeResult(ev.Result)
+				s.observeValidation(ev.Result)
 			}
 		}
 		return write(lines...)
