@@ -58,7 +58,9 @@ func navItems(path string) []navItem {
 // requests to the server itself (connect-src 'self').
 type shell struct {
 	Title string
-	CSP   string
+	// CSP is the policy of the page's meta element; HeaderCSP, sent as a
+	// header, adds frame-ancestors (which a meta element cannot carry).
+	CSP, HeaderCSP string
 	CSS   []template.CSS
 	JS    []template.JS
 	Nav   []navItem
@@ -82,8 +84,9 @@ func newShell(path, title, css, js string) shell {
 		}
 	}
 	s.Nav = navItems(path)
-	s.CSP = fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+	s.CSP = fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'",
 		strings.Join(styles, " "), strings.Join(scripts, " "))
+	s.HeaderCSP = s.CSP + "; frame-ancestors 'none'"
 	return s
 }
 
@@ -101,24 +104,12 @@ func parseShell(text string) (*template.Template, error) {
 }
 
 // servePage answers r with the page rendered by template name of t with
-// data, whose shell is sh: the policy is sent as a header too (where
-// frame-ancestors takes effect), nothing is cached, and the page is never
-// framed or sniffed. A HEAD gets the headers only.
+// data, whose shell is sh (see writePage for its headers).
 func servePage(w http.ResponseWriter, r *http.Request, t *template.Template, name string, sh shell, data any) {
 	var sb strings.Builder
 	if err := t.ExecuteTemplate(&sb, name, data); err != nil {
 		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", sh.CSP)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	if r.Method == http.MethodHead {
-		return
-	}
-	_, _ = w.Write([]byte(sb.String()))
+	writePage(w, r, sh.HeaderCSP, []byte(sb.String()))
 }
