@@ -61,9 +61,9 @@ type shell struct {
 	// CSP is the policy of the page's meta element; HeaderCSP, sent as a
 	// header, adds frame-ancestors (which a meta element cannot carry).
 	CSP, HeaderCSP string
-	CSS   []template.CSS
-	JS    []template.JS
-	Nav   []navItem
+	CSS            []template.CSS
+	JS             []template.JS
+	Nav            []navItem
 }
 
 // newShell returns the shell of the page at path titled title, with its
