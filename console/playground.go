@@ -113,34 +113,16 @@ func Playground(opts PlaygroundOptions) (http.Handler, error) {
 	}
 	data := playgroundData{Shell: newShell("/", "Playground", "", playgroundJS), Types: opts.Types, MaxBodyBytes: opts.MaxBodyBytes,
 		MaxBodyText: sizeText(opts.MaxBodyBytes), Examples: exs}
-	var sb strings.Builder
-	if err := t.ExecuteTemplate(&sb, "playground", data); err != nil {
-		return nil, fmt.Errorf("console: %w", err)
+	page, err := renderPage(t, "playground", data)
+	if err != nil {
+		return nil, err
 	}
-	return &playground{page: []byte(sb.String()), csp: data.Shell.HeaderCSP}, nil
+	return &playground{page: page, csp: data.Shell.HeaderCSP}, nil
 }
 
 // ServeHTTP writes the page.
 func (p *playground) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writePage(w, r, p.csp, p.page)
-}
-
-// writePage answers r with page, whose policy is csp: the policy is sent
-// as a header too (where frame-ancestors takes effect), nothing is
-// cached, and the page is never framed or sniffed. A HEAD gets the
-// headers only.
-func writePage(w http.ResponseWriter, r *http.Request, csp string, page []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	if r.Method == http.MethodHead {
-		return
-	}
-	_, _ = w.Write(page)
 }
 
 // sizeText writes n bytes for a person: "10 MiB", "512 KiB", "300 bytes".

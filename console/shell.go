@@ -11,7 +11,8 @@ package console
 //   - its shell, newShell(path, title, css, js): the page's own style and
 //     script are inlined after report.css, console.css and api.js, each
 //     allowed by its hash, nothing else (connect-src 'self' for the API);
-//   - servePage, which writes it with its headers.
+//   - renderPage, which renders it, and writePage, which answers with it
+//     and its headers (the shell's HeaderCSP among them).
 //
 // The page's script calls the API through judgeAPI (assets/api.js: the
 // bearer key asked for on a 401 and kept in the tab's sessionStorage).
@@ -103,13 +104,29 @@ func parseShell(text string) (*template.Template, error) {
 	return t, nil
 }
 
-// servePage answers r with the page rendered by template name of t with
-// data, whose shell is sh (see writePage for its headers).
-func servePage(w http.ResponseWriter, r *http.Request, t *template.Template, name string, sh shell, data any) {
+// renderPage renders the page of template name of t with data.
+func renderPage(t *template.Template, name string, data any) ([]byte, error) {
 	var sb strings.Builder
 	if err := t.ExecuteTemplate(&sb, name, data); err != nil {
-		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	return []byte(sb.String()), nil
+}
+
+// writePage answers r with page, whose policy is csp (a shell's
+// HeaderCSP): the policy is sent as a header too (where frame-ancestors
+// takes effect), nothing is cached, and the page is never framed or
+// sniffed. A HEAD gets the headers only.
+func writePage(w http.ResponseWriter, r *http.Request, csp string, page []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if r.Method == http.MethodHead {
 		return
 	}
-	writePage(w, r, sh.HeaderCSP, []byte(sb.String()))
+	_, _ = w.Write(page)
 }
