@@ -247,6 +247,8 @@ func TestBrowserPlayground(t *testing.T) {
 	b := newBrowser(t)
 	reqs := recordRequests(t, b)
 	b.visit(t, origin, "/")
+	t.Logf("playground loaded in %.0f ms (navigation start to load event, the page's own timing)",
+		eval[float64](t, b, `performance.getEntriesByType('navigation')[0].loadEventEnd`))
 	for _, label := range []string{"Output", "Schema", "Criteria", "Sources"} {
 		b.node(t, "textbox", label)
 	}
@@ -385,18 +387,23 @@ func withoutDuration(t *testing.T, data []byte) string {
 // example's result to ../docs/img.
 func shootPlayground(t *testing.T, b *browser) {
 	t.Helper()
-	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 1100), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0,0)`)); err != nil {
-		t.Fatal(err)
+	for name, scroll := range map[string]string{
+		"console-playground.png":       `window.scrollTo(0,0)`,
+		"console-playground-marks.png": `document.getElementById('sev-error').scrollIntoView(); window.scrollBy(0,-10)`,
+	} {
+		if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 1100), chromedp.Evaluate[chromedp.Void](scroll)); err != nil {
+			t.Fatal(err)
+		}
+		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join("..", "docs", "img", name)
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", out)
 	}
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join("..", "docs", "img", "console-playground.png")
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %s", out)
 }
 
 // TestBrowserPlaygroundKey runs the API key flow against a server with a
