@@ -11,7 +11,8 @@ package console
 //   - its shell, newShell(path, title, css, js): the page's own style and
 //     script are inlined after report.css, console.css and api.js, each
 //     allowed by its hash, nothing else (connect-src 'self' for the API);
-//   - servePage, which writes it with its headers.
+//   - renderPage, which renders it, and writePage, which answers with it
+//     and its headers (the shell's HeaderCSP among them).
 //
 // The page's script calls the API through judgeAPI (assets/api.js: the
 // bearer key asked for on a 401 and kept in the tab's sessionStorage).
@@ -58,10 +59,12 @@ func navItems(path string) []navItem {
 // requests to the server itself (connect-src 'self').
 type shell struct {
 	Title string
-	CSP   string
-	CSS   []template.CSS
-	JS    []template.JS
-	Nav   []navItem
+	// CSP is the policy of the page's meta element; HeaderCSP, sent as a
+	// header, adds frame-ancestors (which a meta element cannot carry).
+	CSP, HeaderCSP string
+	CSS            []template.CSS
+	JS             []template.JS
+	Nav            []navItem
 }
 
 // newShell returns the shell of the page at path titled title, with its
@@ -82,8 +85,9 @@ func newShell(path, title, css, js string) shell {
 		}
 	}
 	s.Nav = navItems(path)
-	s.CSP = fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+	s.CSP = fmt.Sprintf("default-src 'none'; style-src %s; script-src %s; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'",
 		strings.Join(styles, " "), strings.Join(scripts, " "))
+	s.HeaderCSP = s.CSP + "; frame-ancestors 'none'"
 	return s
 }
 
@@ -100,19 +104,23 @@ func parseShell(text string) (*template.Template, error) {
 	return t, nil
 }
 
-// servePage answers r with the page rendered by template name of t with
-// data, whose shell is sh: the policy is sent as a header too (where
-// frame-ancestors takes effect), nothing is cached, and the page is never
-// framed or sniffed. A HEAD gets the headers only.
-func servePage(w http.ResponseWriter, r *http.Request, t *template.Template, name string, sh shell, data any) {
+// renderPage renders the page of template name of t with data.
+func renderPage(t *template.Template, name string, data any) ([]byte, error) {
 	var sb strings.Builder
 	if err := t.ExecuteTemplate(&sb, name, data); err != nil {
-		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
-		return
+		return nil, fmt.Errorf("console: %w", err)
 	}
+	return []byte(sb.String()), nil
+}
+
+// writePage answers r with page, whose policy is csp (a shell's
+// HeaderCSP): the policy is sent as a header too (where frame-ancestors
+// takes effect), nothing is cached, and the page is never framed or
+// sniffed. A HEAD gets the headers only.
+func writePage(w http.ResponseWriter, r *http.Request, csp string, page []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", sh.CSP)
+	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
@@ -120,5 +128,5 @@ func servePage(w http.ResponseWriter, r *http.Request, t *template.Template, nam
 	if r.Method == http.MethodHead {
 		return
 	}
-	_, _ = w.Write([]byte(sb.String()))
+	_, _ = w.Write(page)
 }
