@@ -46,8 +46,12 @@ func Dashboard(opts DashboardOptions) (page, panels http.Handler, err error) {
 		return nil, nil, err
 	}
 	sh := newShell("/dashboard", "Dashboard", "", dashboardJS)
+	html, err := renderPage(t, "dashboard", dashboardPage{Shell: sh, Every: int(opts.Every / time.Second)})
+	if err != nil {
+		return nil, nil, err
+	}
 	page = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		servePage(w, r, t, "dashboard", sh, dashboardPage{Shell: sh, Every: int(opts.Every / time.Second)})
+		writePage(w, r, sh.HeaderCSP, html)
 	})
 	panels = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var sb strings.Builder

@@ -65,8 +65,13 @@ func Traces(opts TracesOptions) (page, upload http.Handler, err error) {
 	// The report shown in the page's frame inherits the page's policy:
 	// allow its own script too.
 	sh.CSP = strings.Replace(sh.CSP, "script-src ", "script-src '"+hash(reportJS)+"' ", 1)
+	sh.HeaderCSP = strings.Replace(sh.HeaderCSP, "script-src ", "script-src '"+hash(reportJS)+"' ", 1)
+	html, err := renderPage(t, "traces", tracesPage{Shell: sh, MaxBytes: opts.MaxBytes, Limit: sizeText(opts.MaxBytes)})
+	if err != nil {
+		return nil, nil, err
+	}
 	page = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		servePage(w, r, t, "traces", sh, tracesPage{Shell: sh, MaxBytes: opts.MaxBytes, Limit: sizeText(opts.MaxBytes)})
+		writePage(w, r, sh.HeaderCSP, html)
 	})
 	upload = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveUpload(w, r, opts)
@@ -79,17 +84,6 @@ type tracesPage struct {
 	Shell    shell
 	MaxBytes int64
 	Limit    string
-}
-
-// sizeText writes n bytes as people read it: "10 MiB".
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // uploadError is an upload the viewer cannot check, with its status.
@@ -132,7 +126,7 @@ func serveUpload(w http.ResponseWriter, r *http.Request, opts TracesOptions) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// upload is the files of an upload.
+// uploadFiles are the files of an upload.
 type uploadFiles struct {
 	conversations, definitions, rules []byte
 	name                              string
