@@ -143,7 +143,7 @@ const (
 	seriesColW  = 2.0
 	seriesH     = 110.0
 	seriesTop   = 8.0
-	seriesTotal = seriesLeft + 360*seriesColW + 8
+	seriesTotal = seriesLeft + 360*seriesColW + 24
 )
 
 // newSeries lays out the values of the minutes of d (value returns a

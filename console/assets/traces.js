@@ -57,6 +57,11 @@
           fail('The files could not be checked (' + resp.status + '): ' + text);
           return;
         }
+        var n = resp.headers.get('X-Judge-Conversations') || '?';
+        var took = ((Date.now() - started) / 1000).toFixed(1);
+        frame.onload = function () {
+          status.textContent = 'Checked ' + n + ' conversations in ' + took + ' s; the report is below.';
+        };
         frame.srcdoc = text;
         frame.hidden = false;
         if (url) {
@@ -65,8 +70,6 @@
         url = URL.createObjectURL(new Blob([text], {type: 'text/html'}));
         saveLink.href = url;
         save.hidden = false;
-        var n = resp.headers.get('X-Judge-Conversations') || '?';
-        status.textContent = 'Checked ' + n + ' conversations in ' + ((Date.now() - started) / 1000).toFixed(1) + ' s; the report is below.';
       });
     }).catch(function (err) {
       fail('The files could not be sent: ' + err.message);
