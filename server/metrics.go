@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -65,6 +66,24 @@ type metrics struct {
 	layerIssues   *prometheus.CounterVec
 	toolCalls     *prometheus.CounterVec
 	handler       http.Handler
+	// layers and layerIssueOf cache the children of the per-layer series
+	// (keys are bounded like the labels), so that counting a layer run
+	// does not hash its labels each time.
+	layers       sync.Map // layer label → *layerSeries
+	layerIssueOf sync.Map // layerIssueKey → prometheus.Counter
+}
+
+// layerSeries are the series of one layer.
+type layerSeries struct {
+	ok, failed prometheus.Counter
+	duration   prometheus.Observer
+}
+
+// layerIssueKey are the labels of one layer issue series.
+type layerIssueKey struct {
+	layer string
+	typ   result.Type
+	sev   result.Severity
 }
 
 // cacheCollector exports the engine's cache statistics when scraped.
@@ -184,10 +203,29 @@ func issueType(t result.Type) string {
 
 // observeLayer counts one layer run; layer is its bounded label.
 func (m *metrics) observeLayer(layer string, run judge.LayerRun) {
-	m.layerRuns.WithLabelValues(layer, strconv.FormatBool(run.Failed)).Inc()
-	m.layerDuration.WithLabelValues(layer).Observe(run.Duration.Seconds())
+	ls, ok := m.layers.Load(layer)
+	if !ok {
+		ls, _ = m.layers.LoadOrStore(layer, &layerSeries{
+			ok:       m.layerRuns.WithLabelValues(layer, "false"),
+			failed:   m.layerRuns.WithLabelValues(layer, "true"),
+			duration: m.layerDuration.WithLabelValues(layer),
+		})
+	}
+	l := ls.(*layerSeries)
+	if run.Failed {
+		l.failed.Inc()
+	} else {
+		l.ok.Inc()
+	}
+	l.duration.Observe(run.Duration.Seconds())
 	for _, is := range run.Issues {
-		m.layerIssues.WithLabelValues(layer, issueType(is.Type), string(is.Severity)).Inc()
+		typ := result.Type(issueType(is.Type))
+		key := layerIssueKey{layer: layer, typ: typ, sev: is.Severity}
+		c, ok := m.layerIssueOf.Load(key)
+		if !ok {
+			c, _ = m.layerIssueOf.LoadOrStore(key, m.layerIssues.WithLabelValues(layer, string(typ), string(is.Severity)))
+		}
+		c.(prometheus.Counter).Inc()
 	}
 }
 
