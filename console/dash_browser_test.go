@@ -318,3 +318,33 @@ func (b *browser) frameRows(t *testing.T) map[string]string {
 	}
 	return rows
 }
+
+// TestBrowserTracesHostile uploads the hostile conversation to /traces:
+// the report shows it, and no script of it runs, in the frame or the
+// page (no dialog, no window.pwned), and no request leaves the origin.
+func TestBrowserTracesHostile(t *testing.T) {
+	b := newBrowser(t)
+	origin := serveDash(t, "", 0, 0)
+	tools := filepath.Join(sharedtest.Dir(t, "agent-traces"), "tau-bench-airline-tools.json")
+	hostile, _ := filepath.Abs(filepath.Join("testdata", "hostile.json"))
+	b.visit(t, origin, "/traces")
+	for label, file := range map[string]string{"Conversations": hostile, "Tool definitions (optional)": tools} {
+		if err := chromedp.Do(b.ctx, chromedp.SetUploadFiles(chromedp.ID(b.labelled(t, label)), []string{file})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID(b.control(t, "button", "Check")))); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(t, "the report", `/^Checked 1 conversations/.test(document.getElementById('trace-status').textContent)`)
+	pwned, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`String(window.pwned)`))
+	if err != nil || pwned != "undefined" {
+		t.Errorf("window.pwned = %q in the page (%v)", pwned, err)
+	}
+	// Last: reading the frame detaches the tab's session.
+	rows := b.frameRows(t) // also checks window.pwned in the frame
+	if rows["Conversations"] != "1" {
+		t.Errorf("summary %v, want 1 conversation", rows)
+	}
+	b.checkOrigin(t, origin)
+}

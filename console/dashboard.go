@@ -299,6 +299,19 @@ func buildDashboard(d api.Dashboard) dashView {
 		timeBars = append(timeBars, bar{Label: l.Layer, N: ms, Text: l.MeanMS + " ms"})
 	}
 	v.Charts = append(v.Charts, newChart("c-layers", "Issues by layer", "issues", layerBars), newChart("c-layer-time", "Mean run time by layer", "mean run time", timeBars))
+	// The layers that reported most, per minute.
+	byIssues := slices.Clone(v.Layers)
+	slices.SortStableFunc(byIssues, func(a, b layerRow) int { return (b.Error + b.Warning + b.Info) - (a.Error + a.Warning + a.Info) })
+	for i, l := range byIssues {
+		if i == 3 || l.Error+l.Warning+l.Info == 0 {
+			break
+		}
+		name := l.Layer
+		v.Series = append(v.Series, newSeries(d, "s-layer-"+strconv.Itoa(i), "Issues of the "+name+" layer per minute", "issues", func(c api.Counts) (float64, bool) {
+			lc := c.Layers[name]
+			return float64(lc.Error + lc.Warning + lc.Info), true
+		}, count))
+	}
 
 	if c := t.Calls; c != nil {
 		var st []bar
