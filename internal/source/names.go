@@ -14,8 +14,26 @@ import (
 // word of the name (titles such as "President" may be left out), the same
 // name with a nationality for its country or a country for its
 // nationality ("Chinese officials" for "officials in China"), or the
-// initials of a name of several words ("LA" for "Los Angeles").
+// initials of a name of several words ("LA" for "Los Angeles"); failing
+// those, one that names it in another of its forms
+// ([claim.Claim.Alternatives]: "Shizuoka" for "Shizuoka Prefecture",
+// "U.S." for "United States"), tried in order. Every layer asking
+// [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
+	if p := ix.findNameAs(c); p != nil || ablate.Off(ablate.NameForms) {
+		return p
+	}
+	for _, alt := range c.Alternatives() {
+		if p := ix.findNameAs(alt); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// findNameAs returns a passage that names c as written, in the ways
+// findName lists before the other forms.
+func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	words := claim.ContentWords(c.Text)
 	if len(words) == 0 {
 		return nil
@@ -34,6 +52,9 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
+	if p := ix.findParts(core); p != nil {
+		return p
+	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
@@ -41,6 +62,56 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 		return nil
 	}
 	return ix.findSqueezed(c.Text)
+}
+
+// findParts returns a passage holding every word of the name of stems
+// core, where some are written only as a part of a hyphenated word
+// ("Nazi" in "neo-Nazi", "Coca" in "Coca-Cola") or, for a word in "-ism",
+// as its root or its "-ist" ("Nazism" by "Nazi", "Marxism" by "Marxist"):
+// a text names a movement by its adherents as often as by its name.
+// Passages of one document only; nil when none.
+func (ix *Index) findParts(core []string) *Passage {
+	if ablate.Off(ablate.HyphenParts) {
+		return nil
+	}
+	for _, part := range ix.parts {
+		var ids []int32
+		for i, w := range core {
+			got := slices.Concat(part.words[w], part.hyph[w])
+			if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
+				got = append(got, part.rooted(root)...)
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if i == 0 {
+				ids = got
+			} else {
+				ids = slices.DeleteFunc(ids, func(id int32) bool { _, ok := slices.BinarySearch(got, id); return !ok })
+			}
+			if len(ids) == 0 {
+				break
+			}
+		}
+		if len(ids) > 0 {
+			return &part.passages[ids[0]]
+		}
+	}
+	return nil
+}
+
+// rooted returns the passages holding a word, or a part of a hyphenated
+// word, that is root followed by at most three letters ("nazi" for
+// "naz", "marxist" for "marx").
+func (x *DocIndex) rooted(root string) []int32 {
+	var out []int32
+	for _, m := range []map[string][]int32{x.words, x.hyph} {
+		for w, ids := range m {
+			if strings.HasPrefix(w, root) && len(w) <= len(root)+3 && !strings.Contains(w, "-") {
+				out = append(out, ids...)
+			}
+		}
+	}
+	return out
 }
 
 // findSqueezed returns a passage that writes the name text with other
