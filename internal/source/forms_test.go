@@ -36,8 +36,12 @@ func TestOtherForms(t *testing.T) {
 	}{
 		{"The former jurist passed away in June 2021 at the age of 83.", claim.Number, source.Supported, ""},
 		{"The former jurist passed away in June 2021 at the age of 84.", claim.Number, flagged, ""},
+		{"The jurist passed away on June 9, 2021, at the age of 83.", claim.Number, source.Supported, ""},
 		{"Rook, at 44, took up a post in Leeds.", claim.Number, source.Supported, ""},
 		{"Rook, at 45, took up a post in Leeds.", claim.Number, flagged, ""},
+		{"Rook took up a post in Leeds aged forty-four.", claim.Number, source.Supported, ""},
+		{"Rook took up a post in Leeds in her 40s.", claim.Number, source.Supported, ""},
+		{"Rook took up a post in Leeds in her 50s.", claim.Number, flagged, ""},
 		{"The board picked two finalists for the clerk post on June 8, 2021.", claim.Date, source.Supported, ""},
 		{"The board picked two finalists for the clerk post on June 7, 2021.", claim.Date, flagged, ""},
 		{"The board picked two finalists for the clerk post on June 1, 2021.", claim.Date, flagged, ""},
