@@ -31,23 +31,31 @@ func (ix *Index) datedWeekday(c claim.Claim, q query) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	for _, part := range ix.parts {
-		if !part.dated || !part.datedWithin(day, 6) {
+		if !part.dated {
 			continue
 		}
 		for _, id := range part.values["date:w:"+wd] {
 			p := &part.passages[id]
-			if q.overlap(p) < 2 {
-				continue
-			}
-			for _, s := range p.Claims {
-				sd, ok := claim.ParseDate(s.Value)
-				if s.Kind == claim.Date && ok && sd.Weekday == wd && sd.Year == 0 && sd.Month == 0 && sd.Day == 0 {
-					return Verdict{Status: Supported, Evidence: p}, true
-				}
+			// The document's dates are read last: only for a passage
+			// about the same thing that gives the weekday alone.
+			if q.overlap(p) >= 2 && weekdayAlone(p, wd) && part.datedWithin(day, 6) {
+				return Verdict{Status: Supported, Evidence: p}, true
 			}
 		}
 	}
 	return Verdict{}, false
+}
+
+// weekdayAlone reports whether passage p gives weekday wd with no month,
+// day or year ("Wednesday evening").
+func weekdayAlone(p *Passage, wd string) bool {
+	for _, s := range p.Claims {
+		sd, ok := claim.ParseDate(s.Value)
+		if s.Kind == claim.Date && ok && sd.Weekday == wd && sd.Year == 0 && sd.Month == 0 && sd.Day == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // datedWithin reports whether the document gives a full date from day to
