@@ -57,4 +57,7 @@ const (
 	// word ("Nazi" by "neo-Nazi"), and an "-ism" by its root ("Nazism"
 	// by "Nazi").
 	HyphenParts = "hyphen-parts"
+	// Folded: a word of a name is stated by the same word with other
+	// accents ("Montréal" by "Montreal", "Andre" by "André").
+	Folded = "folded"
 )

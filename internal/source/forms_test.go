@@ -12,8 +12,8 @@ import (
 // states in other words (issue 26): an age given as "dies at 83" or "the
 // 44-year-old", a weekday in a dated page, a date given in parts, a month
 // the text dates by a year it gives elsewhere, a name written as part of a
-// hyphenated word or by its "-ist", and a name's other forms, decided by
-// the index itself. Each has a changed counterpart that must still be
+// hyphenated word or by its "-ist", a name with other accents, and a
+// name's other forms, decided by the index itself. Each has a changed counterpart that must still be
 // flagged (contradicted or unsupported). The sentences are written for
 // this test.
 func TestOtherForms(t *testing.T) {
@@ -26,7 +26,9 @@ func TestOtherForms(t *testing.T) {
 		"In 1987 the bridge opened to traffic.\n" +
 		"The mayor stood beside a neo-Fascist banner.\n" +
 		"The Ajax Cup was awarded on 3 March 2015.\n" +
-		"She grew up in Shizuoka."})
+		"She grew up in Shizuoka.\n" +
+		"The orchestra played in Montréal and Zürich.\n" +
+		"The team later moved to Sao Paulo."})
 	const flagged = -1
 	tests := []struct {
 		text   string
@@ -56,6 +58,11 @@ func TestOtherForms(t *testing.T) {
 		{"The mayor was seen with Fascist groups.", claim.Name, source.Supported, ""},
 		{"She grew up in Shizuoka Prefecture.", claim.Name, source.Supported, ""},
 		{"She grew up in Nagano Prefecture.", claim.Name, flagged, ""},
+		{"The orchestra toured Montreal.", claim.Name, source.Supported, ""},
+		{"The orchestra toured Zurich.", claim.Name, source.Supported, ""},
+		{"The orchestra toured Geneva.", claim.Name, flagged, ""},
+		{"The team played in São Paulo.", claim.Name, source.Supported, ""},
+		{"The team played in São Tomé.", claim.Name, flagged, ""},
 	}
 	for _, tt := range tests {
 		var c *claim.Claim

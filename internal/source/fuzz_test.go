@@ -58,6 +58,7 @@ func FuzzOtherForms(f *testing.F) {
 		{"A neo-Fascist banner. The Cup was awarded on 3 March 2015.", "Fascism rose in March of the same year."},
 		{"-- - -ism neo- -year-old aged 999 at age", "Aged 0, at 1, a 2-years-old Ism in February of that year on February 30, 2021."},
 		{"", "on December 31, 9999 at the age of 1e9"},
+		{"Montréal, Zürich, ßÆœ-Łódź and São Paulo.", "Montreal, Zurich, SSAEOE-Lodz, Sao Paulo and Ǆ."},
 	} {
 		f.Add(s[0], s[1])
 	}

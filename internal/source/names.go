@@ -66,9 +66,10 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 
 // findParts returns a passage holding every word of the name of stems
 // core, where some are written only as a part of a hyphenated word
-// ("Nazi" in "neo-Nazi", "Coca" in "Coca-Cola") or, for a word in "-ism",
-// as its root or its "-ist" ("Nazism" by "Nazi", "Marxism" by "Marxist"):
-// a text names a movement by its adherents as often as by its name.
+// ("Nazi" in "neo-Nazi", "Coca" in "Coca-Cola"), or, for a word in "-ism",
+// as its root or its "-ist" ("Nazism" by "Nazi", "Marxism" by "Marxist":
+// a text names a movement by its adherents as often as by its name), or
+// with other accents ("Montréal" by "Montreal" and back).
 // Passages of one document only; nil when none.
 func (ix *Index) findParts(core []string) *Passage {
 	if ablate.Off(ablate.HyphenParts) {
@@ -78,6 +79,12 @@ func (ix *Index) findParts(core []string) *Passage {
 		var ids []int32
 		for i, w := range core {
 			got := slices.Concat(part.words[w], part.hyph[w])
+			if f := fold(w); !ablate.Off(ablate.Folded) {
+				got = slices.Concat(got, part.folded[f])
+				if f != w {
+					got = slices.Concat(got, part.words[f])
+				}
+			}
 			if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
 				got = append(got, part.rooted(root)...)
 			}
@@ -355,3 +362,44 @@ func splitEntries(line string) []string {
 	}
 	return out
 }
+
+// fold returns the lower-case word w without the accents of Latin
+// letters ("montréal" → "montreal", "straße" → "strasse"); other
+// letters are kept.
+func fold(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		if f, ok := folds()[r]; ok {
+			b.WriteString(f)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// folds maps each accented lower-case Latin letter to its plain letters.
+// It is built on first use and never written after.
+var folds = sync.OnceValue(func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ð': "d", 'þ': "th", 'ø': "o", 'ł': "l", 'đ': "d", 'ħ': "h", 'ı': "i"}
+	for plain, accented := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥ",
+		"i": "ìíîïĩīĭį", "j": "ĵ", "k": "ķ", "l": "ĺļľŀ", "n": "ñńņň", "o": "òóôõöōŏő",
+		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range accented {
+			m[r] = plain
+		}
+	}
+	return m
+})
