@@ -72,21 +72,25 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 // with other accents ("Montréal" by "Montreal" and back).
 // Passages of one document only; nil when none.
 func (ix *Index) findParts(core []string) *Passage {
-	if ablate.Off(ablate.HyphenParts) {
+	hyph, folded := !ablate.Off(ablate.HyphenParts), !ablate.Off(ablate.Folded)
+	if !hyph && !folded {
 		return nil
 	}
 	for _, part := range ix.parts {
 		var ids []int32
 		for i, w := range core {
-			got := slices.Concat(part.words[w], part.hyph[w])
-			if f := fold(w); !ablate.Off(ablate.Folded) {
-				got = slices.Concat(got, part.folded[f])
-				if f != w {
-					got = slices.Concat(got, part.words[f])
+			got := slices.Clone(part.words[w])
+			if hyph {
+				got = append(got, part.hyph[w]...)
+				if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
+					got = append(got, part.rooted(root)...)
 				}
 			}
-			if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
-				got = append(got, part.rooted(root)...)
+			if f := fold(w); folded {
+				got = append(got, part.folded[f]...)
+				if f != w {
+					got = append(got, part.words[f]...)
+				}
 			}
 			slices.Sort(got)
 			got = slices.Compact(got)
