@@ -21,6 +21,9 @@ var dashboardHTML string
 //go:embed assets/dashboard.js
 var dashboardJS string
 
+//go:embed assets/dash.css
+var dashCSS string
+
 // DashboardOptions configure the dashboard.
 type DashboardOptions struct {
 	// Snapshot returns what the server has seen (its history, as GET
@@ -45,7 +48,7 @@ func Dashboard(opts DashboardOptions) (page, panels http.Handler, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sh := newShell("/dashboard", "Dashboard", "", dashboardJS)
+	sh := newShell("/dashboard", "Dashboard", dashCSS, dashboardJS)
 	html, err := renderPage(t, "dashboard", dashboardPage{Shell: sh, Every: int(opts.Every / time.Second)})
 	if err != nil {
 		return nil, nil, err

@@ -61,7 +61,7 @@ func Traces(opts TracesOptions) (page, upload http.Handler, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sh := newShell("/traces", "Traces", "", tracesJS)
+	sh := newShell("/traces", "Traces", dashCSS, tracesJS)
 	// The report shown in the page's frame inherits the page's policy:
 	// allow its own script too.
 	sh.CSP = strings.Replace(sh.CSP, "script-src ", "script-src '"+hash(reportJS)+"' ", 1)
