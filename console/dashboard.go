@@ -188,11 +188,19 @@ func newSeries(d api.Dashboard, id, title, unit string, value func(api.Counts) (
 	case len(pts) == 0:
 		s.Summary = "Nothing in the last 6 hours."
 	case unit == "ms":
-		s.Summary = fmt.Sprintf("%d minutes with validations; the highest, %s ms, at %s UTC.", len(pts), format(peak), peakAt)
+		s.Summary = fmt.Sprintf("%d %s with validations; the highest, %s ms, at %s UTC.", len(pts), minutes(len(pts)), format(peak), peakAt)
 	default:
-		s.Summary = fmt.Sprintf("%s in %d minutes; the most, %s, at %s UTC.", format(total), len(pts), format(peak), peakAt)
+		s.Summary = fmt.Sprintf("%s in %d %s; the most, %s, at %s UTC.", format(total), len(pts), minutes(len(pts)), format(peak), peakAt)
 	}
 	return s
+}
+
+// minutes is "minute" or "minutes" for n.
+func minutes(n int) string {
+	if n == 1 {
+		return "minute"
+	}
+	return "minutes"
 }
 
 func count(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
