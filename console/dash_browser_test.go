@@ -319,7 +319,7 @@ func (b *browser) frameRows(t *testing.T) map[string]string {
 	return rows
 }
 
-// TestBrowserTracesHostile uploads the hostile conversation to /traces:
+// TestBrowserTracesHostile drops the hostile conversation on /traces:
 // the report shows it, and no script of it runs, in the frame or the
 // page (no dialog, no window.pwned), and no request leaves the origin.
 func TestBrowserTracesHostile(t *testing.T) {
@@ -328,11 +328,20 @@ func TestBrowserTracesHostile(t *testing.T) {
 	tools := filepath.Join(sharedtest.Dir(t, "agent-traces"), "tau-bench-airline-tools.json")
 	hostile, _ := filepath.Abs(filepath.Join("testdata", "hostile.json"))
 	b.visit(t, origin, "/traces")
-	for label, file := range map[string]string{"Conversations": hostile, "Tool definitions (optional)": tools} {
-		if err := chromedp.Do(b.ctx, chromedp.SetUploadFiles(chromedp.ID(b.labelled(t, label)), []string{file})); err != nil {
-			t.Fatal(err)
-		}
+	if err := chromedp.Do(b.ctx, chromedp.SetUploadFiles(chromedp.ID(b.labelled(t, "Tool definitions (optional)")), []string{tools})); err != nil {
+		t.Fatal(err)
 	}
+	// The conversation is dropped on the form, as a person drags a file.
+	data, err := os.ReadFile(hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := json.Marshal(string(data))
+	if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`(function(){var dt=new DataTransfer();dt.items.add(new File([`+string(text)+`],'hostile.json',{type:'application/json'}));
+document.getElementById('trace-form').dispatchEvent(new DragEvent('drop',{dataTransfer:dt,bubbles:true,cancelable:true}))})()`)); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor(t, "the dropped file", `/hostile\.json\. Press Check\./.test(document.getElementById('trace-status').textContent) && document.getElementById('tr-conv').files.length === 1`)
 	if err := chromedp.Do(b.ctx, chromedp.Click(chromedp.ID(b.control(t, "button", "Check")))); err != nil {
 		t.Fatal(err)
 	}
