@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/dom"
@@ -21,6 +24,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/examples"
+	"github.com/agentjudge/judge/internal/jsonpos"
+	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/server"
 )
 
@@ -503,4 +510,86 @@ document.querySelectorAll('#result *').forEach(function(e){['mouseover','focus',
 		t.Errorf("the output is not shown as its text:\n%s", marked)
 	}
 	b.checkOrigin(t, origin)
+}
+
+// TestBrowserLocator compares where the playground finds each location
+// in a JSON text with judge's own locator (internal/jsonpos), for every
+// value of the examples' JSON files, of the shared MCP tool corpus and of
+// a document of keys that need quoting, escapes and characters outside
+// the BMP: the locations are written by internal/location, as the layers
+// write them.
+func TestBrowserLocator(t *testing.T) {
+	origin := serveConsole(t, "")
+	b := newBrowser(t)
+	b.visit(t, origin, "/")
+	docs := map[string][]byte{
+		"odd keys": []byte(`{"a.b": {"": [1, {"q\u200d": "x"}]}, "2024": true, "café": {"prix": 3.5e2},
+  "k\"ey": ["🙂 emoji", {"🙂": null}], "sp ace": [[[]], {}], "x": "\"><img src=x>"}`),
+	}
+	names, err := fs.Glob(examples.FS, "*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(examples.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if json.Valid(data) { // broken.schema.json is not, on purpose
+			docs[name] = data
+		}
+	}
+	corpus := filepath.Join(sharedtest.Dir(t, "mcp-tools"), "bench-corpus.json")
+	if docs["bench-corpus.json"], err = os.ReadFile(corpus); err != nil {
+		t.Fatal(err)
+	}
+	type probe struct {
+		Loc  string `json:"loc"`
+		Want int    `json:"want"`
+	}
+	total := 0
+	for name, data := range docs {
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var probes []probe
+		walkPaths(doc, nil, func(tokens []string) {
+			off, ok := jsonpos.Offset(data, tokens)
+			if !ok {
+				t.Fatalf("%s: jsonpos finds no %q", name, tokens)
+			}
+			// The page indexes the text in UTF-16 code units.
+			probes = append(probes, probe{location.Instance(doc, tokens), len(utf16.Encode([]rune(string(data[:off]))))})
+		})
+		arg, err := json.Marshal(map[string]any{"text": string(data), "probes": probes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := eval[[]int](t, b, `(function(a){return a.probes.map(function(p){return judgePlayground.valueAt(a.text, p.loc)})})(`+string(arg)+`)`)
+		for i, p := range probes {
+			if got[i] != p.Want {
+				t.Errorf("%s: %s found at %d, judge's locator says %d", name, p.Loc, got[i], p.Want)
+			}
+		}
+		total += len(probes)
+	}
+	t.Logf("%d locations in %d documents found where judge's locator finds them", total, len(docs))
+	b.checkOrigin(t, origin)
+}
+
+// walkPaths calls fn with the JSON Pointer tokens of v and of every value
+// under it.
+func walkPaths(v any, tokens []string, fn func([]string)) {
+	fn(tokens)
+	switch v := v.(type) {
+	case map[string]any:
+		for k, c := range v {
+			walkPaths(c, append(slices.Clip(tokens), k), fn)
+		}
+	case []any:
+		for i, c := range v {
+			walkPaths(c, append(slices.Clip(tokens), strconv.Itoa(i)), fn)
+		}
+	}
 }

@@ -373,6 +373,22 @@
     return pre;
   }
 
+  // judgePlayground.valueAt(text, location) is where the page finds the
+  // value a location names in a JSON text: its start, as an index into
+  // text, or -1. The tests compare it with judge's own locator.
+  var scanned = {text: null, spans: null};
+  window.judgePlayground = Object.freeze({
+    valueAt: function (text, loc) {
+      var p = parseLocation(loc);
+      if (scanned.text !== text) {
+        scanned = {text: text, spans: scanJSON(text, 0)};
+      }
+      var spans = scanned.spans;
+      var s = p.kind === 'path' && spans && spans[JSON.stringify(p.tokens)];
+      return s ? s.start : -1;
+    }
+  });
+
   // ---- the result --------------------------------------------------
 
   function num(x, digits) {
