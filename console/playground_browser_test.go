@@ -593,3 +593,54 @@ func walkPaths(v any, tokens []string, fn func([]string)) {
 		}
 	}
 }
+
+// TestBrowserPlaygroundExamples validates every example of the page as
+// loaded by its button: each answers a result (no problem), with the
+// verdict the examples' README documents, and every issue's location is
+// marked (a field of the output, a line of code, a function's line, a
+// criterion of the request).
+func TestBrowserPlaygroundExamples(t *testing.T) {
+	origin := serveConsole(t, "")
+	b := newBrowser(t)
+	b.visit(t, origin, "/")
+	verdicts := map[string]string{
+		"Ticket triage: schema and rules": "✗ Not valid",
+		"Ticket triage, fixed":            "✓ Valid",
+		"Answer with a JSON fence":        "✓ Valid",
+		"Facts against a source":          "✗ Not valid",
+		"Code quality":                    "✓ Valid",
+	}
+	for _, ex := range playgroundExamples() {
+		b.click(t, "button", ex.Label)
+		if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('result').removeAttribute('data-elapsed-ms')`)); err != nil {
+			t.Fatal(err)
+		}
+		b.click(t, "button", "Validate")
+		b.wait(t, `document.getElementById('result').hasAttribute('data-elapsed-ms')`)
+		verdict := eval[string](t, b, `(document.getElementById('verdict') || document.getElementById('result')).textContent`)
+		if verdict != verdicts[ex.Label] {
+			t.Errorf("%s: verdict %q, want %q", ex.Label, verdict, verdicts[ex.Label])
+			continue
+		}
+		issues := eval[int](t, b, `document.querySelectorAll('#result li.issue').length`)
+		marked := eval[int](t, b, `document.querySelectorAll('#result a.mark-link').length`)
+		unmarked := eval[[]string](t, b, `Array.prototype.map.call(document.querySelectorAll('#result li.issue code.loc'), function(c){return c.parentNode.textContent})`)
+		t.Logf("%s: %s, %d issues, %d marked", ex.Label, verdict, issues, marked)
+		if marked != issues || len(unmarked) != 0 {
+			t.Errorf("%s: %d of %d issues marked; not marked: %q", ex.Label, marked, issues, unmarked)
+		}
+		if *screenshots && ex.Label == "Code quality" {
+			if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 1000), chromedp.Evaluate[chromedp.Void](`document.getElementById('marked-output').scrollIntoView()`)); err != nil {
+				t.Fatal(err)
+			}
+			png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("..", "docs", "img", "console-playground-code.png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b.checkOrigin(t, origin)
+}
