@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -355,6 +356,26 @@ func TestBrowserPlayground(t *testing.T) {
 	for _, w := range []string{`--schema "$dir/schema.json"`, `--rules "$dir/rules.json"`, `judge validate "$dir/output.json"`} {
 		if !strings.Contains(cli, w) {
 			t.Errorf("copy as judge validate lacks %s:\n%s", w, cli)
+		}
+	}
+	// The script, run by a shell with judge built from this tree, gives
+	// the result the page shows (exit 1: not valid).
+	if testing.Short() {
+		t.Log("-short: the judge validate script is not run")
+	} else if sh, err := exec.LookPath("sh"); err == nil {
+		bin := filepath.Join(t.TempDir(), "bin")
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, "judge"), "../cmd/judge")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		cmd := exec.Command(sh, "-c", cli)
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		got, err := cmd.Output()
+		if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("running copy as judge validate: %v, want exit 1\n%s", err, got)
+		}
+		if a, b := withoutDuration(t, got), withoutDuration(t, []byte(raw)); a != b {
+			t.Errorf("copy as judge validate answered\n%s\nthe page showed\n%s", a, b)
 		}
 	}
 	posts := 0
