@@ -37,15 +37,22 @@ import (
 // returns its origin.
 func serveConsole(t *testing.T, token string) string {
 	t.Helper()
+	return serveConsoleLimit(t, token, server.DefaultMaxBodyBytes)
+}
+
+// serveConsoleLimit is serveConsole with a server taking bodies of up to
+// maxBody bytes.
+func serveConsoleLimit(t *testing.T, token string, maxBody int64) string {
+	t.Helper()
 	e, err := judge.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	play, err := Playground(PlaygroundOptions{Types: e.Types(), MaxBodyBytes: server.DefaultMaxBodyBytes})
+	play, err := Playground(PlaygroundOptions{Types: e.Types(), MaxBodyBytes: maxBody})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(e, server.Options{Token: token}, server.Mount{Pattern: "GET /{$}", Handler: play, Public: true})
+	srv := server.New(e, server.Options{Token: token, MaxBodyBytes: maxBody}, server.Mount{Pattern: "GET /{$}", Handler: play, Public: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -664,4 +671,46 @@ func TestBrowserPlaygroundExamples(t *testing.T) {
 		}
 	}
 	b.checkOrigin(t, origin)
+}
+
+// TestBrowserPlaygroundLimits: a request over the server's body limit is
+// refused on the page and never sent; a malformed field is named and
+// focused; a request the server refuses (a rule that does not compile)
+// shows its problem with the field's location.
+func TestBrowserPlaygroundLimits(t *testing.T) {
+	origin := serveConsoleLimit(t, "", 2048)
+	b := newBrowser(t)
+	reqs := recordRequests(t, b)
+	b.visit(t, origin, "/")
+	b.typeInto(t, "Output", `{"text": "`+strings.Repeat("a", 3000)+`"}`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.querySelector('#result .problem') !== null`)
+	if msg := eval[string](t, b, `document.querySelector('#result .problem').textContent`); !strings.Contains(msg, "over the server's limit of 2048 bytes") {
+		t.Errorf("over the limit: %q", msg)
+	}
+	b.typeInto(t, "Output", `{"a": 1}`)
+	b.typeInto(t, "Schema", `{"type": "object",}`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.querySelector('#result .problem').textContent.indexOf('Schema is not valid JSON') === 0`)
+	if id := b.activeID(t); id != "f-schema" {
+		t.Errorf("focus on %q after a malformed schema, want the Schema field", id)
+	}
+	b.typeInto(t, "Schema", `{"type": "object"}`)
+	b.typeInto(t, "Criteria", `[{"id": "bad", "rule": "output.a >"}]`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.getElementById('result').hasAttribute('data-elapsed-ms')`)
+	msg := eval[string](t, b, `document.querySelector('#result .problem').textContent`)
+	if !strings.Contains(msg, "400") || !strings.Contains(msg, "acceptance_criteria[0].rule") {
+		t.Errorf("a rule that does not compile: %q", msg)
+	}
+	posts := 0
+	for _, r := range reqs() {
+		if r.method == http.MethodPost {
+			posts++
+		}
+	}
+	if posts != 1 {
+		t.Errorf("%d POSTs, want only the last request's", posts)
+	}
+	b.checkOrigin(t, origin, http.StatusBadRequest)
 }
