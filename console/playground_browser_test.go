@@ -530,8 +530,8 @@ document.querySelectorAll('#result *').forEach(function(e){['mouseover','focus',
 	if pwned := eval[string](t, b, `String(window.pwned)`); pwned != "undefined" {
 		t.Errorf("window.pwned = %s: a script of the output ran", pwned)
 	}
-	if n := eval[int](t, b, `document.querySelectorAll('#result script, #result img, #result b, #result iframe').length + document.scripts.length`); n != 2 {
-		t.Errorf("%d scripts and hostile elements in the page, want its own 2 scripts", n)
+	if n := eval[int](t, b, `document.querySelectorAll('#result script, #result img, #result b, #result iframe').length + document.scripts.length`); n != 3 {
+		t.Errorf("%d scripts and hostile elements in the page, want its own 3 scripts", n)
 	}
 	marked := eval[string](t, b, `document.getElementById('marked-output').textContent`)
 	if !strings.Contains(marked, "<script>window.pwned=1</script>") || !strings.Contains(marked, `\"><img src=x onerror=window.pwned=2>`) {
@@ -594,7 +594,7 @@ func TestBrowserLocator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := eval[[]int](t, b, `(function(a){return a.probes.map(function(p){return judgePlayground.valueAt(a.text, p.loc)})})(`+string(arg)+`)`)
+		got := eval[[]int](t, b, `(function(a){return a.probes.map(function(p){return judgeLocate.valueAt(a.text, p.loc)})})(`+string(arg)+`)`)
 		for i, p := range probes {
 			if got[i] != p.Want {
 				t.Errorf("%s: %s found at %d, judge's locator says %d", name, p.Loc, got[i], p.Want)

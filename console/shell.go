@@ -68,8 +68,8 @@ type shell struct {
 }
 
 // newShell returns the shell of the page at path titled title, with its
-// own style css and script js (either may be empty).
-func newShell(path, title, css, js string) shell {
+// own style css (may be empty) and scripts js, in order.
+func newShell(path, title, css string, js ...string) shell {
 	s := shell{Title: title}
 	var styles, scripts []string
 	for _, c := range []string{reportCSS, consoleCSS, css} {
@@ -78,7 +78,7 @@ func newShell(path, title, css, js string) shell {
 			styles = append(styles, "'"+hash(c)+"'")
 		}
 	}
-	for _, j := range []string{apiJS, js} {
+	for _, j := range append([]string{apiJS}, js...) {
 		if j != "" {
 			s.JS = append(s.JS, template.JS(j))
 			scripts = append(scripts, "'"+hash(j)+"'")
