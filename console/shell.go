@@ -8,7 +8,7 @@ package console
 //     {{template "shell-top" .Shell}} (body, skip link, header, nav),
 //     its own <main id="main"> and {{template "shell-end" .Shell}} (the API
 //     key dialog, the scripts, the end of the document);
-//   - its shell, newShell(path, title, css, js): the page's own style and
+//   - its shell, newShell(path, title, css, js...): the page's own style and
 //     script are inlined after report.css, console.css and api.js, each
 //     allowed by its hash, nothing else (connect-src 'self' for the API);
 //   - renderPage, which renders it, and writePage, which answers with it
