@@ -16,6 +16,9 @@ var playgroundHTML string
 //go:embed assets/playground.js
 var playgroundJS string
 
+//go:embed assets/locate.js
+var locateJS string
+
 // PlaygroundOptions configure the playground.
 type PlaygroundOptions struct {
 	// Types are the validation types the server runs (its engine's
@@ -111,7 +114,7 @@ func Playground(opts PlaygroundOptions) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := playgroundData{Shell: newShell("/", "Playground", "", playgroundJS), Types: opts.Types, MaxBodyBytes: opts.MaxBodyBytes,
+	data := playgroundData{Shell: newShell("/", "Playground", "", locateJS, playgroundJS), Types: opts.Types, MaxBodyBytes: opts.MaxBodyBytes,
 		MaxBodyText: sizeText(opts.MaxBodyBytes), Examples: exs}
 	page, err := renderPage(t, "playground", data)
 	if err != nil {

@@ -3,16 +3,20 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/dom"
@@ -21,6 +25,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/examples"
+	"github.com/agentjudge/judge/internal/jsonpos"
+	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/server"
 )
 
@@ -29,15 +37,22 @@ import (
 // returns its origin.
 func serveConsole(t *testing.T, token string) string {
 	t.Helper()
+	return serveConsoleLimit(t, token, server.DefaultMaxBodyBytes)
+}
+
+// serveConsoleLimit is serveConsole with a server taking bodies of up to
+// maxBody bytes.
+func serveConsoleLimit(t *testing.T, token string, maxBody int64) string {
+	t.Helper()
 	e, err := judge.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	play, err := Playground(PlaygroundOptions{Types: e.Types(), MaxBodyBytes: server.DefaultMaxBodyBytes})
+	play, err := Playground(PlaygroundOptions{Types: e.Types(), MaxBodyBytes: maxBody})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(e, server.Options{Token: token}, server.Mount{Pattern: "GET /{$}", Handler: play, Public: true})
+	srv := server.New(e, server.Options{Token: token, MaxBodyBytes: maxBody}, server.Mount{Pattern: "GET /{$}", Handler: play, Public: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -350,6 +365,26 @@ func TestBrowserPlayground(t *testing.T) {
 			t.Errorf("copy as judge validate lacks %s:\n%s", w, cli)
 		}
 	}
+	// The script, run by a shell with judge built from this tree, gives
+	// the result the page shows (exit 1: not valid).
+	if testing.Short() {
+		t.Log("-short: the judge validate script is not run")
+	} else if sh, err := exec.LookPath("sh"); err == nil {
+		bin := filepath.Join(t.TempDir(), "bin")
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, "judge"), "../cmd/judge")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		cmd := exec.Command(sh, "-c", cli)
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		got, err := cmd.Output()
+		if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("running copy as judge validate: %v, want exit 1\n%s", err, got)
+		}
+		if a, b := withoutDuration(t, got), withoutDuration(t, []byte(raw)); a != b {
+			t.Errorf("copy as judge validate answered\n%s\nthe page showed\n%s", a, b)
+		}
+	}
 	posts := 0
 	for _, r := range reqs() {
 		if r.method == http.MethodPost {
@@ -495,12 +530,187 @@ document.querySelectorAll('#result *').forEach(function(e){['mouseover','focus',
 	if pwned := eval[string](t, b, `String(window.pwned)`); pwned != "undefined" {
 		t.Errorf("window.pwned = %s: a script of the output ran", pwned)
 	}
-	if n := eval[int](t, b, `document.querySelectorAll('#result script, #result img, #result b, #result iframe').length + document.scripts.length`); n != 2 {
-		t.Errorf("%d scripts and hostile elements in the page, want its own 2 scripts", n)
+	if n := eval[int](t, b, `document.querySelectorAll('#result script, #result img, #result b, #result iframe').length + document.scripts.length`); n != 3 {
+		t.Errorf("%d scripts and hostile elements in the page, want its own 3 scripts", n)
 	}
 	marked := eval[string](t, b, `document.getElementById('marked-output').textContent`)
 	if !strings.Contains(marked, "<script>window.pwned=1</script>") || !strings.Contains(marked, `\"><img src=x onerror=window.pwned=2>`) {
 		t.Errorf("the output is not shown as its text:\n%s", marked)
 	}
 	b.checkOrigin(t, origin)
+}
+
+// TestBrowserLocator compares where the playground finds each location
+// in a JSON text with judge's own locator (internal/jsonpos), for every
+// value of the examples' JSON files, of the shared MCP tool corpus and of
+// a document of keys that need quoting, escapes and characters outside
+// the BMP: the locations are written by internal/location, as the layers
+// write them.
+func TestBrowserLocator(t *testing.T) {
+	origin := serveConsole(t, "")
+	b := newBrowser(t)
+	b.visit(t, origin, "/")
+	docs := map[string][]byte{
+		"odd keys": []byte(`{"a.b": {"": [1, {"q\u200d": "x"}]}, "2024": true, "café": {"prix": 3.5e2},
+  "k\"ey": ["🙂 emoji", {"🙂": null}], "sp ace": [[[]], {}], "x": "\"><img src=x>"}`),
+	}
+	names, err := fs.Glob(examples.FS, "*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(examples.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if json.Valid(data) { // broken.schema.json is not, on purpose
+			docs[name] = data
+		}
+	}
+	corpus := filepath.Join(sharedtest.Dir(t, "mcp-tools"), "bench-corpus.json")
+	if docs["bench-corpus.json"], err = os.ReadFile(corpus); err != nil {
+		t.Fatal(err)
+	}
+	type probe struct {
+		Loc  string `json:"loc"`
+		Want int    `json:"want"`
+	}
+	total := 0
+	for name, data := range docs {
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var probes []probe
+		walkPaths(doc, nil, func(tokens []string) {
+			off, ok := jsonpos.Offset(data, tokens)
+			if !ok {
+				t.Fatalf("%s: jsonpos finds no %q", name, tokens)
+			}
+			// The page indexes the text in UTF-16 code units.
+			probes = append(probes, probe{location.Instance(doc, tokens), len(utf16.Encode([]rune(string(data[:off]))))})
+		})
+		arg, err := json.Marshal(map[string]any{"text": string(data), "probes": probes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := eval[[]int](t, b, `(function(a){return a.probes.map(function(p){return judgeLocate.valueAt(a.text, p.loc)})})(`+string(arg)+`)`)
+		for i, p := range probes {
+			if got[i] != p.Want {
+				t.Errorf("%s: %s found at %d, judge's locator says %d", name, p.Loc, got[i], p.Want)
+			}
+		}
+		total += len(probes)
+	}
+	t.Logf("%d locations in %d documents found where judge's locator finds them", total, len(docs))
+	b.checkOrigin(t, origin)
+}
+
+// walkPaths calls fn with the JSON Pointer tokens of v and of every value
+// under it.
+func walkPaths(v any, tokens []string, fn func([]string)) {
+	fn(tokens)
+	switch v := v.(type) {
+	case map[string]any:
+		for k, c := range v {
+			walkPaths(c, append(slices.Clip(tokens), k), fn)
+		}
+	case []any:
+		for i, c := range v {
+			walkPaths(c, append(slices.Clip(tokens), strconv.Itoa(i)), fn)
+		}
+	}
+}
+
+// TestBrowserPlaygroundExamples validates every example of the page as
+// loaded by its button: each answers a result (no problem), with the
+// verdict the examples' README documents, and every issue's location is
+// marked (a field of the output, a line of code, a function's line, a
+// criterion of the request).
+func TestBrowserPlaygroundExamples(t *testing.T) {
+	origin := serveConsole(t, "")
+	b := newBrowser(t)
+	b.visit(t, origin, "/")
+	verdicts := map[string]string{
+		"Ticket triage: schema and rules": "✗ Not valid",
+		"Ticket triage, fixed":            "✓ Valid",
+		"Answer with a JSON fence":        "✓ Valid",
+		"Facts against a source":          "✗ Not valid",
+		"Code quality":                    "✓ Valid",
+	}
+	for _, ex := range playgroundExamples() {
+		b.click(t, "button", ex.Label)
+		if err := chromedp.Do(b.ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('result').removeAttribute('data-elapsed-ms')`)); err != nil {
+			t.Fatal(err)
+		}
+		b.click(t, "button", "Validate")
+		b.wait(t, `document.getElementById('result').hasAttribute('data-elapsed-ms')`)
+		verdict := eval[string](t, b, `(document.getElementById('verdict') || document.getElementById('result')).textContent`)
+		if verdict != verdicts[ex.Label] {
+			t.Errorf("%s: verdict %q, want %q", ex.Label, verdict, verdicts[ex.Label])
+			continue
+		}
+		issues := eval[int](t, b, `document.querySelectorAll('#result li.issue').length`)
+		marked := eval[int](t, b, `document.querySelectorAll('#result a.mark-link').length`)
+		unmarked := eval[[]string](t, b, `Array.prototype.map.call(document.querySelectorAll('#result li.issue code.loc'), function(c){return c.parentNode.textContent})`)
+		t.Logf("%s: %s, %d issues, %d marked", ex.Label, verdict, issues, marked)
+		if marked != issues || len(unmarked) != 0 {
+			t.Errorf("%s: %d of %d issues marked; not marked: %q", ex.Label, marked, issues, unmarked)
+		}
+		if *screenshots && ex.Label == "Code quality" {
+			if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 1000), chromedp.Evaluate[chromedp.Void](`document.getElementById('marked-output').scrollIntoView()`)); err != nil {
+				t.Fatal(err)
+			}
+			png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("..", "docs", "img", "console-playground-code.png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b.checkOrigin(t, origin)
+}
+
+// TestBrowserPlaygroundLimits: a request over the server's body limit is
+// refused on the page and never sent; a malformed field is named and
+// focused; a request the server refuses (a rule that does not compile)
+// shows its problem with the field's location.
+func TestBrowserPlaygroundLimits(t *testing.T) {
+	origin := serveConsoleLimit(t, "", 2048)
+	b := newBrowser(t)
+	reqs := recordRequests(t, b)
+	b.visit(t, origin, "/")
+	b.typeInto(t, "Output", `{"text": "`+strings.Repeat("a", 3000)+`"}`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.querySelector('#result .problem') !== null`)
+	if msg := eval[string](t, b, `document.querySelector('#result .problem').textContent`); !strings.Contains(msg, "over the server's limit of 2048 bytes") {
+		t.Errorf("over the limit: %q", msg)
+	}
+	b.typeInto(t, "Output", `{"a": 1}`)
+	b.typeInto(t, "Schema", `{"type": "object",}`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.querySelector('#result .problem').textContent.indexOf('Schema is not valid JSON') === 0`)
+	if id := b.activeID(t); id != "f-schema" {
+		t.Errorf("focus on %q after a malformed schema, want the Schema field", id)
+	}
+	b.typeInto(t, "Schema", `{"type": "object"}`)
+	b.typeInto(t, "Criteria", `[{"id": "bad", "rule": "output.a >"}]`)
+	b.click(t, "button", "Validate")
+	b.wait(t, `document.getElementById('result').hasAttribute('data-elapsed-ms')`)
+	msg := eval[string](t, b, `document.querySelector('#result .problem').textContent`)
+	if !strings.Contains(msg, "400") || !strings.Contains(msg, "acceptance_criteria[0].rule") {
+		t.Errorf("a rule that does not compile: %q", msg)
+	}
+	posts := 0
+	for _, r := range reqs() {
+		if r.method == http.MethodPost {
+			posts++
+		}
+	}
+	if posts != 1 {
+		t.Errorf("%d POSTs, want only the last request's", posts)
+	}
+	b.checkOrigin(t, origin, http.StatusBadRequest)
 }

@@ -62,8 +62,8 @@ func TestPlaygroundPolicy(t *testing.T) {
 	for _, b := range regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(page, -1) {
 		scripts = append(scripts, "'"+hash(b[1])+"'")
 	}
-	if len(scripts) != 2 || strings.Count(page, "<script") != 2 {
-		t.Errorf("%d inline scripts, want api.js and playground.js", len(scripts))
+	if len(scripts) != 3 || strings.Count(page, "<script") != 3 {
+		t.Errorf("%d inline scripts, want api.js, locate.js and playground.js", len(scripts))
 	}
 	want := "default-src 'none'; style-src " + strings.Join(styles, " ") + "; script-src " + strings.Join(scripts, " ") +
 		"; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"

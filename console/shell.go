@@ -8,7 +8,7 @@ package console
 //     {{template "shell-top" .Shell}} (body, skip link, header, nav),
 //     its own <main id="main"> and {{template "shell-end" .Shell}} (the API
 //     key dialog, the scripts, the end of the document);
-//   - its shell, newShell(path, title, css, js): the page's own style and
+//   - its shell, newShell(path, title, css, js...): the page's own style and
 //     script are inlined after report.css, console.css and api.js, each
 //     allowed by its hash, nothing else (connect-src 'self' for the API);
 //   - renderPage, which renders it, and writePage, which answers with it
@@ -68,8 +68,8 @@ type shell struct {
 }
 
 // newShell returns the shell of the page at path titled title, with its
-// own style css and script js (either may be empty).
-func newShell(path, title, css, js string) shell {
+// own style css (may be empty) and scripts js, in order.
+func newShell(path, title, css string, js ...string) shell {
 	s := shell{Title: title}
 	var styles, scripts []string
 	for _, c := range []string{reportCSS, consoleCSS, css} {
@@ -78,7 +78,7 @@ func newShell(path, title, css, js string) shell {
 			styles = append(styles, "'"+hash(c)+"'")
 		}
 	}
-	for _, j := range []string{apiJS, js} {
+	for _, j := range append([]string{apiJS}, js...) {
 		if j != "" {
 			s.JS = append(s.JS, template.JS(j))
 			scripts = append(scripts, "'"+hash(j)+"'")
