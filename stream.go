@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -48,7 +49,8 @@ type Stream struct {
 // Output is ignored. It never fails on the request: a request Validate
 // would refuse (an invalid schema) gets its error from Close.
 func (e *Engine) Stream(req *Request) *Stream {
-	st := &Stream{e: e, req: *req}
+	st := enginePool.Get().(*Stream)
+	st.e, st.req = e, *req
 	st.req.Output = nil
 	if e.fast == nil || len(req.ExpectedSchema) == 0 {
 		return st
@@ -67,6 +69,10 @@ func (e *Engine) Stream(req *Request) *Stream {
 	return st
 }
 
+// enginePool keeps the Streams Close is done with: a stream is made per
+// output, often per tool call, and reusing it spares its allocation.
+var enginePool = sync.Pool{New: func() any { return new(Stream) }}
+
 // HasSchema reports whether uri is the key of one of the engine's own
 // schemas (WithSchemas), which a request's $ref may name.
 func (e *Engine) HasSchema(uri string) bool {
@@ -83,28 +89,36 @@ func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
 		evs, err := st.s.Write(p)
 		return st.events(evs), err
 	}
-	st.buf = append(st.buf, p...)
 	if st.v == nil || st.decided {
+		st.buf = append(st.buf, p...)
 		return nil, nil
 	}
-	if len(st.buf) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), st.buf) {
+	// What has been read, without copying the first chunk.
+	read := p
+	if len(st.buf) > 0 {
+		st.buf = append(st.buf, p...)
+		read = st.buf
+	}
+	if len(read) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), read) {
+		st.buf = append(st.buf[:0], read...)
 		return nil, nil // perhaps a byte-order mark
 	}
-	rest := trimBOM(st.buf)
+	rest := trimBOM(read)
 	i := skipSpace(rest)
-	if i == len(rest) {
-		return nil, nil
+	if i < len(rest) {
+		st.decided = true
 	}
-	st.decided = true
-	if rest[i] != '{' && rest[i] != '[' {
-		return nil, nil // a string holding JSON, prose, or a scalar: the final decides
+	if i == len(rest) || rest[i] != '{' && rest[i] != '[' {
+		// White space so far, or a string holding JSON, prose, or a
+		// scalar: the final decides.
+		st.buf = append(st.buf[:0], read...)
+		return nil, nil
 	}
 	// From now on the schema stream holds the output.
 	st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output",
 		MaxDepth: st.e.maxDepth})
-	buf := st.buf
-	st.buf = nil
-	evs, err := st.s.Write(buf)
+	st.buf = st.buf[:0]
+	evs, err := st.s.Write(read)
 	return st.events(evs), err
 }
 
@@ -129,12 +143,19 @@ func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
 	}
 	if st.s != nil {
 		st.s.Release()
-		st.s = nil
 	}
+	st.release()
 	if err != nil {
 		return out, err
 	}
 	return append(out, StreamEvent{At: n, Final: true, Result: res}), nil
+}
+
+// release puts st back in the pool (its buffer, which the final result
+// was made from, is not kept).
+func (st *Stream) release() {
+	*st = Stream{}
+	enginePool.Put(st)
 }
 
 // End ends the output's early events and returns the last of them, for a

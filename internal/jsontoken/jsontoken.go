@@ -105,6 +105,11 @@ type Tokenizer struct {
 	begin    int64
 	isKey    bool
 	buf      []byte // decoded text of a string, text of a number
+	// direct is the index in the chunk being fed of a string's first
+	// byte after its quote while the string, begun in that chunk, has
+	// only plain bytes so far: its text is then read from the chunk
+	// rather than copied. -1 otherwise (the text is in buf).
+	direct int
 	esc      int    // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
 	hex      rune
 	high     rune // a surrogate escape waiting for its pair, or -1
@@ -125,7 +130,7 @@ func New(maxDepth int) *Tokenizer {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	return &Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1}
+	return &Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1}
 }
 
 // Reset makes t ready for a new document nesting at most maxDepth deep,
@@ -134,7 +139,7 @@ func (t *Tokenizer) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1,
+	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1,
 		stack: t.stack[:0], buf: t.buf[:0]}
 }
 
@@ -332,7 +337,22 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		switch t.st {
 		case sString:
 			// A run of plain bytes at once.
-			if t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
+			if t.direct >= 0 || t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
+				if !plain[c] {
+					if c == '"' {
+						// The whole string was in this chunk, plain: its
+						// text is the chunk's bytes.
+						if err := t.endString(emit, off, p[t.direct:i]); err != nil {
+							return err
+						}
+						t.direct = -1
+						i++
+						continue
+					}
+					t.buf = append(t.buf[:0], p[t.direct:i]...)
+					t.direct = -1
+					goto special
+				}
 				j := i + 1
 				for len(p)-j >= 8 {
 					// Eight plain bytes at a time.
@@ -346,10 +366,13 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 				for j < len(p) && plain[p[j]] {
 					j++
 				}
-				t.buf = append(t.buf, p[i:j]...)
+				if t.direct < 0 {
+					t.buf = append(t.buf, p[i:j]...)
+				}
 				i = j
 				continue
 			}
+		special:
 			t.off = off
 			done, err := t.stringByte(c, off)
 			if err != nil {
@@ -357,15 +380,7 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			}
 			i++
 			if done {
-				k := String
-				if t.isKey {
-					k = Key
-					t.st = sColon
-				} else {
-					t.st = sAfter
-				}
-				t.off = off + 1
-				if err := t.emitTok(emit, k, t.begin, off+1, t.buf); err != nil {
+				if err := t.endString(emit, off, t.buf); err != nil {
 					return err
 				}
 			}
@@ -473,6 +488,9 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 				err = t.fail(off, c, "after object key:value pair")
 			}
 		}
+		if t.st == sString {
+			t.direct = i + 1 // a string begins
+		}
 		i++
 		t.off = base + int64(i)
 		if err != nil {
@@ -480,7 +498,26 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		}
 	}
 	t.off = base + int64(len(p))
+	if t.direct >= 0 {
+		// The chunk ends inside a plain string: its text so far, kept.
+		t.buf = append(t.buf[:0], p[t.direct:]...)
+		t.direct = -1
+	}
 	return nil
+}
+
+// endString ends the string or key whose closing quote is at off, with
+// its decoded text.
+func (t *Tokenizer) endString(emit func(*Token) error, off int64, text []byte) error {
+	k := String
+	if t.isKey {
+		k = Key
+		t.st = sColon
+	} else {
+		t.st = sAfter
+	}
+	t.off = off + 1
+	return t.emitTok(emit, k, t.begin, off+1, text)
 }
 
 // value starts the value whose first byte c is at off.

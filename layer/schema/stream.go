@@ -195,6 +195,8 @@ type streamCache struct {
 	extra map[*jsonschema.Schema]*splan
 	// building is set while once builds plans.
 	building bool
+	// root is the closure of the compiled schema's root.
+	root []*splan
 	// dynamic is set when some subschema has $dynamicRef or
 	// $recursiveRef, whose target depends on where validation started: a
 	// subschema cannot then be validated alone, and closed values are
@@ -227,14 +229,13 @@ var streamPool = sync.Pool{New: func() any {
 // Release ends the Stream's use: its buffers may serve another Stream,
 // and it must not be used after (Document and Raw included).
 func (s *Stream) Release() {
-	if cap(s.raw) > 1<<16 || cap(s.frames) > 1<<10 {
+	if cap(s.raw) > 1<<18 || cap(s.frames) > 1<<10 {
 		return // do not keep large buffers alive
 	}
-	for i := range s.frames[:cap(s.frames)] {
-		f := &s.frames[:cap(s.frames)][i]
-		clear(f.keys[:cap(f.keys)])
-		*f = frame{keys: f.keys[:0]}
-	}
+	// The frames are not cleared: a frame reused is written whole (its
+	// keys buffer aside, whose old strings are never read), and what they
+	// hold (plans, keys read) lives at most until the pool drops the
+	// stream, two collections.
 	*s = Stream{tk: s.tk, emitFn: s.emitFn, raw: s.raw[:0], frames: s.frames[:0]}
 	streamPool.Put(s)
 }
@@ -267,7 +268,7 @@ func (sc *streamCache) build(c *compiled) {
 		s := p.s
 		if len(s.Properties) > 0 {
 			for k, ps := range s.Properties {
-				p.props.add(prop{name: k, closure: sc.planLocked(ps).closure})
+				p.props.add(prop{name: k, sum: propSum([]byte(k)), closure: sc.planLocked(ps).closure})
 			}
 		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
@@ -280,6 +281,7 @@ func (sc *streamCache) build(c *compiled) {
 			p.items = sc.planLocked(s.Items2020).closure
 		}
 	}
+	sc.root = sc.planLocked(c.sch).closure
 	sc.building = false
 }
 
@@ -369,9 +371,10 @@ func (ps *props) find(key []byte) (prop, bool) {
 		p, ok := ps.m[string(key)]
 		return p, ok
 	}
-	for _, p := range ps.list {
-		if len(p.name) == len(key) && p.name == string(key) {
-			return p, true
+	sum := propSum(key)
+	for i := range ps.list {
+		if p := &ps.list[i]; p.sum == sum && p.name == string(key) {
+			return *p, true
 		}
 	}
 	return prop{}, false
@@ -381,7 +384,18 @@ func (ps *props) find(key []byte) (prop, bool) {
 // not be copied) and the closure of its schema.
 type prop struct {
 	name    string
+	sum     uint32 // propSum of name: most keys that differ differ here
 	closure []*splan
+}
+
+// propSum sums up key by its length and its first, middle and last bytes,
+// so that a search compares whole names only where these agree.
+func propSum(key []byte) uint32 {
+	n := len(key)
+	if n == 0 {
+		return 0
+	}
+	return uint32(n)&0xff | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
 }
 
 func newPlan(s *jsonschema.Schema) *splan {
@@ -610,7 +624,7 @@ func kindOfToken(k jsontoken.Kind) int {
 // decides (maxItems, additionalItems false).
 func (s *Stream) valueStart(begin int64) []*splan {
 	if len(s.frames) == 0 {
-		return s.cache.closureOf([]*jsonschema.Schema{s.v.c.sch})
+		return s.cache.root
 	}
 	f := &s.frames[len(s.frames)-1]
 	if !f.array {
@@ -928,8 +942,8 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		s.scalar = scalarState{begin: t.Begin, plans: plans}
 		s.scalar.reported = s.startCheck(plans, len(s.frames), k, t.Begin+1)
 	}
-	sc := s.scalar
-	s.scalar = scalarState{begin: -1}
+	sc := &s.scalar
+	sc.begin = -1 // its plans stay until the next scalar sets them
 	if len(s.frames) == 0 || s.cache.dynamic {
 		for _, p := range sc.plans {
 			if p.closedScalar {
