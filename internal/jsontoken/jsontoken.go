@@ -102,15 +102,15 @@ type Tokenizer struct {
 	err             error
 
 	// the token being read
-	begin    int64
-	isKey    bool
-	buf      []byte // decoded text of a string, text of a number
+	begin int64
+	isKey bool
+	buf   []byte // decoded text of a string, text of a number
 	// direct is the index in the chunk being fed of a string's first
 	// byte after its quote while the string, begun in that chunk, has
 	// only plain bytes so far: its text is then read from the chunk
 	// rather than copied. -1 otherwise (the text is in buf).
-	direct int
-	esc      int    // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
+	direct   int
+	esc      int // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
 	hex      rune
 	high     rune // a surrogate escape waiting for its pair, or -1
 	u8       [4]byte
