@@ -91,6 +91,9 @@ type frame struct {
 	// keySet holds the keys too once there are more than a few.
 	keySet map[string]struct{}
 	key    string // the key of the current member
+	// seen marks the keys read that the first plan declares in its
+	// properties list, by their index there.
+	seen uint64
 }
 
 // has reports whether the object has read key.
@@ -100,6 +103,15 @@ func (f *frame) has(key string) bool {
 		return ok
 	}
 	return slices.Contains(f.keys, key)
+}
+
+// hasDeclared reports whether the object has read the key at index idx
+// of the first plan's properties list (-1: not in that list).
+func (f *frame) hasDeclared(key string, idx int) bool {
+	if idx >= 0 {
+		return f.seen&(1<<idx) != 0
+	}
+	return f.has(key)
 }
 
 // add records key.
@@ -164,7 +176,10 @@ type splan struct {
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
 	props props
-	addl  []*splan
+	// reqIdx holds, for each name of required, its index in props.list,
+	// or -1.
+	reqIdx []int
+	addl   []*splan
 	items []*splan
 
 	fastOnce sync.Once
@@ -271,6 +286,15 @@ func (sc *streamCache) build(c *compiled) {
 				p.props.add(prop{name: k, sum: propSum([]byte(k)), closure: sc.planLocked(ps).closure})
 			}
 		}
+		if len(s.Required) > 0 {
+			p.reqIdx = make([]int, len(s.Required))
+			for i, name := range s.Required {
+				p.reqIdx[i] = -1
+				if pr, ok := p.props.find([]byte(name)); ok {
+					p.reqIdx[i] = pr.idx
+				}
+			}
+		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
 			p.addl = sc.planLocked(add).closure
 		}
@@ -352,14 +376,17 @@ type props struct {
 const maxPropList = 12
 
 func (ps *props) add(p prop) {
+	p.idx = -1
 	if ps.m != nil {
 		ps.m[p.name] = p
 		return
 	}
+	p.idx = len(ps.list)
 	ps.list = append(ps.list, p)
 	if len(ps.list) > maxPropList {
 		ps.m = make(map[string]prop, len(ps.list))
 		for _, q := range ps.list {
+			q.idx = -1
 			ps.m[q.name] = q
 		}
 		ps.list = nil
@@ -385,6 +412,7 @@ func (ps *props) find(key []byte) (prop, bool) {
 type prop struct {
 	name    string
 	sum     uint32 // propSum of name: most keys that differ differ here
+	idx     int    // its index in the list, -1 in a map (at most maxPropList < 64)
 	closure []*splan
 }
 
@@ -790,15 +818,20 @@ func (s *Stream) key(t *jsontoken.Token) {
 	if len(f.plans) > 0 {
 		first, firstOK = f.plans[0].props.find(t.Text)
 	}
-	key := first.name
-	if !firstOK {
+	key, idx := first.name, -1
+	if firstOK {
+		idx = first.idx
+	} else {
 		key = string(t.Text)
 	}
 	f.count++
-	if f.has(key) {
+	if f.hasDeclared(key, idx) {
 		s.duplicate(key, t.Begin, t.End)
 	}
 	f.add(key)
+	if idx >= 0 {
+		f.seen |= 1 << idx
+	}
 	f.key = key
 	i := len(s.frames) - 1
 	// next is the union of the closures of the member's schemas, shared
@@ -905,8 +938,12 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 				continue
 			}
 			var missing []string
-			for _, name := range p.s.Required {
-				if !f.has(name) {
+			for j, name := range p.s.Required {
+				idx := -1
+				if p == f.plans[0] && j < len(p.reqIdx) {
+					idx = p.reqIdx[j]
+				}
+				if !f.hasDeclared(name, idx) {
 					missing = append(missing, name)
 				}
 			}
