@@ -180,7 +180,7 @@ type splan struct {
 	// or -1.
 	reqIdx []int
 	addl   []*splan
-	items []*splan
+	items  []*splan
 
 	fastOnce sync.Once
 	fast     *node
