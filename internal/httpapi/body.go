@@ -94,7 +94,9 @@ func CheckMediaType(h http.Header) error {
 		return &MediaTypeError{fmt.Sprintf("Content-Encoding %q is not supported; send the body uncompressed", ce)}
 	}
 	ct := h.Get("Content-Type")
-	if ct == "" {
+	switch ct {
+	case "", api.MediaTypeJSON, "application/json; charset=utf-8":
+		// What clients send, accepted without parsing.
 		return nil
 	}
 	mt, params, err := mime.ParseMediaType(ct)
