@@ -93,7 +93,7 @@ type Options struct {
 	// AdaptProcs runs the process on one processor while at most one
 	// connection has a request in flight, and on the runtime's default
 	// as soon as two have (see httpapi.ProcsAdapter): one client at a
-	// time costs about a third less CPU a request. GOMAXPROCS is the
+	// time costs about a quarter less CPU a request. GOMAXPROCS is the
 	// whole process's: set it only when the server owns its process, as
 	// judge serve does. The GOMAXPROCS environment variable, when set,
 	// wins.

@@ -19,8 +19,8 @@ const DefaultProcsHold = time.Second
 // sidecar, calls in turn) gains nothing from a second processor but pays
 // for it: each request wakes an idle thread (net/http starts a goroutine
 // per request to watch its connection, and the runtime hands a processor
-// stuck in a write system call to another thread), which costs about a
-// third of the request's CPU time on loopback. As soon as a second
+// stuck in a write system call to another thread), which cost a quarter
+// of the request's CPU time on loopback (decision 66). As soon as a second
 // connection has a request in flight the default comes back; one
 // processor again only after Hold without that.
 //
