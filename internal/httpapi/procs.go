@@ -24,6 +24,10 @@ const DefaultProcsHold = time.Second
 // connection has a request in flight the default comes back; one
 // processor again only after Hold without that.
 //
+// It counts connections, which on HTTP/1.1 (what Serve speaks) carry one
+// request at a time; a long-lived response (a stream) counts as a request
+// in flight for as long as it lasts.
+//
 // GOMAXPROCS is the whole process's: give a ProcsAdapter only to the one
 // server of a process that owns it (judge serve does), never to a server
 // mounted in another program. Its ConnState is an http.Server's
