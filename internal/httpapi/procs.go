@@ -20,7 +20,7 @@ const DefaultProcsHold = time.Second
 // for it: each request wakes an idle thread (net/http starts a goroutine
 // per request to watch its connection, and the runtime hands a processor
 // stuck in a write system call to another thread), which cost a quarter
-// of the request's CPU time on loopback (decision 67). As soon as a second
+// of the request's CPU time on loopback (decision 68). As soon as a second
 // connection has a request in flight the default comes back; one
 // processor again only after Hold without that.
 //
