@@ -46,6 +46,7 @@ type serveParams struct {
 	defs             string   // --defs: tool definitions file for /v1/calls/*
 	config           string   // --config: the config file; "" = JUDGE_CONFIG or the default
 	noUI             bool     // --no-ui: serve the API only, no console pages
+	adaptProcs       bool     // --adapt-procs: one processor while one client at a time
 	// changed holds the flags given on the command line, which the config
 	// file's serve section does not override.
 	changed  map[string]bool
@@ -55,10 +56,11 @@ type serveParams struct {
 
 func newServeParams() serveParams {
 	return serveParams{
-		addr:     ":8080",
-		tokenEnv: DefaultTokenEnv,
-		logLevel: newEnumFlag("info", "debug", "info", "warn", "error"),
-		getenv:   os.Getenv,
+		addr:       ":8080",
+		tokenEnv:   DefaultTokenEnv,
+		logLevel:   newEnumFlag("info", "debug", "info", "warn", "error"),
+		getenv:     os.Getenv,
+		adaptProcs: true,
 	}
 }
 
@@ -113,6 +115,7 @@ the server down gracefully and exits 0.`,
 	f.StringVar(&params.sourcesDir, "sources", "", "directory of .txt/.md/.json documents that trusted_sources resolve against (by path, URL or file name); read once")
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
+	f.BoolVar(&params.adaptProcs, "adapt-procs", params.adaptProcs, "run on one processor while at most one connection has a request in flight, on all as soon as two have (a set GOMAXPROCS variable wins)")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("POST requests answered at once, counted once their body is read; more get 503 (default %d)", server.DefaultMaxInFlight))
 	f.Int64Var(&params.maxInFlightBytes, "max-in-flight-bytes", 0, "bytes of the bodies of the POST requests answered at once; more get 503 (default twice --max-body-bytes)")
@@ -221,7 +224,7 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
-		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel, History: hist}, mounts...)
+		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel, AdaptProcs: params.adaptProcs, History: hist}, mounts...)
 	return srv.Serve(ctx, ln)
 }
 
