@@ -45,8 +45,8 @@ type serveParams struct {
 	tools            []string // --tools: tool manifest directories for /v1/calls/*
 	defs             string   // --defs: tool definitions file for /v1/calls/*
 	config           string   // --config: the config file; "" = JUDGE_CONFIG or the default
-	noUI             bool     // --no-ui: serve the API only, no console pages
 	adaptProcs       bool     // --adapt-procs: one processor while one client at a time
+	noUI             bool     // --no-ui: serve the API only, no console pages
 	// changed holds the flags given on the command line, which the config
 	// file's serve section does not override.
 	changed  map[string]bool

@@ -430,14 +430,16 @@
       lines.push('printf \'%s\' ' + sq(f.schema) + ' > "$dir/schema.json"');
       args.push('--schema "$dir/schema.json"');
     }
-    var rules = f.criteriaList.filter(function (c) { return c && typeof c === 'object'; });
+    // Objects with a rule go to --rules; the others are plain language.
+    var rules = f.criteriaList.filter(function (c) { return c && typeof c === 'object' && c.rule; });
     if (rules.length) {
       lines.push('printf \'%s\' ' + sq(JSON.stringify(rules, null, 2)) + ' > "$dir/rules.json"');
       args.push('--rules "$dir/rules.json"');
     }
     f.criteriaList.forEach(function (c) {
-      if (typeof c === 'string') {
-        args.push('--criteria ' + sq(c));
+      var text = typeof c === 'string' ? c : c && typeof c === 'object' && !c.rule ? c.description || c.id : '';
+      if (text) {
+        args.push('--criteria ' + sq(text));
       }
     });
     if (f.sourceList.length) {
