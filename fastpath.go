@@ -193,16 +193,10 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		// confidence 1 and no issue, in one allocation.
 		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
 	}
-	// An invalid output: the outcome the layer's Run would have given
-	// (one deterministic check and its issues), finished as Validate
-	// finishes it, without decoding the output.
-	p := layer.NewPass(e.fast, &layer.Input{}, nil)
-	for _, is := range issues {
-		p.Report(is)
-	}
-	p.Decided(1)
-	o := outcome(e.fast, slices.Index(e.layers, e.fast), p, nil, e.layerTimeout)
-	return finish(result.NewBuilder().SelfCheck(e.selfCheck), []LayerOutcome{o}, start)
+	// An invalid output: what finish builds of the outcome the layer's Run
+	// would have given (one deterministic check, confidence 1, and its
+	// issues), without decoding the output; the issues are the result's.
+	return result.Found(e.fast.Name, 1, time.Since(start), e.selfCheck, issues)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

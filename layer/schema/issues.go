@@ -106,12 +106,32 @@ func (r *reporter) full() bool { return len(r.found) >= r.budget }
 // again and drops duplicates; sorting here keeps the layer's own findings
 // (Pass.Findings) in a stable order.
 func (r *reporter) issues() []result.Issue {
-	sorted := r.sorted()
-	issues := make([]result.Issue, 0, len(sorted))
-	for _, f := range sorted {
-		issues = append(issues, f.issue)
+	n := len(r.found)
+	if r.skipped > 0 {
+		n++
 	}
+	issues := make([]result.Issue, 0, n)
+	for i := range r.found {
+		issues = append(issues, r.found[i].issue)
+	}
+	if r.skipped > 0 {
+		issues = append(issues, r.truncated())
+	}
+	// Issues equal by CompareIssues are equal: any sort gives sorted's order.
+	slices.SortFunc(issues, result.CompareIssues)
 	return issues
+}
+
+// truncated is the note counting the findings past the budget.
+func (r *reporter) truncated() result.Issue {
+	return result.Issue{
+		Severity:   result.Info,
+		Type:       result.NotChecked,
+		Location:   "root",
+		Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
+		Suggestion: "Fix the errors listed, which are likely repeated across " + r.noun + ", and validate again to see any that remain",
+		Rule:       "schema.truncated",
+	}
 }
 
 // sorted returns the findings, with the note counting those past the
@@ -120,14 +140,7 @@ func (r *reporter) sorted() []finding {
 	found := make([]finding, 0, len(r.found)+1)
 	found = append(found, r.found...)
 	if r.skipped > 0 {
-		found = append(found, finding{issue: result.Issue{
-			Severity:   result.Info,
-			Type:       result.NotChecked,
-			Location:   "root",
-			Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
-			Suggestion: "Fix the errors listed, which are likely repeated across " + r.noun + ", and validate again to see any that remain",
-			Rule:       "schema.truncated",
-		}})
+		found = append(found, finding{issue: r.truncated()})
 	}
 	slices.SortFunc(found, func(a, b finding) int { return result.CompareIssues(a.issue, b.issue) })
 	return found
@@ -207,13 +220,52 @@ func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion
 			Message:    result.Clip(msg, result.MaxTextLen),
 			Location:   s.loc,
 			Suggestion: result.Clip(suggestion, result.MaxTextLen),
-			Rule:       "schema." + keyword,
+			Rule:       ruleOf(keyword),
 		},
 		tokens:  s.tokens,
 		reason:  reason,
 		keyword: keyword,
 	})
 	return &r.found[len(r.found)-1]
+}
+
+// ruleOf is the rule of an issue of the keyword: "schema.type". The
+// keywords the reporter names most have theirs written out, which spares
+// an allocation per issue.
+func ruleOf(keyword string) string {
+	switch keyword {
+	case "type":
+		return "schema.type"
+	case "required":
+		return "schema.required"
+	case "enum":
+		return "schema.enum"
+	case "const":
+		return "schema.const"
+	case "additionalProperties":
+		return "schema.additionalProperties"
+	case "pattern":
+		return "schema.pattern"
+	case "format":
+		return "schema.format"
+	case "minLength":
+		return "schema.minLength"
+	case "maxLength":
+		return "schema.maxLength"
+	case "minimum":
+		return "schema.minimum"
+	case "maximum":
+		return "schema.maximum"
+	case "minItems":
+		return "schema.minItems"
+	case "maxItems":
+		return "schema.maxItems"
+	case "anyOf":
+		return "schema.anyOf"
+	case "oneOf":
+		return "schema.oneOf"
+	}
+	return "schema." + keyword
 }
 
 // addf adds an issue whose message is the subject followed by reason.
