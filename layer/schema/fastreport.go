@@ -89,8 +89,9 @@ func (s *scanner) decodeAt(i, end int) (any, bool) {
 }
 
 // fastReport validates doc against root in report mode and returns the
-// validator's error for it (nil when doc is valid), with sure false when
-// the fast path cannot decide.
+// validator's error for it (nil when doc is valid) without its root
+// wrapper (a kind.Schema of the root schema, holding the error's causes),
+// with sure false when the fast path cannot decide.
 func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, sure bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
@@ -104,8 +105,9 @@ func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema
 	}
 	sure = !s.bail
 	if sure && !ok && len(s.errs) == 1 {
-		ve = &jsonschema.ValidationError{SchemaURL: root.sch.Location, ErrorKind: &kind.Schema{Location: root.sch.Location},
-			Causes: causesOf(s.errs[0])}
+		// The validator wraps it in a kind.Schema of the root, which the
+		// reporter walks through as it walks a group: left out.
+		ve = s.errs[0]
 	} else if sure && (!ok || len(s.errs) > 0) {
 		sure = false // cannot happen: a failed schema leaves one error
 	}
@@ -244,7 +246,7 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
 		end, ok := s.skip(i)
 		if ok {
-			s.addError(n, &kind.Type{Got: name, Want: n.sch.Types.ToStrings()})
+			s.addError(n, &kind.Type{Got: name, Want: n.typeNames})
 		}
 		return end, true
 	}
@@ -808,6 +810,10 @@ func (d *rawDoc) resolve(tokens []string, value bool) (int, []bool) {
 }
 
 func (d *rawDoc) location(tokens []string) string {
+	if !slices.ContainsFunc(tokens, isArrayIndex) {
+		// Only a token that could index an array needs the document.
+		return location.Path(tokens, nil)
+	}
 	_, arrays := d.resolve(tokens, false)
 	return location.Path(tokens, func(i int) bool { return arrays[i] })
 }

@@ -159,18 +159,25 @@ type site struct {
 
 func (r *reporter) at(tokens []string) site {
 	s := site{tokens: tokens, loc: r.doc.location(tokens)}
+	// The texts that end alike share one allocation: ref is the end of
+	// subj, and where and into are cut from one string.
 	switch {
 	case len(tokens) == 0:
-		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to "+r.noun
+		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to the output"
+		if r.noun != defaultNoun {
+			s.into = "to " + r.noun
+		}
+		return s
 	case isArrayIndex(tokens[len(tokens)-1]) && strings.HasSuffix(s.loc, "]") && !strings.HasSuffix(s.loc, `"]`):
-		s.subj, s.ref = "Item "+clipLeft(s.loc, maxShown), clipLeft(s.loc, maxShown)
+		s.subj = "Item " + clipLeft(s.loc, maxShown)
+		s.ref = s.subj[len("Item "):]
 	default:
-		name := result.Clip(tokens[len(tokens)-1], maxName)
-		s.subj, s.ref = "Field '"+name+"'", "'"+name+"'"
+		s.subj = "Field '" + result.Clip(tokens[len(tokens)-1], maxName) + "'"
+		s.ref = s.subj[len("Field "):]
 	}
-	if s.where == "" {
-		s.where, s.into = "in "+clipLeft(s.loc, maxShown), "to "+clipLeft(s.loc, maxShown)
-	}
+	loc := clipLeft(s.loc, maxShown)
+	both := "in " + loc + "to " + loc
+	s.where, s.into = both[:3+len(loc)], both[3+len(loc):]
 	return s
 }
 
@@ -491,8 +498,9 @@ func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string)
 // wrongType reports a value of a type the schema does not accept.
 func (r *reporter) wrongType(s site, k *kind.Type) {
 	want := strings.Join(k.Want, " or ")
-	if f := r.addf(s, result.InvalidType, "type",
-		"has type "+k.Got+", expected "+want,
+	// The message is the subject and the reason, one string.
+	msg := s.subj + " has type " + k.Got + ", expected " + want
+	if f := r.add(s, result.InvalidType, "type", msg, msg[len(s.subj)+1:],
 		"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
 		f.expected, f.actual = want, k.Got
 	}
@@ -1008,14 +1016,16 @@ func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
 // addFieldSuggestion says how to add a missing field, with its type and
 // description when its schema gives them (see fieldInfo).
 func addFieldSuggestion(name string, f fieldDesc, s site) string {
-	field := "Add " + article(name) + " '" + name + "' field"
-	if f.types != "" {
-		field += " (" + f.types + ")"
+	a := article(name)
+	switch {
+	case f.types != "" && f.desc != "":
+		return "Add " + a + " '" + name + "' field (" + f.types + "): " + f.desc
+	case f.types != "":
+		return "Add " + a + " '" + name + "' field (" + f.types + ") " + s.into
+	case f.desc != "":
+		return "Add " + a + " '" + name + "' field: " + f.desc
 	}
-	if f.desc != "" {
-		return field + ": " + f.desc
-	}
-	return field + " " + s.into
+	return "Add " + a + " '" + name + "' field " + s.into
 }
 
 // fieldDesc is what addFieldSuggestion says of a property's schema: its
