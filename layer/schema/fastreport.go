@@ -153,7 +153,15 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	r := newReporterOn(c, &rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth}, MaxIssues)
+	// The reporter, its instance and room for its first finding (most
+	// invalid documents have one) in one allocation.
+	one := &struct {
+		r     reporter
+		doc   rawDoc
+		found [1]finding
+	}{doc: rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth}}
+	one.r = reporter{c: c, doc: &one.doc, noun: defaultNoun, budget: MaxIssues, found: one.found[:0]}
+	r := &one.r
 	r.walk(ve)
 	if r.err != nil {
 		return nil, false
@@ -520,7 +528,8 @@ func (s *scanner) robject(n *node, i int) int {
 		s.bail = true
 		return 0
 	}
-	var pre []*jsonschema.ValidationError
+	var preBuf [2]*jsonschema.ValidationError
+	pre := preBuf[:0]
 	if n.minProps >= 0 && count < n.minProps {
 		pre = append(pre, s.newError(n, &kind.MinProperties{Got: count, Want: n.minProps}))
 	}
