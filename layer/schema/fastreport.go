@@ -11,7 +11,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
-	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -92,13 +91,13 @@ func (s *scanner) decodeAt(i, end int) (any, bool) {
 // validator's error for it (nil when doc is valid) without its root
 // wrapper (a kind.Schema of the root schema, holding the error's causes),
 // with sure false when the fast path cannot decide.
-func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, sure bool) {
+func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, arrays map[int][]int, sure bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
-	s.errs, s.path, s.pathBase = s.errs[:0], s.path[:0], 0
+	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
 	end, ok := s.rcheck(root, skipWS(doc, 0))
 	if !s.bail && skipWS(doc, end) != len(doc) {
 		s.bail = true
@@ -112,12 +111,13 @@ func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema
 		sure = false // cannot happen: a failed schema leaves one error
 	}
 	clear(s.errs)
-	s.data, s.errs, s.path = nil, s.errs[:0], s.path[:0]
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 {
+	arrays = s.indexed
+	s.data, s.errs, s.path, s.indexed = nil, s.errs[:0], s.path[:0], nil
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 {
 		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
 		scannerPool.Put(s)
 	}
-	return ve, sure
+	return ve, arrays, sure
 }
 
 // fastIssues is the fast path's answer for doc: its issues (none when it
@@ -146,7 +146,7 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		return nil, sure
 	}
-	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
+	ve, arrays, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
 	if !sure || ve == nil {
 		return nil, sure
 	}
@@ -159,7 +159,7 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 		r     reporter
 		doc   rawDoc
 		found [1]finding
-	}{doc: rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth}}
+	}{doc: rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth, arrays: arrays}}
 	one.r = reporter{c: c, doc: &one.doc, noun: defaultNoun, budget: MaxIssues, found: one.found[:0]}
 	r := &one.r
 	r.walk(ve)
@@ -597,11 +597,24 @@ func (s *scanner) rarray(n *node, i int) int {
 
 func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
 	start := len(s.errs)
+	elemStart := len(s.elemAt)
+	defer func() {
+		// The elements' offsets of an array with errors under it, for the
+		// reporter, which would else read the array again to find them.
+		if len(s.errs) > start && !s.bail {
+			if s.indexed == nil {
+				s.indexed = map[int][]int{}
+			}
+			s.indexed[i] = slices.Clone(s.elemAt[elemStart:])
+		}
+		s.elemAt = s.elemAt[:elemStart]
+	}()
 	var matched []int
 	dupI, dupJ := -1, -1
 	extra := 0
 	arrPath := len(s.path)
 	count, end, ok := s.elements(i, func(k, at int) (int, bool) {
+		s.elemAt = append(s.elemAt, at)
 		if n.contains != nil {
 			s.negated++
 			_, ok := s.check(n.contains, at)
@@ -750,96 +763,4 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
 		s.addError(n, &kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
 	}
-}
-
-// rawDoc is a document's bytes as an instance of the reporter: the fast
-// path's issues read the values they quote from it. An array on a path
-// asked about is indexed once; an object's members are read until the key
-// (the fast path answers only for documents without duplicate keys).
-type rawDoc struct {
-	data     []byte
-	root     int
-	maxDepth int
-	arrays   map[int][]int // offsets of an array's elements, by the array's
-}
-
-// child returns the offset of the value at tok in the container at off,
-// or -1.
-func (d *rawDoc) child(off int, tok string) int {
-	sc := &scanner{data: d.data, maxDepth: 1 << 30}
-	switch d.data[off] {
-	case '[':
-		elems, ok := d.arrays[off]
-		if !ok {
-			sc.elements(off, func(_, at int) (int, bool) {
-				elems = append(elems, at)
-				return sc.skip(at)
-			})
-			if d.arrays == nil {
-				d.arrays = map[int][]int{}
-			}
-			d.arrays[off] = elems
-		}
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 || n >= len(elems) {
-			return -1
-		}
-		return elems[n]
-	case '{':
-		found := -1
-		sc.members(off, func(_ int, key []byte, at int) (int, bool) {
-			if string(key) == tok {
-				found = at
-				return 0, false
-			}
-			return sc.skip(at)
-		})
-		return found
-	}
-	return -1
-}
-
-// resolve returns the offset of the value at tokens (-1 when there is
-// none; only when value is true) and which tokens index arrays, as
-// location.Instance finds them.
-func (d *rawDoc) resolve(tokens []string, value bool) (int, []bool) {
-	arrays := make([]bool, len(tokens))
-	off := d.root
-	for i, tok := range tokens {
-		if off < 0 || off >= len(d.data) {
-			off = -1
-			break
-		}
-		arrays[i] = d.data[off] == '['
-		if i < len(tokens)-1 || value {
-			off = d.child(off, tok)
-		}
-	}
-	return off, arrays
-}
-
-func (d *rawDoc) location(tokens []string) string {
-	if !slices.ContainsFunc(tokens, isArrayIndex) {
-		// Only a token that could index an array needs the document.
-		return location.Path(tokens, nil)
-	}
-	_, arrays := d.resolve(tokens, false)
-	return location.Path(tokens, func(i int) bool { return arrays[i] })
-}
-
-func (d *rawDoc) value(tokens []string) any {
-	off, _ := d.resolve(tokens, true)
-	if off < 0 {
-		return nil
-	}
-	sc := &scanner{data: d.data, maxDepth: 1 << 30}
-	end, ok := sc.skip(off)
-	if !ok {
-		return nil
-	}
-	v, err := jsonvalue.Decode(d.data[off:end], d.maxDepth)
-	if err != nil {
-		return nil
-	}
-	return v
 }

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
@@ -149,6 +150,20 @@ func FuzzFastIssues(f *testing.F) {
 		f.Add(uint(len(vs)), []byte(tc.Invalid))
 		vs = append(vs, v)
 	}
+	// The large document's schema, with issues deep in arrays and values
+	// holding quotes and backslashes, which the reporter steps over.
+	large, err := schema.Compile(corpus.Large.Schema, schema.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, doc := range []string{
+		corpus.Large.Invalid,
+		`[{"name": "a\\\"]b"}, {"id": 0, "name": "\\", "tags": ["x\"", 1]}]`,
+		`[{}, {"meta": {"source": "[{\"", "version": "1"}}, {"email": "a\"@b"}]`,
+	} {
+		f.Add(uint(len(vs)), []byte(doc))
+	}
+	vs = append(vs, large)
 	suiteDir := sharedtest.Dir(f, "json-schema-test-suite")
 	remotes := map[string]json.RawMessage{}
 	for uri, data := range sharedtest.SuiteRemotes(f, suiteDir) {
@@ -174,6 +189,24 @@ func FuzzFastIssues(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint, doc []byte) {
 		k := which % uint(len(vs))
 		fastMatchesSlow(t, vs[k], "schema "+itoa(k), doc)
+	})
+}
+
+// FuzzRawSkip: on any well-formed document, the reporter's quick step
+// over a value ends where the value ends.
+func FuzzRawSkip(f *testing.F) {
+	for _, doc := range []string{`1`, `-1.5e3 `, `"a\\"`, `"a\"b"`, `[1, "]", {"a": "}"}]`, ` {"k\\": ["\\\""]} `, `true`, `null`} {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !json.Valid(doc) {
+			return
+		}
+		start := len(doc) - len(bytes.TrimLeft(doc, " \t\n\r"))
+		end := len(bytes.TrimRight(doc, " \t\n\r"))
+		if got := schema.RawSkip(doc, start); got != end {
+			t.Fatalf("%q: the value ends at %d, RawSkip says %d", doc, end, got)
+		}
 	})
 }
 

@@ -166,6 +166,11 @@ type scanner struct {
 	errs     []*jsonschema.ValidationError
 	path     []pathTok
 	pathBase int
+	// elemAt is scratch: the offsets of the elements of the arrays being
+	// read; indexed keeps them, by the array's offset, for each array
+	// under which an error was found, for the reporter (see rawDoc).
+	elemAt  []int
+	indexed map[int][]int
 }
 
 // skipObj is an object being skipped: where its keys start in
