@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -184,7 +185,19 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		}
 		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
 	}
-	issues, sure := ip.Issues(req.Output, e.maxDepth)
+	var issues []result.Issue
+	var sure bool
+	if dp, ok := v.(duplicateIssuer); ok {
+		var repeated []int
+		issues, repeated, sure = dp.IssuesDuplicates(req.Output, e.maxDepth)
+		if sure && len(repeated) > 0 {
+			// The warnings readOutput gives of the decoder's duplicates.
+			issues = append(issues, duplicateKeys(jsonvalue.DuplicatesAt(req.Output, repeated),
+				"output.duplicate_key", "of the output", 0)...)
+		}
+	} else {
+		issues, sure = ip.Issues(req.Output, e.maxDepth)
+	}
 	switch {
 	case !sure:
 		return nil
@@ -197,6 +210,14 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	// would have given (one deterministic check, confidence 1, and its
 	// issues), without decoding the output; the issues are the result's.
 	return result.Found(e.fast.Name, 1, time.Since(start), e.selfCheck, issues)
+}
+
+// duplicateIssuer is a prepared schema that also answers for an output
+// with repeated keys (schema.Validator): the issues of the value the
+// decoder gives, and the offsets of the repeated keys, which the engine
+// reports as readOutput does.
+type duplicateIssuer interface {
+	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

@@ -171,6 +171,11 @@ type scanner struct {
 	// under which an error was found, for the reporter (see rawDoc).
 	elemAt  []int
 	indexed map[int][]int
+
+	// dups, when not nil, makes a repeated key of a skipped object no
+	// reason to give up: the key's offset is added to dups.keys and the
+	// earlier members of its key to dups.drop (see collectDuplicates).
+	dups *dupKeys
 }
 
 // skipObj is an object being skipped: where its keys start in
@@ -867,10 +872,23 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	o := &s.objs[len(s.objs)-1]
 	bit := uint64(1) << ((uint(len(key))*7 + uint(d[i+1])*3 + uint(d[j-2])) & 63)
 	if o.mask&bit != 0 && len(s.keys)-o.start < linearKeys {
-		for _, sp := range s.keys[o.start:] {
+		repeated := false
+		for k, sp := range s.keys[o.start:] {
 			if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
-				return s.fail()
+				if s.dups == nil {
+					return s.fail()
+				}
+				// The earlier member goes, from its key to the next key.
+				next := i
+				if n := o.start + k + 1; n < len(s.keys) {
+					next = s.keys[n][0] - 1
+				}
+				s.dups.drop = append(s.dups.drop, [2]int{sp[0] - 1, next})
+				repeated = true
 			}
+		}
+		if repeated {
+			s.dups.keys = append(s.dups.keys, i)
 		}
 	}
 	o.mask |= bit
