@@ -69,6 +69,14 @@ func (s *scanner) pop(start int) []*jsonschema.ValidationError {
 	return out
 }
 
+// popOne removes and returns the one error at start, the last.
+func (s *scanner) popOne(start int) *jsonschema.ValidationError {
+	e := s.errs[start]
+	s.errs[start] = nil
+	s.errs = s.errs[:start]
+	return e
+}
+
 // causesOf is what a wrapper of e holds: a group's errors, or e.
 func causesOf(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	if _, ok := e.ErrorKind.(*kind.Group); ok {
@@ -325,7 +333,7 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 			return 0, true
 		}
 		if !ok {
-			e := s.pop(rs)[0]
+			e := s.popOne(rs)
 			ref := s.newError(n, &kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
 			ref.Causes = causesOf(e)
 			s.errs = append(s.errs, ref)
@@ -491,7 +499,7 @@ func (s *scanner) robject(n *node, i int) int {
 				return 0, false
 			}
 			if !ok {
-				e := s.pop(es)[0]
+				e := s.popOne(es)
 				names = append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
 					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 			}
@@ -589,26 +597,22 @@ func missingNames(n *node, present uint64, ps []string) []string {
 
 // rarray checks the array keywords of n in report mode.
 func (s *scanner) rarray(n *node, i int) int {
-	spanStart, canonStart := len(s.spans), len(s.canon)
+	spanStart, canonStart, elemStart, errStart := len(s.spans), len(s.canon), len(s.elemAt), len(s.errs)
 	end := s.rarrayItems(n, i, spanStart)
-	s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart]
+	// The elements' offsets of an array with errors under it, for the
+	// reporter, which would else read the array again to find them.
+	if len(s.errs) > errStart && !s.bail {
+		if s.indexed == nil {
+			s.indexed = map[int][]int{}
+		}
+		s.indexed[i] = slices.Clone(s.elemAt[elemStart:])
+	}
+	s.spans, s.canon, s.elemAt = s.spans[:spanStart], s.canon[:canonStart], s.elemAt[:elemStart]
 	return end
 }
 
 func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
 	start := len(s.errs)
-	elemStart := len(s.elemAt)
-	defer func() {
-		// The elements' offsets of an array with errors under it, for the
-		// reporter, which would else read the array again to find them.
-		if len(s.errs) > start && !s.bail {
-			if s.indexed == nil {
-				s.indexed = map[int][]int{}
-			}
-			s.indexed[i] = slices.Clone(s.elemAt[elemStart:])
-		}
-		s.elemAt = s.elemAt[:elemStart]
-	}()
 	var matched []int
 	dupI, dupJ := -1, -1
 	extra := 0
