@@ -267,56 +267,12 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 		return end, true
 	}
 	if n.hasConst || n.hasEnum {
-		cs := len(s.canon)
-		end, ok := s.appendCanon(i)
-		if !ok {
-			s.canon = s.canon[:cs]
-			return 0, true
-		}
-		form := s.canon[cs:]
-		constOK := !n.hasConst || string(form) == n.constCanon
-		enumOK := true
-		if n.hasEnum {
-			_, enumOK = n.enum[string(form)]
-		}
-		s.canon = s.canon[:cs]
-		if !constOK || !enumOK {
-			v, ok := s.decodeAt(i, end)
-			if !ok {
-				return 0, true
-			}
-			if !constOK {
-				s.addError(n, &kind.Const{Got: v, Want: *n.sch.Const})
-			} else {
-				s.addError(n, &kind.Enum{Got: v, Want: n.sch.Enum.Values})
-			}
+		if end, stop := s.rconstEnum(n, i); stop {
 			return end, true
 		}
 	}
 	if n.format != nil {
-		var v any
-		switch k {
-		case kString:
-			str, _, ok := s.str(i)
-			if !ok {
-				return 0, true
-			}
-			v = string(str)
-		case kNumber:
-			v = json.Number(s.data[i:numEnd])
-		case kBool:
-			v = s.data[i] == 't'
-		case kNull:
-			v = nil
-		default:
-			s.fail()
-			return 0, true
-		}
-		if err := n.format.Validate(v); err != nil {
-			end, ok := s.skip(i)
-			if ok {
-				s.addError(n, &kind.Format{Got: v, Want: n.format.Name, Err: err})
-			}
+		if end, stop := s.rformat(n, k, i, numEnd); stop {
 			return end, true
 		}
 	}
@@ -363,6 +319,70 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	}
 	end, _ = s.skip(i)
 	return end, false
+}
+
+// rconstEnum checks n's const and enum in report mode; stop is true when
+// the value fails them (its error added, end the offset after it) or the
+// scan gives up.
+func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
+	cs := len(s.canon)
+	end, ok := s.appendCanon(i)
+	if !ok {
+		s.canon = s.canon[:cs]
+		return 0, true
+	}
+	form := s.canon[cs:]
+	constOK := !n.hasConst || string(form) == n.constCanon
+	enumOK := true
+	if n.hasEnum {
+		_, enumOK = n.enum[string(form)]
+	}
+	s.canon = s.canon[:cs]
+	if constOK && enumOK {
+		return end, false
+	}
+	v, ok := s.decodeAt(i, end)
+	if !ok {
+		return 0, true
+	}
+	if !constOK {
+		s.addError(n, &kind.Const{Got: v, Want: *n.sch.Const})
+	} else {
+		s.addError(n, &kind.Enum{Got: v, Want: n.sch.Enum.Values})
+	}
+	return end, true
+}
+
+// rformat checks n's format in report mode on the value at data[i] of
+// kind k (a number ends at numEnd), as rconstEnum.
+func (s *scanner) rformat(n *node, k, i, numEnd int) (end int, stop bool) {
+	var v any
+	switch k {
+	case kString:
+		str, _, ok := s.str(i)
+		if !ok {
+			return 0, true
+		}
+		v = string(str)
+	case kNumber:
+		v = json.Number(s.data[i:numEnd])
+	case kBool:
+		v = s.data[i] == 't'
+	case kNull:
+		v = nil
+	default:
+		s.fail()
+		return 0, true
+	}
+	err := n.format.Validate(v)
+	if err == nil {
+		return 0, false
+	}
+	end, ok := s.skip(i)
+	if ok {
+		s.addError(n, &kind.Format{Got: v, Want: n.format.Name, Err: err})
+	}
+	return end, true
 }
 
 // rapplicators checks n's not, allOf, anyOf, oneOf and if in report mode.
@@ -536,6 +556,37 @@ func (s *scanner) robject(n *node, i int) int {
 		s.bail = true
 		return 0
 	}
+	after, ok := s.objectCounts(n, start, count, reqSeen, present)
+	if !ok {
+		return 0
+	}
+	if len(addl) > 0 {
+		s.addError(n, &kind.AdditionalProperties{Properties: addl})
+	}
+	s.errs = append(s.errs, names...)
+	for _, ds := range n.depSch {
+		if present&(1<<ds.prop) != 0 {
+			if s.rcheck(ds.n, i); s.bail {
+				return 0
+			}
+		}
+	}
+	s.errs = append(s.errs, after...)
+	return end
+}
+
+// objectCounts inserts at start on s.errs the errors the validator gives
+// of an object before those of its members (minProperties,
+// maxProperties, required, dependencies), from the object's count of
+// members, of required ones, and its bits of present names, and returns
+// those it gives after them (dependentRequired); ok is false when it
+// cannot tell.
+func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint64) (after []*jsonschema.ValidationError, ok bool) {
+	if reqSeen != n.reqCount {
+		// Which of more than 64 required names are missing is not known.
+		s.bail = true
+		return nil, false
+	}
 	var preBuf [2]*jsonschema.ValidationError
 	pre := preBuf[:0]
 	if n.minProps >= 0 && count < n.minProps {
@@ -544,15 +595,9 @@ func (s *scanner) robject(n *node, i int) int {
 	if n.maxProps >= 0 && count > n.maxProps {
 		pre = append(pre, s.newError(n, &kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
-	if reqSeen != n.reqCount {
-		// Which of more than 64 required names are missing is not known.
-		s.bail = true
-		return 0
-	}
 	if missing := missingNames(n, present, n.sch.Required); missing != nil {
 		pre = append(pre, s.newError(n, &kind.Required{Missing: missing}))
 	}
-	var after []*jsonschema.ValidationError
 	for _, dr := range n.depReq {
 		if present&(1<<dr.prop) == 0 {
 			continue
@@ -568,19 +613,7 @@ func (s *scanner) robject(n *node, i int) int {
 	if len(pre) > 0 {
 		s.errs = slices.Insert(s.errs, start, pre...)
 	}
-	if len(addl) > 0 {
-		s.addError(n, &kind.AdditionalProperties{Properties: addl})
-	}
-	s.errs = append(s.errs, names...)
-	for _, ds := range n.depSch {
-		if present&(1<<ds.prop) != 0 {
-			if s.rcheck(ds.n, i); s.bail {
-				return 0
-			}
-		}
-	}
-	s.errs = append(s.errs, after...)
-	return end
+	return after, true
 }
 
 // missingNames returns the names of ps that the object lacks (by n's bits
