@@ -57,8 +57,29 @@ func (s *scanner) newError(n *node, k jsonschema.ErrorKind) *jsonschema.Validati
 	return &jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: k}
 }
 
-func (s *scanner) addError(n *node, k jsonschema.ErrorKind) {
-	s.errs = append(s.errs, s.newError(n, k))
+// errorOf is an error and its kind, allocated together.
+type errorOf[K any] struct {
+	e jsonschema.ValidationError
+	k K
+}
+
+// newErr is newError of kind k, with the error and its kind in one
+// allocation.
+func newErr[K any, PK interface {
+	*K
+	jsonschema.ErrorKind
+}](s *scanner, n *node, k K) *jsonschema.ValidationError {
+	p := &errorOf[K]{k: k}
+	p.e = jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: PK(&p.k)}
+	return &p.e
+}
+
+// addErr adds newErr's error to s.errs.
+func addErr[K any, PK interface {
+	*K
+	jsonschema.ErrorKind
+}](s *scanner, n *node, k K) {
+	s.errs = append(s.errs, newErr[K, PK](s, n, k))
 }
 
 // pop removes and returns the errors from start on.
@@ -193,7 +214,7 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		s.addError(n, &kind.FalseSchema{})
+		addErr(s, n, kind.FalseSchema{})
 		return end, false
 	}
 	if i >= len(s.data) {
@@ -216,7 +237,7 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		}
 	}
 	if len(s.errs)-start > 1 {
-		g := s.newError(n, &kind.Group{})
+		g := newErr(s, n, kind.Group{})
 		g.Causes = s.pop(start)
 		s.errs = append(s.errs, g)
 	}
@@ -262,7 +283,7 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
 		end, ok := s.skip(i)
 		if ok {
-			s.addError(n, &kind.Type{Got: name, Want: n.typeNames})
+			addErr(s, n, kind.Type{Got: name, Want: n.typeNames})
 		}
 		return end, true
 	}
@@ -290,7 +311,7 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 		}
 		if !ok {
 			e := s.popOne(rs)
-			ref := s.newError(n, &kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
+			ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
 			ref.Causes = causesOf(e)
 			s.errs = append(s.errs, ref)
 		}
@@ -346,9 +367,9 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 		return 0, true
 	}
 	if !constOK {
-		s.addError(n, &kind.Const{Got: v, Want: *n.sch.Const})
+		addErr(s, n, kind.Const{Got: v, Want: *n.sch.Const})
 	} else {
-		s.addError(n, &kind.Enum{Got: v, Want: n.sch.Enum.Values})
+		addErr(s, n, kind.Enum{Got: v, Want: n.sch.Enum.Values})
 	}
 	return end, true
 }
@@ -380,7 +401,7 @@ func (s *scanner) rformat(n *node, k, i, numEnd int) (end int, stop bool) {
 	}
 	end, ok := s.skip(i)
 	if ok {
-		s.addError(n, &kind.Format{Got: v, Want: n.format.Name, Err: err})
+		addErr(s, n, kind.Format{Got: v, Want: n.format.Name, Err: err})
 	}
 	return end, true
 }
@@ -395,7 +416,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 			return
 		}
 		if ok {
-			s.addError(n, &kind.Not{})
+			addErr(s, n, kind.Not{})
 		}
 	}
 	if n.allOf != nil {
@@ -406,7 +427,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 			}
 		}
 		if len(s.errs) > as {
-			e := s.newError(n, &kind.AllOf{})
+			e := newErr(s, n, kind.AllOf{})
 			e.Causes = s.pop(as)
 			s.errs = append(s.errs, e)
 		}
@@ -446,7 +467,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 		case s.bail:
 			return
 		case second >= 0:
-			s.addError(n, &kind.OneOf{Subschemas: []int{first, second}})
+			addErr(s, n, kind.OneOf{Subschemas: []int{first, second}})
 		case first < 0:
 			s.branchErrors(n, i, n.oneOf, &kind.OneOf{})
 		}
@@ -561,7 +582,7 @@ func (s *scanner) robject(n *node, i int) int {
 		return 0
 	}
 	if len(addl) > 0 {
-		s.addError(n, &kind.AdditionalProperties{Properties: addl})
+		addErr(s, n, kind.AdditionalProperties{Properties: addl})
 	}
 	s.errs = append(s.errs, names...)
 	for _, ds := range n.depSch {
@@ -590,13 +611,13 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	var preBuf [2]*jsonschema.ValidationError
 	pre := preBuf[:0]
 	if n.minProps >= 0 && count < n.minProps {
-		pre = append(pre, s.newError(n, &kind.MinProperties{Got: count, Want: n.minProps}))
+		pre = append(pre, newErr(s, n, kind.MinProperties{Got: count, Want: n.minProps}))
 	}
 	if n.maxProps >= 0 && count > n.maxProps {
-		pre = append(pre, s.newError(n, &kind.MaxProperties{Got: count, Want: n.maxProps}))
+		pre = append(pre, newErr(s, n, kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
 	if missing := missingNames(n, present, n.sch.Required); missing != nil {
-		pre = append(pre, s.newError(n, &kind.Required{Missing: missing}))
+		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
 	}
 	for _, dr := range n.depReq {
 		if present&(1<<dr.prop) == 0 {
@@ -604,9 +625,9 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 		}
 		if missing := missingNames(n, present, dr.names); missing != nil {
 			if dr.dependent {
-				after = append(after, s.newError(n, &kind.DependentRequired{Prop: dr.name, Missing: missing}))
+				after = append(after, newErr(s, n, kind.DependentRequired{Prop: dr.name, Missing: missing}))
 			} else {
-				pre = append(pre, s.newError(n, &kind.Dependency{Prop: dr.name, Missing: missing}))
+				pre = append(pre, newErr(s, n, kind.Dependency{Prop: dr.name, Missing: missing}))
 			}
 		}
 	}
@@ -706,30 +727,30 @@ func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
 	}
 	var pre []*jsonschema.ValidationError
 	if n.minItems >= 0 && count < n.minItems {
-		pre = append(pre, s.newError(n, &kind.MinItems{Got: count, Want: n.minItems}))
+		pre = append(pre, newErr(s, n, kind.MinItems{Got: count, Want: n.minItems}))
 	}
 	if n.maxItems >= 0 && count > n.maxItems {
-		pre = append(pre, s.newError(n, &kind.MaxItems{Got: count, Want: n.maxItems}))
+		pre = append(pre, newErr(s, n, kind.MaxItems{Got: count, Want: n.maxItems}))
 	}
 	if dupI >= 0 {
-		pre = append(pre, s.newError(n, &kind.UniqueItems{Duplicates: [2]int{dupI, dupJ}}))
+		pre = append(pre, newErr(s, n, kind.UniqueItems{Duplicates: [2]int{dupI, dupJ}}))
 	}
 	if len(pre) > 0 {
 		s.errs = slices.Insert(s.errs, start, pre...)
 	}
 	if extra > 0 {
-		s.addError(n, &kind.AdditionalItems{Count: extra})
+		addErr(s, n, kind.AdditionalItems{Count: extra})
 	}
 	if n.contains != nil {
 		if n.minContains >= 0 {
 			if len(matched) < n.minContains {
-				s.addError(n, &kind.MinContains{Got: matched, Want: n.minContains})
+				addErr(s, n, kind.MinContains{Got: matched, Want: n.minContains})
 			}
 		} else if len(matched) == 0 {
-			s.addError(n, &kind.Contains{})
+			addErr(s, n, kind.Contains{})
 		}
 		if n.maxContains >= 0 && len(matched) > n.maxContains {
-			s.addError(n, &kind.MaxContains{Got: matched, Want: n.maxContains})
+			addErr(s, n, kind.MaxContains{Got: matched, Want: n.maxContains})
 		}
 	}
 	return end
@@ -744,10 +765,10 @@ func (s *scanner) rstring(n *node, i int) int {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCount(str)
 		if n.minLen >= 0 && l < n.minLen {
-			s.addError(n, &kind.MinLength{Got: l, Want: n.minLen})
+			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
 		if n.maxLen >= 0 && l > n.maxLen {
-			s.addError(n, &kind.MaxLength{Got: l, Want: n.maxLen})
+			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
 		}
 	}
 	if n.pattern != nil {
@@ -758,7 +779,7 @@ func (s *scanner) rstring(n *node, i int) int {
 			match = n.pattern.Match(str)
 		}
 		if !match {
-			s.addError(n, &kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
+			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
 		}
 	}
 	return end
@@ -786,18 +807,18 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 		return num().Cmp(b.rat)
 	}
 	if n.minimum != nil && cmp(n.minimum) < 0 {
-		s.addError(n, &kind.Minimum{Got: num(), Want: n.minimum.rat})
+		addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
 	}
 	if n.maximum != nil && cmp(n.maximum) > 0 {
-		s.addError(n, &kind.Maximum{Got: num(), Want: n.maximum.rat})
+		addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
 	}
 	if n.exMin != nil && cmp(n.exMin) <= 0 {
-		s.addError(n, &kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
 	}
 	if n.exMax != nil && cmp(n.exMax) >= 0 {
-		s.addError(n, &kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
 	}
 	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
-		s.addError(n, &kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
 	}
 }
