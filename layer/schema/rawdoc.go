@@ -11,8 +11,9 @@ import (
 
 // rawDoc is a document's bytes as an instance of the reporter: the fast
 // path's issues read the values they quote from it. An array on a path
-// asked about is indexed once; an object's members are read until the key
-// (the fast path answers only for documents without duplicate keys).
+// asked about is indexed once (the report scan hands over the index of
+// every array with an error under it); an object's members are read until
+// the key (the document the fast path answers for has no repeated key).
 //
 // The document has been read whole by the fast path, which was sure of
 // it: it is well formed, within the limits, and its keys have no escapes.
@@ -23,7 +24,7 @@ type rawDoc struct {
 	data     []byte
 	root     int
 	maxDepth int
-	arrays   map[int][]int // offsets of an array's elements, by the array's
+	arrays   map[int][]int // offsets of an array's elements, by the array's offset
 }
 
 // rawSkip returns the offset after the value at d[i], a value of a well
