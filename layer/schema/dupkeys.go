@@ -29,8 +29,9 @@ type dupKeys struct {
 // does, and returns its repeated keys and the members they drop; ok is
 // false when the scanner gives up for another reason (or on a repeated
 // key it cannot place: an escaped key, or an object of more than
-// linearKeys keys), or past jsonvalue.MaxDuplicates repetitions, where
-// the decoder's choice of which to list is its own.
+// linearKeys keys), or past jsonvalue.MaxDuplicates repetitions (where
+// the decoder's choice of which to list is its own; the scan stops there,
+// so what it notes stays small whatever the document).
 func collectDuplicates(doc []byte, maxDepth int) (d dupKeys, ok bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
@@ -38,7 +39,7 @@ func collectDuplicates(doc []byte, maxDepth int) (d dupKeys, ok bool) {
 	s := &scanner{data: doc, maxDepth: maxDepth, dups: &d}
 	i := skipWS(doc, 0)
 	end, ok := s.skip(i)
-	if !ok || s.bail || skipWS(doc, end) != len(doc) || len(d.keys) > jsonvalue.MaxDuplicates {
+	if !ok || s.bail || skipWS(doc, end) != len(doc) {
 		return dupKeys{}, false
 	}
 	return d, true

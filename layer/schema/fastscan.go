@@ -872,22 +872,27 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	o := &s.objs[len(s.objs)-1]
 	bit := uint64(1) << ((uint(len(key))*7 + uint(d[i+1])*3 + uint(d[j-2])) & 63)
 	if o.mask&bit != 0 && len(s.keys)-o.start < linearKeys {
-		repeated := false
+		last := -1 // the key's last earlier occurrence
 		for k, sp := range s.keys[o.start:] {
 			if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
 				if s.dups == nil {
 					return s.fail()
 				}
-				// The earlier member goes, from its key to the next key.
-				next := i
-				if n := o.start + k + 1; n < len(s.keys) {
-					next = s.keys[n][0] - 1
-				}
-				s.dups.drop = append(s.dups.drop, [2]int{sp[0] - 1, next})
-				repeated = true
+				last = o.start + k
 			}
 		}
-		if repeated {
+		if last >= 0 {
+			if len(s.dups.keys) >= jsonvalue.MaxDuplicates {
+				return s.fail() // past what the decoder lists
+			}
+			// The earlier member goes, from its key to the next key (an
+			// occurrence before it went when this one's predecessor was
+			// read).
+			next := i
+			if last+1 < len(s.keys) {
+				next = s.keys[last+1][0] - 1
+			}
+			s.dups.drop = append(s.dups.drop, [2]int{s.keys[last][0] - 1, next})
 			s.dups.keys = append(s.dups.keys, i)
 		}
 	}
