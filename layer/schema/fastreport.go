@@ -69,8 +69,11 @@ func newErr[K any, PK interface {
 	*K
 	jsonschema.ErrorKind
 }](s *scanner, n *node, k K) *jsonschema.ValidationError {
+	toks := s.tokens()
 	p := &errorOf[K]{k: k}
-	p.e = jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: PK(&p.k)}
+	// Field by field: a whole struct written to the heap object would go
+	// through a bulk write barrier.
+	p.e.SchemaURL, p.e.InstanceLocation, p.e.ErrorKind = n.sch.Location, toks, PK(&p.k)
 	return &p.e
 }
 
