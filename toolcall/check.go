@@ -85,7 +85,11 @@ type CheckResult struct {
 	// NormalizedArguments are the arguments after normalization: defaults
 	// filled, parameters of other actions dropped, safe coercions made.
 	// Each change is an info issue of the result. For an unknown tool
-	// they are the arguments as given.
+	// they are the arguments as given. Check leaves the field nil when the
+	// arguments are valid and normalization changed nothing: it then keeps
+	// their bytes undecoded, and [CheckResult.Arguments] decodes them. Read
+	// the arguments through Arguments; the JSON encoding of a CheckResult
+	// holds them either way.
 	NormalizedArguments any `json:"normalized_arguments"`
 	// Repair is the feedback for the model; nil when the call is valid.
 	Repair *Repair `json:"repair,omitempty"`
@@ -96,6 +100,43 @@ type CheckResult struct {
 	// end that runs calls (the gateway) answers a refused call without
 	// running it. Other calls of the session are not refused.
 	Refused string `json:"refused,omitempty"`
+
+	// raw are the call's arguments when Check found them valid as they
+	// are and did not decode them (NormalizedArguments is nil then).
+	raw json.RawMessage
+}
+
+// Arguments returns the normalized arguments: NormalizedArguments, or,
+// when Check kept the arguments undecoded (valid, nothing normalized),
+// their decoded value, the map[string]any Check would have put in
+// NormalizedArguments. It decodes them anew on each call.
+func (r *CheckResult) Arguments() any {
+	if r.NormalizedArguments != nil || r.raw == nil {
+		return r.NormalizedArguments
+	}
+	v, _, err := decodeArguments(r.raw)
+	if err != nil {
+		return nil // cannot happen: Check read the arguments whole
+	}
+	return v
+}
+
+// MarshalJSON encodes r as its fields' tags say, with normalized_arguments
+// from [CheckResult.Arguments]: the same bytes whether Check decoded the
+// arguments or kept them.
+func (r CheckResult) MarshalJSON() ([]byte, error) {
+	type plain CheckResult
+	p := plain(r)
+	p.NormalizedArguments, p.raw = r.Arguments(), nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// encoding/json escapes HTML in what a Marshaler returns itself when
+	// its caller asks for it: escaping here would do it regardless.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // decodeArguments decodes the arguments of a call: absent or null means
@@ -161,6 +202,22 @@ func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Is
 // ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
+	if ct, ok := ts.contracts[call.Tool]; ok && ct.plainValid(call) {
+		// The common answer: valid as given, nothing to normalize, the
+		// arguments read once by the schema's scan and not decoded.
+		res := result.Passed(ValidationType, 1, time.Since(start), result.ProcessSelfCheck())
+		out := &CheckResult{Result: res, raw: call.Arguments}
+		if err := ts.countAttempt(ctx, call, out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return ts.checkDecoded(ctx, call, start)
+}
+
+// checkDecoded is Check's usual path: the arguments decoded, normalized,
+// checked and their result built; start is when Check began.
+func (ts *Toolset) checkDecoded(ctx context.Context, call Call, start time.Time) (*CheckResult, error) {
 	args, dups, err := decodeArguments(call.Arguments)
 	if err != nil {
 		return nil, err
@@ -241,7 +298,7 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, out *CheckResult
 			out.Refused = ""
 			if len(s.Refused) > 0 {
 				if sig == "" {
-					sig = signature(call.Tool, out.NormalizedArguments)
+					sig = signature(call.Tool, out.Arguments())
 				}
 				out.Refused = s.refusal(sig)
 			}
@@ -558,6 +615,7 @@ type paramTypes struct{ types, items []string }
 type coercibleParam struct {
 	name string
 	paramTypes
+	array bool // the parameter takes arrays
 }
 
 // coercibleParams returns the properties coerce can change a value of,
@@ -570,7 +628,7 @@ func coercibleParams(props map[string]any) []coercibleParam {
 		types := schemaTypes(ps)
 		numeric := slices.Contains(types, "integer") || slices.Contains(types, "number")
 		if numeric && !slices.Contains(types, "string") || slices.Contains(types, "array") {
-			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}})
+			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}, slices.Contains(types, "array")})
 		}
 	}
 	slices.SortFunc(out, func(a, b coercibleParam) int { return strings.Compare(a.name, b.name) })
