@@ -26,6 +26,38 @@ func (ct *Contract) plainValid(call Call) bool {
 	return ok && sure
 }
 
+// keyFlag says what normalization may do with a root parameter.
+type keyFlag uint8
+
+const (
+	keyScoped    keyFlag = 1 << iota // an action scope may drop it
+	keyDefault                       // it has a default normalization fills in
+	keyCoercible                     // a coercion may change its value (see coerce)
+	keyArray                         // it takes arrays: a single value is wrapped
+)
+
+// keyFlags returns the flags of the root parameters, every one of them
+// listed (a parameter without flags is known, not unknown).
+func (ct *Contract) keyFlags() map[string]keyFlag {
+	fl := make(map[string]keyFlag, len(ct.props))
+	for k := range ct.props {
+		fl[k] = 0
+	}
+	for k := range ct.def.AppliesWhen {
+		fl[k] |= keyScoped
+	}
+	for k := range ct.defaults {
+		fl[k] |= keyDefault
+	}
+	for _, p := range ct.coercible {
+		fl[p.name] |= keyCoercible
+		if p.array {
+			fl[p.name] |= keyArray
+		}
+	}
+	return fl
+}
+
 // plainKeys reads the members of raw, an object, at its top level only:
 // it reports whether none of them is a parameter normalization could drop
 // or coerce or an unknown one, and every parameter with a default is
@@ -66,21 +98,13 @@ func (ct *Contract) plainKeys(raw []byte) bool {
 		if i = jsonvalue.SkipValue(raw, i, 1, jsonvalue.DefaultMaxDepth); i < 0 {
 			return false
 		}
-		if unknown {
-			if _, ok := ct.props[string(key)]; !ok {
-				return false
-			}
-		}
-		if _, ok := ct.def.AppliesWhen[string(key)]; ok {
+		f, known := ct.keys[string(key)]
+		switch {
+		case !known && unknown, f&keyScoped != 0,
+			f&keyCoercible != 0 && (first == '"' || f&keyArray != 0 && first != '['):
 			return false
-		}
-		if _, ok := ct.defaults[string(key)]; ok {
+		case f&keyDefault != 0:
 			defaults++
-		}
-		for _, p := range ct.coercible {
-			if p.name == string(key) && (first == '"' || p.array && first != '[') {
-				return false
-			}
 		}
 		i = jsonvalue.SkipSpace(raw, i)
 		if i >= len(raw) {
