@@ -104,6 +104,10 @@ type CheckResult struct {
 	// raw are the call's arguments when Check found them valid as they
 	// are and did not decode them (NormalizedArguments is nil then).
 	raw json.RawMessage
+	// fill, when not nil, is the contract whose defaults fill in the
+	// parameters missing names in raw (bits by index in defaultNames).
+	fill    *Contract
+	missing uint64
 }
 
 // Arguments returns the normalized arguments: NormalizedArguments, or,
@@ -118,6 +122,9 @@ func (r *CheckResult) Arguments() any {
 	if err != nil {
 		return nil // cannot happen: Check read the arguments whole
 	}
+	if r.fill != nil {
+		return r.fill.filled(v, r.missing)
+	}
 	return v
 }
 
@@ -127,7 +134,7 @@ func (r *CheckResult) Arguments() any {
 func (r CheckResult) MarshalJSON() ([]byte, error) {
 	type plain CheckResult
 	p := plain(r)
-	p.NormalizedArguments, p.raw = r.Arguments(), nil
+	p.NormalizedArguments, p.raw, p.fill = r.Arguments(), nil, nil
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	// encoding/json escapes HTML in what a Marshaler returns itself when
@@ -202,15 +209,20 @@ func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Is
 // ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
-	if ct, ok := ts.contracts[call.Tool]; ok && ct.plainValid(call) {
-		// The common answer: valid as given, nothing to normalize, the
-		// arguments read once by the schema's scan and not decoded.
-		res := result.Passed(ValidationType, 1, time.Since(start), result.ProcessSelfCheck())
-		out := &CheckResult{Result: res, raw: call.Arguments}
-		if err := ts.countAttempt(ctx, call, out); err != nil {
-			return nil, err
+	if ct, ok := ts.contracts[call.Tool]; ok {
+		if missing, ok := ct.plainValid(call); ok {
+			// The common answer: valid as given or with defaults
+			// filled in, the arguments read by the schema's scan and
+			// not decoded.
+			out := &CheckResult{Result: ct.plainResult(missing, start), raw: call.Arguments}
+			if missing != 0 {
+				out.fill, out.missing = ct, missing
+			}
+			if err := ts.countAttempt(ctx, call, out); err != nil {
+				return nil, err
+			}
+			return out, nil
 		}
-		return out, nil
 	}
 	return ts.checkDecoded(ctx, call, start)
 }
@@ -584,15 +596,20 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 		}
 		cp()
 		out[k] = d
-		issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
-			Message:    fmt.Sprintf("Parameter '%s' was filled with its default %s", k, shortJSON(d)),
-			Suggestion: fmt.Sprintf("Pass '%s' explicitly to use another value", k),
-			Rule:       "toolcall.default"})
+		issues = append(issues, defaultIssue(k, d))
 	}
 	if out == nil {
 		return args, issues
 	}
 	return out, issues
+}
+
+// defaultIssue is the info issue of parameter k filled with its default d.
+func defaultIssue(k string, d any) result.Issue {
+	return result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+		Message:    fmt.Sprintf("Parameter '%s' was filled with its default %s", k, shortJSON(d)),
+		Suggestion: fmt.Sprintf("Pass '%s' explicitly to use another value", k),
+		Rule:       "toolcall.default"}
 }
 
 // inScope reports whether the arguments select an action for which a
