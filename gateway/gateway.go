@@ -591,7 +591,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	ts, defIssues := cat.toolset, cat.findings[name]
 
 	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(reqMeta), ShownTools: requestShown(reqMeta)}
-	chk, err := ts.Check(ctx, call)
+	cctx, endCheck := g.traceStep(ctx, "judge.check")
+	chk, err := ts.Check(cctx, call)
+	endCheck(err)
 	if err != nil {
 		var ce *toolcall.CallError
 		if errors.As(err, &ce) {
@@ -625,7 +627,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 			return answer{}, fmt.Errorf("gateway: %w", err)
 		}
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal, Checked: chk})
+	octx, endOutcome := g.traceStep(ctx, "judge.outcome")
+	oc, err := ts.Outcome(octx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal, Checked: chk})
+	endOutcome(err)
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: outcome: %w", err)
 	}

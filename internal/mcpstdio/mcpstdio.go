@@ -77,6 +77,16 @@ type Transport struct {
 // An Answerer computes the result of a request: a JSON value.
 type Answerer func(ctx context.Context) (json.RawMessage, error)
 
+type requestIDKey struct{}
+
+// RequestID is the JSON-RPC id of the request an Answerer's context
+// answers, for the request's span (jsonrpc.request.id); false outside
+// one.
+func RequestID(ctx context.Context) (jsonrpc.ID, bool) {
+	id, ok := ctx.Value(requestIDKey{}).(jsonrpc.ID)
+	return id, ok && id.IsValid()
+}
+
 // Connect starts reading messages and returns the connection. It is
 // called once, by the SDK's Server.Run, Server.Connect or Client.Connect.
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
@@ -344,7 +354,7 @@ func (c *conn) taken(msg jsonrpc.Message) (took bool, answer func()) {
 		if fn == nil {
 			return false, nil
 		}
-		ctx, cancel := context.WithCancel(c.life)
+		ctx, cancel := context.WithCancel(context.WithValue(c.life, requestIDKey{}, m.ID))
 		c.inflightMu.Lock()
 		if _, dup := c.inflight[m.ID]; dup {
 			c.inflightMu.Unlock()
