@@ -130,7 +130,15 @@ type Config struct {
 	Resource []attribute.KeyValue
 	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 	CaptureContent bool
+	// BatchDelay is the longest a span waits in the batch before it is
+	// sent: DefaultBatchDelay, or 0 when OTEL_BSP_SCHEDULE_DELAY is set
+	// (the SDK's batch processor then reads it).
+	BatchDelay time.Duration
 }
+
+// DefaultBatchDelay is how long a span may wait in the batch before it
+// is sent when OTEL_BSP_SCHEDULE_DELAY is unset.
+const DefaultBatchDelay = time.Second
 
 // ReadConfig reads the OTEL_* variables through getenv. A value it cannot
 // use is an error naming the variable, so that a typo does not silently
@@ -187,6 +195,9 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if c.Resource, err = resourceAttrs(env("OTEL_SERVICE_NAME"), env("OTEL_RESOURCE_ATTRIBUTES")); err != nil {
 		return c, err
 	}
+	if env("OTEL_BSP_SCHEDULE_DELAY") == "" {
+		c.BatchDelay = DefaultBatchDelay
+	}
 	c.Export = true
 	return c, nil
 }
@@ -233,8 +244,16 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if sampler == nil {
 		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
 	}
+	// The batch processor reads OTEL_BSP_MAX_QUEUE_SIZE,
+	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE and OTEL_BSP_EXPORT_TIMEOUT itself;
+	// judge's default delay (1 s, not the SDK's 5 s) yields to
+	// OTEL_BSP_SCHEDULE_DELAY.
+	var bsp []sdktrace.BatchSpanProcessorOption
+	if c.BatchDelay > 0 {
+		bsp = append(bsp, sdktrace.WithBatchTimeout(c.BatchDelay))
+	}
 	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
+		sdktrace.WithBatcher(exp, bsp...),
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(sampler),
 	)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/sdk/trace"
 	oteltrace "go.opentelemetry.io/otel/trace"
@@ -148,5 +149,24 @@ func TestLogHandler(t *testing.T) {
 	}
 	if _, ok := without["trace_id"]; ok {
 		t.Errorf("line without a span has a trace_id: %s", lines[1])
+	}
+}
+
+// TestBatchDelay: judge's 1 s batch delay applies unless
+// OTEL_BSP_SCHEDULE_DELAY is set, which the SDK's batch processor then
+// reads itself.
+func TestBatchDelay(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env  map[string]string
+		want time.Duration
+	}{
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a"}, telemetry.DefaultBatchDelay},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_BSP_SCHEDULE_DELAY": "200"}, 0},
+	} {
+		got, err := telemetry.ReadConfig(env(c.env))
+		if err != nil || got.BatchDelay != c.want {
+			t.Errorf("%v: batch delay %v (%v), want %v", c.env, got.BatchDelay, err, c.want)
+		}
 	}
 }
