@@ -62,11 +62,22 @@ type Telemetry struct {
 	Exporter string
 
 	shutdown func(context.Context) error
+	// tracer is TracerProvider's tracer of judge's scope, got once: the
+	// SDK's Tracer takes a lock and hashes the scope on every call.
+	tracer trace.Tracer
 }
 
 // Disabled returns a Telemetry that records and exports nothing.
 func Disabled() *Telemetry {
-	return &Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()}
+	return withTracer(&Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()})
+}
+
+// withTracer sets t's tracer from its provider.
+func withTracer(t *Telemetry) *Telemetry {
+	if t.TracerProvider != nil {
+		t.tracer = t.TracerProvider.Tracer(ScopeName)
+	}
+	return t
 }
 
 // ForProvider returns a Telemetry that starts spans from tp, a provider
@@ -74,8 +85,8 @@ func Disabled() *Telemetry {
 // program that already has its OpenTelemetry SDK set up, and for tests.
 // capture is CaptureContent.
 func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
-	return &Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
-		shutdown: func(context.Context) error { return nil }}
+	return withTracer(&Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
+		shutdown: func(context.Context) error { return nil }})
 }
 
 // Propagator is the W3C Trace Context and Baggage propagator judge reads
@@ -90,8 +101,11 @@ func (t *Telemetry) Enabled() bool { return t != nil && t.shutdown != nil }
 // Tracer returns judge's tracer of t's provider; a no-op tracer when t is
 // nil.
 func (t *Telemetry) Tracer() trace.Tracer {
-	if t == nil || t.TracerProvider == nil {
+	switch {
+	case t == nil || t.TracerProvider == nil:
 		return noop.NewTracerProvider().Tracer(ScopeName)
+	case t.tracer != nil:
+		return t.tracer
 	}
 	return t.TracerProvider.Tracer(ScopeName)
 }
@@ -257,13 +271,13 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(sampler),
 	)
-	return &Telemetry{
+	return withTracer(&Telemetry{
 		TracerProvider: tp,
 		Propagator:     Propagator(),
 		CaptureContent: c.CaptureContent,
 		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
 		shutdown:       tp.Shutdown,
-	}, nil
+	}), nil
 }
 
 // sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.
