@@ -75,7 +75,7 @@ func TestProxySpan(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, kv := range model.Attributes() {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = kv.Value.String()
 	}
 	for k, v := range map[string]string{
 		"gen_ai.operation.name":          "chat",
