@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,6 +247,10 @@ func parseStat(data []byte) (time.Duration, error) {
 			return 0, fmt.Errorf("serverproc: /proc stat CPU time %q: %w", v, err)
 		}
 		ticks += n
+	}
+	// At most what a Duration holds (about 292 years of CPU).
+	if ticks > uint64(math.MaxInt64/int64(time.Second/clockTicks)) {
+		return 0, fmt.Errorf("serverproc: /proc stat CPU time of %d ticks is out of range", ticks)
 	}
 	return time.Duration(ticks) * (time.Second / clockTicks), nil
 }
