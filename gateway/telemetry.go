@@ -82,6 +82,19 @@ func rawJSONRPCID(b []byte) string {
 	return string(b)
 }
 
+// withSessionVersion marks ctx, when the gateway exports spans, with the
+// protocol version ss's client asked for, so that the call's span need
+// not look the session up.
+func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	if !g.opts.Telemetry.Enabled() || ss == nil {
+		return ctx
+	}
+	if ip := ss.InitializeParams(); ip != nil {
+		return withRPC(ctx, "", ip.ProtocolVersion)
+	}
+	return ctx
+}
+
 // protocolVersion is the MCP version a call was made in: the request's
 // own (sessionless protocol, in _meta), the transport's, else the
 // version its session's client asked for at initialize.
