@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -103,15 +102,6 @@ func (dropProcessor) OnEnd(sdktrace.ReadOnlySpan)                     {}
 func (dropProcessor) Shutdown(context.Context) error                  { return nil }
 func (dropProcessor) ForceFlush(context.Context) error                { return nil }
 
-// cpuTime is the process's CPU time so far (user + system).
-func cpuTime(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
-
 // BenchmarkTelemetryParts splits the cost of export on into its parts,
 // each a step up from the one before: off (no span), spans (recorded
 // and dropped at End), batch (the SDK's batch processor, an exporter
@@ -171,7 +161,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 						b.Fatalf("status %d", resp.StatusCode)
 					}
 				}
-				b.ReportMetric(float64(cpuTime(b)-c0)/1e3/float64(b.N), "cpu-µs/op")
+				b.ReportMetric(float64(cpuTime(b)-c0)/1e3/float64(b.N), "cpu-µs/op") // cpuTime: bench_test.go
 				if tel != nil {
 					if err := tel.Shutdown(context.Background()); err != nil {
 						b.Fatal(err)
