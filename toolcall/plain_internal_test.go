@@ -169,6 +169,12 @@ func FuzzPlainCheck(f *testing.F) {
 		f.Add("a", s)
 		f.Add("b", s)
 	}
+	// Nesting about the decoder's limit (jsonvalue.DefaultMaxDepth), which
+	// the undecoded path must keep.
+	for _, n := range []int{254, 255, 256, 257} {
+		f.Add("b", `{"x": `+strings.Repeat("[", n)+strings.Repeat("]", n)+`}`)
+		f.Add("a", `{"q": "x", "n": 1, "o": `+strings.Repeat(`{"k":`, n)+`1`+strings.Repeat("}", n)+`}`)
+	}
 	f.Fuzz(func(t *testing.T, tool, args string) {
 		sameAnswer(t, ts, Call{Tool: tool, Arguments: json.RawMessage(args)})
 	})
