@@ -86,8 +86,9 @@ type CheckResult struct {
 	// filled, parameters of other actions dropped, safe coercions made.
 	// Each change is an info issue of the result. For an unknown tool
 	// they are the arguments as given. Check leaves the field nil when the
-	// arguments are valid and normalization changed nothing: it then keeps
-	// their bytes undecoded, and [CheckResult.Arguments] decodes them. Read
+	// arguments are valid and normalization at most fills in defaults: it
+	// then keeps their bytes undecoded, and [CheckResult.Arguments] decodes
+	// them (with the defaults). Read
 	// the arguments through Arguments; the JSON encoding of a CheckResult
 	// holds them either way.
 	NormalizedArguments any `json:"normalized_arguments"`
@@ -111,9 +112,10 @@ type CheckResult struct {
 }
 
 // Arguments returns the normalized arguments: NormalizedArguments, or,
-// when Check kept the arguments undecoded (valid, nothing normalized),
-// their decoded value, the map[string]any Check would have put in
-// NormalizedArguments. It decodes them anew on each call.
+// when Check kept the arguments undecoded (valid, at most defaults to fill
+// in), their decoded value with the defaults, the map[string]any Check
+// would have put in NormalizedArguments. It decodes them anew on each
+// call.
 func (r *CheckResult) Arguments() any {
 	if r.NormalizedArguments != nil || r.raw == nil {
 		return r.NormalizedArguments
