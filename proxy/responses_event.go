@@ -103,21 +103,24 @@ func read(typ string) bool {
 // type only, whatever its other members; one it reads whose members do not
 // have their types is an *SSEError at line.
 func parseRespEvent(data []byte, line int) (respEvent, error) {
+	var e respEvent
+	err := json.Unmarshal(data, &e)
+	if err == nil {
+		return e, nil
+	}
+	// One pass reads every event whose members have the types the proxy
+	// reads; only one that does not is read again, for its type.
 	var head struct {
 		Type           string `json:"type"`
 		SequenceNumber int64  `json:"sequence_number"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return respEvent{}, &SSEError{Line: line, Msg: "an event's data is not a Responses API event: " + err.Error(), Err: err}
+	if herr := json.Unmarshal(data, &head); herr != nil {
+		return respEvent{}, &SSEError{Line: line, Msg: "an event's data is not a Responses API event: " + herr.Error(), Err: herr}
 	}
 	if !read(head.Type) {
 		return respEvent{Type: head.Type, SequenceNumber: head.SequenceNumber}, nil
 	}
-	var e respEvent
-	if err := json.Unmarshal(data, &e); err != nil {
-		return respEvent{}, &SSEError{Line: line, Msg: fmt.Sprintf("a %s event is malformed: %v", head.Type, err), Err: err}
-	}
-	return e, nil
+	return respEvent{}, &SSEError{Line: line, Msg: fmt.Sprintf("a %s event is malformed: %v", head.Type, err), Err: err}
 }
 
 // respAnswer assembles a Responses API answer from its events, on the
