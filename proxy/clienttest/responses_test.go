@@ -420,6 +420,7 @@ func TestResponsesErrors(t *testing.T) {
 		{"upstream status", proxytest.Script{Status: 429, Body: `{"error":{"message":"upstream says slow down","type":"rate_limit","param":null,"code":"x"}}`}, "upstream says slow down"},
 		{"cut before completed", proxytest.Script{Raw: "event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"r\"}}\n\n"}, "terminal event"},
 		{"delta for no call", proxytest.Script{Raw: "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"sequence_number\":0,\"output_index\":3,\"item_id\":\"fc\",\"delta\":\"{\"}\n\n"}, "no function_call item began"},
+		{"malformed mid-stream", proxytest.Script{Raw: proxytest.ResponseEventsOf(proxytest.Script{}, nil)[0] + "event: response.output_text.delta\ndata: {oops\n\n"}, "not a Responses API event"},
 		{"upstream error event", proxytest.Script{Raw: "event: error\ndata: {\"type\":\"error\",\"sequence_number\":0,\"code\":\"server_error\",\"message\":\"model overloaded\",\"param\":null}\n\n"}, ""},
 	}
 	for _, tc := range cases {
