@@ -80,6 +80,9 @@ const (
 	statusStopped = "incomplete"
 )
 
+// MaxOutputItems bounds the output items of one Responses API answer.
+const MaxOutputItems = 4096
+
 // responsesProtocol names the Responses API in a *ProtocolError.
 const responsesProtocol = "Responses API"
 
@@ -301,6 +304,9 @@ func (r *respAnswer) itemDone(ctx context.Context, e *respEvent, line int) error
 	var it respItem
 	if err := json.Unmarshal(e.Item, &it); err != nil {
 		return &ProtocolError{Protocol: responsesProtocol, Line: line, Msg: "an output_item.done event without an item object"}
+	}
+	if len(r.items) >= MaxOutputItems {
+		return &ProtocolError{Protocol: responsesProtocol, Line: line, Msg: fmt.Sprintf("more than %d output items", MaxOutputItems)}
 	}
 	r.items = append(r.items, e.Item)
 	if it.Type != itemFunction {

@@ -320,6 +320,18 @@ func TestResponsesFunctionCallsStream(t *testing.T) {
 				if len(got.done) != 1 || got.done[0] != airlineCalls[0].Args || got.args[1] != airlineCalls[1].Args || len(got.terminal.Output) != 1 {
 					t.Errorf("done %v, args %v, output %d items", got.done, got.args, len(got.terminal.Output))
 				}
+				resp, err := http.Get(base + "/metrics")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				for _, want := range []string{`judge_http_requests_total{code="200",method="POST",route="/v1/responses"} 1`, "judge_proxy_stops_total 1",
+					`judge_proxy_checks_total{early="false",kind="tool_call",valid="false"} 1`, `judge_proxy_checks_total{early="false",kind="tool_call",valid="true"} 1`} {
+					if !strings.Contains(string(b), want) {
+						t.Errorf("/metrics lacks %q:\n%s", want, grepLines(string(b), "judge_"))
+					}
+				}
 				return
 			}
 			if len(got.done) != 3 || got.terminal.Status != "completed" {
