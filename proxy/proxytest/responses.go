@@ -87,6 +87,7 @@ func responseObject(req responsesRequest, status string, output []any, usage any
 		tools = req.Tools
 	}
 	return map[string]any{"id": ResponseID, "object": "response", "created_at": ResponseCreated, "status": status,
+		"access_programs": map[string]any{"cyber": "standard"},
 		"background": false, "error": nil, "incomplete_details": nil, "instructions": nil,
 		"max_output_tokens": req.MaxOutputTokens, "max_tool_calls": nil, "model": Model, "output": output,
 		"parallel_tool_calls": true, "previous_response_id": nil, "prompt_cache_key": nil,
@@ -97,7 +98,7 @@ func responseObject(req responsesRequest, status string, output []any, usage any
 }
 
 func responsesUsage(output int) map[string]any {
-	return map[string]any{"input_tokens": 120, "input_tokens_details": map[string]any{"cached_tokens": 0},
+	return map[string]any{"input_tokens": 120, "input_tokens_details": map[string]any{"cached_tokens": 0, "cache_write_tokens": 0},
 		"output_tokens": output, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
 		"total_tokens": 120 + output}
 }
