@@ -88,7 +88,7 @@ func responseObject(req responsesRequest, status string, output []any, usage any
 	}
 	return map[string]any{"id": ResponseID, "object": "response", "created_at": ResponseCreated, "status": status,
 		"access_programs": map[string]any{"cyber": "standard"},
-		"background": false, "error": nil, "incomplete_details": nil, "instructions": nil,
+		"background":      false, "error": nil, "incomplete_details": nil, "instructions": nil,
 		"max_output_tokens": req.MaxOutputTokens, "max_tool_calls": nil, "model": Model, "output": output,
 		"parallel_tool_calls": true, "previous_response_id": nil, "prompt_cache_key": nil,
 		"reasoning": map[string]any{"effort": nil, "summary": nil}, "safety_identifier": nil,
