@@ -87,14 +87,13 @@ func responseObject(req responsesRequest, status string, output []any, usage any
 		tools = req.Tools
 	}
 	return map[string]any{"id": ResponseID, "object": "response", "created_at": ResponseCreated, "status": status,
-		"access_programs": map[string]any{"cyber": "standard"},
-		"background":      false, "error": nil, "incomplete_details": nil, "instructions": nil,
+		"background": false, "error": nil, "incomplete_details": nil, "instructions": nil,
 		"max_output_tokens": req.MaxOutputTokens, "max_tool_calls": nil, "model": Model, "output": output,
 		"parallel_tool_calls": true, "previous_response_id": nil, "prompt_cache_key": nil,
 		"reasoning": map[string]any{"effort": nil, "summary": nil}, "safety_identifier": nil,
 		"service_tier": "default", "store": true, "temperature": 1.0, "text": text, "tool_choice": "auto",
 		"tools": tools, "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled", "usage": usage,
-		"user": nil, "metadata": map[string]any{}}
+		"user": nil, "metadata": map[string]any{}, "access_programs": map[string]any{"cyber": "standard"}}
 }
 
 func responsesUsage(output int) map[string]any {
