@@ -99,13 +99,9 @@ func (p *Proxy) streamResponses(ctx context.Context, cancel context.CancelCauseF
 	rd := newSSEReader(resp.Body)
 	ra := newRespAnswer(cp)
 	seq := int64(-1)
-	ended, after := false, 0
 	for {
 		ev, err := rd.next()
 		if errors.Is(err, io.EOF) {
-			if ended {
-				return
-			}
 			err = &SSEError{Line: rd.line, Msg: "the stream ended before its terminal event (response.completed, response.incomplete or response.failed)"}
 		}
 		if err != nil {
@@ -113,15 +109,6 @@ func (p *Proxy) streamResponses(ctx context.Context, cancel context.CancelCauseF
 				p.failResponses(ctx, w, r, out, seq, err)
 			}
 			return
-		}
-		if ended {
-			// After the terminal event (a data: [DONE] some servers
-			// send): forwarded, a few at most.
-			if after++; after > maxUsageEvents {
-				return
-			}
-			out.write(ev.raw)
-			continue
 		}
 		data := bytes.TrimSpace(ev.data)
 		e, err := parseRespEvent(data, ev.line)
@@ -152,12 +139,16 @@ func (p *Proxy) streamResponses(ctx context.Context, cancel context.CancelCauseF
 			return // the client went away
 		}
 		if terminal(e.Type) {
-			ended = true
+			// The answer is whole: the stream ends here, whatever the
+			// upstream might still send (a data: [DONE] some servers add
+			// is not forwarded; no client of the Responses API waits for
+			// it), so that a server slow to close keeps no client waiting.
 			rep := ra.a.report(p.opts.Mode, false, req.maxTokens())
 			p.done(r, rep)
 			if p.opts.Mode != Pass {
 				out.event(EventValidation, ValidationEvent{Type: EventValidation, SequenceNumber: seq + 1, Judge: rep})
 			}
+			return
 		}
 	}
 }

@@ -278,6 +278,38 @@ func TestResponsesBytesIdentical(t *testing.T) {
 	}
 }
 
+// TestResponsesEndAtTerminal checks that the answer ends with its
+// terminal event: a data: [DONE] after it is not forwarded, and an
+// upstream that does not close after it keeps no client waiting (its
+// request is cancelled).
+func TestResponsesEndAtTerminal(t *testing.T) {
+	t.Parallel()
+	sc := proxytest.Script{Choices: []proxytest.Choice{{Content: `{"city":"Paris","temperature":21.5,"unit":"c"}`}}}
+	n := len(proxytest.ResponseEventsOf(sc, nil))
+	done := sc
+	done.Raw = strings.Join(proxytest.ResponseEventsOf(sc, nil), "") + "data: [DONE]\n\n"
+	held := sc
+	held.HoldAfter = n
+	for name, sc := range map[string]proxytest.Script{"done": done, "held open": held} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			up := proxytest.New(t, sc)
+			_, base := startProxy(t, up.URL, proxy.Annotate)
+			got := readResponses(t, base, responsesStructured())
+			if got.err != nil || got.report == nil || !got.report.Valid || len(got.types) != n+1 || got.types[n] != proxy.EventValidation {
+				t.Fatalf("err %v, report %+v, events %v", got.err, got.report, got.types)
+			}
+			if sc.HoldAfter > 0 {
+				select {
+				case <-up.Cancelled:
+				case <-time.After(15 * time.Second):
+					t.Fatal("the upstream held open was not cancelled")
+				}
+			}
+		})
+	}
+}
+
 func TestResponsesFunctionCallsStream(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []proxy.Mode{proxy.Pass, proxy.Annotate, proxy.Stop} {

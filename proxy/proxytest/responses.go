@@ -58,14 +58,19 @@ func (u *Upstream) serveResponses(w http.ResponseWriter, r *http.Request, body [
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	for n, ev := range ResponseEventsOf(sc, body) {
-		if sc.HoldAfter > 0 && n == sc.HoldAfter {
-			select {
-			case <-r.Context().Done():
-				u.Cancelled <- struct{}{}
-				return
-			case <-time.After(20 * time.Second):
-			}
+	hold := func() bool {
+		select {
+		case <-r.Context().Done():
+			u.Cancelled <- struct{}{}
+			return true
+		case <-time.After(20 * time.Second):
+			return false
+		}
+	}
+	evs := ResponseEventsOf(sc, body)
+	for n, ev := range evs {
+		if sc.HoldAfter > 0 && n == sc.HoldAfter && hold() {
+			return
 		}
 		if _, err := io.WriteString(w, ev); err != nil {
 			return
@@ -73,6 +78,10 @@ func (u *Upstream) serveResponses(w http.ResponseWriter, r *http.Request, body [
 		if rc.Flush() != nil {
 			return
 		}
+	}
+	if sc.HoldAfter == len(evs) {
+		// A server slow to close after its terminal event.
+		hold()
 	}
 }
 
