@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -307,6 +308,37 @@ func TestResponsesEndAtTerminal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResponsesSavedUpperBound: a stop mid-text with max_output_tokens
+// reports the cap less the tokens read as the upper bound of what it
+// saved, and /metrics counts it as such.
+func TestResponsesSavedUpperBound(t *testing.T) {
+	t.Parallel()
+	content := `{"city":"Paris","temperature":"warm and sunny all day long","unit":"c"}`
+	sc := proxytest.Script{Choices: []proxytest.Choice{{Content: content}}}
+	sc.HoldAfter = 4 + len(proxytest.Split(content, 4)) - 1
+	up := proxytest.New(t, sc)
+	_, base := startProxy(t, up.URL, proxy.Stop)
+	params := responsesStructured()
+	params.MaxOutputTokens = openai.Int(500)
+	got := readResponses(t, base, params)
+	if got.err != nil || got.report == nil || !got.report.Stopped {
+		t.Fatalf("err %v report %+v", got.err, got.report)
+	}
+	tk := got.report.Tokens
+	if !tk.Estimated || tk.SavedExact || tk.Saved == nil || *tk.Saved != 500-tk.Completion || tk.Completion != int64(len(proxytest.Split(got.text, 4))+1) {
+		t.Errorf("tokens %+v for %d bytes of text sent", tk, len(got.text))
+	}
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if want := fmt.Sprintf(`judge_proxy_tokens_saved_total{bound="upper"} %d`, *tk.Saved); !strings.Contains(string(b), want) {
+		t.Errorf("/metrics lacks %q:\n%s", want, grepLines(string(b), "judge_proxy"))
 	}
 }
 
