@@ -2,6 +2,7 @@ package clienttest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/proxy"
 	"github.com/agentjudge/judge/proxy/proxytest"
+	"github.com/agentjudge/judge/toolcall"
 )
 
 // responsesCase is one replayed Responses answer: structured text
@@ -73,6 +75,8 @@ func postStop(t *testing.T, base string, body []byte) stopRead {
 // miss, a missing required parameter, an unknown key), and each mutated
 // call followed by the conversation's next call as function calls. It
 // checks that no recorded document is stopped and every mutated call is,
+// that annotate's verdict on every call is the pre-execution check's on
+// the whole call,
 // and logs how many of the upstream's events, bytes and output tokens
 // the stop kept from the client (docs/proxy.md quotes them).
 func TestResponsesAirlineStop(t *testing.T) {
@@ -103,7 +107,8 @@ func TestResponsesAirlineStop(t *testing.T) {
 			}
 		}
 		for i, call := range recorded {
-			cases = append(cases, responsesCase{kind: "text", tool: call.Name, content: call.Args})
+			cases = append(cases, responsesCase{kind: "text", tool: call.Name, content: call.Args},
+				responsesCase{kind: "calls", calls: []proxytest.ToolCall{call}})
 			var args map[string]any
 			if json.Unmarshal([]byte(call.Args), &args) != nil {
 				continue
@@ -132,6 +137,20 @@ func TestResponsesAirlineStop(t *testing.T) {
 		return script(cases[i])
 	})
 	_, base := startProxy(t, up.URL, proxy.Stop)
+	_, annotate := startProxy(t, up.URL, proxy.Annotate)
+	checker, err := toolcall.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := toolcall.ParseDefinitions(toolsJSON, "tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := checker.NewToolset(defs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree, disagree := 0, 0
 
 	type tally struct{ n, stopped, early, events, allEvents, bytes, allBytes, tokens, allTokens int }
 	sums := map[string]*tally{}
@@ -147,6 +166,26 @@ func TestResponsesAirlineStop(t *testing.T) {
 		body, _ := json.Marshal(req)
 		got := postStop(t, base, body)
 		full := proxytest.ResponseEventsOf(script(c), body)
+		if c.kind == "calls" {
+			// annotate checks every call: each verdict must be the
+			// pre-execution check's on the whole call.
+			an := postStop(t, annotate, body)
+			if len(an.report.Checks) != len(c.calls) {
+				t.Fatalf("case %d: %d checks for %d calls", i, len(an.report.Checks), len(c.calls))
+			}
+			for k, call := range c.calls {
+				want, err := ts.Check(context.Background(), toolcall.Call{Tool: call.Name, Arguments: json.RawMessage(call.Args)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if an.report.Checks[k].Result.Valid != want.Result.Valid {
+					disagree++
+					t.Errorf("case %d call %d (%s): proxy says valid=%v, the whole-call check %v", i, k, call.Name, an.report.Checks[k].Result.Valid, want.Result.Valid)
+				} else {
+					agree++
+				}
+			}
+		}
 		if c.how == "" {
 			if got.report.Stopped || !got.report.Valid {
 				falseStops++
@@ -195,9 +234,10 @@ func TestResponsesAirlineStop(t *testing.T) {
 		s.tokens += int(got.report.Tokens.Completion)
 		s.allTokens += tokens
 	}
-	if falseStops > 0 {
-		t.Fatalf("%d recorded documents stopped", falseStops)
+	if falseStops > 0 || disagree > 0 {
+		t.Fatalf("%d recorded documents stopped, %d call verdicts differ from the whole-call check", falseStops, disagree)
 	}
+	t.Logf("call verdicts equal to the whole-call pre-execution check's: %d of %d", agree, agree+disagree)
 	keys := make([]string, 0, len(sums))
 	for k := range sums {
 		keys = append(keys, k)
