@@ -40,11 +40,16 @@ func (p *Proxy) handleResponses(w http.ResponseWriter, r *http.Request) {
 		p.writeError(w, r, err)
 		return
 	}
+	// The model call's GenAI span, as chat's: one choice, the cap
+	// max_output_tokens.
+	r, mc := p.traceModel(r, &parsedRequest{chatRequest: chatRequest{Model: req.Model, MaxCompletionTokens: req.MaxOutputTokens}, choices: 1})
+	defer mc.end()
 	ctx, cancelTimeout := context.WithTimeoutCause(r.Context(), p.opts.UpstreamTimeout, errUpstreamTimeout)
 	defer cancelTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	resp, err := p.forward(ctx, r, "/responses", body)
+	mc.response(resp, err)
 	if err != nil {
 		p.metrics.upstreamErrors.WithLabelValues("unreachable").Inc()
 		if r.Context().Err() != nil {
@@ -126,6 +131,9 @@ func (p *Proxy) streamResponses(ctx context.Context, cancel context.CancelCauseF
 		if err != nil {
 			p.failResponses(ctx, w, r, out, seq, err)
 			return
+		}
+		if e.Type == evCreated || terminal(e.Type) {
+			traceResponse(ctx, e.Response)
 		}
 		if p.opts.Mode == Stop && anyInvalid(vs) {
 			p.stopResponses(r, cancel, out, ra, &e, seq, req.maxTokens())
@@ -241,6 +249,7 @@ func (p *Proxy) completeResponses(ctx context.Context, w http.ResponseWriter, r 
 		p.writeError(w, r, err)
 		return
 	}
+	traceResponse(ctx, body)
 	rep := ra.a.report(p.opts.Mode, false, req.maxTokens())
 	p.done(r, rep)
 	if p.opts.Mode == Pass {
@@ -270,4 +279,44 @@ func (p *Proxy) completeResponses(ctx context.Context, w http.ResponseWriter, r 
 	}
 	copyHeaders(w.Header(), resp.Header)
 	httpapi.WriteBody(w, http.StatusOK, api.MediaTypeJSON, b)
+}
+
+// traceResponse gives the model call's span of ctx, when there is one,
+// what a response object says: its id, model, usage, and as the finish
+// reason its status (completed, failed, incomplete), or
+// incomplete_details.reason for an incomplete one; nothing while it is
+// in progress.
+func traceResponse(ctx context.Context, resp json.RawMessage) {
+	mc := modelCallFrom(ctx)
+	if mc == nil || len(resp) == 0 {
+		return
+	}
+	var o struct {
+		ID                string `json:"id"`
+		Model             string `json:"model"`
+		Status            string `json:"status"`
+		IncompleteDetails *struct {
+			Reason string `json:"reason"`
+		} `json:"incomplete_details"`
+		Usage *struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+			TotalTokens  int64 `json:"total_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(resp, &o) != nil {
+		return
+	}
+	c := &chunk{ID: o.ID, Model: o.Model}
+	if o.Usage != nil {
+		c.Usage = &usage{PromptTokens: o.Usage.InputTokens, CompletionTokens: o.Usage.OutputTokens, TotalTokens: o.Usage.TotalTokens}
+	}
+	finish := o.Status
+	if o.IncompleteDetails != nil && o.IncompleteDetails.Reason != "" {
+		finish = o.IncompleteDetails.Reason
+	}
+	if finish != "" && finish != "in_progress" && finish != "queued" {
+		c.Choices = []chunkChoice{{Index: 0, FinishReason: &finish}}
+	}
+	mc.chunk(c)
 }

@@ -13,7 +13,8 @@ import (
 // responsesRequest is what the proxy reads of a Responses API request
 // (POST /v1/responses); the request is forwarded as it came.
 type responsesRequest struct {
-	Stream bool `json:"stream"`
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
 	Text   *struct {
 		Format json.RawMessage `json:"format"`
 	} `json:"text"`
