@@ -318,6 +318,9 @@ func (ct *Contract) validDefaults() map[string]any {
 		if !ok {
 			continue
 		}
+		// Detached on purpose: a contract is compiled once and shared by
+		// every caller (Checker.Compile), so no one caller's cancellation
+		// may end it; and a default is one small value.
 		found, err := ct.input.validate(context.Background(), map[string]any{k: d})
 		if err != nil {
 			continue
@@ -338,6 +341,9 @@ func compileSchema(s any, key, noun string) (*schemaCheck, error) {
 		return nil, err
 	}
 	sc := &schemaCheck{noun: noun, fast: v}
+	// Detached on purpose, as in validDefaults: the compiled schema is
+	// shared by every caller. Validating {} finds a $ref cycle now, as a
+	// definition error, rather than in the first call.
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}
