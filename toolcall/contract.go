@@ -241,11 +241,11 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		in = map[string]any{"type": "object"}
 	}
 	var err error
-	if ct.input, err = compileSchema(in, "toolcall:"+digest+":input", "the arguments"); err != nil {
+	if ct.input, err = compileSchema(in, "the arguments"); err != nil {
 		return nil, schemaError(err, "inputSchema", d.Kind)
 	}
 	if d.OutputSchema != nil {
-		if ct.output, err = compileSchema(d.OutputSchema, "toolcall:"+digest+":output", "the structuredContent"); err != nil {
+		if ct.output, err = compileSchema(d.OutputSchema, "the structuredContent"); err != nil {
 			return nil, schemaError(err, "outputSchema", d.Kind)
 		}
 	}
@@ -332,11 +332,11 @@ func (ct *Contract) validDefaults() map[string]any {
 	return out
 }
 
-// compileSchema compiles s through the schema layer, so that the schema is
-// read exactly as the schema layer reads an expected schema, and keeps the
-// compiled form in a cache of its own.
-func compileSchema(s any, key, noun string) (*schemaCheck, error) {
-	v, err := schema.Load(nil, &layer.Input{ExpectedSchema: s, SchemaKey: key})
+// compileSchema compiles s with the schema package's value-level API, so
+// that the schema is read exactly as the schema layer reads an expected
+// schema; the contract keeps the compiled form.
+func compileSchema(s any, noun string) (*schemaCheck, error) {
+	v, err := schema.CompileValue(s, schema.Options{})
 	if err != nil {
 		return nil, err
 	}
