@@ -58,11 +58,12 @@ type ModelVerdict struct {
 	Err error
 }
 
-// The verdicts of a [ModelVerdict].
+// The verdicts of a [ModelVerdict] (judge's client answers the same
+// words).
 const (
-	Met        = llm.Met
-	NotMet     = llm.NotMet
-	CannotTell = llm.CannotTell
+	Met        = "met"
+	NotMet     = "not_met"
+	CannotTell = "cannot_tell"
 )
 
 // NewLayer returns the criteria layer with its plain-language criteria

@@ -177,6 +177,9 @@ func (a answers) JudgeCriteria(ctx context.Context, q criteria.ModelQuestion) ([
 // leaves the criterion undecided, saying why, instead of being believed.
 func TestProgramJudge(t *testing.T) {
 	t.Parallel()
+	if criteria.Met != llm.Met || criteria.NotMet != llm.NotMet || criteria.CannotTell != llm.CannotTell {
+		t.Fatal("the verdicts of criteria.ModelVerdict are not the words of judge's client, which its adapter passes on")
+	}
 	tests := []struct {
 		name    string
 		answers answers

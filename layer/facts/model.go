@@ -65,11 +65,12 @@ type ModelVerdict struct {
 	Err error
 }
 
-// The verdicts of a [ModelVerdict].
+// The verdicts of a [ModelVerdict] (judge's client answers the same
+// words).
 const (
-	Supported    = llm.Supported
-	Contradicted = llm.Contradicted
-	CannotTell   = llm.CannotTell
+	Supported    = "supported"
+	Contradicted = "contradicted"
+	CannotTell   = "cannot_tell"
 )
 
 // NewLayer returns the facts layer with the claims its checker leaves

@@ -182,6 +182,9 @@ func (a answers) JudgeClaims(ctx context.Context, claims []facts.ModelClaim) ([]
 // leaves the claim undecided, saying why, instead of being believed.
 func TestProgramJudge(t *testing.T) {
 	t.Parallel()
+	if facts.Supported != llm.Supported || facts.Contradicted != llm.Contradicted || facts.CannotTell != llm.CannotTell {
+		t.Fatal("the verdicts of facts.ModelVerdict are not the words of judge's client, which its adapter passes on")
+	}
 	tests := []struct {
 		name    string
 		answers answers
