@@ -63,8 +63,8 @@ func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, blo
 		defer peer.Close()
 		paths = append(paths, httpPath{"against", peer, true, nil})
 	}
-	c := &httpCaller{ctx: ctx}
-	if err := c.measure(paths, n, block, warmup); err != nil {
+	c := &caller{ctx: ctx}
+	if err := c.measureHTTP(paths, n, block, warmup); err != nil {
 		return err
 	}
 	reportHTTP(paths, n, against)
@@ -116,52 +116,18 @@ type httpPath struct {
 	ds    []time.Duration
 }
 
-// httpCaller calls the upstream's tool "add", with a new first operand
-// each call.
-type httpCaller struct {
-	ctx context.Context
-	seq int
-}
-
-// run makes count calls on cs, the path name, appending their durations to
-// out when it is not nil; with checkMeta, each answer must carry the
-// gateway's outcome.
-func (c *httpCaller) run(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
-	for range count {
-		c.seq++
-		start := time.Now()
-		res, err := cs.CallTool(c.ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": c.seq, "b": 1}})
-		d := time.Since(start)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if res.IsError {
-			return fmt.Errorf("add failed on %s", name)
-		}
-		if checkMeta {
-			if m, _ := res.Meta[gateway.MetaKey].(map[string]any); m["status"] != "SATISFIED" {
-				return fmt.Errorf("the gateway's answer lacks the outcome: %v", res.Meta)
-			}
-		}
-		if out != nil {
-			*out = append(*out, d)
-		}
-	}
-	return nil
-}
-
-// measure warms every path up, then measures n calls on each, in
+// measureHTTP warms every path up, then measures n calls on each, in
 // alternating blocks; paths[1] is the gateway.
-func (c *httpCaller) measure(paths []httpPath, n, block, warmup int) error {
+func (c *caller) measureHTTP(paths []httpPath, n, block, warmup int) error {
 	for _, p := range paths {
-		if err := c.run(p.name, p.cs, warmup, nil, p.judge); err != nil {
+		if err := c.call(p.name, p.cs, warmup, nil, p.judge); err != nil {
 			return err
 		}
 	}
 	for len(paths[1].ds) < n {
 		k := min(block, n-len(paths[1].ds))
 		for i := range paths {
-			if err := c.run(paths[i].name, paths[i].cs, k, &paths[i].ds, paths[i].judge); err != nil {
+			if err := c.call(paths[i].name, paths[i].cs, k, &paths[i].ds, paths[i].judge); err != nil {
 				return err
 			}
 		}

@@ -94,7 +94,7 @@ func main() {
 	}
 	s, closeAll := connectStdio(ctx, upBin, fwdBin, exec.Command(judgeBin, gwArgs...), *against, gwArgs, *floor)
 	defer closeAll()
-	c := &caller{ctx: ctx, fullMeta: *fullMeta}
+	c := &caller{ctx: ctx, progress: true, fullMeta: *fullMeta}
 	m := c.measure(s, *n, *block, *warmup)
 	m.report(*n, *against)
 
@@ -156,24 +156,27 @@ func connectStdio(ctx context.Context, upBin, fwdBin string, gwCmd *exec.Cmd, ag
 }
 
 // caller calls the upstream's tool "add", with a new first operand each
-// call, and ends the program on any failure.
+// call, for both comparisons.
 type caller struct {
-	ctx      context.Context
-	seq      int
-	fullMeta bool // the gateways run with --full-meta
+	ctx context.Context
+	seq int
+	// progress: a gateway's answer must carry the session's progress
+	// (the stdio gateways); fullMeta: also both ValidationResults (the
+	// gateways run with --full-meta).
+	progress, fullMeta bool
 }
 
-// run makes count calls on cs, the path name, appending their durations to
-// out when it is not nil; with checkMeta, each answer must carry the
-// gateway's outcome and progress.
-func (c *caller) run(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
+// call makes count calls on cs, the path name, appending their durations
+// to out when it is not nil, and returns the first failure; with
+// checkMeta, each answer must carry the gateway's outcome.
+func (c *caller) call(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
 	for range count {
 		c.seq++
 		start := time.Now()
 		res, err := cs.CallTool(c.ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": c.seq, "b": 1}})
 		d := time.Since(start)
 		if err != nil {
-			log.Fatal(err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		if res.IsError {
 			var text string
@@ -183,17 +186,25 @@ func (c *caller) run(name string, cs *mcp.ClientSession, count int, out *[]time.
 				}
 			}
 			meta, _ := json.Marshal(res.Meta)
-			log.Fatalf("add failed on %s: %s (_meta %s)", name, text, meta)
+			return fmt.Errorf("add failed on %s: %s (_meta %s)", name, text, meta)
 		}
 		if checkMeta {
 			m, _ := res.Meta[gateway.MetaKey].(map[string]any)
-			if m["status"] != "SATISFIED" || m["progress"] == nil || c.fullMeta && (m["check"] == nil || m["outcome"] == nil) {
-				log.Fatalf("the gateway's answer lacks the outcome or the progress: %v", res.Meta)
+			if m["status"] != "SATISFIED" || c.progress && m["progress"] == nil || c.fullMeta && (m["check"] == nil || m["outcome"] == nil) {
+				return fmt.Errorf("the gateway's answer lacks the outcome or the progress: %v", res.Meta)
 			}
 		}
 		if out != nil {
 			*out = append(*out, d)
 		}
+	}
+	return nil
+}
+
+// run is call, ending the program on a failure.
+func (c *caller) run(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
+	if err := c.call(name, cs, count, out, checkMeta); err != nil {
+		log.Fatal(err)
 	}
 }
 
