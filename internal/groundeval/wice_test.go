@@ -14,12 +14,11 @@ import (
 // TestWiCE runs the evaluation over each half of WiCE's development claims
 // and holds the figures recorded in docs/grounding.md: a change that flags
 // more supported claims, or lets through more not_supported ones, on either
-// half fails here. Every rule of the facts layer written on WiCE dev
-// changes a verdict on both halves (bench/wice/ablate.sh), so each half's
-// figure is also the figure of rules written on the other half: claims the
-// rules were not written on. The goal (at most 10% of supported claims
-// flagged, at least 85% of not_supported) is not met there; the limits are
-// the figures measured, so that they can only improve.
+// half fails here. The limits are the figures measured with every rule
+// on, so that they can only improve; they are not held-out figures: some
+// rules were written while reading the half they fix (docs/grounding.md,
+// "Issue 26, third round", gives each rule's half and its effect on the
+// other, measured with bench/wice/ablate.sh).
 func TestWiCE(t *testing.T) {
 	file := filepath.Join(sharedtest.Dir(t, "wice-dev"), "wice-claim-dev.jsonl")
 	e, err := judge.New()
@@ -36,8 +35,11 @@ func TestWiCE(t *testing.T) {
 		// Half a was 10 before "U.S"-style abbreviations were read as
 		// words of a name: "The A.V. Club" is now one name, which its
 		// evidence writes only in a URL host (decisions §53).
-		{"a", 54, 96, 18, 11, 14}, // 20.4%, 77.8%
-		{"b", 60, 96, 25, 8, 24},  // 13.3%, 96.0%
+		// Issue 26's third round: ages, a weekday in a dated page, dates
+		// in parts, a month dated by a year given elsewhere, hyphenated
+		// parts of names (decisions §66).
+		{"a", 54, 96, 18, 9, 14}, // 16.7%, 77.8%
+		{"b", 60, 96, 25, 3, 24}, // 5.0%, 96.0%
 	}
 	var sup, ns Tally
 	for _, tt := range tests {

@@ -122,6 +122,12 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
+		if v, ok := ix.age(c); ok {
+			return v
+		}
+		if v, ok := ix.datedWeekday(c, q); ok {
+			return v
+		}
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
@@ -133,6 +139,12 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		return v
 	}
 	if v, ok := ix.relativeDate(c, q); ok {
+		return v
+	}
+	if v, ok := ix.dateParts(c); ok {
+		return v
+	}
+	if v, ok := ix.contextYear(c); ok {
 		return v
 	}
 	if smallCount(c) {

@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -40,6 +41,40 @@ func FuzzBuild(f *testing.F) {
 					other.Check(c)
 				}
 				other.AntonymSwaps(s, lexicon.Antonyms)
+			}
+		}
+	})
+}
+
+// FuzzOtherForms checks the rules that read a page's other forms (ages,
+// a weekday in a dated page, dates in parts, a month dated by a year
+// given elsewhere, hyphenated parts of names) on any page and any
+// sentence: they never panic, a supported claim has its evidence, and an
+// undecided one that says why quotes a passage of the page.
+func FuzzOtherForms(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Retired judge Mara Quill dies at 83\nBy Ona Vey on June 9, 2021\nThe board met Tuesday night.", "The jurist passed away at the age of 83. The board met on June 8, 2021."},
+		{"The 44-year-old joined in 2009. Why May 14th matters. In 1987 it opened.", "Rook, at 44, left on May 14, 1987."},
+		{"A neo-Fascist banner. The Cup was awarded on 3 March 2015.", "Fascism rose in March of the same year."},
+		{"-- - -ism neo- -year-old aged 999 at age", "Aged 0, at 1, a 2-years-old Ism in February of that year on February 30, 2021."},
+		{"", "on December 31, 9999 at the age of 1e9"},
+		{"Montréal, Zürich, ßÆœ-Łódź and São Paulo.", "Montreal, Zurich, SSAEOE-Lodz, Sao Paulo and Ǆ."},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, page, text string) {
+		x, err := source.Build(source.Doc{ID: "p", Content: page})
+		if err != nil {
+			return
+		}
+		ix := source.NewIndex(x)
+		for _, c := range claim.Extract(text, "").Claims {
+			v := ix.Check(c)
+			if v.Status == source.Supported && c.Kind != claim.Negation && v.Evidence == nil {
+				t.Fatalf("%s %q supported without evidence", c.Kind, c.Text)
+			}
+			if v.Status == source.Undecided && v.Why != "" && (v.Evidence == nil || !strings.Contains(page, strings.TrimSpace(v.Evidence.Text[:min(len(v.Evidence.Text), 8)]))) {
+				t.Fatalf("%s %q undecided (%s) without a passage of the page", c.Kind, c.Text, v.Why)
 			}
 		}
 	})

@@ -14,8 +14,26 @@ import (
 // word of the name (titles such as "President" may be left out), the same
 // name with a nationality for its country or a country for its
 // nationality ("Chinese officials" for "officials in China"), or the
-// initials of a name of several words ("LA" for "Los Angeles").
+// initials of a name of several words ("LA" for "Los Angeles"); failing
+// those, one that names it in another of its forms
+// ([claim.Claim.Alternatives]: "Shizuoka" for "Shizuoka Prefecture",
+// "U.S." for "United States"), tried in order. Every layer asking
+// [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
+	if p := ix.findNameAs(c); p != nil || ablate.Off(ablate.NameForms) {
+		return p
+	}
+	for _, alt := range c.Alternatives() {
+		if p := ix.findNameAs(alt); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// findNameAs returns a passage that names c as written, in the ways
+// findName lists before the other forms.
+func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	words := claim.ContentWords(c.Text)
 	if len(words) == 0 {
 		return nil
@@ -34,6 +52,9 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
+	if p := ix.findParts(core); p != nil {
+		return p
+	}
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
@@ -41,6 +62,67 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 		return nil
 	}
 	return ix.findSqueezed(c.Text)
+}
+
+// findParts returns a passage holding every word of the name of stems
+// core, where some are written only as a part of a hyphenated word
+// ("Nazi" in "neo-Nazi", "Coca" in "Coca-Cola"), or, for a word in "-ism",
+// as its root or its "-ist" ("Nazism" by "Nazi", "Marxism" by "Marxist":
+// a text names a movement by its adherents as often as by its name), or
+// with other accents ("Montréal" by "Montreal" and back).
+// Passages of one document only; nil when none.
+func (ix *Index) findParts(core []string) *Passage {
+	hyph, folded := !ablate.Off(ablate.HyphenParts), !ablate.Off(ablate.Folded)
+	if !hyph && !folded {
+		return nil
+	}
+	for _, part := range ix.parts {
+		var ids []int32
+		for i, w := range core {
+			got := slices.Clone(part.words[w])
+			if hyph {
+				got = append(got, part.hyph[w]...)
+				if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
+					got = append(got, part.rooted(root)...)
+				}
+			}
+			if f := fold(w); folded {
+				got = append(got, part.folded[f]...)
+				if f != w {
+					got = append(got, part.words[f]...)
+				}
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if i == 0 {
+				ids = got
+			} else {
+				ids = slices.DeleteFunc(ids, func(id int32) bool { _, ok := slices.BinarySearch(got, id); return !ok })
+			}
+			if len(ids) == 0 {
+				break
+			}
+		}
+		if len(ids) > 0 {
+			return &part.passages[ids[0]]
+		}
+	}
+	return nil
+}
+
+// rooted returns the passages holding a word, or a part of a hyphenated
+// word, that is root followed by at most three letters ("nazi" for
+// "naz", "marxist" for "marx").
+func (x *DocIndex) rooted(root string) []int32 {
+	var out []int32
+	for _, m := range []map[string][]int32{x.words, x.hyph} {
+		for w, ids := range m {
+			if strings.HasPrefix(w, root) && len(w) <= len(root)+3 && !strings.Contains(w, "-") {
+				out = append(out, ids...)
+			}
+		}
+	}
+	return out
 }
 
 // findSqueezed returns a passage that writes the name text with other
@@ -284,3 +366,44 @@ func splitEntries(line string) []string {
 	}
 	return out
 }
+
+// fold returns the lower-case word w without the accents of Latin
+// letters ("montréal" → "montreal", "straße" → "strasse"); other
+// letters are kept.
+func fold(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		if f, ok := folds()[r]; ok {
+			b.WriteString(f)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// folds maps each accented lower-case Latin letter to its plain letters.
+// It is built on first use and never written after.
+var folds = sync.OnceValue(func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ð': "d", 'þ': "th", 'ø': "o", 'ł': "l", 'đ': "d", 'ħ': "h", 'ı': "i"}
+	for plain, accented := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥ",
+		"i": "ìíîïĩīĭį", "j": "ĵ", "k": "ķ", "l": "ĺļľŀ", "n": "ñńņň", "o": "òóôõöōŏő",
+		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range accented {
+			m[r] = plain
+		}
+	}
+	return m
+})

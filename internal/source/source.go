@@ -124,6 +124,13 @@ type DocIndex struct {
 	passages []Passage
 	words    map[string][]int32
 	values   map[string][]int32
+	// hyph maps the stem of each part of a hyphenated word to the
+	// passages holding it ("nazi" and "neo" for "neo-Nazi"); the word
+	// itself is in words.
+	hyph map[string][]int32
+	// folded maps a word with accents, without them ("montreal" for
+	// "montréal"), to the passages holding it.
+	folded map[string][]int32
 	// clock, dated and weekday are set when a passage gives a time of
 	// day, a date with its day and month, or a weekday.
 	clock, dated, weekday bool
@@ -146,7 +153,7 @@ func Build(d Doc) (*DocIndex, error) {
 		return nil, &DocError{ID: d.ID, Msg: "the document is not UTF-8 text"}
 	}
 	doc := d
-	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}}
+	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}, hyph: map[string][]int32{}, folded: map[string][]int32{}}
 	text := prepare(d.Content, d.format())
 	lineStarts := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -193,6 +200,21 @@ func (x *DocIndex) add(text string, line int) {
 	p.stems = claim.ContentWords(text)
 	for _, w := range p.stems {
 		x.words[w] = append(x.words[w], id)
+		if f := fold(w); f != w {
+			x.folded[f] = append(x.folded[f], id)
+		}
+		if !strings.Contains(w, "-") {
+			continue
+		}
+		for _, part := range strings.Split(w, "-") {
+			if len(part) < 2 {
+				continue
+			}
+			st := claim.Stem(part)
+			if ids := x.hyph[st]; len(ids) == 0 || ids[len(ids)-1] != id {
+				x.hyph[st] = append(ids, id)
+			}
+		}
 	}
 	slices.Sort(p.stems)
 	seen := map[string]bool{}

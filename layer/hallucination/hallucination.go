@@ -66,17 +66,9 @@ func run(ctx context.Context, p *layer.Pass) error {
 		}
 		v := source.Verdict{}
 		if len(ix.Docs()) > 0 {
+			// A name's other forms are tried by the index, as for the
+			// facts layer.
 			v = ix.Check(c)
-			// A name no passage states as written is stated by another
-			// of its forms, as the facts layer decides it.
-			for _, alt := range c.Alternatives() {
-				if v.Status != source.Unsupported {
-					break
-				}
-				if w := ix.Check(alt); w.Status == source.Supported {
-					v = w
-				}
-			}
 		}
 		if v.Status == source.Contradicted {
 			bad++
