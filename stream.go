@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -48,7 +49,8 @@ type Stream struct {
 // Output is ignored. It never fails on the request: a request Validate
 // would refuse (an invalid schema) gets its error from Close.
 func (e *Engine) Stream(req *Request) *Stream {
-	st := &Stream{e: e, req: *req}
+	st := enginePool.Get().(*Stream)
+	st.e, st.req = e, *req
 	st.req.Output = nil
 	if e.fast == nil || len(req.ExpectedSchema) == 0 {
 		return st
@@ -67,6 +69,10 @@ func (e *Engine) Stream(req *Request) *Stream {
 	return st
 }
 
+// enginePool keeps the Streams Close is done with: a stream is made per
+// output, often per tool call, and reusing it spares its allocation.
+var enginePool = sync.Pool{New: func() any { return new(Stream) }}
+
 // HasSchema reports whether uri is the key of one of the engine's own
 // schemas (WithSchemas), which a request's $ref may name.
 func (e *Engine) HasSchema(uri string) bool {
@@ -83,28 +89,36 @@ func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
 		evs, err := st.s.Write(p)
 		return st.events(evs), err
 	}
-	st.buf = append(st.buf, p...)
 	if st.v == nil || st.decided {
+		st.buf = append(st.buf, p...)
 		return nil, nil
 	}
-	if len(st.buf) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), st.buf) {
+	// What has been read, without copying the first chunk.
+	read := p
+	if len(st.buf) > 0 {
+		st.buf = append(st.buf, p...)
+		read = st.buf
+	}
+	if len(read) < len(jsonvalue.BOM) && bytes.HasPrefix([]byte(jsonvalue.BOM), read) {
+		st.buf = append(st.buf[:0], read...)
 		return nil, nil // perhaps a byte-order mark
 	}
-	rest := trimBOM(st.buf)
+	rest := trimBOM(read)
 	i := skipSpace(rest)
-	if i == len(rest) {
-		return nil, nil
+	if i < len(rest) {
+		st.decided = true
 	}
-	st.decided = true
-	if rest[i] != '{' && rest[i] != '[' {
-		return nil, nil // a string holding JSON, prose, or a scalar: the final decides
+	if i == len(rest) || rest[i] != '{' && rest[i] != '[' {
+		// White space so far, or a string holding JSON, prose, or a
+		// scalar: the final decides.
+		st.buf = append(st.buf[:0], read...)
+		return nil, nil
 	}
 	// From now on the schema stream holds the output.
 	st.s = st.v.Stream(schema.StreamOptions{DuplicateRule: "output.duplicate_key", DuplicateWhere: "of the output",
 		MaxDepth: st.e.maxDepth})
-	buf := st.buf
-	st.buf = nil
-	evs, err := st.s.Write(buf)
+	st.buf = st.buf[:0]
+	evs, err := st.s.Write(read)
 	return st.events(evs), err
 }
 
@@ -119,22 +133,39 @@ func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
 	n := int64(len(req.Output))
 	var res *result.ValidationResult
 	var err error
-	if st.s != nil && st.s.Valid() && st.e.fastEligible(ctx, &req) && fastPath(st.v) {
+	if st.s != nil && st.e.fastEligible(ctx, &req) && fastPath(st.v) && (st.s.Valid() || st.fastValid(req.Output)) {
 		// The stream checked every keyword itself and found the output
-		// valid, as the fast path would: its result, without reading the
-		// output again.
+		// valid, as the fast path would, or the fast path of the schema
+		// the stream holds found it valid: its result, as Validate gives
+		// it, without finding the schema again.
 		res = result.Passed(st.e.fast.Name, 1, time.Since(start), st.e.selfCheck)
 	} else {
 		res, err = st.e.Validate(ctx, &req)
 	}
 	if st.s != nil {
 		st.s.Release()
-		st.s = nil
 	}
+	st.release()
 	if err != nil {
 		return out, err
 	}
 	return append(out, StreamEvent{At: n, Final: true, Result: res}), nil
+}
+
+// fastValid reports whether the fast path of the stream's schema is sure
+// that output is valid.
+func (st *Stream) fastValid(output []byte) bool {
+	valid, sure := st.v.Check(output, st.e.maxDepth)
+	return valid && sure
+}
+
+// release puts st back in the pool (its buffer, which the final result
+// was made from, is not kept). Its engine and request are written over by
+// the next Engine.Stream, and held until then at most while the pool
+// keeps st (two collections).
+func (st *Stream) release() {
+	st.v, st.s, st.buf, st.decided, st.ended = nil, nil, nil, false, false
+	enginePool.Put(st)
 }
 
 // End ends the output's early events and returns the last of them, for a

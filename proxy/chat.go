@@ -172,6 +172,9 @@ type outChunk struct {
 	SystemFingerprint string      `json:"system_fingerprint,omitempty"`
 	Choices           []outChoice `json:"choices"`
 	Judge             *Report     `json:"judge,omitempty"`
+	// Usage is the upstream's usage, on the report's chunk of an answer
+	// stopped after the model had finished (the usage chunk it replaces).
+	Usage *usage `json:"usage,omitempty"`
 }
 
 type outChoice struct {
@@ -304,18 +307,7 @@ func (p *Proxy) stream(ctx context.Context, cancel context.CancelCauseFunc, w ht
 			return
 		}
 		if p.opts.Mode == Stop && anyInvalid(vs) {
-			cancel(errStopped)
-			rep := a.report(Stop, true, req.maxTokens())
-			p.done(r, rep)
-			for i, sent := range finishSent {
-				if !sent {
-					out.data(outChunk{ID: meta.ID, Object: "chat.completion.chunk", Created: meta.Created, Model: meta.Model,
-						SystemFingerprint: meta.SystemFingerprint, Choices: []outChoice{{Index: i, FinishReason: FinishStopped}}})
-				}
-			}
-			out.data(outChunk{ID: meta.ID, Object: "chat.completion.chunk", Created: meta.Created, Model: meta.Model,
-				SystemFingerprint: meta.SystemFingerprint, Choices: []outChoice{}, Judge: rep})
-			out.write([]byte("data: [DONE]\n\n"))
+			p.stopAnswer(r, cancel, rd, out, a, req, &meta, finishSent)
 			return
 		}
 		for _, ch := range c.Choices {
@@ -328,6 +320,63 @@ func (p *Proxy) stream(ctx context.Context, cancel context.CancelCauseFunc, w ht
 			return // the client went away
 		}
 	}
+}
+
+// stopAnswer ends the answer at its first violation, in the stop mode:
+// every choice still generating ends with FinishStopped, and the report
+// comes in a last chunk. When every choice had already finished and the
+// request asked for usage, the generation is over and nothing is left to
+// save: the upstream's usage, which comes next, is read (not forwarded)
+// so that the report's tokens are exact. Else the upstream's request is
+// cancelled.
+func (p *Proxy) stopAnswer(r *http.Request, cancel context.CancelCauseFunc, rd *sseReader, out *sseOut,
+	a *answer, req *parsedRequest, meta *chunk, finishSent []bool) {
+	if a.allFinished() && req.includeUsage() {
+		a.ended = readUsage(rd, a)
+	}
+	cancel(errStopped)
+	rep := a.report(Stop, true, req.maxTokens())
+	p.done(r, rep)
+	for i, sent := range finishSent {
+		if !sent {
+			out.data(outChunk{ID: meta.ID, Object: "chat.completion.chunk", Created: meta.Created, Model: meta.Model,
+				SystemFingerprint: meta.SystemFingerprint, Choices: []outChoice{{Index: i, FinishReason: FinishStopped}}})
+		}
+	}
+	last := outChunk{ID: meta.ID, Object: "chat.completion.chunk", Created: meta.Created, Model: meta.Model,
+		SystemFingerprint: meta.SystemFingerprint, Choices: []outChoice{}, Judge: rep}
+	if a.ended {
+		last.Usage = a.usage
+	}
+	out.data(last)
+	out.write([]byte("data: [DONE]\n\n"))
+}
+
+// maxUsageEvents bounds the events read after a stop looking for the
+// usage chunk: after every choice's finish_reason only it should come.
+const maxUsageEvents = 4
+
+// readUsage reads the rest of a finished answer's stream, up to data:
+// [DONE], for its usage chunk, and reports whether a usage came.
+func readUsage(rd *sseReader, a *answer) bool {
+	for range maxUsageEvents {
+		ev, err := rd.next()
+		if err != nil {
+			return false
+		}
+		data := bytes.TrimSpace(ev.data)
+		if bytes.Equal(data, []byte("[DONE]")) {
+			return a.usage != nil
+		}
+		var c chunk
+		if json.Unmarshal(data, &c) != nil || len(c.Choices) > 0 {
+			return false // not the usage chunk: the figure stays an estimate
+		}
+		if c.Usage != nil {
+			a.usage = c.Usage
+		}
+	}
+	return false
 }
 
 // isErrorEvent says whether data is an error object ({"error": ...})

@@ -74,6 +74,19 @@ type answer struct {
 	// first invalid verdict came, -1 before.
 	tokens, violatedAt int64
 	usage              *usage
+	// ended is set when every choice had finished before a stop, so that
+	// the upstream's usage was read after it.
+	ended bool
+}
+
+// allFinished reports whether every choice has its finish_reason.
+func (a *answer) allFinished() bool {
+	for _, st := range a.choices {
+		if !st.finished {
+			return false
+		}
+	}
+	return true
 }
 
 type choiceState struct {

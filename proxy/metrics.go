@@ -39,7 +39,7 @@ type metrics struct {
 	checks         *prometheus.CounterVec
 	stops          prometheus.Counter
 	afterViolation *prometheus.CounterVec
-	saved          prometheus.Counter
+	saved          *prometheus.CounterVec
 	upstreamErrors *prometheus.CounterVec
 	handler        http.Handler
 }
@@ -58,8 +58,9 @@ func newMetrics() *metrics {
 		stops: prometheus.NewCounter(prometheus.CounterOpts{Name: MetricStops, Help: "Answers the stop mode ended at a violation."}),
 		afterViolation: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricTokensAfterViolation,
 			Help: "Completion tokens generated after judge was certain of a violation, by mode (in pass and annotate, what stop would have saved)."}, []string{"mode"}),
-		saved: prometheus.NewCounter(prometheus.CounterOpts{Name: MetricTokensSaved,
-			Help: "Upper bound of the completion tokens the stop mode saved (the request's token cap less those generated)."}),
+		saved: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricTokensSaved,
+			Help: "Completion tokens the stop mode saved, by bound: exact (the model had finished, its usage read after the cut) or upper (the request's token cap less those generated)."},
+			[]string{"bound"}),
 		upstreamErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamErrors,
 			Help: "Upstream answers that were errors or broke the protocol, by kind."}, []string{"kind"}),
 	}
@@ -93,6 +94,10 @@ func (m *metrics) observe(r *Report) {
 	}
 	m.afterViolation.WithLabelValues(string(r.Mode)).Add(float64(r.Tokens.AfterViolation))
 	if r.Tokens.Saved != nil {
-		m.saved.Add(float64(*r.Tokens.Saved))
+		bound := "upper"
+		if r.Tokens.SavedExact {
+			bound = "exact"
+		}
+		m.saved.WithLabelValues(bound).Add(float64(*r.Tokens.Saved))
 	}
 }

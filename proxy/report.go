@@ -40,11 +40,16 @@ type Tokens struct {
 	// mode would have saved; in the stop mode, the ones in flight before
 	// the cut. Always estimated at the violation by counting deltas.
 	AfterViolation int64 `json:"after_violation"`
-	// Saved, in the stop mode, is an upper bound of the tokens the cut
-	// saved: the request's max_completion_tokens (or max_tokens) less
-	// those generated; absent when the request set no cap, since what the
-	// model would have written is then unknown.
+	// Saved, in the stop mode, is the tokens the cut saved: exactly 0
+	// (SavedExact) when the model had finished every choice before the
+	// cut and the upstream's usage was read after it; else an upper
+	// bound, the request's max_completion_tokens (or max_tokens) less
+	// those generated, absent when the request set no cap, since what
+	// the model would have written is then unknown.
 	Saved *int64 `json:"saved,omitempty"`
+	// SavedExact is true when Saved is exact, false when it is an upper
+	// bound.
+	SavedExact bool `json:"saved_exact,omitempty"`
 	// Estimated is true when Completion is estimated (no usage from the
 	// upstream).
 	Estimated bool `json:"estimated"`
@@ -73,13 +78,18 @@ func (a *answer) report(mode Mode, stopped bool, maxTokens int64) *Report {
 
 func (a *answer) tokenCounts(stopped bool, maxTokens int64) Tokens {
 	t := Tokens{Completion: a.tokens, Estimated: true}
-	if a.usage != nil && !stopped {
+	if a.usage != nil && (!stopped || a.ended) {
 		t.Completion, t.Estimated = a.usage.CompletionTokens, false
 	}
 	if a.violatedAt >= 0 {
 		t.AfterViolation = max(t.Completion-a.violatedAt, 0)
 	}
-	if stopped && maxTokens > 0 {
+	switch {
+	case stopped && a.ended && a.usage != nil:
+		// The model had finished: the cut saved nothing, and the
+		// upstream's usage says what it generated.
+		t.Saved, t.SavedExact = new(int64), true
+	case stopped && maxTokens > 0:
 		s := max(maxTokens*int64(len(a.choices))-t.Completion, 0)
 		t.Saved = &s
 	}

@@ -47,6 +47,11 @@ type parsedRequest struct {
 	contracts Contracts
 }
 
+// includeUsage reports whether the request asks for the usage chunk.
+func (p *parsedRequest) includeUsage() bool {
+	return p.StreamOptions != nil && p.StreamOptions.IncludeUsage
+}
+
 // maxTokens is the request's cap on completion tokens, 0 when none.
 func (p *parsedRequest) maxTokens() int64 {
 	switch {

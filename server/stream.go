@@ -48,21 +48,9 @@ type streamLine struct {
 // after it ends the answer with a line {"at", "final": true, "problem"}.
 // The request holds an in-flight slot while its body arrives.
 func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
-	if err := httpapi.CheckMediaType(r.Header); err != nil {
+	uri, err := s.streamSchema(r)
+	if err != nil {
 		s.writeError(w, r, err)
-		return
-	}
-	uri := r.URL.Query().Get("schema")
-	if uri == "" || !s.engine.HasSchema(uri) {
-		msg := "the query parameter schema must name one of the server's schemas (judge serve --schemas)"
-		if uri != "" {
-			msg = fmt.Sprintf("schema %q is not among the server's schemas (judge serve --schemas)", uri)
-		}
-		s.writeError(w, r, &judge.RequestError{Field: "schema", Msg: msg})
-		return
-	}
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		s.writeError(w, r, &http.MaxBytesError{Limit: s.opts.MaxBodyBytes})
 		return
 	}
 	release, err := s.admit(min(max(r.ContentLength, streamChunk), s.opts.MaxBodyBytes))
@@ -73,64 +61,24 @@ func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	ref, _ := json.Marshal(map[string]string{"$ref": uri})
 	st := s.engine.Stream(&judge.Request{ExpectedSchema: ref})
-
-	rc := http.NewResponseController(w)
-	_ = rc.EnableFullDuplex() // read the body after the answer has begun
-	started := false
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	write := func(lines ...streamLine) bool {
-		if !started {
-			h := w.Header()
-			h.Set("Content-Type", MediaTypeNDJSON)
-			h.Set("X-Content-Type-Options", "nosniff")
-			w.WriteHeader(http.StatusOK)
-			started = true
-		}
-		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
-		for _, l := range lines {
-			if err := enc.Encode(l); err != nil {
-				return false
-			}
-		}
-		return rc.Flush() == nil
-	}
-	fail := func(at int64, err error) {
-		if !started {
-			s.writeError(w, r, err)
-			return
-		}
-		p := httpapi.ProblemFor(w, r, s.log, err)
-		write(streamLine{At: at, Final: true, Problem: &p})
-	}
-	events := func(evs []judge.StreamEvent) bool {
-		if len(evs) == 0 {
-			return true
-		}
-		lines := make([]streamLine, len(evs))
-		for i, ev := range evs {
-			lines[i] = streamLine{At: ev.At, Final: ev.Final, Result: ev.Result}
-			if ev.Final {
-				s.metrics.observeResult(ev.Result)
-			}
-		}
-		return write(lines...)
-	}
+	a := &streamAnswer{s: s, w: w, r: r, rc: http.NewResponseController(w), enc: json.NewEncoder(w)}
+	_ = a.rc.EnableFullDuplex() // read the body after the answer has begun
+	a.enc.SetEscapeHTML(false)
 
 	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	buf := make([]byte, streamChunk)
 	var read int64
 	for {
-		_ = rc.SetReadDeadline(time.Now().Add(s.opts.StreamIdleTimeout))
+		_ = a.rc.SetReadDeadline(time.Now().Add(s.opts.StreamIdleTimeout))
 		n, rerr := body.Read(buf)
 		read += int64(n)
 		if n > 0 {
 			evs, err := st.Write(buf[:n])
-			if !events(evs) {
+			if !a.events(evs) {
 				return // the client went away
 			}
 			if se := (*jsonvalue.SyntaxError)(nil); errors.As(err, &se) {
-				fail(read, &judge.RequestError{Field: "output", Msg: se.Error(), Err: err})
+				a.fail(read, &judge.RequestError{Field: "output", Msg: se.Error(), Err: err})
 				return
 			}
 		}
@@ -138,18 +86,91 @@ func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if rerr != nil {
-			fail(read, s.streamReadError(r, rerr, read))
+			a.fail(read, s.streamReadError(r, rerr, read))
 			return
 		}
 	}
-	_ = rc.SetReadDeadline(time.Time{})
+	_ = a.rc.SetReadDeadline(time.Time{})
 	evs, err := st.Close(r.Context())
-	if !events(evs) {
+	if a.events(evs) && err != nil {
+		a.fail(read, err)
+	}
+}
+
+// streamSchema checks a streamed validation's request before its body is
+// read, and returns the URI of the schema it names.
+func (s *Server) streamSchema(r *http.Request) (string, error) {
+	if err := httpapi.CheckMediaType(r.Header); err != nil {
+		return "", err
+	}
+	uri := r.URL.Query().Get("schema")
+	if uri == "" || !s.engine.HasSchema(uri) {
+		msg := "the query parameter schema must name one of the server's schemas (judge serve --schemas)"
+		if uri != "" {
+			msg = fmt.Sprintf("schema %q is not among the server's schemas (judge serve --schemas)", uri)
+		}
+		return "", &judge.RequestError{Field: "schema", Msg: msg}
+	}
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		return "", &http.MaxBytesError{Limit: s.opts.MaxBodyBytes}
+	}
+	return uri, nil
+}
+
+// streamAnswer writes the NDJSON answer of a streamed validation, its
+// status and headers with its first line.
+type streamAnswer struct {
+	s       *Server
+	w       http.ResponseWriter
+	r       *http.Request
+	rc      *http.ResponseController
+	enc     *json.Encoder
+	started bool
+}
+
+// write writes lines and flushes them; false when the client is gone.
+func (a *streamAnswer) write(lines ...streamLine) bool {
+	if !a.started {
+		h := a.w.Header()
+		h.Set("Content-Type", MediaTypeNDJSON)
+		h.Set("X-Content-Type-Options", "nosniff")
+		a.w.WriteHeader(http.StatusOK)
+		a.started = true
+	}
+	_ = a.rc.SetWriteDeadline(time.Now().Add(a.s.opts.WriteTimeout))
+	for _, l := range lines {
+		if err := a.enc.Encode(l); err != nil {
+			return false
+		}
+	}
+	return a.rc.Flush() == nil
+}
+
+// fail ends the answer with err: a problem answer before the first line,
+// a last line with the problem after it.
+func (a *streamAnswer) fail(at int64, err error) {
+	if !a.started {
+		a.s.writeError(a.w, a.r, err)
 		return
 	}
-	if err != nil {
-		fail(read, err)
+	p := httpapi.ProblemFor(a.w, a.r, a.s.log, err)
+	a.write(streamLine{At: at, Final: true, Problem: &p})
+}
+
+// events writes the events as lines, counting the final result in the
+// metrics; false when the client is gone.
+func (a *streamAnswer) events(evs []judge.StreamEvent) bool {
+	if len(evs) == 0 {
+		return true
 	}
+	lines := make([]streamLine, len(evs))
+	for i, ev := range evs {
+		lines[i] = streamLine{At: ev.At, Final: ev.Final, Result: ev.Result}
+		if ev.Final {
+			a.s.metrics.observeResult(ev.Result)
+		}
+	}
+	return a.write(lines...)
 }
 
 // streamReadError classifies an error reading a streamed body: over the

@@ -102,10 +102,15 @@ type Tokenizer struct {
 	err             error
 
 	// the token being read
-	begin    int64
-	isKey    bool
-	buf      []byte // decoded text of a string, text of a number
-	esc      int    // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
+	begin int64
+	isKey bool
+	buf   []byte // decoded text of a string, text of a number
+	// direct is the index in the chunk being fed of a string's first
+	// byte after its quote while the string, begun in that chunk, has
+	// only plain bytes so far: its text is then read from the chunk
+	// rather than copied. -1 otherwise (the text is in buf).
+	direct   int
+	esc      int // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
 	hex      rune
 	high     rune // a surrogate escape waiting for its pair, or -1
 	u8       [4]byte
@@ -125,7 +130,7 @@ func New(maxDepth int) *Tokenizer {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	return &Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1}
+	return &Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1}
 }
 
 // Reset makes t ready for a new document nesting at most maxDepth deep,
@@ -134,7 +139,7 @@ func (t *Tokenizer) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1,
+	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1,
 		stack: t.stack[:0], buf: t.buf[:0]}
 }
 
@@ -332,7 +337,22 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		switch t.st {
 		case sString:
 			// A run of plain bytes at once.
-			if t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
+			if t.direct >= 0 || t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
+				if !plain[c] {
+					if c == '"' {
+						// The whole string was in this chunk, plain: its
+						// text is the chunk's bytes.
+						if err := t.endString(emit, off, p[t.direct:i]); err != nil {
+							return err
+						}
+						t.direct = -1
+						i++
+						continue
+					}
+					t.buf = append(t.buf[:0], p[t.direct:i]...)
+					t.direct = -1
+					goto special
+				}
 				j := i + 1
 				for len(p)-j >= 8 {
 					// Eight plain bytes at a time.
@@ -346,75 +366,31 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 				for j < len(p) && plain[p[j]] {
 					j++
 				}
-				t.buf = append(t.buf, p[i:j]...)
+				if t.direct < 0 {
+					t.buf = append(t.buf, p[i:j]...)
+				}
 				i = j
 				continue
 			}
-			t.off = off
+		special:
 			done, err := t.stringByte(c, off)
+			if err == nil && done {
+				err = t.endString(emit, off, t.buf)
+			}
 			if err != nil {
 				return err
 			}
 			i++
-			if done {
-				k := String
-				if t.isKey {
-					k = Key
-					t.st = sColon
-				} else {
-					t.st = sAfter
-				}
-				t.off = off + 1
-				if err := t.emitTok(emit, k, t.begin, off+1, t.buf); err != nil {
-					return err
-				}
-			}
 			continue
-		case sNumber:
-			if (t.numState == nInt || t.numState == nFrac) && '0' <= c && c <= '9' {
-				// A run of digits at once.
-				j := i + 1
-				for j < len(p) && '0' <= p[j] && p[j] <= '9' {
-					j++
-				}
-				t.buf = append(t.buf, p[i:j]...)
-				i = j
-				if len(t.buf) > jsonvalue.MaxNumberLen {
-					return t.numberTooLarge()
-				}
-				continue
+		case sNumber, sLiteral:
+			var err error
+			if t.st == sNumber {
+				i, err = t.feedNumber(p, i, base, emit)
+			} else {
+				i, err = t.feedLiteral(p, i, base, emit)
 			}
-			if t.numberByte(c) {
-				if len(t.buf) > jsonvalue.MaxNumberLen {
-					return t.numberTooLarge()
-				}
-				i++
-				continue
-			}
-			t.off = off
-			if err := t.endNumber(emit, c, false); err != nil {
+			if err != nil {
 				return err
-			}
-			continue // c again, after the number
-		case sLiteral:
-			if c != t.lit[t.litPos] {
-				return t.fail(off, c, "in literal "+t.lit+" (expecting "+quoteChar(t.lit[t.litPos])+")")
-			}
-			t.litPos++
-			i++
-			if t.litPos == len(t.lit) {
-				t.st = sAfter
-				k := Null
-				switch t.lit {
-				case "true":
-					k = True
-				case "false":
-					k = False
-				}
-				t.off = off + 1
-				if err := t.emitTok(emit, k, t.begin, off+1, nil); err != nil {
-					return err
-				}
 			}
 			continue
 		case sFailed:
@@ -430,48 +406,18 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		}
 		t.off = off
 		var err error
-		switch t.st {
-		case sValue:
-			err = t.value(c, off, emit)
-		case sArrayFirst:
-			if c == ']' {
-				err = t.close(c, off, emit)
-			} else {
-				err = t.value(c, off, emit)
-			}
-		case sObjectFirst, sKey:
-			switch {
-			case c == '}' && t.st == sObjectFirst:
-				err = t.close(c, off, emit)
-			case c == '"':
-				t.startString(off, true)
-			default:
-				err = t.fail(off, c, "looking for beginning of object key string")
-			}
-		case sColon:
-			if c != ':' {
-				err = t.fail(off, c, "after object key")
-			} else {
-				t.st = sValue
-			}
-		case sAfter:
-			n := len(t.stack)
-			switch {
-			case n == 0:
-				err = t.failErr(t.errorAt(off, "unexpected data after the JSON value"))
-			case c == ',':
-				if t.stack[n-1] == '[' {
-					t.st = sValue
-				} else {
-					t.st = sKey
-				}
-			case c == ']' && t.stack[n-1] == '[', c == '}' && t.stack[n-1] == '{':
-				err = t.close(c, off, emit)
-			case t.stack[n-1] == '[':
-				err = t.fail(off, c, "after array element")
-			default:
-				err = t.fail(off, c, "after object key:value pair")
-			}
+		switch {
+		case t.st == sColon && c == ':':
+			t.st = sValue
+		case t.st == sKey && c == '"':
+			t.startString(off, true)
+		case t.st == sAfter && c == ',' && len(t.stack) > 0 && t.stack[len(t.stack)-1] == '{':
+			t.st = sKey
+		default:
+			err = t.structural(c, off, emit)
+		}
+		if t.st == sString {
+			t.direct = i + 1 // a string begins
 		}
 		i++
 		t.off = base + int64(i)
@@ -480,7 +426,140 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		}
 	}
 	t.off = base + int64(len(p))
+	t.keepText(p)
 	return nil
+}
+
+// keepText keeps the text so far of a plain string that the chunk p
+// ends inside, read from p until then.
+func (t *Tokenizer) keepText(p []byte) {
+	if t.direct >= 0 {
+		t.buf = append(t.buf[:0], p[t.direct:]...)
+		t.direct = -1
+	}
+}
+
+// digitRun returns the index of the first byte of p from j on that is
+// not a digit, or len(p).
+func digitRun(p []byte, j int) int {
+	for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+		j++
+	}
+	return j
+}
+
+// structural reads the byte c at off, outside a token: a value's first
+// byte, a key's quote, or a colon, comma or closing bracket.
+func (t *Tokenizer) structural(c byte, off int64, emit func(*Token) error) error {
+	switch t.st {
+	case sValue:
+		return t.value(c, off, emit)
+	case sArrayFirst:
+		if c == ']' {
+			return t.close(c, off, emit)
+		}
+		return t.value(c, off, emit)
+	case sObjectFirst, sKey:
+		switch {
+		case c == '}' && t.st == sObjectFirst:
+			return t.close(c, off, emit)
+		case c == '"':
+			t.startString(off, true)
+			return nil
+		}
+		return t.fail(off, c, "looking for beginning of object key string")
+	case sColon:
+		if c != ':' {
+			return t.fail(off, c, "after object key")
+		}
+		t.st = sValue
+		return nil
+	}
+	n := len(t.stack) // sAfter
+	switch {
+	case n == 0:
+		return t.failErr(t.errorAt(off, "unexpected data after the JSON value"))
+	case c == ',':
+		if t.stack[n-1] == '[' {
+			t.st = sValue
+		} else {
+			t.st = sKey
+		}
+		return nil
+	case c == ']' && t.stack[n-1] == '[', c == '}' && t.stack[n-1] == '{':
+		return t.close(c, off, emit)
+	case t.stack[n-1] == '[':
+		return t.fail(off, c, "after array element")
+	}
+	return t.fail(off, c, "after object key:value pair")
+}
+
+// feedNumber reads the bytes of a number from p[i:], as feedString.
+func (t *Tokenizer) feedNumber(p []byte, i int, base int64, emit func(*Token) error) (int, error) {
+	for i < len(p) {
+		c := p[i]
+		if (t.numState == nInt || t.numState == nFrac) && '0' <= c && c <= '9' {
+			// A run of digits at once.
+			j := digitRun(p, i+1)
+			t.buf = append(t.buf, p[i:j]...)
+			i = j
+			if len(t.buf) > jsonvalue.MaxNumberLen {
+				return i, t.numberTooLarge()
+			}
+			continue
+		}
+		if t.numberByte(c) {
+			if len(t.buf) > jsonvalue.MaxNumberLen {
+				return i, t.numberTooLarge()
+			}
+			i++
+			continue
+		}
+		t.off = base + int64(i)
+		return i, t.endNumber(emit, c, false) // c is read again, after the number
+	}
+	return i, nil
+}
+
+// feedLiteral reads the bytes of true, false or null from p[i:], as
+// feedString.
+func (t *Tokenizer) feedLiteral(p []byte, i int, base int64, emit func(*Token) error) (int, error) {
+	for i < len(p) {
+		c := p[i]
+		off := base + int64(i)
+		if c != t.lit[t.litPos] {
+			return i, t.fail(off, c, "in literal "+t.lit+" (expecting "+quoteChar(t.lit[t.litPos])+")")
+		}
+		t.litPos++
+		i++
+		if t.litPos == len(t.lit) {
+			t.st = sAfter
+			k := Null
+			switch t.lit {
+			case "true":
+				k = True
+			case "false":
+				k = False
+			}
+			t.off = off + 1
+			return i, t.emitTok(emit, k, t.begin, off+1, nil)
+		}
+	}
+	return i, nil
+}
+
+// endString ends the string or key whose closing quote is at off, with
+// its decoded text.
+func (t *Tokenizer) endString(emit func(*Token) error, off int64, text []byte) error {
+	k := String
+	if t.isKey {
+		k = Key
+		t.st = sColon
+	} else {
+		t.st = sAfter
+	}
+	t.off = off + 1
+	return t.emitTok(emit, k, t.begin, off+1, text)
 }
 
 // value starts the value whose first byte c is at off.
@@ -550,6 +629,7 @@ func (t *Tokenizer) startNumber(off int64, ns int, c byte) {
 // stringByte reads byte c of a string at off, outside a plain run, and
 // reports whether it closed the string.
 func (t *Tokenizer) stringByte(c byte, off int64) (bool, error) {
+	t.off = off
 	if t.u8n > 0 {
 		if c&0xC0 == 0x80 {
 			t.u8[t.u8n] = c

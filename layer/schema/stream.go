@@ -91,6 +91,9 @@ type frame struct {
 	// keySet holds the keys too once there are more than a few.
 	keySet map[string]struct{}
 	key    string // the key of the current member
+	// seen marks the keys read that the first plan declares in its
+	// properties list, by their index there.
+	seen uint64
 }
 
 // has reports whether the object has read key.
@@ -100,6 +103,15 @@ func (f *frame) has(key string) bool {
 		return ok
 	}
 	return slices.Contains(f.keys, key)
+}
+
+// hasDeclared reports whether the object has read the key at index idx
+// of the first plan's properties list (-1: not in that list).
+func (f *frame) hasDeclared(key string, idx int) bool {
+	if idx >= 0 {
+		return f.seen&(1<<idx) != 0
+	}
+	return f.has(key)
 }
 
 // add records key.
@@ -164,8 +176,11 @@ type splan struct {
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
 	props props
-	addl  []*splan
-	items []*splan
+	// reqIdx holds, for each name of required, its index in props.list,
+	// or -1.
+	reqIdx []int
+	addl   []*splan
+	items  []*splan
 
 	fastOnce sync.Once
 	fast     *node
@@ -195,6 +210,8 @@ type streamCache struct {
 	extra map[*jsonschema.Schema]*splan
 	// building is set while once builds plans.
 	building bool
+	// root is the closure of the compiled schema's root.
+	root []*splan
 	// dynamic is set when some subschema has $dynamicRef or
 	// $recursiveRef, whose target depends on where validation started: a
 	// subschema cannot then be validated alone, and closed values are
@@ -227,14 +244,13 @@ var streamPool = sync.Pool{New: func() any {
 // Release ends the Stream's use: its buffers may serve another Stream,
 // and it must not be used after (Document and Raw included).
 func (s *Stream) Release() {
-	if cap(s.raw) > 1<<16 || cap(s.frames) > 1<<10 {
+	if cap(s.raw) > 1<<18 || cap(s.frames) > 1<<10 {
 		return // do not keep large buffers alive
 	}
-	for i := range s.frames[:cap(s.frames)] {
-		f := &s.frames[:cap(s.frames)][i]
-		clear(f.keys[:cap(f.keys)])
-		*f = frame{keys: f.keys[:0]}
-	}
+	// The frames are not cleared: a frame reused is written whole (its
+	// keys buffer aside, whose old strings are never read), and what they
+	// hold (plans, keys read) lives at most until the pool drops the
+	// stream, two collections.
 	*s = Stream{tk: s.tk, emitFn: s.emitFn, raw: s.raw[:0], frames: s.frames[:0]}
 	streamPool.Put(s)
 }
@@ -267,7 +283,16 @@ func (sc *streamCache) build(c *compiled) {
 		s := p.s
 		if len(s.Properties) > 0 {
 			for k, ps := range s.Properties {
-				p.props.add(prop{name: k, closure: sc.planLocked(ps).closure})
+				p.props.add(prop{name: k, sum: propSum([]byte(k)), closure: sc.planLocked(ps).closure})
+			}
+		}
+		if len(s.Required) > 0 {
+			p.reqIdx = make([]int, len(s.Required))
+			for i, name := range s.Required {
+				p.reqIdx[i] = -1
+				if pr, ok := p.props.find([]byte(name)); ok {
+					p.reqIdx[i] = pr.idx
+				}
 			}
 		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
@@ -280,6 +305,7 @@ func (sc *streamCache) build(c *compiled) {
 			p.items = sc.planLocked(s.Items2020).closure
 		}
 	}
+	sc.root = sc.planLocked(c.sch).closure
 	sc.building = false
 }
 
@@ -350,14 +376,17 @@ type props struct {
 const maxPropList = 12
 
 func (ps *props) add(p prop) {
+	p.idx = -1
 	if ps.m != nil {
 		ps.m[p.name] = p
 		return
 	}
+	p.idx = len(ps.list)
 	ps.list = append(ps.list, p)
 	if len(ps.list) > maxPropList {
 		ps.m = make(map[string]prop, len(ps.list))
 		for _, q := range ps.list {
+			q.idx = -1
 			ps.m[q.name] = q
 		}
 		ps.list = nil
@@ -369,9 +398,10 @@ func (ps *props) find(key []byte) (prop, bool) {
 		p, ok := ps.m[string(key)]
 		return p, ok
 	}
-	for _, p := range ps.list {
-		if len(p.name) == len(key) && p.name == string(key) {
-			return p, true
+	sum := propSum(key)
+	for i := range ps.list {
+		if p := &ps.list[i]; p.sum == sum && p.name == string(key) {
+			return *p, true
 		}
 	}
 	return prop{}, false
@@ -381,7 +411,19 @@ func (ps *props) find(key []byte) (prop, bool) {
 // not be copied) and the closure of its schema.
 type prop struct {
 	name    string
+	sum     uint32 // propSum of name: most keys that differ differ here
+	idx     int    // its index in the list, -1 in a map (at most maxPropList < 64)
 	closure []*splan
+}
+
+// propSum sums up key by its length and its first, middle and last bytes,
+// so that a search compares whole names only where these agree.
+func propSum(key []byte) uint32 {
+	n := len(key)
+	if n == 0 {
+		return 0
+	}
+	return uint32(n)&0xff | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
 }
 
 func newPlan(s *jsonschema.Schema) *splan {
@@ -610,7 +652,7 @@ func kindOfToken(k jsontoken.Kind) int {
 // decides (maxItems, additionalItems false).
 func (s *Stream) valueStart(begin int64) []*splan {
 	if len(s.frames) == 0 {
-		return s.cache.closureOf([]*jsonschema.Schema{s.v.c.sch})
+		return s.cache.root
 	}
 	f := &s.frames[len(s.frames)-1]
 	if !f.array {
@@ -776,15 +818,20 @@ func (s *Stream) key(t *jsontoken.Token) {
 	if len(f.plans) > 0 {
 		first, firstOK = f.plans[0].props.find(t.Text)
 	}
-	key := first.name
-	if !firstOK {
+	key, idx := first.name, -1
+	if firstOK {
+		idx = first.idx
+	} else {
 		key = string(t.Text)
 	}
 	f.count++
-	if f.has(key) {
+	if f.hasDeclared(key, idx) {
 		s.duplicate(key, t.Begin, t.End)
 	}
 	f.add(key)
+	if idx >= 0 {
+		f.seen |= 1 << idx
+	}
 	f.key = key
 	i := len(s.frames) - 1
 	// next is the union of the closures of the member's schemas, shared
@@ -891,8 +938,12 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 				continue
 			}
 			var missing []string
-			for _, name := range p.s.Required {
-				if !f.has(name) {
+			for j, name := range p.s.Required {
+				idx := -1
+				if p == f.plans[0] && j < len(p.reqIdx) {
+					idx = p.reqIdx[j]
+				}
+				if !f.hasDeclared(name, idx) {
 					missing = append(missing, name)
 				}
 			}
@@ -928,8 +979,8 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		s.scalar = scalarState{begin: t.Begin, plans: plans}
 		s.scalar.reported = s.startCheck(plans, len(s.frames), k, t.Begin+1)
 	}
-	sc := s.scalar
-	s.scalar = scalarState{begin: -1}
+	sc := &s.scalar
+	sc.begin = -1 // its plans stay until the next scalar sets them
 	if len(s.frames) == 0 || s.cache.dynamic {
 		for _, p := range sc.plans {
 			if p.closedScalar {

@@ -553,3 +553,71 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// TestStopTokensExact checks the stop mode's token counts: a violation
+// certain only at the finish_reason (the last tool call's arguments)
+// leaves nothing to save, and with include_usage the upstream's usage is
+// read after the cut: saved is exactly 0 and the completion tokens are the
+// usage's, which reaches the client; a violation mid-content cancels the
+// generation, and saved is the token cap's upper bound, labelled so.
+func TestStopTokensExact(t *testing.T) {
+	t.Parallel()
+	usage := openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	cases := []struct {
+		name      string
+		script    proxytest.Script
+		params    func(t *testing.T) openai.ChatCompletionNewParams
+		wantExact bool
+	}{
+		{"finished before the cut", proxytest.Script{Choices: []proxytest.Choice{{Calls: airlineCalls[1:2]}}},
+			func(t *testing.T) openai.ChatCompletionNewParams {
+				p := toolParams(t)
+				p.StreamOptions, p.MaxCompletionTokens = usage, openai.Int(500)
+				return p
+			}, true},
+		{"cut mid-content", proxytest.Script{Choices: []proxytest.Choice{{Content: `{"city":"Paris","temperature":"warm","unit":"c"}`}}},
+			func(*testing.T) openai.ChatCompletionNewParams {
+				p := structuredParams(1)
+				p.StreamOptions, p.MaxCompletionTokens = usage, openai.Int(500)
+				return p
+			}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := proxytest.New(t, tc.script)
+			_, base := startProxy(t, up.URL, proxy.Stop)
+			got := readStream(t, base, tc.params(t))
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			r := got.report
+			if r == nil || r.Valid || !r.Stopped || r.Tokens.Saved == nil {
+				t.Fatalf("report %+v", r)
+			}
+			tok := r.Tokens
+			if tok.SavedExact != tc.wantExact {
+				t.Errorf("saved_exact %v, want %v (%+v)", tok.SavedExact, tc.wantExact, tok)
+			}
+			bound := "upper"
+			if tc.wantExact {
+				bound = "exact"
+				if *tok.Saved != 0 || tok.Estimated || tok.Completion <= 0 || got.usage != tok.Completion {
+					t.Errorf("tokens %+v, client usage %d: want saved 0 and the upstream's usage, received", tok, got.usage)
+				}
+			} else if *tok.Saved != 500-tok.Completion || !tok.Estimated || got.usage != 0 {
+				t.Errorf("tokens %+v, client usage %d: want the cap's upper bound, estimated, no usage", tok, got.usage)
+			}
+			resp, err := http.Get(base + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			want := `judge_proxy_tokens_saved_total{bound="` + bound + `"} ` + strconv.FormatInt(*tok.Saved, 10) + "\n"
+			if !strings.Contains(string(body), want) {
+				t.Errorf("/metrics lacks %q", want)
+			}
+		})
+	}
+}
