@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/console"
 	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
@@ -42,6 +43,8 @@ type serveParams struct {
 	tools            []string // --tools: tool manifest directories for /v1/calls/*
 	defs             string   // --defs: tool definitions file for /v1/calls/*
 	config           string   // --config: the config file; "" = JUDGE_CONFIG or the default
+	adaptProcs       bool     // --adapt-procs: one processor while one client at a time
+	noUI             bool     // --no-ui: serve the API only, no console pages
 	// changed holds the flags given on the command line, which the config
 	// file's serve section does not override.
 	changed  map[string]bool
@@ -51,10 +54,11 @@ type serveParams struct {
 
 func newServeParams() serveParams {
 	return serveParams{
-		addr:     ":8080",
-		tokenEnv: DefaultTokenEnv,
-		logLevel: newEnumFlag("info", "debug", "info", "warn", "error"),
-		getenv:   os.Getenv,
+		addr:       ":8080",
+		tokenEnv:   DefaultTokenEnv,
+		logLevel:   newEnumFlag("info", "debug", "info", "warn", "error"),
+		getenv:     os.Getenv,
+		adaptProcs: true,
 	}
 }
 
@@ -67,7 +71,9 @@ func initServe(root *cobra.Command) {
 ValidationResult; POST /v1/calls/check and /v1/calls/outcome check tool calls
 before and after they run, against the tools of the request or of --tools DIR
 and --defs FILE; GET /healthz, /readyz, /metrics, /openapi.json and
-/capabilities describe the service.
+/capabilities describe the service. The web console's playground is served
+at / (docs/console.md), without the token since it holds no data: it asks
+for the token when the API answers 401; --no-ui turns it off.
 
 Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
@@ -105,6 +111,7 @@ the server down gracefully and exits 0.`,
 	f.StringVar(&params.sourcesDir, "sources", "", "directory of .txt/.md/.json documents that trusted_sources resolve against (by path, URL or file name); read once")
 	f.StringVar(&params.tokenEnv, "token-env", params.tokenEnv, "environment variable holding the bearer token; unset or empty leaves the API open")
 	f.Var(params.logLevel, "log-level", "least level logged: debug, info, warn or error")
+	f.BoolVar(&params.adaptProcs, "adapt-procs", params.adaptProcs, "run on one processor while at most one connection has a request in flight, on all as soon as two have (a set GOMAXPROCS variable wins)")
 	f.DurationVar(&params.timeout, "timeout", 0, fmt.Sprintf("deadline of each validation layer (default %v; %v with a model)", judge.DefaultLayerTimeout, judge.LLMLayerTimeout))
 	f.IntVar(&params.maxInFlight, "max-in-flight", 0, fmt.Sprintf("POST requests answered at once, counted once their body is read; more get 503 (default %d)", server.DefaultMaxInFlight))
 	f.Int64Var(&params.maxInFlightBytes, "max-in-flight-bytes", 0, "bytes of the bodies of the POST requests answered at once; more get 503 (default twice --max-body-bytes)")
@@ -112,6 +119,7 @@ the server down gracefully and exits 0.`,
 	f.Int64Var(&params.cacheBytes, "cache-bytes", 0, fmt.Sprintf("byte budget of the engine's caches of compiled schemas, rules and source indexes (default %s)", sizeString(layer.DefaultCacheBytes)))
 	f.DurationVar(&params.readTimeout, "read-timeout", 0, fmt.Sprintf("time to read a request's header and body; a body still arriving then gets 408 (default %v)", server.DefaultReadTimeout))
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests whose calls /v1/calls/check and /v1/calls/outcome check when a request gives no tools (repeatable)")
+	f.BoolVar(&params.noUI, "no-ui", false, "serve the API only: no web console (its playground at /)")
 	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer) for /v1/calls/*")
 	root.AddCommand(cmd)
 }
@@ -205,9 +213,13 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err != nil {
 		return err
 	}
+	mounts, err := consoleMounts(params, engine)
+	if err != nil {
+		return err
+	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
-		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel})
+		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel, AdaptProcs: params.adaptProcs}, mounts...)
 	return srv.Serve(ctx, ln)
 }
 
@@ -279,4 +291,22 @@ func (params serveParams) listen(ctx context.Context) (net.Listener, error) {
 		return nil, badInputf("%s %s: %v", from, params.addr, err)
 	}
 	return ln, nil
+}
+
+// consoleMounts are the web console's pages judge serve mounts beside the
+// API, none with --no-ui. They are public (served without the token):
+// they hold no data, and every API call they make carries the token.
+func consoleMounts(params serveParams, engine *judge.Engine) ([]server.Mount, error) {
+	if params.noUI {
+		return nil, nil
+	}
+	maxBody := params.maxBodyBytes
+	if maxBody == 0 {
+		maxBody = server.DefaultMaxBodyBytes
+	}
+	play, err := console.Playground(console.PlaygroundOptions{Types: engine.Types(), MaxBodyBytes: maxBody})
+	if err != nil {
+		return nil, err
+	}
+	return []server.Mount{{Pattern: "GET /{$}", Handler: play, Public: true}}, nil
 }

@@ -205,10 +205,14 @@ func WriteJSON(w http.ResponseWriter, status int, mediaType string, v any) {
 
 // WriteBody writes a complete body with its type and length.
 func WriteBody(w http.ResponseWriter, status int, mediaType string, body []byte) {
+	// The keys are canonical, so the map is written directly, as
+	// Header.Set would after canonicalizing them; the three values share
+	// one backing array (each slice capped, so an Add appends elsewhere).
 	h := w.Header()
-	h.Set("Content-Type", mediaType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	h.Set("X-Content-Type-Options", "nosniff")
+	vals := [...]string{mediaType, strconv.Itoa(len(body)), "nosniff"}
+	h["Content-Type"] = vals[0:1:1]
+	h["Content-Length"] = vals[1:2:2]
+	h["X-Content-Type-Options"] = vals[2:3:3]
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

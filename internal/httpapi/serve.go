@@ -28,6 +28,9 @@ type ServeOptions struct {
 	// Ready, when not nil, is set true while serving and false once
 	// shutting down (for a readiness route).
 	Ready *atomic.Bool
+	// Procs, when not nil, follows the connections' states to run the
+	// process on one processor while it answers one client at a time.
+	Procs *ProcsAdapter
 }
 
 // Serve serves h on ln until ctx is done, then shuts down gracefully: Ready
@@ -57,6 +60,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opts ServeOptio
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return base },
+	}
+	if opts.Procs != nil {
+		srv.ConnState = opts.Procs.ConnState
 	}
 	ready.Store(true)
 	errc := make(chan error, 1)

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startServeBinary runs the judge binary's serve on a free loopback port
+// with the token tok and the extra args until t ends, and returns its URL.
+func startServeBinary(t *testing.T, tok string, args ...string) string {
+	t.Helper()
+	serve := exec.Command(judgeBin(t), append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	serve.Env = append(os.Environ(), "JUDGE_API_TOKEN="+tok, "JUDGE_CONFIG=", "JUDGE_REDIS_URL=")
+	logs, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(logs)
+		for sc.Scan() {
+			var rec struct{ URL string }
+			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
+				urlc <- rec.URL
+			}
+		}
+	}()
+	select {
+	case u := <-urlc:
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatal("judge serve logged no address within 30s")
+		return ""
+	}
+}
+
+// TestServeConsole runs the binary: the playground is served at / without
+// the token (it holds no data) while the API still requires it, and
+// --no-ui takes the page away (404) and leaves the API working.
+func TestServeConsole(t *testing.T) {
+	t.Parallel()
+	const tok = "console-test-token"
+	client := &http.Client{Timeout: 20 * time.Second}
+	do := func(t *testing.T, method, url, auth, body string) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auth != "" {
+			req.Header.Set("Authorization", "Bearer "+auth)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, string(data)
+	}
+	const validate = `{"output": {"a": 1}, "expected_schema": {"type": "object", "required": ["b"]}}`
+	t.Run("ui", func(t *testing.T) {
+		t.Parallel()
+		base := startServeBinary(t, tok)
+		resp, page := do(t, http.MethodGet, base+"/", "", "")
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") || !strings.Contains(page, `<label for="f-output">Output</label>`) {
+			t.Errorf("GET / without the token: %d %q, want the playground", resp.StatusCode, resp.Header)
+		}
+		for _, path := range []string{"/validate", "/metrics", "/nothing-here"} {
+			method := http.MethodGet
+			if path == "/validate" {
+				method = http.MethodPost
+			}
+			if resp, _ := do(t, method, base+path, "", validate); resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("%s %s without the token: %d, want 401", method, path, resp.StatusCode)
+			}
+		}
+		if resp, _ := do(t, http.MethodPost, base+"/validate", tok, validate); resp.StatusCode != http.StatusOK {
+			t.Errorf("POST /validate with the token: %d", resp.StatusCode)
+		}
+	})
+	t.Run("no-ui", func(t *testing.T) {
+		t.Parallel()
+		base := startServeBinary(t, tok, "--no-ui")
+		if resp, body := do(t, http.MethodGet, base+"/", tok, ""); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "<html") {
+			t.Errorf("GET / with --no-ui: %d %q, want 404", resp.StatusCode, body)
+		}
+		if resp, _ := do(t, http.MethodGet, base+"/", "", ""); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET / with --no-ui, without the token: %d, want 401 as every API path", resp.StatusCode)
+		}
+		if resp, body := do(t, http.MethodPost, base+"/validate", tok, validate); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"valid": false`) {
+			t.Errorf("POST /validate with --no-ui: %d %s", resp.StatusCode, body)
+		}
+	})
+}
