@@ -417,6 +417,7 @@ func (e *Engine) check(ctx context.Context, req *Request, in *layer.Input, notes
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	observe(ctx, ran)
 	for _, o := range ran {
 		if o.busy {
 			return nil, &BusyError{Layer: o.Name, Wait: timeout}
@@ -652,6 +653,7 @@ type LayerOutcome struct {
 	Findings layer.Findings
 
 	order    int
+	took     time.Duration
 	inputErr *layer.InputError
 	// busy is set when the layer found no free slot before its deadline.
 	busy bool
@@ -670,6 +672,9 @@ type layerRun struct {
 	errc chan error
 	// started is set once the run holds a slot.
 	started atomic.Bool
+	// took is the run's time, from taking a slot to Run's return; set
+	// before errc receives.
+	took time.Duration
 }
 
 // workerIdle is how long a worker goroutine waits for another layer run
@@ -801,7 +806,9 @@ func (e *Engine) exec(r *layerRun) {
 			r.errc <- err
 		}
 	}()
+	begun := time.Now()
 	err := r.l.Run(ctx, r.pass)
+	r.took = time.Since(begun)
 	endLayerSpan(span, r.pass, err)
 	r.errc <- err
 }
@@ -841,9 +848,11 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 		e.dispatch(r)
 	}
 	outs := make([]LayerOutcome, len(run))
+	dispatched := time.Now()
 	for i, l := range run {
 		r := rs[i]
 		var err error
+		took := time.Duration(-1) // r.took, once errc has received
 		select {
 		case err = <-r.errc:
 		case <-r.ctx.Done():
@@ -853,6 +862,7 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			select {
 			case err = <-r.errc:
 			default:
+				took = time.Since(dispatched)
 				err = r.ctx.Err()
 				if running, limit := e.Runs(); !r.started.Load() && running >= limit {
 					err = fmt.Errorf("%w: %w", errBusy, err)
@@ -860,7 +870,11 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			}
 		}
 		r.cancel()
+		if took < 0 {
+			took = r.took
+		}
 		outs[i] = outcome(l, slices.Index(e.layers, l), r.pass, err, timeout)
+		outs[i].took = took
 	}
 	return outs
 }

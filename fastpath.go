@@ -182,7 +182,9 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
 			return nil
 		}
-		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
+		took := time.Since(start)
+		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
+		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
 	issues, sure := ip.Issues(req.Output, e.maxDepth)
 	switch {
@@ -191,7 +193,9 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	case len(issues) == 0:
 		// What finish builds of the fast layer's outcome alone, with
 		// confidence 1 and no issue, in one allocation.
-		return result.Passed(e.fast.Name, 1, time.Since(start), e.selfCheck)
+		took := time.Since(start)
+		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
+		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
 	// An invalid output: the outcome the layer's Run would have given
 	// (one deterministic check and its issues), finished as Validate
@@ -202,6 +206,8 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	}
 	p.Decided(1)
 	o := outcome(e.fast, slices.Index(e.layers, e.fast), p, nil, e.layerTimeout)
+	o.took = time.Since(start)
+	observe(ctx, []LayerOutcome{o})
 	return finish(result.NewBuilder().SelfCheck(e.selfCheck), []LayerOutcome{o}, start)
 }
 

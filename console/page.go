@@ -124,7 +124,7 @@ func parse(text string) (*template.Template, error) {
 
 // funcs are the template functions of the reports.
 func funcs() template.FuncMap {
-	return template.FuncMap{
+	m := template.FuncMap{
 		"add":         func(a, b float64) float64 { return a + b },
 		"addi":        func(a, b int) int { return a + b },
 		"chartLabelW": func() float64 { return chartLabelW },
@@ -139,4 +139,8 @@ func funcs() template.FuncMap {
 			return many
 		},
 	}
+	for k, f := range seriesFuncs() {
+		m[k] = f
+	}
+	return m
 }

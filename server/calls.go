@@ -36,6 +36,12 @@ func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.observeResult(res.Result)
+	status := "valid"
+	if !res.Result.Valid {
+		status = "invalid"
+	}
+	s.metrics.observeCall("check", s.history.Tools.Label(req.Tool), status)
+	s.history.Check(req.Tool, res.Result.Valid, res.Result.Issues)
 	writeJSON(w, http.StatusOK, api.MediaTypeJSON, res)
 }
 
@@ -67,6 +73,8 @@ func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.observeResult(o.Result)
+	s.metrics.observeCall("outcome", s.history.Tools.Label(req.Tool), string(o.Status))
+	s.history.Outcome(req.Tool, o.Status, o.Result.Issues)
 	writeJSON(w, http.StatusOK, api.MediaTypeJSON, o)
 }
 

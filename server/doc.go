@@ -8,6 +8,7 @@
 //	GET  /metrics                        Prometheus text exposition
 //	GET  /openapi.json                   OpenAPI 3.1 document of these routes
 //	GET  /capabilities                   validation types, layers and limits
+//	GET  /v1/dashboard                   the last 6 hours per minute (package history)
 //	POST /v1/tools/lint                  {manifests: [{path, content}]} →
 //	                                     {results: {tool_id: ValidationResult}, summary}
 //
@@ -26,5 +27,9 @@
 // into problem documents.
 //
 // A Server holds no package-level state: its metrics live in its own
-// Prometheus registry, so several servers can run in one process.
+// Prometheus registry, so several servers can run in one process. What it
+// counts goes to the metrics and to its history (Options.History, the
+// bounded per-minute ring of package history behind GET /v1/dashboard and
+// the console's dashboard); per-layer numbers come from the engine through
+// judge.ObserveLayers.
 package server

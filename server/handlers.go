@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/httpapi"
@@ -26,12 +27,12 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := s.engine.Validate(r.Context(), req)
+	res, err := s.engine.Validate(judge.ObserveLayers(r.Context(), s.layerObserver), req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.metrics.observeResult(res)
+	s.observeValidation(res)
 	out, err := encodeResult(res)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -105,6 +106,24 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 // handleOpenAPI answers GET /openapi.json with the OpenAPI document.
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 	writeBody(w, http.StatusOK, api.MediaTypeJSON, s.openapi)
+}
+
+// observeValidation counts a validation's result in the metrics and the
+// history, with the duration the result reports.
+func (s *Server) observeValidation(res *result.ValidationResult) {
+	s.metrics.observeResult(res)
+	s.history.Validation(res, time.Duration(res.Metadata.DurationMS*float64(time.Millisecond)))
+}
+
+// observeLayer counts one layer run of a validation.
+func (s *Server) observeLayer(run judge.LayerRun) {
+	s.metrics.observeLayer(s.history.Layers.Label(run.Layer), run)
+	s.history.Layer(run.Layer, run.Duration, run.Failed, run.Issues)
+}
+
+// handleDashboard answers GET /v1/dashboard with the history's snapshot.
+func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.MediaTypeJSON, s.history.Snapshot())
 }
 
 // handleCapabilities answers GET /capabilities.

@@ -3,12 +3,14 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -25,6 +27,20 @@ const (
 	// number; MetricCacheBudget is their byte budget together
 	// (judge.WithCacheBytes); MetricCacheEvictions counts the entries
 	// dropped to stay within it.
+	// MetricLayerRuns counts the validation layers' runs, by layer and
+	// whether the run failed; MetricLayerDuration is their run time, by
+	// layer; MetricLayerIssues counts the issues each layer reported, by
+	// layer, type and severity.
+	MetricLayerRuns     = "judge_layer_runs_total"
+	MetricLayerDuration = "judge_layer_duration_seconds"
+	MetricLayerIssues   = "judge_layer_issues_total"
+	// MetricToolCalls counts the tool calls of /v1/calls/check (endpoint
+	// "check", status "valid" or "invalid") and /v1/calls/outcome
+	// (endpoint "outcome", status SATISFIED, NEEDS_MORE_TOOLS,
+	// NEED_USER_INPUT or FAILED), by tool: the first
+	// history.ToolLimit (50) tool names the server sees, every later one
+	// as "other".
+	MetricToolCalls      = "judge_tool_calls_total"
 	MetricCacheBytes     = "judge_cache_bytes"
 	MetricCacheEntries   = "judge_cache_entries"
 	MetricCacheBudget    = "judge_cache_budget_bytes"
@@ -43,7 +59,31 @@ type metrics struct {
 	inFlight    prometheus.Gauge
 	issues      *prometheus.CounterVec
 	validations *prometheus.CounterVec
-	handler     http.Handler
+	// layerRuns, layerDuration and layerIssues are the per-layer series;
+	// toolCalls the tool-call series.
+	layerRuns     *prometheus.CounterVec
+	layerDuration *prometheus.HistogramVec
+	layerIssues   *prometheus.CounterVec
+	toolCalls     *prometheus.CounterVec
+	handler       http.Handler
+	// layers and layerIssueOf cache the children of the per-layer series
+	// (keys are bounded like the labels), so that counting a layer run
+	// does not hash its labels each time.
+	layers       sync.Map // layer label → *layerSeries
+	layerIssueOf sync.Map // layerIssueKey → prometheus.Counter
+}
+
+// layerSeries are the series of one layer.
+type layerSeries struct {
+	ok, failed prometheus.Counter
+	duration   prometheus.Observer
+}
+
+// layerIssueKey are the labels of one layer issue series.
+type layerIssueKey struct {
+	layer string
+	typ   result.Type
+	sev   result.Severity
 }
 
 // cacheCollector exports the engine's cache statistics when scraped.
@@ -103,8 +143,25 @@ func newMetrics(cacheStats func() ([]layer.CacheStats, int64)) *metrics {
 			Name: MetricValidations,
 			Help: "Validation results returned, by whether the output was valid.",
 		}, []string{"valid"}),
+		layerRuns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricLayerRuns,
+			Help: "Validation layer runs, by layer and whether the run failed (an error, a panic or its deadline).",
+		}, []string{"layer", "failed"}),
+		layerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    MetricLayerDuration,
+			Help:    "Run time of a validation layer, by layer, in seconds.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"layer"}),
+		layerIssues: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricLayerIssues,
+			Help: "Issues reported by validation layers, by layer, issue type and severity.",
+		}, []string{"layer", "type", "severity"}),
+		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: MetricToolCalls,
+			Help: "Tool calls checked before execution (endpoint check, status valid or invalid) and outcomes classified after it (endpoint outcome, status SATISFIED, NEEDS_MORE_TOOLS, NEED_USER_INPUT or FAILED), by tool: the first 50 tool names seen, the rest as other.",
+		}, []string{"endpoint", "tool", "status"}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.issues, m.validations, newCacheCollector(cacheStats),
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.issues, m.validations, m.layerRuns, m.layerDuration, m.layerIssues, m.toolCalls, newCacheCollector(cacheStats),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Both outcomes are exported from the start, at 0.
@@ -131,12 +188,51 @@ func (m *metrics) End(route, method string, status int, d time.Duration) {
 func (m *metrics) observeResult(r *result.ValidationResult) {
 	m.validations.WithLabelValues(strconv.FormatBool(r.Valid)).Inc()
 	for _, is := range r.Issues {
-		typ := string(is.Type)
-		if _, ok := result.Lookup(is.Type); !ok {
-			typ = "other"
-		}
-		m.issues.WithLabelValues(typ, string(is.Severity)).Inc()
+		m.issues.WithLabelValues(issueType(is.Type), string(is.Severity)).Inc()
 	}
+}
+
+// issueType is the type label of an issue: its type when registered,
+// "other" otherwise.
+func issueType(t result.Type) string {
+	if _, ok := result.Lookup(t); !ok {
+		return "other"
+	}
+	return string(t)
+}
+
+// observeLayer counts one layer run; layer is its bounded label.
+func (m *metrics) observeLayer(layer string, run judge.LayerRun) {
+	ls, ok := m.layers.Load(layer)
+	if !ok {
+		ls, _ = m.layers.LoadOrStore(layer, &layerSeries{
+			ok:       m.layerRuns.WithLabelValues(layer, "false"),
+			failed:   m.layerRuns.WithLabelValues(layer, "true"),
+			duration: m.layerDuration.WithLabelValues(layer),
+		})
+	}
+	l := ls.(*layerSeries)
+	if run.Failed {
+		l.failed.Inc()
+	} else {
+		l.ok.Inc()
+	}
+	l.duration.Observe(run.Duration.Seconds())
+	for _, is := range run.Issues {
+		typ := result.Type(issueType(is.Type))
+		key := layerIssueKey{layer: layer, typ: typ, sev: is.Severity}
+		c, ok := m.layerIssueOf.Load(key)
+		if !ok {
+			c, _ = m.layerIssueOf.LoadOrStore(key, m.layerIssues.WithLabelValues(layer, string(typ), string(is.Severity)))
+		}
+		c.(prometheus.Counter).Inc()
+	}
+}
+
+// observeCall counts one tool call of endpoint ("check" or "outcome");
+// tool is its bounded label.
+func (m *metrics) observeCall(endpoint, tool, status string) {
+	m.toolCalls.WithLabelValues(endpoint, tool, status).Inc()
 }
 
 // methodLabel bounds the method label to the standard methods; a client

@@ -16,6 +16,7 @@ import (
 	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/manifest"
+	"github.com/agentjudge/judge/server/history"
 	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -103,6 +104,10 @@ type Options struct {
 	// same provider (judge.WithTracerProvider) for the validation's spans
 	// beneath it. nil starts no span.
 	Telemetry *telemetry.Telemetry
+	// History keeps the last 6 hours of what the server counts, minute
+	// by minute, for GET /v1/dashboard and the console's dashboard; nil
+	// means a new one on the wall clock.
+	History *history.History
 }
 
 // Mount is a handler served beside the API routes (judge serve mounts
@@ -149,6 +154,10 @@ type Server struct {
 	mux      *http.ServeMux
 	mounted  map[string]bool
 	mountErr error
+	// history is Options.History; layerObserver counts each layer run of
+	// a validation in the metrics and the history.
+	history       *history.History
+	layerObserver judge.LayerObserver
 }
 
 // route is one route the server serves.
@@ -177,6 +186,10 @@ func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.history = opts.History; s.history == nil {
+		s.history = history.New(nil)
+	}
+	s.layerObserver = s.observeLayer
 	if s.calls = opts.Calls; s.calls == nil {
 		s.calls, s.callsErr = toolcall.New()
 	}
@@ -212,6 +225,7 @@ func (s *Server) routes() []route {
 		{http.MethodGet, "/metrics", s.metrics.handler.ServeHTTP},
 		{http.MethodGet, "/openapi.json", s.handleOpenAPI},
 		{http.MethodGet, "/capabilities", s.handleCapabilities},
+		{http.MethodGet, "/v1/dashboard", s.handleDashboard},
 		{http.MethodPost, "/v1/calls/check", s.handleCallCheck},
 		{http.MethodPost, "/v1/calls/outcome", s.handleCallOutcome},
 		{http.MethodPost, "/v1/traces/check", s.handleTraceCheck},

@@ -167,7 +167,7 @@ func (a *streamAnswer) events(evs []judge.StreamEvent) bool {
 	for i, ev := range evs {
 		lines[i] = streamLine{At: ev.At, Final: ev.Final, Result: ev.Result}
 		if ev.Final {
-			a.s.metrics.observeResult(ev.Result)
+			a.s.observeValidation(ev.Result)
 		}
 	}
 	return a.write(lines...)

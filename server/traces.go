@@ -72,6 +72,7 @@ func (s *Server) handleTraceCheck(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.metrics.observeResult(rep.Result)
+		s.history.Issues(rep.Result.Issues)
 		ans.Conversations = append(ans.Conversations, rep)
 	}
 	ans.Summary = ch.Summarize(ans.Conversations)

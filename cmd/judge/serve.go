@@ -20,6 +20,8 @@ import (
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/server"
+	"github.com/agentjudge/judge/server/history"
+	"github.com/agentjudge/judge/toolcall"
 )
 
 // DefaultTokenEnv names the environment variable judge serve reads its
@@ -71,9 +73,11 @@ func initServe(root *cobra.Command) {
 ValidationResult; POST /v1/calls/check and /v1/calls/outcome check tool calls
 before and after they run, against the tools of the request or of --tools DIR
 and --defs FILE; GET /healthz, /readyz, /metrics, /openapi.json and
-/capabilities describe the service. The web console's playground is served
-at / (docs/console.md), without the token since it holds no data: it asks
-for the token when the API answers 401; --no-ui turns it off.
+/capabilities describe the service, GET /v1/dashboard what it has seen in
+the last 6 hours. The web console's pages are served at / (the playground),
+/dashboard and /traces (docs/console.md), without the token since they hold
+no data: they ask for the token when the API answers 401; --no-ui turns
+them off.
 
 Every route except /healthz and /readyz requires "Authorization: Bearer
 <token>" when the environment variable named by --token-env (default
@@ -119,7 +123,7 @@ the server down gracefully and exits 0.`,
 	f.Int64Var(&params.cacheBytes, "cache-bytes", 0, fmt.Sprintf("byte budget of the engine's caches of compiled schemas, rules and source indexes (default %s)", sizeString(layer.DefaultCacheBytes)))
 	f.DurationVar(&params.readTimeout, "read-timeout", 0, fmt.Sprintf("time to read a request's header and body; a body still arriving then gets 408 (default %v)", server.DefaultReadTimeout))
 	f.StringArrayVar(&params.tools, "tools", nil, "directory of tool manifests whose calls /v1/calls/check and /v1/calls/outcome check when a request gives no tools (repeatable)")
-	f.BoolVar(&params.noUI, "no-ui", false, "serve the API only: no web console (its playground at /)")
+	f.BoolVar(&params.noUI, "no-ui", false, "serve the API only: no web console (its playground at /, /dashboard, /traces)")
 	f.StringVar(&params.defs, "defs", "", "JSON file of tool definitions (MCP tools, OpenAI functions, a tools/list answer) for /v1/calls/*")
 	root.AddCommand(cmd)
 }
@@ -213,13 +217,14 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err != nil {
 		return err
 	}
-	mounts, err := consoleMounts(params, engine)
+	hist := history.New(nil)
+	mounts, err := consoleMounts(params, engine, hist, calls, tools)
 	if err != nil {
 		return err
 	}
 	srv := server.New(engine, server.Options{Logger: logger, Token: token, MaxBodyBytes: params.maxBodyBytes, MaxInFlight: params.maxInFlight,
 		MaxInFlightBytes: params.maxInFlightBytes, ReadTimeout: params.readTimeout, Version: versionString(),
-		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel, AdaptProcs: params.adaptProcs}, mounts...)
+		Calls: calls, Tools: tools, Registry: &conv, Telemetry: tel, AdaptProcs: params.adaptProcs, History: hist}, mounts...)
 	return srv.Serve(ctx, ln)
 }
 
@@ -296,7 +301,11 @@ func (params serveParams) listen(ctx context.Context) (net.Listener, error) {
 // consoleMounts are the web console's pages judge serve mounts beside the
 // API, none with --no-ui. They are public (served without the token):
 // they hold no data, and every API call they make carries the token.
-func consoleMounts(params serveParams, engine *judge.Engine) ([]server.Mount, error) {
+//
+// The dashboard's panels (from hist, the server's history) and the trace
+// viewer's uploads (checked with calls, or against tools when an upload
+// has no definitions) are data: they require the token like the API.
+func consoleMounts(params serveParams, engine *judge.Engine, hist *history.History, calls *toolcall.Checker, tools *toolcall.Toolset) ([]server.Mount, error) {
 	if params.noUI {
 		return nil, nil
 	}
@@ -308,5 +317,19 @@ func consoleMounts(params serveParams, engine *judge.Engine) ([]server.Mount, er
 	if err != nil {
 		return nil, err
 	}
-	return []server.Mount{{Pattern: "GET /{$}", Handler: play, Public: true}}, nil
+	dash, panels, err := console.Dashboard(console.DashboardOptions{Snapshot: hist.Snapshot})
+	if err != nil {
+		return nil, err
+	}
+	traces, upload, err := console.Traces(console.TracesOptions{MaxBytes: maxBody, Calls: calls, Tools: tools})
+	if err != nil {
+		return nil, err
+	}
+	return []server.Mount{
+		{Pattern: "GET /{$}", Handler: play, Public: true},
+		{Pattern: "GET /dashboard", Handler: dash, Public: true},
+		{Pattern: "GET /dashboard/panels", Handler: panels},
+		{Pattern: "GET /traces", Handler: traces, Public: true},
+		{Pattern: "POST /traces", Handler: upload},
+	}, nil
 }

@@ -1,0 +1,81 @@
+package judge_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/layer"
+	"github.com/agentjudge/judge/result"
+)
+
+// runs records the layer runs an observer is told of.
+type runs struct {
+	mu  sync.Mutex
+	got []judge.LayerRun
+}
+
+func (r *runs) observe(run judge.LayerRun) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.got = append(r.got, run)
+}
+
+// TestObserveLayers validates with an observer in the context: it is told
+// of every layer run, with its time, failure and issues; on the fast path
+// too; and a context without one changes nothing.
+func TestObserveLayers(t *testing.T) {
+	t.Parallel()
+	broken := testLayer("broken", func(ctx context.Context, p *layer.Pass) error { return errors.New("disk on fire") })
+	slow := testLayer("slow", func(ctx context.Context, p *layer.Pass) error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	e := mustEngine(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(30*time.Millisecond))
+	var rec runs
+	ctx := judge.ObserveLayers(context.Background(), rec.observe)
+	if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(rec.got, func(a, b judge.LayerRun) int {
+		switch {
+		case a.Layer < b.Layer:
+			return -1
+		case a.Layer > b.Layer:
+			return 1
+		}
+		return 0
+	})
+	if len(rec.got) != 3 {
+		t.Fatalf("%d runs observed, want 3: %+v", len(rec.got), rec.got)
+	}
+	b, f, s := rec.got[0], rec.got[1], rec.got[2]
+	if b.Layer != "broken" || !b.Failed || len(b.Issues) != 1 || b.Issues[0].Type != result.LayerFailed {
+		t.Errorf("broken: %+v", b)
+	}
+	if f.Layer != "fine" || f.Failed || len(f.Issues) != 1 || f.Issues[0].Type != result.StyleIssue || f.Duration < 0 {
+		t.Errorf("fine: %+v", f)
+	}
+	if s.Layer != "slow" || !s.Failed || s.Duration < 30*time.Millisecond {
+		t.Errorf("slow: %+v, want failed after at least its 30ms deadline", s)
+	}
+
+	// The fast path (the schema layer alone) is observed too.
+	def := mustEngine(t)
+	var fast runs
+	ctx = judge.ObserveLayers(context.Background(), fast.observe)
+	schema := json.RawMessage(`{"type": "object", "required": ["a"]}`)
+	for _, out := range []string{`{"a": 1}`, `{"b": 1}`} {
+		if _, err := def.Validate(ctx, &judge.Request{Output: json.RawMessage(out), ExpectedSchema: schema}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(fast.got) != 2 || fast.got[0].Layer != "schema" || len(fast.got[0].Issues) != 0 || len(fast.got[1].Issues) == 0 {
+		t.Errorf("fast path runs %+v, want schema twice, the second with issues", fast.got)
+	}
+}
