@@ -91,12 +91,14 @@ func BenchmarkSchemaToolArguments(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reqs)), "ns/doc")
 		reportCPU(b, cpu, len(reqs))
 	}
-	var valid []*judge.Request
+	var valid, invalid []*judge.Request
 	for i := 0; i < len(reqs); i += 2 {
 		valid = append(valid, reqs[i])
+		invalid = append(invalid, reqs[i+1])
 	}
 	b.Run("all", func(b *testing.B) { run(b, reqs) })
 	b.Run("valid", func(b *testing.B) { run(b, valid) })
+	b.Run("invalid", func(b *testing.B) { run(b, invalid) })
 }
 
 // BenchmarkSchemaCompiled validates the same documents through the

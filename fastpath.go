@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -186,7 +187,19 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
 		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
-	issues, sure := ip.Issues(req.Output, e.maxDepth)
+	var issues []result.Issue
+	var sure bool
+	if dp, ok := v.(duplicateIssuer); ok {
+		var repeated []int
+		issues, repeated, sure = dp.IssuesDuplicates(req.Output, e.maxDepth)
+		if sure && len(repeated) > 0 {
+			// The warnings readOutput gives of the decoder's duplicates.
+			issues = append(issues, duplicateKeys(jsonvalue.DuplicatesAt(req.Output, repeated),
+				"output.duplicate_key", "of the output", 0)...)
+		}
+	} else {
+		issues, sure = ip.Issues(req.Output, e.maxDepth)
+	}
 	switch {
 	case !sure:
 		return nil
@@ -197,18 +210,20 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
 		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
-	// An invalid output: the outcome the layer's Run would have given
-	// (one deterministic check and its issues), finished as Validate
-	// finishes it, without decoding the output.
-	p := layer.NewPass(e.fast, &layer.Input{}, nil)
-	for _, is := range issues {
-		p.Report(is)
-	}
-	p.Decided(1)
-	o := outcome(e.fast, slices.Index(e.layers, e.fast), p, nil, e.layerTimeout)
-	o.took = time.Since(start)
-	observe(ctx, []LayerOutcome{o})
-	return finish(result.NewBuilder().SelfCheck(e.selfCheck), []LayerOutcome{o}, start)
+	// An invalid output: what finish builds of the outcome the layer's Run
+	// would have given (one deterministic check, confidence 1, and its
+	// issues), without decoding the output; the issues are the result's.
+	took := time.Since(start)
+	observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took, Findings: layer.Findings{Issues: issues}}})
+	return result.Found(e.fast.Name, 1, took, e.selfCheck, issues)
+}
+
+// duplicateIssuer is a prepared schema that also answers for an output
+// with repeated keys (schema.Validator): the issues of the value the
+// decoder gives, and the offsets of the repeated keys, which the engine
+// reports as readOutput does.
+type duplicateIssuer interface {
+	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

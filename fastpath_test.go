@@ -125,6 +125,47 @@ func TestFastPathEngineEdges(t *testing.T) {
 	}
 }
 
+// A document with a repeated key gets, on the fast path, the result of
+// the usual path: the issues of the value the decoder keeps (the last
+// member of a repeated key) and a duplicate_key warning per repetition,
+// located and worded alike. Those the fast path answers must not go to
+// the usual path.
+func TestFastPathDuplicateKeys(t *testing.T) {
+	t.Parallel()
+	fast, slow := twoEngines(t)
+	obj := `{"type": "object", "properties": {"a": {"type": "integer", "maximum": 3}, "b": {"type": "string"}},
+		"required": ["a"], "additionalProperties": false, "minProperties": 2}`
+	many := `{"a": 1` + strings.Repeat(`, "a": 1`, 101) + `}`
+	cases := []struct {
+		name, schema, output string
+		fast                 bool
+	}{
+		{"earlier invalid, last valid", obj, `{"a": 9, "b": "x", "a": 1}`, true},
+		{"earlier valid, last invalid", obj, `{"a": 1, "b": "x", "a": 9}`, true},
+		{"counts once", obj, `{"a": 1, "a": 2}`, true},
+		{"three times", obj, "{\"a\": \"x\",\n \"a\": 2,\n \"a\": 3}", true},
+		{"repeated unknown key", obj, `{"a": 1, "c": 1, "b": "x", "c": 2}`, true},
+		{"nested under a dropped member", obj, `{"b": {"z": 1, "z": 2}, "a": 1, "b": "y"}`, true},
+		{"nested under the kept member", `{"properties": {"b": {"properties": {"z": {"type": "string"}}}}}`,
+			`{"b": 1, "b": {"z": 1, "z": "s"}}`, true},
+		{"in an array", `{"type": "array", "items": {"required": ["k"]}}`, `[{"k": 1}, {"k": 1, "j": 2, "k": 3}, {"j": 1, "j": 2}]`, true},
+		{"under schema true", `true`, `{"role": "user", "role": "admin"}`, true},
+		{"valid", `{"type": "object"}`, `{"role": "user", "role": "admin"}`, true},
+		{"last value at the end of the object", obj, `{"b": "x", "a": 1, "b": 2}`, true},
+		{"escaped key", `{"type": "object"}`, `{"a": 1, "\u0061": 2}`, false},
+		{"invalid UTF-8 in a dropped member", `{"type": "object"}`, "{\"a\": \"\xff\", \"a\": 1}", false},
+		{"number too large in a dropped member", `{"type": "object"}`, `{"a": 1e99999, "a": 1}`, false},
+		{"more repetitions than the decoder lists", `{"type": "object"}`, many, false},
+	}
+	for _, tc := range cases {
+		req := &Request{Output: json.RawMessage(tc.output), ExpectedSchema: json.RawMessage(tc.schema)}
+		sameResult(t, tc.name, fast, slow, req)
+		if got := fast.validateFast(context.Background(), req, time.Now()) != nil; got != tc.fast {
+			t.Errorf("%s: took the fast path = %v, want %v", tc.name, got, tc.fast)
+		}
+	}
+}
+
 func zeros(n int) string {
 	b := make([]byte, n)
 	for i := range b {

@@ -191,6 +191,11 @@ func (b *Builder) Build() *ValidationResult {
 	for _, is := range b.issues {
 		issues = append(issues, normalize(is))
 	}
+	return b.build(issues)
+}
+
+// build returns the result of the normalized issues, an array of its own.
+func (b *Builder) build(issues []Issue) *ValidationResult {
 	slices.SortStableFunc(issues, CompareIssues)
 	issues = slices.Compact(issues)
 	issues = capIssues(issues, b.maxIssues)
@@ -440,15 +445,16 @@ func normalize(is Issue) Issue {
 	if is.Type == "" {
 		is.Type = SchemaViolation
 	}
-	meaning := "Issue of type " + string(is.Type)
-	if ti, ok := Lookup(is.Type); ok {
-		meaning = ti.Meaning
+	// A text within the limits is only trimmed; the type's meaning is
+	// looked up for one that is not.
+	if is.Message = strings.TrimSpace(is.Message); !fits(is.Message) {
+		meaning := typeMeaning(is.Type)
+		is.Message = fitText(is.Message, meaning+": ", meaning)
 	}
-	is.Message = fitText(is.Message, meaning+": ", meaning)
 	// A blank suggestion (empty or only white space) is no suggestion.
 	is.Suggestion = strings.TrimSpace(is.Suggestion)
-	if is.Suggestion != "" {
-		is.Suggestion = fitText(is.Suggestion, "Suggested fix: ", "Follow the message: "+meaning)
+	if is.Suggestion != "" && !fits(is.Suggestion) {
+		is.Suggestion = fitText(is.Suggestion, "Suggested fix: ", "Follow the message: "+typeMeaning(is.Type))
 	}
 	if strings.TrimSpace(is.Location) == "" {
 		is.Location = ""
@@ -457,6 +463,21 @@ func normalize(is Issue) Issue {
 		is.Rule = ""
 	}
 	return is
+}
+
+// typeMeaning is what an issue of type t means, for a text too short to
+// say it.
+func typeMeaning(t Type) string {
+	if ti, ok := Lookup(t); ok {
+		return ti.Meaning
+	}
+	return "Issue of type " + string(t)
+}
+
+// fits reports whether s, trimmed, is within MinTextLen and MaxTextLen
+// characters, which fitText leaves as it is.
+func fits(s string) bool {
+	return !shorter(s, MinTextLen) && (len(s) <= MaxTextLen || utf8.RuneCountInString(s) <= MaxTextLen)
 }
 
 // fitText brings s within MinTextLen and MaxTextLen characters: a short text

@@ -149,6 +149,14 @@ func DecodeDuplicates(data []byte, maxDepth int) (any, []Duplicate, error) {
 		return v, nil, err
 	}
 	slices.Sort(offs)
+	return v, DuplicatesAt(data, offs), nil
+}
+
+// DuplicatesAt describes the keys of data, a well-formed document without
+// a byte-order mark, whose opening quotes are at offs, in ascending order:
+// the keys that repeat an earlier key of their object, as DecodeDuplicates
+// finds them.
+func DuplicatesAt(data []byte, offs []int) []Duplicate {
 	dups := make([]Duplicate, 0, len(offs))
 	k := 0
 	walk(data, func(start, end int, isKey bool, stack []frame) bool {
@@ -166,7 +174,7 @@ func DecodeDuplicates(data []byte, maxDepth int) (any, []Duplicate, error) {
 		}
 		return true
 	})
-	return v, dups, nil
+	return dups
 }
 
 func decode(data []byte, maxDepth int, dups *[]int) (any, error) {

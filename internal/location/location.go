@@ -37,6 +37,9 @@ func Path(tokens []string, isIndex func(i int) bool) string {
 // "x-api"], nil) is tools[3].inputSchema["x-api"]. With no tokens it is
 // base itself.
 func Append(base string, tokens []string, isIndex func(i int) bool) string {
+	if base == "" && len(tokens) == 1 && isIdentifier(tokens[0]) {
+		return tokens[0] // the common location of one field, without a copy
+	}
 	var sb strings.Builder
 	sb.WriteString(base)
 	for i, tok := range tokens {

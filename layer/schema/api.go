@@ -127,6 +127,16 @@ func (v *Validator) Issues(doc []byte, maxDepth int) (issues []result.Issue, sur
 	return v.c.fastIssues(doc, maxDepth)
 }
 
+// IssuesDuplicates is Issues that also answers for a document with
+// repeated keys: the issues of the value the decoder gives (it keeps the
+// last member of a repeated key), and repeated, the offsets in doc of the
+// keys that repeat an earlier key of their object (their opening quotes,
+// in document order, as jsonvalue.DecodeDuplicates lists them), nil when
+// none does. Sure is false when the fast path cannot tell.
+func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool) {
+	return v.c.fastIssuesDuplicates(doc, maxDepth)
+}
+
 // Path says which path the schema takes: fast is true for the compiled
 // fast path, with the number of compiled subschemas; else why says which
 // keyword or feature sends it to the slow path.

@@ -39,3 +39,13 @@ func SimpleMatch(re *regexp.Regexp, s string) (matched, simple bool) {
 	}
 	return p.match([]byte(s)), true
 }
+
+// RawSkip is the end of the value at doc[i], as the fast reporter steps
+// over values of a document the fast path has read.
+func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
+
+// FastIssuesDuplicates is Validator.IssuesDuplicates without the recover
+// that production keeps.
+func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []int, bool) {
+	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
+}

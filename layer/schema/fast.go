@@ -46,6 +46,9 @@ type node struct {
 	// is one error of the array's (additionalItems), not of the item.
 	noItems bool
 	types   int // allowed kinds, 0 when the schema has no type keyword
+	// typeNames are the type keyword's names, as the validator's
+	// kind.Type lists them; shared by every error of the node, read only.
+	typeNames []string
 	// consts are the canonical forms (see canon) of const and of every enum
 	// value: hasConst and hasEnum say which apply.
 	hasConst, hasEnum bool
@@ -290,7 +293,8 @@ func (fc *fastCompiler) node(s *jsonschema.Schema) *node {
 		fc.fail("%s uses a vocabulary extension", loc)
 	}
 	if s.Types != nil {
-		for _, t := range s.Types.ToStrings() {
+		n.typeNames = slices.Clip(s.Types.ToStrings())
+		for _, t := range n.typeNames {
 			n.types |= kindBit(t)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
-	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -58,8 +57,32 @@ func (s *scanner) newError(n *node, k jsonschema.ErrorKind) *jsonschema.Validati
 	return &jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: k}
 }
 
-func (s *scanner) addError(n *node, k jsonschema.ErrorKind) {
-	s.errs = append(s.errs, s.newError(n, k))
+// errorOf is an error and its kind, allocated together.
+type errorOf[K any] struct {
+	e jsonschema.ValidationError
+	k K
+}
+
+// newErr is newError of kind k, with the error and its kind in one
+// allocation.
+func newErr[K any, PK interface {
+	*K
+	jsonschema.ErrorKind
+}](s *scanner, n *node, k K) *jsonschema.ValidationError {
+	toks := s.tokens()
+	p := &errorOf[K]{k: k}
+	// Field by field: a whole struct written to the heap object would go
+	// through a bulk write barrier.
+	p.e.SchemaURL, p.e.InstanceLocation, p.e.ErrorKind = n.sch.Location, toks, PK(&p.k)
+	return &p.e
+}
+
+// addErr adds newErr's error to s.errs.
+func addErr[K any, PK interface {
+	*K
+	jsonschema.ErrorKind
+}](s *scanner, n *node, k K) {
+	s.errs = append(s.errs, newErr[K, PK](s, n, k))
 }
 
 // pop removes and returns the errors from start on.
@@ -68,6 +91,14 @@ func (s *scanner) pop(start int) []*jsonschema.ValidationError {
 	clear(s.errs[start:])
 	s.errs = s.errs[:start]
 	return out
+}
+
+// popOne removes and returns the one error at start, the last.
+func (s *scanner) popOne(start int) *jsonschema.ValidationError {
+	e := s.errs[start]
+	s.errs[start] = nil
+	s.errs = s.errs[:start]
+	return e
 }
 
 // causesOf is what a wrapper of e holds: a group's errors, or e.
@@ -89,33 +120,36 @@ func (s *scanner) decodeAt(i, end int) (any, bool) {
 }
 
 // fastReport validates doc against root in report mode and returns the
-// validator's error for it (nil when doc is valid), with sure false when
-// the fast path cannot decide.
-func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, sure bool) {
+// validator's error for it (nil when doc is valid) without its root
+// wrapper (a kind.Schema of the root schema, holding the error's causes),
+// with sure false when the fast path cannot decide.
+func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, arrays map[int][]int, sure bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
-	s.errs, s.path, s.pathBase = s.errs[:0], s.path[:0], 0
+	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
 	end, ok := s.rcheck(root, skipWS(doc, 0))
 	if !s.bail && skipWS(doc, end) != len(doc) {
 		s.bail = true
 	}
 	sure = !s.bail
 	if sure && !ok && len(s.errs) == 1 {
-		ve = &jsonschema.ValidationError{SchemaURL: root.sch.Location, ErrorKind: &kind.Schema{Location: root.sch.Location},
-			Causes: causesOf(s.errs[0])}
+		// The validator wraps it in a kind.Schema of the root, which the
+		// reporter walks through as it walks a group: left out.
+		ve = s.errs[0]
 	} else if sure && (!ok || len(s.errs) > 0) {
 		sure = false // cannot happen: a failed schema leaves one error
 	}
 	clear(s.errs)
-	s.data, s.errs, s.path = nil, s.errs[:0], s.path[:0]
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 {
+	arrays = s.indexed
+	s.data, s.errs, s.path, s.indexed = nil, s.errs[:0], s.path[:0], nil
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 {
 		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
 		scannerPool.Put(s)
 	}
-	return ve, sure
+	return ve, arrays, sure
 }
 
 // fastIssues is the fast path's answer for doc: its issues (none when it
@@ -144,14 +178,22 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		return nil, sure
 	}
-	ve, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
+	ve, arrays, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
 	if !sure || ve == nil {
 		return nil, sure
 	}
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	r := newReporterOn(c, &rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth}, MaxIssues)
+	// The reporter, its instance and room for its first finding (most
+	// invalid documents have one) in one allocation.
+	one := &struct {
+		r     reporter
+		doc   rawDoc
+		found [1]finding
+	}{doc: rawDoc{data: doc, root: skipWS(doc, 0), maxDepth: maxDepth, arrays: arrays}}
+	one.r = reporter{c: c, doc: &one.doc, noun: defaultNoun, budget: MaxIssues, found: one.found[:0]}
+	r := &one.r
 	r.walk(ve)
 	if r.err != nil {
 		return nil, false
@@ -175,7 +217,7 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		s.addError(n, &kind.FalseSchema{})
+		addErr(s, n, kind.FalseSchema{})
 		return end, false
 	}
 	if i >= len(s.data) {
@@ -198,7 +240,7 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		}
 	}
 	if len(s.errs)-start > 1 {
-		g := s.newError(n, &kind.Group{})
+		g := newErr(s, n, kind.Group{})
 		g.Causes = s.pop(start)
 		s.errs = append(s.errs, g)
 	}
@@ -244,61 +286,17 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
 		end, ok := s.skip(i)
 		if ok {
-			s.addError(n, &kind.Type{Got: name, Want: n.sch.Types.ToStrings()})
+			addErr(s, n, kind.Type{Got: name, Want: n.typeNames})
 		}
 		return end, true
 	}
 	if n.hasConst || n.hasEnum {
-		cs := len(s.canon)
-		end, ok := s.appendCanon(i)
-		if !ok {
-			s.canon = s.canon[:cs]
-			return 0, true
-		}
-		form := s.canon[cs:]
-		constOK := !n.hasConst || string(form) == n.constCanon
-		enumOK := true
-		if n.hasEnum {
-			_, enumOK = n.enum[string(form)]
-		}
-		s.canon = s.canon[:cs]
-		if !constOK || !enumOK {
-			v, ok := s.decodeAt(i, end)
-			if !ok {
-				return 0, true
-			}
-			if !constOK {
-				s.addError(n, &kind.Const{Got: v, Want: *n.sch.Const})
-			} else {
-				s.addError(n, &kind.Enum{Got: v, Want: n.sch.Enum.Values})
-			}
+		if end, stop := s.rconstEnum(n, i); stop {
 			return end, true
 		}
 	}
 	if n.format != nil {
-		var v any
-		switch k {
-		case kString:
-			str, _, ok := s.str(i)
-			if !ok {
-				return 0, true
-			}
-			v = string(str)
-		case kNumber:
-			v = json.Number(s.data[i:numEnd])
-		case kBool:
-			v = s.data[i] == 't'
-		case kNull:
-			v = nil
-		default:
-			s.fail()
-			return 0, true
-		}
-		if err := n.format.Validate(v); err != nil {
-			end, ok := s.skip(i)
-			if ok {
-				s.addError(n, &kind.Format{Got: v, Want: n.format.Name, Err: err})
-			}
+		if end, stop := s.rformat(n, k, i, numEnd); stop {
 			return end, true
 		}
 	}
@@ -315,8 +313,8 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 			return 0, true
 		}
 		if !ok {
-			e := s.pop(rs)[0]
-			ref := s.newError(n, &kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
+			e := s.popOne(rs)
+			ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
 			ref.Causes = causesOf(e)
 			s.errs = append(s.errs, ref)
 		}
@@ -347,6 +345,70 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	return end, false
 }
 
+// rconstEnum checks n's const and enum in report mode; stop is true when
+// the value fails them (its error added, end the offset after it) or the
+// scan gives up.
+func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
+	cs := len(s.canon)
+	end, ok := s.appendCanon(i)
+	if !ok {
+		s.canon = s.canon[:cs]
+		return 0, true
+	}
+	form := s.canon[cs:]
+	constOK := !n.hasConst || string(form) == n.constCanon
+	enumOK := true
+	if n.hasEnum {
+		_, enumOK = n.enum[string(form)]
+	}
+	s.canon = s.canon[:cs]
+	if constOK && enumOK {
+		return end, false
+	}
+	v, ok := s.decodeAt(i, end)
+	if !ok {
+		return 0, true
+	}
+	if !constOK {
+		addErr(s, n, kind.Const{Got: v, Want: *n.sch.Const})
+	} else {
+		addErr(s, n, kind.Enum{Got: v, Want: n.sch.Enum.Values})
+	}
+	return end, true
+}
+
+// rformat checks n's format in report mode on the value at data[i] of
+// kind k (a number ends at numEnd), as rconstEnum.
+func (s *scanner) rformat(n *node, k, i, numEnd int) (end int, stop bool) {
+	var v any
+	switch k {
+	case kString:
+		str, _, ok := s.str(i)
+		if !ok {
+			return 0, true
+		}
+		v = string(str)
+	case kNumber:
+		v = json.Number(s.data[i:numEnd])
+	case kBool:
+		v = s.data[i] == 't'
+	case kNull:
+		v = nil
+	default:
+		s.fail()
+		return 0, true
+	}
+	err := n.format.Validate(v)
+	if err == nil {
+		return 0, false
+	}
+	end, ok := s.skip(i)
+	if ok {
+		addErr(s, n, kind.Format{Got: v, Want: n.format.Name, Err: err})
+	}
+	return end, true
+}
+
 // rapplicators checks n's not, allOf, anyOf, oneOf and if in report mode.
 func (s *scanner) rapplicators(n *node, i int) {
 	if n.not != nil {
@@ -357,7 +419,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 			return
 		}
 		if ok {
-			s.addError(n, &kind.Not{})
+			addErr(s, n, kind.Not{})
 		}
 	}
 	if n.allOf != nil {
@@ -368,7 +430,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 			}
 		}
 		if len(s.errs) > as {
-			e := s.newError(n, &kind.AllOf{})
+			e := newErr(s, n, kind.AllOf{})
 			e.Causes = s.pop(as)
 			s.errs = append(s.errs, e)
 		}
@@ -408,7 +470,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 		case s.bail:
 			return
 		case second >= 0:
-			s.addError(n, &kind.OneOf{Subschemas: []int{first, second}})
+			addErr(s, n, kind.OneOf{Subschemas: []int{first, second}})
 		case first < 0:
 			s.branchErrors(n, i, n.oneOf, &kind.OneOf{})
 		}
@@ -481,7 +543,7 @@ func (s *scanner) robject(n *node, i int) int {
 				return 0, false
 			}
 			if !ok {
-				e := s.pop(es)[0]
+				e := s.popOne(es)
 				names = append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
 					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 			}
@@ -518,39 +580,12 @@ func (s *scanner) robject(n *node, i int) int {
 		s.bail = true
 		return 0
 	}
-	var pre []*jsonschema.ValidationError
-	if n.minProps >= 0 && count < n.minProps {
-		pre = append(pre, s.newError(n, &kind.MinProperties{Got: count, Want: n.minProps}))
-	}
-	if n.maxProps >= 0 && count > n.maxProps {
-		pre = append(pre, s.newError(n, &kind.MaxProperties{Got: count, Want: n.maxProps}))
-	}
-	if reqSeen != n.reqCount {
-		// Which of more than 64 required names are missing is not known.
-		s.bail = true
+	after, ok := s.objectCounts(n, start, count, reqSeen, present)
+	if !ok {
 		return 0
 	}
-	if missing := missingNames(n, present, n.sch.Required); missing != nil {
-		pre = append(pre, s.newError(n, &kind.Required{Missing: missing}))
-	}
-	var after []*jsonschema.ValidationError
-	for _, dr := range n.depReq {
-		if present&(1<<dr.prop) == 0 {
-			continue
-		}
-		if missing := missingNames(n, present, dr.names); missing != nil {
-			if dr.dependent {
-				after = append(after, s.newError(n, &kind.DependentRequired{Prop: dr.name, Missing: missing}))
-			} else {
-				pre = append(pre, s.newError(n, &kind.Dependency{Prop: dr.name, Missing: missing}))
-			}
-		}
-	}
-	if len(pre) > 0 {
-		s.errs = slices.Insert(s.errs, start, pre...)
-	}
 	if len(addl) > 0 {
-		s.addError(n, &kind.AdditionalProperties{Properties: addl})
+		addErr(s, n, kind.AdditionalProperties{Properties: addl})
 	}
 	s.errs = append(s.errs, names...)
 	for _, ds := range n.depSch {
@@ -562,6 +597,47 @@ func (s *scanner) robject(n *node, i int) int {
 	}
 	s.errs = append(s.errs, after...)
 	return end
+}
+
+// objectCounts inserts at start on s.errs the errors the validator gives
+// of an object before those of its members (minProperties,
+// maxProperties, required, dependencies), from the object's count of
+// members, of required ones, and its bits of present names, and returns
+// those it gives after them (dependentRequired); ok is false when it
+// cannot tell.
+func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint64) (after []*jsonschema.ValidationError, ok bool) {
+	if reqSeen != n.reqCount {
+		// Which of more than 64 required names are missing is not known.
+		s.bail = true
+		return nil, false
+	}
+	var preBuf [2]*jsonschema.ValidationError
+	pre := preBuf[:0]
+	if n.minProps >= 0 && count < n.minProps {
+		pre = append(pre, newErr(s, n, kind.MinProperties{Got: count, Want: n.minProps}))
+	}
+	if n.maxProps >= 0 && count > n.maxProps {
+		pre = append(pre, newErr(s, n, kind.MaxProperties{Got: count, Want: n.maxProps}))
+	}
+	if missing := missingNames(n, present, n.sch.Required); missing != nil {
+		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
+	}
+	for _, dr := range n.depReq {
+		if present&(1<<dr.prop) == 0 {
+			continue
+		}
+		if missing := missingNames(n, present, dr.names); missing != nil {
+			if dr.dependent {
+				after = append(after, newErr(s, n, kind.DependentRequired{Prop: dr.name, Missing: missing}))
+			} else {
+				pre = append(pre, newErr(s, n, kind.Dependency{Prop: dr.name, Missing: missing}))
+			}
+		}
+	}
+	if len(pre) > 0 {
+		s.errs = slices.Insert(s.errs, start, pre...)
+	}
+	return after, true
 }
 
 // missingNames returns the names of ps that the object lacks (by n's bits
@@ -578,9 +654,17 @@ func missingNames(n *node, present uint64, ps []string) []string {
 
 // rarray checks the array keywords of n in report mode.
 func (s *scanner) rarray(n *node, i int) int {
-	spanStart, canonStart := len(s.spans), len(s.canon)
+	spanStart, canonStart, elemStart, errStart := len(s.spans), len(s.canon), len(s.elemAt), len(s.errs)
 	end := s.rarrayItems(n, i, spanStart)
-	s.spans, s.canon = s.spans[:spanStart], s.canon[:canonStart]
+	// The elements' offsets of an array with errors under it, for the
+	// reporter, which would else read the array again to find them.
+	if len(s.errs) > errStart && !s.bail {
+		if s.indexed == nil {
+			s.indexed = map[int][]int{}
+		}
+		s.indexed[i] = slices.Clone(s.elemAt[elemStart:])
+	}
+	s.spans, s.canon, s.elemAt = s.spans[:spanStart], s.canon[:canonStart], s.elemAt[:elemStart]
 	return end
 }
 
@@ -591,6 +675,7 @@ func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
 	extra := 0
 	arrPath := len(s.path)
 	count, end, ok := s.elements(i, func(k, at int) (int, bool) {
+		s.elemAt = append(s.elemAt, at)
 		if n.contains != nil {
 			s.negated++
 			_, ok := s.check(n.contains, at)
@@ -645,30 +730,30 @@ func (s *scanner) rarrayItems(n *node, i, spanStart int) int {
 	}
 	var pre []*jsonschema.ValidationError
 	if n.minItems >= 0 && count < n.minItems {
-		pre = append(pre, s.newError(n, &kind.MinItems{Got: count, Want: n.minItems}))
+		pre = append(pre, newErr(s, n, kind.MinItems{Got: count, Want: n.minItems}))
 	}
 	if n.maxItems >= 0 && count > n.maxItems {
-		pre = append(pre, s.newError(n, &kind.MaxItems{Got: count, Want: n.maxItems}))
+		pre = append(pre, newErr(s, n, kind.MaxItems{Got: count, Want: n.maxItems}))
 	}
 	if dupI >= 0 {
-		pre = append(pre, s.newError(n, &kind.UniqueItems{Duplicates: [2]int{dupI, dupJ}}))
+		pre = append(pre, newErr(s, n, kind.UniqueItems{Duplicates: [2]int{dupI, dupJ}}))
 	}
 	if len(pre) > 0 {
 		s.errs = slices.Insert(s.errs, start, pre...)
 	}
 	if extra > 0 {
-		s.addError(n, &kind.AdditionalItems{Count: extra})
+		addErr(s, n, kind.AdditionalItems{Count: extra})
 	}
 	if n.contains != nil {
 		if n.minContains >= 0 {
 			if len(matched) < n.minContains {
-				s.addError(n, &kind.MinContains{Got: matched, Want: n.minContains})
+				addErr(s, n, kind.MinContains{Got: matched, Want: n.minContains})
 			}
 		} else if len(matched) == 0 {
-			s.addError(n, &kind.Contains{})
+			addErr(s, n, kind.Contains{})
 		}
 		if n.maxContains >= 0 && len(matched) > n.maxContains {
-			s.addError(n, &kind.MaxContains{Got: matched, Want: n.maxContains})
+			addErr(s, n, kind.MaxContains{Got: matched, Want: n.maxContains})
 		}
 	}
 	return end
@@ -683,10 +768,10 @@ func (s *scanner) rstring(n *node, i int) int {
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCount(str)
 		if n.minLen >= 0 && l < n.minLen {
-			s.addError(n, &kind.MinLength{Got: l, Want: n.minLen})
+			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
 		if n.maxLen >= 0 && l > n.maxLen {
-			s.addError(n, &kind.MaxLength{Got: l, Want: n.maxLen})
+			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
 		}
 	}
 	if n.pattern != nil {
@@ -697,7 +782,7 @@ func (s *scanner) rstring(n *node, i int) int {
 			match = n.pattern.Match(str)
 		}
 		if !match {
-			s.addError(n, &kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
+			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
 		}
 	}
 	return end
@@ -725,106 +810,18 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 		return num().Cmp(b.rat)
 	}
 	if n.minimum != nil && cmp(n.minimum) < 0 {
-		s.addError(n, &kind.Minimum{Got: num(), Want: n.minimum.rat})
+		addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
 	}
 	if n.maximum != nil && cmp(n.maximum) > 0 {
-		s.addError(n, &kind.Maximum{Got: num(), Want: n.maximum.rat})
+		addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
 	}
 	if n.exMin != nil && cmp(n.exMin) <= 0 {
-		s.addError(n, &kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
 	}
 	if n.exMax != nil && cmp(n.exMax) >= 0 {
-		s.addError(n, &kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
 	}
 	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
-		s.addError(n, &kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
 	}
-}
-
-// rawDoc is a document's bytes as an instance of the reporter: the fast
-// path's issues read the values they quote from it. An array on a path
-// asked about is indexed once; an object's members are read until the key
-// (the fast path answers only for documents without duplicate keys).
-type rawDoc struct {
-	data     []byte
-	root     int
-	maxDepth int
-	arrays   map[int][]int // offsets of an array's elements, by the array's
-}
-
-// child returns the offset of the value at tok in the container at off,
-// or -1.
-func (d *rawDoc) child(off int, tok string) int {
-	sc := &scanner{data: d.data, maxDepth: 1 << 30}
-	switch d.data[off] {
-	case '[':
-		elems, ok := d.arrays[off]
-		if !ok {
-			sc.elements(off, func(_, at int) (int, bool) {
-				elems = append(elems, at)
-				return sc.skip(at)
-			})
-			if d.arrays == nil {
-				d.arrays = map[int][]int{}
-			}
-			d.arrays[off] = elems
-		}
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 || n >= len(elems) {
-			return -1
-		}
-		return elems[n]
-	case '{':
-		found := -1
-		sc.members(off, func(_ int, key []byte, at int) (int, bool) {
-			if string(key) == tok {
-				found = at
-				return 0, false
-			}
-			return sc.skip(at)
-		})
-		return found
-	}
-	return -1
-}
-
-// resolve returns the offset of the value at tokens (-1 when there is
-// none; only when value is true) and which tokens index arrays, as
-// location.Instance finds them.
-func (d *rawDoc) resolve(tokens []string, value bool) (int, []bool) {
-	arrays := make([]bool, len(tokens))
-	off := d.root
-	for i, tok := range tokens {
-		if off < 0 || off >= len(d.data) {
-			off = -1
-			break
-		}
-		arrays[i] = d.data[off] == '['
-		if i < len(tokens)-1 || value {
-			off = d.child(off, tok)
-		}
-	}
-	return off, arrays
-}
-
-func (d *rawDoc) location(tokens []string) string {
-	_, arrays := d.resolve(tokens, false)
-	return location.Path(tokens, func(i int) bool { return arrays[i] })
-}
-
-func (d *rawDoc) value(tokens []string) any {
-	off, _ := d.resolve(tokens, true)
-	if off < 0 {
-		return nil
-	}
-	sc := &scanner{data: d.data, maxDepth: 1 << 30}
-	end, ok := sc.skip(off)
-	if !ok {
-		return nil
-	}
-	v, err := jsonvalue.Decode(d.data[off:end], d.maxDepth)
-	if err != nil {
-		return nil
-	}
-	return v
 }

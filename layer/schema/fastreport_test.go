@@ -1,11 +1,14 @@
 package schema_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
@@ -149,6 +152,21 @@ func FuzzFastIssues(f *testing.F) {
 		f.Add(uint(len(vs)), []byte(tc.Invalid))
 		vs = append(vs, v)
 	}
+	// The large document's schema, with issues deep in arrays and values
+	// holding quotes and backslashes, which the reporter steps over.
+	large, err := schema.Compile(corpus.Large.Schema, schema.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, doc := range []string{
+		corpus.Large.Invalid,
+		`[{"name": "a\\\"]b"}, {"id": 0, "name": "\\", "tags": ["x\"", 1]}]`,
+		`[{}, {"meta": {"source": "[{\"", "version": "1"}}, {"email": "a\"@b"}]`,
+	} {
+		f.Add(uint(len(vs)), []byte(doc))
+	}
+	largeAt := uint(len(vs))
+	vs = append(vs, large)
 	suiteDir := sharedtest.Dir(f, "json-schema-test-suite")
 	remotes := map[string]json.RawMessage{}
 	for uri, data := range sharedtest.SuiteRemotes(f, suiteDir) {
@@ -171,9 +189,94 @@ func FuzzFastIssues(f *testing.F) {
 			}
 		}
 	}
+	// Repeated keys: the decoder keeps the last member.
+	for _, doc := range []string{
+		`{"owner": 1, "repo": "r", "owner": "o"}`,
+		`{"owner": "o", "owner": 1, "repo": "r"}`,
+		`{"owner": "o", "repo": "r", "x": {"y": 1, "y": 2}, "x": 3}`,
+		`{"owner": "o", "repo": "r", "perPage": 1, "perPage": 1, "perPage": "many"}`,
+	} {
+		f.Add(uint(0), []byte(doc))
+	}
+	f.Add(largeAt, []byte(`[{"id": 1, "id": "x", "name": "n", "name": "m"}, {"tags": [1], "tags": ["a", "a", "b", "c", "d", "e"]}]`))
 	f.Fuzz(func(t *testing.T, which uint, doc []byte) {
 		k := which % uint(len(vs))
 		fastMatchesSlow(t, vs[k], "schema "+itoa(k), doc)
+		_ = duplicatesMatchDecoder(t, vs[k], doc)
+	})
+}
+
+// FuzzFastDuplicates is FuzzFastIssues's check of repeated keys on the
+// bench corpus's schemas alone, whose seeds a short run gets through.
+func FuzzFastDuplicates(f *testing.F) {
+	corpus := sharedtest.LoadBenchCorpus(f)
+	vs := make([]*schema.Validator, 0, len(corpus.Cases)+1)
+	for _, tc := range corpus.Cases {
+		v, err := schema.Compile(tc.Schema, schema.Options{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint(len(vs)), []byte(tc.Invalid))
+		vs = append(vs, v)
+	}
+	large, err := schema.Compile(corpus.Large.Schema, schema.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint(0), []byte(`{"owner": 1, "repo": "r", "owner": "o"}`))
+	f.Add(uint(0), []byte(`{"owner": "o", "repo": "r", "x": {"y": 1, "y": 2}, "x": 3}`))
+	f.Add(uint(len(vs)), []byte(`[{"id": 1, "id": "x", "name": "n", "name": "m"}, {"tags": [1], "tags": ["a", "a"]}]`))
+	vs = append(vs, large)
+	f.Fuzz(func(t *testing.T, which uint, doc []byte) {
+		_ = duplicatesMatchDecoder(t, vs[which%uint(len(vs))], doc)
+	})
+}
+
+// duplicatesMatchDecoder compares the fast path's answer for a document
+// with repeated keys with the decoder's: the same repeated keys, and the
+// issues of the value the decoder keeps.
+func duplicatesMatchDecoder(t *testing.T, v *schema.Validator, doc []byte) (sure bool) {
+	t.Helper()
+	issues, repeated, sure := schema.FastIssuesDuplicates(v, doc)
+	if !sure {
+		return false
+	}
+	_, dups, err := jsonvalue.DecodeDuplicates(doc, 0)
+	if err != nil {
+		t.Fatalf("document %q: the fast path answered for a document the decoder refuses: %v", doc, err)
+	}
+	offs := make([]int, 0, len(dups))
+	for _, d := range dups {
+		offs = append(offs, int(d.Offset))
+	}
+	if !slices.Equal(offs, repeated) && len(offs)+len(repeated) > 0 {
+		t.Fatalf("document %q: repeated keys at %v, the decoder's at %v", doc, repeated, offs)
+	}
+	slow, err := schema.SlowValidate(v, doc)
+	if err != nil {
+		t.Fatalf("document %q: %v", doc, err)
+	}
+	if !reflect.DeepEqual(issues, slow) {
+		t.Fatalf("document %q:\nfast path: %s\nslow path: %s", doc, showIssues(issues), showIssues(slow))
+	}
+	return true
+}
+
+// FuzzRawSkip: on any well-formed document, the reporter's quick step
+// over a value ends where the value ends.
+func FuzzRawSkip(f *testing.F) {
+	for _, doc := range []string{`1`, `-1.5e3 `, `"a\\"`, `"a\"b"`, `[1, "]", {"a": "}"}]`, ` {"k\\": ["\\\""]} `, `true`, `null`} {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !json.Valid(doc) {
+			return
+		}
+		start := len(doc) - len(bytes.TrimLeft(doc, " \t\n\r"))
+		end := len(bytes.TrimRight(doc, " \t\n\r"))
+		if got := schema.RawSkip(doc, start); got != end {
+			t.Fatalf("%q: the value ends at %d, RawSkip says %d", doc, end, got)
+		}
 	})
 }
 

@@ -166,6 +166,16 @@ type scanner struct {
 	errs     []*jsonschema.ValidationError
 	path     []pathTok
 	pathBase int
+	// elemAt is scratch: the offsets of the elements of the arrays being
+	// read; indexed keeps them, by the array's offset, for each array
+	// under which an error was found, for the reporter (see rawDoc).
+	elemAt  []int
+	indexed map[int][]int
+
+	// dups, when not nil, makes a repeated key of a skipped object no
+	// reason to give up: the key's offset is added to dups.keys and the
+	// earlier members of its key to dups.drop (see collectDuplicates).
+	dups *dupKeys
 }
 
 // skipObj is an object being skipped: where its keys start in
@@ -862,10 +872,28 @@ func (s *scanner) skipKey(i int) (int, bool) {
 	o := &s.objs[len(s.objs)-1]
 	bit := uint64(1) << ((uint(len(key))*7 + uint(d[i+1])*3 + uint(d[j-2])) & 63)
 	if o.mask&bit != 0 && len(s.keys)-o.start < linearKeys {
-		for _, sp := range s.keys[o.start:] {
+		last := -1 // the key's last earlier occurrence
+		for k, sp := range s.keys[o.start:] {
 			if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
-				return s.fail()
+				if s.dups == nil {
+					return s.fail()
+				}
+				last = o.start + k
 			}
+		}
+		if last >= 0 {
+			if len(s.dups.keys) >= jsonvalue.MaxDuplicates {
+				return s.fail() // past what the decoder lists
+			}
+			// The earlier member goes, from its key to the next key (an
+			// occurrence before it went when this one's predecessor was
+			// read).
+			next := i
+			if last+1 < len(s.keys) {
+				next = s.keys[last+1][0] - 1
+			}
+			s.dups.drop = append(s.dups.drop, [2]int{s.keys[last][0] - 1, next})
+			s.dups.keys = append(s.dups.keys, i)
 		}
 	}
 	o.mask |= bit

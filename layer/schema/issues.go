@@ -106,12 +106,32 @@ func (r *reporter) full() bool { return len(r.found) >= r.budget }
 // again and drops duplicates; sorting here keeps the layer's own findings
 // (Pass.Findings) in a stable order.
 func (r *reporter) issues() []result.Issue {
-	sorted := r.sorted()
-	issues := make([]result.Issue, 0, len(sorted))
-	for _, f := range sorted {
-		issues = append(issues, f.issue)
+	n := len(r.found)
+	if r.skipped > 0 {
+		n++
 	}
+	issues := make([]result.Issue, 0, n)
+	for i := range r.found {
+		issues = append(issues, r.found[i].issue)
+	}
+	if r.skipped > 0 {
+		issues = append(issues, r.truncated())
+	}
+	// Issues equal by CompareIssues are equal: any sort gives sorted's order.
+	slices.SortFunc(issues, result.CompareIssues)
 	return issues
+}
+
+// truncated is the note counting the findings past the budget.
+func (r *reporter) truncated() result.Issue {
+	return result.Issue{
+		Severity:   result.Info,
+		Type:       result.NotChecked,
+		Location:   "root",
+		Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
+		Suggestion: "Fix the errors listed, which are likely repeated across " + r.noun + ", and validate again to see any that remain",
+		Rule:       "schema.truncated",
+	}
 }
 
 // sorted returns the findings, with the note counting those past the
@@ -120,14 +140,7 @@ func (r *reporter) sorted() []finding {
 	found := make([]finding, 0, len(r.found)+1)
 	found = append(found, r.found...)
 	if r.skipped > 0 {
-		found = append(found, finding{issue: result.Issue{
-			Severity:   result.Info,
-			Type:       result.NotChecked,
-			Location:   "root",
-			Message:    fmt.Sprintf("%d more schema errors were not reported: only the first %d are listed", r.skipped, r.budget),
-			Suggestion: "Fix the errors listed, which are likely repeated across " + r.noun + ", and validate again to see any that remain",
-			Rule:       "schema.truncated",
-		}})
+		found = append(found, finding{issue: r.truncated()})
 	}
 	slices.SortFunc(found, func(a, b finding) int { return result.CompareIssues(a.issue, b.issue) })
 	return found
@@ -146,18 +159,25 @@ type site struct {
 
 func (r *reporter) at(tokens []string) site {
 	s := site{tokens: tokens, loc: r.doc.location(tokens)}
+	// The texts that end alike share one allocation: ref is the end of
+	// subj, and where and into are cut from one string.
 	switch {
 	case len(tokens) == 0:
-		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to "+r.noun
+		s.subj, s.ref, s.where, s.into = capital(r.noun), r.noun, "at root", "to the output"
+		if r.noun != defaultNoun {
+			s.into = "to " + r.noun
+		}
+		return s
 	case isArrayIndex(tokens[len(tokens)-1]) && strings.HasSuffix(s.loc, "]") && !strings.HasSuffix(s.loc, `"]`):
-		s.subj, s.ref = "Item "+clipLeft(s.loc, maxShown), clipLeft(s.loc, maxShown)
+		s.subj = "Item " + clipLeft(s.loc, maxShown)
+		s.ref = s.subj[len("Item "):]
 	default:
-		name := result.Clip(tokens[len(tokens)-1], maxName)
-		s.subj, s.ref = "Field '"+name+"'", "'"+name+"'"
+		s.subj = "Field '" + result.Clip(tokens[len(tokens)-1], maxName) + "'"
+		s.ref = s.subj[len("Field "):]
 	}
-	if s.where == "" {
-		s.where, s.into = "in "+clipLeft(s.loc, maxShown), "to "+clipLeft(s.loc, maxShown)
-	}
+	loc := clipLeft(s.loc, maxShown)
+	both := "in " + loc + "to " + loc
+	s.where, s.into = both[:3+len(loc)], both[3+len(loc):]
 	return s
 }
 
@@ -207,13 +227,52 @@ func (r *reporter) add(s site, typ result.Type, keyword, msg, reason, suggestion
 			Message:    result.Clip(msg, result.MaxTextLen),
 			Location:   s.loc,
 			Suggestion: result.Clip(suggestion, result.MaxTextLen),
-			Rule:       "schema." + keyword,
+			Rule:       ruleOf(keyword),
 		},
 		tokens:  s.tokens,
 		reason:  reason,
 		keyword: keyword,
 	})
 	return &r.found[len(r.found)-1]
+}
+
+// ruleOf is the rule of an issue of the keyword: "schema.type". The
+// keywords the reporter names most have theirs written out, which spares
+// an allocation per issue.
+func ruleOf(keyword string) string {
+	switch keyword {
+	case "type":
+		return "schema.type"
+	case "required":
+		return "schema.required"
+	case "enum":
+		return "schema.enum"
+	case "const":
+		return "schema.const"
+	case "additionalProperties":
+		return "schema.additionalProperties"
+	case "pattern":
+		return "schema.pattern"
+	case "format":
+		return "schema.format"
+	case "minLength":
+		return "schema.minLength"
+	case "maxLength":
+		return "schema.maxLength"
+	case "minimum":
+		return "schema.minimum"
+	case "maximum":
+		return "schema.maximum"
+	case "minItems":
+		return "schema.minItems"
+	case "maxItems":
+		return "schema.maxItems"
+	case "anyOf":
+		return "schema.anyOf"
+	case "oneOf":
+		return "schema.oneOf"
+	}
+	return "schema." + keyword
 }
 
 // addf adds an issue whose message is the subject followed by reason.
@@ -439,8 +498,9 @@ func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string)
 // wrongType reports a value of a type the schema does not accept.
 func (r *reporter) wrongType(s site, k *kind.Type) {
 	want := strings.Join(k.Want, " or ")
-	if f := r.addf(s, result.InvalidType, "type",
-		"has type "+k.Got+", expected "+want,
+	// The message is the subject and the reason, one string.
+	msg := s.subj + " has type " + k.Got + ", expected " + want
+	if f := r.add(s, result.InvalidType, "type", msg, msg[len(s.subj)+1:],
 		"Change "+s.ref+" to "+article(want)+" "+want+" value"); f != nil {
 		f.expected, f.actual = want, k.Got
 	}
@@ -956,14 +1016,16 @@ func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
 // addFieldSuggestion says how to add a missing field, with its type and
 // description when its schema gives them (see fieldInfo).
 func addFieldSuggestion(name string, f fieldDesc, s site) string {
-	field := "Add " + article(name) + " '" + name + "' field"
-	if f.types != "" {
-		field += " (" + f.types + ")"
+	a := article(name)
+	switch {
+	case f.types != "" && f.desc != "":
+		return "Add " + a + " '" + name + "' field (" + f.types + "): " + f.desc
+	case f.types != "":
+		return "Add " + a + " '" + name + "' field (" + f.types + ") " + s.into
+	case f.desc != "":
+		return "Add " + a + " '" + name + "' field: " + f.desc
 	}
-	if f.desc != "" {
-		return field + ": " + f.desc
-	}
-	return field + " " + s.into
+	return "Add " + a + " '" + name + "' field " + s.into
 }
 
 // fieldDesc is what addFieldSuggestion says of a property's schema: its
