@@ -113,6 +113,16 @@ type Engine struct {
 	// tracer starts the spans of validations and layers; nil without
 	// WithTracerProvider, and then no span is started at all.
 	tracer trace.Tracer
+	// layerSpans are each layer's span name and start options, made once
+	// in New so that a layer's span costs no string or option per run.
+	layerSpans map[string]layerSpanStart
+}
+
+// layerSpanStart is how a layer's span starts: its name ("judge.layer
+// schema") and its options (the judge.layer attribute).
+type layerSpanStart struct {
+	name string
+	opts []trace.SpanStartOption
 }
 
 // TracerScope is the instrumentation scope of the engine's spans.
@@ -339,6 +349,13 @@ func New(opts ...Option) (*Engine, error) {
 			byName[name] = e.budget.NewCache(name, 0)
 		}
 		e.caches[l.Name] = byName[name]
+	}
+	if e.tracer != nil {
+		e.layerSpans = make(map[string]layerSpanStart, len(e.layers))
+		for _, l := range e.layers {
+			e.layerSpans[l.Name] = layerSpanStart{name: "judge.layer " + l.Name,
+				opts: []trace.SpanStartOption{trace.WithAttributes(otelattr.Layer.String(l.Name))}}
+		}
 	}
 	if err := e.warmSources(); err != nil {
 		return nil, err
@@ -797,7 +814,8 @@ func (e *Engine) exec(r *layerRun) {
 	defer func() { <-e.slots }()
 	ctx, span := r.ctx, trace.Span(nil)
 	if e.tracer != nil {
-		ctx, span = e.tracer.Start(r.ctx, "judge.layer "+r.l.Name, trace.WithAttributes(otelattr.Layer.String(r.l.Name)))
+		ls := e.layerSpans[r.l.Name]
+		ctx, span = e.tracer.Start(r.ctx, ls.name, ls.opts...)
 	}
 	defer func() {
 		if v := recover(); v != nil {

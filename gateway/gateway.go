@@ -521,7 +521,7 @@ func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
 // it does not take: the answer callTool writes, decoded into the SDK's
 // type.
 func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	raw, err := g.answerCall(ctx, g.sessionID(req.Session), req.Params)
+	raw, err := g.answerCall(g.withSessionVersion(ctx, req.Session), g.sessionID(req.Session), req.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +546,7 @@ func (g *Gateway) callTool(ctx context.Context, ss *mcp.ServerSession, req mcp.R
 	if _, offered := g.catalog().findings[p.Name]; !offered {
 		return nil, false, nil
 	}
-	raw, err := g.answerCall(ctx, g.sessionID(ss), p)
+	raw, err := g.answerCall(g.withSessionVersion(ctx, ss), g.sessionID(ss), p)
 	if err != nil {
 		return nil, true, err
 	}
@@ -591,7 +591,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 	ts, defIssues := cat.toolset, cat.findings[name]
 
 	call := toolcall.Call{Tool: name, Arguments: args, SessionID: sid, Goal: requestGoal(reqMeta), ShownTools: requestShown(reqMeta)}
-	chk, err := ts.Check(ctx, call)
+	cctx, endCheck := g.traceStep(ctx, "judge.check")
+	chk, err := ts.Check(cctx, call)
+	endCheck(err)
 	if err != nil {
 		var ce *toolcall.CallError
 		if errors.As(err, &ce) {
@@ -625,7 +627,9 @@ func (g *Gateway) call(ctx context.Context, sid, name string, args json.RawMessa
 			return answer{}, fmt.Errorf("gateway: %w", err)
 		}
 	}
-	oc, err := ts.Outcome(ctx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal, Checked: chk})
+	octx, endOutcome := g.traceStep(ctx, "judge.outcome")
+	oc, err := ts.Outcome(octx, toolcall.OutcomeRequest{Call: toolcall.Call{Tool: name, Arguments: norm, SessionID: sid, ShownTools: call.ShownTools}, Result: raw, Goal: call.Goal, Checked: chk})
+	endOutcome(err)
 	if err != nil {
 		return answer{}, fmt.Errorf("gateway: outcome: %w", err)
 	}

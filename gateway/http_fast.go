@@ -78,6 +78,9 @@ func (g *Gateway) answerHTTP(w http.ResponseWriter, r *http.Request, sid string,
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	if g.opts.Telemetry.Enabled() {
+		ctx = withRPC(ctx, rawJSONRPCID(id), ip.ProtocolVersion)
+	}
 	if g.log.Enabled(ctx, slog.LevelDebug) {
 		g.log.Debug("tools/call on the HTTP fast path", "tool", p.name, "session", sid)
 	}

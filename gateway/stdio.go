@@ -51,6 +51,9 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 		}
 		return func(ctx context.Context) (json.RawMessage, error) {
 			ctx = withTransport(ctx, "pipe")
+			if ri, ok := mcpstdio.Request(ctx); ok && g.opts.Telemetry.Enabled() {
+				ctx = withRPC(ctx, jsonrpcID(ri.ID.Raw()), ri.ProtocolVersion)
+			}
 			if err := g.offer(ctx); err != nil {
 				return nil, err
 			}

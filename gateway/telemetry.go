@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strconv"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -38,6 +43,86 @@ func withTransport(ctx context.Context, transport string) context.Context {
 	return context.WithValue(ctx, transportKey{}, transport)
 }
 
+type rpcKey struct{}
+
+// rpcInfo is what the transport knows of a tools/call request: its
+// JSON-RPC id (jsonrpc.request.id) and the protocol version of its
+// session (mcp.protocol.version), each "" when unknown.
+type rpcInfo struct{ id, version string }
+
+// withRPC marks ctx as answering the request of JSON-RPC id (as
+// jsonrpcID renders it) in a session of protocol version.
+func withRPC(ctx context.Context, id, version string) context.Context {
+	return context.WithValue(ctx, rpcKey{}, rpcInfo{id: id, version: version})
+}
+
+// jsonrpcID renders a JSON-RPC id as jsonrpc.request.id: a string as it
+// is, a number as its digits; "" for anything else.
+func jsonrpcID(raw any) string {
+	switch v := raw.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+// rawJSONRPCID is jsonrpcID of an id as it came on the wire.
+func rawJSONRPCID(b []byte) string {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	return string(b)
+}
+
+// withSessionVersion marks ctx, when the gateway exports spans, with the
+// protocol version ss's client asked for, so that the call's span need
+// not look the session up.
+func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	if !g.opts.Telemetry.Enabled() || ss == nil {
+		return ctx
+	}
+	if ip := ss.InitializeParams(); ip != nil {
+		return withRPC(ctx, "", ip.ProtocolVersion)
+	}
+	return ctx
+}
+
+// protocolVersion is the MCP version a call was made in: the request's
+// own (sessionless protocol, in _meta), the transport's, else the
+// version its session's client asked for at initialize.
+func (g *Gateway) protocolVersion(ctx context.Context, sid string, reqMeta map[string]any) string {
+	if v, _ := reqMeta[mcp.MetaKeyProtocolVersion].(string); v != "" {
+		return v
+	}
+	if ri, _ := ctx.Value(rpcKey{}).(rpcInfo); ri.version != "" {
+		return ri.version
+	}
+	if ss := g.peerSession(sid); ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
+			return ip.ProtocolVersion
+		}
+	}
+	return ""
+}
+
+// rpcErrorCode is the JSON-RPC error code err is answered with: a
+// *jsonrpc.Error's, else 0, as both transports write it.
+func rpcErrorCode(err error) string {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return strconv.FormatInt(je.Code, 10)
+	}
+	return "0"
+}
+
 // traceCall starts the span of one tools/call when the gateway exports
 // spans, and returns the context to run the call in and the function that
 // ends the span with the call's answer. Without telemetry it returns ctx
@@ -65,6 +150,15 @@ func (g *Gateway) traceCall(ctx context.Context, sid, name string, args json.Raw
 	}
 	if tr, _ := ctx.Value(transportKey{}).(string); tr != "" {
 		attrs = append(attrs, attribute.String("network.transport", tr))
+		if tr == "tcp" {
+			attrs = append(attrs, attribute.String("network.protocol.name", "http"))
+		}
+	}
+	if ri, _ := ctx.Value(rpcKey{}).(rpcInfo); ri.id != "" {
+		attrs = append(attrs, attribute.String("jsonrpc.request.id", ri.id))
+	}
+	if v := g.protocolVersion(ctx, sid, reqMeta); v != "" {
+		attrs = append(attrs, attribute.String("mcp.protocol.version", v))
 	}
 	if id := toolCallID(reqMeta); id != "" {
 		attrs = append(attrs, attribute.String("gen_ai.tool.call.id", id))
@@ -76,9 +170,10 @@ func (g *Gateway) traceCall(ctx context.Context, sid, name string, args json.Raw
 	return ctx, func(ans answer, err error) {
 		switch {
 		case err != nil:
+			code := rpcErrorCode(err)
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
-			span.SetAttributes(attribute.String("error.type", "_OTHER"))
+			span.SetAttributes(attribute.String("error.type", code), attribute.String("rpc.response.status_code", code))
 		case ans.own != nil && ans.own.IsError || resultIsError(ans.raw):
 			span.SetStatus(codes.Error, "tool_error")
 			span.SetAttributes(attribute.String("error.type", "tool_error"))
@@ -91,6 +186,27 @@ func (g *Gateway) traceCall(ctx context.Context, sid, name string, args json.Raw
 		}
 		if t.CaptureContent && len(ans.raw) > 0 {
 			span.SetAttributes(attribute.String("gen_ai.tool.call.result", capped(ans.raw)))
+		}
+		span.End()
+	}
+}
+
+// traceStep starts the INTERNAL child span of one step of a call's
+// pipeline, "judge.check" (the pre-execution check) or "judge.outcome"
+// (the outcome's classification), so that a trace shows what each took
+// beside the tool's own run. The returned function ends it with the
+// step's error, if any. Without a recording span it returns ctx and a
+// function that does nothing.
+func (g *Gateway) traceStep(ctx context.Context, name string) (context.Context, func(error)) {
+	if !trace.SpanFromContext(ctx).IsRecording() {
+		return ctx, func(error) {}
+	}
+	ctx, span := g.opts.Telemetry.Tracer().Start(ctx, name)
+	return ctx, func(err error) {
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+			span.SetAttributes(attribute.String("error.type", "_OTHER"))
 		}
 		span.End()
 	}

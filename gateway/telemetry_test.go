@@ -45,12 +45,15 @@ func TestCallSpans(t *testing.T) {
 		}
 	}
 	var servers, runs []sdktrace.ReadOnlySpan
+	steps := map[string][]sdktrace.ReadOnlySpan{}
 	for _, s := range rec.Ended() {
 		switch {
 		case s.Name() == "tools/call get_reservation" && s.SpanKind() == trace.SpanKindServer:
 			servers = append(servers, s)
 		case s.Name() == "execute_tool get_reservation":
 			runs = append(runs, s)
+		case s.Name() == "judge.check" || s.Name() == "judge.outcome":
+			steps[s.Name()] = append(steps[s.Name()], s)
 		}
 	}
 	if len(servers) != 2 || len(runs) != 1 {
@@ -64,6 +67,25 @@ func TestCallSpans(t *testing.T) {
 	}
 	if runs[0].Parent().SpanID() != servers[0].SpanContext().SpanID() {
 		t.Errorf("execute_tool is not under the valid call's span")
+	}
+	// Both calls are checked; only the valid one runs and has its outcome
+	// classified. Each step is a child of its call's span.
+	if len(steps["judge.check"]) != 2 || len(steps["judge.outcome"]) != 1 {
+		t.Fatalf("%d judge.check and %d judge.outcome spans, want 2 and 1", len(steps["judge.check"]), len(steps["judge.outcome"]))
+	}
+	if p := steps["judge.outcome"][0].Parent().SpanID(); p != servers[0].SpanContext().SpanID() {
+		t.Errorf("judge.outcome is under %v, want the valid call's span", p)
+	}
+	for i, c := range steps["judge.check"] {
+		if p := c.Parent().SpanID(); p != servers[0].SpanContext().SpanID() && p != servers[1].SpanContext().SpanID() {
+			t.Errorf("judge.check %d is under %v, not a call's span", i, p)
+		}
+		if c.EndTime().Before(c.StartTime()) {
+			t.Errorf("judge.check %d ends before it starts", i)
+		}
+	}
+	if ok := attrs(servers[0]); ok["mcp.protocol.version"] != cs.InitializeResult().ProtocolVersion {
+		t.Errorf("mcp.protocol.version = %q, want the session's %q", ok["mcp.protocol.version"], cs.InitializeResult().ProtocolVersion)
 	}
 	if ok["judge.valid"] != "true" || ok["judge.status"] != "SATISFIED" || ok["gen_ai.tool.call.arguments"] != `{"reservation_id":"ABC123"}` ||
 		!strings.Contains(ok["gen_ai.tool.call.result"], "confirmed") || ok["error.type"] != "" {

@@ -46,11 +46,14 @@ func (p *Proxy) handleChat(w http.ResponseWriter, r *http.Request) {
 		p.writeError(w, r, err)
 		return
 	}
+	r, mc := p.traceModel(r, req)
+	defer mc.end()
 	ctx, cancelTimeout := context.WithTimeoutCause(r.Context(), p.opts.UpstreamTimeout, errUpstreamTimeout)
 	defer cancelTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	resp, err := p.forward(ctx, r, body)
+	mc.response(resp, err)
 	if err != nil {
 		p.metrics.upstreamErrors.WithLabelValues("unreachable").Inc()
 		if r.Context().Err() != nil {
@@ -291,6 +294,7 @@ func (p *Proxy) stream(ctx context.Context, cancel context.CancelCauseFunc, w ht
 			fail(&SSEError{Line: ev.line, Msg: "an event's data is not a chat completion chunk: " + err.Error(), Err: err})
 			return
 		}
+		modelCallFrom(ctx).chunk(&c)
 		if bytes.Contains(data, []byte(`"error"`)) && isErrorEvent(data) {
 			// The upstream's own error mid-stream: forwarded as it came,
 			// the client raises it.
@@ -400,6 +404,7 @@ func anyInvalid(vs []*Verdict) bool {
 // done logs and counts the report of one answer.
 func (p *Proxy) done(r *http.Request, rep *Report) {
 	p.metrics.observe(rep)
+	modelCallFrom(r.Context()).report(rep)
 	level := slog.LevelInfo
 	if !rep.Valid {
 		level = slog.LevelWarn
@@ -438,6 +443,8 @@ type completion struct {
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *usage `json:"usage"`
+	ID    string `json:"id"`
+	Model string `json:"model"`
 }
 
 // complete checks an answer that is not streamed: the same documents,
@@ -477,6 +484,8 @@ func (p *Proxy) complete(ctx context.Context, w http.ResponseWriter, r *http.Req
 		}
 		ck.Choices = append(ck.Choices, cc)
 	}
+	ck.ID, ck.Model = c.ID, c.Model
+	modelCallFrom(ctx).chunk(&ck)
 	a := newAnswer(cp, req.choices)
 	if _, err := a.add(ctx, &ck, 0); err != nil {
 		p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()

@@ -20,6 +20,7 @@ const MaxToolCalls = 128
 // chatRequest is what the proxy reads of a chat completions request; the
 // request is forwarded as it came, every other field untouched.
 type chatRequest struct {
+	Model          string          `json:"model"`
 	Stream         bool            `json:"stream"`
 	N              *int            `json:"n"`
 	ResponseFormat json.RawMessage `json:"response_format"`

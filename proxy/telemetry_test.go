@@ -10,6 +10,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/telemetry"
@@ -57,21 +58,48 @@ func TestProxySpan(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
-	var server sdktrace.ReadOnlySpan
+	var server, model sdktrace.ReadOnlySpan
 	for _, s := range rec.Ended() {
-		if s.Name() == "POST /v1/chat/completions" {
+		switch s.Name() {
+		case "POST /v1/chat/completions":
 			server = s
+		case "chat m":
+			model = s
 		}
 	}
-	if server == nil {
-		t.Fatalf("no POST /v1/chat/completions span among %d", len(rec.Ended()))
+	if server == nil || model == nil {
+		t.Fatalf("no POST /v1/chat/completions or chat m span among %d", len(rec.Ended()))
+	}
+	if model.Parent().SpanID() != server.SpanContext().SpanID() || model.SpanKind() != trace.SpanKindClient {
+		t.Errorf("the model call's span: kind %v under %v, want a client span under the server span", model.SpanKind(), model.Parent())
+	}
+	got := map[string]string{}
+	for _, kv := range model.Attributes() {
+		got[string(kv.Key)] = kv.Value.String()
+	}
+	for k, v := range map[string]string{
+		"gen_ai.operation.name":          "chat",
+		"gen_ai.provider.name":           "openai",
+		"gen_ai.request.model":           "m",
+		"gen_ai.response.model":          proxytest.Model,
+		"gen_ai.response.id":             proxytest.ID,
+		"gen_ai.response.finish_reasons": `["stop"]`,
+		"gen_ai.usage.input_tokens":      "120",
+		"server.address":                 "127.0.0.1",
+		"judge.valid":                    "true",
+		"judge.mode":                     "annotate",
+		"judge.stopped":                  "false",
+	} {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
 	}
 	if server.Parent().TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || server.Parent().SpanID().String() != "00f067aa0ba902b7" {
 		t.Errorf("the server span's parent is %v, want the client's span", server.Parent())
 	}
 	hr.mu.Lock()
 	defer hr.mu.Unlock()
-	want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + server.SpanContext().SpanID().String() + "-01"
+	want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + model.SpanContext().SpanID().String() + "-01"
 	if len(hr.seen) != 1 || hr.seen[0] != want {
 		t.Errorf("the model received traceparent %q, want %q", hr.seen, want)
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/sharedtest"
@@ -82,5 +85,89 @@ func BenchmarkValidateTelemetry(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// dropExporter exports nothing: the batch processor's own cost.
+type dropExporter struct{}
+
+func (dropExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (dropExporter) Shutdown(context.Context) error                             { return nil }
+
+// dropProcessor keeps no span: the cost of recording spans alone.
+type dropProcessor struct{}
+
+func (dropProcessor) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (dropProcessor) OnEnd(sdktrace.ReadOnlySpan)                     {}
+func (dropProcessor) Shutdown(context.Context) error                  { return nil }
+func (dropProcessor) ForceFlush(context.Context) error                { return nil }
+
+// BenchmarkTelemetryParts splits the cost of export on into its parts,
+// each a step up from the one before: off (no span), spans (recorded
+// and dropped at End), batch (the SDK's batch processor, an exporter
+// that sends nothing) and export (the OTLP/HTTP exporter to a loopback
+// receiver). It reports the process's CPU time per request (cpu-µs/op),
+// which moves less than wall time on a shared machine; run with -count
+// to interleave the parts. "inline" takes the layers' path (4 spans),
+// "corpus" the bench corpus's schema-only documents, answered by the
+// engine's fast path (2 spans). docs/observability.md gives the figures.
+func BenchmarkTelemetryParts(b *testing.B) {
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+	defer sink.Close()
+	var corpus []string
+	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
+		r, _ := json.Marshal(map[string]any{"output": json.RawMessage(c.Valid), "expected_schema": c.Schema})
+		corpus = append(corpus, string(r))
+	}
+	for _, w := range []struct {
+		name   string
+		bodies []string
+	}{{"inline", []string{inlineToolOutput}}, {"corpus", corpus}} {
+		for _, part := range []string{"off", "spans", "batch", "export"} {
+			b.Run(w.name+"/"+part, func(b *testing.B) {
+				var tel *telemetry.Telemetry
+				switch part {
+				case "spans":
+					tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(dropProcessor{})), false)
+				case "batch":
+					tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithBatcher(dropExporter{})), false)
+				case "export":
+					var err error
+					if tel, err = telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var opts []judge.Option
+				if tel != nil {
+					opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
+				}
+				s := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: slog.New(telemetry.LogHandler(slog.NewJSONHandler(io.Discard, nil)))})
+				ts := httptest.NewServer(s.Handler())
+				defer ts.Close()
+				client := ts.Client()
+				b.ReportAllocs()
+				c0, i := cpuTime(b), 0
+				for b.Loop() {
+					req, _ := http.NewRequest(http.MethodPost, ts.URL+"/validate", strings.NewReader(w.bodies[i%len(w.bodies)]))
+					i++
+					req.Header.Set("Content-Type", "application/json")
+					resp, err := client.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("status %d", resp.StatusCode)
+					}
+				}
+				b.ReportMetric(float64(cpuTime(b)-c0)/1e3/float64(b.N), "cpu-µs/op") // cpuTime: bench_test.go
+				if tel != nil {
+					if err := tel.Shutdown(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -75,7 +75,10 @@ func (t *Telemetry) StartHTTPServer(r *http.Request, route string) (*http.Reques
 	if !t.Enabled() {
 		return r, func(int) {}
 	}
-	ctx := t.Propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+	ctx := r.Context()
+	if hasContextHeader(r.Header) {
+		ctx = t.Propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
+	}
 	ctx, span := t.Tracer().Start(ctx, r.Method+" "+route, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(
 		attribute.String("http.request.method", r.Method),
 		attribute.String("http.route", route),
@@ -91,6 +94,13 @@ func (t *Telemetry) StartHTTPServer(r *http.Request, route string) (*http.Reques
 		}
 		span.End()
 	}
+}
+
+// hasContextHeader reports whether h carries a caller's context
+// (traceparent or baggage; tracestate means nothing without a
+// traceparent), so that a request without one skips the propagator.
+func hasContextHeader(h http.Header) bool {
+	return len(h["Traceparent"]) > 0 || len(h["Baggage"]) > 0
 }
 
 func protoVersion(r *http.Request) string {

@@ -62,11 +62,22 @@ type Telemetry struct {
 	Exporter string
 
 	shutdown func(context.Context) error
+	// tracer is TracerProvider's tracer of judge's scope, got once: the
+	// SDK's Tracer takes a lock and hashes the scope on every call.
+	tracer trace.Tracer
 }
 
 // Disabled returns a Telemetry that records and exports nothing.
 func Disabled() *Telemetry {
-	return &Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()}
+	return withTracer(&Telemetry{TracerProvider: noop.NewTracerProvider(), Propagator: Propagator()})
+}
+
+// withTracer sets t's tracer from its provider.
+func withTracer(t *Telemetry) *Telemetry {
+	if t.TracerProvider != nil {
+		t.tracer = t.TracerProvider.Tracer(ScopeName)
+	}
+	return t
 }
 
 // ForProvider returns a Telemetry that starts spans from tp, a provider
@@ -74,8 +85,8 @@ func Disabled() *Telemetry {
 // program that already has its OpenTelemetry SDK set up, and for tests.
 // capture is CaptureContent.
 func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
-	return &Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
-		shutdown: func(context.Context) error { return nil }}
+	return withTracer(&Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
+		shutdown: func(context.Context) error { return nil }})
 }
 
 // Propagator is the W3C Trace Context and Baggage propagator judge reads
@@ -90,8 +101,11 @@ func (t *Telemetry) Enabled() bool { return t != nil && t.shutdown != nil }
 // Tracer returns judge's tracer of t's provider; a no-op tracer when t is
 // nil.
 func (t *Telemetry) Tracer() trace.Tracer {
-	if t == nil || t.TracerProvider == nil {
+	switch {
+	case t == nil || t.TracerProvider == nil:
 		return noop.NewTracerProvider().Tracer(ScopeName)
+	case t.tracer != nil:
+		return t.tracer
 	}
 	return t.TracerProvider.Tracer(ScopeName)
 }
@@ -130,7 +144,15 @@ type Config struct {
 	Resource []attribute.KeyValue
 	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 	CaptureContent bool
+	// BatchDelay is the longest a span waits in the batch before it is
+	// sent: DefaultBatchDelay, or 0 when OTEL_BSP_SCHEDULE_DELAY is set
+	// (the SDK's batch processor then reads it).
+	BatchDelay time.Duration
 }
+
+// DefaultBatchDelay is how long a span may wait in the batch before it
+// is sent when OTEL_BSP_SCHEDULE_DELAY is unset.
+const DefaultBatchDelay = time.Second
 
 // ReadConfig reads the OTEL_* variables through getenv. A value it cannot
 // use is an error naming the variable, so that a typo does not silently
@@ -187,6 +209,9 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if c.Resource, err = resourceAttrs(env("OTEL_SERVICE_NAME"), env("OTEL_RESOURCE_ATTRIBUTES")); err != nil {
 		return c, err
 	}
+	if env("OTEL_BSP_SCHEDULE_DELAY") == "" {
+		c.BatchDelay = DefaultBatchDelay
+	}
 	c.Export = true
 	return c, nil
 }
@@ -233,18 +258,26 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if sampler == nil {
 		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
 	}
+	// The batch processor reads OTEL_BSP_MAX_QUEUE_SIZE,
+	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE and OTEL_BSP_EXPORT_TIMEOUT itself;
+	// judge's default delay (1 s, not the SDK's 5 s) yields to
+	// OTEL_BSP_SCHEDULE_DELAY.
+	var bsp []sdktrace.BatchSpanProcessorOption
+	if c.BatchDelay > 0 {
+		bsp = append(bsp, sdktrace.WithBatchTimeout(c.BatchDelay))
+	}
 	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
+		sdktrace.WithBatcher(exp, bsp...),
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(sampler),
 	)
-	return &Telemetry{
+	return withTracer(&Telemetry{
 		TracerProvider: tp,
 		Propagator:     Propagator(),
 		CaptureContent: c.CaptureContent,
 		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
 		shutdown:       tp.Shutdown,
-	}, nil
+	}), nil
 }
 
 // sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.

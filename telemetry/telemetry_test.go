@@ -5,10 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/telemetry"
@@ -148,5 +153,59 @@ func TestLogHandler(t *testing.T) {
 	}
 	if _, ok := without["trace_id"]; ok {
 		t.Errorf("line without a span has a trace_id: %s", lines[1])
+	}
+}
+
+// TestBatchDelay: judge's 1 s batch delay applies unless
+// OTEL_BSP_SCHEDULE_DELAY is set, which the SDK's batch processor then
+// reads itself.
+func TestBatchDelay(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env  map[string]string
+		want time.Duration
+	}{
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a"}, telemetry.DefaultBatchDelay},
+		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_BSP_SCHEDULE_DELAY": "200"}, 0},
+	} {
+		got, err := telemetry.ReadConfig(env(c.env))
+		if err != nil || got.BatchDelay != c.want {
+			t.Errorf("%v: batch delay %v (%v), want %v", c.env, got.BatchDelay, err, c.want)
+		}
+	}
+}
+
+// TestHTTPServerContext: a request's SERVER span continues its
+// traceparent header, carries its baggage, and is a root without either.
+func TestHTTPServerContext(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tel := telemetry.ForProvider(trace.NewTracerProvider(trace.WithSpanProcessor(rec)), false)
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	for _, c := range []struct {
+		name            string
+		header          map[string]string
+		parent, baggage string
+	}{
+		{"traceparent", map[string]string{"traceparent": tp}, "00f067aa0ba902b7", ""},
+		{"baggage only", map[string]string{"baggage": "tenant=acme"}, "", "acme"},
+		{"neither", nil, "", ""},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/validate", nil)
+		for k, v := range c.header {
+			r.Header.Set(k, v)
+		}
+		r2, end := tel.StartHTTPServer(r, "/validate")
+		got := baggage.FromContext(r2.Context()).Member("tenant").Value()
+		end(http.StatusOK)
+		spans := rec.Ended()
+		s := spans[len(spans)-1]
+		parent := ""
+		if s.Parent().IsValid() {
+			parent = s.Parent().SpanID().String()
+		}
+		if parent != c.parent || got != c.baggage {
+			t.Errorf("%s: parent %q, baggage %q; want %q, %q", c.name, parent, got, c.parent, c.baggage)
+		}
 	}
 }

@@ -63,6 +63,7 @@ func benches() []bench {
 		{"radon", radonRows},
 		{"lint", lintRows},
 		{"grow", growRows},
+		{"otel", otelRows},
 	}
 }
 
@@ -92,7 +93,7 @@ func (e *env) flag() string {
 
 func main() {
 	quick := flag.Bool("quick", false, "a run of a minute or two: shorter measurements, fewer gateway calls")
-	only := flag.String("row", "", "only the benches whose id starts with one of these, comma-separated: schema, http, check, gateway, radon, lint, grow")
+	only := flag.String("row", "", "only the benches whose id starts with one of these, comma-separated: schema, http, check, gateway, radon, lint, grow, otel")
 	registry := flag.String("registry", "", "only write the lint row's registry of 1,000 MCP tools (DIR/tools) and their schemas (DIR/schemas.json) into this new directory, and exit")
 	flag.Parse()
 	ctx := context.Background()

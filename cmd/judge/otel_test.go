@@ -540,7 +540,7 @@ func TestOtelGatewayJaeger(t *testing.T) {
 			}
 
 			server, client := "tools/call meta_echo", "tools/call meta_echo"
-			tr := j.trace(t, traceID, names(server, client))
+			tr := j.trace(t, traceID, names(server, client, "judge.check", "judge.outcome"))
 			var srv, cli jspan
 			for _, s := range tr.Spans {
 				switch s.tag("span.kind") {
@@ -575,6 +575,20 @@ func TestOtelGatewayJaeger(t *testing.T) {
 				"judge.valid":           true,
 				"judge.confidence":      1.0,
 				"judge.status":          "SATISFIED",
+				"mcp.protocol.version":  cs.InitializeResult().ProtocolVersion,
+			}
+			if transport == "tcp" {
+				want["network.protocol.name"] = "http"
+			}
+			// The JSON-RPC id of the client's tools/call: the SDK's client
+			// numbers its requests, so it is digits.
+			if id, _ := srv.tag("jsonrpc.request.id").(string); id == "" || strings.Trim(id, "0123456789") != "" {
+				t.Errorf("%s: jsonrpc.request.id = %v, want the request's numeric id", server, srv.tag("jsonrpc.request.id"))
+			}
+			for _, step := range []string{"judge.check", "judge.outcome"} {
+				if s := tr.byName(t, step); s.parent() != srv.SpanID {
+					t.Errorf("%s is under %q, want the call's span %s", step, s.parent(), srv.SpanID)
+				}
 			}
 			if sid != "" {
 				want["mcp.session.id"] = sid // streamable HTTP's session id

@@ -77,6 +77,25 @@ type Transport struct {
 // An Answerer computes the result of a request: a JSON value.
 type Answerer func(ctx context.Context) (json.RawMessage, error)
 
+type requestKey struct{}
+
+// RequestInfo is what the transport knows of the request an Answerer
+// answers, for the request's span: its JSON-RPC id (jsonrpc.request.id)
+// and the protocol version the session's initialize answer gave
+// (mcp.protocol.version; "" before one, or under the sessionless
+// protocol).
+type RequestInfo struct {
+	ID              jsonrpc.ID
+	ProtocolVersion string
+}
+
+// Request is the RequestInfo of an Answerer's context; false outside
+// one.
+func Request(ctx context.Context) (RequestInfo, bool) {
+	ri, ok := ctx.Value(requestKey{}).(RequestInfo)
+	return ri, ok && ri.ID.IsValid()
+}
+
 // Connect starts reading messages and returns the connection. It is
 // called once, by the SDK's Server.Run, Server.Connect or Client.Connect.
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
@@ -127,6 +146,7 @@ type conn struct {
 	endLife    context.CancelFunc
 	initMu     sync.Mutex
 	initID     jsonrpc.ID // the initialize request's id, until answered
+	version    string     // the protocol version the initialize answer gave
 	ready      atomic.Bool
 	inflightMu sync.Mutex
 	inflight   map[jsonrpc.ID]context.CancelFunc
@@ -344,7 +364,10 @@ func (c *conn) taken(msg jsonrpc.Message) (took bool, answer func()) {
 		if fn == nil {
 			return false, nil
 		}
-		ctx, cancel := context.WithCancel(c.life)
+		c.initMu.Lock()
+		ri := RequestInfo{ID: m.ID, ProtocolVersion: c.version}
+		c.initMu.Unlock()
+		ctx, cancel := context.WithCancel(context.WithValue(c.life, requestKey{}, ri))
 		c.inflightMu.Lock()
 		if _, dup := c.inflight[m.ID]; dup {
 			c.inflightMu.Unlock()
@@ -880,6 +903,12 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.initMu.Lock()
 		if c.initID.IsValid() && resp.ID == c.initID && resp.Error == nil {
 			c.ready.Store(true)
+			var r struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			if json.Unmarshal(resp.Result, &r) == nil {
+				c.version = r.ProtocolVersion
+			}
 		}
 		c.initMu.Unlock()
 	}

@@ -37,7 +37,18 @@ func Verdict(r *result.ValidationResult) []attribute.KeyValue {
 	if r == nil {
 		return nil
 	}
-	kv := []attribute.KeyValue{
+	// The exact count, so that the slice is made once: the SDK copies it.
+	n := 7
+	if len(r.Issues) > 0 {
+		n++
+	}
+	if len(r.Metadata.ValidationTypesRun) > 0 {
+		n++
+	}
+	if r.Metadata.Model != "" {
+		n++
+	}
+	kv := append(make([]attribute.KeyValue, 0, n),
 		Valid.Bool(r.Valid),
 		Confidence.Float64(r.Confidence),
 		QualityScore.Float64(r.QualityScore),
@@ -45,7 +56,7 @@ func Verdict(r *result.ValidationResult) []attribute.KeyValue {
 		ErrorCount.Int(r.Metadata.ErrorCount),
 		WarningCount.Int(r.Metadata.WarningCount),
 		InfoCount.Int(r.Metadata.InfoCount),
-	}
+	)
 	if len(r.Issues) > 0 {
 		types := make([]string, 0, len(r.Issues))
 		for _, is := range r.Issues {

@@ -3,6 +3,7 @@ package serverproc
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 // FuzzParseStatus: any text gives a status or an error, never a panic,
@@ -41,6 +42,41 @@ func TestParseStatusBounds(t *testing.T) {
 	} {
 		if s, err := parseStatus([]byte(text)); err == nil {
 			t.Errorf("%q: accepted as %+v", text, s)
+		}
+	}
+}
+
+// FuzzParseStat: any text gives a CPU time or an error, never a panic,
+// and an accepted time is not negative.
+func FuzzParseStat(f *testing.F) {
+	if data, err := os.ReadFile("/proc/self/stat"); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte("42 (a) b)) S 1 2 3 4 5 6 7 8 9 10 250 30 0 0"))
+	f.Add([]byte("1 (x) S 1 2"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := parseStat(data)
+		if err == nil && d < 0 {
+			t.Fatalf("negative CPU time %v accepted", d)
+		}
+	})
+}
+
+func TestParseStat(t *testing.T) {
+	t.Parallel()
+	// The name holds a space and a ')': fields are counted after the last one.
+	d, err := parseStat([]byte("42 (judge) x) S 1 2 3 4 5 6 7 8 9 10 250 30 0 0 20 0 9"))
+	if err != nil || d != 2800*time.Millisecond {
+		t.Fatalf("%v, %v; want 2.8s", d, err)
+	}
+	for _, bad := range []string{"42 judge S", "42 (j) S 1 2 3", "42 (j) S 1 2 3 4 5 6 7 8 9 10 -1 3"} {
+		if d, err := parseStat([]byte(bad)); err == nil {
+			t.Errorf("%q: accepted as %v", bad, d)
+		}
+	}
+	if data, err := os.ReadFile("/proc/self/stat"); err == nil {
+		if _, err := parseStat(data); err != nil {
+			t.Errorf("this process's own stat: %v", err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,14 @@ type Proc struct {
 // The process is killed, with its group, when ctx is done or Stop is
 // called.
 func Start(ctx context.Context, timeout time.Duration, ready func(line string) (url string, ok bool), name string, args ...string) (*Proc, error) {
+	return StartEnv(ctx, timeout, ready, nil, name, args...)
+}
+
+// StartEnv is Start with the process's environment: env, or this
+// process's own when env is nil.
+func StartEnv(ctx context.Context, timeout time.Duration, ready func(line string) (url string, ok bool), env []string, name string, args ...string) (*Proc, error) {
 	cmd := exec.Command(name, args...)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -196,4 +204,53 @@ func JudgeReady(line string) (string, bool) {
 // with extra arguments, and waits up to a minute for it to listen.
 func StartJudge(ctx context.Context, bin string, extra ...string) (*Proc, error) {
 	return Start(ctx, time.Minute, JudgeReady, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, extra...)...)
+}
+
+// StartJudgeEnv is StartJudge with the process's environment (nil: this
+// process's own).
+func StartJudgeEnv(ctx context.Context, bin string, env []string, extra ...string) (*Proc, error) {
+	return StartEnv(ctx, time.Minute, JudgeReady, env, bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, extra...)...)
+}
+
+// clockTicks is the unit of /proc/PID/stat's CPU times (USER_HZ), 100 on
+// every Linux architecture Go supports.
+const clockTicks = 100
+
+// CPUTime returns the CPU time (user + system, every thread) the process
+// has used so far, from /proc/PID/stat, in steps of 10 ms.
+func (p *Proc) CPUTime() (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.PID()))
+	if err != nil {
+		return 0, err
+	}
+	return parseStat(data)
+}
+
+// parseStat reads utime and stime (fields 14 and 15) of a /proc/PID/stat
+// line; the command name (field 2) is in parentheses and may hold spaces
+// and parentheses, so the fields are counted after its last ')'.
+func parseStat(data []byte) (time.Duration, error) {
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, errors.New("serverproc: /proc stat has no command name")
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state): utime is field 14, f[11]; stime f[12].
+	if len(f) < 13 {
+		return 0, fmt.Errorf("serverproc: /proc stat has %d fields after the name, want at least 13", len(f))
+	}
+	var ticks uint64
+	for _, v := range f[11:13] {
+		n, err := strconv.ParseUint(v, 10, 40)
+		if err != nil {
+			return 0, fmt.Errorf("serverproc: /proc stat CPU time %q: %w", v, err)
+		}
+		ticks += n
+	}
+	// At most what a Duration holds (about 292 years of CPU).
+	if ticks > uint64(math.MaxInt64/int64(time.Second/clockTicks)) {
+		return 0, fmt.Errorf("serverproc: /proc stat CPU time of %d ticks is out of range", ticks)
+	}
+	return time.Duration(ticks) * (time.Second / clockTicks), nil
 }
