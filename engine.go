@@ -24,7 +24,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
-	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/internal/otelattr"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/criteria"
@@ -102,8 +101,8 @@ type Engine struct {
 	closeMu sync.Mutex
 	closed  bool
 	running sync.WaitGroup
-	// model decides what rules cannot; nil without WithLLM.
-	model *llm.Client
+	// model decides what rules cannot; nil without WithLLM or WithModel.
+	model layer.Model
 	// sourceDocs are the documents of WithSourceDir, against which
 	// trusted_sources resolve.
 	sourceDocs []layer.Source

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/llm"
+	"github.com/agentjudge/judge/layer"
 )
 
 // LLMConfig configures the model that decides what rules cannot: the
@@ -44,6 +45,21 @@ func WithLLM(cfg LLMConfig) Option {
 			return fmt.Errorf("judge: %w", err)
 		}
 		e.model = c
+		return nil
+	}
+}
+
+// WithModel gives the engine a model of the program's own, where WithLLM
+// gives it judge's client of an OpenAI-compatible API: the engine hands m
+// to the layers that declare layer.Layer.UsesModel, and a layer asks it
+// what it implements. The criteria layer asks a criteria.Judge, the
+// facts layer a facts.Judge; to a layer that finds neither, it is as if
+// there were no model. metadata.model names it, and the layer deadline
+// becomes LLMLayerTimeout unless WithLayerTimeout set another, as with
+// WithLLM. A nil m gives no model.
+func WithModel(m layer.Model) Option {
+	return func(e *Engine) error {
+		e.model = m
 		return nil
 	}
 }

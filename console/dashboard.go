@@ -210,7 +210,19 @@ func millis(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 // buildDashboard lays out the panels of d.
 func buildDashboard(d api.Dashboard) dashView {
 	v := dashView{Updated: d.Now.Format("15:04:05"), From: d.Start.Format("15:04")}
-	t := d.Totals
+	v.Stats = totalStats(d.Totals)
+	v.addRateSeries(d)
+	v.addTypePanels(d)
+	v.addLayerPanels(d)
+	if c := d.Totals.Calls; c != nil {
+		v.Calls = true
+		v.addCallPanels(d, c)
+	}
+	return v
+}
+
+// totalStats is the table of the whole window's figures.
+func totalStats(t api.Counts) []stat {
 	share, lat := "–", api.Percentiles{}
 	if t.ValidShare != nil {
 		share = strconv.FormatFloat(100**t.ValidShare, 'f', 1, 64) + " %"
@@ -230,7 +242,7 @@ func buildDashboard(d api.Dashboard) dashView {
 		}
 		return millis(x) + " ms"
 	}
-	v.Stats = []stat{
+	stats := []stat{
 		{Label: "Validations", N: strconv.Itoa(t.Validations), Note: "POST /validate and /v1/validate answered"},
 		{Label: "Valid", N: strconv.Itoa(t.Valid), Note: "results whose output was valid"},
 		{Label: "Valid share", N: share, Note: "valid results among the validations"},
@@ -242,19 +254,23 @@ func buildDashboard(d api.Dashboard) dashView {
 		{Label: "Notes", N: strconv.Itoa(sev.Info), Note: "issues of severity info"},
 	}
 	if c := t.Calls; c != nil {
-		v.Calls = true
 		failed := c.Outcomes["FAILED"]
 		outcomes := 0
 		for _, n := range c.Outcomes {
 			outcomes += n
 		}
-		v.Stats = append(v.Stats,
+		stats = append(stats,
 			stat{Label: "Tool calls checked", N: strconv.Itoa(c.Checks), Note: "POST /v1/calls/check"},
 			stat{Label: "Invalid calls", N: strconv.Itoa(c.Invalid), Note: "calls whose arguments broke the tool's contract"},
 			stat{Label: "Outcomes", N: strconv.Itoa(outcomes), Note: "POST /v1/calls/outcome"},
 			stat{Label: "Failed outcomes", N: strconv.Itoa(failed), Note: "results classified FAILED"})
 	}
+	return stats
+}
 
+// addRateSeries adds the per-minute charts of validations, latency and
+// issues by severity.
+func (v *dashView) addRateSeries(d api.Dashboard) {
 	v.Series = append(v.Series, newSeries(d, "s-validations", "Validations per minute", "validations", func(c api.Counts) (float64, bool) {
 		return float64(c.Validations), true
 	}, count))
@@ -279,10 +295,12 @@ func buildDashboard(d api.Dashboard) dashView {
 			return float64(n), true
 		}, count))
 	}
+}
 
-	// Issue types: the table of all, a chart per minute of the most
-	// frequent.
-	for name, s := range t.Issues {
+// addTypePanels adds the table of all issue types and a chart per minute
+// of the most frequent.
+func (v *dashView) addTypePanels(d api.Dashboard) {
+	for name, s := range d.Totals.Issues {
 		v.Types = append(v.Types, typeRow{Type: name, Error: s.Error, Warning: s.Warning, Info: s.Info, Total: s.Error + s.Warning + s.Info})
 	}
 	slices.SortFunc(v.Types, func(a, b typeRow) int { return cmp.Or(b.Total-a.Total, strings.Compare(a.Type, b.Type)) })
@@ -298,9 +316,13 @@ func buildDashboard(d api.Dashboard) dashView {
 		}
 	}
 	v.Charts = append(v.Charts, newChart("c-types", "Issues by type", "issues", bars))
+}
 
+// addLayerPanels adds the per-layer table and charts, and a chart per
+// minute of the layers that reported most.
+func (v *dashView) addLayerPanels(d api.Dashboard) {
 	var layerBars, timeBars []bar
-	for name, l := range t.Layers {
+	for name, l := range d.Totals.Layers {
 		v.Layers = append(v.Layers, layerRow{Layer: name, Runs: l.Runs, Failed: l.Failed, MeanMS: millis(l.MeanMS), Error: l.Error, Warning: l.Warning, Info: l.Info})
 	}
 	slices.SortFunc(v.Layers, func(a, b layerRow) int { return strings.Compare(a.Layer, b.Layer) })
@@ -323,35 +345,36 @@ func buildDashboard(d api.Dashboard) dashView {
 			return float64(lc.Error + lc.Warning + lc.Info), true
 		}, count))
 	}
+}
 
-	if c := t.Calls; c != nil {
-		var st []bar
-		for _, name := range []string{"SATISFIED", "NEEDS_MORE_TOOLS", "NEED_USER_INPUT", "FAILED", "other"} {
-			if n, ok := c.Outcomes[name]; ok {
-				st = append(st, bar{Label: name, N: float64(n)})
-			}
+// addCallPanels adds the charts of /v1/calls/*: statuses, the tools that
+// fail most, and calls per minute.
+func (v *dashView) addCallPanels(d api.Dashboard, c *api.CallCounts) {
+	var st []bar
+	for _, name := range []string{"SATISFIED", "NEEDS_MORE_TOOLS", "NEED_USER_INPUT", "FAILED", "other"} {
+		if n, ok := c.Outcomes[name]; ok {
+			st = append(st, bar{Label: name, N: float64(n)})
 		}
-		st = append([]bar{{Label: "valid (checked)", N: float64(c.Checks - c.Invalid)}, {Label: "invalid (checked)", N: float64(c.Invalid)}}, st...)
-		var tb []bar
-		for _, tc := range c.Tools {
-			if tc.Failures == 0 || len(tb) == 10 {
-				break
-			}
-			tb = append(tb, bar{Label: tc.Tool, N: float64(tc.Failures), Text: fmt.Sprintf("%d of %d", tc.Failures, tc.Calls)})
-		}
-		v.Charts = append(v.Charts, newChart("c-status", "Tool calls by status", "calls", st), newChart("c-tools", "Tools that fail most", "failed calls", tb))
-		v.Series = append(v.Series, newSeries(d, "s-calls", "Tool calls per minute", "calls", func(c api.Counts) (float64, bool) {
-			if c.Calls == nil {
-				return 0, false
-			}
-			n := c.Calls.Checks
-			for _, o := range c.Calls.Outcomes {
-				n += o
-			}
-			return float64(n), true
-		}, count))
 	}
-	return v
+	st = append([]bar{{Label: "valid (checked)", N: float64(c.Checks - c.Invalid)}, {Label: "invalid (checked)", N: float64(c.Invalid)}}, st...)
+	var tb []bar
+	for _, tc := range c.Tools {
+		if tc.Failures == 0 || len(tb) == 10 {
+			break
+		}
+		tb = append(tb, bar{Label: tc.Tool, N: float64(tc.Failures), Text: fmt.Sprintf("%d of %d", tc.Failures, tc.Calls)})
+	}
+	v.Charts = append(v.Charts, newChart("c-status", "Tool calls by status", "calls", st), newChart("c-tools", "Tools that fail most", "failed calls", tb))
+	v.Series = append(v.Series, newSeries(d, "s-calls", "Tool calls per minute", "calls", func(c api.Counts) (float64, bool) {
+		if c.Calls == nil {
+			return 0, false
+		}
+		n := c.Calls.Checks
+		for _, o := range c.Calls.Outcomes {
+			n += o
+		}
+		return float64(n), true
+	}, count))
 }
 
 // seriesFuncs are the template functions of the series charts.

@@ -262,6 +262,8 @@ func New(ctx context.Context, reg *manifest.Registry, opts ...Option) (*Runner, 
 	if err != nil {
 		return nil, fmt.Errorf("executor: %w", err)
 	}
+	// The Runner's own life, not New's ctx: upstream sessions outlive the
+	// call that starts the Runner, and Close ends them.
 	closeCtx, cancel := context.WithCancel(context.Background())
 	r := &Runner{cfg: cfg, reg: reg, tools: map[string]*runnable{}, servers: map[string]*upstream{},
 		closeCtx: closeCtx, cancel: cancel}

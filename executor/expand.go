@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/agentjudge/judge/result"
 )
 
 // MaxTemplateLen is the longest template (URL, header, argument) expanded,
@@ -25,11 +27,7 @@ type ExpandError struct {
 }
 
 func (e *ExpandError) Error() string {
-	t := e.Template
-	if len(t) > 80 {
-		t = t[:80] + "…"
-	}
-	return fmt.Sprintf("template %q at offset %d: %s", t, e.Offset, e.Msg)
+	return fmt.Sprintf("template %q at offset %d: %s", result.Clip(e.Template, 81), e.Offset, e.Msg)
 }
 
 // validEnvName reports whether s is a variable name: letters, digits and

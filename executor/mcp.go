@@ -244,6 +244,8 @@ func (u *upstream) drop(sess *mcp.ClientSession) {
 	if u.sess != sess {
 		return
 	}
+	// Detached cleanup: the request that failed may be cancelled already;
+	// the ping asks only whether the session still answers.
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := sess.Ping(pctx, nil); err == nil {

@@ -53,7 +53,7 @@ func (g *Gateway) ExposeJudge(engine *judge.Engine) {
 		}
 		ts := g.catalog().toolset
 		if len(in.Tools) > 0 {
-			defs, err := toolcall.ParseDefinitions(in.Tools, "tools")
+			defs, err := toolcall.ParseDefinitionsContext(ctx, in.Tools, "tools")
 			if err == nil {
 				ts, err = g.checker.NewToolset(defs...)
 			}

@@ -323,6 +323,8 @@ func (g *Gateway) target(server string) (*mcp.ServerSession, context.Context) {
 		}
 	}
 	if best != nil {
+		// No call in flight to tie the request to: it is the upstream's
+		// own, and lives until the upstream's request ends.
 		bestCtx = context.Background()
 	}
 	return best, bestCtx
@@ -455,6 +457,8 @@ func (g *Gateway) levelSet(ss *mcp.ServerSession) {
 	}
 	g.peers.mu.Unlock()
 	for _, p := range pending {
+		// Detached on purpose: the messages were kept for the session,
+		// not for the setLevel request, which may end before they are sent.
 		g.sendLog(context.Background(), ss, p)
 	}
 }

@@ -144,10 +144,7 @@ func decodeCursor(s string, servers int) (cursor, error) {
 }
 
 func invalidCursor(s string) error {
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: not one judge gateway gave", s)}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: not one judge gateway gave", result.Clip(s, 41))}
 }
 
 // mergedPage is one page of a list merged over the upstreams that have

@@ -16,6 +16,14 @@ import (
 	"github.com/agentjudge/judge/toolcall"
 )
 
+// benchCalls are three parallel tau-bench airline calls, the second
+// invalid (a cabin the enum lacks, no passengers).
+var benchCalls = []proxytest.ToolCall{
+	{Name: "get_user_details", Args: `{"user_id": "sara_doe_496"}`},
+	{Name: "book_reservation", Args: `{"user_id": "sara_doe_496", "origin": "SFO", "destination": "JFK", "flight_type": "one_way", "cabin": "first", "flights": [{"flight_number": "HAT001", "date": "2024-05-01"}], "payment_id": "credit_card_7815826", "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`},
+	{Name: "get_reservation_details", Args: `{"reservation_id": "ZFA04Y"}`},
+}
+
 // benchStream is a streamed answer of three parallel tau-bench airline
 // calls (the second invalid), cut in 4-byte deltas as OpenAI streams
 // them, with its usage chunk.
@@ -37,11 +45,7 @@ func benchStream(b *testing.B) (stream []byte, chunks int, contracts Contracts) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	cs := proxytest.ChunksOf(proxytest.Script{Choices: []proxytest.Choice{{Calls: []proxytest.ToolCall{
-		{Name: "get_user_details", Args: `{"user_id": "sara_doe_496"}`},
-		{Name: "book_reservation", Args: `{"user_id": "sara_doe_496", "origin": "SFO", "destination": "JFK", "flight_type": "one_way", "cabin": "first", "flights": [{"flight_number": "HAT001", "date": "2024-05-01"}], "payment_id": "credit_card_7815826", "total_baggages": 0, "nonfree_baggages": 0, "insurance": "no"}`},
-		{Name: "get_reservation_details", Args: `{"reservation_id": "ZFA04Y"}`},
-	}}}}, true)
+	cs := proxytest.ChunksOf(proxytest.Script{Choices: []proxytest.Choice{{Calls: benchCalls}}}, true)
 	var sb strings.Builder
 	for _, c := range cs {
 		sb.WriteString("data: " + c + "\n\n")

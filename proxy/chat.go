@@ -52,7 +52,7 @@ func (p *Proxy) handleChat(w http.ResponseWriter, r *http.Request) {
 	defer cancelTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	resp, err := p.forward(ctx, r, body)
+	resp, err := p.forward(ctx, r, "/chat/completions", body)
 	mc.response(resp, err)
 	if err != nil {
 		p.metrics.upstreamErrors.WithLabelValues("unreachable").Inc()
@@ -118,11 +118,11 @@ func upstreamCause(ctx context.Context, err error) string {
 	return err.Error()
 }
 
-// forward posts body to the upstream's /chat/completions, with the
-// client's Authorization and OpenAI organisation and project headers and
-// nothing else of the client's.
-func (p *Proxy) forward(ctx context.Context, r *http.Request, body []byte) (*http.Response, error) {
-	up, err := http.NewRequestWithContext(ctx, http.MethodPost, p.upstream+"/chat/completions", bytes.NewReader(body))
+// forward posts body to the upstream's path (/chat/completions,
+// /responses), with the client's Authorization and OpenAI organisation
+// and project headers and nothing else of the client's.
+func (p *Proxy) forward(ctx context.Context, r *http.Request, path string, body []byte) (*http.Response, error) {
+	up, err := http.NewRequestWithContext(ctx, http.MethodPost, p.upstream+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}

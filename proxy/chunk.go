@@ -51,13 +51,19 @@ type ProtocolError struct {
 	Line int
 	// Msg says what is wrong.
 	Msg string
+	// Protocol names the protocol broken; "" is chat completions.
+	Protocol string
 }
 
 func (e *ProtocolError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("the upstream's chunk at line %d breaks the chat completions protocol: %s", e.Line, e.Msg)
+	proto := e.Protocol
+	if proto == "" {
+		proto = "chat completions"
 	}
-	return "the upstream's answer breaks the chat completions protocol: " + e.Msg
+	if e.Line > 0 {
+		return fmt.Sprintf("the upstream's chunk at line %d breaks the %s protocol: %s", e.Line, proto, e.Msg)
+	}
+	return fmt.Sprintf("the upstream's answer breaks the %s protocol: %s", proto, e.Msg)
 }
 
 // answer assembles the choices of one answer from its deltas and checks

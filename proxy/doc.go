@@ -30,6 +30,17 @@
 // text for the client's retry, in a last chunk before [DONE]; an answer
 // without a violation gets the Report as in annotate.
 //
+// # The Responses API
+//
+// POST /v1/responses is OpenAI's Responses API with the same checks: the
+// text of the answer against text.format's json_schema, each function
+// call's arguments against the request's function tools, checked at the
+// call's function_call_arguments.done. Annotate and stop add a last
+// "judge.validation" event ([ValidationEvent]) after the terminal event;
+// stop ends the stream at the first violation with response.incomplete
+// (incomplete_details.reason "content_filter") and that event. Answers
+// that are not streamed get a "judge" member (docs/proxy.md).
+//
 // Errors of the proxy itself are RFC 9457 problem documents, as judge's
 // API answers them (internal/httpapi); an upstream's error answer passes
 // through with its status and body.

@@ -66,7 +66,8 @@ type Options struct {
 	// Upstream is the base URL of the OpenAI-compatible server, as an
 	// OpenAI client's base URL (https://api.openai.com/v1,
 	// http://localhost:8000/v1): the proxy posts to Upstream +
-	// "/chat/completions", and nowhere else. Required.
+	// "/chat/completions" and Upstream + "/responses", and nowhere else.
+	// Required.
 	Upstream string
 	// Mode is what to do with a violation; "" means Annotate.
 	Mode Mode
@@ -175,6 +176,8 @@ func New(opts Options) (*Proxy, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", p.handleChat)
 	mux.HandleFunc("POST /chat/completions", p.handleChat)
+	mux.HandleFunc("POST /v1/responses", p.handleResponses)
+	mux.HandleFunc("POST /responses", p.handleResponses)
 	mux.HandleFunc("GET /healthz", p.handleHealthz)
 	mux.HandleFunc("GET /readyz", p.handleReadyz)
 	mux.Handle("GET /metrics", p.metrics.handler)
@@ -186,7 +189,7 @@ func New(opts Options) (*Proxy, error) {
 // routeLabel bounds the route label of the metrics to the routes served.
 func routeLabel(path string) string {
 	switch path {
-	case "/v1/chat/completions", "/chat/completions", "/healthz", "/readyz", "/metrics":
+	case "/v1/chat/completions", "/chat/completions", "/v1/responses", "/responses", "/healthz", "/readyz", "/metrics":
 		return path
 	}
 	return "unmatched"

@@ -31,7 +31,7 @@ func TestCheckNeverRecompiles(t *testing.T) {
 	// (and the rule), one of invalid arguments by the layer through the
 	// same compiled schema.
 	compileAllocs := testing.AllocsPerRun(5, func() {
-		if _, err := compileSchema(ct.def.InputSchema, "x", "the arguments"); err != nil {
+		if _, err := compileSchema(ct.def.InputSchema, "the arguments"); err != nil {
 			t.Fatal(err)
 		}
 	})

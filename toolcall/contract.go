@@ -249,11 +249,11 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 		in = map[string]any{"type": "object"}
 	}
 	var err error
-	if ct.input, err = compileSchema(in, "toolcall:"+digest+":input", "the arguments"); err != nil {
+	if ct.input, err = compileSchema(in, "the arguments"); err != nil {
 		return nil, schemaError(err, "inputSchema", d.Kind)
 	}
 	if d.OutputSchema != nil {
-		if ct.output, err = compileSchema(d.OutputSchema, "toolcall:"+digest+":output", "the structuredContent"); err != nil {
+		if ct.output, err = compileSchema(d.OutputSchema, "the structuredContent"); err != nil {
 			return nil, schemaError(err, "outputSchema", d.Kind)
 		}
 	}
@@ -327,6 +327,9 @@ func (ct *Contract) validDefaults() map[string]any {
 		if !ok {
 			continue
 		}
+		// Detached on purpose: a contract is compiled once and shared by
+		// every caller (Checker.Compile), so no one caller's cancellation
+		// may end it; and a default is one small value.
 		found, err := ct.input.validate(context.Background(), map[string]any{k: d})
 		if err != nil {
 			continue
@@ -338,15 +341,18 @@ func (ct *Contract) validDefaults() map[string]any {
 	return out
 }
 
-// compileSchema compiles s through the schema layer, so that the schema is
-// read exactly as the schema layer reads an expected schema, and keeps the
-// compiled form in a cache of its own.
-func compileSchema(s any, key, noun string) (*schemaCheck, error) {
-	v, err := schema.Load(nil, &layer.Input{ExpectedSchema: s, SchemaKey: key})
+// compileSchema compiles s with the schema package's value-level API, so
+// that the schema is read exactly as the schema layer reads an expected
+// schema; the contract keeps the compiled form.
+func compileSchema(s any, noun string) (*schemaCheck, error) {
+	v, err := schema.CompileValue(s, schema.Options{})
 	if err != nil {
 		return nil, err
 	}
 	sc := &schemaCheck{noun: noun, fast: v}
+	// Detached on purpose, as in validDefaults: the compiled schema is
+	// shared by every caller. Validating {} finds a $ref cycle now, as a
+	// definition error, rather than in the first call.
 	if _, err := sc.validate(context.Background(), map[string]any{}); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -144,8 +145,16 @@ func (e *DefinitionError) Unwrap() error { return e.Err }
 // "allow_unknown_parameters", "applies_when", "next_tools", "when_to_use"
 // and "when_not_to_use" beside its own fields. file names the document in errors. Every error is a
 // *DefinitionError; schemas and rules are compiled later, by
-// [Checker.Compile].
+// [Checker.Compile]. It is [ParseDefinitionsContext] with a context that
+// is never cancelled.
 func ParseDefinitions(data []byte, file string) ([]Definition, error) {
+	return ParseDefinitionsContext(context.Background(), data, file)
+}
+
+// ParseDefinitionsContext is [ParseDefinitions] under ctx: the tool
+// manifests among the definitions are loaded under it, and a cancelled ctx
+// ends the loading with its error.
+func ParseDefinitionsContext(ctx context.Context, data []byte, file string) ([]Definition, error) {
 	if len(data) > MaxDefsBytes {
 		return nil, &DefinitionError{File: file, Msg: fmt.Sprintf("the document is larger than %d bytes", MaxDefsBytes)}
 	}
@@ -157,14 +166,21 @@ func ParseDefinitions(data []byte, file string) ([]Definition, error) {
 		}
 		return nil, de
 	}
-	return definitionsOf(v, file)
+	return definitionsOf(ctx, v, file)
 }
 
 // DecodeDefinitions reads the definitions of an already decoded JSON value
 // (numbers as json.Number), as ParseDefinitions does; path prefixes the
-// locations of errors ("tools").
+// locations of errors ("tools"). It is [DecodeDefinitionsContext] with a
+// context that is never cancelled.
 func DecodeDefinitions(v any, path string) ([]Definition, error) {
-	defs, err := definitionsOf(v, "")
+	return DecodeDefinitionsContext(context.Background(), v, path)
+}
+
+// DecodeDefinitionsContext is [DecodeDefinitions] under ctx, as
+// [ParseDefinitionsContext] is [ParseDefinitions].
+func DecodeDefinitionsContext(ctx context.Context, v any, path string) ([]Definition, error) {
+	defs, err := definitionsOf(ctx, v, "")
 	if err != nil && path != "" {
 		if de, ok := err.(*DefinitionError); ok {
 			de.Path = joinPath(path, de.Path)
@@ -185,7 +201,7 @@ func joinPath(a, b string) string {
 	return a + "." + b
 }
 
-func definitionsOf(v any, file string) ([]Definition, error) {
+func definitionsOf(ctx context.Context, v any, file string) ([]Definition, error) {
 	var items []any
 	prefix := ""
 	switch x := v.(type) {
@@ -242,7 +258,7 @@ func definitionsOf(v any, file string) ([]Definition, error) {
 		all = append(all, d)
 	}
 	if len(manifests) > 0 {
-		md, err := manifestDefinitions(manifests, file)
+		md, err := manifestDefinitions(ctx, manifests, file)
 		if err != nil {
 			return nil, err
 		}

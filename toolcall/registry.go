@@ -84,12 +84,12 @@ func asManifest(v any, i int, where string) (manifestItem, bool, *DefinitionErro
 // manifestDefinitions loads manifests given in a definitions document and
 // returns their definitions: each must define one callable tool with a
 // tool_id.
-func manifestDefinitions(items []manifestItem, file string) ([]Definition, *DefinitionError) {
+func manifestDefinitions(ctx context.Context, items []manifestItem, file string) ([]Definition, *DefinitionError) {
 	files := make([]manifest.File, len(items))
 	for i, it := range items {
 		files[i] = it.file
 	}
-	reg, err := manifest.LoadFiles(context.Background(), files)
+	reg, err := manifest.LoadFiles(ctx, files)
 	if err != nil {
 		return nil, &DefinitionError{File: file, Path: "manifests", Msg: err.Error(), Err: err}
 	}

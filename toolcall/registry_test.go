@@ -128,3 +128,25 @@ func TestManifestDefinitions(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDefinitionsContext checks that the manifests among definitions
+// load under the caller's context: the same document parses under a live
+// one and ends with the context's error under a cancelled one.
+func TestParseDefinitionsContext(t *testing.T) {
+	t.Parallel()
+	doc, err := json.Marshal([]map[string]string{{"path": "github_create_issue.yaml", "content": createIssue}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := toolcall.ParseDefinitionsContext(context.Background(), doc, "tools.json")
+	if err != nil || len(defs) != 1 || defs[0].Name != "github_create_issue" {
+		t.Fatalf("live context: %+v, %v; want the manifest's tool", defs, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = toolcall.ParseDefinitionsContext(ctx, doc, "tools.json")
+	var de *toolcall.DefinitionError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &de) || de.File != "tools.json" {
+		t.Fatalf("cancelled context: %v; want a *DefinitionError of tools.json wrapping context.Canceled", err)
+	}
+}

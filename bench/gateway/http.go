@@ -28,29 +28,11 @@ import (
 // (another judge build), a second gateway of that build runs in the same
 // blocks, so that the two builds meet the same load.
 func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, block, warmup int, cpuFile string) error {
-	up := exec.Command(upBin)
-	up.Env = append(os.Environ(), "UPSTREAM_HTTP=127.0.0.1:0")
-	out, err := up.StdoutPipe()
+	upURL, hdir, stopUp, err := startHTTPUpstream(upBin, dir)
 	if err != nil {
 		return err
 	}
-	if err := up.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = up.Process.Kill(); _ = up.Wait() }()
-	upURL, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		return fmt.Errorf("the upstream's URL: %w", err)
-	}
-	upURL = upURL[:len(upURL)-1]
-	hdir := filepath.Join(dir, "http")
-	if err := os.MkdirAll(hdir, 0o700); err != nil {
-		return err
-	}
-	reg := fmt.Sprintf("tool_id: up\ntool_type: mcp_server\nversion: \"1.0.0\"\nexecutor: http_client\ndescription: The benchmark's upstream MCP server over streamable HTTP\nconfig:\n  transport: streamable-http\n  url: %s\n  startup_timeout: 60\n", upURL)
-	if err := os.WriteFile(filepath.Join(hdir, "up.yaml"), []byte(reg), 0o600); err != nil {
-		return err
-	}
+	defer stopUp()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	direct, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: upURL}, nil)
 	if err != nil {
@@ -67,65 +49,96 @@ func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, blo
 		return err
 	}
 	defer through.Close()
-	var peer *mcp.ClientSession
+	paths := []httpPath{{"direct", direct, false, nil}, {"gateway", through, true, nil}}
 	if against != "" {
 		peerURL, stopPeer, err := startHTTPGateway(against, hdir)
 		if err != nil {
 			return err
 		}
 		defer stopPeer()
-		if peer, err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: peerURL}, nil); err != nil {
+		peer, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: peerURL}, nil)
+		if err != nil {
 			return err
 		}
 		defer peer.Close()
+		paths = append(paths, httpPath{"against", peer, true, nil})
 	}
-	seq := 0
-	run := func(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
-		for range count {
-			seq++
-			start := time.Now()
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": seq, "b": 1}})
-			d := time.Since(start)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			if res.IsError {
-				return fmt.Errorf("add failed on %s", name)
-			}
-			if checkMeta {
-				if m, _ := res.Meta[gateway.MetaKey].(map[string]any); m["status"] != "SATISFIED" {
-					return fmt.Errorf("the gateway's answer lacks the outcome: %v", res.Meta)
-				}
-			}
-			if out != nil {
-				*out = append(*out, d)
-			}
-		}
-		return nil
+	c := &caller{ctx: ctx}
+	if err := c.measureHTTP(paths, n, block, warmup); err != nil {
+		return err
 	}
-	type path struct {
-		name  string
-		cs    *mcp.ClientSession
-		judge bool // a gateway: its answers carry the outcome
-		ds    []time.Duration
+	reportHTTP(paths, n, against)
+	if cpuFile != "" {
+		return profileHTTP(ctx, hdir, cpuFile, n)
 	}
-	paths := []path{{"direct", direct, false, nil}, {"gateway", through, true, nil}}
-	if peer != nil {
-		paths = append(paths, path{"against", peer, true, nil})
+	return nil
+}
+
+// startHTTPUpstream starts the test upstream serving streamable HTTP on a
+// free loopback port and writes its registry into dir/http: it returns
+// the upstream's URL, that registry directory, and how to stop it.
+func startHTTPUpstream(upBin, dir string) (upURL, hdir string, stop func(), err error) {
+	up := exec.Command(upBin)
+	up.Env = append(os.Environ(), "UPSTREAM_HTTP=127.0.0.1:0")
+	out, err := up.StdoutPipe()
+	if err != nil {
+		return "", "", nil, err
 	}
+	if err := up.Start(); err != nil {
+		return "", "", nil, err
+	}
+	stop = func() { _ = up.Process.Kill(); _ = up.Wait() }
+	fail := func(err error) (string, string, func(), error) {
+		stop()
+		return "", "", nil, err
+	}
+	upURL, err = bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		return fail(fmt.Errorf("the upstream's URL: %w", err))
+	}
+	upURL = upURL[:len(upURL)-1]
+	hdir = filepath.Join(dir, "http")
+	if err := os.MkdirAll(hdir, 0o700); err != nil {
+		return fail(err)
+	}
+	reg := fmt.Sprintf("tool_id: up\ntool_type: mcp_server\nversion: \"1.0.0\"\nexecutor: http_client\ndescription: The benchmark's upstream MCP server over streamable HTTP\nconfig:\n  transport: streamable-http\n  url: %s\n  startup_timeout: 60\n", upURL)
+	if err := os.WriteFile(filepath.Join(hdir, "up.yaml"), []byte(reg), 0o600); err != nil {
+		return fail(err)
+	}
+	return upURL, hdir, stop, nil
+}
+
+// httpPath is one path of the HTTP comparison and its measured durations.
+type httpPath struct {
+	name  string
+	cs    *mcp.ClientSession
+	judge bool // a gateway: its answers carry the outcome
+	ds    []time.Duration
+}
+
+// measureHTTP warms every path up, then measures n calls on each, in
+// alternating blocks; paths[1] is the gateway.
+func (c *caller) measureHTTP(paths []httpPath, n, block, warmup int) error {
 	for _, p := range paths {
-		if err := run(p.name, p.cs, warmup, nil, p.judge); err != nil {
+		if err := c.call(p.name, p.cs, warmup, nil, p.judge); err != nil {
 			return err
 		}
 	}
 	for len(paths[1].ds) < n {
 		k := min(block, n-len(paths[1].ds))
 		for i := range paths {
-			if err := run(paths[i].name, paths[i].cs, k, &paths[i].ds, paths[i].judge); err != nil {
+			if err := c.call(paths[i].name, paths[i].cs, k, &paths[i].ds, paths[i].judge); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// reportHTTP prints the percentiles of the paths and their differences,
+// then the figures as one JSON line; against names the other judge build,
+// measured as paths[2] when there are three.
+func reportHTTP(paths []httpPath, n int, against string) {
 	dd, gd := paths[0].ds, paths[1].ds
 	dp50, dp99, gp50, gp99 := pct(dd, 50), pct(dd, 99), pct(gd, 50), pct(gd, 99)
 	fmt.Printf("calls per path: %d (streamable HTTP upstream tool 'add'; client to judge gateway --http, which calls the upstream over streamable HTTP)\n", n)
@@ -134,7 +147,7 @@ func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, blo
 	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
 	summary := map[string]any{"transport": "streamable-http", "n": n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
 		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(), "added_p99_us": (gp99 - dp99).Microseconds()}
-	if peer != nil {
+	if len(paths) > 2 {
 		pd := paths[2].ds
 		pp50, pp99 := pct(pd, 50), pct(pd, 99)
 		fmt.Printf("against: p50 %8s  p99 %8s  added p50 %s p99 %s (%s)\n", us(pp50), us(pp99), us(pp50-dp50), us(pp99-dp99), against)
@@ -142,10 +155,6 @@ func benchHTTP(ctx context.Context, dir, judgeBin, against, upBin string, n, blo
 	}
 	b, _ := json.Marshal(summary)
 	fmt.Println(string(b))
-	if cpuFile != "" {
-		return profileHTTP(ctx, hdir, cpuFile, n)
-	}
-	return nil
 }
 
 // startHTTPGateway starts bin as judge gateway --http on a free loopback

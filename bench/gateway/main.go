@@ -74,14 +74,7 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	judgeBin, upBin, fwdBin := filepath.Join(dir, "judge"), filepath.Join(dir, "upstream"), filepath.Join(dir, "forward")
-	for _, b := range [][2]string{{judgeBin, "./cmd/judge"}, {upBin, "./gateway/testdata/upstream"}, {fwdBin, "./bench/gateway/forward"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			log.Fatalf("go build %s (run from the repository root): %v\n%s", b[1], err, out)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "up.yaml"), []byte(registry), 0o600); err != nil {
-		log.Fatal(err)
-	}
+	build(dir, judgeBin, upBin, fwdBin)
 
 	if *overHTTP {
 		if err := benchHTTP(ctx, dir, judgeBin, *against, upBin, *n, *block, *warmup, *cpuprofile); err != nil {
@@ -95,119 +88,191 @@ func main() {
 		}
 		return
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	direct, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(upBin)}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer direct.Close()
 	gwArgs := []string{"gateway", "--tools", dir, "--log-level", "warn"}
 	if *fullMeta {
 		gwArgs = append(gwArgs, "--full-meta")
 	}
-	gw, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(judgeBin, gwArgs...)}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer gw.Close()
-	var peer *mcp.ClientSession
-	if *against != "" {
-		if peer, err = client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(*against, gwArgs...)}, nil); err != nil {
-			log.Fatal(err)
-		}
-		defer peer.Close()
-	}
-	var fwd *mcp.ClientSession
-	if *floor {
-		if fwd, err = client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(fwdBin, upBin)}, nil); err != nil {
-			log.Fatal(err)
-		}
-		defer fwd.Close()
-	}
-
-	seq := 0
-	run := func(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
-		for range count {
-			seq++
-			start := time.Now()
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": seq, "b": 1}})
-			d := time.Since(start)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if res.IsError {
-				var text string
-				for _, c := range res.Content {
-					if tc, ok := c.(*mcp.TextContent); ok {
-						text += tc.Text
-					}
-				}
-				meta, _ := json.Marshal(res.Meta)
-				log.Fatalf("add failed on %s: %s (_meta %s)", name, text, meta)
-			}
-			if checkMeta {
-				m, _ := res.Meta[gateway.MetaKey].(map[string]any)
-				if m["status"] != "SATISFIED" || m["progress"] == nil || *fullMeta && (m["check"] == nil || m["outcome"] == nil) {
-					log.Fatalf("the gateway's answer lacks the outcome or the progress: %v", res.Meta)
-				}
-			}
-			if out != nil {
-				*out = append(*out, d)
-			}
-		}
-	}
-	run("direct", direct, *warmup, nil, false)
-	run("gateway", gw, *warmup, nil, true)
-	if fwd != nil {
-		run("forwarder", fwd, *warmup, nil, false)
-	}
-	if peer != nil {
-		run("against", peer, *warmup, nil, true)
-	}
-	var dd, gd, fd, pd []time.Duration
-	var gwTime time.Duration
-	for len(gd) < *n {
-		k := min(*block, *n-len(gd))
-		run("direct", direct, k, &dd, false)
-		t0 := time.Now()
-		run("gateway", gw, k, &gd, true)
-		gwTime += time.Since(t0)
-		if fwd != nil {
-			run("forwarder", fwd, k, &fd, false)
-		}
-		if peer != nil {
-			run("against", peer, k, &pd, true)
-		}
-	}
-	dp50, dp99 := pct(dd, 50), pct(dd, 99)
-	gp50, gp99 := pct(gd, 50), pct(gd, 99)
-	fmt.Printf("calls per path: %d (stdio upstream tool 'add'; through the gateway: schema check + outcome + session progress on every call)\n", *n)
-	fmt.Printf("direct:  p50 %8s  p99 %8s\n", us(dp50), us(dp99))
-	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
-	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
-	fmt.Printf("through the gateway: %.0f calls/s (one client, sequential)\n", float64(len(gd))/gwTime.Seconds())
-	extra := map[string]any{}
-	if fwd != nil {
-		fp50, fp99 := pct(fd, 50), pct(fd, 99)
-		fmt.Printf("bare forwarder: p50 %8s  p99 %8s  added p50 %s (the floor of any out-of-process gateway)\n", us(fp50), us(fp99), us(fp50-dp50))
-		fmt.Printf("judge's own:  p50 %s over the bare forwarder\n", us(gp50-fp50))
-		extra["forward_p50_us"], extra["forward_added_p50_us"], extra["judge_over_forward_p50_us"] = fp50.Microseconds(), (fp50 - dp50).Microseconds(), (gp50 - fp50).Microseconds()
-	}
-	if peer != nil {
-		pp50, pp99 := pct(pd, 50), pct(pd, 99)
-		fmt.Printf("against: p50 %8s  p99 %8s  added p50 %s p99 %s (%s)\n", us(pp50), us(pp99), us(pp50-dp50), us(pp99-dp99), *against)
-		extra["against_added_p50_us"], extra["against_added_p99_us"] = (pp50 - dp50).Microseconds(), (pp99 - dp99).Microseconds()
-	}
-	summary, _ := json.Marshal(map[string]any{"n": *n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
-		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(),
-		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / gwTime.Seconds(), "floor": extra})
-	fmt.Println(string(summary))
+	s, closeAll := connectStdio(ctx, upBin, fwdBin, exec.Command(judgeBin, gwArgs...), *against, gwArgs, *floor)
+	defer closeAll()
+	c := &caller{ctx: ctx, progress: true, fullMeta: *fullMeta}
+	m := c.measure(s, *n, *block, *warmup)
+	m.report(*n, *against)
 
 	if *cpuprofile != "" || *memprofile != "" {
 		if err := profile(ctx, dir, *cpuprofile, *memprofile, *n); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// build builds judge, the test upstream and the bare forwarder into their
+// paths, and writes the upstream's registry into dir.
+func build(dir, judgeBin, upBin, fwdBin string) {
+	for _, b := range [][2]string{{judgeBin, "./cmd/judge"}, {upBin, "./gateway/testdata/upstream"}, {fwdBin, "./bench/gateway/forward"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			log.Fatalf("go build %s (run from the repository root): %v\n%s", b[1], err, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "up.yaml"), []byte(registry), 0o600); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// stdioSessions are the paths of the stdio comparison: the upstream
+// directly, through the gateway, and, when asked for, through another
+// judge build (peer) and through the bare forwarder (fwd).
+type stdioSessions struct {
+	direct, gw, peer, fwd *mcp.ClientSession
+}
+
+// connectStdio starts every path of the stdio comparison and connects the
+// client to each; closeAll closes them, last opened first.
+func connectStdio(ctx context.Context, upBin, fwdBin string, gwCmd *exec.Cmd, against string, gwArgs []string, floor bool) (s stdioSessions, closeAll func()) {
+	var closers []func()
+	closeAll = func() {
+		for _, c := range slices.Backward(closers) {
+			c()
+		}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	connect := func(cmd *exec.Cmd) *mcp.ClientSession {
+		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			closeAll()
+			log.Fatal(err)
+		}
+		closers = append(closers, func() { cs.Close() })
+		return cs
+	}
+	s.direct = connect(exec.Command(upBin))
+	s.gw = connect(gwCmd)
+	if against != "" {
+		s.peer = connect(exec.Command(against, gwArgs...))
+	}
+	if floor {
+		s.fwd = connect(exec.Command(fwdBin, upBin))
+	}
+	return s, closeAll
+}
+
+// caller calls the upstream's tool "add", with a new first operand each
+// call, for both comparisons.
+type caller struct {
+	ctx context.Context
+	seq int
+	// progress: a gateway's answer must carry the session's progress
+	// (the stdio gateways); fullMeta: also both ValidationResults (the
+	// gateways run with --full-meta).
+	progress, fullMeta bool
+}
+
+// call makes count calls on cs, the path name, appending their durations
+// to out when it is not nil, and returns the first failure; with
+// checkMeta, each answer must carry the gateway's outcome.
+func (c *caller) call(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) error {
+	for range count {
+		c.seq++
+		start := time.Now()
+		res, err := cs.CallTool(c.ctx, &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": c.seq, "b": 1}})
+		d := time.Since(start)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if res.IsError {
+			var text string
+			for _, ct := range res.Content {
+				if tc, ok := ct.(*mcp.TextContent); ok {
+					text += tc.Text
+				}
+			}
+			meta, _ := json.Marshal(res.Meta)
+			return fmt.Errorf("add failed on %s: %s (_meta %s)", name, text, meta)
+		}
+		if checkMeta {
+			m, _ := res.Meta[gateway.MetaKey].(map[string]any)
+			if m["status"] != "SATISFIED" || c.progress && m["progress"] == nil || c.fullMeta && (m["check"] == nil || m["outcome"] == nil) {
+				return fmt.Errorf("the gateway's answer lacks the outcome or the progress: %v", res.Meta)
+			}
+		}
+		if out != nil {
+			*out = append(*out, d)
+		}
+	}
+	return nil
+}
+
+// run is call, ending the program on a failure.
+func (c *caller) run(name string, cs *mcp.ClientSession, count int, out *[]time.Duration, checkMeta bool) {
+	if err := c.call(name, cs, count, out, checkMeta); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// stdioTimes are the measured durations of each path of the stdio
+// comparison, and the time the calls through the gateway took in all.
+type stdioTimes struct {
+	direct, gw, fwd, peer []time.Duration
+	gwTime                time.Duration
+	// floor and against are true when the forwarder and the other build
+	// were measured.
+	floor, against bool
+}
+
+// measure warms every path of s up, then measures n calls on each, in
+// alternating blocks.
+func (c *caller) measure(s stdioSessions, n, block, warmup int) stdioTimes {
+	c.run("direct", s.direct, warmup, nil, false)
+	c.run("gateway", s.gw, warmup, nil, true)
+	if s.fwd != nil {
+		c.run("forwarder", s.fwd, warmup, nil, false)
+	}
+	if s.peer != nil {
+		c.run("against", s.peer, warmup, nil, true)
+	}
+	m := stdioTimes{floor: s.fwd != nil, against: s.peer != nil}
+	for len(m.gw) < n {
+		k := min(block, n-len(m.gw))
+		c.run("direct", s.direct, k, &m.direct, false)
+		t0 := time.Now()
+		c.run("gateway", s.gw, k, &m.gw, true)
+		m.gwTime += time.Since(t0)
+		if s.fwd != nil {
+			c.run("forwarder", s.fwd, k, &m.fwd, false)
+		}
+		if s.peer != nil {
+			c.run("against", s.peer, k, &m.peer, true)
+		}
+	}
+	return m
+}
+
+// report prints the percentiles of m and their differences, then the
+// figures as one JSON line; against names the other judge build.
+func (m stdioTimes) report(n int, against string) {
+	dd, gd, fd, pd := m.direct, m.gw, m.fwd, m.peer
+	dp50, dp99 := pct(dd, 50), pct(dd, 99)
+	gp50, gp99 := pct(gd, 50), pct(gd, 99)
+	fmt.Printf("calls per path: %d (stdio upstream tool 'add'; through the gateway: schema check + outcome + session progress on every call)\n", n)
+	fmt.Printf("direct:  p50 %8s  p99 %8s\n", us(dp50), us(dp99))
+	fmt.Printf("gateway: p50 %8s  p99 %8s\n", us(gp50), us(gp99))
+	fmt.Printf("added:   p50 %8s  p99 %8s\n", us(gp50-dp50), us(gp99-dp99))
+	fmt.Printf("through the gateway: %.0f calls/s (one client, sequential)\n", float64(len(gd))/m.gwTime.Seconds())
+	extra := map[string]any{}
+	if m.floor {
+		fp50, fp99 := pct(fd, 50), pct(fd, 99)
+		fmt.Printf("bare forwarder: p50 %8s  p99 %8s  added p50 %s (the floor of any out-of-process gateway)\n", us(fp50), us(fp99), us(fp50-dp50))
+		fmt.Printf("judge's own:  p50 %s over the bare forwarder\n", us(gp50-fp50))
+		extra["forward_p50_us"], extra["forward_added_p50_us"], extra["judge_over_forward_p50_us"] = fp50.Microseconds(), (fp50 - dp50).Microseconds(), (gp50 - fp50).Microseconds()
+	}
+	if m.against {
+		pp50, pp99 := pct(pd, 50), pct(pd, 99)
+		fmt.Printf("against: p50 %8s  p99 %8s  added p50 %s p99 %s (%s)\n", us(pp50), us(pp99), us(pp50-dp50), us(pp99-dp99), against)
+		extra["against_added_p50_us"], extra["against_added_p99_us"] = (pp50 - dp50).Microseconds(), (pp99 - dp99).Microseconds()
+	}
+	summary, _ := json.Marshal(map[string]any{"n": n, "direct_p50_us": dp50.Microseconds(), "direct_p99_us": dp99.Microseconds(),
+		"gateway_p50_us": gp50.Microseconds(), "gateway_p99_us": gp99.Microseconds(), "added_p50_us": (gp50 - dp50).Microseconds(),
+		"added_p99_us": (gp99 - dp99).Microseconds(), "gateway_calls_per_s": float64(len(gd)) / m.gwTime.Seconds(), "floor": extra})
+	fmt.Println(string(summary))
 }
 
 // profile runs the gateway in this process over the same registry, its

@@ -43,6 +43,10 @@
 //	judge gateway --tools DIR [--http ADDR] [--expose-judge]
 //	                          serve the registry's tools as an MCP server with
 //	                          judge around every call
+//	judge proxy --upstream URL [--addr :8090] [--on-violation pass|annotate|stop]
+//	                          serve an OpenAI-compatible endpoint in front of
+//	                          another that checks the model's answers (JSON
+//	                          content, tool-call arguments) as they stream
 //	judge eval --wice FILE --summedits FILE...
 //	                          measure the facts and hallucination layers on
 //	                          WiCE and SummEdits

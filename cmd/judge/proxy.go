@@ -41,11 +41,12 @@ func initProxy(root *cobra.Command) {
 	cmd := &cobra.Command{
 		Use:   "proxy --upstream URL [--addr :8090] [--on-violation pass|annotate|stop]",
 		Short: "Serve an OpenAI-compatible endpoint that checks the model's answers as they stream",
-		Long: `Serve POST /v1/chat/completions in front of an OpenAI-compatible server
-(OpenAI, vLLM, Ollama, llama.cpp), whose base URL --upstream gives (as an
-OpenAI client's base URL: http://localhost:8000/v1). Each request is
-forwarded as it came, with the client's Authorization header, to
---upstream/chat/completions and nowhere else (no redirect is followed).
+		Long: `Serve POST /v1/chat/completions and POST /v1/responses (OpenAI's Responses
+API) in front of an OpenAI-compatible server (OpenAI, vLLM, Ollama,
+llama.cpp), whose base URL --upstream gives (as an OpenAI client's base URL:
+http://localhost:8000/v1). Each request is forwarded as it came, with the
+client's Authorization header, to --upstream/chat/completions (or
+--upstream/responses) and nowhere else (no redirect is followed).
 
 For a request with response_format json_schema (or json_object), the content
 of each choice is validated against the request's own schema; for a request

@@ -13,7 +13,6 @@ import (
 	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/interpreter"
 
-	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -78,7 +77,7 @@ type compiled struct {
 }
 
 func (cfg config) run(ctx context.Context, p *layer.Pass) error {
-	if m, ok := p.Model.(*llm.Client); ok && cfg.judge == nil {
+	if m := judgeOf(p.Model); m != nil && cfg.judge == nil {
 		cfg.judge = modelJudge(m)
 	}
 	crit := p.Input.Criteria

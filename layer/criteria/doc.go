@@ -18,8 +18,8 @@
 //
 // A criterion in plain language (no rule) needs a model. Without one (the
 // package's [Layer]) it is reported as not checked and never counted as
-// passed. With one ([NewLayer], which the engine uses when a model is
-// configured) the plain criteria of a request go to the model together, in
+// passed. With one ([NewLayer], or the engine's model under judge.WithLLM
+// or judge.WithModel) the plain criteria of a request go to the model together, in
 // as few calls as fit: a "met" verdict passes the criterion, a "not_met"
 // one fails it with a criteria_not_met error (rule criteria.judge) whose
 // message carries the model's reason, and either counts with the model's

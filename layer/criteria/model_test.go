@@ -3,6 +3,7 @@ package criteria_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func modelLayer(t *testing.T, srv *llmtest.Server, edit func(*llm.Config)) *laye
 	if err != nil {
 		t.Fatal(err)
 	}
-	return criteria.NewLayer(c)
+	return criteria.NewLayer(criteria.ClientJudge(c))
 }
 
 const sortOutput = `{"code": "def sort_list(xs): return sorted(xs)", "tests": []}`
@@ -159,5 +160,60 @@ func TestModelTextOutput(t *testing.T) {
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].Messages[1].Content, text) {
 		t.Errorf("the text output was not sent as given: %+v", reqs)
+	}
+}
+
+// answers is a Judge of the test's own that gives fixed answers.
+type answers []criteria.ModelVerdict
+
+func (answers) Model() string { return "fixed" }
+
+func (a answers) JudgeCriteria(ctx context.Context, q criteria.ModelQuestion) ([]criteria.ModelVerdict, result.TokenUsage) {
+	return a, result.TokenUsage{PromptTokens: 5, CompletionTokens: 2}
+}
+
+// TestProgramJudge runs the layer with a Judge a program wrote: its
+// answers count as the client's do, and an answer the layer cannot read
+// leaves the criterion undecided, saying why, instead of being believed.
+func TestProgramJudge(t *testing.T) {
+	t.Parallel()
+	if criteria.Met != llm.Met || criteria.NotMet != llm.NotMet || criteria.CannotTell != llm.CannotTell {
+		t.Fatal("the verdicts of criteria.ModelVerdict are not the words of judge's client, which its adapter passes on")
+	}
+	tests := []struct {
+		name    string
+		answers answers
+		passed  bool
+		want    string // in the not_checked message; "" for a decided criterion
+	}{
+		{"met", answers{{Verdict: criteria.Met, Confidence: 0.8}}, true, ""},
+		{"error", answers{{Err: errors.New("quota spent")}}, false, "quota spent"},
+		{"cannot tell", answers{{Verdict: criteria.CannotTell, Reason: "no tests shown"}}, false, "could not tell from the output (no tests shown)"},
+		{"unknown verdict", answers{{Verdict: "maybe", Confidence: 0.8}}, false, `verdict "maybe" is not one of`},
+		{"confidence out of range", answers{{Verdict: criteria.Met, Confidence: -1}}, false, "confidence -1 is not in [0, 1]"},
+		{"no answer", answers{}, false, "the model gave no verdict"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			l := criteria.NewLayer(tt.answers)
+			p := layer.NewPass(l, &layer.Input{Output: map[string]any{"code": "x"}, Criteria: []layer.Criterion{{Description: "Tests are included"}}}, layer.NewCache(0))
+			if err := l.Run(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			f := p.Findings()
+			if f.PromptTokens != 5 || f.CompletionTokens != 2 {
+				t.Errorf("tokens %d/%d, want 5/2", f.PromptTokens, f.CompletionTokens)
+			}
+			if tt.passed {
+				if len(f.Issues) != 0 || !slices.Equal(f.Passed, []string{"Tests are included"}) || f.Confidence != 0.8 {
+					t.Errorf("issues %+v, passed %v, confidence %v; want none, the criterion, 0.8", f.Issues, f.Passed, f.Confidence)
+				}
+				return
+			}
+			if len(f.Issues) != 1 || f.Issues[0].Type != result.NotChecked || !strings.Contains(f.Issues[0].Message, tt.want) || len(f.Passed) != 0 {
+				t.Errorf("issues %+v, passed %v; want one not_checked saying %q", f.Issues, f.Passed, tt.want)
+			}
+		})
 	}
 }

@@ -42,7 +42,7 @@
 // otherwise. An output with no checkable claim is reported as not checked.
 //
 // [Layer] uses no model. [NewLayer] gives the layer one (the engine does
-// so under judge.WithLLM): the claims the checker leaves undecided or
+// so under judge.WithLLM or judge.WithModel): the claims the checker leaves undecided or
 // unsupported, each with the five passages most related to it, go to the
 // model together, in as few calls as fit and in parallel, under the
 // layer's deadline less a margin. A "supported" or "contradicted" verdict

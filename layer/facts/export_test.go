@@ -3,6 +3,7 @@ package facts
 import (
 	"context"
 
+	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/layer"
 )
@@ -50,3 +51,7 @@ func indexFold(s, sub string) int {
 	}
 	return -1
 }
+
+// ClientJudge is the Judge of judge's own client of an OpenAI-compatible
+// API, which an engine with judge.WithLLM hands the layer.
+func ClientJudge(c *llm.Client) Judge { return clientJudge{c} }

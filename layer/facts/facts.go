@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/lexicon"
-	"github.com/agentjudge/judge/internal/llm"
 	"github.com/agentjudge/judge/internal/source"
 	"github.com/agentjudge/judge/internal/sourcepass"
 	"github.com/agentjudge/judge/layer"
@@ -86,7 +85,7 @@ func HasSources(in *layer.Input) bool {
 }
 
 func (cfg config) run(ctx context.Context, p *layer.Pass) error {
-	if m, ok := p.Model.(*llm.Client); ok && cfg.judge == nil {
+	if m := judgeOf(p.Model); m != nil && cfg.judge == nil {
 		cfg.judge = modelJudge(m)
 	}
 	ix, missing, err := sourcepass.Pass(ctx, p)

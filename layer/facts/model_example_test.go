@@ -3,44 +3,44 @@ package facts_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
+	"strings"
 
-	"github.com/agentjudge/judge/internal/llm"
-	"github.com/agentjudge/judge/internal/llm/llmtest"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/facts"
+	"github.com/agentjudge/judge/result"
 )
 
-func ExampleNewLayer() {
-	// A stand-in for an OpenAI-compatible server (Ollama, vLLM, OpenAI).
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(llmtest.Fixture("facts_contradicted"))
-	}))
-	defer srv.Close()
-	m, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: llmtest.Model})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+// negationJudge is a Judge of a program's own: it finds a negated claim
+// supported by the first passage that negates too, and cannot tell
+// otherwise. A real one would ask a model.
+type negationJudge struct{}
 
-	l := facts.NewLayer(m)
-	src := layer.Source{ID: "advisory", Title: "Vendor advisory", URL: "https://example.com/adv",
-		Content: "Credit: the flaw was reported by A. Smith of the libfoo security team."}
-	p := layer.NewPass(l, &layer.Input{Output: "The flaw was discovered by Bob Stone.", Sources: []layer.Source{src}}, layer.NewCache(0))
+func (negationJudge) Model() string { return "negation-rule" }
+
+func (negationJudge) JudgeClaims(ctx context.Context, claims []facts.ModelClaim) ([]facts.ModelVerdict, result.TokenUsage) {
+	out := make([]facts.ModelVerdict, len(claims))
+	for i, c := range claims {
+		out[i] = facts.ModelVerdict{Verdict: facts.CannotTell}
+		for k, p := range c.Passages {
+			if c.Kind == "negation" && strings.Contains(p.Text, " not ") {
+				out[i] = facts.ModelVerdict{Verdict: facts.Supported, Evidence: k, Confidence: 0.6}
+				break
+			}
+		}
+	}
+	return out, result.TokenUsage{}
+}
+
+func ExampleNewLayer() {
+	l := facts.NewLayer(negationJudge{})
+	src := layer.Source{ID: "advisory", Content: "The service does not require authentication for the status page."}
+	p := layer.NewPass(l, &layer.Input{Output: "The status page is not protected by a password.", Sources: []layer.Source{src}}, layer.NewCache(0))
 	if err := l.Run(context.Background(), p); err != nil {
 		fmt.Println(err)
 		return
 	}
 	f := p.Findings()
-	for _, is := range f.Issues {
-		fmt.Println(is.Type, is.Rule)
-		fmt.Println(is.Suggestion)
-	}
-	fmt.Println(f.Models, f.Confidence)
+	fmt.Println(len(f.Issues), f.Models, f.Confidence)
 	// Output:
-	// hallucination facts.model_contradicted
-	// Correct discoverer to 'A. Smith' based on https://example.com/adv
-	// [judge-test-model] 0.85
+	// 0 [negation-rule] 0.6
 }

@@ -3,6 +3,7 @@ package facts_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentjudge/judge/internal/llm/llmtest"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/facts"
+	"github.com/agentjudge/judge/result"
 )
 
 // advisory is a source the deterministic checker cannot settle everything
@@ -42,7 +44,7 @@ func runWithModel(t *testing.T, output string, timeout time.Duration, replies ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := facts.NewLayer(m)
+	l := facts.NewLayer(facts.ClientJudge(m))
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	p := layer.NewPass(l, &layer.Input{Output: output, Sources: []layer.Source{advisory}}, layer.NewCache(0))
@@ -163,5 +165,59 @@ func TestNoModel(t *testing.T) {
 		if len(f.Issues) != 1 || string(f.Issues[0].Type) != tc.typ || f.Issues[0].Rule != tc.rule || len(f.Models) != 0 {
 			t.Errorf("%q: issues %s, models %v", tc.output, dump(f.Issues), f.Models)
 		}
+	}
+}
+
+// answers is a Judge of the test's own that gives fixed answers.
+type answers []facts.ModelVerdict
+
+func (answers) Model() string { return "fixed" }
+
+func (a answers) JudgeClaims(ctx context.Context, claims []facts.ModelClaim) ([]facts.ModelVerdict, result.TokenUsage) {
+	return a, result.TokenUsage{PromptTokens: 3, CompletionTokens: 1}
+}
+
+// TestProgramJudge runs the layer with a Judge a program wrote: its
+// answers count as the client's do, and an answer the layer cannot read
+// leaves the claim undecided, saying why, instead of being believed.
+func TestProgramJudge(t *testing.T) {
+	t.Parallel()
+	if facts.Supported != llm.Supported || facts.Contradicted != llm.Contradicted || facts.CannotTell != llm.CannotTell {
+		t.Fatal("the verdicts of facts.ModelVerdict are not the words of judge's client, which its adapter passes on")
+	}
+	tests := []struct {
+		name    string
+		answers answers
+		want    string // in the not_checked message; "" for a decided claim
+	}{
+		{"supported", answers{{Verdict: facts.Supported, Confidence: 0.7}}, ""},
+		{"error", answers{{Err: errors.New("quota spent")}}, "quota spent"},
+		{"unknown verdict", answers{{Verdict: "maybe", Confidence: 0.7}}, `its verdict "maybe" is not one of`},
+		{"confidence out of range", answers{{Verdict: facts.Supported, Confidence: 1.5}}, "its confidence 1.5 is not in [0, 1]"},
+		{"evidence out of range", answers{{Verdict: facts.Supported, Evidence: 5, Confidence: 0.7}}, "its evidence is passage 6 of"},
+		{"no answer", answers{}, "the model gave no verdict"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			l := facts.NewLayer(tt.answers)
+			p := layer.NewPass(l, &layer.Input{Output: negationOutput, Sources: []layer.Source{advisory}}, layer.NewCache(0))
+			if err := l.Run(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			f := p.Findings()
+			if f.PromptTokens != 3 || f.CompletionTokens != 1 {
+				t.Errorf("tokens %d/%d, want 3/1", f.PromptTokens, f.CompletionTokens)
+			}
+			if tt.want == "" {
+				if len(f.Issues) != 0 || !slices.Equal(f.Models, []string{"fixed"}) || f.Confidence != 0.7 {
+					t.Errorf("issues %s, models %v, confidence %v; want none, [fixed], 0.7", dump(f.Issues), f.Models, f.Confidence)
+				}
+				return
+			}
+			if len(f.Issues) != 1 || string(f.Issues[0].Type) != "not_checked" || !strings.Contains(f.Issues[0].Message, tt.want) {
+				t.Errorf("issues %s; want one not_checked saying %q", dump(f.Issues), tt.want)
+			}
+		})
 	}
 }

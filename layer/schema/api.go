@@ -45,6 +45,19 @@ func Compile(expected []byte, opts Options) (*Validator, error) {
 		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema",
 			Msg: "the schema is not JSON: " + err.Error(), Err: err}
 	}
+	return CompileValue(exp, opts)
+}
+
+// CompileValue is [Compile] of an expected schema already decoded, as
+// jsonvalue.Decode or encoding/json with UseNumber decodes JSON (numbers
+// as json.Number): for a caller that holds the schema as a value, such as
+// a tool definition's inputSchema.
+func CompileValue(expected any, opts Options) (*Validator, error) {
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	var err error
 	locals := make(map[string]any, len(opts.Schemas))
 	for uri, raw := range opts.Schemas {
 		if locals[uri], err = jsonvalue.Decode(raw, maxDepth); err != nil {
@@ -52,7 +65,7 @@ func Compile(expected []byte, opts Options) (*Validator, error) {
 				Msg: "the schema is not JSON: " + err.Error(), Err: err}
 		}
 	}
-	c, err := compile(exp, locals, opts.AssertFormat)
+	c, err := compile(expected, locals, opts.AssertFormat)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,15 @@ type nodeResult struct {
 // at base.
 func runNode(t *testing.T, base string, req map[string]any) nodeResult {
 	t.Helper()
+	var res nodeResult
+	runNodeScript(t, "client.mjs", base, req, &res)
+	return res
+}
+
+// runNodeScript runs testdata/node's script with req on its stdin and
+// decodes what it prints into res.
+func runNodeScript(t *testing.T, script, base string, req map[string]any, res any) {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed")
@@ -49,7 +58,7 @@ func runNode(t *testing.T, base string, req map[string]any) nodeResult {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"))
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, script))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PROXY_URL="+base, "OPENAI_API_KEY="+testKey)
 	cmd.Stdin = bytes.NewReader(body)
@@ -59,11 +68,9 @@ func runNode(t *testing.T, base string, req map[string]any) nodeResult {
 	if err != nil {
 		t.Fatalf("node client: %v\n%s", err, stderr.String())
 	}
-	var res nodeResult
-	if err := json.Unmarshal(out, &res); err != nil {
+	if err := json.Unmarshal(out, res); err != nil {
 		t.Fatalf("node client printed %q: %v", out, err)
 	}
-	return res
 }
 
 func airlineToolsJSON(t *testing.T) []any {

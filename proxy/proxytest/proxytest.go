@@ -86,7 +86,7 @@ func NewFunc(t testing.TB, pick func(body []byte) Script) *Upstream {
 		u.auth = append(u.auth, r.Header.Get("Authorization"))
 		u.mu.Unlock()
 		sc := pick(body)
-		if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
+		if (r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/responses") || r.Method != http.MethodPost {
 			http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 			return
 		}
@@ -94,6 +94,10 @@ func NewFunc(t testing.TB, pick func(body []byte) Script) *Upstream {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(sc.Status)
 			_, _ = io.WriteString(w, sc.Body)
+			return
+		}
+		if r.URL.Path == "/v1/responses" {
+			u.serveResponses(w, r, body, sc)
 			return
 		}
 		var req struct {

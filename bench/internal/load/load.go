@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentjudge/judge/result"
 )
 
 // Request is one request to send. Check, when set, reads the answer and
@@ -158,7 +160,7 @@ func (w *worker) do(ctx context.Context, client *http.Client, base string, r Req
 	if r.Check != nil {
 		if c := r.Check(resp.StatusCode, body); c != "" {
 			w.classes[c]++
-			w.sample(c, fmt.Sprintf("%s %s -> %d %s", kind, r.Path, resp.StatusCode, clip(body, 300)))
+			w.sample(c, fmt.Sprintf("%s %s -> %d %s", kind, r.Path, resp.StatusCode, result.ClipText(string(body), 301)))
 		}
 	}
 }
@@ -238,12 +240,4 @@ func (r *Report) Count5xx() int {
 		}
 	}
 	return n
-}
-
-func clip(b []byte, n int) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
