@@ -26,18 +26,8 @@ var errUpstreamTimeout = errors.New("the upstream did not finish its answer with
 // to the upstream as it came, and its answer checked against the
 // request's response schema and tools as it streams back.
 func (p *Proxy) handleChat(w http.ResponseWriter, r *http.Request) {
-	if err := httpapi.CheckMediaType(r.Header); err != nil {
-		p.writeError(w, r, err)
-		return
-	}
-	body, err := httpapi.ReadBody(w, r, p.opts.MaxBodyBytes, p.opts.ReadTimeout)
-	if err != nil {
-		p.writeError(w, r, err)
-		return
-	}
-	release, err := p.admission.Admit(int64(len(body)))
-	if err != nil {
-		p.writeError(w, r, err)
+	body, release, ok := p.readRequest(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -48,43 +38,94 @@ func (p *Proxy) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	r, mc := p.traceModel(r, req)
 	defer mc.end()
+	ex, ok := p.callUpstream(w, r, mc, "/chat/completions", body, req.Stream)
+	if !ok {
+		return
+	}
+	defer ex.close()
+	cp := p.opts.Checkpoint(p.opts.Engine, req.contracts)
+	if req.Stream {
+		p.stream(ex.ctx, ex.cancel, w, r, req, cp, ex.resp)
+	} else {
+		p.complete(ex.ctx, w, r, req, cp, ex.resp)
+	}
+}
+
+// readRequest reads r's body within the API's limits and admits it; the
+// caller calls release when done. ok is false when r has been answered
+// with the problem.
+func (p *Proxy) readRequest(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
+	if err := httpapi.CheckMediaType(r.Header); err != nil {
+		p.writeError(w, r, err)
+		return nil, nil, false
+	}
+	body, err := httpapi.ReadBody(w, r, p.opts.MaxBodyBytes, p.opts.ReadTimeout)
+	if err != nil {
+		p.writeError(w, r, err)
+		return nil, nil, false
+	}
+	release, err = p.admission.Admit(int64(len(body)))
+	if err != nil {
+		p.writeError(w, r, err)
+		return nil, nil, false
+	}
+	return body, release, true
+}
+
+// upstreamExchange is the upstream's answer to a forwarded request, with
+// the context it streams under.
+type upstreamExchange struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	resp   *http.Response
+	done   func()
+}
+
+// close ends the exchange: the answer's body closed, its contexts
+// cancelled.
+func (ex *upstreamExchange) close() {
+	ex.resp.Body.Close()
+	ex.done()
+}
+
+// callUpstream forwards body to the upstream's path under the upstream
+// timeout. ok is false when r has been answered instead (the upstream
+// unreachable, a redirect, an error status passed through, a stream that
+// is not one); otherwise the caller checks the answer and closes the
+// exchange.
+func (p *Proxy) callUpstream(w http.ResponseWriter, r *http.Request, mc *modelCall, path string, body []byte, streaming bool) (ex *upstreamExchange, ok bool) {
 	ctx, cancelTimeout := context.WithTimeoutCause(r.Context(), p.opts.UpstreamTimeout, errUpstreamTimeout)
-	defer cancelTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	resp, err := p.forward(ctx, r, "/chat/completions", body)
+	done := func() { cancel(nil); cancelTimeout() }
+	resp, err := p.forward(ctx, r, path, body)
 	mc.response(resp, err)
 	if err != nil {
+		defer done()
 		p.metrics.upstreamErrors.WithLabelValues("unreachable").Inc()
 		if r.Context().Err() != nil {
 			p.writeError(w, r, r.Context().Err())
-			return
+			return nil, false
 		}
 		p.writeError(w, r, &httpapi.UpstreamError{Msg: "the upstream could not be reached: " + upstreamCause(ctx, err), Err: err})
-		return
+		return nil, false
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
-		p.writeError(w, r, &httpapi.UpstreamError{Msg: fmt.Sprintf("the upstream answered %d, a redirect; judge proxy posts to the configured upstream URL only and follows no redirect", resp.StatusCode)})
-		return
-	}
-	if resp.StatusCode != http.StatusOK {
-		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
-		p.passThrough(w, r, resp)
-		return
-	}
-	cp := p.opts.Checkpoint(p.opts.Engine, req.contracts)
+	ex = &upstreamExchange{ctx: ctx, cancel: cancel, resp: resp, done: done}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
-	case req.Stream && mt == "text/event-stream":
-		p.stream(ctx, cancel, w, r, req, cp, resp)
-	case req.Stream:
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
+		p.writeError(w, r, &httpapi.UpstreamError{Msg: fmt.Sprintf("the upstream answered %d, a redirect; judge proxy posts to the configured upstream URL only and follows no redirect", resp.StatusCode)})
+	case resp.StatusCode != http.StatusOK:
+		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
+		p.passThrough(w, r, resp)
+	case streaming && mt != "text/event-stream":
 		p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()
 		p.writeError(w, r, &httpapi.UpstreamError{Msg: fmt.Sprintf("the upstream answered a streaming request with %q, not text/event-stream", resp.Header.Get("Content-Type"))})
 	default:
-		p.complete(ctx, w, r, req, cp, resp)
+		return ex, true
 	}
+	ex.close()
+	return nil, false
 }
 
 // writeError answers r with the problem err maps to, as judge's API

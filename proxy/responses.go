@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 
 	"github.com/agentjudge/judge/internal/httpapi"
@@ -20,18 +19,8 @@ import (
 // tools as it streams back, with the same checkpoint, modes, report and
 // metrics as the chat completions.
 func (p *Proxy) handleResponses(w http.ResponseWriter, r *http.Request) {
-	if err := httpapi.CheckMediaType(r.Header); err != nil {
-		p.writeError(w, r, err)
-		return
-	}
-	body, err := httpapi.ReadBody(w, r, p.opts.MaxBodyBytes, p.opts.ReadTimeout)
-	if err != nil {
-		p.writeError(w, r, err)
-		return
-	}
-	release, err := p.admission.Admit(int64(len(body)))
-	if err != nil {
-		p.writeError(w, r, err)
+	body, release, ok := p.readRequest(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -44,42 +33,16 @@ func (p *Proxy) handleResponses(w http.ResponseWriter, r *http.Request) {
 	// max_output_tokens.
 	r, mc := p.traceModel(r, &parsedRequest{chatRequest: chatRequest{Model: req.Model, MaxCompletionTokens: req.MaxOutputTokens}, choices: 1})
 	defer mc.end()
-	ctx, cancelTimeout := context.WithTimeoutCause(r.Context(), p.opts.UpstreamTimeout, errUpstreamTimeout)
-	defer cancelTimeout()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	resp, err := p.forward(ctx, r, "/responses", body)
-	mc.response(resp, err)
-	if err != nil {
-		p.metrics.upstreamErrors.WithLabelValues("unreachable").Inc()
-		if r.Context().Err() != nil {
-			p.writeError(w, r, r.Context().Err())
-			return
-		}
-		p.writeError(w, r, &httpapi.UpstreamError{Msg: "the upstream could not be reached: " + upstreamCause(ctx, err), Err: err})
+	ex, ok := p.callUpstream(w, r, mc, "/responses", body, req.Stream)
+	if !ok {
 		return
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
-		p.writeError(w, r, &httpapi.UpstreamError{Msg: fmt.Sprintf("the upstream answered %d, a redirect; judge proxy posts to the configured upstream URL only and follows no redirect", resp.StatusCode)})
-		return
-	}
-	if resp.StatusCode != http.StatusOK {
-		p.metrics.upstreamErrors.WithLabelValues("status").Inc()
-		p.passThrough(w, r, resp)
-		return
-	}
+	defer ex.close()
 	cp := p.opts.Checkpoint(p.opts.Engine, req.contracts)
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch {
-	case req.Stream && mt == "text/event-stream":
-		p.streamResponses(ctx, cancel, w, r, req, cp, resp)
-	case req.Stream:
-		p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()
-		p.writeError(w, r, &httpapi.UpstreamError{Msg: fmt.Sprintf("the upstream answered a streaming request with %q, not text/event-stream", resp.Header.Get("Content-Type"))})
-	default:
-		p.completeResponses(ctx, w, r, req, cp, resp)
+	if req.Stream {
+		p.streamResponses(ex.ctx, ex.cancel, w, r, req, cp, ex.resp)
+	} else {
+		p.completeResponses(ex.ctx, w, r, req, cp, ex.resp)
 	}
 }
 
