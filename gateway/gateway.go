@@ -675,7 +675,7 @@ func normalized(args json.RawMessage, chk *toolcall.CheckResult) (json.RawMessag
 		!bytes.ContainsAny(t, "\n\r") && !bytes.Contains(t, []byte(`\u`)) {
 		return t, nil
 	}
-	return jsonvalue.Append(nil, chk.NormalizedArguments)
+	return jsonvalue.Append(nil, chk.Arguments())
 }
 
 // clean reports whether r has nothing to say beyond that it passed:

@@ -251,7 +251,7 @@ func checkArguments(ctx context.Context, tools *toolcall.Toolset, tool string, a
 		}
 		chk = toolcall.UnreadableCheck(tool, ce)
 	}
-	v.Result, v.NormalizedArguments, v.Repair = chk.Result, chk.NormalizedArguments, chk.Repair
+	v.Result, v.NormalizedArguments, v.Repair = chk.Result, chk.Arguments(), chk.Repair
 	v.RepairText = toolcall.RepairText(tool, chk)
 	return v, nil
 }

@@ -85,7 +85,12 @@ type CheckResult struct {
 	// NormalizedArguments are the arguments after normalization: defaults
 	// filled, parameters of other actions dropped, safe coercions made.
 	// Each change is an info issue of the result. For an unknown tool
-	// they are the arguments as given.
+	// they are the arguments as given. Check leaves the field nil when the
+	// arguments are valid and normalization at most fills in defaults: it
+	// then keeps their bytes undecoded, and [CheckResult.Arguments] decodes
+	// them (with the defaults). Read
+	// the arguments through Arguments; the JSON encoding of a CheckResult
+	// holds them either way.
 	NormalizedArguments any `json:"normalized_arguments"`
 	// Repair is the feedback for the model; nil when the call is valid.
 	Repair *Repair `json:"repair,omitempty"`
@@ -96,6 +101,51 @@ type CheckResult struct {
 	// end that runs calls (the gateway) answers a refused call without
 	// running it. Other calls of the session are not refused.
 	Refused string `json:"refused,omitempty"`
+
+	// raw are the call's arguments when Check found them valid as they
+	// are and did not decode them (NormalizedArguments is nil then).
+	raw json.RawMessage
+	// fill, when not nil, is the contract whose defaults fill in the
+	// parameters missing names in raw (bits by index in defaultNames).
+	fill    *Contract
+	missing uint64
+}
+
+// Arguments returns the normalized arguments: NormalizedArguments, or,
+// when Check kept the arguments undecoded (valid, at most defaults to fill
+// in), their decoded value with the defaults, the map[string]any Check
+// would have put in NormalizedArguments. It decodes them anew on each
+// call.
+func (r *CheckResult) Arguments() any {
+	if r.NormalizedArguments != nil || r.raw == nil {
+		return r.NormalizedArguments
+	}
+	v, _, err := decodeArguments(r.raw)
+	if err != nil {
+		return nil // cannot happen: Check read the arguments whole
+	}
+	if r.fill != nil {
+		return r.fill.filled(v, r.missing)
+	}
+	return v
+}
+
+// MarshalJSON encodes r as its fields' tags say, with normalized_arguments
+// from [CheckResult.Arguments]: the same bytes whether Check decoded the
+// arguments or kept them.
+func (r CheckResult) MarshalJSON() ([]byte, error) {
+	type plain CheckResult
+	p := plain(r)
+	p.NormalizedArguments, p.raw, p.fill = r.Arguments(), nil, nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// encoding/json escapes HTML in what a Marshaler returns itself when
+	// its caller asks for it: escaping here would do it regardless.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // decodeArguments decodes the arguments of a call: absent or null means
@@ -161,6 +211,27 @@ func duplicateKeys(dups []jsonvalue.Duplicate, prefix, where string) []result.Is
 // ctx's error when it is done.
 func (ts *Toolset) Check(ctx context.Context, call Call) (*CheckResult, error) {
 	start := time.Now()
+	if ct, ok := ts.contracts[call.Tool]; ok {
+		if missing, ok := ct.plainValid(call); ok {
+			// The common answer: valid as given or with defaults
+			// filled in, the arguments read by the schema's scan and
+			// not decoded.
+			out := &CheckResult{Result: ct.plainResult(missing, start), raw: call.Arguments}
+			if missing != 0 {
+				out.fill, out.missing = ct, missing
+			}
+			if err := ts.countAttempt(ctx, call, out); err != nil {
+				return nil, err
+			}
+			return out, nil
+		}
+	}
+	return ts.checkDecoded(ctx, call, start)
+}
+
+// checkDecoded is Check's usual path: the arguments decoded, normalized,
+// checked and their result built; start is when Check began.
+func (ts *Toolset) checkDecoded(ctx context.Context, call Call, start time.Time) (*CheckResult, error) {
 	args, dups, err := decodeArguments(call.Arguments)
 	if err != nil {
 		return nil, err
@@ -241,7 +312,7 @@ func (ts *Toolset) countAttempt(ctx context.Context, call Call, out *CheckResult
 			out.Refused = ""
 			if len(s.Refused) > 0 {
 				if sig == "" {
-					sig = signature(call.Tool, out.NormalizedArguments)
+					sig = signature(call.Tool, out.Arguments())
 				}
 				out.Refused = s.refusal(sig)
 			}
@@ -527,15 +598,20 @@ func (ct *Contract) normalize(args map[string]any) (map[string]any, []result.Iss
 		}
 		cp()
 		out[k] = d
-		issues = append(issues, result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
-			Message:    fmt.Sprintf("Parameter '%s' was filled with its default %s", k, shortJSON(d)),
-			Suggestion: fmt.Sprintf("Pass '%s' explicitly to use another value", k),
-			Rule:       "toolcall.default"})
+		issues = append(issues, defaultIssue(k, d))
 	}
 	if out == nil {
 		return args, issues
 	}
 	return out, issues
+}
+
+// defaultIssue is the info issue of parameter k filled with its default d.
+func defaultIssue(k string, d any) result.Issue {
+	return result.Issue{Severity: result.Info, Type: result.ArgumentNormalized, Location: locationOf(k),
+		Message:    fmt.Sprintf("Parameter '%s' was filled with its default %s", k, shortJSON(d)),
+		Suggestion: fmt.Sprintf("Pass '%s' explicitly to use another value", k),
+		Rule:       "toolcall.default"}
 }
 
 // inScope reports whether the arguments select an action for which a
@@ -558,6 +634,7 @@ type paramTypes struct{ types, items []string }
 type coercibleParam struct {
 	name string
 	paramTypes
+	array bool // the parameter takes arrays
 }
 
 // coercibleParams returns the properties coerce can change a value of,
@@ -570,7 +647,7 @@ func coercibleParams(props map[string]any) []coercibleParam {
 		types := schemaTypes(ps)
 		numeric := slices.Contains(types, "integer") || slices.Contains(types, "number")
 		if numeric && !slices.Contains(types, "string") || slices.Contains(types, "array") {
-			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}})
+			out = append(out, coercibleParam{k, paramTypes{types: types, items: schemaTypes(asMap(ps["items"]))}, slices.Contains(types, "array")})
 		}
 	}
 	slices.SortFunc(out, func(a, b coercibleParam) int { return strings.Compare(a.name, b.name) })

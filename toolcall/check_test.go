@@ -162,7 +162,7 @@ func TestCheckSpecExamples(t *testing.T) {
 			}
 			matchIssues(t, res.Result.Issues, tt.want)
 			if tt.norm != "" {
-				got, _ := json.Marshal(res.NormalizedArguments)
+				got, _ := json.Marshal(res.Arguments())
 				var g, w any
 				_ = json.Unmarshal(got, &g)
 				_ = json.Unmarshal([]byte(tt.norm), &w)

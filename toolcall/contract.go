@@ -66,6 +66,14 @@ type Contract struct {
 	// accepts: the only ones normalization fills in.
 	defaults     map[string]any
 	defaultNames []string // the keys of defaults, sorted
+	// keys are the root parameters with what normalization may do to
+	// each, for the arguments Check answers without decoding.
+	keys map[string]keyInfo
+	// defaultMembers are the defaults as object members ("name":value) and
+	// defaultIssues their info issues, by index in defaultNames; nil when
+	// the undecoded path fills in no default.
+	defaultMembers [][]byte
+	defaultIssues  []result.Issue
 }
 
 // Param is one parameter of a contract, as the repair feedback lists it.
@@ -274,6 +282,7 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.scoped = slices.Sorted(maps.Keys(d.AppliesWhen))
 	ct.defaults = ct.validDefaults()
 	ct.defaultNames = slices.Sorted(maps.Keys(ct.defaults))
+	ct.compilePlain()
 	for i, p := range ct.Params {
 		if _, ok := ct.defaults[p.Name]; !ok {
 			ct.Params[i].Default = nil

@@ -48,7 +48,7 @@ func TestCoverageLiftsLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := json.Marshal(res.NormalizedArguments)
+			got, _ := json.Marshal(res.Arguments())
 			if string(got) != tt.want || !res.Result.Valid {
 				t.Errorf("normalized %s (valid %v), want %s", got, res.Result.Valid, tt.want)
 			}

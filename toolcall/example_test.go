@@ -40,7 +40,7 @@ func Example() {
 	ctx := context.Background()
 
 	res, _ := ts.Check(ctx, toolcall.Call{Tool: "get_events", Arguments: json.RawMessage(`{"action": "by_ids", "ids": "e1", "limit": 5}`)})
-	norm, _ := json.Marshal(res.NormalizedArguments)
+	norm, _ := json.Marshal(res.Arguments())
 	fmt.Println(res.Result.Valid, string(norm))
 	for _, is := range res.Result.Issues {
 		fmt.Println(is.Severity, is.Location, is.Message)

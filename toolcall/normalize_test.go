@@ -37,7 +37,7 @@ func TestDefaultNotFilledWhenInvalid(t *testing.T) {
 		t.Fatalf("a valid call became invalid: %+v", res.Result.Errors())
 	}
 	want := map[string]any{"query": "x", "page": json.Number("1")}
-	got, _ := json.Marshal(res.NormalizedArguments)
+	got, _ := json.Marshal(res.Arguments())
 	wantJSON, _ := json.Marshal(want)
 	if !bytes.Equal(got, wantJSON) {
 		t.Errorf("normalized = %s, want %s", got, wantJSON)
@@ -125,7 +125,7 @@ func TestNormalizeKeepsValidCallsValid(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.what, err)
 		}
-		norm, err := json.Marshal(res.NormalizedArguments)
+		norm, err := json.Marshal(res.Arguments())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ type OutcomeRequest struct {
 	Goal string `json:"goal,omitempty"`
 	// Checked, when set, is what [Toolset.Check] returned for this call,
 	// valid: Outcome then reads the call's arguments from its
-	// NormalizedArguments (which must be what ran) instead of decoding
+	// normalized arguments ([CheckResult.Arguments], which must be what ran) instead of decoding
 	// Arguments again, and leaves the arguments' repeated keys to the
 	// check, which reported them.
 	Checked *CheckResult `json:"-"`
@@ -219,7 +219,7 @@ func (ts *Toolset) Outcome(ctx context.Context, req OutcomeRequest) (*Outcome, e
 // each; an error is a *CallError.
 func readOutcome(req OutcomeRequest) (args any, argDups []jsonvalue.Duplicate, res any, resDups []jsonvalue.Duplicate, err error) {
 	if req.Checked != nil && req.Checked.Result != nil && req.Checked.Result.Valid {
-		args = req.Checked.NormalizedArguments
+		args = req.Checked.Arguments()
 	} else if args, argDups, err = decodeArguments(req.Arguments); err != nil {
 		return nil, nil, nil, nil, err
 	}

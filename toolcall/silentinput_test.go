@@ -56,7 +56,7 @@ func TestSilentInputChanges(t *testing.T) {
 	if err := result.Check(res.Result); err != nil {
 		t.Fatal(err)
 	}
-	if norm, _ := json.Marshal(res.NormalizedArguments); string(norm) != `{"amount":500,"payee":"ab"}` {
+	if norm, _ := json.Marshal(res.Arguments()); string(norm) != `{"amount":500,"payee":"ab"}` {
 		t.Errorf("normalized %s, want the last amount", norm)
 	}
 	if !hasIssue(res.Result, result.DuplicateKey, "amount", "again at line 1, column 30 of the arguments") || !hasIssue(res.Result, result.ConstraintViolation, "amount", "") {

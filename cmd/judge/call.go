@@ -298,7 +298,7 @@ func writeCheckText(out io.Writer, res *toolcall.CheckResult) error {
 	if err := result.WriteText(out, withFlagHints(res.Result)); err != nil {
 		return err
 	}
-	norm, err := json.Marshal(res.NormalizedArguments)
+	norm, err := json.Marshal(res.Arguments())
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestCoverageCLI(t *testing.T) {
 	if err := json.Unmarshal(out, &chk); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := json.Marshal(chk.NormalizedArguments); string(b) != `{"limit":100,"repo":"a/b"}` {
+	if b, _ := json.Marshal(chk.Arguments()); string(b) != `{"limit":100,"repo":"a/b"}` {
 		t.Errorf("normalized %s, want the limit raised to 100", b)
 	}
 	out, _ = callCase{name: "outcome", args: []string{"call", "outcome", "--defs", defs, "--format", "json", "--goal", "list all open issues",

@@ -149,7 +149,7 @@ func runToolsRun(ctx context.Context, params toolsRunParams, args []string, out 
 		return err
 	}
 	defer r.Close()
-	norm, err := json.Marshal(check.NormalizedArguments)
+	norm, err := json.Marshal(check.Arguments())
 	if err != nil {
 		return err
 	}
