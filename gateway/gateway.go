@@ -521,7 +521,7 @@ func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
 // it does not take: the answer callTool writes, decoded into the SDK's
 // type.
 func (g *Gateway) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	raw, err := g.answerCall(g.withSessionVersion(ctx, req.Session), g.sessionID(req.Session), req.Params)
+	raw, err := g.answerCall(g.withSessionVersion(ctx, req.Session, req.Extra), g.sessionID(req.Session), req.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +546,7 @@ func (g *Gateway) callTool(ctx context.Context, ss *mcp.ServerSession, req mcp.R
 	if _, offered := g.catalog().findings[p.Name]; !offered {
 		return nil, false, nil
 	}
-	raw, err := g.answerCall(g.withSessionVersion(ctx, ss), g.sessionID(ss), p)
+	raw, err := g.answerCall(g.withSessionVersion(ctx, ss, req.GetExtra()), g.sessionID(ss), p)
 	if err != nil {
 		return nil, true, err
 	}

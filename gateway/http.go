@@ -193,6 +193,7 @@ func (g *Gateway) unansweredCancelled(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
 		if r.Method != http.MethodPost || sid == "" {
+			r.Header.Del(rpcIDHeader)
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -203,6 +204,7 @@ func (g *Gateway) unansweredCancelled(next http.Handler) http.Handler {
 		if err == nil && len(body) < maxCancelBody && g.answerHTTP(w, r, sid, body, set) {
 			return
 		}
+		g.noteCallID(r, body)
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 		next.ServeHTTP(&dropAnswers{ResponseWriter: w, set: set, sid: sid}, r)
 	})

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/executor"
+	"github.com/agentjudge/judge/internal/mcpstdio"
 	"github.com/agentjudge/judge/internal/otelattr"
 	"github.com/agentjudge/judge/telemetry"
 	"github.com/agentjudge/judge/toolcall"
@@ -84,15 +85,55 @@ func rawJSONRPCID(b []byte) string {
 
 // withSessionVersion marks ctx, when the gateway exports spans, with the
 // protocol version ss's client asked for, so that the call's span need
-// not look the session up.
-func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession) context.Context {
+// not look the session up, and with the JSON-RPC id the HTTP front noted
+// in extra's header (rpcIDHeader): the SDK's typed path does not give a
+// request's id otherwise.
+func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession, extra *mcp.RequestExtra) context.Context {
 	if !g.opts.Telemetry.Enabled() || ss == nil {
 		return ctx
 	}
+	id := ""
+	if extra != nil && extra.Header != nil {
+		id = extra.Header.Get(rpcIDHeader)
+	}
 	if ip := ss.InitializeParams(); ip != nil {
-		return withRPC(ctx, "", ip.ProtocolVersion)
+		return withRPC(ctx, id, ip.ProtocolVersion)
+	}
+	if id != "" {
+		return withRPC(ctx, id, "")
 	}
 	return ctx
+}
+
+// rpcIDHeader carries, from the gateway's HTTP front to the SDK's path,
+// the JSON-RPC id of a POST whose body is one tools/call, as
+// jsonrpc.request.id renders it. The front removes any the client sent.
+const rpcIDHeader = "Judge-Internal-Jsonrpc-Id"
+
+// noteCallID sets r's rpcIDHeader to the id of the tools/call that body
+// is, when the gateway exports spans; it removes one the client sent in
+// every case.
+func (g *Gateway) noteCallID(r *http.Request, body []byte) {
+	r.Header.Del(rpcIDHeader)
+	if !g.opts.Telemetry.Enabled() {
+		return
+	}
+	var id, method []byte
+	err := mcpstdio.Members(body, func(key, val []byte) error {
+		switch string(key) {
+		case "id":
+			id = val
+		case "method":
+			method = val
+		}
+		return nil
+	})
+	if err != nil || string(method) != `"tools/call"` || len(id) == 0 {
+		return
+	}
+	if s := rawJSONRPCID(id); s != "" {
+		r.Header.Set(rpcIDHeader, s)
+	}
 }
 
 // protocolVersion is the MCP version a call was made in: the request's

@@ -3,6 +3,10 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -108,4 +112,72 @@ func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
+}
+
+// spoofHeader is an http.RoundTripper that sends the header the gateway's
+// HTTP front uses internally, as a hostile client could.
+type spoofHeader struct{ next http.RoundTripper }
+
+func (s spoofHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Judge-Internal-Jsonrpc-Id", "spoofed")
+	return s.next.RoundTrip(r)
+}
+
+// TestCallSpanHTTPRequestID: over streamable HTTP, a tools/call's span
+// carries the JSON-RPC id of the client's request whichever path answers
+// it: the fast path, or the SDK's (a client that offers sampling, and a
+// call that arrives before its session's notifications/initialized is
+// handled), and never an id the client put in a header.
+func TestCallSpanHTTPRequestID(t *testing.T) {
+	t.Parallel()
+	for _, sampling := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sampling=%v", sampling), func(t *testing.T) {
+			t.Parallel()
+			rec := tracetest.NewSpanRecorder()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+			b := &memBackend{
+				tools: []gateway.Tool{{Name: "echo", Description: "Echo a text back to the caller, unchanged",
+					InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`)}},
+				answer: map[string]func(map[string]any) string{"echo": func(a map[string]any) string { return a["text"].(string) }},
+			}
+			g, err := gateway.New(t.Context(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, false)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(g.HTTPHandler(gateway.HTTPOptions{Loopback: true}))
+			t.Cleanup(srv.Close)
+			var opts *mcp.ClientOptions
+			if sampling {
+				opts = &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+					return nil, errors.New("no model here")
+				}}
+			}
+			hc := &http.Client{Transport: spoofHeader{http.DefaultTransport}}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(t.Context(),
+				&mcp.StreamableClientTransport{Endpoint: srv.URL + gateway.HTTPPath, HTTPClient: hc}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close() })
+			for range 3 {
+				if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			n := 0
+			for _, s := range rec.Ended() {
+				if s.Name() != "tools/call echo" || s.SpanKind() != trace.SpanKindServer {
+					continue
+				}
+				n++
+				if id := attrs(s)["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" {
+					t.Errorf("jsonrpc.request.id = %q, want the client's numeric id", id)
+				}
+			}
+			if n != 3 {
+				t.Errorf("%d tools/call spans, want 3", n)
+			}
+		})
+	}
 }
