@@ -126,13 +126,13 @@ func (s spoofHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // TestCallSpanHTTPRequestID: over streamable HTTP, a tools/call's span
 // carries the JSON-RPC id of the client's request whichever path answers
-// it: the fast path, or the SDK's (a client that offers sampling, and a
+// it: the fast path, or the SDK's (a client that offers elicitation, and a
 // call that arrives before its session's notifications/initialized is
 // handled), and never an id the client put in a header.
 func TestCallSpanHTTPRequestID(t *testing.T) {
 	t.Parallel()
-	for _, sampling := range []bool{false, true} {
-		t.Run(fmt.Sprintf("sampling=%v", sampling), func(t *testing.T) {
+	for _, elicits := range []bool{false, true} {
+		t.Run(fmt.Sprintf("elicitation=%v", elicits), func(t *testing.T) {
 			t.Parallel()
 			rec := tracetest.NewSpanRecorder()
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
@@ -148,9 +148,9 @@ func TestCallSpanHTTPRequestID(t *testing.T) {
 			srv := httptest.NewServer(g.HTTPHandler(gateway.HTTPOptions{Loopback: true}))
 			t.Cleanup(srv.Close)
 			var opts *mcp.ClientOptions
-			if sampling {
-				opts = &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-					return nil, errors.New("no model here")
+			if elicits {
+				opts = &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return nil, errors.New("no person here")
 				}}
 			}
 			hc := &http.Client{Transport: spoofHeader{http.DefaultTransport}}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -74,5 +75,62 @@ func TestMountConflict(t *testing.T) {
 		if _, err := ln.Accept(); !errors.Is(err, net.ErrClosed) {
 			t.Errorf("Serve with mount %q left its listener open: %v", m.Pattern, err)
 		}
+	}
+}
+
+// TestMountAdmission: a mounted handler's request with a body counts
+// against the API's in-flight limit like the API's own routes: while one
+// upload is being answered at --max-in-flight 1, a second upload and a
+// POST /validate are refused with 503, and a GET of a page is not.
+func TestMountAdmission(t *testing.T) {
+	t.Parallel()
+	entered, leave := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	upload := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) > 1 {
+			io.WriteString(w, "admitted beside the first") // the test then fails, without waiting
+			return
+		}
+		entered <- struct{}{}
+		<-leave
+		io.WriteString(w, "done")
+	})
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "page") })
+	s := New(newEngine(t), Options{MaxInFlight: 1},
+		Mount{Pattern: "POST /upload", Handler: upload},
+		Mount{Pattern: "GET /page", Handler: page, Public: true})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	first := make(chan answer, 1)
+	go func() {
+		resp, err := ts.Client().Post(ts.URL+"/upload", "text/plain", strings.NewReader("conversations"))
+		if err != nil {
+			first <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		first <- answer{resp.StatusCode, string(b), err}
+	}()
+	<-entered
+	for _, tc := range []struct{ method, path, body string }{
+		{http.MethodPost, "/upload", "more"},
+		{http.MethodPost, "/validate", `{"output": "{}"}`},
+	} {
+		if r := do(t, ts, tc.method, tc.path, tc.body, nil); r.status != http.StatusServiceUnavailable {
+			t.Errorf("%s %s while an upload is answered = %d %.80q, want 503", tc.method, tc.path, r.status, r.body)
+		}
+	}
+	if r := do(t, ts, http.MethodGet, "/page", "", nil); r.status != http.StatusOK {
+		t.Errorf("GET /page while an upload is answered = %d, want 200", r.status)
+	}
+	close(leave)
+	if r := <-first; r.err != nil || r.status != http.StatusOK || r.body != "done" {
+		t.Errorf("the first upload = %d %q %v, want 200 done", r.status, r.body, r.err)
 	}
 }

@@ -201,6 +201,7 @@ func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 	}
 	s.mux, s.mounted = mux, map[string]bool{}
 	for _, m := range mounts {
+		m.Handler = s.admitMount(m.Handler)
 		if err := handle(mux, m); err != nil {
 			s.mountErr = errors.Join(s.mountErr, err)
 			continue
@@ -231,6 +232,34 @@ func (s *Server) routes() []route {
 		{http.MethodPost, "/v1/traces/check", s.handleTraceCheck},
 		{http.MethodPost, "/v1/tools/lint", s.handleToolsLint},
 	}
+}
+
+// admitMount puts a mounted handler's requests with a body under the
+// API's admission, as the API's own routes are: a request counts against
+// --max-in-flight and its declared body length (the body limit when it
+// declares none) against the in-flight bytes, so that an upload to the
+// console (POST /traces) cannot go around the bounds of the API.
+func (s *Server) admitMount(h http.Handler) http.Handler {
+	if h == nil {
+		return nil
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			h.ServeHTTP(w, r)
+			return
+		}
+		weight := r.ContentLength
+		if weight < 0 || weight > s.opts.MaxBodyBytes {
+			weight = s.opts.MaxBodyBytes
+		}
+		release, err := s.admission.Admit(weight)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		defer release()
+		h.ServeHTTP(w, r)
+	})
 }
 
 // handle registers m on mux, with the panic of a pattern that is not
