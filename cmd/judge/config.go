@@ -151,6 +151,9 @@ func (p *serveParams) applyConfig(f *config.File) {
 	if s.MaxInFlight.Set() && !p.changed["max-in-flight"] {
 		p.maxInFlight = int(min(s.MaxInFlight.Value, 1<<30))
 	}
+	if s.NoUI.Set() && !p.changed["no-ui"] {
+		p.noUI = s.NoUI.Value
+	}
 	if s.ReadTimeout.Set() && !p.changed["read-timeout"] {
 		p.readTimeout = s.ReadTimeout.Value
 	}

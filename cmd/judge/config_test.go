@@ -255,7 +255,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{name: "a model without a base URL", file: "llm:\n  model: m\n",
 			wantErr: "FILE:2:10: llm.model is set, but no base URL is"},
 		{name: "an unknown serve key", file: "serve:\n  port: 8080\n",
-			wantErr: `FILE:2:3: unknown key "port" in serve; the keys are addr, cache_bytes, max_body_bytes, max_in_flight, max_in_flight_bytes, read_timeout, schemas, sources, tools`},
+			wantErr: `FILE:2:3: unknown key "port" in serve; the keys are addr, cache_bytes, max_body_bytes, max_in_flight, max_in_flight_bytes, no_ui, read_timeout, schemas, sources, tools`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,31 +51,7 @@ func startServeBinary(t *testing.T, tok string, args ...string) string {
 func TestServeConsole(t *testing.T) {
 	t.Parallel()
 	const tok = "console-test-token"
-	client := &http.Client{Timeout: 20 * time.Second}
-	do := func(t *testing.T, method, url, auth, body string) (*http.Response, string) {
-		t.Helper()
-		req, err := http.NewRequest(method, url, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if auth != "" {
-			req.Header.Set("Authorization", "Bearer "+auth)
-		}
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		data, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp, string(data)
-	}
-	const validate = `{"output": {"a": 1}, "expected_schema": {"type": "object", "required": ["b"]}}`
+	do := consoleRequest
 	t.Run("ui", func(t *testing.T) {
 		t.Parallel()
 		base := startServeBinary(t, tok)
@@ -89,25 +65,76 @@ func TestServeConsole(t *testing.T) {
 			if path == "/validate" {
 				method = http.MethodPost
 			}
-			if resp, _ := do(t, method, base+path, "", validate); resp.StatusCode != http.StatusUnauthorized {
+			if resp, _ := do(t, method, base+path, "", consoleValidate); resp.StatusCode != http.StatusUnauthorized {
 				t.Errorf("%s %s without the token: %d, want 401", method, path, resp.StatusCode)
 			}
 		}
-		if resp, _ := do(t, http.MethodPost, base+"/validate", tok, validate); resp.StatusCode != http.StatusOK {
+		if resp, _ := do(t, http.MethodPost, base+"/validate", tok, consoleValidate); resp.StatusCode != http.StatusOK {
 			t.Errorf("POST /validate with the token: %d", resp.StatusCode)
 		}
 	})
-	t.Run("no-ui", func(t *testing.T) {
+	for _, off := range []struct {
+		name string
+		args func(t *testing.T) []string
+	}{
+		{"no-ui", func(*testing.T) []string { return []string{"--no-ui"} }},
+		{"config no_ui", func(t *testing.T) []string {
+			return []string{"--config", writeConfig(t, "serve:\n  no_ui: true\n", 0o600)}
+		}},
+	} {
+		t.Run(off.name, func(t *testing.T) {
+			t.Parallel()
+			noUI(t, startServeBinary(t, tok, off.args(t)...), tok)
+		})
+	}
+	t.Run("config no_ui false, --no-ui given", func(t *testing.T) {
 		t.Parallel()
-		base := startServeBinary(t, tok, "--no-ui")
-		if resp, body := do(t, http.MethodGet, base+"/", tok, ""); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "<html") {
-			t.Errorf("GET / with --no-ui: %d %q, want 404", resp.StatusCode, body)
-		}
-		if resp, _ := do(t, http.MethodGet, base+"/", "", ""); resp.StatusCode != http.StatusUnauthorized {
-			t.Errorf("GET / with --no-ui, without the token: %d, want 401 as every API path", resp.StatusCode)
-		}
-		if resp, body := do(t, http.MethodPost, base+"/validate", tok, validate); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"valid": false`) {
-			t.Errorf("POST /validate with --no-ui: %d %s", resp.StatusCode, body)
-		}
+		noUI(t, startServeBinary(t, tok, "--no-ui", "--config", writeConfig(t, "serve:\n  no_ui: false\n", 0o600)), tok)
 	})
+}
+
+// noUI checks a judge serve at base, with the token tok, that serves no
+// console: / is 404 with the token, 401 without, and the API still
+// answers.
+func noUI(t *testing.T, base, tok string) {
+	t.Helper()
+	do := consoleRequest
+	if resp, body := do(t, http.MethodGet, base+"/", tok, ""); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "<html") {
+		t.Errorf("GET / with --no-ui: %d %.120q, want 404", resp.StatusCode, body)
+	}
+	if resp, _ := do(t, http.MethodGet, base+"/", "", ""); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET / with --no-ui, without the token: %d, want 401 as every API path", resp.StatusCode)
+	}
+	if resp, body := do(t, http.MethodPost, base+"/validate", tok, consoleValidate); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"valid": false`) {
+		t.Errorf("POST /validate with --no-ui: %d %s", resp.StatusCode, body)
+	}
+}
+
+// consoleValidate is a request body of POST /validate with one error.
+const consoleValidate = `{"output": {"a": 1}, "expected_schema": {"type": "object", "required": ["b"]}}`
+
+// consoleRequest sends one request to a judge serve, with auth as its
+// bearer token when not empty, and reads the whole answer.
+func consoleRequest(t *testing.T, method, url, auth, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", "Bearer "+auth)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(data)
 }

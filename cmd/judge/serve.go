@@ -90,7 +90,7 @@ JUDGE_LLM_BASE_URL and JUDGE_LLM_MODEL name (JUDGE_LLM_API_KEY if it needs
 a key), or the llm section of the config file (--config), and reported as
 not checked without one. The file's serve section gives --addr, --schemas,
 --sources and --tools, and the limits under load (cache_bytes,
-max_in_flight, max_in_flight_bytes, max_body_bytes, read_timeout), when they
+max_in_flight, max_in_flight_bytes, max_body_bytes, read_timeout) and no_ui, when they
 are not given; its registry section declares
 tool types, primitives and fields for --tools and POST /v1/tools/lint. Logs are JSON lines on
 stderr. With OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables)
@@ -105,7 +105,7 @@ the server down gracefully and exits 0.`,
 			defer stop()
 			params.config = configFlagValue(cmd)
 			params.changed = changedFlags(cmd, "addr", "schemas", "sources", "tools",
-				"cache-bytes", "max-in-flight", "max-in-flight-bytes", "max-body-bytes", "read-timeout")
+				"cache-bytes", "max-in-flight", "max-in-flight-bytes", "max-body-bytes", "read-timeout", "no-ui")
 			return runServe(ctx, params, args, cmd.ErrOrStderr())
 		},
 	}

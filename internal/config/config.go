@@ -96,6 +96,9 @@ type Serve struct {
 	MaxInFlightBytes Int      // max_in_flight_bytes: their bodies' bytes together (--max-in-flight-bytes)
 	MaxBodyBytes     Int      // max_body_bytes: the largest body (--max-body-bytes)
 	ReadTimeout      Duration // read_timeout: to read a request's header and body (--read-timeout)
+	// NoUI serves the API only, without the web console (no_ui, a
+	// boolean; --no-ui).
+	NoUI Bool
 }
 
 // Gateway is the gateway section: defaults of judge gateway's flags,
@@ -115,6 +118,15 @@ type Int struct {
 
 // Set reports whether the file gives the key.
 func (i Int) Set() bool { return i.Pos.Line > 0 }
+
+// Bool is a boolean value of the file and where it is.
+type Bool struct {
+	Value bool
+	Pos   Pos // of the value; zero when the key is absent
+}
+
+// Set reports whether the file gives the key.
+func (b Bool) Set() bool { return b.Pos.Line > 0 }
 
 // Duration is a duration value of the file and where it stands.
 type Duration struct {
@@ -613,6 +625,7 @@ func (d *decoder) serve(n ast.Node) error {
 		{"max_in_flight", d.positive("serve.max_in_flight", &s.MaxInFlight)},
 		{"max_in_flight_bytes", d.positive("serve.max_in_flight_bytes", &s.MaxInFlightBytes)},
 		{"max_body_bytes", d.positive("serve.max_body_bytes", &s.MaxBodyBytes)},
+		{"no_ui", d.boolean("serve.no_ui", &s.NoUI)},
 		{"read_timeout", func(_, v ast.Node) error {
 			var str String
 			if err := d.str("serve.read_timeout", &str)(nil, v); err != nil {
@@ -683,6 +696,19 @@ func (d *decoder) integer(name string, dst *Int, least int64) func(_, v ast.Node
 			return d.fail(v, "%s %s is not %s", name, n.GetToken().Value, what)
 		}
 		*dst = Int{Value: i, Pos: d.pos(v)}
+		return nil
+	}
+}
+
+// boolean returns a handler that stores a boolean value (true or false,
+// not quoted) into dst.
+func (d *decoder) boolean(name string, dst *Bool) func(_, v ast.Node) error {
+	return func(_, v ast.Node) error {
+		n, ok := v.(*ast.BoolNode)
+		if !ok {
+			return d.fail(v, "%s is %s, not a boolean (true or false, not quoted)", name, describe(v))
+		}
+		*dst = Bool{Value: n.Value, Pos: d.pos(v)}
 		return nil
 	}
 }

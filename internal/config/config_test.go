@@ -160,6 +160,12 @@ serve:
 		{name: "cache_bytes a string", src: "serve:\n  cache_bytes: 256MB\n", wantErr: `2:16: serve.cache_bytes is a string, not a positive integer`},
 		{name: "max_in_flight zero", src: "serve:\n  max_in_flight: 0\n", wantErr: `2:18: serve.max_in_flight 0 is not a positive integer`},
 		{name: "read_timeout not a duration", src: "serve:\n  read_timeout: 5\n", wantErr: `2:17: serve.read_timeout is a number`},
+		{name: "no_ui", src: "serve:\n  no_ui: true\n", check: func(t *testing.T, f *File) {
+			if !f.Serve.NoUI.Value || f.Serve.NoUI.Pos != (Pos{2, 10}) {
+				t.Errorf("no_ui %+v, want true at 2:10", f.Serve.NoUI)
+			}
+		}},
+		{name: "no_ui quoted", src: "serve:\n  no_ui: \"yes\"\n", wantErr: `2:10: serve.no_ui is a string, not a boolean (true or false, not quoted)`},
 		{name: "anchor", src: "llm:\n  model: &m x\n", wantErr: `2:10: anchors and aliases are not allowed`},
 		{name: "tag", src: "llm:\n  model: !!str x\n", wantErr: `2:10: tags are not allowed`},
 		{name: "two documents", src: "llm:\n  model: a\n---\nllm:\n  model: b\n", wantErr: `4:4: the file holds more than one YAML document`},
