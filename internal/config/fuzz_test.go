@@ -26,6 +26,8 @@ func FuzzDecode(f *testing.F) {
 		"registry:\n  types: {a: {base: [x]}}\n",
 		"gateway:\n  compact_budget: 8_000\n",
 		"gateway:\n  compact_budget: -1\n",
+		"serve:\n  no_ui: true\n",
+		"serve:\n  no_ui: yes\n",
 	} {
 		f.Add([]byte(s))
 	}
