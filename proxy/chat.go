@@ -288,20 +288,9 @@ func (p *Proxy) stream(ctx context.Context, cancel context.CancelCauseFunc, w ht
 	finishSent := make([]bool, req.choices)
 	var meta chunk
 	fail := func(err error) {
-		p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()
-		if ctx.Err() != nil && r.Context().Err() == nil {
-			err = &httpapi.UpstreamError{Msg: upstreamCause(ctx, ctx.Err()), Err: err}
+		if answered, err := p.streamFailed(ctx, w, r, out, err); !answered {
+			out.data(streamError(err.Error(), string(api.CodeBadGateway)))
 		}
-		var ue *httpapi.UpstreamError
-		if !errors.As(err, &ue) {
-			err = &httpapi.UpstreamError{Msg: err.Error(), Err: err}
-		}
-		p.log.WarnContext(r.Context(), "upstream stream failed", "request_id", httpapi.RequestIDFrom(r.Context()), "error", err.Error())
-		if !out.started {
-			p.writeError(w, r, err)
-			return
-		}
-		out.data(streamError(err.Error(), string(api.CodeBadGateway)))
 	}
 	for {
 		ev, err := rd.next()
@@ -590,4 +579,26 @@ func annotated(body []byte, rep *Report, stop bool) ([]byte, error) {
 	}
 	obj["judge"] = j
 	return json.Marshal(obj)
+}
+
+// streamFailed does what an upstream stream that failed needs whatever
+// its protocol: it is counted, its cause named (the upstream timeout, the
+// client gone), logged, and answered with a problem when nothing was sent
+// yet (answered). Otherwise the caller ends the stream with its
+// protocol's error event, made of err.
+func (p *Proxy) streamFailed(ctx context.Context, w http.ResponseWriter, r *http.Request, out *sseOut, err error) (answered bool, _ error) {
+	p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()
+	if ctx.Err() != nil && r.Context().Err() == nil {
+		err = &httpapi.UpstreamError{Msg: upstreamCause(ctx, ctx.Err()), Err: err}
+	}
+	var ue *httpapi.UpstreamError
+	if !errors.As(err, &ue) {
+		err = &httpapi.UpstreamError{Msg: err.Error(), Err: err}
+	}
+	p.log.WarnContext(r.Context(), "upstream stream failed", "request_id", httpapi.RequestIDFrom(r.Context()), "error", err.Error())
+	if !out.started {
+		p.writeError(w, r, err)
+		return true, err
+	}
+	return false, err
 }

@@ -129,17 +129,8 @@ func (p *Proxy) streamResponses(ctx context.Context, cancel context.CancelCauseF
 // ({"type": "error", code, message, param}, with OpenAI's error object
 // beside it, so that the SDKs raise it).
 func (p *Proxy) failResponses(ctx context.Context, w http.ResponseWriter, r *http.Request, out *sseOut, seq int64, err error) {
-	p.metrics.upstreamErrors.WithLabelValues("protocol").Inc()
-	if ctx.Err() != nil && r.Context().Err() == nil {
-		err = &httpapi.UpstreamError{Msg: upstreamCause(ctx, ctx.Err()), Err: err}
-	}
-	var ue *httpapi.UpstreamError
-	if !errors.As(err, &ue) {
-		err = &httpapi.UpstreamError{Msg: err.Error(), Err: err}
-	}
-	p.log.WarnContext(r.Context(), "upstream stream failed", "request_id", httpapi.RequestIDFrom(r.Context()), "error", err.Error())
-	if !out.started {
-		p.writeError(w, r, err)
+	answered, err := p.streamFailed(ctx, w, r, out, err)
+	if answered {
 		return
 	}
 	code := string(api.CodeBadGateway)

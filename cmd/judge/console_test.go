@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -113,21 +114,33 @@ func noUI(t *testing.T, base, tok string) {
 // consoleValidate is a request body of POST /validate with one error.
 const consoleValidate = `{"output": {"a": 1}, "expected_schema": {"type": "object", "required": ["b"]}}`
 
-// consoleRequest sends one request to a judge serve, with auth as its
-// bearer token when not empty, and reads the whole answer.
+// consoleRequest sends one JSON request to a judge serve, with auth as
+// its bearer token when not empty, and reads the whole answer.
 func consoleRequest(t *testing.T, method, url, auth, body string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	ctype := ""
+	if body != "" {
+		ctype = "application/json"
+	}
+	return serveRequest(t, method, url, auth, ctype, []byte(body))
+}
+
+// serveRequest sends one request to a judge serve, with auth as its
+// bearer token and ctype as its Content-Type when not empty, and reads
+// the whole answer.
+func serveRequest(t *testing.T, method, url, auth, ctype string, body []byte) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if auth != "" {
 		req.Header.Set("Authorization", "Bearer "+auth)
 	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
 	}
-	resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
+	resp, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestServeDashboardAndTraces runs the binary: the dashboard and the
@@ -21,30 +19,7 @@ import (
 func TestServeDashboardAndTraces(t *testing.T) {
 	t.Parallel()
 	const tok = "dash-test-token"
-	client := &http.Client{Timeout: 60 * time.Second}
-	do := func(t *testing.T, method, url, auth, ctype string, body []byte) (*http.Response, string) {
-		t.Helper()
-		req, err := http.NewRequest(method, url, bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if auth != "" {
-			req.Header.Set("Authorization", "Bearer "+auth)
-		}
-		if ctype != "" {
-			req.Header.Set("Content-Type", ctype)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		data, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp, string(data)
-	}
+	do := serveRequest
 	form := func(t *testing.T, files map[string]string) (string, []byte) {
 		t.Helper()
 		var buf bytes.Buffer
