@@ -19,6 +19,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"strconv"
@@ -144,14 +145,15 @@ type Config struct {
 	Resource []attribute.KeyValue
 	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 	CaptureContent bool
-	// BatchDelay is the longest a span waits in the batch before it is
-	// sent: DefaultBatchDelay, or 0 when OTEL_BSP_SCHEDULE_DELAY is set
-	// (the SDK's batch processor then reads it).
-	BatchDelay time.Duration
+	// Batch is how ended spans are batched: OTEL_BSP_SCHEDULE_DELAY,
+	// OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE and
+	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE.
+	Batch Batch
 }
 
 // DefaultBatchDelay is how long a span may wait in the batch before it
-// is sent when OTEL_BSP_SCHEDULE_DELAY is unset.
+// is sent when OTEL_BSP_SCHEDULE_DELAY is unset (the SDK's default is
+// 5 s; a verdict a second late in the backend is late enough).
 const DefaultBatchDelay = time.Second
 
 // ReadConfig reads the OTEL_* variables through getenv. A value it cannot
@@ -209,8 +211,8 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if c.Resource, err = resourceAttrs(env("OTEL_SERVICE_NAME"), env("OTEL_RESOURCE_ATTRIBUTES")); err != nil {
 		return c, err
 	}
-	if env("OTEL_BSP_SCHEDULE_DELAY") == "" {
-		c.BatchDelay = DefaultBatchDelay
+	if c.Batch, err = readBatch(env); err != nil {
+		return c, err
 	}
 	c.Export = true
 	return c, nil
@@ -258,16 +260,8 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if sampler == nil {
 		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
 	}
-	// The batch processor reads OTEL_BSP_MAX_QUEUE_SIZE,
-	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE and OTEL_BSP_EXPORT_TIMEOUT itself;
-	// judge's default delay (1 s, not the SDK's 5 s) yields to
-	// OTEL_BSP_SCHEDULE_DELAY.
-	var bsp []sdktrace.BatchSpanProcessorOption
-	if c.BatchDelay > 0 {
-		bsp = append(bsp, sdktrace.WithBatchTimeout(c.BatchDelay))
-	}
 	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp, bsp...),
+		sdktrace.WithSpanProcessor(newBatcher(exp, c.Batch)),
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(sampler),
 	)
@@ -333,6 +327,46 @@ func resourceAttrs(service, attrs string) ([]attribute.KeyValue, error) {
 		out = append(out, attribute.String(k, dv))
 	}
 	return append(out, attribute.String("service.name", cmpOr(service, fromAttrs, DefaultServiceName))), nil
+}
+
+// readBatch reads the OTEL_BSP_* variables: milliseconds for the delay
+// and the export timeout (0: none), counts for the queue and the batch.
+// A zero field of the result is the variable's default.
+func readBatch(env func(string) string) (Batch, error) {
+	var b Batch
+	for _, v := range []struct {
+		key      string
+		millis   *time.Duration
+		count    *int
+		positive bool
+	}{
+		{key: "OTEL_BSP_SCHEDULE_DELAY", millis: &b.Delay},
+		{key: "OTEL_BSP_EXPORT_TIMEOUT", millis: &b.ExportTimeout},
+		{key: "OTEL_BSP_MAX_QUEUE_SIZE", count: &b.MaxQueueSize, positive: true},
+		{key: "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", count: &b.MaxExportBatchSize, positive: true},
+	} {
+		s := env(v.key)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n == 0 && v.positive || v.millis != nil && int64(n) > math.MaxInt64/int64(time.Millisecond) {
+			want := "a whole number of milliseconds"
+			if v.count != nil {
+				want = "a count above 0"
+			}
+			return b, fmt.Errorf("telemetry: %s=%q is not %s", v.key, s, want)
+		}
+		switch {
+		case v.count != nil:
+			*v.count = n
+		case n == 0:
+			*v.millis = -1 // no wait, no bound
+		default:
+			*v.millis = time.Duration(n) * time.Millisecond
+		}
+	}
+	return b, nil
 }
 
 // boolVar reads a boolean variable: "true" or "false" in any case, ""
