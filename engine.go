@@ -116,6 +116,8 @@ type Engine struct {
 	// layerSpans are each layer's span name and start options, made once
 	// in New so that a layer's span costs no string or option per run.
 	layerSpans map[string]layerSpanStart
+	// verdicts lends the slices judge.validate's verdict is set from.
+	verdicts otelattr.Verdicts
 }
 
 // layerSpanStart is how a layer's span starts: its name ("judge.layer
@@ -382,13 +384,18 @@ func (e *Engine) Types() []string {
 // findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	if e.tracer == nil {
-		return e.validate(ctx, req)
+		res, _, err := e.validate(ctx, req)
+		return res, err
 	}
 	ctx, span := e.tracer.Start(ctx, "judge.validate")
 	defer span.End()
-	res, err := e.validate(ctx, req)
+	res, fast, err := e.validate(ctx, req)
 	if span.IsRecording() {
-		span.SetAttributes(otelattr.Verdict(res)...)
+		if fast {
+			e.verdicts.Set(span, res, otelattr.FastPath.Bool(true))
+		} else {
+			e.verdicts.Set(span, res)
+		}
 		if err != nil {
 			span.RecordError(err)
 			span.SetStatus(codes.Error, firstLine(err.Error()))
@@ -397,20 +404,19 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
-// validate is Validate without its span.
-func (e *Engine) validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
+// validate is Validate without its span; fast reports that the fast
+// path answered (judge.fast_path, set with the verdict in one call).
+func (e *Engine) validate(ctx context.Context, req *Request) (res *result.ValidationResult, fast bool, err error) {
 	start := time.Now()
 	if r := e.validateFast(ctx, req, start); r != nil {
-		if e.tracer != nil {
-			trace.SpanFromContext(ctx).SetAttributes(otelattr.FastPath.Bool(true))
-		}
-		return r, nil
+		return r, true, nil
 	}
 	in, notes, err := e.input(req)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return e.check(ctx, req, in, notes, start)
+	res, err = e.check(ctx, req, in, notes, start)
+	return res, false, err
 }
 
 // check runs the layers req needs over in, the layers' input, and builds

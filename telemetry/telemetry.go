@@ -66,6 +66,14 @@ type Telemetry struct {
 	// tracer is TracerProvider's tracer of judge's scope, got once: the
 	// SDK's Tracer takes a lock and hashes the scope on every call.
 	tracer trace.Tracer
+	// serverKind starts a SERVER span, made once (a slice, so that
+	// passing it makes none).
+	serverKind []trace.SpanStartOption
+	// attrsAtStart: a request's attributes are given when its span starts
+	// (a caller's provider, whose sampler may read them), not at its end.
+	attrsAtStart bool
+	// attrs lends attribute slices to span calls.
+	attrs attrPool
 }
 
 // Disabled returns a Telemetry that records and exports nothing.
@@ -75,6 +83,7 @@ func Disabled() *Telemetry {
 
 // withTracer sets t's tracer from its provider.
 func withTracer(t *Telemetry) *Telemetry {
+	t.serverKind = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
 	if t.TracerProvider != nil {
 		t.tracer = t.TracerProvider.Tracer(ScopeName)
 	}
@@ -87,7 +96,7 @@ func withTracer(t *Telemetry) *Telemetry {
 // capture is CaptureContent.
 func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
 	return withTracer(&Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
-		shutdown: func(context.Context) error { return nil }})
+		shutdown: func(context.Context) error { return nil }, attrsAtStart: true})
 }
 
 // Propagator is the W3C Trace Context and Baggage propagator judge reads
@@ -255,15 +264,23 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: OTLP exporter: %w", err)
 	}
+	return WithExporter(c, exp), nil
+}
+
+// WithExporter returns the Telemetry of c that exports with exp, through
+// judge's batch processor (c.Batch): for an exporter of the caller's own,
+// and for measuring. Its Shutdown shuts exp down.
+func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 	res := resource.NewWithAttributes("", c.Resource...)
-	sampler := c.Sampler
-	if sampler == nil {
-		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
+	smp := c.Sampler
+	if smp == nil {
+		smp = builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}
 	}
+	_, builtin := smp.(builtinSampler)
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithSpanProcessor(newBatcher(exp, c.Batch)),
 		sdktrace.WithResource(res),
-		sdktrace.WithSampler(sampler),
+		sdktrace.WithSampler(smp),
 	)
 	return withTracer(&Telemetry{
 		TracerProvider: tp,
@@ -271,8 +288,15 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 		CaptureContent: c.CaptureContent,
 		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
 		shutdown:       tp.Shutdown,
-	}), nil
+		attrsAtStart:   !builtin,
+	})
 }
+
+// builtinSampler marks a sampler that OTEL_TRACES_SAMPLER names: one of
+// the SDK's, which read no attribute, so that a span's attributes need
+// not be given at its start for it (see [Telemetry.StartHTTPServer]). A
+// Config.Sampler of the caller's own is not one.
+type builtinSampler struct{ sdktrace.Sampler }
 
 // sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.
 func sampler(name, arg string) (sdktrace.Sampler, error) {
@@ -286,17 +310,17 @@ func sampler(name, arg string) (sdktrace.Sampler, error) {
 	}
 	switch strings.ToLower(name) {
 	case "", "parentbased_always_on":
-		return sdktrace.ParentBased(sdktrace.AlwaysSample()), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}, nil
 	case "always_on":
-		return sdktrace.AlwaysSample(), nil
+		return builtinSampler{sdktrace.AlwaysSample()}, nil
 	case "always_off":
-		return sdktrace.NeverSample(), nil
+		return builtinSampler{sdktrace.NeverSample()}, nil
 	case "traceidratio":
-		return sdktrace.TraceIDRatioBased(ratio), nil
+		return builtinSampler{sdktrace.TraceIDRatioBased(ratio)}, nil
 	case "parentbased_always_off":
-		return sdktrace.ParentBased(sdktrace.NeverSample()), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.NeverSample())}, nil
 	case "parentbased_traceidratio":
-		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio)), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio))}, nil
 	}
 	return nil, fmt.Errorf("telemetry: OTEL_TRACES_SAMPLER=%q: expected always_on, always_off, traceidratio or parentbased_ one of them", name)
 }
