@@ -89,24 +89,44 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 	return kv
 }
 
-// Verdicts sets verdicts on spans from slices it lends and takes back:
-// the SDK copies the attributes it is given, so the caller's slice is
-// free again when SetAttributes returns. The zero value is ready; it
-// must not be copied after first use.
-type Verdicts struct{ pool sync.Pool }
+// Setter sets attributes on spans from slices it lends and takes back:
+// the SDK copies the attributes it is given, so the slice is free again
+// when SetAttributes returns, and the caller's arguments need not escape
+// to the heap. The zero value is ready; it must not be copied after
+// first use.
+type Setter struct{ pool sync.Pool }
 
-// Set sets r's verdict (the attributes of [Verdict]) and extra on span,
-// in one call; nothing when span is not recording.
-func (v *Verdicts) Set(span trace.Span, r *result.ValidationResult, extra ...attribute.KeyValue) {
+// Verdict sets r's verdict (the attributes of [Verdict]) and extra on
+// span, in one call; nothing when span is not recording.
+func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...attribute.KeyValue) {
 	if !span.IsRecording() {
 		return
 	}
-	kv, ok := v.pool.Get().(*[]attribute.KeyValue)
-	if !ok {
-		s := make([]attribute.KeyValue, 0, 16)
-		kv = &s
-	}
+	kv := v.get()
 	*kv = append(AppendVerdict(*kv, r), extra...)
+	v.set(span, kv)
+}
+
+// Set sets kv on span in one call; nothing when span is not recording.
+func (v *Setter) Set(span trace.Span, kv ...attribute.KeyValue) {
+	if !span.IsRecording() {
+		return
+	}
+	buf := v.get()
+	*buf = append(*buf, kv...)
+	v.set(span, buf)
+}
+
+func (v *Setter) get() *[]attribute.KeyValue {
+	if kv, ok := v.pool.Get().(*[]attribute.KeyValue); ok {
+		return kv
+	}
+	s := make([]attribute.KeyValue, 0, 16)
+	return &s
+}
+
+// set sets *kv on span and takes the slice back.
+func (v *Setter) set(span trace.Span, kv *[]attribute.KeyValue) {
 	span.SetAttributes(*kv...)
 	clear(*kv) // drop the strings the attributes held
 	*kv = (*kv)[:0]

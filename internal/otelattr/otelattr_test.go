@@ -12,10 +12,10 @@ import (
 	"github.com/agentjudge/judge/result"
 )
 
-// Verdicts.Set gives each span its own verdict, extra attributes after
+// Setter.Verdict gives each span its own verdict, extra attributes after
 // it, though the slices it sets them from are reused; a span that does
 // not record gets nothing.
-func TestVerdictsSet(t *testing.T) {
+func TestSetterVerdict(t *testing.T) {
 	t.Parallel()
 	rec := tracetest.NewSpanRecorder()
 	tr := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test")
@@ -23,13 +23,13 @@ func TestVerdictsSet(t *testing.T) {
 	first.Metadata.Model = "m"
 	first.Metadata.ValidationTypesRun = []string{"schema"}
 	second := &result.ValidationResult{Valid: true, Confidence: 1}
-	var v Verdicts
+	var v Setter
 	for _, c := range []struct {
 		r     *result.ValidationResult
 		extra []attribute.KeyValue
 	}{{first, nil}, {second, []attribute.KeyValue{FastPath.Bool(true)}}, {first, nil}} {
 		_, span := tr.Start(context.Background(), "v")
-		v.Set(span, c.r, c.extra...)
+		v.Verdict(span, c.r, c.extra...)
 		span.End()
 	}
 	spans := rec.Ended()
@@ -43,7 +43,7 @@ func TestVerdictsSet(t *testing.T) {
 	}
 	_, ended := tr.Start(context.Background(), "ended")
 	ended.End()
-	v.Set(ended, first) // not recording any more: must not panic nor change it
+	v.Verdict(ended, first) // not recording any more: must not panic nor change it
 	if n := len(rec.Ended()[3].Attributes()); n != 0 {
 		t.Errorf("an ended span got %d attributes", n)
 	}
