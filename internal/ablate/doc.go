@@ -60,4 +60,7 @@ const (
 	// Folded: a word of a name is stated by the same word with other
 	// accents ("Montréal" by "Montreal", "Andre" by "André").
 	Folded = "folded"
+	// Quote: words the output quotes ("called it “a yearning fever
+	// dream”") are checked word for word against the sources.
+	Quote = "quote"
 )

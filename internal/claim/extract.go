@@ -180,6 +180,9 @@ func (x *extractor) run() {
 		})
 	}
 	x.negations()
+	if strings.ContainsAny(x.text, "\"“") {
+		x.quotes()
+	}
 }
 
 func (x *extractor) urls() {

@@ -91,7 +91,10 @@ func (x *extractor) finish() {
 		for from > sent.Start && from < c.Start && !isSpace(x.text[from]) {
 			from++
 		}
-		c.Attribute = attribute(x.text[from:c.Start], *c)
+		if c.Kind != Quote {
+			// A quotation is checked word for word, whatever it is about.
+			c.Attribute = attribute(x.text[from:c.Start], *c)
+		}
 		if sent != lastSent {
 			lastSent, lastWord = sent, certainty(c.Sentence)
 		}
