@@ -73,4 +73,8 @@ const (
 	// Honour: a title of rank over a place, in apposition to a person
 	// the sources name ("Prince Harry, Duke of Sussex"), is undecided.
 	Honour = "honour"
+	// YearSpan: a year inside a span a passage about the same thing
+	// gives ("from 1990 to 1995" for "in 1993") is undecided, not
+	// contradicted by the span's ends.
+	YearSpan = "year-span"
 )

@@ -140,6 +140,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 			return v
 		}
 	}
+	if v, ok := ix.yearInSpan(c, q); ok {
+		return v
+	}
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}

@@ -49,7 +49,7 @@ func FuzzBuild(f *testing.F) {
 // FuzzOtherForms checks the rules that read a page's other forms (ages,
 // a weekday in a dated page, dates in parts, a month dated by a year
 // given elsewhere, hyphenated parts of names) on any page and any
-// sentence: they never panic, a supported claim has its evidence, and an
+// sentence, and a year inside a span of years: they never panic, a supported claim has its evidence, and an
 // undecided one that says why quotes a passage of the page.
 func FuzzOtherForms(f *testing.F) {
 	for _, s := range [][2]string{
@@ -59,6 +59,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"-- - -ism neo- -year-old aged 999 at age", "Aged 0, at 1, a 2-years-old Ism in February of that year on February 30, 2021."},
 		{"", "on December 31, 9999 at the age of 1e9"},
 		{"Montréal, Zürich, ßÆœ-Łódź and São Paulo.", "Montreal, Zurich, SSAEOE-Lodz, Sao Paulo and Ǆ."},
+		{"He was mayor from 1990 to 1995. Between May 1870 and 1880 it grew. 1999–05, 2001-2 and 2010 and 2012.", "He was mayor in 1993. It grew in 1875, 2003 and 2011."},
+		{"from 9999 to 1000 between 1000 and and 2000 1990-", "In 1995 and 1500 and 2001."},
 	} {
 		f.Add(s[0], s[1])
 	}
