@@ -63,16 +63,6 @@ const (
 	// Quote: words the output quotes ("called it “a yearning fever
 	// dream”") are checked word for word against the sources.
 	Quote = "quote"
-	// WebHost: a name is stated by a label of a web address's host that
-	// writes it squeezed ("The A.V. Club" by "music.avclub.com").
-	WebHost = "web-host"
-	// SpanStart: a date a passage gives as the start of a span ("since
-	// last October 26") does not contradict a later date; the claim is
-	// undecided.
-	SpanStart = "span-start"
-	// Honour: a title of rank over a place, in apposition to a person
-	// the sources name ("Prince Harry, Duke of Sussex"), is undecided.
-	Honour = "honour"
 	// YearSpan: a year inside a span a passage about the same thing
 	// gives ("from 1990 to 1995" for "in 1993") is undecided, not
 	// contradicted by the span's ends.

@@ -120,9 +120,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findName(c); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
-		if v, ok := ix.honour(c); ok {
-			return v
-		}
 	default:
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
@@ -651,9 +648,6 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 				continue
 			}
 			if ok {
-				if v, ok := spanStart(c, cand.p, s); ok {
-					return v, true
-				}
 				return Verdict{Status: Contradicted, Evidence: cand.p, Found: s, Near: near}, true
 			}
 		}

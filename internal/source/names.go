@@ -58,9 +58,6 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
-	if p := ix.findHost(c.Text); p != nil {
-		return p
-	}
 	if ablate.Off(ablate.Squeezed) {
 		return nil
 	}

@@ -131,9 +131,6 @@ type DocIndex struct {
 	// folded maps a word with accents, without them ("montreal" for
 	// "montréal"), to the passages holding it.
 	folded map[string][]int32
-	// hosts maps each label of a web address's host, without hyphens
-	// ("avclub" for "music.avclub.com"), to the passages holding it.
-	hosts map[string][]int32
 	// clock, dated and weekday are set when a passage gives a time of
 	// day, a date with its day and month, or a weekday.
 	clock, dated, weekday bool
@@ -156,7 +153,7 @@ func Build(d Doc) (*DocIndex, error) {
 		return nil, &DocError{ID: d.ID, Msg: "the document is not UTF-8 text"}
 	}
 	doc := d
-	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}, hyph: map[string][]int32{}, folded: map[string][]int32{}, hosts: map[string][]int32{}}
+	x := &DocIndex{doc: &doc, words: map[string][]int32{}, values: map[string][]int32{}, hyph: map[string][]int32{}, folded: map[string][]int32{}}
 	text := prepare(d.Content, d.format())
 	lineStarts := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -217,11 +214,6 @@ func (x *DocIndex) add(text string, line int) {
 			if ids := x.hyph[st]; len(ids) == 0 || ids[len(ids)-1] != id {
 				x.hyph[st] = append(ids, id)
 			}
-		}
-	}
-	for _, l := range hostLabels(text) {
-		if ids := x.hosts[l]; len(ids) == 0 || ids[len(ids)-1] != id {
-			x.hosts[l] = append(ids, id)
 		}
 	}
 	slices.Sort(p.stems)
