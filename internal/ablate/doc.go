@@ -60,9 +60,6 @@ const (
 	// Folded: a word of a name is stated by the same word with other
 	// accents ("Montréal" by "Montreal", "Andre" by "André").
 	Folded = "folded"
-	// Quote: words the output quotes ("called it “a yearning fever
-	// dream”") are checked word for word against the sources.
-	Quote = "quote"
 	// YearSpan: a year inside a span a passage about the same thing
 	// gives ("from 1990 to 1995" for "in 1993") is undecided, not
 	// contradicted by the span's ends.

@@ -24,7 +24,6 @@ const (
 	Citation     Kind = "citation"      // a source the output cites: "according to NVD"
 	Negation     Kind = "negation"      // a negated statement
 	Color        Kind = "color"         // a colour: "yellow and blue paint"
-	Quote        Kind = "quote"         // words quoted as someone's: called it “a yearning fever dream”
 )
 
 // Limits of extraction.
@@ -146,8 +145,6 @@ func (c Claim) Subject() string {
 		return "Negation"
 	case Color:
 		return "Colour"
-	case Quote:
-		return "Quotation"
 	}
 	return upperFirst(string(c.Kind))
 }

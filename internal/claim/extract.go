@@ -180,9 +180,6 @@ func (x *extractor) run() {
 		})
 	}
 	x.negations()
-	if strings.ContainsAny(x.text, "\"“") {
-		x.quotes()
-	}
 }
 
 func (x *extractor) urls() {

@@ -91,10 +91,7 @@ func (x *extractor) finish() {
 		for from > sent.Start && from < c.Start && !isSpace(x.text[from]) {
 			from++
 		}
-		if c.Kind != Quote {
-			// A quotation is checked word for word, whatever it is about.
-			c.Attribute = attribute(x.text[from:c.Start], *c)
-		}
+		c.Attribute = attribute(x.text[from:c.Start], *c)
 		if sent != lastSent {
 			lastSent, lastWord = sent, certainty(c.Sentence)
 		}

@@ -114,8 +114,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		return Verdict{}
 	case claim.Negation:
 		return ix.checkNegation(c, q)
-	case claim.Quote:
-		return ix.checkQuote(c)
 	case claim.Name:
 		if p := ix.findName(c); p != nil {
 			return Verdict{Status: Supported, Evidence: p}

@@ -270,7 +270,7 @@ func valueKeys(c claim.Claim) []string {
 		return keys
 	case claim.Number:
 		return []string{"number:" + strconv.FormatFloat(c.Num, 'g', 12, 64)}
-	case claim.Negation, claim.Name, claim.Quote:
+	case claim.Negation, claim.Name:
 		return nil
 	}
 	return []string{string(c.Kind) + ":" + c.Value}
