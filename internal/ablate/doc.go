@@ -64,4 +64,13 @@ const (
 	// gives ("from 1990 to 1995" for "in 1993") is undecided, not
 	// contradicted by the span's ends.
 	YearSpan = "year-span"
+	// Bounds: a number a passage gives only as a bound or an estimate
+	// the claim keeps to ("over $100 million" for "$105 million") is
+	// undecided, not contradicted.
+	Bounds = "bounds"
+	// WordForms: a name no passage states as written is stated by the
+	// same name with a word abbreviated or written out ("Saint Mary" by
+	// "St. Mary"), or without its legal form ("Manchester
+	// United F.C." by "Manchester United"); claim.WordForms.
+	WordForms = "word-forms"
 )
