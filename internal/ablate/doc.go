@@ -73,4 +73,8 @@ const (
 	// "St. Mary"), or without its legal form ("Manchester
 	// United F.C." by "Manchester United"); claim.WordForms.
 	WordForms = "word-forms"
+	// BareHead: a name whose last words the sources give bare, never
+	// after another capitalized word ("Election Day" for "U.S.
+	// Presidential Election Day"), is undecided.
+	BareHead = "bare-head"
 )

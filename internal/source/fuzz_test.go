@@ -50,7 +50,8 @@ func FuzzBuild(f *testing.F) {
 // a weekday in a dated page, dates in parts, a month dated by a year
 // given elsewhere, hyphenated parts of names) on any page and any
 // sentence, a year inside a span of years, a number against a bound or
-// an estimate, and a name's word forms: they never panic, a supported claim has its evidence, and an
+// an estimate, a name's word forms, a name by its bare head: they never
+// panic, a supported claim has its evidence, and an
 // undecided one that says why quotes a passage of the page.
 func FuzzOtherForms(f *testing.F) {
 	for _, s := range [][2]string{
@@ -65,6 +66,7 @@ func FuzzOtherForms(f *testing.F) {
 		{"It grossed over $100 million. Fewer than 300 came. About 12,000 lived there. Nearly $1.8 billion moved.", "It grossed $105 million, 250 came, 12,345 lived there and over $1.75 billion moved."},
 		{"over 0 under -5 about about 1e308 up to", "It was over 0.5 and 1e309 and under -3."},
 		{"The choir of St. Brenna's Church. Mt. Tarrow. Corlan United F.C. Acme Corp.", "Saint Brenna's Church, Mount Tarrow, Corlan United and Acme Corporation Inc. St. St."},
+		{"It came out on Harvest Day. The Northern Grand Prix. Day Day. U.S. Harvest Day", "The Tolby County Harvest Day, the Southern Grand Prix, A B Day Day and U.S. Harvest Day Harvest Day."},
 	} {
 		f.Add(s[0], s[1])
 	}
