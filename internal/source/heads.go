@@ -76,7 +76,9 @@ func lastWordBefore(s string) string {
 	if t == "" || len(t) == len(s) && len(s) > 0 {
 		return ""
 	}
-	i := strings.LastIndexFunc(t, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '\'' || r == '’' || r == '-') })
+	i := strings.LastIndexFunc(t, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '\'' || r == '’' || r == '-')
+	})
 	w := t[i+1:]
 	if strings.HasSuffix(w, ".") && !strings.Contains(strings.TrimSuffix(w, "."), ".") {
 		return "" // a sentence ended there
