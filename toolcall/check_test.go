@@ -401,7 +401,7 @@ func TestClosestToolsSharedWords(t *testing.T) {
 		{"order_cancel", []string{"cancel_pending_order"}},
 		{"return_order_items", []string{"return_delivered_order_items"}},
 		{"cancelPendingOrder", []string{"cancel_pending_order"}}, // the same letters: a typo
-		{"cancel_user", nil},        // one shared word
+		{"cancel_user", nil}, // one shared word
 		{"get_order_details", []string{"get_order_details"}},
 	} {
 		got := ts.ClosestTools(c.name, 3)
