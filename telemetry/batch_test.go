@@ -262,3 +262,42 @@ func TestBatchDefaults(t *testing.T) {
 		t.Errorf("batch above the queue: %d, want 100", got.MaxExportBatchSize)
 	}
 }
+
+// With no delay (OTEL_BSP_SCHEDULE_DELAY=0), a span is exported without
+// waiting for a batch to fill or for ForceFlush.
+func TestBatcherNoDelay(t *testing.T) {
+	t.Parallel()
+	exp := &recordExporter{got: make(chan int, 8)}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(newBatcher(exp, Batch{Delay: -1})))
+	defer func() { _ = tp.Shutdown(context.Background()) }()
+	endSpans(tp, "n", 1)
+	if n := waitBatch(t, exp.got); n != 1 {
+		t.Fatalf("batch of %d spans, want 1", n)
+	}
+}
+
+// FuzzReadBatch: any values of the OTEL_BSP_* variables give a Batch or
+// an error naming the variable, never a panic; with its defaults filled,
+// an accepted Batch has a queue and a batch above 0, the batch no larger
+// than the queue, and no zero delay or timeout.
+func FuzzReadBatch(f *testing.F) {
+	f.Add("", "", "", "")
+	f.Add("200", "0", "100", "1000")
+	f.Add("-1", "x", "0", "9223372036854775807")
+	f.Add("9223372036854", " 5", "2048", "512")
+	f.Fuzz(func(t *testing.T, delay, timeout, queue, batch string) {
+		vars := map[string]string{"OTEL_BSP_SCHEDULE_DELAY": delay, "OTEL_BSP_EXPORT_TIMEOUT": timeout,
+			"OTEL_BSP_MAX_QUEUE_SIZE": queue, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": batch}
+		b, err := readBatch(func(k string) string { return vars[k] })
+		if err != nil {
+			if !strings.Contains(err.Error(), "OTEL_BSP_") {
+				t.Fatalf("error names no variable: %v", err)
+			}
+			return
+		}
+		d := b.withDefaults()
+		if d.MaxQueueSize <= 0 || d.MaxExportBatchSize <= 0 || d.MaxExportBatchSize > d.MaxQueueSize || d.Delay == 0 || d.ExportTimeout == 0 {
+			t.Fatalf("%+v from %q", d, vars)
+		}
+	})
+}
