@@ -175,7 +175,7 @@ func testSpans(tb testing.TB) []sdktrace.ReadOnlySpan {
 		{Name: "unscoped", SpanKind: trace.SpanKindConsumer, Resource: res2},
 		{Name: "no resource", SpanKind: trace.SpanKind(9)},
 		{Name: "same resource, another pointer", SpanKind: trace.SpanKindInternal,
-			Resource: resource.NewWithAttributes("https://opentelemetry.io/schemas/1.26.0", attribute.String("service.name", "judge"), attribute.Int("n", 3)),
+			Resource:             resource.NewWithAttributes("https://opentelemetry.io/schemas/1.26.0", attribute.String("service.name", "judge"), attribute.Int("n", 3)),
 			InstrumentationScope: scope2},
 	}
 	out := stubs.Snapshots()
