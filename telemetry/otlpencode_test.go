@@ -232,7 +232,7 @@ func TestEncodeInvalidUTF8(t *testing.T) {
 func FuzzOTLPEncode(f *testing.F) {
 	f.Add("POST /validate", "judge.valid", "ok", int64(1), 0.5, []byte{1, 2}, "vendor=x", uint8(2), uint8(1), 3)
 	f.Add("", "", "", int64(-1), math.Inf(1), []byte(nil), "", uint8(0), uint8(0), 0)
-	f.Add(strings.Repeat("x", 200), "\xff", "\xc3", int64(math.MinInt64), -0.0, bytes.Repeat([]byte{0}, 300), "a=b,c=d", uint8(5), uint8(2), 1000)
+	f.Add(strings.Repeat("x", 200), "\xff", "\xc3", int64(math.MinInt64), math.Copysign(0, -1), bytes.Repeat([]byte{0}, 300), "a=b,c=d", uint8(5), uint8(2), 1000)
 	off := newOfficial(f)
 	var enc otlpEncoder
 	f.Fuzz(func(t *testing.T, name, key, str string, n int64, x float64, raw []byte, state string, kind, code uint8, count int) {
