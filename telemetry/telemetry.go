@@ -222,8 +222,8 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 
 // Setup returns the Telemetry the process environment asks for (see
 // [ReadConfig]): spans batched and exported over OTLP, or [Disabled].
-// The exporter reads the variables Setup does not (headers, timeout,
-// compression, certificates) itself. Call Shutdown before exiting, so that
+// The official exporters, where judge uses them (see newSpanExporter),
+// read the certificate variables themselves. Call Shutdown before exiting, so that
 // the last spans are sent.
 func Setup(ctx context.Context) (*Telemetry, error) {
 	c, err := ReadConfig(os.Getenv)
