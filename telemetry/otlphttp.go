@@ -53,6 +53,7 @@ const DefaultExportTimeout = 10 * time.Second
 const (
 	maxExportRequest  = 64 << 20 // bytes of one encoded batch
 	maxExportResponse = 4 << 20  // bytes of a receiver's answer read
+	maxKeptBuffer     = 4 << 20  // bytes of buffer kept for the next batch
 )
 
 // readOTLPHTTP reads the export variables of [OTLPHTTP] through env. A
@@ -230,9 +231,10 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 	defer context.AfterFunc(e.life, cancel)()
 	open := new(atomic.Int32)
 	err := e.send(ctx, body, open)
-	if open.Load() != 0 {
+	if open.Load() != 0 || cap(e.enc.b) > maxKeptBuffer {
 		// The transport may still read a body it has not closed (it
-		// may close it after the answer): leave it the buffers.
+		// may close it after the answer): leave it the buffers. A
+		// buffer grown by an unusual batch is not kept either.
 		e.enc.b, e.zb = nil, bytes.Buffer{}
 	}
 	return err
