@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -336,6 +337,27 @@ func TestFastIssuesEdges(t *testing.T) {
 		{"numbers", `{"items": {"multipleOf": 0.01, "exclusiveMaximum": 1e2, "minimum": -1}}`, `[0.075, 100, 1e2, -1.5, 12345678901234567890]`, true},
 		{"strings", `{"items": {"minLength": 2, "maxLength": 3, "pattern": "^a", "format": "email"}}`, `["", "bcde", "a\u00e9\u00e9", "ab"]`, true},
 		{"false schema", `{"properties": {"a": false}, "items": false}`, `{"a": {"deep": [1]}}`, true},
+		// The issues the scan writes itself (a failed type or required
+		// keyword), alone and beside the reporter's.
+		{"type at root", `{"type": ["object", "array"]}`, `"x"`, true},
+		{"type of items", `{"items": {"items": {"type": "integer"}}}`, `[[1, "a"], [], [true, 2.5]]`, true},
+		{"type of keys that are not identifiers", `{"additionalProperties": {"type": "string"}}`,
+			`{"a b": 1, "0": 2, "ünï": 3, "a` + "\u200d" + `b": 4, "_x9": 5, "9x": 6, "": 7, "é": null}`, true},
+		{"long key and location", `{"additionalProperties": {"additionalProperties": {"type": "string"}}}`,
+			`{"` + strings.Repeat("k", 130) + `": {"` + strings.Repeat("é", 120) + `": 1}, "short": {"also_short": [1]}}`, true},
+		{"long location of an item", `{"additionalProperties": {"items": {"type": "string"}}}`,
+			`{"` + strings.Repeat("long_", 20) + `": [1, "a", 2]}`, true},
+		{"required, described and typed", `{"properties": {"a": {"type": "string", "description": "  The\n a   field. "},
+			"b": {"type": ["integer", "null"]}, "c": {"title": "The C"}, "d": {"$ref": "#/$defs/d"}, "e": true},
+			"required": ["a", "b", "c", "d", "e", "f", "` + strings.Repeat("n", 120) + `", "order"],
+			"$defs": {"d": {"type": "array", "description": "` + strings.Repeat("word ", 80) + `"}}}`, `{}`, true},
+		{"required in items and a type beside", `{"items": {"properties": {"id": {"type": "integer"}}, "required": ["id", "name"]}}`,
+			`[{"id": 1, "name": "a"}, {"id": "x"}, 3, {"name": 1}]`, true},
+		{"required under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}}}`,
+			`{"b": 1}`, true},
+		{"required and anyOf together", `{"required": ["x"], "properties": {"v": {"anyOf": [{"type": "string"}, {"required": ["k"]}]}}}`,
+			`{"v": {"j": 1}}`, true},
+		{"over the budget, required and types", `{"items": {"properties": {"a": {"type": "string"}}, "required": ["b"]}}`, many(300, `{"a": 1}`), true},
 		{"more than 64 required, some missing", string(req), string(obj), false},
 		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
 	} {
