@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
 )
@@ -168,34 +166,70 @@ func (s *scanner) typeIssue(n *node, got string) {
 		msg: msg, loc: d.loc, sugg: [2]int{ss, len(s.text)}})
 }
 
+// nodeWords is what report mode writes of a node's issues, the same for
+// every document: the names the node requires that the scan tracks, in
+// the order of its required keyword.
+type nodeWords struct {
+	required []requiredName
+}
+
+// requiredName is a required name as reporter.required words it: cut,
+// its bit among the node's tracked names, and what addFieldSuggestion
+// says of its property's schema.
+type requiredName struct {
+	name    string
+	bit     int
+	field   fieldDesc
+	article string
+}
+
+// words returns n's nodeWords, working them out the first time.
+func (s *scanner) words(n *node) *nodeWords {
+	if w := n.words.Load(); w != nil {
+		return w
+	}
+	w := &nodeWords{}
+	holder := s.comp.index[n.sch.Location]
+	r := reporter{c: s.comp}
+	for _, full := range n.sch.Required {
+		b, ok := n.names[full]
+		if !ok {
+			continue // as missingNames: not tracked, never missing
+		}
+		name := result.Clip(full, maxName)
+		w.required = append(w.required, requiredName{name: name, bit: b,
+			field: r.fieldInfo(propertySchema(holder, name)), article: article(name)})
+	}
+	n.words.Store(w)
+	return w
+}
+
 // requiredIssues writes the issues of the names n requires that the
 // object being read lacks (by n's bits of present names), one a name:
 // reporter.required's. It reports whether it wrote any.
 func (s *scanner) requiredIssues(n *node, present uint64) bool {
 	var d directSite
 	wrote := false
-	holder := s.comp.index[n.sch.Location]
-	for _, full := range n.sch.Required {
-		if b, ok := n.names[full]; !ok || present&(1<<b) != 0 {
+	for _, rn := range s.words(n).required {
+		if present&(1<<rn.bit) != 0 {
 			continue
 		}
 		if !wrote {
 			d, wrote = s.site(), true
 		}
-		name := result.Clip(full, maxName)
 		ms := len(s.text)
 		s.text = append(s.text, "Missing required field '"...)
-		s.text = append(s.text, name...)
+		s.text = append(s.text, rn.name...)
 		s.text = append(s.text, "' "...)
 		s.appendPlace(d, true)
 		msg := [2]int{ms, len(s.text)}
-		ss := len(s.text)
 		// addFieldSuggestion's words.
-		f := s.fieldInfo(propertySchema(holder, name))
+		ss := len(s.text)
+		f := rn.field
 		s.text = append(s.text, "Add "...)
-		s.text = append(s.text, article(name)...)
+		s.text = append(s.text, rn.article...)
 		s.text = append(s.text, " '"...)
-		s.text = append(s.text, name...)
+		s.text = append(s.text, rn.name...)
 		s.text = append(s.text, "' field"...)
 		switch {
 		case f.types != "" && f.desc != "":
@@ -215,12 +249,6 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 	return wrote
 }
 
-// fieldInfo is reporter.fieldInfo for the compiled schema being read.
-func (s *scanner) fieldInfo(prop *jsonschema.Schema) fieldDesc {
-	r := reporter{c: s.comp}
-	return r.fieldInfo(prop)
-}
-
 // directIssues returns the issues the scan wrote, their texts cut from
 // one string (nil when there are none).
 func (s *scanner) directIssues() []result.Issue {
@@ -230,14 +258,13 @@ func (s *scanner) directIssues() []result.Issue {
 	text := string(s.text)
 	out := make([]result.Issue, len(s.found))
 	for i, f := range s.found {
-		out[i] = result.Issue{
-			Severity:   result.Error,
-			Type:       f.typ,
-			Message:    result.Clip(text[f.msg[0]:f.msg[1]], result.MaxTextLen),
-			Location:   text[f.loc[0]:f.loc[1]],
-			Suggestion: result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen),
-			Rule:       f.rule,
-		}
+		// Field by field: a whole struct written to the heap would go
+		// through a bulk write barrier.
+		is := &out[i]
+		is.Severity, is.Type, is.Rule = result.Error, f.typ, f.rule
+		is.Message = result.Clip(text[f.msg[0]:f.msg[1]], result.MaxTextLen)
+		is.Location = text[f.loc[0]:f.loc[1]]
+		is.Suggestion = result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen)
 	}
 	return out
 }
