@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentjudge/judge/internal/location"
@@ -37,140 +38,134 @@ type directSite struct {
 	root, item      bool
 }
 
-// site writes the location of the value being read into s.text and
-// returns it as a directSite.
-func (s *scanner) site() directSite {
+// site appends the location of the value being read to b (the end of
+// s.text) and returns it as a directSite. The texts are written to a
+// local slice, stored back in s.text once an issue is written: a write
+// to the scanner, on the heap, costs a write barrier while the collector
+// runs.
+func (s *scanner) site(b []byte) ([]byte, directSite) {
 	toks := s.path[s.pathBase:]
-	start := len(s.text)
+	start := len(b)
 	var d directSite
 	if len(toks) == 0 {
-		s.text = append(s.text, "root"...)
-		d.loc, d.root = [2]int{start, len(s.text)}, true
-		return d
+		b = append(b, "root"...)
+		d.loc, d.root = [2]int{start, len(b)}, true
+		return b, d
 	}
 	for j, t := range toks {
 		if t.index >= 0 {
-			s.text = append(s.text, '[')
-			s.text = strconv.AppendInt(s.text, int64(t.index), 10)
-			s.text = append(s.text, ']')
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(t.index), 10)
+			b = append(b, ']')
 		} else {
-			s.text = location.AppendKey(s.text, s.data[t.start:t.end], j == 0)
+			b = location.AppendKey(b, s.data[t.start:t.end], j == 0)
 		}
 	}
-	d.loc = [2]int{start, len(s.text)}
+	d.loc = [2]int{start, len(b)}
 	d.clip = d.loc
-	if d.loc[1]-d.loc[0] > maxShown && utf8.RuneCount(s.text[start:]) > maxShown {
-		d.clip = s.appendText(clipLeft(string(s.text[start:]), maxShown))
+	if d.loc[1]-d.loc[0] > maxShown && utf8.RuneCount(b[start:]) > maxShown {
+		b, d.clip = appendRange(b, clipLeft(string(b[start:]), maxShown))
 	}
 	last := toks[len(toks)-1]
 	if last.index >= 0 {
 		d.item, d.name = true, d.clip
-		return d
+		return b, d
 	}
 	key := s.data[last.start:last.end]
 	if len(key) <= maxName {
-		ns := len(s.text)
-		s.text = append(s.text, key...)
-		d.name = [2]int{ns, len(s.text)}
+		ns := len(b)
+		b = append(b, key...)
+		d.name = [2]int{ns, len(b)}
 	} else {
-		d.name = s.appendText(result.Clip(string(key), maxName))
+		b, d.name = appendRange(b, result.Clip(string(key), maxName))
 	}
-	return d
+	return b, d
 }
 
-// appendText appends t to s.text and returns its range.
-func (s *scanner) appendText(t string) [2]int {
-	start := len(s.text)
-	s.text = append(s.text, t...)
-	return [2]int{start, len(s.text)}
+// appendRange appends t to b and returns the range it takes.
+func appendRange(b []byte, t string) ([]byte, [2]int) {
+	start := len(b)
+	b = append(b, t...)
+	return b, [2]int{start, len(b)}
 }
 
-// again appends the range r of s.text to it once more.
-func (s *scanner) again(r [2]int) {
-	s.text = append(s.text, s.text[r[0]:r[1]]...)
+// again appends the range r of b to it once more.
+func again(b []byte, r [2]int) []byte {
+	return append(b, b[r[0]:r[1]]...)
 }
 
 // appendRef appends how a sentence names the site (site.ref): "'email'",
 // "tasks[2]", "the output".
-func (s *scanner) appendRef(d directSite) {
+func appendRef(b []byte, d directSite) []byte {
 	switch {
 	case d.root:
-		s.text = append(s.text, defaultNoun...)
+		return append(b, defaultNoun...)
 	case d.item:
-		s.again(d.name)
-	default:
-		s.text = append(s.text, '\'')
-		s.again(d.name)
-		s.text = append(s.text, '\'')
+		return again(b, d.name)
 	}
+	b = append(b, '\'')
+	b = again(b, d.name)
+	return append(b, '\'')
 }
 
 // appendPlace appends "in user" or "at root" (site.where) when in is
 // true, else "to user" or "to the output" (site.into).
-func (s *scanner) appendPlace(d directSite, in bool) {
+func appendPlace(b []byte, d directSite, in bool) []byte {
 	switch {
 	case d.root && in:
-		s.text = append(s.text, "at root"...)
-		return
+		return append(b, "at root"...)
 	case d.root:
-		s.text = append(s.text, "to "+defaultNoun...)
-		return
+		return append(b, "to "+defaultNoun...)
 	case in:
-		s.text = append(s.text, "in "...)
+		b = append(b, "in "...)
 	default:
-		s.text = append(s.text, "to "...)
+		b = append(b, "to "...)
 	}
-	s.again(d.clip)
+	return again(b, d.clip)
 }
 
 // typeIssue writes the issue of the value being read, of JSON type got,
 // which n's type keyword does not accept: reporter.wrongType's.
 func (s *scanner) typeIssue(n *node, got string) {
-	d := s.site()
-	ms := len(s.text)
+	w := s.words(n)
+	b, d := s.site(s.text)
+	ms := len(b)
 	switch {
 	case d.root:
-		s.text = append(s.text, "The output"...)
+		b = append(b, "The output"...)
 	case d.item:
-		s.text = append(s.text, "Item "...)
-		s.again(d.name)
+		b = append(b, "Item "...)
+		b = again(b, d.name)
 	default:
-		s.text = append(s.text, "Field "...)
-		s.appendRef(d)
+		b = append(b, "Field "...)
+		b = appendRef(b, d)
 	}
-	s.text = append(s.text, " has type "...)
-	s.text = append(s.text, got...)
-	s.text = append(s.text, ", expected "...)
-	ws := len(s.text)
-	for i, t := range n.typeNames {
-		if i > 0 {
-			s.text = append(s.text, " or "...)
-		}
-		s.text = append(s.text, t...)
-	}
-	want := [2]int{ws, len(s.text)}
-	msg := [2]int{ms, len(s.text)}
-	ss := len(s.text)
-	s.text = append(s.text, "Change "...)
-	s.appendRef(d)
-	s.text = append(s.text, " to "...)
-	first := ""
-	if len(n.typeNames) > 0 {
-		first = n.typeNames[0]
-	}
-	s.text = append(s.text, article(first)...)
-	s.text = append(s.text, ' ')
-	s.again(want)
-	s.text = append(s.text, " value"...)
+	b = append(b, " has type "...)
+	b = append(b, got...)
+	b = append(b, ", expected "...)
+	b = append(b, w.want...)
+	msg := [2]int{ms, len(b)}
+	ss := len(b)
+	b = append(b, "Change "...)
+	b = appendRef(b, d)
+	b = append(b, " to "...)
+	b = append(b, w.wantArticle...)
+	b = append(b, ' ')
+	b = append(b, w.want...)
+	b = append(b, " value"...)
+	s.text = b
 	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
-		msg: msg, loc: d.loc, sugg: [2]int{ss, len(s.text)}})
+		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
 }
 
 // nodeWords is what report mode writes of a node's issues, the same for
 // every document: the names the node requires that the scan tracks, in
-// the order of its required keyword.
+// the order of its required keyword, and the types it accepts.
 type nodeWords struct {
 	required []requiredName
+	// want is what the type keyword accepts, as reporter.wrongType
+	// words it ("string or null"), and wantArticle its article.
+	want, wantArticle string
 }
 
 // requiredName is a required name as reporter.required words it: cut,
@@ -188,7 +183,8 @@ func (s *scanner) words(n *node) *nodeWords {
 	if w := n.words.Load(); w != nil {
 		return w
 	}
-	w := &nodeWords{}
+	w := &nodeWords{want: strings.Join(n.typeNames, " or ")}
+	w.wantArticle = article(w.want)
 	holder := s.comp.index[n.sch.Location]
 	r := reporter{c: s.comp}
 	for _, full := range n.sch.Required {
@@ -210,42 +206,45 @@ func (s *scanner) words(n *node) *nodeWords {
 func (s *scanner) requiredIssues(n *node, present uint64) bool {
 	var d directSite
 	wrote := false
+	b := s.text
 	for _, rn := range s.words(n).required {
 		if present&(1<<rn.bit) != 0 {
 			continue
 		}
 		if !wrote {
-			d, wrote = s.site(), true
+			b, d = s.site(b)
+			wrote = true
 		}
-		ms := len(s.text)
-		s.text = append(s.text, "Missing required field '"...)
-		s.text = append(s.text, rn.name...)
-		s.text = append(s.text, "' "...)
-		s.appendPlace(d, true)
-		msg := [2]int{ms, len(s.text)}
+		ms := len(b)
+		b = append(b, "Missing required field '"...)
+		b = append(b, rn.name...)
+		b = append(b, "' "...)
+		b = appendPlace(b, d, true)
+		msg := [2]int{ms, len(b)}
 		// addFieldSuggestion's words.
-		ss := len(s.text)
+		ss := len(b)
 		f := rn.field
-		s.text = append(s.text, "Add "...)
-		s.text = append(s.text, rn.article...)
-		s.text = append(s.text, " '"...)
-		s.text = append(s.text, rn.name...)
-		s.text = append(s.text, "' field"...)
+		b = append(b, "Add "...)
+		b = append(b, rn.article...)
+		b = append(b, " '"...)
+		b = append(b, rn.name...)
+		b = append(b, "' field"...)
 		switch {
 		case f.types != "" && f.desc != "":
-			s.text = append(append(append(append(s.text, " ("...), f.types...), "): "...), f.desc...)
+			b = append(append(append(append(b, " ("...), f.types...), "): "...), f.desc...)
 		case f.types != "":
-			s.text = append(append(append(s.text, " ("...), f.types...), ") "...)
-			s.appendPlace(d, false)
+			b = append(append(append(b, " ("...), f.types...), ") "...)
+			b = appendPlace(b, d, false)
 		case f.desc != "":
-			s.text = append(append(s.text, ": "...), f.desc...)
+			b = append(append(b, ": "...), f.desc...)
 		default:
-			s.text = append(s.text, ' ')
-			s.appendPlace(d, false)
+			b = append(b, ' ')
+			b = appendPlace(b, d, false)
 		}
 		s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required",
-			msg: msg, loc: d.loc, sugg: [2]int{ss, len(s.text)}})
+			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
 	}
+	s.text = b
 	return wrote
 }
 
