@@ -375,3 +375,28 @@ func TestFastIssuesEdges(t *testing.T) {
 		}
 	}
 }
+
+// The issues of every invalid document of the bench corpus (a wrong type,
+// missing required fields) are written by the report scan itself: two
+// allocations a document, the issues and the one string holding their
+// texts, whatever their number.
+func TestFastIssuesAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop the scanner at random")
+	}
+	corpus := sharedtest.LoadBenchCorpus(t)
+	for _, tc := range corpus.Cases {
+		v, err := schema.Compile(tc.Schema, schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.Name, err)
+		}
+		doc := []byte(tc.Invalid)
+		issues, sure := v.Issues(doc, 0)
+		if !sure || len(issues) == 0 {
+			t.Fatalf("%s: the fast path answered sure %v with %d issues", tc.Name, sure, len(issues))
+		}
+		if n := testing.AllocsPerRun(20, func() { v.Issues(doc, 0) }); n > 2 {
+			t.Errorf("%s: %v allocations for %d issues, want at most 2", tc.Name, n, len(issues))
+		}
+	}
+}
