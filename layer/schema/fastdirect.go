@@ -9,17 +9,18 @@ import (
 	"github.com/agentjudge/judge/result"
 )
 
-// The issues the report scan writes itself. A failed type or required
-// keyword is the most common error of a tool call's arguments, and the
-// reporter (issues.go) would only walk through the errors above it (a
-// schema's group, $ref, allOf: see reporter.walk) to word it alone. So,
-// where no anyOf, oneOf or propertyNames above it needs the error tree
-// (scanner.tree is 0), the scan writes its issue directly: every text into
-// one buffer (scanner.text), turned into one string at the end, with no
-// error, token or finding allocated. The words are the reporter's
-// (wrongType, required, addFieldSuggestion, reporter.at), which the tests
-// hold them to: they compare the fast path's issues with the slow path's
-// on the JSON Schema Test Suite, the corpus and a fuzz target.
+// The issues the report scan writes itself. A failed type, required,
+// enum or const keyword is the most common error of a tool call's
+// arguments, and the reporter (issues.go) would only walk through the
+// errors above it (a schema's group, $ref, allOf: see reporter.walk) to
+// word it alone. So, where no anyOf, oneOf or propertyNames above it needs
+// the error tree (scanner.tree is 0), the scan writes its issue directly:
+// every text into one buffer (scanner.text), turned into one string at
+// the end, with no error, token or finding allocated. The words are the
+// reporter's (wrongType, required, addFieldSuggestion, constant, enum,
+// reporter.at), which the tests hold them to: they compare the fast
+// path's issues with the slow path's on the JSON Schema Test Suite, the
+// corpus and a fuzz target.
 
 // directIssue is an issue the report scan wrote: its type and rule, and
 // its texts as ranges of scanner.text.
@@ -108,6 +109,20 @@ func appendRef(b []byte, d directSite) []byte {
 	return append(b, '\'')
 }
 
+// appendSubj appends how a message starts naming the site (site.subj):
+// "Field 'email'", "Item tasks[2]", "The output".
+func appendSubj(b []byte, d directSite) []byte {
+	switch {
+	case d.root:
+		return append(b, "The output"...)
+	case d.item:
+		b = append(b, "Item "...)
+		return again(b, d.name)
+	}
+	b = append(b, "Field "...)
+	return appendRef(b, d)
+}
+
 // appendPlace appends "in user" or "at root" (site.where) when in is
 // true, else "to user" or "to the output" (site.into).
 func appendPlace(b []byte, d directSite, in bool) []byte {
@@ -130,16 +145,7 @@ func (s *scanner) typeIssue(n *node, got string) {
 	w := s.words(n)
 	b, d := s.site(s.text)
 	ms := len(b)
-	switch {
-	case d.root:
-		b = append(b, "The output"...)
-	case d.item:
-		b = append(b, "Item "...)
-		b = again(b, d.name)
-	default:
-		b = append(b, "Field "...)
-		b = appendRef(b, d)
-	}
+	b = appendSubj(b, d)
 	b = append(b, " has type "...)
 	b = append(b, got...)
 	b = append(b, ", expected "...)
@@ -158,6 +164,56 @@ func (s *scanner) typeIssue(n *node, got string) {
 		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
 }
 
+// constEnumIssue writes the issue of the value being read, decoded as
+// got, which n's const (isConst) or else its enum does not allow:
+// reporter.constant's or reporter.enum's.
+func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
+	w := s.words(n)
+	shown := show(got)
+	b, d := s.site(s.text)
+	ms := len(b)
+	b = appendSubj(b, d)
+	b = append(b, " is "...)
+	b = append(b, shown...)
+	var ss int
+	switch {
+	case isConst:
+		b = append(b, ", but must be the constant "...)
+		b = append(b, w.constWant...)
+		ss = len(b)
+		b = append(b, "Set "...)
+		b = appendRef(b, d)
+		b = append(b, " to "...)
+		b = append(b, w.constWant...)
+	case w.enumOne:
+		b = append(b, ", but the only allowed value is "...)
+		b = append(b, w.enumWant...)
+		ss = len(b)
+		b = append(b, "Set "...)
+		b = appendRef(b, d)
+		b = append(b, " to "...)
+		b = append(b, w.enumWant...)
+	default:
+		b = append(b, ", not one of the allowed values"...)
+		if w.enumInReason {
+			b = append(b, ' ')
+			b = append(b, w.enumList...)
+		}
+		ss = len(b)
+		b = append(b, "Use one of the allowed values for "...)
+		b = appendRef(b, d)
+		b = append(b, ": "...)
+		b = append(b, w.enumList...)
+	}
+	s.text = b
+	rule := "schema.enum"
+	if isConst {
+		rule = "schema.const"
+	}
+	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: rule,
+		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+}
+
 // nodeWords is what report mode writes of a node's issues, the same for
 // every document: the names the node requires that the scan tracks, in
 // the order of its required keyword, and the types it accepts.
@@ -166,6 +222,12 @@ type nodeWords struct {
 	// want is what the type keyword accepts, as reporter.wrongType
 	// words it ("string or null"), and wantArticle its article.
 	want, wantArticle string
+	// constWant is the const value as reporter.constant shows it; for
+	// the enum keyword, enumOne is true when it allows one value, shown in
+	// enumWant, else enumList lists them (showList), and enumInReason is
+	// true when the message lists them too (reporter.enum).
+	constWant, enumWant, enumList string
+	enumOne, enumInReason         bool
 }
 
 // requiredName is a required name as reporter.required words it: cut,
@@ -185,6 +247,18 @@ func (s *scanner) words(n *node) *nodeWords {
 	}
 	w := &nodeWords{want: strings.Join(n.typeNames, " or ")}
 	w.wantArticle = article(w.want)
+	if n.hasConst {
+		w.constWant = show(*n.sch.Const)
+	}
+	if n.hasEnum {
+		want := n.sch.Enum.Values
+		if w.enumOne = len(want) == 1; w.enumOne {
+			w.enumWant = show(want[0])
+		} else {
+			w.enumList = showList(want, 10)
+			w.enumInReason = len(want) <= 5 && utf8.RuneCountInString(w.enumList) <= 150
+		}
+	}
 	holder := s.comp.index[n.sch.Location]
 	r := reporter{c: s.comp}
 	for _, full := range n.sch.Required {

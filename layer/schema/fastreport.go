@@ -439,6 +439,11 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 	if !ok {
 		return 0, true
 	}
+	if s.direct && s.tree == 0 {
+		s.constEnumIssue(n, v, !constOK)
+		s.errs = append(s.errs, nil)
+		return end, true
+	}
 	if !constOK {
 		addErr(s, n, kind.Const{Got: v, Want: *n.sch.Const})
 	} else {
