@@ -291,7 +291,7 @@ func (e *Engine) fastSchema(req *Request) layer.Prepared {
 // validates it as it is, as in value mode, with no note. Whatever follows
 // the string is the fast path's to refuse.
 func plainString(b []byte) bool {
-	return bytes.IndexAny(b[1:], "{[`\\") < 0
+	return !bytes.ContainsAny(b[1:], "{[`\\")
 }
 
 func skipSpace(b []byte) int {
