@@ -190,6 +190,24 @@ func FuzzFastIssues(f *testing.F) {
 			}
 		}
 	}
+	// Schemas whose issues the scan writes itself (type, required, enum,
+	// const), with keys that are not identifiers, long names, items and
+	// descriptions, and a tree (anyOf) beside them.
+	for _, tc := range []struct{ schema, doc string }{
+		{`{"additionalProperties": {"type": "string"}, "required": ["a b", "` + strings.Repeat("n", 110) + `"]}`,
+			`{"ünï": 1, "0": 2, "` + strings.Repeat("k", 120) + `": {}, "": null}`},
+		{`{"properties": {"id": {"type": ["integer", "null"], "description": " The   id. "}, "tags": {"items": {"enum": ["a", "b"]}}},
+			"required": ["id", "name"], "additionalProperties": {"const": {"x": [1]}}}`, `{"tags": ["a", "c", 1], "z": {"x": [2]}}`},
+		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
+			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint(len(vs)), []byte(tc.doc))
+		vs = append(vs, v)
+	}
 	// Repeated keys: the decoder keeps the last member.
 	for _, doc := range []string{
 		`{"owner": 1, "repo": "r", "owner": "o"}`,
