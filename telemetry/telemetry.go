@@ -27,8 +27,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -154,6 +152,9 @@ type Config struct {
 	Resource []attribute.KeyValue
 	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 	CaptureContent bool
+	// OTLP holds the OTLP headers, timeout, compression and certificate
+	// variables (see [OTLPHTTP]).
+	OTLP OTLPHTTP
 	// Batch is how ended spans are batched: OTEL_BSP_SCHEDULE_DELAY,
 	// OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE and
 	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE.
@@ -214,6 +215,9 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if u, err := url.Parse(c.Endpoint); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return c, fmt.Errorf("telemetry: OTLP endpoint %q is not an http(s) URL", c.Endpoint)
 	}
+	if c.OTLP, err = readOTLPHTTP(env); err != nil {
+		return c, err
+	}
 	if c.Sampler, err = sampler(env("OTEL_TRACES_SAMPLER"), env("OTEL_TRACES_SAMPLER_ARG")); err != nil {
 		return c, err
 	}
@@ -229,8 +233,8 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 
 // Setup returns the Telemetry the process environment asks for (see
 // [ReadConfig]): spans batched and exported over OTLP, or [Disabled].
-// The exporter reads the variables Setup does not (headers, timeout,
-// compression, certificates) itself. Call Shutdown before exiting, so that
+// The official exporters, where judge uses them (see newSpanExporter),
+// read the certificate variables themselves. Call Shutdown before exiting, so that
 // the last spans are sent.
 func Setup(ctx context.Context) (*Telemetry, error) {
 	c, err := ReadConfig(os.Getenv)
@@ -247,29 +251,19 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 		t.CaptureContent = c.CaptureContent
 		return t, nil
 	}
-	var (
-		exp sdktrace.SpanExporter
-		err error
-	)
-	switch c.Protocol {
-	case "grpc":
-		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(c.Endpoint))
-	default:
-		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(c.Endpoint)}
-		if c.Protocol == "http/json" {
-			opts = append(opts, otlptracehttp.WithEncoding(otlptracehttp.EncodingJSON))
-		}
-		exp, err = otlptracehttp.New(ctx, opts...)
-	}
+	exp, name, err := newSpanExporter(ctx, c)
 	if err != nil {
-		return nil, fmt.Errorf("telemetry: OTLP exporter: %w", err)
+		return nil, err
 	}
-	return WithExporter(c, exp), nil
+	t := WithExporter(c, exp)
+	t.Exporter = name
+	return t, nil
 }
 
 // WithExporter returns the Telemetry of c that exports with exp, through
 // judge's batch processor (c.Batch): for an exporter of the caller's own,
-// and for measuring. Its Shutdown shuts exp down.
+// and for measuring. Its Exporter is "the caller's exporter"; its
+// Shutdown shuts exp down.
 func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 	res := resource.NewWithAttributes("", c.Resource...)
 	smp := c.Sampler
@@ -286,7 +280,7 @@ func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 		TracerProvider: tp,
 		Propagator:     Propagator(),
 		CaptureContent: c.CaptureContent,
-		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
+		Exporter:       "the caller's exporter",
 		shutdown:       tp.Shutdown,
 		attrsAtStart:   !builtin,
 	})
