@@ -305,7 +305,10 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 					t.direct = -1
 					goto special
 				}
-				j := lex.PlainEnd(p, i+1)
+				j := lex.PlainRun(p, i+1) // eight plain bytes at a time
+				for j < len(p) && lex.IsPlain(p[j]) {
+					j++
+				}
 				if t.direct < 0 {
 					t.buf = append(t.buf, p[i:j]...)
 				}
@@ -535,7 +538,7 @@ func (t *Tokenizer) startLiteral(off int64, lit string) {
 func (t *Tokenizer) startNumber(off int64, c byte) {
 	t.st, t.begin, t.num = sNumber, off, lex.NumberScan{}
 	t.buf = append(t.buf[:0], c)
-	t.num.Scan(t.buf, 0)
+	t.num.Begin(c)
 }
 
 // stringByte reads byte c of a string at off, outside a plain run, and

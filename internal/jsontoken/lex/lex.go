@@ -179,16 +179,6 @@ func PlainRun(d []byte, i int) int {
 	return i
 }
 
-// PlainEnd returns the offset of the first byte from d[i] on that is not
-// plain, or len(d).
-func PlainEnd(d []byte, i int) int {
-	i = PlainRun(d, i)
-	for i < len(d) && plain[d[i]] {
-		i++
-	}
-	return i
-}
-
 // Escape returns the byte that the one-letter escape \c stands for (c one
 // of " \ / b f n r t); false for any other c, 'u' included.
 func Escape(c byte) (byte, bool) {
@@ -460,6 +450,24 @@ type NumberScan struct {
 	Exp int
 }
 
+// Begin reads c, the first byte of a number, and reports whether it may
+// begin one ('-' or a digit); s is then ready for the next bytes.
+func (s *NumberScan) Begin(c byte) bool {
+	s.Exp = 0
+	switch {
+	case c == '-':
+		s.phase = nMinus
+	case c == '0':
+		s.phase = nZero
+	case '1' <= c && c <= '9':
+		s.phase = nInt
+	default:
+		s.phase = nStart
+		return false
+	}
+	return true
+}
+
 // Scan reads the bytes of p from p[i] on that continue the number and
 // returns the offset of the first that does not, or len(p).
 func (s *NumberScan) Scan(p []byte, i int) int {
@@ -467,12 +475,9 @@ func (s *NumberScan) Scan(p []byte, i int) int {
 		c := p[i]
 		switch s.phase {
 		case nStart:
-			if c == '-' {
-				s.phase = nMinus
-				i++
-				continue
+			if !s.Begin(c) {
+				return i
 			}
-			fallthrough
 		case nMinus:
 			switch {
 			case c == '0':
