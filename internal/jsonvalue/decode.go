@@ -128,9 +128,13 @@ func (d *decoder) value(i int) (any, int) {
 	case '[':
 		return d.array(i)
 	case '"':
-		b, j := d.str(i)
-		if j < 0 {
-			return nil, j
+		// lex.ReadString called here, not through d.str: one call a
+		// string (d.str is too large to inline).
+		b, j, f, code := lex.ReadString(data, i, &d.buf)
+		if code != lex.OK || f&lex.BadUTF8 != 0 {
+			if j = d.strFault(i, j, code); j < 0 {
+				return nil, j
+			}
 		}
 		return d.stringValue(b), j
 	case 't':
@@ -162,11 +166,15 @@ func (d *decoder) literal(i int, lit string) int {
 
 // number reads the number at data[i], which is '-' or a digit.
 func (d *decoder) number(i int) (any, int) {
-	j, exp, code := lex.ScanNumber(d.data, i)
-	if code != lex.OK {
+	var s lex.NumberScan // lex.ScanNumber, written out: one call less
+	j := s.Scan(d.data, i)
+	if code := s.End(); code != lex.OK {
+		if j == len(d.data) {
+			return nil, d.eof()
+		}
 		return nil, d.failCode(j, code)
 	}
-	if d.bigNum < 0 && lex.NumberLimit(d.data[i:j], exp) != lex.OK {
+	if !s.Small(j-i) && d.bigNum < 0 && lex.NumberLimit(d.data[i:j], s.Exp) != lex.OK {
 		d.bigNum = i
 	}
 	return d.numberValue(d.data[i:j]), j
@@ -242,9 +250,11 @@ func (d *decoder) object(i int) (any, int) {
 		if data[i] != '"' {
 			return nil, d.fail(i, "looking for beginning of object key string")
 		}
-		b, j := d.str(i)
-		if j < 0 {
-			return nil, j
+		b, j, f, code := lex.ReadString(data, i, &d.buf) // as in value
+		if code != lex.OK || f&lex.BadUTF8 != 0 {
+			if j = d.strFault(i, j, code); j < 0 {
+				return nil, j
+			}
 		}
 		key, koff := d.keyString(b), i
 		if i = skipSpace(data, j); i >= len(data) {
@@ -302,13 +312,23 @@ func (d *decoder) duplicates(mems []member) {
 // the next call.
 func (d *decoder) str(i int) ([]byte, int) {
 	b, j, f, code := lex.ReadString(d.data, i, &d.buf)
-	if code != lex.OK {
-		return nil, d.failCode(j, code)
-	}
-	if f&lex.BadUTF8 != 0 && d.badUTF8 < 0 {
-		d.badUTF8 = i + 1 + lex.FirstInvalidUTF8(d.data[i+1:j])
+	if code != lex.OK || f&lex.BadUTF8 != 0 {
+		return b, d.strFault(i, j, code)
 	}
 	return b, j
+}
+
+// strFault records what is wrong with the string at data[i:j]: a
+// malformation at data[j] (code), or invalid UTF-8, reported later; it
+// returns the offset to go on from, or -1.
+func (d *decoder) strFault(i, j int, code lex.Code) int {
+	if code != lex.OK {
+		return d.failCode(j, code)
+	}
+	if d.badUTF8 < 0 {
+		d.badUTF8 = i + 1 + lex.FirstInvalidUTF8(d.data[i+1:j])
+	}
+	return j
 }
 
 // cacheIndex hashes a short string to an index in a cache.

@@ -535,8 +535,9 @@ func (s *scanner) str(i int) ([]byte, int, bool) {
 // bailing on malformed numbers and on those over the decoder's limits
 // (lex.NumberLimit: Decode rejects them).
 func (s *scanner) number(i int) (int, bool) {
-	end, exp, code := lex.ScanNumber(s.data, i)
-	if code != lex.OK || lex.NumberLimit(s.data[i:end], exp) != lex.OK {
+	var n lex.NumberScan
+	end := n.Scan(s.data, i)
+	if n.End() != lex.OK || !n.Small(end-i) && lex.NumberLimit(s.data[i:end], n.Exp) != lex.OK {
 		return s.fail()
 	}
 	return end, true
@@ -778,12 +779,22 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 			return 0, 0, false
 		}
 		ks := i + 1
-		j, kf, code := lex.SkipString(d, i)
-		if code != lex.OK || kf&(lex.Escaped|lex.BadUTF8) != 0 {
-			s.bail = true
-			return 0, 0, false
+		// A key of plain bytes is read here, inlined (lex.PlainRun,
+		// lex.IsPlain); any other, by lex.SkipString: one with an
+		// escape bails (only the decoder compares its text), as does
+		// one that is not UTF-8.
+		j := lex.PlainRun(d, ks)
+		for j < len(d) && lex.IsPlain(d[j]) {
+			j++
 		}
-		j-- // the closing quote
+		if j >= len(d) || d[j] != '"' {
+			end, kf, code := lex.SkipString(d, i)
+			if code != lex.OK || kf&(lex.Escaped|lex.BadUTF8) != 0 {
+				s.bail = true
+				return 0, 0, false
+			}
+			j = end - 1 // the closing quote
+		}
 		key := d[ks:j]
 		switch {
 		case count < linearKeys:

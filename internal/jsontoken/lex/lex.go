@@ -469,72 +469,100 @@ func (s *NumberScan) Begin(c byte) bool {
 }
 
 // Scan reads the bytes of p from p[i] on that continue the number and
-// returns the offset of the first that does not, or len(p).
+// returns the offset of the first that does not, or len(p). It is the
+// grammar written straight, entered at the place the number has reached
+// (the phase), which it notes where p ends.
 func (s *NumberScan) Scan(p []byte, i int) int {
-	for i < len(p) {
-		c := p[i]
-		switch s.phase {
-		case nStart:
-			if !s.Begin(c) {
-				return i
-			}
-		case nMinus:
-			switch {
-			case c == '0':
-				s.phase = nZero
-			case '1' <= c && c <= '9':
-				s.phase = nInt
-				i = DigitRun(p, i+1)
-				continue
-			default:
-				return i
-			}
-		case nInt, nZero:
-			switch c {
-			case '.':
-				s.phase = nDot
-			case 'e', 'E':
-				s.phase = nE
-			default:
-				if s.phase == nInt && IsDigit(c) { // only after a piece ended in digits
-					i = DigitRun(p, i)
-					continue
-				}
-				return i
-			}
-		case nDot:
-			if !IsDigit(c) {
-				return i
-			}
-			s.phase = nFrac
-			i = DigitRun(p, i+1)
-			continue
-		case nFrac:
-			switch {
-			case c == 'e' || c == 'E':
-				s.phase = nE
-			case IsDigit(c):
-				i = DigitRun(p, i)
-				continue
-			default:
-				return i
-			}
-		case nE, nExpSign:
-			switch {
-			case IsDigit(c):
-				s.phase = nExpDigit
-				continue
-			case (c == '+' || c == '-') && s.phase == nE:
-				s.phase = nExpSign
-			default:
-				return i
-			}
-		default: // nExpDigit
-			if !IsDigit(c) {
-				return i
-			}
-			s.Exp = min(s.Exp*10+int(c-'0'), MaxNumberExponent+1)
-		}
+	switch s.phase {
+	case nMinus:
+		goto minus
+	case nZero:
+		goto intEnd
+	case nInt:
+		goto intDigits
+	case nDot:
+		goto dot
+	case nFrac:
+		goto fracDigits
+	case nE:
+		goto exp
+	case nExpSign:
+		goto expSign
+	case nExpDigit:
+		goto expDigits
+	}
+	// nStart
+	s.Exp = 0
+	if i == len(p) {
+		return i
+	}
+	if p[i] == '-' {
+		i++
+	}
+minus:
+	s.phase = nMinus
+	if i == len(p) {
+		return i
+	}
+	if p[i] == '0' {
+		i++
+		s.phase = nZero
+		goto intEnd
+	}
+	if p[i] < '1' || p[i] > '9' {
+		return i
+	}
+	i++
+intDigits:
+	s.phase = nInt
+	for i < len(p) && IsDigit(p[i]) {
+		i++
+	}
+intEnd: // after the integer part (s.phase is nInt or nZero)
+	if i == len(p) {
+		return i
+	}
+	switch p[i] {
+	case '.':
+		i++
+	case 'e', 'E':
+		i++
+		goto exp
+	default:
+		return i
+	}
+dot:
+	s.phase = nDot
+	if i == len(p) || !IsDigit(p[i]) {
+		return i
+	}
+	i++
+fracDigits:
+	s.phase = nFrac
+	for i < len(p) && IsDigit(p[i]) {
+		i++
+	}
+	if i == len(p) || p[i] != 'e' && p[i] != 'E' {
+		return i
+	}
+	i++
+exp:
+	s.phase = nE
+	if i == len(p) {
+		return i
+	}
+	if p[i] == '+' || p[i] == '-' {
+		i++
+	}
+	s.phase = nExpSign
+expSign:
+	if i == len(p) || !IsDigit(p[i]) {
+		return i
+	}
+expDigits:
+	s.phase = nExpDigit
+	for i < len(p) && IsDigit(p[i]) {
+		s.Exp = min(s.Exp*10+int(p[i]-'0'), MaxNumberExponent+1)
 		i++
 	}
 	return i
@@ -568,6 +596,13 @@ func ScanNumber(d []byte, i int) (end, exp int, code Code) {
 	return end, s.Exp, code
 }
 
+// Small reports, without looking at the number, that a complete number of
+// n bytes read by s is within every limit (NumberLimit would say OK): a
+// number can only be over them, or out of the float64 range, when its
+// length and exponent add up to 308 or more. It is for the callers'
+// inlined fast path; NumberLimit decides the others.
+func (s *NumberScan) Small(n int) bool { return s.Exp+n < 308 }
+
 // NumberLimit checks n, the text of a complete number whose exponent's
 // magnitude is exp (as NumberScan reads it): TooLarge over the limits,
 // OutOfRange beyond the float64 range, else OK.
@@ -576,8 +611,7 @@ func NumberLimit(n []byte, exp int) Code {
 	case exp > MaxNumberExponent || len(n) > MaxNumberLen:
 		return TooLarge
 	case exp+len(n) >= 308 && IsOutOfRange(n):
-		// A number can only be out of the float64 range when its
-		// digits and exponent add up to 308 or more.
+		// Both limits are over 308 (see Small).
 		return OutOfRange
 	}
 	return OK

@@ -103,6 +103,11 @@ func checkNumber(t *testing.T, data []byte) {
 		}
 	}
 	n := data[:end]
+	var ns NumberScan
+	ns.Scan(n, 0)
+	if ns.Small(len(n)) && NumberLimit(n, exp) != OK {
+		t.Fatalf("%q: Small, but NumberLimit = %v", n, NumberLimit(n, exp))
+	}
 	switch NumberLimit(n, exp) {
 	case TooLarge:
 		if len(n) <= MaxNumberLen && exp <= MaxNumberExponent {
