@@ -506,12 +506,14 @@ func (t *Tokenizer) value(c byte, off int64, emit func(*Token) error) error {
 		return err
 	case c == '"':
 		t.startString(off, false)
-	case lex.Literal(c) != "":
-		t.startLiteral(off, lex.Literal(c))
 	case c == '-' || lex.IsDigit(c):
 		t.startNumber(off, c)
 	default:
-		return t.fail(off, c, "looking for beginning of value")
+		lit := lex.Literal(c)
+		if lit == "" {
+			return t.fail(off, c, "looking for beginning of value")
+		}
+		t.startLiteral(off, lit)
 	}
 	return nil
 }
@@ -657,13 +659,15 @@ func (t *Tokenizer) endNumber(emit func(*Token) error, c byte, eof bool) error {
 		}
 		return t.fail(t.off, c, code.Context())
 	}
-	switch lex.NumberLimit(t.buf, t.num.Exp) {
-	case lex.TooLarge:
-		return t.numberTooLarge()
-	case lex.OutOfRange:
-		se := t.errorAt(t.begin, fmt.Sprintf("number %s is outside the range of a 64-bit float (±1.8e308): a consumer reading it as a float would get infinity or a clamped value; send it as a string if it must be exact", shown(t.buf)))
-		se.Err = jsonvalue.ErrOutOfRange
-		return t.failErr(se)
+	if !t.num.Small(len(t.buf)) {
+		switch lex.NumberLimit(t.buf, t.num.Exp) {
+		case lex.TooLarge:
+			return t.numberTooLarge()
+		case lex.OutOfRange:
+			se := t.errorAt(t.begin, fmt.Sprintf("number %s is outside the range of a 64-bit float (±1.8e308): a consumer reading it as a float would get infinity or a clamped value; send it as a string if it must be exact", shown(t.buf)))
+			se.Err = jsonvalue.ErrOutOfRange
+			return t.failErr(se)
+		}
 	}
 	t.st = sAfter
 	return t.emitTok(emit, Number, t.begin, t.off, t.buf)
