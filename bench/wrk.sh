@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# bench/wrk.sh: bench/run's http row measured by a second instrument, wrk,
+# so that anyone can check it. POST /validate of the same 234 bodies
+# (`go run ./bench/run -bodies`) against `judge serve` and against Ajv
+# behind Node's http (bench/ajv-server.mjs), both started as bench/run
+# starts them (no pinning: each inherits this environment, Go's default
+# GOMAXPROCS), after a pass that checks every answer is a 200 with the
+# right verdict (one connection, 5 s); then ROUNDS rounds at 1, 16 and 64 connections,
+# alternating judge and Node, SECS seconds each. Prints requests/s, the
+# ratio Node's / judge's (below 1: judge faster) and the medians.
+#
+#	bash bench/wrk.sh            # ROUNDS=3 SECS=2 by default, about 1 min
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-3} secs=${SECS:-2}
+
+if ! command -v wrk >/dev/null; then
+	if [ "$(id -u)" = 0 ] && apt-get install -y wrk >/dev/null 2>&1; then
+		:
+	else
+		echo "bench/wrk.sh: skipped: wrk is not installed and apt-get install wrk failed" >&2
+		exit 0
+	fi
+fi
+command -v node >/dev/null || { echo "bench/wrk.sh: node is not installed" >&2; exit 1; }
+[ -d bench/node_modules/ajv ] || (cd bench && npm ci --no-audit --no-fund --silent)
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+go build -o "$tmp/judge" ./cmd/judge
+go run ./bench/run -bodies "$tmp/bodies.jsonl"
+
+# start LOG CMD...: starts a server and sets url from the first
+# http://127.0.0.1:PORT it prints.
+start() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	pids+=("$!")
+	for _ in $(seq 600); do
+		url=$(grep -om1 'http://127\.0\.0\.1:[0-9]*' "$log" || true)
+		[ -n "$url" ] && return 0
+		kill -0 "$!" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "bench/wrk.sh: $* did not start: $(tail -5 "$log")" >&2
+	exit 1
+}
+start "$tmp/judge.log" "$tmp/judge" serve --addr 127.0.0.1:0
+judge=$url
+start "$tmp/node.log" node bench/ajv-server.mjs
+node=$url
+
+# run CONNS URL: one timed wrk run; prints its requests/s, fails on any
+# answer that is not a 2xx.
+run() {
+	local out
+	out=$(wrk -t"$(($1 < $(nproc) ? $1 : $(nproc)))" -c"$1" -d"${secs}s" -s bench/wrk.lua "$2" -- "$tmp/bodies.jsonl")
+	if grep -q 'Non-2xx' <<<"$out" || ! grep -q 'Requests/sec' <<<"$out"; then
+		echo "bench/wrk.sh: $2 at $1 connections: $out" >&2
+		exit 1
+	fi
+	grep 'Socket errors' <<<"$out" >&2 || true
+	awk '/Requests\/sec/ {print $2}' <<<"$out"
+}
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+n=$(wc -l <"$tmp/bodies.jsonl")
+# A first pass compiles every schema on both servers (as bench/run's), the
+# second checks every answer.
+for u in "$judge" "$node"; do
+	wrk -t2 -c4 -d2s -s bench/wrk.lua "$u" -- "$tmp/bodies.jsonl" >/dev/null
+	v=$(WRK_VERIFY=1 wrk -t1 -c1 -d5s -s bench/wrk.lua "$u" -- "$tmp/bodies.jsonl" | grep '^verify:')
+	read -r _ checked _ wrong _ <<<"$v"
+	if [ "$checked" -lt "$n" ] || [ "$wrong" -ne 0 ]; then
+		echo "bench/wrk.sh: $u: $v (want at least $n checked, none wrong)" >&2
+		exit 1
+	fi
+	echo "$u: $v"
+done
+
+printf 'bench/wrk.sh, %s UTC, commit %s, %s; %s rounds of %ss alternating judge and Node, %s bodies\n' \
+	"$(date -u '+%F %H:%M')" "$(git rev-parse --short HEAD)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" "$rounds" "$secs" "$n"
+printf 'machine: %s cores (%s), %s; load average before %s\n' "$(nproc)" \
+	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(uname -m)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "conns  round  judge/s  node/s  node/judge"
+for c in 1 16 64; do
+	: >"$tmp/j" && : >"$tmp/n" && : >"$tmp/r"
+	for r in $(seq "$rounds"); do
+		j=$(run "$c" "$judge")
+		o=$(run "$c" "$node")
+		echo "$j" >>"$tmp/j" && echo "$o" >>"$tmp/n"
+		awk -v j="$j" -v o="$o" 'BEGIN {printf "%.4f\n", o / j}' >>"$tmp/r"
+		printf '%5s  %5s  %7.0f  %6.0f  %.2fx\n' "$c" "$r" "$j" "$o" "$(tail -1 "$tmp/r")"
+	done
+	printf '%5s  median %7.0f  %6.0f  %.2fx (median of the rounds'"'"' ratios)\n' "$c" "$(median <"$tmp/j")" "$(median <"$tmp/n")" "$(median <"$tmp/r")"
+done
+echo "load average after $(cut -d' ' -f1-3 /proc/loadavg)"
