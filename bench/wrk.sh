@@ -7,7 +7,9 @@
 # GOMAXPROCS), after a pass that checks every answer is a 200 with the
 # right verdict (one connection, 5 s); then ROUNDS rounds at 1, 16 and 64 connections,
 # alternating judge and Node, SECS seconds each. Prints requests/s, the
-# ratio Node's / judge's (below 1: judge faster) and the medians.
+# ratio Node's / judge's (below 1: judge faster), each server's CPU time per
+# request (from /proc; the figure that holds on a loaded machine) and their
+# ratio judge's / Node's, and the medians.
 #
 #	bash bench/wrk.sh            # ROUNDS=3 SECS=2 by default, about 1 min
 set -euo pipefail
@@ -52,21 +54,26 @@ start() {
 	exit 1
 }
 start "$tmp/judge.log" "$tmp/judge" serve --addr 127.0.0.1:0
-judge=$url
+judge=$url jpid=$!
 start "$tmp/node.log" node bench/ajv-server.mjs
-node=$url
+node=$url npid=$!
 
-# run CONNS URL: one timed wrk run; prints its requests/s, fails on any
-# answer that is not a 2xx.
+# cpu PID: the process's CPU time so far (user + system), in clock ticks.
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# run CONNS URL PID: one timed wrk run; prints its requests/s and the
+# server's CPU µs per request, fails on any answer that is not a 2xx.
 run() {
-	local out
+	local out c0 c1
+	c0=$(cpu "$3")
 	out=$(wrk -t"$(($1 < $(nproc) ? $1 : $(nproc)))" -c"$1" -d"${secs}s" -s bench/wrk.lua "$2" -- "$tmp/bodies.jsonl")
+	c1=$(cpu "$3")
 	if grep -q 'Non-2xx' <<<"$out" || ! grep -q 'Requests/sec' <<<"$out"; then
 		echo "bench/wrk.sh: $2 at $1 connections: $out" >&2
 		exit 1
 	fi
 	grep 'Socket errors' <<<"$out" >&2 || true
-	awk '/Requests\/sec/ {print $2}' <<<"$out"
+	awk -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {print r, c / hz / n * 1e6}' <<<"$out"
 }
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
@@ -88,16 +95,16 @@ printf 'bench/wrk.sh, %s UTC, commit %s, %s; %s rounds of %ss alternating judge 
 	"$(date -u '+%F %H:%M')" "$(git rev-parse --short HEAD)" "$(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)" "$rounds" "$secs" "$n"
 printf 'machine: %s cores (%s), %s; load average before %s\n' "$(nproc)" \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(uname -m)" "$(cut -d' ' -f1-3 /proc/loadavg)"
-echo "conns  round  judge/s  node/s  node/judge"
+echo "conns  round  judge/s  node/s  node/judge  judge µs  node µs  judge/node  (µs: the server's CPU per request)"
 for c in 1 16 64; do
-	: >"$tmp/j" && : >"$tmp/n" && : >"$tmp/r"
+	: >"$tmp/rounds"
 	for r in $(seq "$rounds"); do
-		j=$(run "$c" "$judge")
-		o=$(run "$c" "$node")
-		echo "$j" >>"$tmp/j" && echo "$o" >>"$tmp/n"
-		awk -v j="$j" -v o="$o" 'BEGIN {printf "%.4f\n", o / j}' >>"$tmp/r"
-		printf '%5s  %5s  %7.0f  %6.0f  %.2fx\n' "$c" "$r" "$j" "$o" "$(tail -1 "$tmp/r")"
+		j=$(run "$c" "$judge" "$jpid")
+		o=$(run "$c" "$node" "$npid")
+		echo "$j $o" | awk '{print $1, $3, $2, $4, $3 / $1, $2 / $4}' >>"$tmp/rounds"
+		tail -1 "$tmp/rounds" | awk -v c="$c" -v r="$r" '{printf "%5s  %5s  %7.0f  %6.0f  %9.2fx  %8.1f  %7.1f  %9.2fx\n", c, r, $1, $2, $5, $3, $4, $6}'
 	done
-	printf '%5s  median %7.0f  %6.0f  %.2fx (median of the rounds'"'"' ratios)\n' "$c" "$(median <"$tmp/j")" "$(median <"$tmp/n")" "$(median <"$tmp/r")"
+	for k in 1 2 5 3 4 6; do median < <(cut -d' ' -f"$k" "$tmp/rounds"); done | xargs |
+		awk -v c="$c" '{printf "%5s  median %7.0f  %6.0f  %9.2fx  %8.1f  %7.1f  %9.2fx (ratios: the median of the rounds'"'"')\n", c, $1, $2, $3, $4, $5, $6}'
 done
 echo "load average after $(cut -d' ' -f1-3 /proc/loadavg)"
