@@ -45,7 +45,7 @@ start() {
 	"$@" >"$log" 2>&1 &
 	pids+=("$!")
 	for _ in $(seq 600); do
-		url=$(grep -om1 'http://127\.0\.0\.1:[0-9]*' "$log" || true)
+		url=$(grep -som1 'http://127\.0\.0\.1:[0-9]*' "$log" || true)
 		[ -n "$url" ] && return 0
 		kill -0 "$!" 2>/dev/null || break
 		sleep 0.1
