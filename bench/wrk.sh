@@ -4,14 +4,15 @@
 # (`go run ./bench/run -bodies`) against `judge serve` and against Ajv
 # behind Node's http (bench/ajv-server.mjs), both started as bench/run
 # starts them (no pinning: each inherits this environment, Go's default
-# GOMAXPROCS), after a pass that checks every answer is a 200 with the
-# right verdict (one connection, 5 s); then ROUNDS rounds at 1, 16 and 64 connections,
-# alternating judge and Node, SECS seconds each. Prints requests/s, the
-# ratio Node's / judge's (below 1: judge faster), each server's CPU time per
-# request (from /proc; the figure that holds on a loaded machine) and their
-# ratio judge's / Node's, and the medians.
+# GOMAXPROCS). After a warm-up, a pass at one connection checks that every
+# answer is a 200 with the right verdict; then ROUNDS rounds at 1, 16 and
+# 64 connections, alternating judge and Node, SECS seconds each. Prints
+# requests/s, the ratio Node's / judge's (below 1: judge faster), each
+# server's CPU time per request (from /proc: steadier than requests/s on a
+# loaded machine) and the ratio judge's / Node's, and the medians.
+# docs/performance.md has its figures and how they differ from bench/run's.
 #
-#	bash bench/wrk.sh            # ROUNDS=3 SECS=2 by default, about 1 min
+#	bash bench/wrk.sh            # ROUNDS=3 SECS=2 by default, about 1½ min
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3} secs=${SECS:-2}
@@ -62,7 +63,8 @@ node=$url npid=$!
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # run CONNS URL PID: one timed wrk run; prints its requests/s and the
-# server's CPU µs per request, fails on any answer that is not a 2xx.
+# server's CPU µs per request; fails on any 4xx or 5xx answer (wrk's
+# "Non-2xx or 3xx responses").
 run() {
 	local out c0 c1
 	c0=$(cpu "$3")
