@@ -24,7 +24,7 @@ func TestDatedEvent(t *testing.T) {
 		message      string
 		suggestion   string
 	}{
-		{"discovered for reported", "The libfoo flaw lets attackers run code. It was discovered in March 2024.",
+		{"discovered for reported", "The libfoo heap overflow lets attackers run code. It was discovered in March 2024.",
 			result.FactMismatch, "line:1:discovery_date", "Discovery date stated as March 2024 but February 2024 according to Vendor advisory",
 			"Correct discovery date to February 2024 based on https://example.com/advisory"},
 		{"same subject", "The heap overflow in libfoo was discovered in March 2024.",
@@ -44,10 +44,7 @@ func TestDatedEvent(t *testing.T) {
 			f := runFacts(t, &layer.Input{Output: tt.output, Sources: []layer.Source{advisory}})
 			var dated []result.Issue
 			for _, is := range f.Issues {
-				// The first output's first sentence ("lets attackers run
-				// code") is not in the advisory: it is reported on its own
-				// (facts.sentence_unsupported), not as an issue of the date.
-				if (is.Type == result.FactMismatch || is.Type == result.UnsupportedClaim || is.Type == result.Hallucination) && is.Rule != "facts.sentence_unsupported" {
+				if is.Type == result.FactMismatch || is.Type == result.UnsupportedClaim || is.Type == result.Hallucination {
 					dated = append(dated, is)
 				}
 			}
