@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -31,6 +32,32 @@ func FuzzExtract(f *testing.F) {
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(c.Location()) {
 				t.Fatalf("location %q is not UTF-8", c.Location())
+			}
+			// Every other form of a name keeps a word of it, and is
+			// not the name itself.
+			for _, alt := range c.Alternatives() {
+				if alt.Kind != claim.Name || strings.TrimSpace(alt.Text) == "" || alt.Text == c.Text {
+					t.Fatalf("alternative %q of %q", alt.Text, c.Text)
+				}
+			}
+		}
+	})
+}
+
+// FuzzNameForms checks that the other forms of any text (WordForms) are
+// never empty, never the text itself, and never repeated.
+func FuzzNameForms(f *testing.F) {
+	for _, s := range []string{"St. Mary's", "Manchester United F.C.", "& &", "and", "A and", "Inc", "st St ST st."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, forms := range map[string]func(string) []string{"WordForms": claim.WordForms} {
+			seen := map[string]bool{}
+			for _, form := range forms(s) {
+				if strings.TrimSpace(form) == "" || form == s || seen[form] {
+					t.Fatalf("%s(%q) gives %q", name, s, form)
+				}
+				seen[form] = true
 			}
 		}
 	})

@@ -15,10 +15,22 @@ import (
 // name with a nationality for its country or a country for its
 // nationality ("Chinese officials" for "officials in China"), the
 // initials of a name of several words ("LA" for "Los Angeles"), the name
-// with other accents, or with other spacing or punctuation, tried in
-// order. Every layer asking [Index.Check] gets the same answer for a
-// name.
-func (ix *Index) findName(c claim.Claim) *Passage { return ix.findNameAs(c) }
+// with other accents, or with other spacing or punctuation; failing
+// those, one that names it in another of its forms
+// ([claim.Claim.Alternatives]: "Saint Mary" for "St. Mary", "Manchester
+// United" for "Manchester United F.C."), tried in order. Every layer
+// asking [Index.Check] gets the same answer for a name.
+func (ix *Index) findName(c claim.Claim) *Passage {
+	if p := ix.findNameAs(c); p != nil {
+		return p
+	}
+	for _, alt := range c.Alternatives() {
+		if p := ix.findNameAs(alt); p != nil {
+			return p
+		}
+	}
+	return nil
+}
 
 // findNameAs returns a passage that names c as written, in the ways
 // findName lists before the other forms.
