@@ -179,6 +179,14 @@ type splan struct {
 	// reqIdx holds, for each name of required, its index in props.list,
 	// or -1.
 	reqIdx []int
+	// reqMask has the seen bits of the required names; reqBits says that
+	// every required name has one.
+	reqMask uint64
+	reqBits bool
+	// plainKeys says that a key needs only props, addl and the seen bits:
+	// no maxProperties, patternProperties or propertyNames (set by build).
+	plainKeys bool
+	addlFalse bool // additionalProperties is false
 	addl   []*splan
 	items  []*splan
 
@@ -282,18 +290,30 @@ func (sc *streamCache) build(c *compiled) {
 	for _, p := range slices.Collect(maps.Values(sc.plans)) {
 		s := p.s
 		if len(s.Properties) > 0 {
-			for k, ps := range s.Properties {
-				p.props.add(prop{name: k, sum: propSum([]byte(k)), closure: sc.planLocked(ps).closure})
+			list := make([]prop, 0, len(s.Properties))
+			for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+				list = append(list, prop{name: k, closure: sc.planLocked(s.Properties[k]).closure})
 			}
+			p.props.set(list)
 		}
 		if len(s.Required) > 0 {
 			p.reqIdx = make([]int, len(s.Required))
+			p.reqBits = true
 			for i, name := range s.Required {
 				p.reqIdx[i] = -1
-				if pr, ok := p.props.find([]byte(name)); ok {
+				if pr := p.props.find([]byte(name)); pr != nil && pr.idx >= 0 {
 					p.reqIdx[i] = pr.idx
+					p.reqMask |= 1 << pr.idx
+				} else {
+					p.reqBits = false
 				}
 			}
+		}
+		// Keys need only the properties list, additionalProperties and
+		// seen bits when no other keyword of the object reads them.
+		p.plainKeys = s.MaxProperties == nil && len(s.PatternProperties) == 0 && s.PropertyNames == nil
+		if b, ok := s.AdditionalProperties.(bool); ok && !b {
+			p.addlFalse = true
 		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
 			p.addl = sc.planLocked(add).closure
@@ -366,64 +386,58 @@ func (sc *streamCache) lookup(sch *jsonschema.Schema) []*splan {
 	return sc.planLocked(sch).closure
 }
 
-// props are the properties a schema declares: a list searched in order
-// while short (no hashing of the key), else a map.
+// props are the properties a schema declares, in a list; a key is found
+// by the fast path's keyTable (a slot from its length and three bytes,
+// then one comparison) or, when the names share slots, a map.
 type props struct {
-	list []prop
-	m    map[string]prop
+	list  []prop
+	table *keyTable      // keyInfo.bit is the index in list
+	m     map[string]int // when table is nil: name -> index in list
 }
 
-const maxPropList = 12
+// maxTracked is how many declared names a frame marks in its seen bits.
+const maxTracked = 64
 
-func (ps *props) add(p prop) {
-	p.idx = -1
-	if ps.m != nil {
-		ps.m[p.name] = p
-		return
-	}
-	p.idx = len(ps.list)
-	ps.list = append(ps.list, p)
-	if len(ps.list) > maxPropList {
-		ps.m = make(map[string]prop, len(ps.list))
-		for _, q := range ps.list {
-			q.idx = -1
-			ps.m[q.name] = q
+// set makes ps the properties of list, indexed.
+func (ps *props) set(list []prop) {
+	ps.list = list
+	keys := make(map[string]keyInfo, len(list))
+	for i := range list {
+		list[i].idx = -1
+		if i < maxTracked {
+			list[i].idx = i
 		}
-		ps.list = nil
+		keys[list[i].name] = keyInfo{bit: i}
+	}
+	if ps.table = newKeyTable(keys); ps.table == nil {
+		ps.m = make(map[string]int, len(list))
+		for i := range list {
+			ps.m[list[i].name] = i
+		}
 	}
 }
 
-func (ps *props) find(key []byte) (prop, bool) {
-	if ps.m != nil {
-		p, ok := ps.m[string(key)]
-		return p, ok
-	}
-	sum := propSum(key)
-	for i := range ps.list {
-		if p := &ps.list[i]; p.sum == sum && p.name == string(key) {
-			return *p, true
+// find returns the property named key, or nil.
+func (ps *props) find(key []byte) *prop {
+	switch {
+	case ps.table != nil:
+		if ki, ok := ps.table.find(key); ok {
+			return &ps.list[ki.bit]
+		}
+	case ps.m != nil:
+		if i, ok := ps.m[string(key)]; ok {
+			return &ps.list[i]
 		}
 	}
-	return prop{}, false
+	return nil
 }
 
 // prop is a property a schema declares: its name (so that a key read need
 // not be copied) and the closure of its schema.
 type prop struct {
 	name    string
-	sum     uint32 // propSum of name: most keys that differ differ here
-	idx     int    // its index in the list, -1 in a map (at most maxPropList < 64)
+	idx     int // its index in the list, the frame's seen bit; -1 past maxTracked
 	closure []*splan
-}
-
-// propSum sums up key by its length and its first, middle and last bytes,
-// so that a search compares whole names only where these agree.
-func propSum(key []byte) uint32 {
-	n := len(key)
-	if n == 0 {
-		return 0
-	}
-	return uint32(n)&0xff | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
 }
 
 func newPlan(s *jsonschema.Schema) *splan {
@@ -813,14 +827,13 @@ func (s *Stream) key(t *jsontoken.Token) {
 	f := &s.frames[len(s.frames)-1]
 	// The first schema's property of that name, looked up once; its name
 	// spares a copy of the key.
-	var first prop
-	firstOK := false
+	var first *prop
 	if len(f.plans) > 0 {
-		first, firstOK = f.plans[0].props.find(t.Text)
+		first = f.plans[0].props.find(t.Text)
 	}
-	key, idx := first.name, -1
-	if firstOK {
-		idx = first.idx
+	key, idx := "", -1
+	if first != nil {
+		key, idx = first.name, first.idx
 	} else {
 		key = string(t.Text)
 	}
@@ -834,6 +847,24 @@ func (s *Stream) key(t *jsontoken.Token) {
 	}
 	f.key = key
 	i := len(s.frames) - 1
+	if len(f.plans) == 1 && f.plans[0].plainKeys {
+		// One schema whose keys need only its properties and
+		// additionalProperties: the member's schemas without the loop
+		// below.
+		p := f.plans[0]
+		switch {
+		case first != nil:
+			s.next = first.closure
+		case p.addl != nil:
+			s.next = p.addl
+		default:
+			s.next = nil
+			if p.addlFalse && !slices.Contains(f.reported, p) {
+				s.forbiddenKey(i, p, key, t.End)
+			}
+		}
+		return
+	}
 	// next is the union of the closures of the member's schemas, shared
 	// with a plan when only one contributes.
 	var next []*splan
@@ -858,11 +889,11 @@ func (s *Stream) key(t *jsontoken.Token) {
 				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), t.End)
 		}
 		matched := false
-		pr, ok := first, firstOK
+		pr := first
 		if p != f.plans[0] {
-			pr, ok = p.props.find([]byte(key))
+			pr = p.props.find([]byte(key))
 		}
-		if ok {
+		if pr != nil {
 			add(pr.closure)
 			matched = true
 		} else if ps, ok := sch.Properties[key]; ok {
@@ -887,10 +918,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 				}
 			case bool:
 				if !addl && !slices.Contains(f.reported, p) {
-					r := s.reporter(i, s.containerLeaf(i))
-					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
-						ErrorKind: &kind.AdditionalProperties{Properties: []string{key}}})
-					s.report(t.End, r.issues())
+					s.forbiddenKey(i, p, key, t.End)
 				}
 			}
 		}
@@ -908,6 +936,15 @@ func (s *Stream) key(t *jsontoken.Token) {
 		}
 	}
 	s.next = next
+}
+
+// forbiddenKey reports the key of the object frames[i] that p's
+// additionalProperties false forbids.
+func (s *Stream) forbiddenKey(i int, p *splan, key string, at int64) {
+	r := s.reporter(i, s.containerLeaf(i))
+	r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
+		ErrorKind: &kind.AdditionalProperties{Properties: []string{key}}})
+	s.report(at, r.issues())
 }
 
 // duplicate reports the duplicate_key warning of a repeated key.
@@ -934,8 +971,9 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	f := &s.frames[i]
 	if !f.array {
 		for _, p := range f.plans {
-			if len(p.s.Required) == 0 || slices.Contains(f.reported, p) {
-				continue
+			if len(p.s.Required) == 0 || p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask ||
+				slices.Contains(f.reported, p) {
+				continue // nothing required, every required name read, or failed already
 			}
 			var missing []string
 			for j, name := range p.s.Required {
