@@ -187,8 +187,8 @@ type splan struct {
 	// no maxProperties, patternProperties or propertyNames (set by build).
 	plainKeys bool
 	addlFalse bool // additionalProperties is false
-	addl   []*splan
-	items  []*splan
+	addl      []*splan
+	items     []*splan
 
 	fastOnce sync.Once
 	fast     *node
