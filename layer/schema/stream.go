@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -172,6 +171,10 @@ type splan struct {
 	// bounds, multipleOf and integer, which the stream checks itself with
 	// the fast path's comparisons; integerOnly that the type is integer.
 	numericOnly, integerOnly bool
+	// anyInteger says that numericOnly comes from integer alone (no
+	// bounds, no multipleOf): every number written without a fraction or
+	// an exponent is valid.
+	anyInteger bool
 	// props, addl and items are the closures of the schemas of
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
@@ -517,6 +520,8 @@ func newPlan(s *jsonschema.Schema) *splan {
 		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil || (p.enumed && !p.exact)
 	p.integerOnly = integerOnly
 	p.numericOnly = !dyn && !alt && !p.enumed && s.Format == nil
+	p.anyInteger = p.numericOnly && integerOnly && s.Maximum == nil && s.Minimum == nil &&
+		s.ExclusiveMaximum == nil && s.ExclusiveMinimum == nil && s.MultipleOf == nil
 	p.closedContainer = dyn || alt || p.enumed || s.Format != nil ||
 		s.MinProperties != nil || len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
 		s.UnevaluatedProperties != nil || s.MinItems != nil || s.UniqueItems || s.Contains != nil ||
@@ -607,6 +612,9 @@ func (s *Stream) docBytes(begin, end int64) []byte {
 }
 
 func (s *Stream) flush() []Event {
+	if len(s.events) == 0 {
+		return nil
+	}
 	ev := s.events
 	s.events = nil
 	slices.SortStableFunc(ev, func(a, b Event) int { return int(a.At - b.At) })
@@ -1031,7 +1039,7 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 		if !p.closedScalar || slices.Contains(sc.reported, p) {
 			continue
 		}
-		if t.Kind == jsontoken.Number && p.numericOnly && s.numberValid(p, t.Text) {
+		if t.Kind == jsontoken.Number && p.numericOnly && (p.anyInteger && !fractional(t.Text) || s.numberValid(p, t.Text)) {
 			continue
 		}
 		if t.Kind == jsontoken.String && !p.closedString {
@@ -1057,7 +1065,7 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	if p.fast == nil || p.fast.always != 0 {
 		return false
 	}
-	if p.integerOnly && bytes.ContainsAny(text, ".eE") {
+	if p.integerOnly && fractional(text) {
 		return false // 1.0 and 1e2 are integers in some drafts only
 	}
 	d, ok := parseDecimal(text)
@@ -1066,6 +1074,17 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	}
 	var sc *scanner // numberCheck reads no scanner state
 	return sc.numberCheck(p.fast, text, d)
+}
+
+// fractional reports whether the number text has a fraction or an
+// exponent.
+func fractional(text []byte) bool {
+	for _, c := range text {
+		if c == '.' || c == 'e' || c == 'E' {
+			return true
+		}
+	}
+	return false
 }
 
 // hasString reports whether strs holds text.
