@@ -728,6 +728,16 @@ func (s *Stream) valueStart(begin int64) []*splan {
 // startCheck checks the kind of a value starting (kind) against its
 // necessary schemas, reports those it fails at at, and returns them.
 func (s *Stream) startCheck(plans []*splan, depth int, k int, at int64) []*splan {
+	for _, p := range plans {
+		if p.kinds&k == 0 {
+			return s.startFailed(plans, depth, k, at)
+		}
+	}
+	return nil
+}
+
+// startFailed is startCheck once some plan fails.
+func (s *Stream) startFailed(plans []*splan, depth int, k int, at int64) []*splan {
 	var failed []*splan
 	for _, p := range plans {
 		if p.kinds&k != 0 {
@@ -858,7 +868,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 	if len(f.plans) == 1 && f.plans[0].plainKeys {
 		// One schema whose keys need only its properties and
 		// additionalProperties: the member's schemas without the loop
-		// below.
+		// of memberPlans.
 		p := f.plans[0]
 		switch {
 		case first != nil:
@@ -873,6 +883,15 @@ func (s *Stream) key(t *jsontoken.Token) {
 		}
 		return
 	}
+	s.next = s.memberPlans(i, first, key, t.End)
+}
+
+// memberPlans returns the necessary schemas of the member key of the
+// object frames[i], first its property in the first plan, and reports
+// what the key decides (maxProperties, additionalProperties false,
+// propertyNames) at at.
+func (s *Stream) memberPlans(i int, first *prop, key string, at int64) []*splan {
+	f := &s.frames[i]
 	// next is the union of the closures of the member's schemas, shared
 	// with a plan when only one contributes.
 	var next []*splan
@@ -894,7 +913,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 		if sch.MaxProperties != nil && f.count == *sch.MaxProperties+1 && !slices.Contains(f.reported, p) {
 			s.containerIssue(i, p, "maxProperties",
 				fmt.Sprintf("has more than %s, the maximum", plural(*sch.MaxProperties, "property")),
-				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), t.End)
+				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), at)
 		}
 		matched := false
 		pr := first
@@ -926,7 +945,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 				}
 			case bool:
 				if !addl && !slices.Contains(f.reported, p) {
-					s.forbiddenKey(i, p, key, t.End)
+					s.forbiddenKey(i, p, key, at)
 				}
 			}
 		}
@@ -938,12 +957,12 @@ func (s *Stream) key(t *jsontoken.Token) {
 					r := s.reporter(i, s.containerLeaf(i))
 					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
 						ErrorKind: &kind.PropertyNames{Property: key}, Causes: []*jsonschema.ValidationError{ve}})
-					s.report(t.End, r.issues())
+					s.report(at, r.issues())
 				}
 			}
 		}
 	}
-	s.next = next
+	return next
 }
 
 // forbiddenKey reports the key of the object frames[i] that p's
@@ -979,31 +998,14 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	f := &s.frames[i]
 	if !f.array {
 		for _, p := range f.plans {
-			if len(p.s.Required) == 0 || p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask ||
-				slices.Contains(f.reported, p) {
-				continue // nothing required, every required name read, or failed already
-			}
-			var missing []string
-			for j, name := range p.s.Required {
-				idx := -1
-				if p == f.plans[0] && j < len(p.reqIdx) {
-					idx = p.reqIdx[j]
-				}
-				if !f.hasDeclared(name, idx) {
-					missing = append(missing, name)
-				}
-			}
-			if len(missing) > 0 {
-				r := s.reporter(i, s.containerLeaf(i))
-				r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
-					ErrorKind: &kind.Required{Missing: missing}})
-				s.report(t.End, r.issues())
+			if len(p.s.Required) > 0 && !(p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask) {
+				s.requiredCheck(i, p, t.End) // not every required name read for sure
 			}
 		}
 	}
 	for _, p := range f.plans {
 		switch {
-		case !p.closedContainer || slices.Contains(f.reported, p):
+		case !p.closedContainer || f.reported != nil && slices.Contains(f.reported, p):
 		case i > 0 && !s.cache.dynamic:
 			s.closedCheck(p, i, f.begin, t.End, t.End)
 		default:
@@ -1013,48 +1015,84 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	s.frames = s.frames[:i]
 }
 
+// requiredCheck reports at at the names p requires that the object
+// frames[i], closing, lacks.
+func (s *Stream) requiredCheck(i int, p *splan, at int64) {
+	f := &s.frames[i]
+	if slices.Contains(f.reported, p) {
+		return // failed already
+	}
+	var missing []string
+	for j, name := range p.s.Required {
+		idx := -1
+		if p == f.plans[0] && j < len(p.reqIdx) {
+			idx = p.reqIdx[j]
+		}
+		if !f.hasDeclared(name, idx) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		r := s.reporter(i, s.containerLeaf(i))
+		r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
+			ErrorKind: &kind.Required{Missing: missing}})
+		s.report(at, r.issues())
+	}
+}
+
 // scalarEnd handles a complete scalar.
 func (s *Stream) scalarEnd(t *jsontoken.Token) {
-	k := kindOfToken(t.Kind)
-	at := t.End
-	if t.Kind == jsontoken.Number && !s.closing {
-		at = t.End + 1 // a number is complete only once the byte after it is read
+	var plans, reported []*splan
+	if s.scalar.begin == t.Begin {
+		// Its start was checked when a chunk ended inside it.
+		plans, reported = s.scalar.plans, s.scalar.reported
+		s.scalar.begin = -1
+	} else {
+		plans = s.valueStart(t.Begin)
+		reported = s.startCheck(plans, len(s.frames), kindOfToken(t.Kind), t.Begin+1)
 	}
-	if s.scalar.begin != t.Begin {
-		plans := s.valueStart(t.Begin)
-		s.scalar = scalarState{begin: t.Begin, plans: plans}
-		s.scalar.reported = s.startCheck(plans, len(s.frames), k, t.Begin+1)
-	}
-	sc := &s.scalar
-	sc.begin = -1 // its plans stay until the next scalar sets them
 	if len(s.frames) == 0 || s.cache.dynamic {
-		for _, p := range sc.plans {
+		for _, p := range plans {
 			if p.closedScalar {
 				s.incomplete = true // the final validation decides
 			}
 		}
 		return
 	}
-	for _, p := range sc.plans {
-		if !p.closedScalar || slices.Contains(sc.reported, p) {
+	for _, p := range plans {
+		if !p.closedScalar || reported != nil && slices.Contains(reported, p) {
 			continue
 		}
-		if t.Kind == jsontoken.Number && p.numericOnly && (p.anyInteger && !fractional(t.Text) || s.numberValid(p, t.Text)) {
-			continue
-		}
-		if t.Kind == jsontoken.String && !p.closedString {
-			// Its exact enum and maxLength, checked here; the validator
-			// words a failure.
-			n := -1
-			if p.maxLen >= 0 || p.minLen > 0 {
-				n = utf8.RuneCount(t.Text)
+		switch t.Kind {
+		case jsontoken.Number:
+			if p.numericOnly && (p.anyInteger && !fractional(t.Text) || s.numberValid(p, t.Text)) {
+				continue
 			}
-			if !(p.exact && !hasString(p.strs, t.Text)) && !(p.maxLen >= 0 && n > p.maxLen) && (p.minLen == 0 || n >= p.minLen) {
+		case jsontoken.String:
+			if !p.closedString && stringValid(p, t.Text) {
 				continue
 			}
 		}
+		at := t.End
+		if t.Kind == jsontoken.Number && !s.closing {
+			at = t.End + 1 // a number is complete only once the byte after it is read
+		}
 		s.closedCheck(p, len(s.frames), t.Begin, t.End, at)
 	}
+}
+
+// stringValid reports whether text meets p's exact enum, maxLength and
+// minLength, the only keywords p has for a string when it is not
+// closedString; false sends it to the validator, which words a failure.
+func stringValid(p *splan, text []byte) bool {
+	if p.exact && !hasString(p.strs, text) {
+		return false
+	}
+	if p.maxLen >= 0 || p.minLen > 0 {
+		n := utf8.RuneCount(text)
+		return (p.maxLen < 0 || n <= p.maxLen) && n >= p.minLen
+	}
+	return true
 }
 
 // numberValid reports whether the number text surely meets p's numeric
