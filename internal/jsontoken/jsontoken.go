@@ -139,8 +139,10 @@ func (t *Tokenizer) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1,
-		stack: t.stack[:0], buf: t.buf[:0]}
+	stack, buf := t.stack[:0], t.buf[:0]
+	*t = Tokenizer{}
+	t.maxDepth, t.limit, t.line, t.high, t.direct = maxDepth, min(maxDepth, 10000), 1, -1, -1
+	t.stack, t.buf = stack, buf
 }
 
 // Offset returns the document offset of the next byte (bytes after a
@@ -320,8 +322,11 @@ func specialMask(x uint64) uint64 {
 }
 
 func (t *Tokenizer) emitTok(emit func(*Token) error, k Kind, begin, end int64, text []byte) error {
-	t.tok = Token{Kind: k, Begin: begin, End: end, Text: text, Depth: len(t.stack)}
-	if err := emit(&t.tok); err != nil {
+	// Field by field: a literal built aside and copied whole costs a
+	// stall per token (narrow stores read back wide).
+	tok := &t.tok
+	tok.Kind, tok.Begin, tok.End, tok.Text, tok.Depth = k, begin, end, text, len(t.stack)
+	if err := emit(tok); err != nil {
 		t.err, t.st = err, sFailed
 		return err
 	}

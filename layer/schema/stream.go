@@ -79,7 +79,8 @@ type Stream struct {
 	incomplete bool
 }
 
-// frame is one open array or object.
+// frame is one open array or object. token writes a reused frame field
+// by field: a field added here must be set there.
 type frame struct {
 	plans    []*splan
 	reported []*splan // schemas already failed at the container's start
@@ -262,7 +263,9 @@ func (s *Stream) Release() {
 	// keys buffer aside, whose old strings are never read), and what they
 	// hold (plans, keys read) lives at most until the pool drops the
 	// stream, two collections.
-	*s = Stream{tk: s.tk, emitFn: s.emitFn, raw: s.raw[:0], frames: s.frames[:0]}
+	tk, emitFn, raw, frames := s.tk, s.emitFn, s.raw[:0], s.frames[:0]
+	*s = Stream{}
+	s.tk, s.emitFn, s.raw, s.frames = tk, emitFn, raw, frames
 	streamPool.Put(s)
 }
 
@@ -640,11 +643,14 @@ func (s *Stream) token(t *jsontoken.Token) error {
 		plans := s.valueStart(t.Begin)
 		reported := s.startCheck(plans, len(s.frames), kindOfToken(t.Kind), t.Begin+1)
 		n := len(s.frames)
-		var keys []string
 		if n < cap(s.frames) {
-			keys = s.frames[:n+1][n].keys[:0] // reuse the buffer of a closed object
+			s.frames = s.frames[:n+1] // a closed frame, written over field by field
+		} else {
+			s.frames = append(s.frames, frame{})
 		}
-		s.frames = append(s.frames, frame{plans: plans, reported: reported, array: t.Kind == jsontoken.BeginArray, begin: t.Begin, keys: keys})
+		f := &s.frames[n]
+		f.plans, f.reported, f.array, f.begin = plans, reported, t.Kind == jsontoken.BeginArray, t.Begin
+		f.count, f.keys, f.keySet, f.key, f.seen = 0, f.keys[:0], nil, "", 0 // the keys' buffer reused
 	case jsontoken.EndObject, jsontoken.EndArray:
 		s.containerEnd(t)
 	default:
