@@ -168,6 +168,9 @@ type splan struct {
 	// exact enum (exact: enum or const, of strings only) the stream
 	// checks itself.
 	closedString, exact bool
+	// patternOnly says that closedString comes from pattern alone, which
+	// the stream matches itself as the fast path does.
+	patternOnly bool
 	// numericOnly says that, for a number, closedScalar comes only from
 	// bounds, multipleOf and integer, which the stream checks itself with
 	// the fast path's comparisons; integerOnly that the type is integer.
@@ -521,6 +524,8 @@ func newPlan(s *jsonschema.Schema) *splan {
 	}
 	p.closedString = dyn || alt || s.Format != nil || s.Pattern != nil ||
 		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil || (p.enumed && !p.exact)
+	p.patternOnly = s.Pattern != nil && !dyn && !alt && s.Format == nil &&
+		s.ContentEncoding == nil && s.ContentMediaType == nil && s.ContentSchema == nil && !(p.enumed && !p.exact)
 	p.integerOnly = integerOnly
 	p.numericOnly = !dyn && !alt && !p.enumed && s.Format == nil
 	p.anyInteger = p.numericOnly && integerOnly && s.Maximum == nil && s.Minimum == nil &&
@@ -1075,7 +1080,7 @@ func (s *Stream) scalarEnd(t *jsontoken.Token) {
 				continue
 			}
 		case jsontoken.String:
-			if !p.closedString && stringValid(p, t.Text) {
+			if (!p.closedString || p.patternOnly && patternValid(p, t.Text)) && stringValid(p, t.Text) {
 				continue
 			}
 		}
@@ -1118,6 +1123,21 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	}
 	var sc *scanner // numberCheck reads no scanner state
 	return sc.numberCheck(p.fast, text, d)
+}
+
+// patternValid reports whether the string text matches p's pattern,
+// matched as the fast path matches it; false sends it to the validator.
+func patternValid(p *splan, text []byte) bool {
+	p.fastOnce.Do(func() { p.fast, p.nodes, _ = compileFast(p.s) })
+	switch n := p.fast; {
+	case n == nil:
+		return false
+	case n.simple != nil:
+		return n.simple.match(text)
+	case n.pattern != nil:
+		return n.pattern.Match(text)
+	}
+	return false
 }
 
 // fractional reports whether the number text has a fraction or an
