@@ -1117,12 +1117,61 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	if p.integerOnly && fractional(text) {
 		return false // 1.0 and 1e2 are integers in some drafts only
 	}
+	if valid, ok := quickNumber(p.fast, text); ok {
+		return valid
+	}
 	d, ok := parseDecimal(text)
 	if !ok {
 		return false
 	}
 	var sc *scanner // numberCheck reads no scanner state
 	return sc.numberCheck(p.fast, text, d)
+}
+
+// quickNumber compares a number written with at most 15 digits and no
+// exponent to n's bounds as numberCheck compares them, by their float64
+// values (exact for such a number, whose value is its digits over a power
+// of ten, and for a short bound). ok is false when it cannot: another
+// number, a bound that is not short, or multipleOf.
+func quickNumber(n *node, text []byte) (valid, ok bool) {
+	if n.multipleOf != nil {
+		return false, false
+	}
+	i, neg := 0, false
+	if len(text) > 0 && text[0] == '-' {
+		i, neg = 1, true
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(text); i++ {
+		switch c := text[i]; {
+		case '0' <= c && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return false, false
+	}
+	f := float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	for _, b := range [...]*bound{n.minimum, n.maximum, n.exMin, n.exMax} {
+		if b != nil && !b.short {
+			return false, false
+		}
+	}
+	fails := n.minimum != nil && f < n.minimum.f || n.maximum != nil && f > n.maximum.f ||
+		n.exMin != nil && f <= n.exMin.f || n.exMax != nil && f >= n.exMax.f
+	return !fails, true
 }
 
 // patternValid reports whether the string text matches p's pattern,
