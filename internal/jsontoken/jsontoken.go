@@ -409,18 +409,36 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			i++
 			continue
 		}
-		t.off = off
-		var err error
-		switch {
-		case t.st == sColon && c == ':':
-			t.st = sValue
-		case t.st == sKey && c == '"':
-			t.startString(off, true)
-		case t.st == sAfter && c == ',' && len(t.stack) > 0 && t.stack[len(t.stack)-1] == '{':
-			t.st = sKey
-		default:
-			err = t.structural(c, off, emit)
+		// The commonest bytes between tokens, which emit nothing: a
+		// colon, a comma, a string's or key's opening quote. (t.off is
+		// set when the loop ends, or before anything that reads it.)
+		switch c {
+		case ':':
+			if t.st == sColon {
+				t.st = sValue
+				i++
+				continue
+			}
+		case ',':
+			if n := len(t.stack); t.st == sAfter && n > 0 {
+				t.st = sValue
+				if t.stack[n-1] == '{' {
+					t.st = sKey
+				}
+				i++
+				continue
+			}
+		case '"':
+			switch t.st {
+			case sKey, sObjectFirst, sValue, sArrayFirst:
+				t.startString(off, t.st == sKey || t.st == sObjectFirst)
+				t.direct = i + 1 // a string begins
+				i++
+				continue
+			}
 		}
+		t.off = off
+		err := t.structural(c, off, emit)
 		if t.st == sString {
 			t.direct = i + 1 // a string begins
 		}
