@@ -1265,7 +1265,7 @@ func (s *Stream) pending() {
 	}
 	if s.scalar.begin != begin {
 		plans := s.valueStart(begin)
-		s.scalar = scalarState{begin: begin, plans: plans}
+		s.scalar.begin, s.scalar.plans = begin, plans
 		s.scalar.reported = s.startCheck(plans, len(s.frames), kindOfToken(k), begin+1)
 	}
 	if k != jsontoken.String {
