@@ -151,15 +151,12 @@ type scalarState struct {
 
 // splan is what a Stream checks of one schema.
 type splan struct {
-	s       *jsonschema.Schema
-	closure []*splan // s, then the schemas it always leads to ($ref, allOf)
-	kinds   int      // the kinds of values s can accept
-	// typeKinds are the kinds its type keyword accepts (all without one).
-	typeKinds int
-	strs      []string // the strings enum and const accept, with enumed
-	enumed    bool     // s has enum or const
-	maxLen    int      // -1: none
-	minLen    int      // 0: none
+	// The fields read for every value come first, to share its first
+	// cache lines.
+
+	kinds  int // the kinds of values s can accept
+	maxLen int // -1: none
+	minLen int // 0: none
 	// closedScalar and closedContainer say whether a closed value must be
 	// validated against s: s has a keyword the stream does not check
 	// itself.
@@ -179,23 +176,30 @@ type splan struct {
 	// bounds, no multipleOf): every number written without a fraction or
 	// an exponent is valid.
 	anyInteger bool
-	// props, addl and items are the closures of the schemas of
-	// properties, additionalProperties and of every item, when the
-	// schema has them (items: a single schema for all items).
-	props props
-	// reqIdx holds, for each name of required, its index in props.list,
-	// or -1.
-	reqIdx []int
-	// reqMask has the seen bits of the required names; reqBits says that
-	// every required name has one.
-	reqMask uint64
-	reqBits bool
+	enumed     bool // s has enum or const
+	// required says that s has required; reqBits that every required name
+	// has a seen bit, whose mask is reqMask.
+	required, reqBits bool
 	// plainKeys says that a key needs only props, addl and the seen bits:
 	// no maxProperties, patternProperties or propertyNames (set by build).
 	plainKeys bool
 	addlFalse bool // additionalProperties is false
-	addl      []*splan
-	items     []*splan
+	reqMask   uint64
+	// props, addl and items are the closures of the schemas of
+	// properties, additionalProperties and of every item, when the
+	// schema has them (items: a single schema for all items).
+	props props
+	addl  []*splan
+	items []*splan
+
+	s       *jsonschema.Schema
+	closure []*splan // s, then the schemas it always leads to ($ref, allOf)
+	// typeKinds are the kinds its type keyword accepts (all without one).
+	typeKinds int
+	strs      []string // the strings enum and const accept, with enumed
+	// reqIdx holds, for each name of required, its index in props.list,
+	// or -1.
+	reqIdx []int
 
 	fastOnce sync.Once
 	fast     *node
@@ -512,6 +516,7 @@ func newPlan(s *jsonschema.Schema) *splan {
 	if s.MaxLength != nil {
 		p.maxLen = *s.MaxLength
 	}
+	p.required = len(s.Required) > 0
 	dyn := s.DynamicRef != nil || s.RecursiveRef != nil || len(s.Extensions) > 0
 	alt := s.Not != nil || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.If != nil
 	p.closedScalar = dyn || alt || integerOnly || p.enumed || s.Format != nil ||
@@ -1009,7 +1014,7 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	f := &s.frames[i]
 	if !f.array {
 		for _, p := range f.plans {
-			if len(p.s.Required) > 0 && !(p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask) {
+			if p.required && !(p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask) {
 				s.requiredCheck(i, p, t.End) // not every required name read for sure
 			}
 		}
