@@ -171,6 +171,18 @@ type scanner struct {
 	// under which an error was found, for the reporter (see rawDoc).
 	elemAt  []int
 	indexed map[int][]int
+	// direct, in report mode, has the scan write the issues of a failed
+	// type or required keyword itself (see directIssue) where the reporter
+	// would only walk through the errors above them: not under an anyOf
+	// or oneOf none of whose branches matched, nor under propertyNames
+	// (tree counts those being read). A nil error on errs stands for such
+	// issues. comp is the compiled schema, text holds the issues' texts
+	// and found the issues.
+	direct bool
+	tree   int
+	comp   *compiled
+	text   []byte
+	found  []directIssue
 
 	// dups, when not nil, makes a repeated key of a skipped object no
 	// reason to give up: the key's offset is added to dups.keys and the
