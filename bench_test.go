@@ -3,6 +3,8 @@ package judge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -99,6 +101,43 @@ func BenchmarkSchemaToolArguments(b *testing.B) {
 	b.Run("all", func(b *testing.B) { run(b, reqs) })
 	b.Run("valid", func(b *testing.B) { run(b, valid) })
 	b.Run("invalid", func(b *testing.B) { run(b, invalid) })
+}
+
+// BenchmarkSchemaGrow validates, through the engine, a valid object of 20
+// and of 200 required properties (sharedtest.ObjectSchema, the documents of
+// bench/run's growth rows): "once" with the schema compiled before the
+// loop, "compile" with a schema made new by a $comment at every request.
+// Ten times the properties should cost at most ten times the time.
+func BenchmarkSchemaGrow(b *testing.B) {
+	e := mustEngine(b)
+	for _, n := range []int{20, 200} {
+		sch, doc := sharedtest.ObjectSchema(n)
+		b.Run(fmt.Sprintf("once/%d", n), func(b *testing.B) {
+			req := &judge.Request{Output: doc, ExpectedSchema: sch}
+			b.ReportAllocs()
+			cpu := cpuTime(b)
+			for b.Loop() {
+				if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+					b.Fatal(err, r)
+				}
+			}
+			reportCPU(b, cpu, 1)
+		})
+		b.Run(fmt.Sprintf("compile/%d", n), func(b *testing.B) {
+			body := strings.TrimSpace(string(sch))[1:]
+			b.ReportAllocs()
+			cpu := cpuTime(b)
+			i := 0
+			for b.Loop() {
+				i++
+				req := &judge.Request{Output: doc, ExpectedSchema: json.RawMessage(fmt.Sprintf(`{"$comment": "grow %d", %s`, i, body))}
+				if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+					b.Fatal(err, r)
+				}
+			}
+			reportCPU(b, cpu, 1)
+		})
+	}
 }
 
 // BenchmarkSchemaCompiled validates the same documents through the
