@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"hash/maphash"
 	"slices"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -36,7 +37,7 @@ func collectDuplicates(doc []byte, maxDepth int) (d dupKeys, ok bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	s := &scanner{data: doc, maxDepth: maxDepth, dups: &d}
+	s := &scanner{data: doc, maxDepth: maxDepth, dups: &d, seed: maphash.MakeSeed()}
 	i := skipWS(doc, 0)
 	end, ok := s.skip(i)
 	if !ok || s.bail || skipWS(doc, end) != len(doc) {

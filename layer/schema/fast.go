@@ -1,10 +1,13 @@
 package schema
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -115,9 +118,12 @@ type keyInfo struct {
 }
 
 // keyTable finds the keyInfo of a property name without hashing all of
-// it: a slot from the name's length and its first, middle and last bytes,
-// then one comparison. It exists for a node whose names take distinct
-// slots under one of a few multipliers; else the node's map serves.
+// it: a slot from the name's length and its first and last four bytes
+// (keySummary), then a comparison with the names of that summary from
+// there on (open addressing, at most half the slots used). It exists for a
+// node whose names find their slots within maxKeyProbes; else (names alike
+// at both ends, which a hash of all their bytes would tell apart) the
+// node's map serves.
 type keyTable struct {
 	mul   uint32
 	shift uint32
@@ -125,45 +131,65 @@ type keyTable struct {
 }
 
 type keySlot struct {
-	name string
-	info keyInfo
-	used bool
+	name    string
+	info    keyInfo
+	summary uint32
+	used    bool
 }
 
+// maxKeyProbes bounds the slots a lookup in a keyTable reads.
+const maxKeyProbes = 4
+
+// maxTableKeys is the most names a keyTable holds.
+const maxTableKeys = 4096
+
+// keySummary is a hash of key's length and its first and last four bytes
+// (all of a shorter key).
 func keySummary(key []byte) uint32 {
-	if len(key) == 0 {
-		return 0
+	n := len(key)
+	var first, last uint32
+	if n >= 4 {
+		first = binary.LittleEndian.Uint32(key)
+		last = binary.LittleEndian.Uint32(key[n-4:])
+	} else {
+		for _, c := range key {
+			first = first<<8 | uint32(c)
+		}
 	}
-	return uint32(len(key)) ^ uint32(key[0])<<8 ^ uint32(key[len(key)/2])<<16 ^ uint32(key[len(key)-1])<<24
+	return (first ^ bits.RotateLeft32(last, 15) ^ uint32(n)<<26) * 0x9e3779b1
 }
 
 func newKeyTable(keys map[string]keyInfo) *keyTable {
-	if len(keys) > 256 {
+	if len(keys) > maxTableKeys {
 		return nil
 	}
-	muls := [...]uint32{0x9e3779b1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09}
-	for bits := 1; bits <= 12; bits++ {
-		size := 1 << bits
-		if size < 2*len(keys) {
-			continue
-		}
-		if size > 16*len(keys) && size > 16 {
-			break
-		}
-		for _, mul := range muls {
-			t := &keyTable{mul: mul, shift: uint32(32 - bits), slots: make([]keySlot, size)}
-			ok := true
-			for name, info := range keys {
-				sl := &t.slots[(keySummary([]byte(name))*mul)>>t.shift]
-				if sl.used {
+	size := 4
+	for size < 2*len(keys) {
+		size *= 2
+	}
+	shift := uint32(32 - bits.TrailingZeros(uint(size)))
+	names := slices.Sorted(maps.Keys(keys))
+	muls := [...]uint32{1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f}
+	for _, mul := range muls {
+		t := &keyTable{mul: mul, shift: shift, slots: make([]keySlot, size)}
+		ok := true
+		for _, name := range names {
+			sum := keySummary([]byte(name))
+			at, probes := (sum*mul)>>shift, 1
+			for t.slots[at].used {
+				at = (at + 1) & uint32(size-1)
+				if probes++; probes > maxKeyProbes {
 					ok = false
 					break
 				}
-				*sl = keySlot{name: name, info: info, used: true}
 			}
-			if ok {
-				return t
+			if !ok {
+				break
 			}
+			t.slots[at] = keySlot{name: name, info: keys[name], summary: sum, used: true}
+		}
+		if ok {
+			return t
 		}
 	}
 	return nil
@@ -171,9 +197,18 @@ func newKeyTable(keys map[string]keyInfo) *keyTable {
 
 // find returns the keyInfo of key.
 func (t *keyTable) find(key []byte) (keyInfo, bool) {
-	sl := &t.slots[(keySummary(key)*t.mul)>>t.shift]
-	if sl.used && sl.name == string(key) {
-		return sl.info, true
+	sum := keySummary(key)
+	mask := uint32(len(t.slots) - 1)
+	at := (sum * t.mul) >> t.shift
+	for range maxKeyProbes {
+		sl := &t.slots[at]
+		if !sl.used {
+			break
+		}
+		if sl.summary == sum && sl.name == string(key) {
+			return sl.info, true
+		}
+		at = (at + 1) & mask
 	}
 	return keyInfo{}, false
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"math/big"
 	"slices"
 	"sync"
@@ -172,6 +173,11 @@ type scanner struct {
 	elemAt  []int
 	indexed map[int][]int
 
+	// tab holds the hash tables of the keys of the objects being read
+	// (see keySet), hashed with seed.
+	tab  []uint64
+	seed maphash.Seed
+
 	// dups, when not nil, makes a repeated key of a skipped object no
 	// reason to give up: the key's offset is added to dups.keys and the
 	// earlier members of its key to dups.drop (see collectDuplicates).
@@ -185,7 +191,7 @@ type skipObj struct {
 	mask  uint64
 }
 
-var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+var scannerPool = sync.Pool{New: func() any { return &scanner{seed: maphash.MakeSeed()} }}
 
 // fastValid reports whether doc, one JSON value, is valid against root:
 // sure is false when the fast path cannot decide and the slow path must.
@@ -929,22 +935,30 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 	if !s.push() {
 		return 0, 0, false
 	}
-	keyStart := len(s.keys)
+	keyStart, tabTop := len(s.keys), len(s.tab)
 	place := s.inPlace
 	s.inPlace = 0
 	count, end, ok = s.membersFrom(i, keyStart, f)
 	s.depth--
-	s.keys, s.inPlace = s.keys[:keyStart], place
+	s.keys, s.tab, s.inPlace = s.keys[:keyStart], s.tab[:tabTop], place
+	if tabTop == 0 && cap(s.tab) > maxKeyTable {
+		s.tab = nil // a pooled scanner keeps no large table
+	}
 	return count, end, ok
 }
 
-// linearKeys is how many keys of an object are compared with each other
-// as they are read; past them, duplicates are found by sorting the keys
-// once the object is read.
+// maxKeyTable is the most slots of key tables (s.tab) a scanner keeps
+// between objects of the outermost level.
+const maxKeyTable = 1 << 14
+
+// linearKeys is how many keys of a skipped object are compared with each
+// other as they are read; past them, duplicates are found by sorting the
+// keys once the object is read.
 const linearKeys = 64
 
 func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at int) (int, bool)) (count, end int, ok bool) {
 	d := s.data
+	var set keySet
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return 0, i + 1, true
@@ -972,21 +986,10 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 			return 0, 0, false
 		}
 		key := d[ks:j]
-		switch {
-		case count < linearKeys:
-			for _, sp := range s.keys[keyStart:] {
-				if bytes.Equal(d[sp[0]:sp[1]], key) {
-					s.bail = true
-					return 0, 0, false
-				}
-			}
-		case s.negated > 0:
-			// An invalid member must be known to be the object's only
-			// one of its key, which the sort below finds too late.
+		if s.addKey(&set, keyStart, ks, j) {
 			s.bail = true
 			return 0, 0, false
 		}
-		s.keys = append(s.keys, [2]int{ks, j})
 		j = skipWS(d, j+1)
 		if j >= len(d) || d[j] != ':' {
 			s.bail = true
@@ -1007,10 +1010,6 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 		}
 		var more bool
 		if i, more, ok = s.after(end, '}'); !ok || !more {
-			if ok && count > linearKeys && s.duplicateKeys(keyStart) {
-				s.bail = true
-				return 0, 0, false
-			}
 			return count, i, ok
 		}
 	}
