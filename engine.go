@@ -116,6 +116,8 @@ type Engine struct {
 	// layerSpans are each layer's span name and start options, made once
 	// in New so that a layer's span costs no string or option per run.
 	layerSpans map[string]layerSpanStart
+	// epoch is when New made the engine; see now.
+	epoch time.Time
 }
 
 // layerSpanStart is how a layer's span starts: its name ("judge.layer
@@ -297,6 +299,7 @@ func WithMaxDepth(n int) Option {
 // formed, names unique.
 func New(opts ...Option) (*Engine, error) {
 	e := &Engine{
+		epoch:        time.Now(),
 		layers:       DefaultLayers(),
 		layerTimeout: DefaultLayerTimeout,
 		schemas:      map[string]any{},
@@ -397,9 +400,15 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
+// now is the time a validation starts, for its duration only: the
+// engine's epoch advanced by the monotonic clock, one clock reading where
+// time.Now takes two (the wall clock's and the monotonic one's). Its wall
+// clock part may drift from time.Now's; time.Since of it is exact.
+func (e *Engine) now() time.Time { return e.epoch.Add(time.Since(e.epoch)) }
+
 // validate is Validate without its span.
 func (e *Engine) validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
-	start := time.Now()
+	start := e.now()
 	if r := e.validateFast(ctx, req, start); r != nil {
 		if e.tracer != nil {
 			trace.SpanFromContext(ctx).SetAttributes(otelattr.FastPath.Bool(true))

@@ -79,12 +79,12 @@ func (s *scanner) lookup(set *keySet, keyStart int, key []byte, h uint64, k int)
 	}
 }
 
-// rehash makes the object's table twice as large (32 slots at first) and
-// puts its keys in it.
+// rehash makes the object's table twice as large (64 slots at first, for
+// up to 32 keys) and puts its keys in it.
 func (s *scanner) rehash(set *keySet, keyStart int) {
 	if set.size == 0 {
 		set.base = len(s.tab)
-		set.size = 16
+		set.size = 32
 	}
 	set.size *= 2
 	s.tab = slices.Grow(s.tab[:set.base], set.size)[:set.base+set.size]
