@@ -986,7 +986,15 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 			return 0, 0, false
 		}
 		key := d[ks:j]
-		if s.addKey(&set, keyStart, ks, j) {
+		if count < smallObject {
+			for _, sp := range s.keys[keyStart:] {
+				if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
+					s.bail = true
+					return 0, 0, false
+				}
+			}
+			s.keys = append(s.keys, [2]int{ks, j})
+		} else if s.addKey(&set, keyStart, ks, j) {
 			s.bail = true
 			return 0, 0, false
 		}

@@ -7,51 +7,33 @@ import (
 
 // keySet finds a repeated key among an object's keys as they are read,
 // comparing each key with few others whatever the object's size: the
-// first smallObject keys by a mask of their lengths and end bytes (a key
-// is compared only with the earlier keys when its bit is already set);
-// past them, by a hash table of their seeded hashes in the scanner's
-// scratch (s.tab), at most half full, where a key is compared only with
-// the keys of its hash. The seed is the scanner's, drawn at random, so a
-// document cannot choose keys that collide. Objects nest: an object's
-// table is the top of s.tab while its keys are read (an inner object's
-// table is dropped when that object ends), so it grows in place.
+// first smallObject keys of an object are compared with each other (by
+// the caller, membersFrom, cheaper than any hashing); past them, they go
+// in a hash table of their seeded hashes in the scanner's scratch (s.tab),
+// at most half full, where a key is compared only with the keys of its
+// hash. The seed is the scanner's, drawn at random, so a document cannot
+// choose keys that collide. Objects nest: an object's table is the top of
+// s.tab while its keys are read (an inner object's table is dropped when
+// that object ends), so it grows in place.
 type keySet struct {
-	mask uint64
 	base int // where the object's table starts in s.tab
 	size int // its slots, 0 before it is made
 }
 
-// smallObject is how many keys of an object keySet tells apart without a
-// hash table.
+// smallObject is how many keys of an object are compared with each other
+// rather than hashed.
 const smallObject = 8
 
 // addKey adds the key data[ks:ke] to the object whose keys are
-// s.keys[keyStart:] and set, and reports whether the object already holds
-// it (then nothing is added).
+// s.keys[keyStart:], smallObject or more, and reports whether the object
+// already holds it (then nothing is added).
 func (s *scanner) addKey(set *keySet, keyStart, ks, ke int) (repeated bool) {
-	d := s.data
-	key := d[ks:ke]
+	key := s.data[ks:ke]
 	n := len(s.keys) - keyStart
-	if n < smallObject {
-		bit := uint64(1) << (uint(len(key)) & 63)
-		if len(key) > 0 {
-			bit = uint64(1) << ((uint(len(key))*7 + uint(key[0])*3 + uint(key[len(key)-1])) & 63)
-		}
-		if set.mask&bit != 0 {
-			for _, sp := range s.keys[keyStart:] {
-				if string(d[sp[0]:sp[1]]) == string(key) {
-					return true
-				}
-			}
-		}
-		set.mask |= bit
-		s.keys = append(s.keys, [2]int{ks, ke})
-		return false
-	}
 	if 2*(n+1) > set.size {
 		s.rehash(set, keyStart)
 	}
-	if s.lookup(set, keyStart, key, maphash.Bytes(s.seed, key), len(s.keys)-keyStart) {
+	if s.lookup(set, keyStart, key, maphash.Bytes(s.seed, key), n) {
 		return true
 	}
 	s.keys = append(s.keys, [2]int{ks, ke})
