@@ -536,6 +536,9 @@ func (s *scanner) str(i int) ([]byte, int, bool) {
 	j := i + 1
 	ascii := true
 	for j < len(d) {
+		if j = plainRun(d, j); j >= len(d) {
+			break
+		}
 		c := d[j]
 		if c == '"' {
 			if !ascii && !utf8.Valid(d[i+1:j]) {
@@ -743,6 +746,9 @@ func (s *scanner) skipString(i int) (int, bool) {
 	ascii := true
 	s.escaped = false
 	for j < len(d) {
+		if j = plainRun(d, j); j >= len(d) {
+			break
+		}
 		switch c := d[j]; {
 		case c == '"':
 			if !ascii && !utf8.Valid(d[i+1:j]) {
@@ -971,14 +977,15 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 		ks := i + 1
 		j := ks
 		ascii := true
-		for j < len(d) && d[j] != '"' {
+		for {
+			if j = plainRun(d, j); j >= len(d) || d[j] == '"' {
+				break
+			}
 			if d[j] == '\\' || d[j] < 0x20 {
 				s.bail = true
 				return 0, 0, false
 			}
-			if d[j] >= 0x80 {
-				ascii = false
-			}
+			ascii = false // a byte of 0x80 or above
 			j++
 		}
 		if j >= len(d) || !ascii && !utf8.Valid(d[ks:j]) {
