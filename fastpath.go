@@ -37,11 +37,17 @@ type schemaDocs struct {
 	// schema slice with every request (a Go program keeping its tools'
 	// schemas) pays one byte comparison. The bytes are always compared, so
 	// a slice changed in place, or other bytes at a reused address, are
-	// never mistaken for the document.
-	recent [1024]atomic.Pointer[schemaDoc]
+	// never mistaken for the document. It is two-way: an address has two
+	// slots, the one found last first, so that two schemas whose addresses
+	// share a slot (a few in a hundred tools) do not take turns missing.
+	recent [2 * recentSets]atomic.Pointer[schemaDoc]
 }
 
 const (
+	// recentSets is the number of slot pairs of schemaDocs.recent, 1 <<
+	// recentBits.
+	recentBits    = 10
+	recentSets    = 1 << recentBits
 	maxSchemaDocs = layer.DefaultCacheSize
 	// decodedFactor bounds the heap a decoded schema takes per byte of its
 	// JSON: about 2 for the github-mcp-server schemas, without spaces.
@@ -114,13 +120,18 @@ func (t *schemaDocs) stats() layer.CacheStats {
 // get returns the document of raw's bytes, adding it when new.
 func (t *schemaDocs) get(raw []byte) *schemaDoc {
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-	slot := &t.recent[(uint64(at)*0x9e3779b97f4a7c15)>>54]
-	if d := slot.Load(); d != nil && d.at.Load() == at && bytes.Equal(d.raw, raw) {
-		return d
+	set := t.recent[2*((uint64(at)*0x9e3779b97f4a7c15)>>(64-recentBits)):][:2]
+	for k := range set {
+		if d := set[k].Load(); d != nil && d.at.Load() == at && bytes.Equal(d.raw, raw) {
+			return d
+		}
 	}
 	d := t.find(raw)
 	d.at.Store(at)
-	slot.Store(d)
+	if old := set[0].Load(); old != d {
+		set[1].Store(old)
+	}
+	set[0].Store(d)
 	return d
 }
 
