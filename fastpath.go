@@ -208,12 +208,11 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	var sure bool
 	switch {
 	case p.dups != nil:
-		var repeated []int
+		var repeated []jsonvalue.Duplicate
 		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
-			issues = append(issues, duplicateKeys(jsonvalue.DuplicatesAt(req.Output, repeated),
-				"output.duplicate_key", "of the output", 0)...)
+			issues = append(issues, duplicateKeys(repeated, "output.duplicate_key", "of the output", 0)...)
 		}
 	case p.issues != nil:
 		issues, sure = p.issues.Issues(req.Output, e.maxDepth)
@@ -250,10 +249,10 @@ func (e *Engine) observeFast(ctx context.Context, took time.Duration, issues []r
 
 // duplicateIssuer is a prepared schema that also answers for an output
 // with repeated keys (schema.Validator): the issues of the value the
-// decoder gives, and the offsets of the repeated keys, which the engine
-// reports as readOutput does.
+// decoder gives, and the repeated keys as the decoder describes them,
+// which the engine reports as readOutput does.
 type duplicateIssuer interface {
-	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool)
+	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

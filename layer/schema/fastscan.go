@@ -812,6 +812,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			}
 			if d[i] != closing {
 				s.stack = append(s.stack, closing)
+				if s.dups != nil {
+					s.dups.index = append(s.dups.index, 0)
+				}
 				if closing == '}' {
 					s.objs = append(s.objs, skipObj{start: len(s.keys)})
 					if i, ok = s.skipKey(i); !ok {
@@ -842,6 +845,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 					return 0, false
 				}
 				s.stack = s.stack[:len(s.stack)-1]
+				if s.dups != nil {
+					s.dups.index = s.dups.index[:len(s.stack)]
+				}
 				s.depth--
 				i++
 				continue
@@ -856,6 +862,8 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 				if i, ok = s.skipKey(i); !ok {
 					return 0, false
 				}
+			} else if s.dups != nil {
+				s.dups.index[len(s.stack)-1]++
 			}
 			break
 		}
@@ -906,6 +914,7 @@ func (s *scanner) skipKey(i int) (int, bool) {
 			}
 			s.dups.drop = append(s.dups.drop, [2]int{s.keys[last][0] - 1, next})
 			s.dups.keys = append(s.dups.keys, i)
+			s.dups.paths = append(s.dups.paths, s.duplicatePath(key))
 		}
 	}
 	o.mask |= bit
