@@ -2,7 +2,6 @@ package schema
 
 import (
 	"bytes"
-	"hash/maphash"
 	"slices"
 	"strconv"
 
@@ -46,10 +45,19 @@ func collectDuplicates(doc []byte, maxDepth int) (d dupKeys, ok bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	s := &scanner{data: doc, maxDepth: maxDepth, dups: &d, seed: maphash.MakeSeed()}
+	// A pooled scanner, whose scratch has grown already.
+	s := scannerPool.Get().(*scanner)
+	s.data, s.maxDepth, s.depth, s.bail, s.dups = doc, maxDepth, 0, false, &d
+	s.stack, s.keys, s.objs = s.stack[:0], s.keys[:0], s.objs[:0]
 	i := skipWS(doc, 0)
 	end, ok := s.skip(i)
-	if !ok || s.bail || skipWS(doc, end) != len(doc) {
+	ok = ok && !s.bail && skipWS(doc, end) == len(doc)
+	s.data, s.dups = nil, nil
+	if cap(s.stack) <= 1<<12 && cap(s.keys) <= 1<<12 && cap(s.objs) <= 1<<12 {
+		s.stack, s.keys, s.objs = s.stack[:0], s.keys[:0], s.objs[:0]
+		scannerPool.Put(s)
+	}
+	if !ok {
 		return dupKeys{}, false
 	}
 	return d, true
