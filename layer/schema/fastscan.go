@@ -1003,8 +1003,14 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 		}
 		key := d[ks:j]
 		if count < smallObject {
+			// The length and the last byte first: names alike but for
+			// their ends (field_1, field_2) are told apart without a call.
+			last := byte(0)
+			if len(key) > 0 {
+				last = key[len(key)-1]
+			}
 			for _, sp := range s.keys[keyStart:] {
-				if sp[1]-sp[0] == len(key) && string(d[sp[0]:sp[1]]) == string(key) {
+				if sp[1]-sp[0] == len(key) && (sp[1] == sp[0] || d[sp[1]-1] == last) && string(d[sp[0]:sp[1]]) == string(key) {
 					s.bail = true
 					return 0, 0, false
 				}
