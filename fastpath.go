@@ -270,8 +270,9 @@ func (e *Engine) fastEligible(ctx context.Context, req *Request) bool {
 	}
 	switch req.Options.OutputMode {
 	case "", OutputAuto:
-		// A string output may hold JSON to parse: the usual path reads it.
-		if i := skipSpace(req.Output); i < len(req.Output) && req.Output[i] == '"' {
+		// A string output may hold JSON to parse: the usual path reads it,
+		// unless it plainly holds none.
+		if i := skipSpace(req.Output); i < len(req.Output) && req.Output[i] == '"' && !plainString(req.Output[i:]) {
 			return false
 		}
 	case OutputValue:
@@ -311,6 +312,16 @@ func (e *Engine) fastSchema(req *Request) *prepared {
 		}
 	}
 	return p
+}
+
+// plainString reports whether the JSON text b, which starts with a
+// string, is a string that jsonvalue.FindInString finds no JSON in (an
+// unescaped text without '{', '[' or '`': nothing that trimmed starts an
+// object or array, and no fence), so that in auto mode the usual path
+// validates it as it is, as in value mode, with no note. Whatever follows
+// the string is the fast path's to refuse.
+func plainString(b []byte) bool {
+	return !bytes.ContainsAny(b[1:], "{[`\\")
 }
 
 func skipSpace(b []byte) int {

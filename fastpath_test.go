@@ -65,8 +65,9 @@ func TestFastPathEngineCorpus(t *testing.T) {
 		}
 		for _, doc := range []string{tc.Valid, tc.Invalid} {
 			req := &Request{Output: json.RawMessage(doc), ExpectedSchema: tc.Schema}
-			// A string output may hold JSON to parse: the usual path reads it.
-			if fast.validateFast(context.Background(), req, time.Now()) == nil && !strings.HasPrefix(doc, `"`) {
+			// A string output that may hold JSON to parse is the usual
+			// path's (plainString); the corpus's strings hold none.
+			if fast.validateFast(context.Background(), req, time.Now()) == nil {
 				t.Errorf("%s: the document %s did not take the fast path", tc.Name, doc)
 			}
 		}
@@ -106,6 +107,13 @@ func TestFastPathEngineEdges(t *testing.T) {
 		{"malformed", `{"type": "object"}`, `{"a" 1}`},
 		{"string holding JSON", `{"type": "object"}`, `"{\"a\": 1}"`},
 		{"string output", `{"type": "string"}`, `"plain"`},
+		{"plain string output, wrong type", `{"type": "object", "required": ["a"]}`, `"not-an-object"`},
+		{"string output with a bracket", `{"type": "object"}`, `"see [1]"`},
+		{"string holding an array", `{"type": "array"}`, `" [1, 2]"`},
+		{"string with a fence", `{"type": "object"}`, "\"text\\n```json\\n{\\\"a\\\": 1}\\n```\""},
+		{"string with an unclosed fence", `{"type": "object"}`, "\"```json\\n{\""},
+		{"string holding JSON after a no-break space", `{"type": "object"}`, `"\u00a0{\"a\": 1}"`},
+		{"string with trailing data", `{"type": "string"}`, `"plain" x`},
 		{"integer 1.0", `{"type": "integer"}`, `1.0`},
 		{"big integer", `{"type": "integer", "minimum": 1e30}`, `1000000000000000000000000000001`},
 		{"multipleOf float", `{"multipleOf": 0.01}`, `0.075`},
@@ -220,7 +228,9 @@ func TestFastPathSchemaChangedInPlace(t *testing.T) {
 }
 
 // A valid document of the fast path costs one allocation through the
-// engine, its result; the validator allocates nothing. (The result's
+// engine, its result; the validator allocates nothing. An invalid one
+// costs at most three: the result, its issues and one string of their
+// texts. (The result's
 // self-check, on in the test script, is turned off here with
 // WithSelfCheck(nil): it validates the result against the specification's
 // schema, which allocates.)
@@ -240,6 +250,14 @@ func TestFastPathAllocations(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n != 1 {
 			t.Errorf("%s: %v allocations per valid document, want 1 (the result)", tc.Name, n)
+		}
+		// An invalid one: the result, its issues and their texts.
+		req = &Request{Output: json.RawMessage(tc.Invalid), ExpectedSchema: tc.Schema}
+		if r, err := e.Validate(context.Background(), req); err != nil || r.Valid {
+			t.Fatalf("%s: %v %+v", tc.Name, err, r)
+		}
+		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n > 3 {
+			t.Errorf("%s: %v allocations per invalid document, want at most 3 (the result, its issues, their texts)", tc.Name, n)
 		}
 	}
 }

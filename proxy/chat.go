@@ -31,7 +31,7 @@ func (p *Proxy) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	req, err := parseRequest(body, p.opts.Checker)
+	req, err := parseRequest(r.Context(), body, p.opts.Checker)
 	if err != nil {
 		p.writeError(w, r, err)
 		return

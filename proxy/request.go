@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,7 +70,7 @@ func (p *parsedRequest) maxTokens() int64 {
 // tools. A request that is not a JSON object, asks for more than
 // MaxChoices choices or gives tools judge cannot read is a
 // *judge.RequestError at the field at fault.
-func parseRequest(body []byte, checker *toolcall.Checker) (*parsedRequest, error) {
+func parseRequest(ctx context.Context, body []byte, checker *toolcall.Checker) (*parsedRequest, error) {
 	var p parsedRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&p.chatRequest); err != nil {
@@ -102,7 +103,7 @@ func parseRequest(body []byte, checker *toolcall.Checker) (*parsedRequest, error
 		}
 	}
 	if len(p.Tools) > 0 && !bytes.Equal(p.Tools, []byte("null")) {
-		defs, err := toolcall.ParseDefinitions(p.Tools, "")
+		defs, err := toolcall.ParseDefinitionsContext(ctx, p.Tools, "")
 		if err != nil {
 			return nil, &judge.RequestError{Field: "tools", Msg: err.Error(), Err: err}
 		}

@@ -24,7 +24,7 @@ func (p *Proxy) handleResponses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	req, err := parseResponsesRequest(body, p.opts.Checker)
+	req, err := parseResponsesRequest(r.Context(), body, p.opts.Checker)
 	if err != nil {
 		p.writeError(w, r, err)
 		return

@@ -36,7 +36,7 @@ func FuzzResponsesStream(f *testing.F) {
 		"tools":[{"type":"function","name":"get_user_details","parameters":{"type":"object","properties":{"user_id":{"type":"string"}},"required":["user_id"]}},
 		{"type":"function","name":"book","parameters":{"type":"object","properties":{"cabin":{"type":"string","enum":["economy","business"]},"n":{"type":"integer"}},"required":["cabin"]}},
 		{"type":"web_search"}]}`)
-	pr, err := parseResponsesRequest(req, checker)
+	pr, err := parseResponsesRequest(context.Background(), req, checker)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ func (p *parsedResponses) maxTokens() int64 {
 // custom… — are run by OpenAI, not by the client, and are not checked).
 // A request judge cannot read is a *judge.RequestError at the field at
 // fault.
-func parseResponsesRequest(body []byte, checker *toolcall.Checker) (*parsedResponses, error) {
+func parseResponsesRequest(ctx context.Context, body []byte, checker *toolcall.Checker) (*parsedResponses, error) {
 	var p parsedResponses
 	if err := json.Unmarshal(body, &p.responsesRequest); err != nil {
 		var te *json.UnmarshalTypeError
@@ -92,7 +93,7 @@ func parseResponsesRequest(body []byte, checker *toolcall.Checker) (*parsedRespo
 		if head.Type != "function" {
 			continue
 		}
-		d, err := toolcall.ParseDefinitions(raw, fmt.Sprintf("tools[%d]", i))
+		d, err := toolcall.ParseDefinitionsContext(ctx, raw, fmt.Sprintf("tools[%d]", i))
 		if err != nil {
 			return nil, &judge.RequestError{Field: fmt.Sprintf("tools[%d]", i), Msg: err.Error(), Err: err}
 		}

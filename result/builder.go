@@ -439,6 +439,14 @@ func capIssues(issues []Issue, n int) []Issue {
 }
 
 func normalize(is Issue) Issue {
+	normalizeIn(&is)
+	return is
+}
+
+// normalizeIn is normalize in place; it writes only the fields it
+// changes, so that an issue already normal (the fast path's) costs no
+// write to the heap.
+func normalizeIn(is *Issue) {
 	if !is.Severity.Valid() {
 		is.Severity = Error
 	}
@@ -447,22 +455,24 @@ func normalize(is Issue) Issue {
 	}
 	// A text within the limits is only trimmed; the type's meaning is
 	// looked up for one that is not.
-	if is.Message = strings.TrimSpace(is.Message); !fits(is.Message) {
+	if m := strings.TrimSpace(is.Message); !fits(m) {
 		meaning := typeMeaning(is.Type)
-		is.Message = fitText(is.Message, meaning+": ", meaning)
+		is.Message = fitText(m, meaning+": ", meaning)
+	} else if len(m) != len(is.Message) {
+		is.Message = m
 	}
 	// A blank suggestion (empty or only white space) is no suggestion.
-	is.Suggestion = strings.TrimSpace(is.Suggestion)
-	if is.Suggestion != "" && !fits(is.Suggestion) {
-		is.Suggestion = fitText(is.Suggestion, "Suggested fix: ", "Follow the message: "+typeMeaning(is.Type))
+	if sg := strings.TrimSpace(is.Suggestion); sg != "" && !fits(sg) {
+		is.Suggestion = fitText(sg, "Suggested fix: ", "Follow the message: "+typeMeaning(is.Type))
+	} else if len(sg) != len(is.Suggestion) {
+		is.Suggestion = sg
 	}
-	if strings.TrimSpace(is.Location) == "" {
+	if is.Location != "" && strings.TrimSpace(is.Location) == "" {
 		is.Location = ""
 	}
-	if strings.TrimSpace(is.Rule) == "" {
+	if is.Rule != "" && strings.TrimSpace(is.Rule) == "" {
 		is.Rule = ""
 	}
-	return is
 }
 
 // typeMeaning is what an issue of type t means, for a text too short to

@@ -52,7 +52,7 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 		issues = []Issue{}
 	}
 	for i := range issues {
-		issues[i] = normalize(issues[i])
+		normalizeIn(&issues[i])
 	}
 	b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
 	return b.build(issues)

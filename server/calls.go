@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,7 +26,7 @@ func (s *Server) handleCallCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	ts, err := s.toolsetFor(req.Tools)
+	ts, err := s.toolsetFor(r.Context(), req.Tools)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -59,7 +60,7 @@ func (s *Server) handleCallOutcome(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, &judge.RequestError{Field: "result", Msg: `the request has no "result"`})
 		return
 	}
-	ts, err := s.toolsetFor(req.Tools)
+	ts, err := s.toolsetFor(r.Context(), req.Tools)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -115,7 +116,7 @@ func (s *Server) startCall(w http.ResponseWriter, r *http.Request, v any, known 
 // toolsetFor compiles the request's tool definitions (cached by content in
 // the checker), or returns the server's own tools when the request has
 // none.
-func (s *Server) toolsetFor(raw json.RawMessage) (*toolcall.Toolset, error) {
+func (s *Server) toolsetFor(ctx context.Context, raw json.RawMessage) (*toolcall.Toolset, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		if s.opts.Tools == nil {
 			return nil, &judge.RequestError{Field: "tools",
@@ -123,7 +124,7 @@ func (s *Server) toolsetFor(raw json.RawMessage) (*toolcall.Toolset, error) {
 		}
 		return s.opts.Tools, nil
 	}
-	defs, err := toolcall.ParseDefinitions(raw, "")
+	defs, err := toolcall.ParseDefinitionsContext(ctx, raw, "")
 	if err == nil {
 		var ts *toolcall.Toolset
 		if ts, err = s.calls.NewToolset(defs...); err == nil {

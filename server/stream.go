@@ -91,7 +91,7 @@ func (s *Server) handleValidateStream(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	_ = a.rc.SetReadDeadline(time.Time{})
-	evs, err := st.Close(r.Context())
+	evs, err := st.Close(judge.ObserveLayers(r.Context(), s.layerObserver))
 	if a.events(evs) && err != nil {
 		a.fail(read, err)
 	}

@@ -205,3 +205,43 @@ func checkStreamProblem(t *testing.T, res *http.Response, status int) {
 		t.Fatalf("%v: %s", err, body)
 	}
 }
+
+// TestValidateStreamLayerRuns: a streamed validation counts its schema
+// layer run in /metrics (and so in the dashboard) as POST /validate does,
+// whether the stream decided the output valid itself or Validate ran.
+func TestValidateStreamLayerRuns(t *testing.T) {
+	t.Parallel()
+	base, _ := serveStream(t, Options{})
+	for _, doc := range []string{`{"owner": "o", "repo": "r"}`, `{"repo": 1}`} {
+		pw, resc := streamCall(t, base, "tool.json")
+		if _, err := io.WriteString(pw, doc); err != nil {
+			t.Fatal(err)
+		}
+		pw.Close()
+		res, ok := <-resc
+		if !ok {
+			t.FailNow()
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || !strings.Contains(string(b), `"final":true`) {
+			t.Fatalf("answer %q, %v", b, err)
+		}
+	}
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mfs := scrape(t, response{status: res.StatusCode, header: res.Header, body: body})
+	if m := find(mfs, MetricLayerRuns, map[string]string{"layer": "schema", "failed": "false"}); m == nil || m.GetCounter().GetValue() != 2 {
+		t.Errorf("%s{layer=schema} = %v, want 2", MetricLayerRuns, m.GetCounter())
+	}
+	if m := find(mfs, MetricLayerIssues, map[string]string{"layer": "schema", "severity": "error"}); m == nil || m.GetCounter().GetValue() < 1 {
+		t.Errorf("%s{layer=schema,severity=error} = %v, want the invalid output's", MetricLayerIssues, m.GetCounter())
+	}
+}

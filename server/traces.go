@@ -45,7 +45,7 @@ func (s *Server) handleTraceCheck(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ts, err := s.toolsetFor(req.Tools)
+	ts, err := s.toolsetFor(r.Context(), req.Tools)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

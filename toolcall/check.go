@@ -361,8 +361,9 @@ func forget(s *Session, tool string, keep []string) {
 
 // ClosestTools returns up to n of the set's tool names nearest to name, as
 // the "did you mean" of an unknown tool: by edit distance ignoring case,
-// those close enough to be a likely typo or sharing a word; none when no
-// name is close.
+// those close enough to be a likely typo, then those holding the name
+// whole, then those sharing all the words of the shorter name
+// (cancel_pending_order → cancel_order); none when no name is close.
 func (ts *Toolset) ClosestTools(name string, n int) []string {
 	return closestNames(name, ts.names, n)
 }
@@ -765,6 +766,8 @@ func closestNames(name string, names []string, n int) []string {
 		case d <= limit:
 		case ln != "" && (strings.Contains(ls, ln) || strings.Contains(ln, ls)):
 			d = limit + 1
+		case sharesWords(ln, ls):
+			d = limit + 2
 		default:
 			continue
 		}
@@ -779,6 +782,33 @@ func closestNames(name string, names []string, n int) []string {
 		out = append(out, c.s)
 	}
 	return out
+}
+
+// sharesWords reports whether the words of one name (split at '_', '-',
+// '.', spaces and digits) are all words of the other, the shorter having
+// at least two: cancel_order is what cancel_pending_order likely meant,
+// and order_cancel too, but one shared word alone ("order") says nothing.
+func sharesWords(a, b string) bool {
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	if len(wa) < 2 {
+		return false
+	}
+	for _, w := range wa {
+		if !slices.Contains(wb, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameWords splits a lower-cased name into its words.
+func nameWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 0x80)
+	})
 }
 
 // sessionError is the error of a session store: a *CallError for a session

@@ -381,3 +381,35 @@ func TestRealExamplesPass(t *testing.T) {
 	}
 	t.Logf("%d example calls pass", checked)
 }
+
+// TestClosestToolsSharedWords: on tau-bench's retail tools, a name that
+// leaves out or reorders words of a real tool's name is told the tool
+// (cancel_order → cancel_pending_order), and one word in common is not
+// enough.
+func TestClosestToolsSharedWords(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile(filepath.Join(sharedtest.Dir(t, "agent-traces"), "tau-bench-retail-tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newToolset(t, doc, "tau-bench-retail-tools.json")
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"cancel_order", []string{"cancel_pending_order"}},
+		{"order_cancel", []string{"cancel_pending_order"}},
+		{"return_order_items", []string{"return_delivered_order_items"}},
+		{"cancelPendingOrder", []string{"cancel_pending_order"}}, // the same letters: a typo
+		{"cancel_user", nil}, // one shared word
+		{"get_order_details", []string{"get_order_details"}},
+	} {
+		got := ts.ClosestTools(c.name, 3)
+		if len(got) == 0 && len(c.want) == 0 {
+			continue
+		}
+		if len(got) == 0 || len(c.want) == 0 || got[0] != c.want[0] {
+			t.Errorf("ClosestTools(%q) = %q, want first %q", c.name, got, c.want)
+		}
+	}
+}

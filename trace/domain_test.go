@@ -265,8 +265,10 @@ func TestRuleUnknownTool(t *testing.T) {
 	tests := []struct{ name, rules, want string }{
 		{"typo in tools", `{"rules": [{"name": "ok", "description": "d", "expr": "true"}, {"name": "confirm", "description": "d", "tools": ["get_order", "cancel_ordr"], "expr": "true"}]}`,
 			"rule confirm: tools: 'cancel_ordr' is not a tool of the toolset, so the rule would never apply; did you mean 'cancel_order'?"},
-		{"another domain's name, too far for a typo", `{"rules": [{"name": "confirm", "description": "d", "tools": ["cancel_pending_order"], "expr": "true"}]}`,
-			"rule confirm: tools: 'cancel_pending_order' is not a tool of the toolset, so the rule would never apply; its tools are cancel_order, get_order"},
+		{"another domain's name with a word more", `{"rules": [{"name": "confirm", "description": "d", "tools": ["cancel_pending_order"], "expr": "true"}]}`,
+			"rule confirm: tools: 'cancel_pending_order' is not a tool of the toolset, so the rule would never apply; did you mean 'cancel_order'?"},
+		{"another domain's name, one word shared", `{"rules": [{"name": "confirm", "description": "d", "tools": ["cancel_reservation"], "expr": "true"}]}`,
+			"rule confirm: tools: 'cancel_reservation' is not a tool of the toolset, so the rule would never apply; its tools are cancel_order, get_order"},
 		{"plural", `{"rules": [{"name": "confirm", "description": "d", "tools": ["get_orders"], "expr": "true"}]}`,
 			"'get_orders' is not a tool of the toolset, so the rule would never apply; did you mean 'get_order'?"},
 		{"nothing close", `{"rules": [{"name": "r", "description": "d", "tools": ["book_flight"], "expr": "true"}]}`,

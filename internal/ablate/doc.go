@@ -60,4 +60,21 @@ const (
 	// Folded: a word of a name is stated by the same word with other
 	// accents ("Montréal" by "Montreal", "Andre" by "André").
 	Folded = "folded"
+	// YearSpan: a year inside a span a passage about the same thing
+	// gives ("from 1990 to 1995" for "in 1993") is undecided, not
+	// contradicted by the span's ends.
+	YearSpan = "year-span"
+	// Bounds: a number a passage gives only as a bound or an estimate
+	// the claim keeps to ("over $100 million" for "$105 million") is
+	// undecided, not contradicted.
+	Bounds = "bounds"
+	// WordForms: a name no passage states as written is stated by the
+	// same name with a word abbreviated or written out ("Saint Mary" by
+	// "St. Mary"), or without its legal form ("Manchester
+	// United F.C." by "Manchester United"); claim.WordForms.
+	WordForms = "word-forms"
+	// BareHead: a name whose last words the sources give bare, never
+	// after another capitalized word ("Election Day" for "U.S.
+	// Presidential Election Day"), is undecided.
+	BareHead = "bare-head"
 )

@@ -1,6 +1,10 @@
 package claim
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentjudge/judge/internal/ablate"
+)
 
 // placeTypes are the words that name what kind of place a name is ("Shizuoka
 // Prefecture", "City of Milwaukee"): texts name the place with them or
@@ -26,6 +30,9 @@ var countryForms = [][]string{
 // Registry"). Each form keeps at least one word of the name; nil when there
 // is no other form.
 func NameForms(text string) []string {
+	if ablate.Off(ablate.NameForms) {
+		return nil
+	}
 	words := strings.Fields(text)
 	var out []string
 	seen := map[string]bool{text: true}
@@ -80,7 +87,7 @@ func indexWords(words, sub []string) int {
 }
 
 // Alternatives returns the claims that state what c states in other words,
-// best first: for a name, one per [NameForms]; nil for other kinds. A
+// best first: for a name, one per [NameForms], then one per [WordForms]; nil for other kinds. A
 // checker that finds no evidence for c takes the verdict of the first
 // alternative a source states.
 func (c Claim) Alternatives() []Claim {
@@ -88,7 +95,7 @@ func (c Claim) Alternatives() []Claim {
 		return nil
 	}
 	var out []Claim
-	for _, f := range NameForms(c.Text) {
+	for _, f := range append(NameForms(c.Text), WordForms(c.Text)...) {
 		alt := c
 		alt.Text, alt.Value = f, strings.ToLower(f)
 		out = append(out, alt)

@@ -38,7 +38,10 @@ func TestWiCE(t *testing.T) {
 		// Issue 26's third round: ages, a weekday in a dated page, dates
 		// in parts, a month dated by a year given elsewhere, hyphenated
 		// parts of names (decisions §66).
-		{"a", 54, 96, 18, 9, 14}, // 16.7%, 77.8%
+		// Issue 26, fourth round (ground-a): a name whose last words
+		// the sources give bare is undecided ("U.S Presidential
+		// Election Day" for "Election Day").
+		{"a", 54, 96, 18, 8, 14}, // 14.8%, 77.8%
 		{"b", 60, 96, 25, 3, 24}, // 5.0%, 96.0%
 	}
 	var sup, ns Tally

@@ -10,7 +10,8 @@ import (
 // FuzzPath renders any path (its tokens split from the input at '/', the
 // numeric ones read as indices or not) and checks that the location is
 // one the specification accepts, that a path's prefix renders as a prefix
-// of its location, and that two paths that differ render differently.
+// of its location, that two paths that differ render differently, and
+// that AppendKey writes keys as Append does.
 func FuzzPath(f *testing.F) {
 	for _, s := range []string{"user/profile/email", "tasks/2/status", "a/b.c", "2024", "", "/", "a//b", `x/"q"/[0]`, "é/ü1/_", "0/01/18446744073709551616", "q\u200d/\u202e/a\U000e0001"} {
 		f.Add(s, true)
@@ -24,6 +25,16 @@ func FuzzPath(f *testing.F) {
 		loc := Path(tokens, isIndex)
 		if err := result.CheckLocation(loc); err != nil {
 			t.Fatalf("Path(%q) = %q: %v", tokens, loc, err)
+		}
+		if !indices {
+			// AppendKey writes keys as Append does, token by token.
+			var b []byte
+			for i, tok := range tokens {
+				b = AppendKey(b, []byte(tok), i == 0)
+			}
+			if want := Append("", tokens, nil); string(b) != want {
+				t.Fatalf("AppendKey of %q gives %q, Append %q", tokens, b, want)
+			}
 		}
 		for n := 1; n < len(tokens); n++ {
 			if p := Path(tokens[:n], isIndex); !strings.HasPrefix(loc, p) {

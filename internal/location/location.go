@@ -101,6 +101,21 @@ func IsIndex(tok string) bool {
 	return true
 }
 
+// AppendKey appends to b the object key key as [Append] writes it after
+// what b holds of a location (first is true when b holds none of it yet):
+// ".key", "key" first, or ["a b"] when key is not an identifier.
+func AppendKey(b, key []byte, first bool) []byte {
+	if !isIdentifier(string(key)) {
+		b = append(b, '[')
+		b = append(b, Quote(string(key))...)
+		return append(b, ']')
+	}
+	if !first {
+		b = append(b, '.')
+	}
+	return append(b, key...)
+}
+
 // isIdentifier reports whether key can be written after a dot: a letter or
 // underscore, then letters, digits and underscores.
 func isIdentifier(key string) bool {

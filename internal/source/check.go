@@ -118,6 +118,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findName(c); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
+		if v, ok := ix.bareHead(c); ok {
+			return v
+		}
 	default:
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
@@ -134,6 +137,12 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.eventDate(c, q); ok {
 			return v
 		}
+	}
+	if v, ok := ix.yearInSpan(c, q); ok {
+		return v
+	}
+	if v, ok := ix.bounded(c, q); ok {
+		return v
 	}
 	if v, ok := ix.contradiction(c, q); ok {
 		return v

@@ -49,7 +49,9 @@ func FuzzBuild(f *testing.F) {
 // FuzzOtherForms checks the rules that read a page's other forms (ages,
 // a weekday in a dated page, dates in parts, a month dated by a year
 // given elsewhere, hyphenated parts of names) on any page and any
-// sentence: they never panic, a supported claim has its evidence, and an
+// sentence, a year inside a span of years, a number against a bound or
+// an estimate, a name's word forms, a name by its bare head: they never
+// panic, a supported claim has its evidence, and an
 // undecided one that says why quotes a passage of the page.
 func FuzzOtherForms(f *testing.F) {
 	for _, s := range [][2]string{
@@ -59,6 +61,12 @@ func FuzzOtherForms(f *testing.F) {
 		{"-- - -ism neo- -year-old aged 999 at age", "Aged 0, at 1, a 2-years-old Ism in February of that year on February 30, 2021."},
 		{"", "on December 31, 9999 at the age of 1e9"},
 		{"Montréal, Zürich, ßÆœ-Łódź and São Paulo.", "Montreal, Zurich, SSAEOE-Lodz, Sao Paulo and Ǆ."},
+		{"He was mayor from 1990 to 1995. Between May 1870 and 1880 it grew. 1999–05, 2001-2 and 2010 and 2012.", "He was mayor in 1993. It grew in 1875, 2003 and 2011."},
+		{"from 9999 to 1000 between 1000 and and 2000 1990-", "In 1995 and 1500 and 2001."},
+		{"It grossed over $100 million. Fewer than 300 came. About 12,000 lived there. Nearly $1.8 billion moved.", "It grossed $105 million, 250 came, 12,345 lived there and over $1.75 billion moved."},
+		{"over 0 under -5 about about 1e308 up to", "It was over 0.5 and 1e309 and under -3."},
+		{"The choir of St. Brenna's Church. Mt. Tarrow. Corlan United F.C. Acme Corp.", "Saint Brenna's Church, Mount Tarrow, Corlan United and Acme Corporation Inc. St. St."},
+		{"It came out on Harvest Day. The Northern Grand Prix. Day Day. U.S. Harvest Day", "The Tolby County Harvest Day, the Southern Grand Prix, A B Day Day and U.S. Harvest Day Harvest Day."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -20,7 +20,7 @@ import (
 // "U.S." for "United States"), tried in order. Every layer asking
 // [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
-	if p := ix.findNameAs(c); p != nil || ablate.Off(ablate.NameForms) {
+	if p := ix.findNameAs(c); p != nil {
 		return p
 	}
 	for _, alt := range c.Alternatives() {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -107,6 +108,10 @@ type node struct {
 	not                 *node
 	allOf, anyOf, oneOf []*node
 	ifN, thenN, elseN   *node
+
+	// words holds what report mode writes of the node's issues, worked
+	// out at the first invalid document (see nodeWords).
+	words atomic.Pointer[nodeWords]
 }
 
 // keyInfo is what a node knows of one property name: its schema in

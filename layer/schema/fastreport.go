@@ -85,12 +85,32 @@ func addErr[K any, PK interface {
 	s.errs = append(s.errs, newErr[K, PK](s, n, k))
 }
 
-// pop removes and returns the errors from start on.
+// pop removes and returns the errors from start on, but for the nil ones
+// (issues written directly): nil when all are.
 func (s *scanner) pop(start int) []*jsonschema.ValidationError {
-	out := slices.Clone(s.errs[start:])
+	var out []*jsonschema.ValidationError
+	if n := len(s.errs[start:]) - count(s.errs[start:], nil); n > 0 {
+		out = make([]*jsonschema.ValidationError, 0, n)
+		for _, e := range s.errs[start:] {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
 	clear(s.errs[start:])
 	s.errs = s.errs[:start]
 	return out
+}
+
+// count is how many of errs are e.
+func count(errs []*jsonschema.ValidationError, e *jsonschema.ValidationError) int {
+	n := 0
+	for _, x := range errs {
+		if x == e {
+			n++
+		}
+	}
+	return n
 }
 
 // popOne removes and returns the one error at start, the last.
@@ -119,18 +139,21 @@ func (s *scanner) decodeAt(i, end int) (any, bool) {
 	return v, true
 }
 
-// fastReport validates doc against root in report mode and returns the
-// validator's error for it (nil when doc is valid) without its root
-// wrapper (a kind.Schema of the root schema, holding the error's causes),
-// with sure false when the fast path cannot decide.
-func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema.ValidationError, arrays map[int][]int, sure bool) {
+// fastReport validates doc against c's fast path in report mode and
+// returns the validator's error for it (nil when doc is valid, or when the
+// scan wrote all its issues directly) without its root wrapper (a
+// kind.Schema of the root schema, holding the error's causes), and the
+// issues the scan wrote directly when direct is true (see
+// scanner.direct), with sure false when the fast path cannot decide.
+func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, issues []result.Issue, sure bool) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
-	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
+	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, c.nodes+1, false, 0
 	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
-	end, ok := s.rcheck(root, skipWS(doc, 0))
+	s.direct, s.tree, s.comp, s.text, s.found = direct, 0, c, s.text[:0], s.found[:0]
+	end, ok := s.rcheck(c.fast, skipWS(doc, 0))
 	if !s.bail && skipWS(doc, end) != len(doc) {
 		s.bail = true
 	}
@@ -139,17 +162,22 @@ func fastReport(root *node, nodes int, doc []byte, maxDepth int) (ve *jsonschema
 		// The validator wraps it in a kind.Schema of the root, which the
 		// reporter walks through as it walks a group: left out.
 		ve = s.errs[0]
+		issues = s.directIssues()
+		if ve == nil && issues == nil {
+			sure = false // cannot happen: a nil error stands for issues written
+		}
 	} else if sure && (!ok || len(s.errs) > 0) {
 		sure = false // cannot happen: a failed schema leaves one error
 	}
 	clear(s.errs)
 	arrays = s.indexed
-	s.data, s.errs, s.path, s.indexed = nil, s.errs[:0], s.path[:0], nil
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 {
-		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
+	s.data, s.errs, s.path, s.indexed, s.comp = nil, s.errs[:0], s.path[:0], nil, nil
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
+		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
+		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
 		scannerPool.Put(s)
 	}
-	return ve, arrays, sure
+	return ve, arrays, issues, sure
 }
 
 // fastIssues is the fast path's answer for doc: its issues (none when it
@@ -178,9 +206,31 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		return nil, sure
 	}
-	ve, arrays, sure := fastReport(c.fast, c.nodes, doc, maxDepth)
-	if !sure || ve == nil {
-		return nil, sure
+	issues, sure := c.reportIssues(doc, maxDepth, true)
+	if !sure && issues != nil {
+		// More issues than the budget: which ones are kept depends on the
+		// reporter's order over all of them, so none is written directly.
+		return c.reportIssues(doc, maxDepth, false)
+	}
+	return issues, sure
+}
+
+// reportIssues reads doc in report mode (direct as fastReport) and
+// returns its issues, sorted; sure is false when the fast path cannot
+// decide, and then issues is not nil when only the budget is the reason
+// (more issues than MaxIssues, some written directly).
+func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
+	ve, arrays, issues, sure := fastReport(c, doc, maxDepth, direct)
+	switch {
+	case !sure:
+		return nil, false
+	case len(issues) > MaxIssues:
+		return issues, false
+	case ve == nil:
+		// Issues equal by CompareIssues are equal: any sort gives the
+		// reporter's order.
+		slices.SortFunc(issues, result.CompareIssues)
+		return issues, true
 	}
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
@@ -195,10 +245,19 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	one.r = reporter{c: c, doc: &one.doc, noun: defaultNoun, budget: MaxIssues, found: one.found[:0]}
 	r := &one.r
 	r.walk(ve)
-	if r.err != nil {
+	switch {
+	case r.err != nil:
 		return nil, false
+	case len(issues) == 0:
+		return r.issues(), true
+	case len(r.found)+r.skipped+len(issues) > MaxIssues:
+		return issues, false
 	}
-	return r.issues(), true
+	for i := range r.found {
+		issues = append(issues, r.found[i].issue)
+	}
+	slices.SortFunc(issues, result.CompareIssues)
+	return issues, true
 }
 
 // rcheck is check in report mode: it validates the value at data[i]
@@ -240,9 +299,13 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		}
 	}
 	if len(s.errs)-start > 1 {
-		g := newErr(s, n, kind.Group{})
-		g.Causes = s.pop(start)
-		s.errs = append(s.errs, g)
+		if causes := s.pop(start); causes == nil {
+			s.errs = append(s.errs, nil) // all written directly
+		} else {
+			g := newErr(s, n, kind.Group{})
+			g.Causes = causes
+			s.errs = append(s.errs, g)
+		}
 	}
 	return end, len(s.errs) == start
 }
@@ -285,7 +348,11 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 	}
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
 		end, ok := s.skip(i)
-		if ok {
+		switch {
+		case ok && s.direct && s.tree == 0:
+			s.typeIssue(n, name)
+			s.errs = append(s.errs, nil)
+		case ok:
 			addErr(s, n, kind.Type{Got: name, Want: n.typeNames})
 		}
 		return end, true
@@ -313,10 +380,13 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 			return 0, true
 		}
 		if !ok {
-			e := s.popOne(rs)
-			ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
-			ref.Causes = causesOf(e)
-			s.errs = append(s.errs, ref)
+			if e := s.popOne(rs); e == nil {
+				s.errs = append(s.errs, nil) // written directly
+			} else {
+				ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
+				ref.Causes = causesOf(e)
+				s.errs = append(s.errs, ref)
+			}
 		}
 		if n.sch.DraftVersion < 2019 {
 			return end, true
@@ -368,6 +438,11 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 	v, ok := s.decodeAt(i, end)
 	if !ok {
 		return 0, true
+	}
+	if s.direct && s.tree == 0 {
+		s.constEnumIssue(n, v, !constOK)
+		s.errs = append(s.errs, nil)
+		return end, true
 	}
 	if !constOK {
 		addErr(s, n, kind.Const{Got: v, Want: *n.sch.Const})
@@ -430,9 +505,13 @@ func (s *scanner) rapplicators(n *node, i int) {
 			}
 		}
 		if len(s.errs) > as {
-			e := newErr(s, n, kind.AllOf{})
-			e.Causes = s.pop(as)
-			s.errs = append(s.errs, e)
+			if causes := s.pop(as); causes == nil {
+				s.errs = append(s.errs, nil) // all written directly
+			} else {
+				e := newErr(s, n, kind.AllOf{})
+				e.Causes = causes
+				s.errs = append(s.errs, e)
+			}
 		}
 	}
 	if n.anyOf != nil {
@@ -496,6 +575,9 @@ func (s *scanner) rapplicators(n *node, i int) {
 // matched: each branch's errors, read again in report mode.
 func (s *scanner) branchErrors(n *node, i int, branches []*node, k jsonschema.ErrorKind) {
 	as := len(s.errs)
+	// The reporter judges the branches' errors as a whole: a tree.
+	s.tree++
+	defer func() { s.tree-- }()
 	for _, sub := range branches {
 		if s.rcheck(sub, i); s.bail {
 			return
@@ -537,7 +619,9 @@ func (s *scanner) robject(n *node, i int) int {
 			base := s.pathBase
 			s.pathBase = len(s.path)
 			es := len(s.errs)
+			s.tree++ // the reporter reads the name's errors again
 			_, ok := s.rcheck(n.propNames, keyAt)
+			s.tree--
 			s.pathBase = base
 			if s.bail {
 				return 0, false
@@ -619,7 +703,11 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	if n.maxProps >= 0 && count > n.maxProps {
 		pre = append(pre, newErr(s, n, kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
-	if missing := missingNames(n, present, n.sch.Required); missing != nil {
+	if s.direct && s.tree == 0 {
+		if s.requiredIssues(n, present) {
+			pre = append(pre, nil)
+		}
+	} else if missing := missingNames(n, present, n.sch.Required); missing != nil {
 		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
 	}
 	for _, dr := range n.depReq {
@@ -658,7 +746,7 @@ func (s *scanner) rarray(n *node, i int) int {
 	end := s.rarrayItems(n, i, spanStart)
 	// The elements' offsets of an array with errors under it, for the
 	// reporter, which would else read the array again to find them.
-	if len(s.errs) > errStart && !s.bail {
+	if len(s.errs)-errStart > count(s.errs[errStart:], nil) && !s.bail {
 		if s.indexed == nil {
 			s.indexed = map[int][]int{}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -188,6 +189,24 @@ func FuzzFastIssues(f *testing.F) {
 			}
 		}
 	}
+	// Schemas whose issues the scan writes itself (type, required, enum,
+	// const), with keys that are not identifiers, long names, items and
+	// descriptions, and a tree (anyOf) beside them.
+	for _, tc := range []struct{ schema, doc string }{
+		{`{"additionalProperties": {"type": "string"}, "required": ["a b", "` + strings.Repeat("n", 110) + `"]}`,
+			`{"ünï": 1, "0": 2, "` + strings.Repeat("k", 120) + `": {}, "": null}`},
+		{`{"properties": {"id": {"type": ["integer", "null"], "description": " The   id. "}, "tags": {"items": {"enum": ["a", "b"]}}},
+			"required": ["id", "name"], "additionalProperties": {"const": {"x": [1]}}}`, `{"tags": ["a", "c", 1], "z": {"x": [2]}}`},
+		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
+			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint(len(vs)), []byte(tc.doc))
+		vs = append(vs, v)
+	}
 	// Repeated keys: the decoder keeps the last member.
 	for _, doc := range []string{
 		`{"owner": 1, "repo": "r", "owner": "o"}`,
@@ -335,6 +354,33 @@ func TestFastIssuesEdges(t *testing.T) {
 		{"numbers", `{"items": {"multipleOf": 0.01, "exclusiveMaximum": 1e2, "minimum": -1}}`, `[0.075, 100, 1e2, -1.5, 12345678901234567890]`, true},
 		{"strings", `{"items": {"minLength": 2, "maxLength": 3, "pattern": "^a", "format": "email"}}`, `["", "bcde", "a\u00e9\u00e9", "ab"]`, true},
 		{"false schema", `{"properties": {"a": false}, "items": false}`, `{"a": {"deep": [1]}}`, true},
+		// The issues the scan writes itself (a failed type or required
+		// keyword), alone and beside the reporter's.
+		{"type at root", `{"type": ["object", "array"]}`, `"x"`, true},
+		{"type of items", `{"items": {"items": {"type": "integer"}}}`, `[[1, "a"], [], [true, 2.5]]`, true},
+		{"type of keys that are not identifiers", `{"additionalProperties": {"type": "string"}}`,
+			`{"a b": 1, "0": 2, "ünï": 3, "a` + "\u200d" + `b": 4, "_x9": 5, "9x": 6, "": 7, "é": null}`, true},
+		{"long key and location", `{"additionalProperties": {"additionalProperties": {"type": "string"}}}`,
+			`{"` + strings.Repeat("k", 130) + `": {"` + strings.Repeat("é", 120) + `": 1}, "short": {"also_short": [1]}}`, true},
+		{"long location of an item", `{"additionalProperties": {"items": {"type": "string"}}}`,
+			`{"` + strings.Repeat("long_", 20) + `": [1, "a", 2]}`, true},
+		{"required, described and typed", `{"properties": {"a": {"type": "string", "description": "  The\n a   field. "},
+			"b": {"type": ["integer", "null"]}, "c": {"title": "The C"}, "d": {"$ref": "#/$defs/d"}, "e": true},
+			"required": ["a", "b", "c", "d", "e", "f", "` + strings.Repeat("n", 120) + `", "order"],
+			"$defs": {"d": {"type": "array", "description": "` + strings.Repeat("word ", 80) + `"}}}`, `{}`, true},
+		{"required in items and a type beside", `{"items": {"properties": {"id": {"type": "integer"}}, "required": ["id", "name"]}}`,
+			`[{"id": 1, "name": "a"}, {"id": "x"}, 3, {"name": 1}]`, true},
+		{"required under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}}}`,
+			`{"b": 1}`, true},
+		{"required and anyOf together", `{"required": ["x"], "properties": {"v": {"anyOf": [{"type": "string"}, {"required": ["k"]}]}}}`,
+			`{"v": {"j": 1}}`, true},
+		{"enum and const", `{"properties": {"one": {"enum": ["only"]}, "few": {"enum": ["a", 1, null, {"k": [true]}]},
+			"many": {"enum": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}, "long": {"enum": ["` + strings.Repeat("x", 70) + `", "` + strings.Repeat("y", 90) + `"]},
+			"c": {"const": {"a": [1, "b"]}}, "both": {"const": 1, "enum": [2]}},
+			"items": {"enum": ["x"]}}`, `{"one": "other", "few": "é` + strings.Repeat("z", 80) + `", "many": 1.5, "long": {"q": [1]}, "c": {"a": [1]}, "both": 3}`, true},
+		{"enum at root and in items", `{"enum": [[1, "a"], 2]}`, `[1, "b"]`, true},
+		{"enum items", `{"items": {"enum": ["x", "y"]}}`, `["x", "z", 1e2, -0.0]`, true},
+		{"over the budget, required and types", `{"items": {"properties": {"a": {"type": "string"}}, "required": ["b"]}}`, many(300, `{"a": 1}`), true},
 		{"more than 64 required, some missing", string(req), string(obj), false},
 		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
 	} {
@@ -349,6 +395,31 @@ func TestFastIssuesEdges(t *testing.T) {
 		}
 		if sure && valid {
 			t.Errorf("%s: the fast path found the document valid", tc.name)
+		}
+	}
+}
+
+// The issues of every invalid document of the bench corpus (a wrong type,
+// missing required fields) are written by the report scan itself: two
+// allocations a document, the issues and the one string holding their
+// texts, whatever their number.
+func TestFastIssuesAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop the scanner at random")
+	}
+	corpus := sharedtest.LoadBenchCorpus(t)
+	for _, tc := range corpus.Cases {
+		v, err := schema.Compile(tc.Schema, schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.Name, err)
+		}
+		doc := []byte(tc.Invalid)
+		issues, sure := v.Issues(doc, 0)
+		if !sure || len(issues) == 0 {
+			t.Fatalf("%s: the fast path answered sure %v with %d issues", tc.Name, sure, len(issues))
+		}
+		if n := testing.AllocsPerRun(20, func() { v.Issues(doc, 0) }); n > 2 {
+			t.Errorf("%s: %v allocations for %d issues, want at most 2", tc.Name, n, len(issues))
 		}
 	}
 }

@@ -172,6 +172,18 @@ type scanner struct {
 	// under which an error was found, for the reporter (see rawDoc).
 	elemAt  []int
 	indexed map[int][]int
+	// direct, in report mode, has the scan write the issues of a failed
+	// type or required keyword itself (see directIssue) where the reporter
+	// would only walk through the errors above them: not under an anyOf
+	// or oneOf none of whose branches matched, nor under propertyNames
+	// (tree counts those being read). A nil error on errs stands for such
+	// issues. comp is the compiled schema, text holds the issues' texts
+	// and found the issues.
+	direct bool
+	tree   int
+	comp   *compiled
+	text   []byte
+	found  []directIssue
 
 	// tab holds the hash tables of the keys of the objects being read
 	// (see keySet), hashed with seed.

@@ -157,6 +157,8 @@ type site struct {
 	into   string // after "Add x": "to user", "to the output"
 }
 
+// at is the site of tokens; the fast path writes the same texts itself
+// (scanner.site and its helpers in fastdirect.go).
 func (r *reporter) at(tokens []string) site {
 	s := site{tokens: tokens, loc: r.doc.location(tokens)}
 	// The texts that end alike share one allocation: ref is the end of
@@ -481,7 +483,8 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	}
 }
 
-// required reports each field of missing that s lacks.
+// required reports each field of missing that s lacks. The fast path
+// writes the same words itself (fastdirect.go): change both together.
 func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string) {
 	for _, name := range missing {
 		full := name
@@ -495,7 +498,8 @@ func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string)
 	}
 }
 
-// wrongType reports a value of a type the schema does not accept.
+// wrongType reports a value of a type the schema does not accept. The
+// fast path writes the same words itself (fastdirect.go).
 func (r *reporter) wrongType(s site, k *kind.Type) {
 	want := strings.Join(k.Want, " or ")
 	// The message is the subject and the reason, one string.
@@ -506,7 +510,8 @@ func (r *reporter) wrongType(s site, k *kind.Type) {
 	}
 }
 
-// constant reports a value other than the schema's const.
+// constant reports a value other than the schema's const. The fast path
+// writes the same words itself (fastdirect.go).
 func (r *reporter) constant(s site, k *kind.Const) {
 	if f := r.addf(s, result.ConstraintViolation, "const",
 		fmt.Sprintf("is %s, but must be the constant %s", show(k.Got), show(k.Want)),
@@ -606,6 +611,8 @@ func (r *reporter) otherKeyword(e *jsonschema.ValidationError, s site) {
 		fmt.Sprintf("Change %s so that it satisfies the '%s' keyword of the schema", s.ref, kw))
 }
 
+// enum reports a value the enum does not allow. The fast path writes the
+// same words itself (fastdirect.go).
 func (r *reporter) enum(s site, got any, want []any) {
 	if len(want) == 1 {
 		r.addf(s, result.ConstraintViolation, "enum",
@@ -1014,7 +1021,8 @@ func propertySchema(holder *jsonschema.Schema, name string) *jsonschema.Schema {
 }
 
 // addFieldSuggestion says how to add a missing field, with its type and
-// description when its schema gives them (see fieldInfo).
+// description when its schema gives them (see fieldInfo); the fast path
+// writes the same words itself (scanner.requiredIssues).
 func addFieldSuggestion(name string, f fieldDesc, s site) string {
 	a := article(name)
 	switch {

@@ -1,0 +1,86 @@
+package source
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/agentjudge/judge/internal/ablate"
+	"github.com/agentjudge/judge/internal/claim"
+)
+
+// Words a passage puts before a number to give a bound or an estimate
+// rather than the number itself, each ending where the number begins.
+var (
+	// lowerBoundRE: "over 100", "more than $5 million", "at least 30".
+	lowerBoundRE = regexp.MustCompile(`(?i)\b(?:over|more than|at least|in excess of|upwards of|above|exceeding|greater than|no fewer than|no less than|a minimum of)\s+$`)
+	// upperBoundRE: "under 100", "fewer than 30", "up to 5 million"
+	// ("nearly" and "almost" give an estimate: "nearly $1.8 billion" is
+	// not said of $1.5 billion).
+	upperBoundRE = regexp.MustCompile(`(?i)\b(?:under|less than|fewer than|below|up to|at most|no more than|a maximum of)\s+$`)
+	// estimateRE: "about 12,000", "an estimated 300", "roughly 5%".
+	estimateRE = regexp.MustCompile(`(?i)\b(?:about|around|approximately|approx\.|roughly|some|circa|c\.|ca\.|an estimated|estimated|nearly|almost|close to|an approximate)\s+$`)
+)
+
+// maxEstimateGap is how far, relatively, a number may lie from a number a
+// source gives as an estimate ("about 12,000") and still be one the
+// estimate may stand for.
+const maxEstimateGap = 0.1
+
+// maxBoundFactor is how many times a bound a number may be, or how small
+// a part of it, and still be one the bound is said of: "over 100" is
+// said of 150, not of 1,000.
+const maxBoundFactor = 2
+
+// bounded decides a number claim that a passage about the same thing
+// (sharing as many words with its sentence as a contradiction needs)
+// gives only as a bound or an estimate the claimed number keeps to: "the
+// film grossed $105 million" against "grossed over $100 million", "fewer
+// than 30 staff" for 25, "about 12,000 residents" for 12,345. The source
+// neither states the exact number nor contradicts it, so the claim is
+// undecided, with Why quoting the bound. A number beyond the bound, more
+// than maxBoundFactor from it, or further than maxEstimateGap from an
+// estimate, is decided as before, and so is a claim that is itself a
+// bound or an estimate ("over 150" is not implied by "over 100").
+func (ix *Index) bounded(c claim.Claim, q query) (Verdict, bool) {
+	if ablate.Off(ablate.Bounds) || c.Kind != claim.Number || c.Num == 0 {
+		return Verdict{}, false
+	}
+	if i := strings.Index(c.Sentence, c.Text); i >= 0 {
+		// A claim that is itself a bound or an estimate ("over 150")
+		// is not implied by another bound ("over 100").
+		own := c.Sentence[:i]
+		if lowerBoundRE.MatchString(own) || upperBoundRE.MatchString(own) || estimateRE.MatchString(own) {
+			return Verdict{}, false
+		}
+	}
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		p := cand.p
+		for _, s := range p.Claims {
+			if s.Kind != claim.Number || s.Start < 0 || s.Start > len(p.Text) || s.Num == 0 ||
+				c.Unit != "" && s.Unit != "" && !sameUnit(c.Unit, s.Unit) {
+				continue
+			}
+			before := p.Text[:s.Start]
+			var ok bool
+			var w string
+			switch {
+			case c.Num > s.Num && c.Num <= maxBoundFactor*s.Num && lowerBoundRE.MatchString(before):
+				ok, w = true, lowerBoundRE.FindString(before)
+			case c.Num < s.Num && c.Num*maxBoundFactor >= s.Num && upperBoundRE.MatchString(before):
+				ok, w = true, upperBoundRE.FindString(before)
+			case estimateRE.MatchString(before) && closeEnough(c.Num, s.Num, maxEstimateGap):
+				ok, w = true, estimateRE.FindString(before)
+			}
+			if ok {
+				return Verdict{Status: Undecided, Evidence: p, Found: s,
+					Why: fmt.Sprintf("the source gives %q, a bound or an estimate, not the number itself", strings.TrimSpace(w)+" "+s.Text)}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}

@@ -1,0 +1,58 @@
+package source_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+)
+
+// TestBareHead checks that a name of three words or more whose last words
+// a page names bare ("on Harvest Day") is undecided, with Why naming
+// them, and that each changed counterpart is still flagged: a head the
+// page gives after other capitalized words (another thing of that kind),
+// a head the page never gives, and a name of two words. The sentences are
+// written for this test.
+func TestBareHead(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "The record reached shops on Harvest Day, October 3.\n" +
+		"Ona Vey won the Northern Grand Prix in 2001.\n" +
+		"They sailed on the Night Ferry to Lund."})
+	const flagged = -1
+	tests := []struct {
+		text   string
+		status source.Status // or flagged: Contradicted or Unsupported
+	}{
+		{"The record came out on the Tolby County Harvest Day.", source.Undecided},
+		{"The record came out on the Tolby County Planting Day.", flagged},
+		{"Ona Vey won the Southern Grand Prix in 2001.", flagged},
+		{"They sailed on the Baltic Night Ferry to Lund.", source.Undecided},
+		{"They sailed on the Baltic Day Ferry to Lund.", flagged},
+		{"They sailed on the Baltic Ferry to Lund.", flagged},
+	}
+	for _, tt := range tests {
+		var c *claim.Claim
+		for _, x := range claim.Extract(tt.text, "").Claims {
+			// The longest name: the one about a thing, not its holder.
+			if x.Kind == claim.Name && (c == nil || len(x.Text) > len(c.Text)) {
+				c = &x
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no name claim", tt.text)
+			continue
+		}
+		v := ix.Check(*c)
+		switch {
+		case tt.status == flagged:
+			if v.Status != source.Contradicted && v.Status != source.Unsupported {
+				t.Errorf("%q: %q is %s (%s), want it flagged", tt.text, c.Text, v.Status, v.Why)
+			}
+		case v.Status != tt.status:
+			t.Errorf("%q: %q is %s, want %s", tt.text, c.Text, v.Status, tt.status)
+		case v.Evidence == nil || !strings.Contains(v.Why, "without"):
+			t.Errorf("%q: undecided without the head named: Why %q", tt.text, v.Why)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package source
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/agentjudge/judge/internal/ablate"
+	"github.com/agentjudge/judge/internal/claim"
+)
+
+// yearSpanRE finds a span of years a passage gives: "1990–1995",
+// "1990-95", "from 1990 to 1995", "1990 until 1995", "between 1990 and
+// 1995", with an optional month before either year ("from March 1990 to
+// June 1995").
+var yearSpanRE = regexp.MustCompile(`(?i)\b(?:(between)\s+)?(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\band\b)\s*(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2}|[0-9]{2})\b`)
+
+// spansYear returns the first span of years in text that holds year y
+// strictly between its ends, as written, or "". "and" joins a span only
+// after "between" ("in 1990 and 1995" names two years).
+func spansYear(text string, y int) string {
+	for _, m := range yearSpanRE.FindAllStringSubmatch(text, -1) {
+		lo, _ := strconv.Atoi(m[2])
+		hi, _ := strconv.Atoi(m[3])
+		if len(m[3]) == 2 {
+			hi += lo / 100 * 100
+		}
+		if m[1] == "" && andRE.MatchString(m[0]) {
+			continue
+		}
+		if lo < y && y < hi {
+			return m[0]
+		}
+	}
+	return ""
+}
+
+// yearInSpan decides a date claim with a year that a passage about the
+// same thing (sharing as many words with its sentence as a contradiction
+// needs) gives only as lying inside a span ("mayor from 1990 to 1995"
+// for "mayor in 1993"): the span's ends do not contradict the year, and
+// the passage does not say the claim's event fell in that year rather
+// than another of the span, so the claim is undecided, with Why quoting
+// the span.
+func (ix *Index) yearInSpan(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if ablate.Off(ablate.YearSpan) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Period != 0 {
+		return Verdict{}, false
+	}
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		if sp := spansYear(cand.p.Text, cd.Year); sp != "" {
+			return Verdict{Status: Undecided, Evidence: cand.p,
+				Why: fmt.Sprintf("the source gives the span %q, which holds %d, without saying in which of its years", sp, cd.Year)}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// andRE finds "and" as a word.
+var andRE = regexp.MustCompile(`(?i)\band\b`)

@@ -1,0 +1,62 @@
+package source_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+)
+
+// TestYearInSpan checks that a year inside a span of years a passage about
+// the same thing gives is undecided, not contradicted by the span's ends,
+// and that each changed counterpart (a year outside the span, two years
+// joined by "and" without "between", a passage about something else) is
+// still flagged. The sentences are written for this test.
+func TestYearInSpan(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "Ada Lenk served as mayor of Tolby from 1990 to 1995.\n" +
+		"The Harrow mill ran between March 1871 and June 1880.\n" +
+		"Pell Brewery was rebuilt 1962–68 after the fire.\n" +
+		"The Orsa choir toured Spain in 2001 and 2005.\n" +
+		"The Kelt bridge was painted in 1990."})
+	const flagged = -1
+	tests := []struct {
+		text   string
+		status source.Status // or flagged: Contradicted or Unsupported
+	}{
+		{"Ada Lenk was mayor of Tolby in 1993.", source.Undecided},
+		{"Ada Lenk was mayor of Tolby in 1997.", flagged},
+		{"Ada Lenk was mayor of Tolby in 1990.", source.Supported},
+		{"The Harrow mill ran in 1875.", source.Undecided},
+		{"The Harrow mill ran in 1885.", flagged},
+		{"Pell Brewery was rebuilt in 1965.", source.Undecided},
+		{"Pell Brewery was rebuilt in 1970.", flagged},
+		{"The Orsa choir toured Spain in 2003.", flagged},
+		{"The Kelt bridge was painted in 1993.", flagged},
+	}
+	for _, tt := range tests {
+		var c *claim.Claim
+		for _, x := range claim.Extract(tt.text, "").Claims {
+			if x.Kind == claim.Date {
+				c = &x
+				break
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no date claim", tt.text)
+			continue
+		}
+		v := ix.Check(*c)
+		switch {
+		case tt.status == flagged:
+			if v.Status != source.Contradicted && v.Status != source.Unsupported {
+				t.Errorf("%q: %q is %s (%s), want it flagged", tt.text, c.Text, v.Status, v.Why)
+			}
+		case v.Status != tt.status:
+			t.Errorf("%q: %q is %s, want %s", tt.text, c.Text, v.Status, tt.status)
+		case tt.status == source.Undecided && (v.Evidence == nil || !strings.Contains(v.Why, "span")):
+			t.Errorf("%q: undecided without the span quoted: Why %q", tt.text, v.Why)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package source_test
+
+import (
+	"testing"
+
+	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/source"
+)
+
+// TestWordForms checks that a name is stated by a page writing one of its
+// words abbreviated or in full, or the name without its legal form (claim.WordForms), and that each changed counterpart (another
+// name with the same kind of word) is still flagged. The sentences are
+// written for this test.
+func TestWordForms(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "The choir of St. Brenna's Church sang.\n" +
+		"They climbed Mt. Tarrow in May.\n" +
+		"He played for Corlan United for six years."})
+	const flagged = -1
+	tests := []struct {
+		text   string
+		status source.Status // or flagged: Contradicted or Unsupported
+	}{
+		{"The choir of Saint Brenna's Church sang.", source.Supported},
+		{"The choir of Saint Aldo's Church sang.", flagged},
+		{"They climbed Mount Tarrow in May.", source.Supported},
+		{"They climbed Mount Kessel in May.", flagged},
+		{"He played for Corlan United F.C. for six years.", source.Supported},
+		{"He played for Corlan City F.C. for six years.", flagged},
+	}
+	for _, tt := range tests {
+		var c *claim.Claim
+		for _, x := range claim.Extract(tt.text, "").Claims {
+			if x.Kind == claim.Name {
+				c = &x
+				break
+			}
+		}
+		if c == nil {
+			t.Errorf("%q: no name claim", tt.text)
+			continue
+		}
+		v := ix.Check(*c)
+		switch {
+		case tt.status == flagged:
+			if v.Status != source.Contradicted && v.Status != source.Unsupported {
+				t.Errorf("%q: %q is %s, want it flagged", tt.text, c.Text, v.Status)
+			}
+		case v.Status != tt.status || v.Evidence == nil:
+			t.Errorf("%q: %q is %s (evidence %v), want %s", tt.text, c.Text, v.Status, v.Evidence != nil, tt.status)
+		}
+	}
+}

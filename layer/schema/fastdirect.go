@@ -1,0 +1,343 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/location"
+	"github.com/agentjudge/judge/result"
+)
+
+// The issues the report scan writes itself. A failed type, required,
+// enum or const keyword is the most common error of a tool call's
+// arguments, and the reporter (issues.go) would only walk through the
+// errors above it (a schema's group, $ref, allOf: see reporter.walk) to
+// word it alone. So, where no anyOf, oneOf or propertyNames above it needs
+// the error tree (scanner.tree is 0), the scan writes its issue directly:
+// every text into one buffer (scanner.text), turned into one string at
+// the end, with no error, token or finding allocated. The words are the
+// reporter's (wrongType, required, addFieldSuggestion, constant, enum,
+// reporter.at), which the tests hold them to: they compare the fast
+// path's issues with the slow path's on the JSON Schema Test Suite, the
+// corpus and a fuzz target.
+
+// directIssue is an issue the report scan wrote: its type and rule, and
+// its texts as ranges of scanner.text.
+type directIssue struct {
+	typ            result.Type
+	rule           string
+	msg, loc, sugg [2]int
+}
+
+// directSite is where a direct issue is, as reporter.at names it: the
+// ranges in scanner.text of its location, of the location cut for a
+// sentence (clipLeft), and of the name its subject gives it (the field's
+// name, cut; or the cut location of an item); root is true at the root.
+type directSite struct {
+	loc, clip, name [2]int
+	root, item      bool
+}
+
+// site appends the location of the value being read to b (the end of
+// s.text) and returns it as a directSite. The texts are written to a
+// local slice, stored back in s.text once an issue is written: a write
+// to the scanner, on the heap, costs a write barrier while the collector
+// runs.
+func (s *scanner) site(b []byte) ([]byte, directSite) {
+	toks := s.path[s.pathBase:]
+	start := len(b)
+	var d directSite
+	if len(toks) == 0 {
+		b = append(b, "root"...)
+		d.loc, d.root = [2]int{start, len(b)}, true
+		return b, d
+	}
+	for j, t := range toks {
+		if t.index >= 0 {
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(t.index), 10)
+			b = append(b, ']')
+		} else {
+			b = location.AppendKey(b, s.data[t.start:t.end], j == 0)
+		}
+	}
+	d.loc = [2]int{start, len(b)}
+	d.clip = d.loc
+	if d.loc[1]-d.loc[0] > maxShown && utf8.RuneCount(b[start:]) > maxShown {
+		b, d.clip = appendRange(b, clipLeft(string(b[start:]), maxShown))
+	}
+	last := toks[len(toks)-1]
+	if last.index >= 0 {
+		d.item, d.name = true, d.clip
+		return b, d
+	}
+	key := s.data[last.start:last.end]
+	if len(key) <= maxName {
+		ns := len(b)
+		b = append(b, key...)
+		d.name = [2]int{ns, len(b)}
+	} else {
+		b, d.name = appendRange(b, result.Clip(string(key), maxName))
+	}
+	return b, d
+}
+
+// appendRange appends t to b and returns the range it takes.
+func appendRange(b []byte, t string) ([]byte, [2]int) {
+	start := len(b)
+	b = append(b, t...)
+	return b, [2]int{start, len(b)}
+}
+
+// again appends the range r of b to it once more.
+func again(b []byte, r [2]int) []byte {
+	return append(b, b[r[0]:r[1]]...)
+}
+
+// appendRef appends how a sentence names the site (site.ref): "'email'",
+// "tasks[2]", "the output".
+func appendRef(b []byte, d directSite) []byte {
+	switch {
+	case d.root:
+		return append(b, defaultNoun...)
+	case d.item:
+		return again(b, d.name)
+	}
+	b = append(b, '\'')
+	b = again(b, d.name)
+	return append(b, '\'')
+}
+
+// appendSubj appends how a message starts naming the site (site.subj):
+// "Field 'email'", "Item tasks[2]", "The output".
+func appendSubj(b []byte, d directSite) []byte {
+	switch {
+	case d.root:
+		return append(b, "The output"...)
+	case d.item:
+		b = append(b, "Item "...)
+		return again(b, d.name)
+	}
+	b = append(b, "Field "...)
+	return appendRef(b, d)
+}
+
+// appendPlace appends "in user" or "at root" (site.where) when in is
+// true, else "to user" or "to the output" (site.into).
+func appendPlace(b []byte, d directSite, in bool) []byte {
+	switch {
+	case d.root && in:
+		return append(b, "at root"...)
+	case d.root:
+		return append(b, "to "+defaultNoun...)
+	case in:
+		b = append(b, "in "...)
+	default:
+		b = append(b, "to "...)
+	}
+	return again(b, d.clip)
+}
+
+// typeIssue writes the issue of the value being read, of JSON type got,
+// which n's type keyword does not accept: reporter.wrongType's.
+func (s *scanner) typeIssue(n *node, got string) {
+	w := s.words(n)
+	b, d := s.site(s.text)
+	ms := len(b)
+	b = appendSubj(b, d)
+	b = append(b, " has type "...)
+	b = append(b, got...)
+	b = append(b, ", expected "...)
+	b = append(b, w.want...)
+	msg := [2]int{ms, len(b)}
+	ss := len(b)
+	b = append(b, "Change "...)
+	b = appendRef(b, d)
+	b = append(b, " to "...)
+	b = append(b, w.wantArticle...)
+	b = append(b, ' ')
+	b = append(b, w.want...)
+	b = append(b, " value"...)
+	s.text = b
+	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
+		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+}
+
+// constEnumIssue writes the issue of the value being read, decoded as
+// got, which n's const (isConst) or else its enum does not allow:
+// reporter.constant's or reporter.enum's.
+func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
+	w := s.words(n)
+	shown := show(got)
+	b, d := s.site(s.text)
+	ms := len(b)
+	b = appendSubj(b, d)
+	b = append(b, " is "...)
+	b = append(b, shown...)
+	var ss int
+	switch {
+	case isConst:
+		b = append(b, ", but must be the constant "...)
+		b = append(b, w.constWant...)
+		ss = len(b)
+		b = append(b, "Set "...)
+		b = appendRef(b, d)
+		b = append(b, " to "...)
+		b = append(b, w.constWant...)
+	case w.enumOne:
+		b = append(b, ", but the only allowed value is "...)
+		b = append(b, w.enumWant...)
+		ss = len(b)
+		b = append(b, "Set "...)
+		b = appendRef(b, d)
+		b = append(b, " to "...)
+		b = append(b, w.enumWant...)
+	default:
+		b = append(b, ", not one of the allowed values"...)
+		if w.enumInReason {
+			b = append(b, ' ')
+			b = append(b, w.enumList...)
+		}
+		ss = len(b)
+		b = append(b, "Use one of the allowed values for "...)
+		b = appendRef(b, d)
+		b = append(b, ": "...)
+		b = append(b, w.enumList...)
+	}
+	s.text = b
+	rule := "schema.enum"
+	if isConst {
+		rule = "schema.const"
+	}
+	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: rule,
+		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+}
+
+// nodeWords is what report mode writes of a node's issues, the same for
+// every document: the names the node requires that the scan tracks, in
+// the order of its required keyword, and the types it accepts.
+type nodeWords struct {
+	required []requiredName
+	// want is what the type keyword accepts, as reporter.wrongType
+	// words it ("string or null"), and wantArticle its article.
+	want, wantArticle string
+	// constWant is the const value as reporter.constant shows it; for
+	// the enum keyword, enumOne is true when it allows one value, shown in
+	// enumWant, else enumList lists them (showList), and enumInReason is
+	// true when the message lists them too (reporter.enum).
+	constWant, enumWant, enumList string
+	enumOne, enumInReason         bool
+}
+
+// requiredName is a required name as reporter.required words it: cut,
+// its bit among the node's tracked names, and what addFieldSuggestion
+// says of its property's schema.
+type requiredName struct {
+	name    string
+	bit     int
+	field   fieldDesc
+	article string
+}
+
+// words returns n's nodeWords, working them out the first time.
+func (s *scanner) words(n *node) *nodeWords {
+	if w := n.words.Load(); w != nil {
+		return w
+	}
+	w := &nodeWords{want: strings.Join(n.typeNames, " or ")}
+	w.wantArticle = article(w.want)
+	if n.hasConst {
+		w.constWant = show(*n.sch.Const)
+	}
+	if n.hasEnum {
+		want := n.sch.Enum.Values
+		if w.enumOne = len(want) == 1; w.enumOne {
+			w.enumWant = show(want[0])
+		} else {
+			w.enumList = showList(want, 10)
+			w.enumInReason = len(want) <= 5 && utf8.RuneCountInString(w.enumList) <= 150
+		}
+	}
+	holder := s.comp.index[n.sch.Location]
+	r := reporter{c: s.comp}
+	for _, full := range n.sch.Required {
+		b, ok := n.names[full]
+		if !ok {
+			continue // as missingNames: not tracked, never missing
+		}
+		name := result.Clip(full, maxName)
+		w.required = append(w.required, requiredName{name: name, bit: b,
+			field: r.fieldInfo(propertySchema(holder, name)), article: article(name)})
+	}
+	n.words.Store(w)
+	return w
+}
+
+// requiredIssues writes the issues of the names n requires that the
+// object being read lacks (by n's bits of present names), one a name:
+// reporter.required's. It reports whether it wrote any.
+func (s *scanner) requiredIssues(n *node, present uint64) bool {
+	var d directSite
+	wrote := false
+	b := s.text
+	for _, rn := range s.words(n).required {
+		if present&(1<<rn.bit) != 0 {
+			continue
+		}
+		if !wrote {
+			b, d = s.site(b)
+			wrote = true
+		}
+		ms := len(b)
+		b = append(b, "Missing required field '"...)
+		b = append(b, rn.name...)
+		b = append(b, "' "...)
+		b = appendPlace(b, d, true)
+		msg := [2]int{ms, len(b)}
+		// addFieldSuggestion's words.
+		ss := len(b)
+		f := rn.field
+		b = append(b, "Add "...)
+		b = append(b, rn.article...)
+		b = append(b, " '"...)
+		b = append(b, rn.name...)
+		b = append(b, "' field"...)
+		switch {
+		case f.types != "" && f.desc != "":
+			b = append(append(append(append(b, " ("...), f.types...), "): "...), f.desc...)
+		case f.types != "":
+			b = append(append(append(b, " ("...), f.types...), ") "...)
+			b = appendPlace(b, d, false)
+		case f.desc != "":
+			b = append(append(b, ": "...), f.desc...)
+		default:
+			b = append(b, ' ')
+			b = appendPlace(b, d, false)
+		}
+		s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required",
+			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	}
+	s.text = b
+	return wrote
+}
+
+// directIssues returns the issues the scan wrote, their texts cut from
+// one string (nil when there are none).
+func (s *scanner) directIssues() []result.Issue {
+	if len(s.found) == 0 {
+		return nil
+	}
+	text := string(s.text)
+	out := make([]result.Issue, len(s.found))
+	for i, f := range s.found {
+		// Field by field: a whole struct written to the heap would go
+		// through a bulk write barrier.
+		is := &out[i]
+		is.Severity, is.Type, is.Rule = result.Error, f.typ, f.rule
+		is.Message = result.Clip(text[f.msg[0]:f.msg[1]], result.MaxTextLen)
+		is.Location = text[f.loc[0]:f.loc[1]]
+		is.Suggestion = result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen)
+	}
+	return out
+}
