@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentjudge/judge"
@@ -105,8 +106,9 @@ func (dropProcessor) ForceFlush(context.Context) error                { return n
 // BenchmarkTelemetryParts splits the cost of export on into its parts,
 // each a step up from the one before: off (no span), spans (recorded
 // and dropped at End), batch (the SDK's batch processor, an exporter
-// that sends nothing) and export (the OTLP/HTTP exporter to a loopback
-// receiver). It reports the process's CPU time per request (cpu-µs/op),
+// that sends nothing), official (the official OTLP/HTTP exporter to a
+// loopback receiver) and export (what judge serve does: judge's own
+// OTLP/HTTP exporter, to the same receiver). It reports the process's CPU time per request (cpu-µs/op),
 // which moves less than wall time on a shared machine; run with -count
 // to interleave the parts. "inline" takes the layers' path (4 spans),
 // "corpus" the bench corpus's schema-only documents, answered by the
@@ -123,7 +125,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 		name   string
 		bodies []string
 	}{{"inline", []string{inlineToolOutput}}, {"corpus", corpus}} {
-		for _, part := range []string{"off", "spans", "batch", "export"} {
+		for _, part := range []string{"off", "spans", "batch", "official", "export"} {
 			b.Run(w.name+"/"+part, func(b *testing.B) {
 				var tel *telemetry.Telemetry
 				switch part {
@@ -131,6 +133,14 @@ func BenchmarkTelemetryParts(b *testing.B) {
 					tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(dropProcessor{})), false)
 				case "batch":
 					tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithBatcher(dropExporter{})), false)
+				case "official":
+					exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(sink.URL+"/v1/traces"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp))
+					defer tp.Shutdown(context.Background())
+					tel = telemetry.ForProvider(tp, false)
 				case "export":
 					var err error
 					if tel, err = telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces"}); err != nil {

@@ -26,8 +26,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -144,6 +142,9 @@ type Config struct {
 	Resource []attribute.KeyValue
 	// CaptureContent: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 	CaptureContent bool
+	// OTLP holds the OTLP headers, timeout, compression and certificate
+	// variables (see [OTLPHTTP]).
+	OTLP OTLPHTTP
 	// BatchDelay is the longest a span waits in the batch before it is
 	// sent: DefaultBatchDelay, or 0 when OTEL_BSP_SCHEDULE_DELAY is set
 	// (the SDK's batch processor then reads it).
@@ -203,6 +204,9 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if u, err := url.Parse(c.Endpoint); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return c, fmt.Errorf("telemetry: OTLP endpoint %q is not an http(s) URL", c.Endpoint)
 	}
+	if c.OTLP, err = readOTLPHTTP(env); err != nil {
+		return c, err
+	}
 	if c.Sampler, err = sampler(env("OTEL_TRACES_SAMPLER"), env("OTEL_TRACES_SAMPLER_ARG")); err != nil {
 		return c, err
 	}
@@ -218,8 +222,8 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 
 // Setup returns the Telemetry the process environment asks for (see
 // [ReadConfig]): spans batched and exported over OTLP, or [Disabled].
-// The exporter reads the variables Setup does not (headers, timeout,
-// compression, certificates) itself. Call Shutdown before exiting, so that
+// The official exporters, where judge uses them (see newSpanExporter),
+// read the certificate variables themselves. Call Shutdown before exiting, so that
 // the last spans are sent.
 func Setup(ctx context.Context) (*Telemetry, error) {
 	c, err := ReadConfig(os.Getenv)
@@ -236,22 +240,9 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 		t.CaptureContent = c.CaptureContent
 		return t, nil
 	}
-	var (
-		exp sdktrace.SpanExporter
-		err error
-	)
-	switch c.Protocol {
-	case "grpc":
-		exp, err = otlptracegrpc.New(ctx, otlptracegrpc.WithEndpointURL(c.Endpoint))
-	default:
-		opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(c.Endpoint)}
-		if c.Protocol == "http/json" {
-			opts = append(opts, otlptracehttp.WithEncoding(otlptracehttp.EncodingJSON))
-		}
-		exp, err = otlptracehttp.New(ctx, opts...)
-	}
+	exp, name, err := newSpanExporter(ctx, c)
 	if err != nil {
-		return nil, fmt.Errorf("telemetry: OTLP exporter: %w", err)
+		return nil, err
 	}
 	res := resource.NewWithAttributes("", c.Resource...)
 	sampler := c.Sampler
@@ -275,7 +266,7 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 		TracerProvider: tp,
 		Propagator:     Propagator(),
 		CaptureContent: c.CaptureContent,
-		Exporter:       "otlp " + c.Protocol + " " + c.Endpoint,
+		Exporter:       name,
 		shutdown:       tp.Shutdown,
 	}), nil
 }

@@ -498,7 +498,9 @@ func TestOtelGatewayJaeger(t *testing.T) {
 	for _, transport := range []string{"pipe", "tcp"} {
 		t.Run(transport, func(t *testing.T) {
 			cmd := exec.Command(judgeBin(t), "gateway", "--tools", reg)
-			cmd.Env = otelEnv(j)
+			// Gzipped, so that Jaeger reads judge's own exporter's
+			// compressed requests too.
+			cmd.Env = append(otelEnv(j), "OTEL_EXPORTER_OTLP_COMPRESSION=gzip")
 			var cs *mcp.ClientSession
 			if transport == "pipe" {
 				var errs safeBuffer

@@ -1,0 +1,438 @@
+package telemetry
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// otlpEncoder writes spans as an OTLP ExportTraceServiceRequest in the
+// protobuf wire format, straight from the SDK's read-only spans: no
+// intermediate protobuf structs. Its buffer and grouping state are reused
+// from one batch to the next. The bytes decode, with the official proto
+// types, to what the official exporter's transform makes of the same
+// spans (otlpencode_test.go checks it field by field), with two
+// differences: a string that is not valid UTF-8 has its bad bytes
+// replaced by U+FFFD (proto.Marshal refuses the whole batch instead),
+// and a link's trace state is left out, as the official transform does.
+//
+// Nested messages are written behind a one-byte length that is widened,
+// moving the message's bytes, only when the message turns out to be
+// 128 bytes or longer: every length stays the shortest varint.
+type otlpEncoder struct {
+	b []byte
+	// groups holds the batch's distinct (resource, scope) pairs in the
+	// order they first appear; of holds each span's group.
+	groups []spanGroup
+	of     []int32
+}
+
+// spanGroup is one (resource, scope) pair of a batch.
+type spanGroup struct {
+	res   *resource.Resource
+	rkey  attribute.Distinct
+	scope instrumentation.Scope
+	// first is the index of the first group with the same resource.
+	first int
+}
+
+// OTLP field numbers (opentelemetry/proto/…/v1/*.proto).
+const (
+	fRequestResourceSpans = 1
+
+	fResourceSpansResource   = 1
+	fResourceSpansScopeSpans = 2
+	fResourceSpansSchemaURL  = 3
+	fResourceAttributes      = 1
+
+	fScopeSpansScope     = 1
+	fScopeSpansSpans     = 2
+	fScopeSpansSchemaURL = 3
+	fScopeName           = 1
+	fScopeVersion        = 2
+	fScopeAttributes     = 3
+
+	fSpanTraceID           = 1
+	fSpanSpanID            = 2
+	fSpanTraceState        = 3
+	fSpanParentSpanID      = 4
+	fSpanName              = 5
+	fSpanKind              = 6
+	fSpanStart             = 7
+	fSpanEnd               = 8
+	fSpanAttributes        = 9
+	fSpanDroppedAttributes = 10
+	fSpanEvents            = 11
+	fSpanDroppedEvents     = 12
+	fSpanLinks             = 13
+	fSpanDroppedLinks      = 14
+	fSpanStatus            = 15
+	fSpanFlags             = 16
+
+	fEventTime              = 1
+	fEventName              = 2
+	fEventAttributes        = 3
+	fEventDroppedAttributes = 4
+
+	fLinkTraceID           = 1
+	fLinkSpanID            = 2
+	fLinkAttributes        = 4
+	fLinkDroppedAttributes = 5
+	fLinkFlags             = 6
+
+	fStatusMessage = 2
+	fStatusCode    = 3
+
+	fKeyValueKey   = 1
+	fKeyValueValue = 2
+
+	fAnyString = 1
+	fAnyBool   = 2
+	fAnyInt    = 3
+	fAnyDouble = 4
+	fAnyArray  = 5
+	fAnyKvlist = 6
+	fAnyBytes  = 7
+
+	fListValues = 1 // ArrayValue.values and KeyValueList.values
+
+	// flagHasIsRemote and flagIsRemote are SpanFlags' bits 8 and 9.
+	flagHasIsRemote = 0x100
+	flagIsRemote    = 0x200
+)
+
+// encode returns the ExportTraceServiceRequest of spans, in e's buffer:
+// valid until the next call.
+func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte {
+	e.b, e.groups, e.of = e.b[:0], e.groups[:0], e.of[:0]
+	last := -1
+	for _, s := range spans {
+		if s == nil {
+			e.of = append(e.of, -1)
+			continue
+		}
+		res, scope := s.Resource(), s.InstrumentationScope()
+		if last >= 0 && e.groups[last].res == res && e.groups[last].scope == scope {
+			e.of = append(e.of, int32(last))
+			continue
+		}
+		last = e.group(res, scope)
+		e.of = append(e.of, int32(last))
+	}
+	for g := range e.groups {
+		if e.groups[g].first != g {
+			continue // written with its resource's first group
+		}
+		rs := e.open(fRequestResourceSpans)
+		res := e.groups[g].res
+		if res != nil {
+			r := e.open(fResourceSpansResource)
+			for it := res.Iter(); it.Next(); {
+				e.keyValue(fResourceAttributes, it.Attribute())
+			}
+			e.close(r)
+		}
+		for h := g; h < len(e.groups); h++ {
+			if e.groups[h].first == g {
+				e.scopeSpans(h, spans)
+			}
+		}
+		e.str(fResourceSpansSchemaURL, res.SchemaURL())
+		e.close(rs)
+	}
+	return e.b
+}
+
+// group returns the index of the group of (res, scope), added if new.
+func (e *otlpEncoder) group(res *resource.Resource, scope instrumentation.Scope) int {
+	rkey := res.Equivalent()
+	first := -1
+	for i, g := range e.groups {
+		if g.res != res && g.rkey != rkey {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if g.scope == scope {
+			return i
+		}
+	}
+	if first < 0 {
+		first = len(e.groups)
+	}
+	e.groups = append(e.groups, spanGroup{res: res, rkey: rkey, scope: scope, first: first})
+	return len(e.groups) - 1
+}
+
+// scopeSpans writes group g's ScopeSpans.
+func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
+	ss := e.open(fResourceSpansScopeSpans)
+	scope := e.groups[g].scope
+	if scope != (instrumentation.Scope{}) {
+		sc := e.open(fScopeSpansScope)
+		e.str(fScopeName, scope.Name)
+		e.str(fScopeVersion, scope.Version)
+		for it := scope.Attributes.Iter(); it.Next(); {
+			e.keyValue(fScopeAttributes, it.Attribute())
+		}
+		e.close(sc)
+	}
+	for i, s := range spans {
+		if e.of[i] == int32(g) {
+			e.span(s)
+		}
+	}
+	e.str(fScopeSpansSchemaURL, scope.SchemaURL)
+	e.close(ss)
+}
+
+// span writes one Span.
+func (e *otlpEncoder) span(s sdktrace.ReadOnlySpan) {
+	m := e.open(fScopeSpansSpans)
+	sc := s.SpanContext()
+	tid, sid := sc.TraceID(), sc.SpanID()
+	e.bytes(fSpanTraceID, tid[:])
+	e.bytes(fSpanSpanID, sid[:])
+	if ts := sc.TraceState(); ts.Len() > 0 {
+		e.str(fSpanTraceState, ts.String())
+	}
+	parent := s.Parent()
+	if psid := parent.SpanID(); psid.IsValid() {
+		e.bytes(fSpanParentSpanID, psid[:])
+	}
+	e.str(fSpanName, s.Name())
+	e.uint(fSpanKind, spanKind(s.SpanKind()))
+	e.fixed64(fSpanStart, unixNano(s.StartTime().UnixNano()))
+	e.fixed64(fSpanEnd, unixNano(s.EndTime().UnixNano()))
+	for _, kv := range s.Attributes() {
+		e.keyValue(fSpanAttributes, kv)
+	}
+	e.uint(fSpanDroppedAttributes, clampCount(s.DroppedAttributes()))
+	for _, ev := range s.Events() {
+		m := e.open(fSpanEvents)
+		e.fixed64(fEventTime, unixNano(ev.Time.UnixNano()))
+		e.str(fEventName, ev.Name)
+		for _, kv := range ev.Attributes {
+			e.keyValue(fEventAttributes, kv)
+		}
+		e.uint(fEventDroppedAttributes, clampCount(ev.DroppedAttributeCount))
+		e.close(m)
+	}
+	e.uint(fSpanDroppedEvents, clampCount(s.DroppedEvents()))
+	for _, l := range s.Links() {
+		m := e.open(fSpanLinks)
+		ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
+		e.bytes(fLinkTraceID, ltid[:])
+		e.bytes(fLinkSpanID, lsid[:])
+		for _, kv := range l.Attributes {
+			e.keyValue(fLinkAttributes, kv)
+		}
+		e.uint(fLinkDroppedAttributes, clampCount(l.DroppedAttributeCount))
+		e.fixed32(fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
+		e.close(m)
+	}
+	e.uint(fSpanDroppedLinks, clampCount(s.DroppedLinks()))
+	st := e.open(fSpanStatus)
+	status := s.Status()
+	e.str(fStatusMessage, status.Description)
+	e.uint(fStatusCode, statusCode(status.Code))
+	e.close(st)
+	e.fixed32(fSpanFlags, spanFlags(sc.TraceFlags(), parent))
+	e.close(m)
+}
+
+// keyValue writes kv as a KeyValue message in field num.
+func (e *otlpEncoder) keyValue(num protowire.Number, kv attribute.KeyValue) {
+	m := e.open(num)
+	e.str(fKeyValueKey, string(kv.Key))
+	e.value(fKeyValueValue, kv.Value)
+	e.close(m)
+}
+
+// value writes v as an AnyValue message in field num. The oneof's field
+// is written even when it holds its type's zero value.
+func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
+	m := e.open(num)
+	switch v.Type() {
+	case attribute.EMPTY:
+	case attribute.BOOL:
+		e.b = protowire.AppendTag(e.b, fAnyBool, protowire.VarintType)
+		e.b = protowire.AppendVarint(e.b, protowire.EncodeBool(v.AsBool()))
+	case attribute.INT64:
+		e.b = protowire.AppendTag(e.b, fAnyInt, protowire.VarintType)
+		e.b = protowire.AppendVarint(e.b, uint64(v.AsInt64()))
+	case attribute.FLOAT64:
+		e.b = protowire.AppendTag(e.b, fAnyDouble, protowire.Fixed64Type)
+		e.b = protowire.AppendFixed64(e.b, math.Float64bits(v.AsFloat64()))
+	case attribute.STRING:
+		e.strAlways(fAnyString, v.AsString())
+	case attribute.BYTESLICE:
+		e.b = protowire.AppendTag(e.b, fAnyBytes, protowire.BytesType)
+		e.b = protowire.AppendBytes(e.b, v.AsByteSlice())
+	case attribute.BOOLSLICE:
+		a := e.open(fAnyArray)
+		for _, x := range v.AsBoolSlice() {
+			e.value(fListValues, attribute.BoolValue(x))
+		}
+		e.close(a)
+	case attribute.INT64SLICE:
+		a := e.open(fAnyArray)
+		for _, x := range v.AsInt64Slice() {
+			e.value(fListValues, attribute.Int64Value(x))
+		}
+		e.close(a)
+	case attribute.FLOAT64SLICE:
+		a := e.open(fAnyArray)
+		for _, x := range v.AsFloat64Slice() {
+			e.value(fListValues, attribute.Float64Value(x))
+		}
+		e.close(a)
+	case attribute.STRINGSLICE:
+		a := e.open(fAnyArray)
+		for _, x := range v.AsStringSlice() {
+			e.value(fListValues, attribute.StringValue(x))
+		}
+		e.close(a)
+	case attribute.SLICE:
+		a := e.open(fAnyArray)
+		for _, x := range v.AsSlice() {
+			e.value(fListValues, x)
+		}
+		e.close(a)
+	case attribute.MAP:
+		a := e.open(fAnyKvlist)
+		for _, kv := range v.AsMap() {
+			e.keyValue(fListValues, kv)
+		}
+		e.close(a)
+	default:
+		e.strAlways(fAnyString, "INVALID")
+	}
+	e.close(m)
+}
+
+// open starts a length-delimited field num with a one-byte length and
+// returns where its content starts, for close.
+func (e *otlpEncoder) open(num protowire.Number) int {
+	e.b = protowire.AppendTag(e.b, num, protowire.BytesType)
+	e.b = append(e.b, 0)
+	return len(e.b)
+}
+
+// close ends the field open returned start for: it writes the content's
+// length, widening it (and moving the content) when one byte is not
+// enough.
+func (e *otlpEncoder) close(start int) {
+	n := len(e.b) - start
+	if n < 0x80 {
+		e.b[start-1] = byte(n)
+		return
+	}
+	k := protowire.SizeVarint(uint64(n))
+	e.b = append(e.b, make([]byte, k-1)...) // no allocation when it fits
+	copy(e.b[start-1+k:], e.b[start:start+n])
+	protowire.AppendVarint(e.b[:start-1], uint64(n))
+}
+
+// str writes a string field, left out when empty (proto3).
+func (e *otlpEncoder) str(num protowire.Number, s string) {
+	if s != "" {
+		e.strAlways(num, s)
+	}
+}
+
+// strAlways writes a string field even when empty (a oneof's). Bytes
+// that are not UTF-8 become U+FFFD: a receiver refuses a whole request
+// with one bad string.
+func (e *otlpEncoder) strAlways(num protowire.Number, s string) {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	e.b = protowire.AppendTag(e.b, num, protowire.BytesType)
+	e.b = protowire.AppendString(e.b, s)
+}
+
+// bytes writes a bytes field.
+func (e *otlpEncoder) bytes(num protowire.Number, p []byte) {
+	e.b = protowire.AppendTag(e.b, num, protowire.BytesType)
+	e.b = protowire.AppendBytes(e.b, p)
+}
+
+// uint writes a varint field, left out when 0.
+func (e *otlpEncoder) uint(num protowire.Number, v uint64) {
+	if v != 0 {
+		e.b = protowire.AppendTag(e.b, num, protowire.VarintType)
+		e.b = protowire.AppendVarint(e.b, v)
+	}
+}
+
+// fixed64 writes a fixed64 field, left out when 0.
+func (e *otlpEncoder) fixed64(num protowire.Number, v uint64) {
+	if v != 0 {
+		e.b = protowire.AppendTag(e.b, num, protowire.Fixed64Type)
+		e.b = protowire.AppendFixed64(e.b, v)
+	}
+}
+
+// fixed32 writes a fixed32 field, left out when 0.
+func (e *otlpEncoder) fixed32(num protowire.Number, v uint32) {
+	if v != 0 {
+		e.b = protowire.AppendTag(e.b, num, protowire.Fixed32Type)
+		e.b = protowire.AppendFixed32(e.b, v)
+	}
+}
+
+// unixNano is a time in nanoseconds since the epoch, 0 before it.
+func unixNano(ns int64) uint64 { return uint64(max(0, ns)) }
+
+// clampCount is a dropped count as the uint32 OTLP holds.
+func clampCount(v int) uint64 {
+	return uint64(min(max(v, 0), math.MaxUint32))
+}
+
+// spanKind is OTLP's Span.SpanKind of k.
+func spanKind(k trace.SpanKind) uint64 {
+	switch k {
+	case trace.SpanKindInternal:
+		return 1
+	case trace.SpanKindServer:
+		return 2
+	case trace.SpanKindClient:
+		return 3
+	case trace.SpanKindProducer:
+		return 4
+	case trace.SpanKindConsumer:
+		return 5
+	}
+	return 0
+}
+
+// statusCode is OTLP's Status.StatusCode of c (UNSET 0, OK 1, ERROR 2).
+func statusCode(c codes.Code) uint64 {
+	switch c {
+	case codes.Ok:
+		return 1
+	case codes.Error:
+		return 2
+	}
+	return 0
+}
+
+// spanFlags is OTLP's flags: the W3C trace flags, and whether the parent
+// (of a span) or the linked context (of a link) is remote.
+func spanFlags(tf trace.TraceFlags, parent trace.SpanContext) uint32 {
+	f := uint32(tf) | flagHasIsRemote
+	if parent.IsRemote() {
+		f |= flagIsRemote
+	}
+	return f
+}
