@@ -983,6 +983,8 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 		var known bool
 		if n.table != nil {
 			k, known = n.table.find(key)
+		} else if n.probe != nil {
+			k, known = n.probe.find(key)
 		} else if n.keys != nil {
 			k, known = n.keys[string(key)]
 		}
