@@ -3,6 +3,10 @@ package judge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -99,6 +103,80 @@ func BenchmarkSchemaToolArguments(b *testing.B) {
 	b.Run("all", func(b *testing.B) { run(b, reqs) })
 	b.Run("valid", func(b *testing.B) { run(b, valid) })
 	b.Run("invalid", func(b *testing.B) { run(b, invalid) })
+}
+
+// BenchmarkSchemaDuplicateKeys validates, through the engine, the
+// corpus's valid argument documents each with its first key (in key order)
+// sent twice, first with its own value: valid, with one duplicate_key
+// warning each, which the fast path gives as the usual path does.
+func BenchmarkSchemaDuplicateKeys(b *testing.B) {
+	c := sharedtest.LoadBenchCorpus(b)
+	e := mustEngine(b)
+	var reqs []*judge.Request
+	for _, tc := range c.Cases {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tc.Valid), &members); err != nil || len(members) == 0 {
+			continue
+		}
+		k := slices.Sorted(maps.Keys(members))[0]
+		name, _ := json.Marshal(k)
+		doc := fmt.Sprintf(`{%s: %s, %s`, name, members[k], strings.TrimSpace(tc.Valid)[1:])
+		reqs = append(reqs, &judge.Request{Output: json.RawMessage(doc), ExpectedSchema: tc.Schema})
+	}
+	for _, req := range reqs {
+		r, err := e.Validate(context.Background(), req)
+		if err != nil || !r.Valid || r.Metadata.WarningCount != 1 {
+			b.Fatalf("%s: %v %+v", req.Output, err, r)
+		}
+	}
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		for _, req := range reqs {
+			if _, err := e.Validate(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reqs)), "ns/doc")
+	reportCPU(b, cpu, len(reqs))
+}
+
+// BenchmarkSchemaGrow validates, through the engine, a valid object of 20
+// and of 200 required properties (sharedtest.ObjectSchema, the documents of
+// bench/run's growth rows): "once" with the schema compiled before the
+// loop, "compile" with a schema made new by a $comment at every request.
+// Ten times the properties should cost at most ten times the time.
+func BenchmarkSchemaGrow(b *testing.B) {
+	e := mustEngine(b)
+	for _, n := range []int{20, 200} {
+		sch, doc := sharedtest.ObjectSchema(n)
+		b.Run(fmt.Sprintf("once/%d", n), func(b *testing.B) {
+			req := &judge.Request{Output: doc, ExpectedSchema: sch}
+			b.ReportAllocs()
+			cpu := cpuTime(b)
+			for b.Loop() {
+				if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+					b.Fatal(err, r)
+				}
+			}
+			reportCPU(b, cpu, 1)
+		})
+		b.Run(fmt.Sprintf("compile/%d", n), func(b *testing.B) {
+			body := strings.TrimSpace(string(sch))[1:]
+			b.ReportAllocs()
+			cpu := cpuTime(b)
+			i := 0
+			for b.Loop() {
+				i++
+				req := &judge.Request{Output: doc, ExpectedSchema: json.RawMessage(fmt.Sprintf(`{"$comment": "grow %d", %s`, i, body))}
+				if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+					b.Fatal(err, r)
+				}
+			}
+			reportCPU(b, cpu, 1)
+		})
+	}
 }
 
 // BenchmarkSchemaCompiled validates the same documents through the

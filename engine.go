@@ -118,6 +118,8 @@ type Engine struct {
 	layerSpans map[string]layerSpanStart
 	// attrs lends the slices span attributes are set from.
 	attrs otelattr.Setter
+	// epoch is when New made the engine; see now.
+	epoch time.Time
 }
 
 // layerSpanStart is how a layer's span starts: its name ("judge.layer
@@ -299,6 +301,7 @@ func WithMaxDepth(n int) Option {
 // formed, names unique.
 func New(opts ...Option) (*Engine, error) {
 	e := &Engine{
+		epoch:        time.Now(),
 		layers:       DefaultLayers(),
 		layerTimeout: DefaultLayerTimeout,
 		schemas:      map[string]any{},
@@ -403,10 +406,16 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
+// now is the time a validation starts, for its duration only: the
+// engine's epoch advanced by the monotonic clock, one clock reading where
+// time.Now takes two (the wall clock's and the monotonic one's). Its wall
+// clock part may drift from time.Now's; time.Since of it is exact.
+func (e *Engine) now() time.Time { return e.epoch.Add(time.Since(e.epoch)) }
+
 // validate is Validate without its span; fast reports that the fast
 // path answered (judge.fast_path, set with the verdict in one call).
 func (e *Engine) validate(ctx context.Context, req *Request) (res *result.ValidationResult, fast bool, err error) {
-	start := time.Now()
+	start := e.now()
 	if r := e.validateFast(ctx, req, start); r != nil {
 		return r, true, nil
 	}

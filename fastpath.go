@@ -37,11 +37,17 @@ type schemaDocs struct {
 	// schema slice with every request (a Go program keeping its tools'
 	// schemas) pays one byte comparison. The bytes are always compared, so
 	// a slice changed in place, or other bytes at a reused address, are
-	// never mistaken for the document.
-	recent [1024]atomic.Pointer[schemaDoc]
+	// never mistaken for the document. It is two-way: an address has two
+	// slots, the one found last first, so that two schemas whose addresses
+	// share a slot (a few in a hundred tools) do not take turns missing.
+	recent [2 * recentSets]atomic.Pointer[schemaDoc]
 }
 
 const (
+	// recentSets is the number of slot pairs of schemaDocs.recent, 1 <<
+	// recentBits.
+	recentBits    = 10
+	recentSets    = 1 << recentBits
 	maxSchemaDocs = layer.DefaultCacheSize
 	// decodedFactor bounds the heap a decoded schema takes per byte of its
 	// JSON: about 2 for the github-mcp-server schemas, without spaces.
@@ -66,8 +72,23 @@ type schemaDoc struct {
 	fast [2]atomic.Pointer[prepared]
 }
 
-// prepared is what a layer's Prepare returned, held by pointer.
-type prepared struct{ layer.Prepared }
+// prepared is what a layer's Prepare returned, held by pointer, with the
+// interfaces of it the fast path asks for found once: issues, when it
+// gives them, and dups, when it also answers for repeated keys (else nil).
+type prepared struct {
+	layer.Prepared
+	issues layer.PreparedIssues
+	dups   duplicateIssuer
+}
+
+func newPrepared(v layer.Prepared) *prepared {
+	p := &prepared{Prepared: v}
+	p.issues, _ = v.(layer.PreparedIssues)
+	if p.issues != nil {
+		p.dups, _ = v.(duplicateIssuer)
+	}
+	return p
+}
 
 func newSchemaDocs(maxBytes int64) *schemaDocs {
 	return &schemaDocs{seed: maphash.MakeSeed(), m: map[uint64][]*schemaDoc{}, maxBytes: maxBytes}
@@ -99,13 +120,18 @@ func (t *schemaDocs) stats() layer.CacheStats {
 // get returns the document of raw's bytes, adding it when new.
 func (t *schemaDocs) get(raw []byte) *schemaDoc {
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
-	slot := &t.recent[(uint64(at)*0x9e3779b97f4a7c15)>>54]
-	if d := slot.Load(); d != nil && d.at.Load() == at && bytes.Equal(d.raw, raw) {
-		return d
+	set := t.recent[2*((uint64(at)*0x9e3779b97f4a7c15)>>(64-recentBits)):][:2]
+	for k := range set {
+		if d := set[k].Load(); d != nil && d.at.Load() == at && bytes.Equal(d.raw, raw) {
+			return d
+		}
 	}
 	d := t.find(raw)
 	d.at.Store(at)
-	slot.Store(d)
+	if old := set[0].Load(); old != d {
+		set[1].Store(old)
+	}
+	set[0].Store(d)
 	return d
 }
 
@@ -174,56 +200,59 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	if !e.fastEligible(ctx, req) {
 		return nil
 	}
-	v := e.fastSchema(req)
-	if v == nil {
+	p := e.fastSchema(req)
+	if p == nil {
 		return nil
-	}
-	ip, ok := v.(layer.PreparedIssues)
-	if !ok {
-		if valid, sure := v.Check(req.Output, e.maxDepth); !valid || !sure {
-			return nil
-		}
-		took := time.Since(start)
-		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
-		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
 	var issues []result.Issue
 	var sure bool
-	if dp, ok := v.(duplicateIssuer); ok {
-		var repeated []int
-		issues, repeated, sure = dp.IssuesDuplicates(req.Output, e.maxDepth)
+	switch {
+	case p.dups != nil:
+		var repeated []jsonvalue.Duplicate
+		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
-			issues = append(issues, duplicateKeys(jsonvalue.DuplicatesAt(req.Output, repeated),
-				"output.duplicate_key", "of the output", 0)...)
+			issues = append(issues, duplicateKeys(repeated, "output.duplicate_key", "of the output", 0)...)
 		}
-	} else {
-		issues, sure = ip.Issues(req.Output, e.maxDepth)
+	case p.issues != nil:
+		issues, sure = p.issues.Issues(req.Output, e.maxDepth)
+	default:
+		if valid, sure := p.Check(req.Output, e.maxDepth); !valid || !sure {
+			return nil
+		}
+		sure = true
 	}
-	switch {
-	case !sure:
+	if !sure {
 		return nil
-	case len(issues) == 0:
+	}
+	took := time.Since(start)
+	if len(issues) == 0 {
 		// What finish builds of the fast layer's outcome alone, with
 		// confidence 1 and no issue, in one allocation.
-		took := time.Since(start)
-		observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took}})
+		e.observeFast(ctx, took, nil)
 		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
 	// An invalid output: what finish builds of the outcome the layer's Run
 	// would have given (one deterministic check, confidence 1, and its
 	// issues), without decoding the output; the issues are the result's.
-	took := time.Since(start)
-	observe(ctx, []LayerOutcome{{Name: e.fast.Name, Ran: true, took: took, Findings: layer.Findings{Issues: issues}}})
+	e.observeFast(ctx, took, issues)
 	return result.Found(e.fast.Name, 1, took, e.selfCheck, issues)
+}
+
+// observeFast tells the observer of ctx, if there is one, of the fast
+// layer's run, as observe does of its outcome.
+func (e *Engine) observeFast(ctx context.Context, took time.Duration, issues []result.Issue) {
+	if fn, _ := ctx.Value(observerKey{}).(LayerObserver); fn != nil {
+		fn(LayerRun{Layer: e.fast.Name, Duration: took, Issues: issues})
+	}
 }
 
 // duplicateIssuer is a prepared schema that also answers for an output
 // with repeated keys (schema.Validator): the issues of the value the
-// decoder gives, and the offsets of the repeated keys, which the engine
-// reports as readOutput does.
+// decoder gives, and the repeated keys as the decoder describes them,
+// which the engine reports as readOutput does.
 type duplicateIssuer interface {
-	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool)
+	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer
@@ -256,7 +285,7 @@ func (e *Engine) fastEligible(ctx context.Context, req *Request) bool {
 // fastSchema returns what the fast layer prepared of req's schemas, or nil
 // when it cannot be had without the usual path (a schema that is not JSON
 // or not valid: the usual path reports it).
-func (e *Engine) fastSchema(req *Request) layer.Prepared {
+func (e *Engine) fastSchema(req *Request) *prepared {
 	var slot *atomic.Pointer[prepared]
 	if len(req.Schemas) == 0 {
 		af := 0
@@ -265,7 +294,7 @@ func (e *Engine) fastSchema(req *Request) layer.Prepared {
 		}
 		slot = &e.docs.get(req.ExpectedSchema).fast[af]
 		if p := slot.Load(); p != nil {
-			return p.Prepared
+			return p
 		}
 	}
 	in := &layer.Input{Options: layer.Options{AssertFormat: req.Options.AssertFormat}}
@@ -276,12 +305,13 @@ func (e *Engine) fastSchema(req *Request) layer.Prepared {
 	if err != nil || v == nil {
 		return nil
 	}
-	if slot != nil && slot.CompareAndSwap(nil, &prepared{v}) {
+	p := newPrepared(v)
+	if slot != nil && slot.CompareAndSwap(nil, p) {
 		if s, ok := v.(layer.Sizer); ok {
 			e.docs.charge(s.Size())
 		}
 	}
-	return v
+	return p
 }
 
 // plainString reports whether the JSON text b, which starts with a

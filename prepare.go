@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
@@ -70,7 +69,7 @@ func (e *Engine) Prepare(ctx context.Context, req *Request) (*Prepared, error) {
 // Engine.Validate would return for the request with that output. The
 // errors are Engine.Validate's.
 func (p *Prepared) Validate(ctx context.Context, output json.RawMessage) (*result.ValidationResult, error) {
-	start := time.Now()
+	start := p.e.now()
 	req := p.req
 	req.Output = output
 	if r := p.e.validateFast(ctx, &req, start); r != nil {

@@ -63,8 +63,8 @@ func (e *Engine) Stream(req *Request) *Stream {
 	default:
 		return st
 	}
-	if v, ok := e.fastSchema(req).(*schema.Validator); ok {
-		st.v = v
+	if p := e.fastSchema(req); p != nil {
+		st.v, _ = p.Prepared.(*schema.Validator)
 	}
 	return st
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/internal/groundeval"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
 )
@@ -32,38 +33,6 @@ func growRow(e *env, workload string, at1, at10 func(int) error) (row, error) {
 	}
 	return row{workload: workload, judge: fmt.Sprintf("1×: %s, 10×: %s", dur(median(t1s)), dur(median(t10s))), peer: "— (judge only)", ratio: ratio(median(ratios)),
 		meaning: "time at 10× / at 1× (10 = linear); median of 3 alternating rounds", command: "go run ./bench/run" + e.flag() + " -row grow"}, nil
-}
-
-// objectSchema returns a schema of an object of n required properties of
-// five kinds, and a valid document of it.
-func objectSchema(n int) (schema, doc json.RawMessage) {
-	props := map[string]any{}
-	vals := map[string]any{}
-	var req []string
-	for i := range n {
-		name := fmt.Sprintf("field_%d", i)
-		req = append(req, name)
-		switch i % 5 {
-		case 0:
-			props[name] = map[string]any{"type": "string", "minLength": 1, "maxLength": 64}
-			vals[name] = fmt.Sprintf("value %d", i)
-		case 1:
-			props[name] = map[string]any{"type": "integer", "minimum": 0}
-			vals[name] = i
-		case 2:
-			props[name] = map[string]any{"enum": []string{"open", "closed", "draft"}}
-			vals[name] = "open"
-		case 3:
-			props[name] = map[string]any{"type": "boolean"}
-			vals[name] = i%2 == 0
-		default:
-			props[name] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "maxItems": 10}
-			vals[name] = []string{"a", "b"}
-		}
-	}
-	s, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false})
-	d, _ := json.Marshal(vals)
-	return s, d
 }
 
 // uniqueSchema returns an op validating doc against schema made new by a
@@ -122,8 +91,8 @@ func growRows(ctx context.Context, e *env) ([]row, error) {
 		}
 		return err
 	}
-	s1, d1 := objectSchema(20)
-	s10, d10 := objectSchema(200)
+	s1, d1 := sharedtest.ObjectSchema(20)
+	s10, d10 := sharedtest.ObjectSchema(200)
 	if err := add("schema ×10: an object of 20 → 200 properties, valid document, schema compiled once",
 		validator(ctx, eng, []*judge.Request{{Output: d1, ExpectedSchema: s1}}, []bool{true}),
 		validator(ctx, eng, []*judge.Request{{Output: d10, ExpectedSchema: s10}}, []bool{true})); err != nil {

@@ -224,9 +224,11 @@ func (d Duplicate) Issue(rule, where string) result.Issue {
 	key := result.Clip(d.Key, 80)
 	return result.Issue{
 		Severity: result.Warning, Type: result.DuplicateKey, Location: d.Path, Rule: rule,
-		Message: fmt.Sprintf("Key '%s' appears more than once in its object (again at line %d, column %d %s); judge read the last value, but a reader that keeps the first would act on other data",
-			key, d.Line, d.Col, where),
-		Suggestion: fmt.Sprintf("Send each key once: remove the repeated '%s', keeping the value you mean", key),
+		// Concatenated rather than formatted: a document may repeat up to
+		// MaxDuplicates keys, each warned of on every validation.
+		Message: "Key '" + key + "' appears more than once in its object (again at line " + strconv.Itoa(d.Line) +
+			", column " + strconv.Itoa(d.Col) + " " + where + "); judge read the last value, but a reader that keeps the first would act on other data",
+		Suggestion: "Send each key once: remove the repeated '" + key + "', keeping the value you mean",
 	}
 }
 

@@ -129,11 +129,12 @@ func (v *Validator) Issues(doc []byte, maxDepth int) (issues []result.Issue, sur
 
 // IssuesDuplicates is Issues that also answers for a document with
 // repeated keys: the issues of the value the decoder gives (it keeps the
-// last member of a repeated key), and repeated, the offsets in doc of the
-// keys that repeat an earlier key of their object (their opening quotes,
-// in document order, as jsonvalue.DecodeDuplicates lists them), nil when
-// none does. Sure is false when the fast path cannot tell.
-func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []int, sure bool) {
+// last member of a repeated key), and repeated, the keys that repeat an
+// earlier key of their object, described as jsonvalue.DecodeDuplicates
+// describes them (key, location, offset, line and column, in document
+// order), nil when none does. Sure is false when the fast path cannot
+// tell.
+func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
 	return v.c.fastIssuesDuplicates(doc, maxDepth)
 }
 

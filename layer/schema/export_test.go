@@ -46,6 +46,6 @@ func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
 
 // FastIssuesDuplicates is Validator.IssuesDuplicates without the recover
 // that production keeps.
-func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []int, bool) {
+func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []jsonvalue.Duplicate, bool) {
 	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
 }

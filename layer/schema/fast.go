@@ -1,10 +1,13 @@
 package schema
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -74,6 +77,7 @@ type node struct {
 	// them faster when the names allow it.
 	keys      map[string]keyInfo
 	table     *keyTable
+	probe     *probeTable // when table is nil
 	patProps  []patProp
 	addl      *node // additionalProperties as a schema, or nil
 	addlFalse bool
@@ -119,10 +123,14 @@ type keyInfo struct {
 	req bool // a required name counted, not given a bit (see node.reqCount)
 }
 
+// maxPerfectKeys is the most names a keyTable is tried for.
+const maxPerfectKeys = 64
+
 // keyTable finds the keyInfo of a property name without hashing all of
 // it: a slot from the name's length and its first, middle and last bytes,
-// then one comparison. It exists for a node whose names take distinct
-// slots under one of a few multipliers; else the node's map serves.
+// then one comparison. It exists for a node of at most maxPerfectKeys
+// names that take distinct slots under one of a few multipliers; else a
+// probeTable, or failing that the node's map, serves.
 type keyTable struct {
 	mul   uint32
 	shift uint32
@@ -143,8 +151,8 @@ func keySummary(key []byte) uint32 {
 }
 
 func newKeyTable(keys map[string]keyInfo) *keyTable {
-	if len(keys) > 256 {
-		return nil
+	if len(keys) > maxPerfectKeys {
+		return nil // distinct slots for more names are unlikely: probeTable serves
 	}
 	muls := [...]uint32{0x9e3779b1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09}
 	for bits := 1; bits <= 12; bits++ {
@@ -179,6 +187,104 @@ func (t *keyTable) find(key []byte) (keyInfo, bool) {
 	sl := &t.slots[(keySummary(key)*t.mul)>>t.shift]
 	if sl.used && sl.name == string(key) {
 		return sl.info, true
+	}
+	return keyInfo{}, false
+}
+
+// probeTable finds the keyInfo of a property name, for a node whose names
+// get no keyTable (more than maxPerfectKeys, or alike at their first,
+// middle and last bytes, as field_100 … field_199), without hashing all
+// of it: a slot from the name's length and its first and last four bytes
+// (probeSummary), then a comparison with the names of that summary from
+// there on (open addressing, at most half the slots used). It exists for a
+// node whose names find their slots within maxKeyProbes; else (names alike
+// at both ends, which a hash of all their bytes would tell apart) the
+// node's map serves.
+type probeTable struct {
+	mul   uint32
+	shift uint32
+	slots []probeSlot
+}
+
+type probeSlot struct {
+	name    string
+	info    keyInfo
+	summary uint32
+	used    bool
+}
+
+// maxKeyProbes bounds the slots a lookup in a probeTable reads.
+const maxKeyProbes = 4
+
+// maxTableKeys is the most names a probeTable holds.
+const maxTableKeys = 4096
+
+// probeSummary is a hash of key's length and its first and last four bytes
+// (all of a shorter key).
+func probeSummary(key []byte) uint32 {
+	n := len(key)
+	var first, last uint32
+	if n >= 4 {
+		first = binary.LittleEndian.Uint32(key)
+		last = binary.LittleEndian.Uint32(key[n-4:])
+	} else {
+		for _, c := range key {
+			first = first<<8 | uint32(c)
+		}
+	}
+	return (first ^ bits.RotateLeft32(last, 15) ^ uint32(n)<<26) * 0x9e3779b1
+}
+
+func newProbeTable(keys map[string]keyInfo) *probeTable {
+	if len(keys) > maxTableKeys {
+		return nil
+	}
+	size := 4
+	for size < 2*len(keys) {
+		size *= 2
+	}
+	shift := uint32(32 - bits.TrailingZeros(uint(size)))
+	names := slices.Sorted(maps.Keys(keys))
+	muls := [...]uint32{1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f}
+	for _, mul := range muls {
+		t := &probeTable{mul: mul, shift: shift, slots: make([]probeSlot, size)}
+		ok := true
+		for _, name := range names {
+			sum := probeSummary([]byte(name))
+			at, probes := (sum*mul)>>shift, 1
+			for t.slots[at].used {
+				at = (at + 1) & uint32(size-1)
+				if probes++; probes > maxKeyProbes {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				break
+			}
+			t.slots[at] = probeSlot{name: name, info: keys[name], summary: sum, used: true}
+		}
+		if ok {
+			return t
+		}
+	}
+	return nil
+}
+
+// find returns the keyInfo of key.
+func (t *probeTable) find(key []byte) (keyInfo, bool) {
+	sum := probeSummary(key)
+	mask := uint32(len(t.slots) - 1)
+	at := (sum * t.mul) >> t.shift
+	for range maxKeyProbes {
+		sl := &t.slots[at]
+		if !sl.used {
+			break
+		}
+		if sl.summary == sum && sl.name == string(key) {
+			return sl.info, true
+		}
+		at = (at + 1) & mask
 	}
 	return keyInfo{}, false
 }
@@ -447,7 +553,9 @@ func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {
 			k.req = true
 			n.keys[p] = k
 		}
-		n.table = newKeyTable(n.keys)
+		if n.table = newKeyTable(n.keys); n.table == nil {
+			n.probe = newProbeTable(n.keys)
+		}
 	}
 	n.obj = n.minProps >= 0 || n.maxProps >= 0 || n.names != nil || n.reqCount > 0 || n.props != nil || n.patProps != nil ||
 		n.addl != nil || n.addlFalse || n.propNames != nil

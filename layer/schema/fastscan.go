@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"math/big"
 	"slices"
 	"sync"
@@ -185,6 +186,11 @@ type scanner struct {
 	text   []byte
 	found  []directIssue
 
+	// tab holds the hash tables of the keys of the objects being read
+	// (see keySet), hashed with seed.
+	tab  []uint64
+	seed maphash.Seed
+
 	// dups, when not nil, makes a repeated key of a skipped object no
 	// reason to give up: the key's offset is added to dups.keys and the
 	// earlier members of its key to dups.drop (see collectDuplicates).
@@ -198,7 +204,7 @@ type skipObj struct {
 	mask  uint64
 }
 
-var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+var scannerPool = sync.Pool{New: func() any { return &scanner{seed: maphash.MakeSeed()} }}
 
 // fastValid reports whether doc, one JSON value, is valid against root:
 // sure is false when the fast path cannot decide and the slow path must.
@@ -636,6 +642,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 			}
 			if d[i] != closing {
 				s.stack = append(s.stack, closing)
+				if s.dups != nil {
+					s.dups.index = append(s.dups.index, 0)
+				}
 				if closing == '}' {
 					s.objs = append(s.objs, skipObj{start: len(s.keys)})
 					if i, ok = s.skipKey(i); !ok {
@@ -666,6 +675,9 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 					return 0, false
 				}
 				s.stack = s.stack[:len(s.stack)-1]
+				if s.dups != nil {
+					s.dups.index = s.dups.index[:len(s.stack)]
+				}
 				s.depth--
 				i++
 				continue
@@ -680,6 +692,8 @@ func (s *scanner) skipContainerFrom(i, base int) (int, bool) {
 				if i, ok = s.skipKey(i); !ok {
 					return 0, false
 				}
+			} else if s.dups != nil {
+				s.dups.index[len(s.stack)-1]++
 			}
 			break
 		}
@@ -730,6 +744,7 @@ func (s *scanner) skipKey(i int) (int, bool) {
 			}
 			s.dups.drop = append(s.dups.drop, [2]int{s.keys[last][0] - 1, next})
 			s.dups.keys = append(s.dups.keys, i)
+			s.dups.paths = append(s.dups.paths, s.duplicatePath(key))
 		}
 	}
 	o.mask |= bit
@@ -765,22 +780,30 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 	if !s.push() {
 		return 0, 0, false
 	}
-	keyStart := len(s.keys)
+	keyStart, tabTop := len(s.keys), len(s.tab)
 	place := s.inPlace
 	s.inPlace = 0
 	count, end, ok = s.membersFrom(i, keyStart, f)
 	s.depth--
-	s.keys, s.inPlace = s.keys[:keyStart], place
+	s.keys, s.tab, s.inPlace = s.keys[:keyStart], s.tab[:tabTop], place
+	if tabTop == 0 && cap(s.tab) > maxKeyTable {
+		s.tab = nil // a pooled scanner keeps no large table
+	}
 	return count, end, ok
 }
 
-// linearKeys is how many keys of an object are compared with each other
-// as they are read; past them, duplicates are found by sorting the keys
-// once the object is read.
+// maxKeyTable is the most slots of key tables (s.tab) a scanner keeps
+// between objects of the outermost level.
+const maxKeyTable = 1 << 14
+
+// linearKeys is how many keys of a skipped object are compared with each
+// other as they are read; past them, duplicates are found by sorting the
+// keys once the object is read.
 const linearKeys = 64
 
 func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at int) (int, bool)) (count, end int, ok bool) {
 	d := s.data
+	var set keySet
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return 0, i + 1, true
@@ -808,21 +831,24 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 			j = end - 1 // the closing quote
 		}
 		key := d[ks:j]
-		switch {
-		case count < linearKeys:
+		if count < smallObject {
+			// The length and the last byte first: names alike but for
+			// their ends (field_1, field_2) are told apart without a call.
+			last := byte(0)
+			if len(key) > 0 {
+				last = key[len(key)-1]
+			}
 			for _, sp := range s.keys[keyStart:] {
-				if bytes.Equal(d[sp[0]:sp[1]], key) {
+				if sp[1]-sp[0] == len(key) && (sp[1] == sp[0] || d[sp[1]-1] == last) && string(d[sp[0]:sp[1]]) == string(key) {
 					s.bail = true
 					return 0, 0, false
 				}
 			}
-		case s.negated > 0:
-			// An invalid member must be known to be the object's only
-			// one of its key, which the sort below finds too late.
+			s.keys = append(s.keys, [2]int{ks, j})
+		} else if s.addKey(&set, keyStart, ks, j) {
 			s.bail = true
 			return 0, 0, false
 		}
-		s.keys = append(s.keys, [2]int{ks, j})
 		j = skipWS(d, j+1)
 		if j >= len(d) || d[j] != ':' {
 			s.bail = true
@@ -843,10 +869,6 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 		}
 		var more bool
 		if i, more, ok = s.after(end, '}'); !ok || !more {
-			if ok && count > linearKeys && s.duplicateKeys(keyStart) {
-				s.bail = true
-				return 0, 0, false
-			}
 			return count, i, ok
 		}
 	}
@@ -961,6 +983,8 @@ func (s *scanner) object(n *node, i int) (int, bool) {
 		var known bool
 		if n.table != nil {
 			k, known = n.table.find(key)
+		} else if n.probe != nil {
+			k, known = n.probe.find(key)
 		} else if n.keys != nil {
 			k, known = n.keys[string(key)]
 		}
