@@ -81,6 +81,10 @@ func readOTLPHTTP(env func(string) string) (OTLPHTTP, error) {
 			if err != nil {
 				return o, fmt.Errorf("telemetry: %s: %s: %w", name, k, err)
 			}
+			if i := badHeaderByte(dv); i >= 0 {
+				// Else every export would fail in the transport.
+				return o, fmt.Errorf("telemetry: %s: the value of %s has the control byte %#02x at %d (decoded)", name, k, dv[i], i)
+			}
 			o.Headers[k] = strings.TrimSpace(dv)
 		}
 	}
@@ -124,6 +128,18 @@ func validHeaderKey(k string) bool {
 		return false
 	}
 	return true
+}
+
+// badHeaderByte returns the index of the first byte of v that an HTTP
+// header value may not hold (a control character other than a tab, as
+// net/http refuses), or -1.
+func badHeaderByte(v string) int {
+	for i := range len(v) {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 // otlpHTTPExporter is judge's span exporter for OTLP http/protobuf: it
@@ -178,7 +194,7 @@ func newOTLPHTTPExporter(endpoint string, o OTLPHTTP) *otlpHTTPExporter {
 	life, end := context.WithCancel(context.Background())
 	e := &otlpHTTPExporter{
 		url: endpoint, header: h, gzip: o.Gzip, retry: defaultRetry, life: life, end: end,
-		client: &http.Client{Timeout: timeout, Transport: &http.Transport{
+		client: &http.Client{Timeout: timeout, CheckRedirect: sameOrigin, Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 			ForceAttemptHTTP2:     true,
@@ -192,6 +208,21 @@ func newOTLPHTTPExporter(endpoint string, o OTLPHTTP) *otlpHTTPExporter {
 		e.zw = gzip.NewWriter(io.Discard)
 	}
 	return e
+}
+
+// sameOrigin follows a redirect only to the endpoint's own scheme, host
+// and port: the spans, and the headers of OTEL_EXPORTER_OTLP_HEADERS
+// (often a key), go nowhere else. net/http would forward every header but
+// Authorization and cookies to any host. A redirect elsewhere is
+// answered as the receiver's error (see post).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if u, first := req.URL, via[0].URL; u.Scheme != first.Scheme || u.Host != first.Host {
+		return http.ErrUseLastResponse
+	}
+	return nil
 }
 
 // errExporterShutdown is the answer of an export after Shutdown.
@@ -314,6 +345,8 @@ func (e *otlpHTTPExporter) post(ctx context.Context, body []byte, open *atomic.I
 	case code == http.StatusTooManyRequests || code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout:
 		return &retryableError{throttle: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
 			err: fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))}
+	case code >= 300 && code <= 399 && resp.Header.Get("Location") != "":
+		return fmt.Errorf("telemetry: OTLP export to %s: %s to %q, another origin: not followed (set the endpoint to it if it is meant)", e.url, resp.Status, answerText([]byte(resp.Header.Get("Location"))))
 	default:
 		return fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))
 	}
