@@ -34,20 +34,12 @@ func NameForms(text string) []string {
 		return nil
 	}
 	words := strings.Fields(text)
-	var out []string
-	seen := map[string]bool{text: true}
-	add := func(ws []string) {
-		f := strings.Join(ws, " ")
-		if len(ws) > 0 && !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
+	out := newForms(text)
 	if n := len(words); n >= 2 && placeTypes[strings.ToLower(words[n-1])] {
-		add(words[:n-1])
+		out.add(words[:n-1])
 	}
 	if len(words) >= 3 && placeTypes[strings.ToLower(words[0])] && strings.EqualFold(words[1], "of") {
-		add(words[2:])
+		out.add(words[2:])
 	}
 	for _, forms := range countryForms {
 		for _, f := range forms {
@@ -58,13 +50,13 @@ func NameForms(text string) []string {
 			n := len(strings.Fields(f))
 			for _, g := range forms {
 				if g != f {
-					add(append(append(append([]string{}, words[:i]...), strings.Fields(g)...), words[i+n:]...))
+					out.add(append(append(append([]string{}, words[:i]...), strings.Fields(g)...), words[i+n:]...))
 				}
 			}
 			break
 		}
 	}
-	return out
+	return out.list
 }
 
 // indexWords returns where sub starts in words, comparing words without a
@@ -101,4 +93,25 @@ func (c Claim) Alternatives() []Claim {
 		out = append(out, alt)
 	}
 	return out
+}
+
+// forms collects the other forms of a text in order, each once and
+// never the text itself.
+type forms struct {
+	list []string
+	seen map[string]bool
+}
+
+// newForms returns the forms of text, none yet.
+func newForms(text string) *forms {
+	return &forms{seen: map[string]bool{text: true}}
+}
+
+// add adds the form of words ws, unless there are none or it is known.
+func (f *forms) add(ws []string) {
+	s := strings.Join(ws, " ")
+	if len(ws) > 0 && !f.seen[s] {
+		f.seen[s] = true
+		f.list = append(f.list, s)
+	}
 }
