@@ -162,6 +162,7 @@ func (s *scanner) typeIssue(n *node, got string) {
 	s.text = b
 	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
 		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.checkBudget()
 }
 
 // constEnumIssue writes the issue of the value being read, decoded as
@@ -212,6 +213,7 @@ func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
 	}
 	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: rule,
 		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.checkBudget()
 }
 
 // nodeWords is what report mode writes of a node's issues, the same for
@@ -319,7 +321,19 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
 	}
 	s.text = b
+	s.checkBudget()
 	return wrote
+}
+
+// checkBudget stops the scan (s.bail) once it has written more issues
+// than MaxIssues: which ones are kept depends on the reporter's order
+// over all of them, so the document is read again without writing any
+// (fastIssuesUnguarded), and the rest of a large invalid document is not
+// worth writing first (fastReport returns the issues written so far).
+func (s *scanner) checkBudget() {
+	if len(s.found) > MaxIssues {
+		s.bail = true
+	}
 }
 
 // directIssues returns the issues the scan wrote, their texts cut from

@@ -175,7 +175,9 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 		s.bail = true
 	}
 	sure = !s.bail
-	if sure && !ok && len(s.errs) == 1 {
+	if s.bail && len(s.found) > MaxIssues {
+		issues = s.directIssues() // over the budget (checkBudget)
+	} else if sure && !ok && len(s.errs) == 1 {
 		// The validator wraps it in a kind.Schema of the root, which the
 		// reporter walks through as it walks a group: left out.
 		ve = s.errs[0]
@@ -239,9 +241,7 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
 	ve, arrays, issues, sure := fastReport(c, doc, maxDepth, direct)
 	switch {
-	case !sure:
-		return nil, false
-	case len(issues) > MaxIssues:
+	case !sure || len(issues) > MaxIssues:
 		return issues, false
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
