@@ -151,6 +151,7 @@ func badHeaderByte(v string) int {
 // structs of every span first.
 type otlpHTTPExporter struct {
 	url    string
+	shown  string // url for messages, its password hidden (redacted)
 	header http.Header
 	gzip   bool
 	client *http.Client
@@ -193,7 +194,7 @@ func newOTLPHTTPExporter(endpoint string, o OTLPHTTP) *otlpHTTPExporter {
 	}
 	life, end := context.WithCancel(context.Background())
 	e := &otlpHTTPExporter{
-		url: endpoint, header: h, gzip: o.Gzip, retry: defaultRetry, life: life, end: end,
+		url: endpoint, shown: redacted(endpoint), header: h, gzip: o.Gzip, retry: defaultRetry, life: life, end: end,
 		client: &http.Client{Timeout: timeout, CheckRedirect: sameOrigin, Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -223,6 +224,16 @@ func sameOrigin(req *http.Request, via []*http.Request) error {
 		return http.ErrUseLastResponse
 	}
 	return nil
+}
+
+// redacted is the URL u with its password, if any, shown as "xxxxx",
+// for messages and logs: an endpoint may carry credentials
+// (https://user:key@host/v1/traces).
+func redacted(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		return p.Redacted()
+	}
+	return u
 }
 
 // errExporterShutdown is the answer of an export after Shutdown.
@@ -324,7 +335,7 @@ func (e *otlpHTTPExporter) post(ctx context.Context, body []byte, open *atomic.I
 	req.GetBody = func() (io.ReadCloser, error) { return newExportBody(body, open), nil }
 	resp, err := e.client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("telemetry: OTLP export to %s: %w", e.url, err)
+		err = fmt.Errorf("telemetry: OTLP export to %s: %w", e.shown, err)
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
 			return &retryableError{err: err}
@@ -334,21 +345,21 @@ func (e *otlpHTTPExporter) post(ctx context.Context, body []byte, open *atomic.I
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxExportResponse+1))
 	if err != nil {
-		return fmt.Errorf("telemetry: OTLP export to %s: reading the answer: %w", e.url, err)
+		return fmt.Errorf("telemetry: OTLP export to %s: reading the answer: %w", e.shown, err)
 	}
 	if len(answer) > maxExportResponse {
-		return fmt.Errorf("telemetry: OTLP export to %s: the answer is over %d bytes", e.url, maxExportResponse)
+		return fmt.Errorf("telemetry: OTLP export to %s: the answer is over %d bytes", e.shown, maxExportResponse)
 	}
 	switch code := resp.StatusCode; {
 	case code >= 200 && code <= 299:
 		return partialSuccess(resp.Header.Get("Content-Type"), answer)
 	case code == http.StatusTooManyRequests || code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout:
 		return &retryableError{throttle: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
-			err: fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))}
+			err: fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.shown, resp.Status, answerText(answer))}
 	case code >= 300 && code <= 399 && resp.Header.Get("Location") != "":
-		return fmt.Errorf("telemetry: OTLP export to %s: %s to %q, another origin: not followed (set the endpoint to it if it is meant)", e.url, resp.Status, answerText([]byte(resp.Header.Get("Location"))))
+		return fmt.Errorf("telemetry: OTLP export to %s: %s to %q, another origin: not followed (set the endpoint to it if it is meant)", e.shown, resp.Status, answerText([]byte(resp.Header.Get("Location"))))
 	default:
-		return fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))
+		return fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.shown, resp.Status, answerText(answer))
 	}
 }
 
@@ -444,7 +455,7 @@ func (e *otlpHTTPExporter) Shutdown(context.Context) error {
 // otlptracehttp one for http/json and when a certificate variable is
 // set (it reads them), the official otlptracegrpc one for grpc.
 func newSpanExporter(ctx context.Context, c Config) (sdktrace.SpanExporter, string, error) {
-	name := "otlp " + c.Protocol + " " + c.Endpoint
+	name := "otlp " + c.Protocol + " " + redacted(c.Endpoint)
 	var (
 		exp sdktrace.SpanExporter
 		err error

@@ -213,6 +213,31 @@ func TestOTLPHTTPRedirect(t *testing.T) {
 	}
 }
 
+// TestOTLPHTTPRedactsPassword: an endpoint's password is sent (as basic
+// authentication) but shown in no error and not in the exporter's name,
+// which judge logs.
+func TestOTLPHTTPRedactsPassword(t *testing.T) {
+	t.Parallel()
+	rc := newReceiver(t, status(400, "", "no"))
+	endpoint := strings.Replace(rc.srv.URL, "http://", "http://judge:s3cret-key@", 1) + "/v1/traces"
+	e := newOTLPHTTPExporter(endpoint, OTLPHTTP{})
+	defer e.Shutdown(context.Background())
+	err := e.ExportSpans(context.Background(), testSpans(t))
+	if err == nil || strings.Contains(err.Error(), "s3cret-key") || !strings.Contains(err.Error(), "400") {
+		t.Fatalf("export: %v; want a 400 without the password", err)
+	}
+	rc.mu.Lock()
+	user, pass, ok := rc.reqs[0].BasicAuth()
+	rc.mu.Unlock()
+	if !ok || user != "judge" || pass != "s3cret-key" {
+		t.Fatalf("basic auth %q %q %v, want the endpoint's", user, pass, ok)
+	}
+	_, name, err := newSpanExporter(context.Background(), Config{Protocol: "http/protobuf", Endpoint: endpoint})
+	if err != nil || strings.Contains(name, "s3cret-key") || !strings.Contains(name, "judge:") {
+		t.Fatalf("exporter name %q (%v), want the user without the password", name, err)
+	}
+}
+
 // TestOTLPHTTPShutdown: Shutdown ends an export waiting to retry, and
 // an export after it is refused.
 func TestOTLPHTTPShutdown(t *testing.T) {
