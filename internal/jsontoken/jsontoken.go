@@ -7,13 +7,11 @@
 package jsontoken
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
@@ -75,18 +73,6 @@ const (
 	sFailed                   // after an error
 )
 
-// number states: what the number has read last.
-const (
-	nMinus    = iota // '-'
-	nZero            // a leading 0
-	nInt             // digits of the integer part
-	nDot             // '.'
-	nFrac            // fraction digits
-	nE               // 'e' or 'E'
-	nExpSign         // the exponent's sign
-	nExpDigit        // exponent digits
-)
-
 // Tokenizer reads one JSON document in chunks. The zero value is not
 // ready: use New. A Tokenizer is not safe for concurrent use.
 type Tokenizer struct {
@@ -109,19 +95,18 @@ type Tokenizer struct {
 	// byte after its quote while the string, begun in that chunk, has
 	// only plain bytes so far: its text is then read from the chunk
 	// rather than copied. -1 otherwise (the text is in buf).
-	direct   int
-	esc      int // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
-	hex      rune
-	high     rune // a surrogate escape waiting for its pair, or -1
-	u8       [4]byte
-	u8n      int   // bytes of a UTF-8 sequence held
-	u8need   int   // bytes of the held sequence in all
-	u8off    int64 // offset of its first byte
-	numState int
-	exp      int
-	lit      string
-	litPos   int
-	tok      Token
+	direct int
+	esc    int // 0: none, 1: after '\\', 2..5: hex digits of \u read +2
+	hex    rune
+	high   rune // a surrogate escape waiting for its pair, or -1
+	u8     [4]byte
+	u8n    int   // bytes of a UTF-8 sequence held
+	u8need int   // bytes of the held sequence in all
+	u8off  int64 // offset of its first byte
+	num    lex.NumberScan
+	lit    string
+	litPos int
+	tok    Token
 }
 
 // New returns a Tokenizer for one document that nests arrays and objects
@@ -275,7 +260,7 @@ func (t *Tokenizer) errorAt(off int64, msg string) *jsonvalue.SyntaxError {
 }
 
 func (t *Tokenizer) fail(off int64, c byte, context string) error {
-	t.err = t.errorAt(off, "invalid character "+quoteChar(c)+" "+context)
+	t.err = t.errorAt(off, "invalid character "+lex.QuoteChar(c)+" "+context)
 	t.st = sFailed
 	return t.err
 }
@@ -284,39 +269,6 @@ func (t *Tokenizer) failErr(se *jsonvalue.SyntaxError) error {
 	t.err = se
 	t.st = sFailed
 	return se
-}
-
-// quoteChar formats c as encoding/json does in its error messages.
-func quoteChar(c byte) string {
-	switch c {
-	case '\'':
-		return `'\''`
-	case '"':
-		return `'"'`
-	}
-	s := fmt.Sprintf("%q", string(rune(c)))
-	return "'" + s[1:len(s)-1] + "'"
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// plain marks the bytes a string holds as they are: not the quote, the
-// backslash, a control character or a non-ASCII byte.
-var plain = func() (t [256]bool) {
-	for c := range t {
-		t[c] = c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf
-	}
-	return t
-}()
-
-// specialMask returns x, eight bytes of a string, with the high bit set
-// in the first byte that is not plain, if any (bits above it may be set
-// too); as jsonvalue's decoder finds them.
-func specialMask(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (lo * '"')
-	b := x ^ (lo * '\\')
-	return (x | (x-lo*0x20)&^x | (q-lo)&^q | (b-lo)&^b) & hi
 }
 
 func (t *Tokenizer) emitTok(emit func(*Token) error, k Kind, begin, end int64, text []byte) error {
@@ -337,8 +289,8 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		switch t.st {
 		case sString:
 			// A run of plain bytes at once.
-			if t.direct >= 0 || t.esc == 0 && t.u8n == 0 && t.high < 0 && plain[c] {
-				if !plain[c] {
+			if t.direct >= 0 || t.esc == 0 && t.u8n == 0 && t.high < 0 && lex.IsPlain(c) {
+				if !lex.IsPlain(c) {
 					if c == '"' {
 						// The whole string was in this chunk, plain: its
 						// text is the chunk's bytes.
@@ -353,17 +305,8 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 					t.direct = -1
 					goto special
 				}
-				j := i + 1
-				for len(p)-j >= 8 {
-					// Eight plain bytes at a time.
-					m := specialMask(binary.LittleEndian.Uint64(p[j:]))
-					if m != 0 {
-						j += bits.TrailingZeros64(m) / 8
-						break
-					}
-					j += 8
-				}
-				for j < len(p) && plain[p[j]] {
+				j := lex.PlainRun(p, i+1) // eight plain bytes at a time
+				for j < len(p) && lex.IsPlain(p[j]) {
 					j++
 				}
 				if t.direct < 0 {
@@ -396,7 +339,7 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		case sFailed:
 			return t.err
 		}
-		if c <= ' ' && isSpace(c) {
+		if lex.IsSpace(c) {
 			if c == '\n' {
 				t.line++
 				t.lineStart = off + 1
@@ -437,15 +380,6 @@ func (t *Tokenizer) keepText(p []byte) {
 		t.buf = append(t.buf[:0], p[t.direct:]...)
 		t.direct = -1
 	}
-}
-
-// digitRun returns the index of the first byte of p from j on that is
-// not a digit, or len(p).
-func digitRun(p []byte, j int) int {
-	for j < len(p) && '0' <= p[j] && p[j] <= '9' {
-		j++
-	}
-	return j
 }
 
 // structural reads the byte c at off, outside a token: a value's first
@@ -494,31 +428,19 @@ func (t *Tokenizer) structural(c byte, off int64, emit func(*Token) error) error
 	return t.fail(off, c, "after object key:value pair")
 }
 
-// feedNumber reads the bytes of a number from p[i:], as feedString.
+// feedNumber reads the bytes of a number from p[i:] (lex.NumberScan),
+// as feedString.
 func (t *Tokenizer) feedNumber(p []byte, i int, base int64, emit func(*Token) error) (int, error) {
-	for i < len(p) {
-		c := p[i]
-		if (t.numState == nInt || t.numState == nFrac) && '0' <= c && c <= '9' {
-			// A run of digits at once.
-			j := digitRun(p, i+1)
-			t.buf = append(t.buf, p[i:j]...)
-			i = j
-			if len(t.buf) > jsonvalue.MaxNumberLen {
-				return i, t.numberTooLarge()
-			}
-			continue
-		}
-		if t.numberByte(c) {
-			if len(t.buf) > jsonvalue.MaxNumberLen {
-				return i, t.numberTooLarge()
-			}
-			i++
-			continue
-		}
-		t.off = base + int64(i)
-		return i, t.endNumber(emit, c, false) // c is read again, after the number
+	j := t.num.Scan(p, i)
+	t.buf = append(t.buf, p[i:j]...)
+	if len(t.buf) > jsonvalue.MaxNumberLen {
+		return j, t.numberTooLarge()
 	}
-	return i, nil
+	if j == len(p) {
+		return j, nil
+	}
+	t.off = base + int64(j)
+	return j, t.endNumber(emit, p[j], false) // p[j] is read again, after the number
 }
 
 // feedLiteral reads the bytes of true, false or null from p[i:], as
@@ -528,7 +450,7 @@ func (t *Tokenizer) feedLiteral(p []byte, i int, base int64, emit func(*Token) e
 		c := p[i]
 		off := base + int64(i)
 		if c != t.lit[t.litPos] {
-			return i, t.fail(off, c, "in literal "+t.lit+" (expecting "+quoteChar(t.lit[t.litPos])+")")
+			return i, t.fail(off, c, lex.LiteralContext(t.lit, t.litPos))
 		}
 		t.litPos++
 		i++
@@ -584,20 +506,14 @@ func (t *Tokenizer) value(c byte, off int64, emit func(*Token) error) error {
 		return err
 	case c == '"':
 		t.startString(off, false)
-	case c == 't':
-		t.startLiteral(off, "true")
-	case c == 'f':
-		t.startLiteral(off, "false")
-	case c == 'n':
-		t.startLiteral(off, "null")
-	case c == '-':
-		t.startNumber(off, nMinus, c)
-	case c == '0':
-		t.startNumber(off, nZero, c)
-	case '1' <= c && c <= '9':
-		t.startNumber(off, nInt, c)
+	case c == '-' || lex.IsDigit(c):
+		t.startNumber(off, c)
 	default:
-		return t.fail(off, c, "looking for beginning of value")
+		lit := lex.Literal(c)
+		if lit == "" {
+			return t.fail(off, c, "looking for beginning of value")
+		}
+		t.startLiteral(off, lit)
 	}
 	return nil
 }
@@ -621,9 +537,10 @@ func (t *Tokenizer) startLiteral(off int64, lit string) {
 	t.st, t.begin, t.lit, t.litPos = sLiteral, off, lit, 1
 }
 
-func (t *Tokenizer) startNumber(off int64, ns int, c byte) {
-	t.st, t.begin, t.numState, t.exp = sNumber, off, ns, 0
+func (t *Tokenizer) startNumber(off int64, c byte) {
+	t.st, t.begin, t.num = sNumber, off, lex.NumberScan{}
 	t.buf = append(t.buf[:0], c)
+	t.num.Begin(c)
 }
 
 // stringByte reads byte c of a string at off, outside a plain run, and
@@ -654,28 +571,17 @@ func (t *Tokenizer) stringByte(c byte, off int64) (bool, error) {
 			return false, nil
 		}
 		t.flushHigh()
-		switch c {
-		case '"', '\\', '/':
-			t.buf = append(t.buf, c)
-		case 'b':
-			t.buf = append(t.buf, '\b')
-		case 'f':
-			t.buf = append(t.buf, '\f')
-		case 'n':
-			t.buf = append(t.buf, '\n')
-		case 'r':
-			t.buf = append(t.buf, '\r')
-		case 't':
-			t.buf = append(t.buf, '\t')
-		default:
-			return false, t.fail(off, c, "in string escape code")
+		e, ok := lex.Escape(c)
+		if !ok {
+			return false, t.fail(off, c, lex.BadEscape.Context())
 		}
+		t.buf = append(t.buf, e)
 		return false, nil
 	}
 	if t.esc >= 2 {
-		h := unhex(c)
+		h := lex.Unhex(c)
 		if h < 0 {
-			return false, t.fail(off, c, `in \u hexadecimal character escape`)
+			return false, t.fail(off, c, lex.BadHex.Context())
 		}
 		t.hex = t.hex<<4 | h
 		if t.esc++; t.esc < 6 {
@@ -684,14 +590,14 @@ func (t *Tokenizer) stringByte(c byte, off int64) (bool, error) {
 		t.esc = 0
 		r := t.hex
 		if t.high >= 0 {
-			if p := utf16.DecodeRune(t.high, r); p != utf8.RuneError {
+			if p := lex.Pair(t.high, r); p != utf8.RuneError {
 				t.buf = utf8.AppendRune(t.buf, p)
 				t.high = -1
 				return false, nil
 			}
 			t.flushHigh()
 		}
-		if utf16.IsSurrogate(r) {
+		if lex.IsSurrogate(r) {
 			t.high = r
 			return false, nil
 		}
@@ -708,7 +614,7 @@ func (t *Tokenizer) stringByte(c byte, off int64) (bool, error) {
 	case c == '"':
 		return true, nil
 	case c < 0x20:
-		return false, t.fail(off, c, "in string literal")
+		return false, t.fail(off, c, lex.Control.Context())
 	case c < utf8.RuneSelf:
 		t.buf = append(t.buf, c)
 		return false, nil
@@ -742,100 +648,26 @@ func (t *Tokenizer) badUTF8(off int64, c byte) error {
 	return t.failErr(se)
 }
 
-func unhex(c byte) rune {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0')
-	case 'a' <= c && c <= 'f':
-		return rune(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return rune(c - 'A' + 10)
-	}
-	return -1
-}
-
-// numberByte reports whether c continues the number, and takes it.
-func (t *Tokenizer) numberByte(c byte) bool {
-	digit := '0' <= c && c <= '9'
-	switch t.numState {
-	case nMinus:
-		switch {
-		case c == '0':
-			t.numState = nZero
-		case digit:
-			t.numState = nInt
-		default:
-			return false
-		}
-	case nZero, nInt:
-		switch {
-		case digit && t.numState == nInt:
-		case c == '.':
-			t.numState = nDot
-		case c == 'e' || c == 'E':
-			t.numState = nE
-		default:
-			return false
-		}
-	case nDot, nFrac:
-		switch {
-		case digit:
-			t.numState = nFrac
-		case c == 'e' || c == 'E':
-			if t.numState == nDot {
-				return false
-			}
-			t.numState = nE
-		default:
-			return false
-		}
-	case nE, nExpSign:
-		switch {
-		case digit:
-			t.numState = nExpDigit
-			t.exp = int(c - '0')
-		case (c == '+' || c == '-') && t.numState == nE:
-			t.numState = nExpSign
-		default:
-			return false
-		}
-	case nExpDigit:
-		if !digit {
-			return false
-		}
-		t.exp = min(t.exp*10+int(c-'0'), jsonvalue.MaxNumberExponent+1)
-	}
-	t.buf = append(t.buf, c)
-	return true
-}
-
 // endNumber ends the number before the byte c (at t.off), or at the end
 // of the input (eof): an error when it is incomplete or refused, else its
 // token. An incomplete number at the end of the input is left for Close
 // to report as such.
 func (t *Tokenizer) endNumber(emit func(*Token) error, c byte, eof bool) error {
-	context := ""
-	switch t.numState {
-	case nMinus:
-		context = "in numeric literal"
-	case nDot:
-		context = "after decimal point in numeric literal"
-	case nE, nExpSign:
-		context = "in exponent of numeric literal"
-	}
-	if context != "" {
+	if code := t.num.End(); code != lex.OK {
 		if eof {
 			return nil
 		}
-		return t.fail(t.off, c, context)
+		return t.fail(t.off, c, code.Context())
 	}
-	if t.exp > jsonvalue.MaxNumberExponent || len(t.buf) > jsonvalue.MaxNumberLen {
-		return t.numberTooLarge()
-	}
-	if t.exp+len(t.buf) >= 308 && jsonvalue.OutOfRange(t.buf) {
-		se := t.errorAt(t.begin, fmt.Sprintf("number %s is outside the range of a 64-bit float (±1.8e308): a consumer reading it as a float would get infinity or a clamped value; send it as a string if it must be exact", shown(t.buf)))
-		se.Err = jsonvalue.ErrOutOfRange
-		return t.failErr(se)
+	if !t.num.Small(len(t.buf)) {
+		switch lex.NumberLimit(t.buf, t.num.Exp) {
+		case lex.TooLarge:
+			return t.numberTooLarge()
+		case lex.OutOfRange:
+			se := t.errorAt(t.begin, fmt.Sprintf("number %s is outside the range of a 64-bit float (±1.8e308): a consumer reading it as a float would get infinity or a clamped value; send it as a string if it must be exact", shown(t.buf)))
+			se.Err = jsonvalue.ErrOutOfRange
+			return t.failErr(se)
+		}
 	}
 	t.st = sAfter
 	return t.emitTok(emit, Number, t.begin, t.off, t.buf)

@@ -4,11 +4,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"io"
-	"math/bits"
-	"strconv"
 	"sync"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 )
 
 // maxNestingDepth is encoding/json's own limit on nesting, which applies
@@ -87,7 +85,7 @@ func (d *decoder) release() {
 // fail records a syntax error at the byte data[off], worded as
 // encoding/json words it, and returns -1.
 func (d *decoder) fail(off int, context string) int {
-	return d.failMsg(off, "invalid character "+quoteChar(d.data[off])+" "+context)
+	return d.failMsg(off, "invalid character "+lex.QuoteChar(d.data[off])+" "+context)
 }
 
 // failMsg records an error at data[off] with message msg and returns -1.
@@ -107,24 +105,16 @@ func (d *decoder) eof() int {
 	return -1
 }
 
-// quoteChar formats c as encoding/json does in its error messages.
-func quoteChar(c byte) string {
-	switch c {
-	case '\'':
-		return `'\''`
-	case '"':
-		return `'"'`
+// failCode records the error code (of package lex) at data[off], or
+// the end of the data, and returns -1.
+func (d *decoder) failCode(off int, code lex.Code) int {
+	if code == lex.EOF {
+		return d.eof()
 	}
-	s := strconv.Quote(string(rune(c)))
-	return "'" + s[1:len(s)-1] + "'"
+	return d.fail(off, code.Context())
 }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && data[i] <= ' ' && isSpace(data[i]) {
-		i++
-	}
-	return i
-}
+func skipSpace(data []byte, i int) int { return lex.SkipSpace(data, i) }
 
 // value reads the value starting at data[i], which is not white space.
 func (d *decoder) value(i int) (any, int) {
@@ -138,9 +128,13 @@ func (d *decoder) value(i int) (any, int) {
 	case '[':
 		return d.array(i)
 	case '"':
-		b, j := d.str(i)
-		if j < 0 {
-			return nil, j
+		// lex.ReadString called here, not through d.str: one call a
+		// string (d.str is too large to inline).
+		b, j, f, code := lex.ReadString(data, i, &d.buf)
+		if code != lex.OK || f&lex.BadUTF8 != 0 {
+			if j = d.strFault(i, j, code); j < 0 {
+				return nil, j
+			}
 		}
 		return d.stringValue(b), j
 	case 't':
@@ -160,77 +154,31 @@ func (d *decoder) value(i int) (any, int) {
 // literal reads the literal lit (true, false or null), whose first byte
 // is data[i].
 func (d *decoder) literal(i int, lit string) int {
-	data := d.data
-	for k := 1; k < len(lit); k++ {
-		if i+k >= len(data) {
-			return d.eof()
-		}
-		if data[i+k] != lit[k] {
-			return d.fail(i+k, "in literal "+lit+" (expecting "+quoteChar(lit[k])+")")
-		}
+	j, code := lex.ScanLiteral(d.data, i, lit)
+	switch code {
+	case lex.EOF:
+		return d.eof()
+	case lex.BadLiteral:
+		return d.fail(j, lex.LiteralContext(lit, j-i))
 	}
-	return i + len(lit)
+	return j
 }
 
 // number reads the number at data[i], which is '-' or a digit.
 func (d *decoder) number(i int) (any, int) {
-	data := d.data
-	start := i
-	if data[i] == '-' {
-		i++
-		if i >= len(data) {
+	var s lex.NumberScan // lex.ScanNumber, written out: one call less
+	j := s.Scan(d.data, i)
+	if code := s.End(); code != lex.OK {
+		if j == len(d.data) {
 			return nil, d.eof()
 		}
+		return nil, d.failCode(j, code)
 	}
-	switch c := data[i]; {
-	case c == '0':
-		i++
-	case '1' <= c && c <= '9':
-		i++
-		for i < len(data) && isDigit(data[i]) {
-			i++
-		}
-	default:
-		return nil, d.fail(i, "in numeric literal")
+	if !s.Small(j-i) && d.bigNum < 0 && lex.NumberLimit(d.data[i:j], s.Exp) != lex.OK {
+		d.bigNum = i
 	}
-	if i < len(data) && data[i] == '.' {
-		i++
-		if i >= len(data) {
-			return nil, d.eof()
-		}
-		if !isDigit(data[i]) {
-			return nil, d.fail(i, "after decimal point in numeric literal")
-		}
-		for i < len(data) && isDigit(data[i]) {
-			i++
-		}
-	}
-	exp := 0
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if i >= len(data) {
-			return nil, d.eof()
-		}
-		if !isDigit(data[i]) {
-			return nil, d.fail(i, "in exponent of numeric literal")
-		}
-		for i < len(data) && isDigit(data[i]) {
-			exp = min(exp*10+int(data[i]-'0'), MaxNumberExponent+1)
-			i++
-		}
-	}
-	// A number can only be out of the float64 range when its digits and
-	// exponent add up to 308 or more.
-	if d.bigNum < 0 && (exp > MaxNumberExponent || i-start > MaxNumberLen || exp+i-start >= 308 && outOfRange(data[start:i])) {
-		d.bigNum = start
-	}
-	return d.numberValue(data[start:i]), i
+	return d.numberValue(d.data[i:j]), j
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // push enters the array or object opened at data[i] and returns i+1.
 func (d *decoder) push(i int) int {
@@ -302,9 +250,11 @@ func (d *decoder) object(i int) (any, int) {
 		if data[i] != '"' {
 			return nil, d.fail(i, "looking for beginning of object key string")
 		}
-		b, j := d.str(i)
-		if j < 0 {
-			return nil, j
+		b, j, f, code := lex.ReadString(data, i, &d.buf) // as in value
+		if code != lex.OK || f&lex.BadUTF8 != 0 {
+			if j = d.strFault(i, j, code); j < 0 {
+				return nil, j
+			}
 		}
 		key, koff := d.keyString(b), i
 		if i = skipSpace(data, j); i >= len(data) {
@@ -357,196 +307,28 @@ func (d *decoder) duplicates(mems []member) {
 	}
 }
 
-// strSpecial marks the bytes that end the plain run of a string: the
-// quote, the backslash, control characters and non-ASCII bytes.
-var strSpecial = func() (t [256]bool) {
-	for c := range t {
-		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf
-	}
-	return t
-}()
-
-// specialMask returns x, eight bytes of a string, with the high bit set
-// in the first byte that strSpecial marks, if any (bits above it may be
-// set too).
-func specialMask(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (lo * '"')
-	b := x ^ (lo * '\\')
-	return (x | (x-lo*0x20)&^x | (q-lo)&^q | (b-lo)&^b) & hi
-}
-
-// plainRun returns the offset of the first byte at or after data[i] that
-// a string must look at (see specialMask), skipping eight plain bytes at a
-// time while eight remain; with fewer left it stops, for the caller to
-// read on byte by byte.
-func plainRun(data []byte, i int) int {
-	for len(data)-i >= 8 {
-		if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-		i += 8
-	}
-	return i
-}
-
 // str reads the string at data[i] (the opening quote) and returns its
-// unescaped text, which is a slice of data or of d.buf, valid until the
-// next call.
+// decoded text (lex.ReadString), a slice of data or of d.buf, valid until
+// the next call.
 func (d *decoder) str(i int) ([]byte, int) {
-	data := d.data
-	i++
-	start := i
-	for i < len(data) {
-		if i = plainRun(data, i); i == len(data) {
-			break
-		}
-		c := data[i]
-		if !strSpecial[c] {
-			i++
-			continue
-		}
-		switch {
-		case c == '"':
-			return data[start:i], i + 1
-		case c == '\\':
-			return d.strEscaped(start, i)
-		case c < 0x20:
-			return nil, d.fail(i, "in string literal")
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			if d.badUTF8 < 0 {
-				d.badUTF8 = i
-			}
-			return d.strEscaped(start, i) // invalid UTF-8 to replace
-		}
-		i += size
+	b, j, f, code := lex.ReadString(d.data, i, &d.buf)
+	if code != lex.OK || f&lex.BadUTF8 != 0 {
+		return b, d.strFault(i, j, code)
 	}
-	return nil, d.eof()
+	return b, j
 }
 
-// strEscaped reads on from data[i] a string started at data[start], whose
-// text needs escapes decoded or invalid UTF-8 replaced, into d.buf.
-func (d *decoder) strEscaped(start, i int) ([]byte, int) {
-	data := d.data
-	buf := append(d.buf[:0], data[start:i]...)
-	for i < len(data) {
-		c := data[i]
-		if !strSpecial[c] {
-			buf = append(buf, c)
-			i++
-			continue
-		}
-		switch {
-		case c == '"':
-			d.buf = buf[:0] // keep the grown buffer for the next string
-			return buf, i + 1
-		case c < 0x20:
-			return nil, d.fail(i, "in string literal")
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				if d.badUTF8 < 0 {
-					d.badUTF8 = i
-				}
-				buf = utf8.AppendRune(buf, utf8.RuneError)
-			} else {
-				buf = append(buf, data[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		// A backslash.
-		if i+1 >= len(data) {
-			return nil, d.eof()
-		}
-		switch e := data[i+1]; e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, j := d.hex4(i + 2)
-			if j < 0 {
-				return nil, j
-			}
-			i = j
-			if utf16.IsSurrogate(r) {
-				// A pair is two escapes in a row; anything else,
-				// including a second escape that does not complete
-				// the pair, leaves the first as U+FFFD, and the second
-				// is read on its own.
-				if r2, ok := peekU4(data, i); ok {
-					if p := utf16.DecodeRune(r, r2); p != utf8.RuneError {
-						buf = utf8.AppendRune(buf, p)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			buf = utf8.AppendRune(buf, r)
-			continue
-		default:
-			return nil, d.fail(i+1, "in string escape code")
-		}
-		i += 2
+// strFault records what is wrong with the string at data[i:j]: a
+// malformation at data[j] (code), or invalid UTF-8, reported later; it
+// returns the offset to go on from, or -1.
+func (d *decoder) strFault(i, j int, code lex.Code) int {
+	if code != lex.OK {
+		return d.failCode(j, code)
 	}
-	return nil, d.eof()
-}
-
-// hex4 reads the four hexadecimal digits of a \u escape at data[i].
-func (d *decoder) hex4(i int) (rune, int) {
-	data := d.data
-	var r rune
-	for k := i; k < i+4; k++ {
-		if k >= len(data) {
-			return 0, d.eof()
-		}
-		h := unhex(data[k])
-		if h < 0 {
-			return 0, d.fail(k, `in \u hexadecimal character escape`)
-		}
-		r = r<<4 | h
+	if d.badUTF8 < 0 {
+		d.badUTF8 = i + 1 + lex.FirstInvalidUTF8(d.data[i+1:j])
 	}
-	return r, i + 4
-}
-
-// peekU4 returns the code of a complete \uXXXX escape at data[i], if any.
-func peekU4(data []byte, i int) (rune, bool) {
-	if len(data)-i < 6 || data[i] != '\\' || data[i+1] != 'u' {
-		return 0, false
-	}
-	var r rune
-	for _, c := range data[i+2 : i+6] {
-		h := unhex(c)
-		if h < 0 {
-			return 0, false
-		}
-		r = r<<4 | h
-	}
-	return r, true
-}
-
-func unhex(c byte) rune {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0')
-	case 'a' <= c && c <= 'f':
-		return rune(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return rune(c - 'A' + 10)
-	}
-	return -1
+	return j
 }
 
 // cacheIndex hashes a short string to an index in a cache.

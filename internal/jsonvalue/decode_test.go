@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
@@ -39,7 +40,7 @@ func referenceDecode(data []byte, maxDepth int) (any, error) {
 		return nil, Wrap(data, dec.InputOffset(), err)
 	}
 	off := dec.InputOffset()
-	for off < int64(len(data)) && isSpace(data[off]) {
+	for off < int64(len(data)) && lex.IsSpace(data[off]) {
 		off++
 	}
 	if off < int64(len(data)) {
@@ -61,7 +62,7 @@ func referenceDecode(data []byte, maxDepth int) (any, error) {
 		}
 	}
 	// In a well-formed document, invalid UTF-8 can only be in strings.
-	badOff := firstInvalidUTF8(data)
+	badOff := FirstInvalidUTF8(data)
 	switch {
 	case numOff >= 0 && (badOff < 0 || numOff < badOff):
 		return nil, numberError(data, numOff)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
 )
@@ -31,79 +31,20 @@ var ErrInvalidUTF8 = errors.New("invalid UTF-8 in a JSON string")
 // than the largest float64 (about 1.8e308). It wraps ErrNumberTooLarge.
 var ErrOutOfRange = fmt.Errorf("%w: outside the float64 range", ErrNumberTooLarge)
 
-// outOfRange reports whether n, the text of a JSON number, is larger in
-// magnitude than math.MaxFloat64: whatever reads it as a float64 would get
-// an infinity or a clamped value. Numbers too small to be represented are
-// not out of range: they round to zero, as 0.1 rounds to a float64.
-func outOfRange(n []byte) bool {
-	i := 0
-	if i < len(n) && n[i] == '-' {
-		i++
-	}
-	// mag is the decimal exponent of the first significant digit.
-	mag, seen := 0, false
-	intStart := i
-	for i < len(n) && isDigit(n[i]) {
-		i++
-	}
-	if intDigits := i - intStart; intDigits > 1 || (intDigits == 1 && n[intStart] != '0') {
-		mag, seen = intDigits-1, true
-	}
-	if i < len(n) && n[i] == '.' {
-		i++
-		for k := 1; i < len(n) && isDigit(n[i]); k++ {
-			if !seen && n[i] != '0' {
-				mag, seen = -k, true
-			}
-			i++
-		}
-	}
-	if !seen {
-		return false // zero
-	}
-	if i < len(n) && (n[i] == 'e' || n[i] == 'E') {
-		i++
-		neg := false
-		if i < len(n) && (n[i] == '+' || n[i] == '-') {
-			neg = n[i] == '-'
-			i++
-		}
-		exp := 0
-		for ; i < len(n) && isDigit(n[i]); i++ {
-			exp = min(exp*10+int(n[i]-'0'), 1<<20)
-		}
-		if neg {
-			exp = -exp
-		}
-		mag += exp
-	}
-	switch {
-	case mag < 308:
-		return false
-	case mag > 308:
-		return true
-	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	return err != nil && math.IsInf(f, 0)
-}
-
 // OutOfRange reports whether n, the text of a JSON number, is larger in
 // magnitude than the largest float64, which Decode rejects. It is for
 // scanners that read numbers without Decode.
-func OutOfRange(n []byte) bool { return outOfRange(n) }
+func OutOfRange(n []byte) bool { return lex.IsOutOfRange(n) }
 
 // numberError is the error for the number at offset off of data: over the
 // size limits, or out of the float64 range.
 func numberError(data []byte, off int) error {
-	end := off
-	for end < len(data) && !isSpace(data[end]) && data[end] != ',' && data[end] != ']' && data[end] != '}' {
-		end++
-	}
+	end, exp, _ := lex.ScanNumber(data, off)
 	num := data[off:end]
 	line, col := Position(data, int64(off))
 	se := &SyntaxError{Offset: int64(off), Line: line, Col: col, Path: pathAt(data, off)}
 	shown := showNumber(num)
-	if tooLarge(num) {
+	if lex.NumberLimit(num, exp) == lex.TooLarge {
 		se.Err = ErrNumberTooLarge
 		se.Msg = fmt.Sprintf("number %s%s is beyond what judge accepts (an exponent of at most %d, at most %d characters)",
 			shown, atPath(se.Path), MaxNumberExponent, MaxNumberLen)
@@ -113,24 +54,6 @@ func numberError(data []byte, off int) error {
 	se.Msg = fmt.Sprintf("number %s%s is outside the range of a 64-bit float (±1.8e308): a consumer reading it as a float would get infinity or a clamped value; send it as a string if it must be exact",
 		shown, atPath(se.Path))
 	return se
-}
-
-// tooLarge reports whether the number text n is over the size limits.
-func tooLarge(n []byte) bool {
-	if len(n) > MaxNumberLen {
-		return true
-	}
-	i := bytes.IndexAny(n, "eE")
-	if i < 0 {
-		return false
-	}
-	exp := 0
-	for _, c := range n[i+1:] {
-		if isDigit(c) {
-			exp = min(exp*10+int(c-'0'), MaxNumberExponent+1)
-		}
-	}
-	return exp > MaxNumberExponent
 }
 
 // maxShownNumber is how many characters of a number an error quotes.
@@ -144,7 +67,7 @@ func showNumber(n []byte) string {
 	}
 	digits := 0
 	for _, c := range n {
-		if isDigit(c) {
+		if lex.IsDigit(c) {
 			digits++
 		}
 	}
@@ -170,22 +93,7 @@ func atPath(p string) string {
 
 // FirstInvalidUTF8 returns the offset of the first byte of s that does not
 // start a valid UTF-8 sequence, or -1 when s is valid UTF-8.
-func FirstInvalidUTF8(s []byte) int { return firstInvalidUTF8(s) }
-
-func firstInvalidUTF8(s []byte) int {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
-}
+func FirstInvalidUTF8(s []byte) int { return lex.FirstInvalidUTF8(s) }
 
 // frame is one open array or object of a walk.
 type frame struct {
@@ -204,7 +112,7 @@ func walk(data []byte, at func(start, end int, isKey bool, stack []frame) bool) 
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch {
-		case isSpace(c) || c == ':':
+		case lex.IsSpace(c) || c == ':':
 			i++
 			continue
 		case c == ',':
@@ -237,7 +145,7 @@ func walk(data []byte, at func(start, end int, isKey bool, stack []frame) bool) 
 			end = min(end+1, len(data))
 		case c == '{' || c == '[':
 		default:
-			for end < len(data) && !isSpace(data[end]) && !strings.ContainsRune(",:]}", rune(data[end])) {
+			for end < len(data) && !lex.IsSpace(data[end]) && !strings.ContainsRune(",:]}", rune(data[end])) {
 				end++
 			}
 		}
@@ -339,7 +247,7 @@ func CheckEnvelope(data []byte, maxDepth int) error {
 		return err
 	}
 	if !utf8.Valid(data) {
-		return utf8Error(data, firstInvalidUTF8(data))
+		return utf8Error(data, lex.FirstInvalidUTF8(data))
 	}
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {

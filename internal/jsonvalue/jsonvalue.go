@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 )
 
 // DefaultMaxDepth is the nesting depth Decode accepts by default.
@@ -44,8 +46,8 @@ func (e *SyntaxError) Error() string {
 // needs) costs time that grows with the exponent, and no real output needs
 // them.
 const (
-	MaxNumberExponent = 1000 // largest |exponent| of a number
-	MaxNumberLen      = 1000 // longest number, in bytes
+	MaxNumberExponent = lex.MaxNumberExponent // largest |exponent| of a number
+	MaxNumberLen      = lex.MaxNumberLen      // longest number, in bytes
 )
 
 // ErrNumberTooLarge is wrapped by errors for a number over the limits, or
@@ -241,5 +243,3 @@ func fieldName(f string) string {
 	}
 	return "field " + f
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,8 +1,6 @@
 package jsonvalue
 
-import (
-	"unicode/utf8"
-)
+import "github.com/agentjudge/judge/internal/jsontoken/lex"
 
 // SkipValue returns the offset just after the JSON value that starts at
 // data[i] (white space is not skipped before it), or -1 when the value is
@@ -98,102 +96,31 @@ func skipValue(data []byte, i, depth, limit int) int {
 // skipLiteral returns the offset after lit at data[i], or -1. A letter
 // right after it is the caller's to reject, as after any value.
 func skipLiteral(data []byte, i int, lit string) int {
-	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+	j, code := lex.ScanLiteral(data, i, lit)
+	if code != lex.OK {
 		return -1
 	}
-	return i + len(lit)
+	return j
 }
 
-// skipNumber returns the offset after the number at data[i] in JSON's
-// grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, or -1.
+// skipNumber returns the offset after the number at data[i], or -1.
 func skipNumber(data []byte, i int) int {
-	if data[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(data):
-		return -1
-	case data[i] == '0':
-		i++
-	case '1' <= data[i] && data[i] <= '9':
-		i = skipDigits(data, i+1)
-	default:
+	j, _, code := lex.ScanNumber(data, i)
+	if code != lex.OK {
 		return -1
 	}
-	if i < len(data) && data[i] == '.' {
-		j := skipDigits(data, i+1)
-		if j == i+1 {
-			return -1
-		}
-		i = j
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		j := skipDigits(data, i)
-		if j == i {
-			return -1
-		}
-		i = j
-	}
-	return i
-}
-
-func skipDigits(data []byte, i int) int {
-	for i < len(data) && isDigit(data[i]) {
-		i++
-	}
-	return i
+	return j
 }
 
 // skipString returns the offset after the string at data[i] (its opening
 // quote), or -1 when it is unterminated, has a control character, an
 // escape JSON does not have, or bytes that are not UTF-8.
 func skipString(data []byte, i int) int {
-	i++
-	for i < len(data) {
-		if i = plainRun(data, i); i == len(data) {
-			break
-		}
-		c := data[i]
-		switch {
-		case !strSpecial[c]:
-			i++
-		case c == '"':
-			return i + 1
-		case c == '\\':
-			if i+1 >= len(data) {
-				return -1
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if len(data)-i < 6 {
-					return -1
-				}
-				for _, h := range data[i+2 : i+6] {
-					if unhex(h) < 0 {
-						return -1
-					}
-				}
-				i += 6
-			default:
-				return -1
-			}
-		case c < 0x20:
-			return -1
-		default:
-			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 {
-				return -1
-			}
-			i += size
-		}
+	j, f, code := lex.SkipString(data, i)
+	if code != lex.OK || f&lex.BadUTF8 != 0 {
+		return -1
 	}
-	return -1
+	return j
 }
 
 // SkipSpace returns the offset of the first byte from data[i] on that is

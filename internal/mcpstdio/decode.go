@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -140,83 +140,65 @@ func wireError(v []byte) (*jsonrpc.Error, error) {
 	return we, err
 }
 
-// stringValue is the string of a JSON string value, unescaped.
+// stringValue is the string of a JSON string value, decoded as
+// encoding/json decodes it (lex.ReadString).
 func stringValue(v []byte) (string, error) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", fmt.Errorf("%.40s is not a string", v)
 	}
-	if bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
-		return string(v[1 : len(v)-1]), nil
+	var buf []byte
+	text, _, _, code := lex.ReadString(v, 0, &buf)
+	if code != lex.OK {
+		return "", fmt.Errorf("%.40s is not a JSON string", v)
 	}
-	var s string
-	err := json.Unmarshal(v, &s)
-	return s, err
+	return string(text), nil
 }
 
 // members calls fn with the name (unescaped) and the value's bytes of each
 // member of obj, a valid JSON object (json.Valid), in order.
 func members(obj []byte, fn func(key, val []byte) error) error {
-	i := skipWS(obj, 0)
+	i := lex.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return errors.New("the message is not a JSON object")
 	}
-	i = skipWS(obj, i+1)
+	i = lex.SkipSpace(obj, i+1)
 	if obj[i] == '}' {
 		return nil
 	}
+	var buf []byte
 	for {
-		end := stringEnd(obj, i)
-		key := obj[i:end]
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-			var s string
-			if err := json.Unmarshal(key, &s); err != nil {
-				return err
-			}
-			key = []byte(s)
-		} else {
-			key = key[1 : len(key)-1]
+		key, end, _, code := lex.ReadString(obj, i, &buf)
+		if code != lex.OK {
+			return errors.New("a member name is not a JSON string")
 		}
-		i = skipWS(obj, end)
-		i = skipWS(obj, i+1) // the colon
+		i = lex.SkipSpace(obj, end)
+		i = lex.SkipSpace(obj, i+1) // the colon
 		end = valueEnd(obj, i)
 		if err := fn(key, obj[i:end]); err != nil {
 			return err
 		}
-		i = skipWS(obj, end)
+		i = lex.SkipSpace(obj, end)
 		if obj[i] == '}' {
 			return nil
 		}
-		i = skipWS(obj, i+1) // the comma
+		i = lex.SkipSpace(obj, i+1) // the comma
 	}
-}
-
-func skipWS(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // stringEnd returns the offset after the string starting at d[i], in
 // valid JSON.
 func stringEnd(d []byte, i int) int {
-	for i++; ; i++ {
-		switch d[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
+	end, _, _ := lex.SkipString(d, i)
+	return end
 }
 
 // valueEnd returns the offset after the value starting at d[i], in valid
-// JSON.
+// JSON: its tokens are read by package lex, its brackets counted here.
 func valueEnd(d []byte, i int) int {
-	switch d[i] {
-	case '"':
+	switch c := d[i]; {
+	case c == '"':
 		return stringEnd(d, i)
-	case '{', '[':
+	case c == '{' || c == '[':
 		depth := 0
 		for ; ; i++ {
 			switch d[i] {
@@ -231,9 +213,9 @@ func valueEnd(d []byte, i int) int {
 				}
 			}
 		}
+	case c == '-' || lex.IsDigit(c):
+		end, _, _ := lex.ScanNumber(d, i)
+		return end
 	}
-	for i < len(d) && d[i] != ',' && d[i] != '}' && d[i] != ']' && d[i] != ' ' && d[i] != '\n' && d[i] != '\t' && d[i] != '\r' {
-		i++
-	}
-	return i
+	return i + len(lex.Literal(d[i]))
 }

@@ -174,7 +174,7 @@ type conn struct {
 
 // Members calls fn with the name (unescaped) and the value's bytes of
 // each top-level member of obj, a JSON object, in order; invalid JSON is
-// an error.
+// an error. The name is valid only during the call.
 func Members(obj []byte, fn func(key, val []byte) error) error {
 	if !json.Valid(obj) {
 		return errors.New("not valid JSON")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 )
 
@@ -223,14 +224,9 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 	return valid, sure
 }
 
-func skipWS(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
-		i++
-	}
-	return i
-}
+func skipWS(d []byte, i int) int { return lex.SkipSpace(d, i) }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isDigit(c byte) bool { return lex.IsDigit(c) }
 
 // fail gives up on the document: the slow path decides.
 func (s *scanner) fail() (int, bool) {
@@ -534,178 +530,37 @@ func (s *scanner) stringCheck(n *node, i int) (int, bool) {
 	return end, true
 }
 
-// str reads the string at data[i] and returns its text, unescaped into
-// s.sbuf when it has escapes, and the offset after it. It bails on
-// invalid UTF-8 and unpaired surrogates, which the decoder replaces.
+// str reads the string at data[i] and returns its text, decoded into
+// s.sbuf when it has escapes (lex.ReadString), and the offset after it.
+// It bails on invalid UTF-8 and unpaired surrogates, which the decoder
+// replaces.
 func (s *scanner) str(i int) ([]byte, int, bool) {
-	d := s.data
-	j := i + 1
-	ascii := true
-	for j < len(d) {
-		c := d[j]
-		if c == '"' {
-			if !ascii && !utf8.Valid(d[i+1:j]) {
-				s.bail = true
-				return nil, 0, false
-			}
-			return d[i+1 : j], j + 1, true
-		}
-		if c == '\\' {
-			return s.strEscaped(i)
-		}
-		if c < 0x20 {
-			s.bail = true
-			return nil, 0, false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
-		j++
+	b, end, f, code := lex.ReadString(s.data, i, &s.sbuf)
+	if code != lex.OK || f&(lex.BadUTF8|lex.Lone) != 0 {
+		s.bail = true
+		return nil, 0, false
 	}
-	s.bail = true
-	return nil, 0, false
-}
-
-func (s *scanner) strEscaped(i int) ([]byte, int, bool) {
-	d := s.data
-	b := s.sbuf[:0]
-	j := i + 1
-	for j < len(d) {
-		c := d[j]
-		switch {
-		case c == '"':
-			s.sbuf = b
-			if !utf8.Valid(b) {
-				s.bail = true
-				return nil, 0, false
-			}
-			return b, j + 1, true
-		case c < 0x20:
-			s.bail = true
-			return nil, 0, false
-		case c != '\\':
-			b = append(b, c)
-			j++
-			continue
-		}
-		if j+1 >= len(d) {
-			break
-		}
-		j++
-		switch d[j] {
-		case '"', '\\', '/':
-			b = append(b, d[j])
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(d, j+1)
-			if !ok || r >= 0xDC00 && r < 0xE000 {
-				s.bail = true
-				return nil, 0, false
-			}
-			j += 4
-			if r >= 0xD800 && r < 0xDC00 {
-				lo, ok := hex4(d, j+3)
-				if !ok || j+2 >= len(d) || d[j+1] != '\\' || d[j+2] != 'u' || lo < 0xDC00 || lo >= 0xE000 {
-					s.bail = true
-					return nil, 0, false
-				}
-				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-				j += 6
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			s.bail = true
-			return nil, 0, false
-		}
-		j++
-	}
-	s.sbuf = b
-	s.bail = true
-	return nil, 0, false
-}
-
-func hex4(d []byte, i int) (rune, bool) {
-	if i+4 > len(d) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	return b, end, true
 }
 
 // number reads the number at data[i] and returns the offset after it,
-// bailing on malformed numbers and on those over the decoder's limits.
+// bailing on malformed numbers and on those over the decoder's limits
+// (lex.NumberLimit: Decode rejects them).
 func (s *scanner) number(i int) (int, bool) {
-	d := s.data
-	start := i
-	if d[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && '1' <= d[i] && d[i] <= '9':
-		for i < len(d) && isDigit(d[i]) {
-			i++
-		}
-	default:
+	var n lex.NumberScan
+	end := n.Scan(s.data, i)
+	if n.End() != lex.OK || !n.Small(end-i) && lex.NumberLimit(s.data[i:end], n.Exp) != lex.OK {
 		return s.fail()
 	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || !isDigit(d[i]) {
-			return s.fail()
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
-		}
-	}
-	exp := 0
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || !isDigit(d[i]) {
-			return s.fail()
-		}
-		for i < len(d) && isDigit(d[i]) {
-			exp = min(exp*10+int(d[i]-'0'), jsonvalue.MaxNumberExponent+1)
-			i++
-		}
-	}
-	// Decode rejects these numbers, and those beyond the float64 range.
-	if exp > jsonvalue.MaxNumberExponent || i-start > jsonvalue.MaxNumberLen || exp+i-start >= 308 && jsonvalue.OutOfRange(d[start:i]) {
-		return s.fail()
-	}
-	return i, true
+	return end, true
 }
 
 func (s *scanner) literal(i int, lit string) (int, bool) {
-	if len(s.data)-i < len(lit) || string(s.data[i:i+len(lit)]) != lit {
+	end, code := lex.ScanLiteral(s.data, i, lit)
+	if code != lex.OK {
 		return s.fail()
 	}
-	return i + len(lit), true
+	return end, true
 }
 
 func (s *scanner) push() bool {
@@ -741,47 +596,16 @@ func (s *scanner) skip(i int) (int, bool) {
 	return s.fail()
 }
 
-// skipString reads a string without unescaping it. It bails on invalid
-// UTF-8, which the decoder refuses although no keyword looks at the text.
+// skipString reads a string without unescaping it (lex.SkipString). It
+// bails on invalid UTF-8, which the decoder refuses although no keyword
+// looks at the text.
 func (s *scanner) skipString(i int) (int, bool) {
-	d := s.data
-	j := i + 1
-	ascii := true
-	s.escaped = false
-	for j < len(d) {
-		switch c := d[j]; {
-		case c == '"':
-			if !ascii && !utf8.Valid(d[i+1:j]) {
-				s.bail = true
-				return 0, false
-			}
-			return j + 1, true
-		case c == '\\':
-			if j+1 >= len(d) {
-				return s.fail()
-			}
-			s.escaped = true
-			switch d[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				if _, ok := hex4(d, j+2); !ok {
-					return s.fail()
-				}
-				j += 6
-			default:
-				return s.fail()
-			}
-		case c < 0x20:
-			return s.fail()
-		default:
-			if c >= 0x80 {
-				ascii = false
-			}
-			j++
-		}
+	end, f, code := lex.SkipString(s.data, i)
+	s.escaped = f&lex.Escaped != 0
+	if code != lex.OK || f&lex.BadUTF8 != 0 {
+		return s.fail()
 	}
-	return s.fail()
+	return end, true
 }
 
 // skipContainer reads an array or object without recursion.
@@ -967,21 +791,21 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 			return 0, 0, false
 		}
 		ks := i + 1
-		j := ks
-		ascii := true
-		for j < len(d) && d[j] != '"' {
-			if d[j] == '\\' || d[j] < 0x20 {
+		// A key of plain bytes is read here, inlined (lex.PlainRun,
+		// lex.IsPlain); any other, by lex.SkipString: one with an
+		// escape bails (only the decoder compares its text), as does
+		// one that is not UTF-8.
+		j := lex.PlainRun(d, ks)
+		for j < len(d) && lex.IsPlain(d[j]) {
+			j++
+		}
+		if j >= len(d) || d[j] != '"' {
+			end, kf, code := lex.SkipString(d, i)
+			if code != lex.OK || kf&(lex.Escaped|lex.BadUTF8) != 0 {
 				s.bail = true
 				return 0, 0, false
 			}
-			if d[j] >= 0x80 {
-				ascii = false
-			}
-			j++
-		}
-		if j >= len(d) || !ascii && !utf8.Valid(d[ks:j]) {
-			s.bail = true
-			return 0, 0, false
+			j = end - 1 // the closing quote
 		}
 		key := d[ks:j]
 		switch {

@@ -1,10 +1,10 @@
 package schema
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
 
+	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/internal/location"
 )
@@ -65,22 +65,8 @@ func rawSkip(d []byte, i int) int {
 
 // rawString returns the offset after the string at d[i].
 func rawString(d []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(d[j:], '"')
-		if k < 0 {
-			return len(d)
-		}
-		j += k
-		bs := 0
-		for b := j - 1; b > i && d[b] == '\\'; b-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
+	end, _, _ := lex.SkipString(d, i)
+	return end
 }
 
 // rawNext returns the offset of the next element or member after a value
