@@ -178,22 +178,18 @@ func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
 	b = append(b, shown...)
 	var ss int
 	switch {
-	case isConst:
-		b = append(b, ", but must be the constant "...)
-		b = append(b, w.constWant...)
+	case isConst || w.enumOne:
+		reason, want := ", but must be the constant ", w.constWant
+		if !isConst {
+			reason, want = ", but the only allowed value is ", w.enumWant
+		}
+		b = append(b, reason...)
+		b = append(b, want...)
 		ss = len(b)
 		b = append(b, "Set "...)
 		b = appendRef(b, d)
 		b = append(b, " to "...)
-		b = append(b, w.constWant...)
-	case w.enumOne:
-		b = append(b, ", but the only allowed value is "...)
-		b = append(b, w.enumWant...)
-		ss = len(b)
-		b = append(b, "Set "...)
-		b = appendRef(b, d)
-		b = append(b, " to "...)
-		b = append(b, w.enumWant...)
+		b = append(b, want...)
 	default:
 		b = append(b, ", not one of the allowed values"...)
 		if w.enumInReason {
