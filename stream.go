@@ -129,12 +129,12 @@ func (st *Stream) Write(p []byte) ([]StreamEvent, error) {
 func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
 	start := time.Now()
 	out := st.End()
-	req := st.req
+	req := &st.req // not copied: st is done with after this
 	req.Output = st.Bytes()
 	n := int64(len(req.Output))
 	var res *result.ValidationResult
 	var err error
-	if st.s != nil && st.e.fastEligible(ctx, &req) && fastPath(st.v) && (st.s.Valid() || st.fastValid(req.Output)) {
+	if st.s != nil && st.e.fastEligible(ctx, req) && fastPath(st.v) && (st.s.Valid() || st.fastValid(req.Output)) {
 		// The stream checked every keyword itself and found the output
 		// valid, as the fast path would, or the fast path of the schema
 		// the stream holds found it valid: its result, as Validate gives
@@ -143,7 +143,7 @@ func (st *Stream) Close(ctx context.Context) ([]StreamEvent, error) {
 		res = result.Passed(st.e.fast.Name, 1, took, st.e.selfCheck)
 		observe(ctx, []LayerOutcome{{Name: st.e.fast.Name, Ran: true, took: took}})
 	} else {
-		res, err = st.e.Validate(ctx, &req)
+		res, err = st.e.Validate(ctx, req)
 	}
 	if st.s != nil {
 		st.s.Release()
@@ -168,6 +168,7 @@ func (st *Stream) fastValid(output []byte) bool {
 // keeps st (two collections).
 func (st *Stream) release() {
 	st.v, st.s, st.buf, st.decided, st.ended = nil, nil, nil, false, false
+	st.req.Output = nil // the schema stream's buffer, pooled apart
 	enginePool.Put(st)
 }
 

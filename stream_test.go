@@ -140,3 +140,30 @@ func TestEngineStreamDepth(t *testing.T) {
 		streamFinal(t, e, &judge.Request{Output: json.RawMessage(doc), ExpectedSchema: json.RawMessage(`{"type": "array"}`)}, rng)
 	}
 }
+
+// TestEngineStreamObserved checks that Close tells a layer observer of the
+// run as Validate does, for an output the stream vouches for and for one
+// it leaves to Validate.
+func TestEngineStreamObserved(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t)
+	schema := json.RawMessage(`{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}`)
+	for _, out := range []string{`{"a": 1}`, `{"b": 1}`} {
+		var streamed, validated runs
+		req := &judge.Request{Output: json.RawMessage(out), ExpectedSchema: schema}
+		if _, err := e.Validate(judge.ObserveLayers(context.Background(), validated.observe), req); err != nil {
+			t.Fatal(err)
+		}
+		st := e.Stream(req)
+		if _, err := st.Write(req.Output); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Close(judge.ObserveLayers(context.Background(), streamed.observe)); err != nil {
+			t.Fatal(err)
+		}
+		if len(streamed.got) != 1 || len(validated.got) != 1 || streamed.got[0].Layer != validated.got[0].Layer ||
+			len(streamed.got[0].Issues) != len(validated.got[0].Issues) {
+			t.Errorf("%s: streamed runs %+v, Validate's %+v", out, streamed.got, validated.got)
+		}
+	}
+}

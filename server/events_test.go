@@ -16,7 +16,7 @@ func TestValidateDatedEvent(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
 	src, _ := json.Marshal("The heap overflow in libfoo was reported in February 2024 by the libfoo security team.\nThe library was first released in 1997 by Tech Crunch Labs.")
 	sources := `[{"id": "advisory", "title": "Vendor advisory", "url": "https://example.com/advisory", "content": ` + string(src) + `}]`
-	r := mustResult(t, do(t, ts, "POST", "/validate", `{"output": "The libfoo flaw lets attackers run code. It was discovered in March 2024.", "sources": `+sources+`}`, nil))
+	r := mustResult(t, do(t, ts, "POST", "/validate", `{"output": "The libfoo heap overflow lets attackers run code. It was discovered in March 2024.", "sources": `+sources+`}`, nil))
 	if len(r.Issues) != 1 {
 		t.Fatalf("issues %+v, want one fact_mismatch", r.Issues)
 	}

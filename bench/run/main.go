@@ -19,6 +19,7 @@
 //	go run ./bench/run -quick     # shorter measurements: under 4 minutes loaded
 //	go run ./bench/run -row http  # only the rows whose id starts with http
 //	go run ./bench/run -registry /tmp/reg  # the lint row's inputs, to time whole commands
+//	go run ./bench/run -bodies /tmp/b.jsonl  # the http row's request bodies (bench/wrk.sh)
 package main
 
 import (
@@ -95,6 +96,7 @@ func main() {
 	quick := flag.Bool("quick", false, "a run of a minute or two: shorter measurements, fewer gateway calls")
 	only := flag.String("row", "", "only the benches whose id starts with one of these, comma-separated: schema, http, check, gateway, radon, lint, grow, otel")
 	registry := flag.String("registry", "", "only write the lint row's registry of 1,000 MCP tools (DIR/tools) and their schemas (DIR/schemas.json) into this new directory, and exit")
+	bodies := flag.String("bodies", "", "only write the http row's POST /validate bodies (one a line, each tool's valid then invalid arguments) to this file, and exit")
 	flag.Parse()
 	ctx := context.Background()
 	e := &env{quick: *quick, secs: 3 * time.Second, httpD: 10 * time.Second, gwN: 3000, bins: map[string]string{}, log: os.Stderr}
@@ -109,6 +111,12 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(e.dir)
+	if *bodies != "" {
+		if err := writeBodies(e, *bodies); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *registry != "" {
 		if err := writeRegistryTo(e, *registry, 1000); err != nil {
 			log.Fatal(err)

@@ -72,6 +72,21 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// writeBodies writes the http row's request bodies to path, one a line:
+// each tool's valid arguments, then its invalid ones, in the corpus's
+// order (bench/wrk.sh reads the same file, and the verdicts from the line
+// numbers: odd lines valid, even lines invalid).
+func writeBodies(e *env, path string) error {
+	var buf bytes.Buffer
+	for _, c := range e.corpus.Cases {
+		buf.Write(corpus.ValidateBody(c.Schema, c.Valid))
+		buf.WriteByte('\n')
+		buf.Write(corpus.ValidateBody(c.Schema, c.Invalid))
+		buf.WriteByte('\n')
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
 // httpRows: POST /validate at 1, 16 and 64 connections, judge serve
 // against Ajv behind Node's http module, the load from bench/load.
 func httpRows(ctx context.Context, e *env) ([]row, error) {
@@ -86,15 +101,8 @@ func httpRows(ctx context.Context, e *env) ([]row, error) {
 	if err := ensureAjv(ctx); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	for _, c := range e.corpus.Cases {
-		buf.Write(corpus.ValidateBody(c.Schema, c.Valid))
-		buf.WriteByte('\n')
-		buf.Write(corpus.ValidateBody(c.Schema, c.Invalid))
-		buf.WriteByte('\n')
-	}
 	bodies := filepath.Join(e.dir, "validate-bodies.jsonl")
-	if err := os.WriteFile(bodies, buf.Bytes(), 0o644); err != nil {
+	if err := writeBodies(e, bodies); err != nil {
 		return nil, err
 	}
 	j, err := serverproc.StartJudge(ctx, judgeBin)

@@ -19,7 +19,7 @@ func TestValidateDatedEvent(t *testing.T) {
 	t.Parallel()
 	dir := writeFiles(t, map[string]string{
 		"advisory.txt": "The heap overflow in libfoo was reported in February 2024 by the libfoo security team.\nThe library was first released in 1997 by Tech Crunch Labs.",
-		"wrong.txt":    "The libfoo flaw lets attackers run code. It was discovered in March 2024.",
+		"wrong.txt":    "The libfoo heap overflow lets attackers run code. It was discovered in March 2024.",
 		"right.txt":    "The library dates from the 1990s and comes from TechCrunch Labs.",
 	})
 	run := func(output string) (result.ValidationResult, error) {

@@ -36,27 +36,10 @@ const (
 	// UnnamedWeekday: a weekday alone is undecided where the sources name
 	// no weekday and no full date.
 	UnnamedWeekday = "unnamed-weekday"
-	// NameForms: a name no passage states as written is stated by
-	// another of its forms (claim.NameForms), decided in internal/source.
-	NameForms = "name-forms"
 	// Age: an age ("at the age of 78", ", at 31,") is stated by the same
 	// number given as an age anywhere in the sources ("dies at 78", "the
 	// 31-year-old").
 	Age = "age"
-	// DatedWeekday: a full date is stated by a passage about the same
-	// thing naming its weekday, in a document dated within the week after.
-	DatedWeekday = "dated-weekday"
-	// DateParts: a full date whose day and month a passage gives without
-	// a year, and whose year the sources give, is undecided.
-	DateParts = "date-parts"
-	// ContextYear: a month the claim dates by a year it does not give
-	// ("in April of the same year") is undecided where the sources give
-	// that month.
-	ContextYear = "context-year"
-	// HyphenParts: a word of a name is stated by a part of a hyphenated
-	// word ("Nazi" by "neo-Nazi"), and an "-ism" by its root ("Nazism"
-	// by "Nazi").
-	HyphenParts = "hyphen-parts"
 	// Folded: a word of a name is stated by the same word with other
 	// accents ("Montréal" by "Montreal", "Andre" by "André").
 	Folded = "folded"
@@ -77,4 +60,7 @@ const (
 	// after another capitalized word ("Election Day" for "U.S.
 	// Presidential Election Day"), is undecided.
 	BareHead = "bare-head"
+	// Coverage: a sentence of which the sources hold less than a quarter
+	// of the content words is unsupported as a whole.
+	Coverage = "coverage"
 )

@@ -44,18 +44,14 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// FuzzNameForms checks that the other forms of any text (NameForms,
-// WordForms) are never empty,
-// never the text itself, and never repeated.
+// FuzzNameForms checks that the other forms of any text (WordForms) are
+// never empty, never the text itself, and never repeated.
 func FuzzNameForms(f *testing.F) {
-	for _, s := range []string{"Shizuoka Prefecture", "City of Milwaukee", "United States National Film Registry", "U.S. Navy", "City of", "US US", "", "of City"} {
-		f.Add(s)
-	}
 	for _, s := range []string{"St. Mary's", "Manchester United F.C.", "& &", "and", "A and", "Inc", "st St ST st."} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for name, forms := range map[string]func(string) []string{"NameForms": claim.NameForms, "WordForms": claim.WordForms} {
+		for name, forms := range map[string]func(string) []string{"WordForms": claim.WordForms} {
 			seen := map[string]bool{}
 			for _, form := range forms(s) {
 				if strings.TrimSpace(form) == "" || form == s || seen[form] {

@@ -38,9 +38,17 @@ func WordForms(text string) []string {
 		return nil
 	}
 	words := strings.Fields(text)
-	out := newForms(text)
+	var out []string
+	seen := map[string]bool{text: true}
+	add := func(ws []string) {
+		f := strings.Join(ws, " ")
+		if len(ws) > 0 && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
 	if n := len(words); n >= 2 && legalForms[strings.ToLower(strings.TrimRight(words[n-1], ".,"))] {
-		out.add(words[:n-1])
+		add(words[:n-1])
 	}
 	for i, w := range words {
 		low := strings.ToLower(strings.TrimSuffix(w, "."))
@@ -51,7 +59,7 @@ func WordForms(text string) []string {
 		if w[0] >= 'A' && w[0] <= 'Z' {
 			alt = strings.ToUpper(alt[:1]) + alt[1:]
 		}
-		out.add(append(append(append([]string{}, words[:i]...), alt), words[i+1:]...))
+		add(append(append(append([]string{}, words[:i]...), alt), words[i+1:]...))
 	}
-	return out.list
+	return out
 }

@@ -124,8 +124,10 @@ func (t *Tokenizer) Reset(maxDepth int) {
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
-	*t = Tokenizer{maxDepth: maxDepth, limit: min(maxDepth, 10000), line: 1, high: -1, direct: -1,
-		stack: t.stack[:0], buf: t.buf[:0]}
+	stack, buf := t.stack[:0], t.buf[:0]
+	*t = Tokenizer{}
+	t.maxDepth, t.limit, t.line, t.high, t.direct = maxDepth, min(maxDepth, 10000), 1, -1, -1
+	t.stack, t.buf = stack, buf
 }
 
 // Offset returns the document offset of the next byte (bytes after a
@@ -272,8 +274,11 @@ func (t *Tokenizer) failErr(se *jsonvalue.SyntaxError) error {
 }
 
 func (t *Tokenizer) emitTok(emit func(*Token) error, k Kind, begin, end int64, text []byte) error {
-	t.tok = Token{Kind: k, Begin: begin, End: end, Text: text, Depth: len(t.stack)}
-	if err := emit(&t.tok); err != nil {
+	// Field by field: a literal built aside and copied whole costs a
+	// stall per token (narrow stores read back wide).
+	tok := &t.tok
+	tok.Kind, tok.Begin, tok.End, tok.Text, tok.Depth = k, begin, end, text, len(t.stack)
+	if err := emit(tok); err != nil {
 		t.err, t.st = err, sFailed
 		return err
 	}
@@ -347,18 +352,36 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			i++
 			continue
 		}
-		t.off = off
-		var err error
-		switch {
-		case t.st == sColon && c == ':':
-			t.st = sValue
-		case t.st == sKey && c == '"':
-			t.startString(off, true)
-		case t.st == sAfter && c == ',' && len(t.stack) > 0 && t.stack[len(t.stack)-1] == '{':
-			t.st = sKey
-		default:
-			err = t.structural(c, off, emit)
+		// The commonest bytes between tokens, which emit nothing: a
+		// colon, a comma, a string's or key's opening quote. (t.off is
+		// set when the loop ends, or before anything that reads it.)
+		switch c {
+		case ':':
+			if t.st == sColon {
+				t.st = sValue
+				i++
+				continue
+			}
+		case ',':
+			if n := len(t.stack); t.st == sAfter && n > 0 {
+				t.st = sValue
+				if t.stack[n-1] == '{' {
+					t.st = sKey
+				}
+				i++
+				continue
+			}
+		case '"':
+			switch t.st {
+			case sKey, sObjectFirst, sValue, sArrayFirst:
+				t.startString(off, t.st == sKey || t.st == sObjectFirst)
+				t.direct = i + 1 // a string begins
+				i++
+				continue
+			}
 		}
+		t.off = off
+		err := t.structural(c, off, emit)
 		if t.st == sString {
 			t.direct = i + 1 // a string begins
 		}

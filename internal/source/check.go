@@ -128,9 +128,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.age(c); ok {
 			return v
 		}
-		if v, ok := ix.datedWeekday(c, q); ok {
-			return v
-		}
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
@@ -148,12 +145,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		return v
 	}
 	if v, ok := ix.relativeDate(c, q); ok {
-		return v
-	}
-	if v, ok := ix.dateParts(c); ok {
-		return v
-	}
-	if v, ok := ix.contextYear(c); ok {
 		return v
 	}
 	if smallCount(c) {

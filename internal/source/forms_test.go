@@ -10,17 +10,17 @@ import (
 
 // TestOtherForms checks the forms in which a page states what an output
 // states in other words (issue 26): an age given as "dies at 83" or "the
-// 44-year-old", a weekday in a dated page, a date given in parts, a month
-// the text dates by a year it gives elsewhere, a name written as part of a
-// hyphenated word or by its "-ist", a name with other accents, and a
-// name's other forms, decided by the index itself. Each has a changed counterpart that must still be
+// 44-year-old", and a name with other accents, decided by the index
+// itself. (The rules for a weekday in a dated page, dates in parts, a
+// month dated by a year given elsewhere, hyphenated parts of names and
+// names' other forms were removed in issue 26's fourth round: each changed
+// claims of one half of WiCE dev only.) Each has a changed counterpart that must still be
 // flagged (contradicted or unsupported). The sentences are written for
 // this test.
 func TestOtherForms(t *testing.T) {
 	t.Parallel()
 	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "Retired judge Mara Quill dies at 83\n" +
 		"By Ona Vey on June 9, 2021\n" +
-		"The county board picked two finalists for the open clerk post Tuesday night.\n" +
 		"The 44-year-old engineer joined the firm in 2009.\n" +
 		"Why May 14th is remembered\n" +
 		"In 1987 the bridge opened to traffic.\n" +
@@ -44,20 +44,6 @@ func TestOtherForms(t *testing.T) {
 		{"Rook took up a post in Leeds aged forty-four.", claim.Number, source.Supported, ""},
 		{"Rook took up a post in Leeds in her 40s.", claim.Number, source.Supported, ""},
 		{"Rook took up a post in Leeds in her 50s.", claim.Number, flagged, ""},
-		{"The board picked two finalists for the clerk post on June 8, 2021.", claim.Date, source.Supported, ""},
-		{"The board picked two finalists for the clerk post on June 7, 2021.", claim.Date, flagged, ""},
-		{"The board picked two finalists for the clerk post on June 1, 2021.", claim.Date, flagged, ""},
-		{"The town marks it on May 14, 1987.", claim.Date, source.Undecided, "without a year, and 1987 apart"},
-		{"The town marks it on May 14, 1990.", claim.Date, flagged, ""},
-		{"The town marks it on May 15, 1987.", claim.Date, flagged, ""},
-		{"The trophy went to Lund in March of the same year.", claim.Date, source.Undecided, "by a year it gives elsewhere"},
-		{"The trophy went to Lund in April of the same year.", claim.Date, flagged, ""},
-		{"The trophy went to Lund in March.", claim.Date, flagged, ""},
-		{"The mayor was accused of Fascism.", claim.Name, source.Supported, ""},
-		{"The mayor was accused of Stalinism.", claim.Name, flagged, ""},
-		{"The mayor was seen with Fascist groups.", claim.Name, source.Supported, ""},
-		{"She grew up in Shizuoka Prefecture.", claim.Name, source.Supported, ""},
-		{"She grew up in Nagano Prefecture.", claim.Name, flagged, ""},
 		{"The orchestra toured Montreal.", claim.Name, source.Supported, ""},
 		{"The orchestra toured Zurich.", claim.Name, source.Supported, ""},
 		{"The orchestra toured Geneva.", claim.Name, flagged, ""},

@@ -47,11 +47,10 @@ func FuzzBuild(f *testing.F) {
 }
 
 // FuzzOtherForms checks the rules that read a page's other forms (ages,
-// a weekday in a dated page, dates in parts, a month dated by a year
-// given elsewhere, hyphenated parts of names) on any page and any
-// sentence, a year inside a span of years, a number against a bound or
-// an estimate, a name's word forms, a name by its bare head: they never
-// panic, a supported claim has its evidence, and an
+// names with other accents, a year inside a span of years, a number
+// against a bound or an estimate, a name's word forms, a name by its bare
+// head) on any page and any sentence: they never panic, a supported claim
+// has its evidence, and an
 // undecided one that says why quotes a passage of the page.
 func FuzzOtherForms(f *testing.F) {
 	for _, s := range [][2]string{
@@ -83,6 +82,38 @@ func FuzzOtherForms(f *testing.F) {
 			}
 			if v.Status == source.Undecided && v.Why != "" && (v.Evidence == nil || !strings.Contains(page, strings.TrimSpace(v.Evidence.Text[:min(len(v.Evidence.Text), 8)]))) {
 				t.Fatalf("%s %q undecided (%s) without a passage of the page", c.Kind, c.Text, v.Why)
+			}
+		}
+	})
+}
+
+// FuzzUncovered checks the coverage of any sentence against any page: it
+// never panics, counts no more words found than it has, and names every
+// word it did not find.
+func FuzzUncovered(f *testing.F) {
+	for _, s := range [][3]string{
+		{"The heap overflow in libfoo was reported in February.", "The libfoo flaw lets attackers run arbitrary code remotely.", ""},
+		{"Ovi: Israel was great! Sun every day.", "The speakers are playing a guessing game about jobs and titles.", ""},
+		{"Hi", "It also includes a long conversation between two women about many topics.", "The document is a podcast."},
+		{"", "Ǆ ǅ ǆ 123 4.5 -- '' ’s neo- a b c d e f g", "\x00"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, page, sentence, prev string) {
+		x, err := source.Build(source.Doc{ID: "p", Content: page})
+		if err != nil {
+			return
+		}
+		cv, ok := source.NewIndex(x).Uncovered(sentence, prev)
+		if !ok {
+			return
+		}
+		if cv.Found < 0 || cv.Found*4 >= cv.Words || len(cv.Missing) != cv.Words-cv.Found {
+			t.Fatalf("coverage %+v of %q", cv, sentence)
+		}
+		for _, w := range cv.Missing {
+			if !strings.Contains(sentence, w) {
+				t.Fatalf("missing word %q not in %q", w, sentence)
 			}
 		}
 	})

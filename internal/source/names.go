@@ -13,12 +13,13 @@ import (
 // findName returns a passage that names c, or nil: one holding every
 // word of the name (titles such as "President" may be left out), the same
 // name with a nationality for its country or a country for its
-// nationality ("Chinese officials" for "officials in China"), or the
-// initials of a name of several words ("LA" for "Los Angeles"); failing
+// nationality ("Chinese officials" for "officials in China"), the
+// initials of a name of several words ("LA" for "Los Angeles"), the name
+// with other accents, or with other spacing or punctuation; failing
 // those, one that names it in another of its forms
-// ([claim.Claim.Alternatives]: "Shizuoka" for "Shizuoka Prefecture",
-// "U.S." for "United States"), tried in order. Every layer asking
-// [Index.Check] gets the same answer for a name.
+// ([claim.Claim.Alternatives]: "Saint Mary" for "St. Mary", "Manchester
+// United" for "Manchester United F.C."), tried in order. Every layer
+// asking [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
 	if p := ix.findNameAs(c); p != nil {
 		return p
@@ -65,32 +66,20 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 }
 
 // findParts returns a passage holding every word of the name of stems
-// core, where some are written only as a part of a hyphenated word
-// ("Nazi" in "neo-Nazi", "Coca" in "Coca-Cola"), or, for a word in "-ism",
-// as its root or its "-ist" ("Nazism" by "Nazi", "Marxism" by "Marxist":
-// a text names a movement by its adherents as often as by its name), or
-// with other accents ("Montréal" by "Montreal" and back).
+// core, some with other accents ("Montréal" by "Montreal" and back).
 // Passages of one document only; nil when none.
 func (ix *Index) findParts(core []string) *Passage {
-	hyph, folded := !ablate.Off(ablate.HyphenParts), !ablate.Off(ablate.Folded)
-	if !hyph && !folded {
+	if ablate.Off(ablate.Folded) {
 		return nil
 	}
 	for _, part := range ix.parts {
 		var ids []int32
 		for i, w := range core {
 			got := slices.Clone(part.words[w])
-			if hyph {
-				got = append(got, part.hyph[w]...)
-				if root, ok := strings.CutSuffix(w, "ism"); ok && len(root) >= 3 {
-					got = append(got, part.rooted(root)...)
-				}
-			}
-			if f := fold(w); folded {
-				got = append(got, part.folded[f]...)
-				if f != w {
-					got = append(got, part.words[f]...)
-				}
+			f := fold(w)
+			got = append(got, part.folded[f]...)
+			if f != w {
+				got = append(got, part.words[f]...)
 			}
 			slices.Sort(got)
 			got = slices.Compact(got)
@@ -108,21 +97,6 @@ func (ix *Index) findParts(core []string) *Passage {
 		}
 	}
 	return nil
-}
-
-// rooted returns the passages holding a word, or a part of a hyphenated
-// word, that is root followed by at most three letters ("nazi" for
-// "naz", "marxist" for "marx").
-func (x *DocIndex) rooted(root string) []int32 {
-	var out []int32
-	for _, m := range []map[string][]int32{x.words, x.hyph} {
-		for w, ids := range m {
-			if strings.HasPrefix(w, root) && len(w) <= len(root)+3 && !strings.Contains(w, "-") {
-				out = append(out, ids...)
-			}
-		}
-	}
-	return out
 }
 
 // findSqueezed returns a passage that writes the name text with other

@@ -1,6 +1,7 @@
 package facts_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/layer"
@@ -31,10 +32,6 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
 		{"year dated relative to the page", "The national team manager cancelled today's training.\nBoth the men's and women's team took the Volleyball England National Student Cup this year, building on their achievements in 2018.",
 			"Both the men's and women's volleyball team also won the national student cup in 2019.", "Upon his return in January 2009, he again became the keeper of the national team."},
-		{"place without its kind", "HQ: Hamamatsu, Shizuoka. The base trains pilots.", "The base is in Shizuoka Prefecture.", "The base is in Aichi Prefecture."},
-		{"city of a name", "Milwaukee's arts board said the search was not inclusive.", "The City of Milwaukee's arts board spoke.", "The City of Madison's arts board spoke."},
-		{"country in another form", "The National Film Registry grows each year with American films.", "It joined the United States National Film Registry.", "It joined the United Kingdom National Film Registry."},
-		{"country abbreviation", "The United States Navy named the ship.", "The U.S. Navy named the ship.", "The U.K. Navy named the ship."},
 		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
 		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
@@ -81,5 +78,47 @@ func TestWeekdayAndHourNamed(t *testing.T) {
 		if bad == 0 {
 			t.Errorf("%q against %q: not flagged (%s)", tt.output, tt.source, dump(f.Issues))
 		}
+	}
+}
+
+// TestSentenceUncovered: a sentence of six or more content words of which
+// the sources hold less than a quarter is unsupported as a whole (a
+// warning under facts.sentence_unsupported naming the missing words),
+// whatever its specifics; one that shares a quarter of its words with the
+// sources passes, and so does a sentence about the source itself ("The
+// speakers…", and "It also…" after it).
+func TestSentenceUncovered(t *testing.T) {
+	t.Parallel()
+	src := []layer.Source{{ID: "chat", Content: "Ovi: Just back from Israel!\nKim: How was the weather?\nOvi: Sunny every single day.\nKim: So jealous. See you at school tomorrow."}}
+	tests := []struct {
+		output  string
+		flagged bool
+	}{
+		// Paraphrase: Ovi, Israel, weather, school are the chat's.
+		{"Ovi tells his friends about his trip to Israel and the sunny weather, and will see Kim at school.", false},
+		// The same length, about nothing the chat speaks of.
+		{"The committee approved a new budget for regional hospitals after lengthy negotiations with unions.", true},
+		// About the source itself, in words of its own.
+		{"The speakers are chatting about a holiday abroad and arranging a meeting. It also mentions their envy about the climate.", false},
+		// The same second sentence with no source subject before it.
+		{"It also mentions their envy about the climate and their professional obligations regarding examinations.", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.output, func(t *testing.T) {
+			t.Parallel()
+			f := runFacts(t, &layer.Input{Output: tt.output, Sources: src})
+			var got []result.Issue
+			for _, is := range f.Issues {
+				if is.Rule == "facts.sentence_unsupported" {
+					got = append(got, is)
+				}
+			}
+			if tt.flagged != (len(got) > 0) {
+				t.Fatalf("flagged %v, want %v: %s", len(got) > 0, tt.flagged, dump(f.Issues))
+			}
+			if tt.flagged && (got[0].Type != result.UnsupportedClaim || got[0].Severity != result.Warning || !strings.Contains(got[0].Message, "content words")) {
+				t.Errorf("issue %s", dump(got))
+			}
+		})
 	}
 }

@@ -28,7 +28,12 @@
 // Besides claims, each sentence is compared with the passage that best
 // matches it: a word whose WordNet antonym the passage uses instead
 // ("decreased" where it says "increased") is a hallucination warning of
-// certainty 0.75. [Verdicts] lists every claim with its verdict, source id
+// certainty 0.75. A sentence of six or more content words of which the
+// sources hold less than a quarter (in any passage) is an
+// unsupported_claim warning of certainty 0.6 (rule
+// facts.sentence_unsupported), naming the words they do not hold; a
+// sentence about the source itself ("The document…", "The speakers…") is
+// left alone. [Verdicts] lists every claim with its verdict, source id
 // and evidence passage, for callers who want more than the issues.
 //
 // A trusted_sources entry that no source answers to (by id, URL or file

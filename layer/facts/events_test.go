@@ -24,7 +24,7 @@ func TestDatedEvent(t *testing.T) {
 		message      string
 		suggestion   string
 	}{
-		{"discovered for reported", "The libfoo flaw lets attackers run code. It was discovered in March 2024.",
+		{"discovered for reported", "The libfoo heap overflow lets attackers run code. It was discovered in March 2024.",
 			result.FactMismatch, "line:1:discovery_date", "Discovery date stated as March 2024 but February 2024 according to Vendor advisory",
 			"Correct discovery date to February 2024 based on https://example.com/advisory"},
 		{"same subject", "The heap overflow in libfoo was discovered in March 2024.",

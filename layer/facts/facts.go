@@ -188,6 +188,7 @@ func (cfg config) verdicts(ctx context.Context, p *layer.Pass, ix *source.Index,
 // and the sentence dropped, counting each on t.
 func checkWording(ctx context.Context, p *layer.Pass, ix *source.Index, t *tally) error {
 	for _, txt := range claim.Texts(p.Input.Output) {
+		prev := ""
 		for _, sp := range claim.Sentences(txt.Text) {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -201,6 +202,11 @@ func checkWording(ctx context.Context, p *layer.Pass, ix *source.Index, t *tally
 				t.add(source.Contradicted)
 				reportDroppedNegation(p, txt, sp, ev, ix.SourceOf(ev))
 			}
+			if cv, ok := ix.Uncovered(sent, prev); ok {
+				t.add(source.Unsupported)
+				reportUncovered(p, txt, sp, cv)
+			}
+			prev = sent
 		}
 	}
 	return nil
@@ -361,6 +367,25 @@ func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *sou
 			result.ClipText(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, result.ClipText(ev.Text, 200)),
 		Suggestion: fmt.Sprintf("Check whether the statement should be negated, based on %s", d.Ref()),
 		Rule:       "facts.negation_dropped"})
+}
+
+// uncoveredCertainty is the certainty of a sentence the sources share
+// too few words with: a source may say the same in words of its own.
+const uncoveredCertainty = 0.6
+
+// reportUncovered reports a sentence of which the sources hold less than
+// a third of the content words (source.Index.Uncovered).
+func reportUncovered(p *layer.Pass, txt claim.Text, sp claim.Span, cv source.Coverage) {
+	p.Decided(uncoveredCertainty)
+	loc := txt.Path
+	if loc == "" {
+		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
+	}
+	p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: loc,
+		Message: fmt.Sprintf("'%s' is not found in sources: they hold only %d of its %d content words (not %s)",
+			result.ClipText(txt.Text[sp.Start:sp.End], 160), cv.Found, cv.Words, result.ClipText("'"+strings.Join(cv.Missing, "', '")+"'", 160)),
+		Suggestion: "Give a source that states this, or remove the sentence",
+		Rule:       "facts.sentence_unsupported"})
 }
 
 func reportUnsupported(p *layer.Pass, c claim.Claim, v source.Verdict) {

@@ -5,8 +5,7 @@ import (
 	"github.com/agentjudge/judge/internal/source"
 )
 
-// check returns the checker's verdict on c. A name's other forms
-// ([claim.Claim.Alternatives]: "Shizuoka" for "Shizuoka Prefecture") are
-// tried by the index itself, so the hallucination layer, asking the same
-// index, never decides a name otherwise.
+// check returns the checker's verdict on c, as the index gives it, so
+// that the hallucination layer, asking the same index, never decides a
+// claim otherwise.
 func check(ix *source.Index, c claim.Claim) source.Verdict { return ix.Check(c) }

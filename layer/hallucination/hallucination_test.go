@@ -189,7 +189,7 @@ func TestWithoutSources(t *testing.T) {
 }
 
 // TestNameInAnotherForm: certainty about a name the source writes in
-// another form ("U.S." for "United States") is warranted, as the facts
+// another form ("American" for "United States") is warranted, as the facts
 // layer decides it; about a name it does not hold in any form, it is not.
 func TestNameInAnotherForm(t *testing.T) {
 	t.Parallel()
@@ -198,8 +198,8 @@ func TestNameInAnotherForm(t *testing.T) {
 		output string
 		want   int
 	}{
-		{"The U.S. Navy definitely named the ship.", 0},
-		{"The U.K. Navy definitely named the ship.", 1},
+		{"The American Navy definitely named the ship.", 0},
+		{"The British Navy definitely named the ship.", 1},
 	} {
 		p := layer.NewPass(hallucination.Layer, &layer.Input{Output: tt.output, Sources: []layer.Source{src}}, layer.NewCache(0))
 		if err := hallucination.Layer.Run(context.Background(), p); err != nil {

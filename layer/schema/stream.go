@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -80,7 +79,8 @@ type Stream struct {
 	incomplete bool
 }
 
-// frame is one open array or object.
+// frame is one open array or object. token writes a reused frame field
+// by field: a field added here must be set there.
 type frame struct {
 	plans    []*splan
 	reported []*splan // schemas already failed at the container's start
@@ -151,15 +151,12 @@ type scalarState struct {
 
 // splan is what a Stream checks of one schema.
 type splan struct {
-	s       *jsonschema.Schema
-	closure []*splan // s, then the schemas it always leads to ($ref, allOf)
-	kinds   int      // the kinds of values s can accept
-	// typeKinds are the kinds its type keyword accepts (all without one).
-	typeKinds int
-	strs      []string // the strings enum and const accept, with enumed
-	enumed    bool     // s has enum or const
-	maxLen    int      // -1: none
-	minLen    int      // 0: none
+	// The fields read for every value come first, to share its first
+	// cache lines.
+
+	kinds  int // the kinds of values s can accept
+	maxLen int // -1: none
+	minLen int // 0: none
 	// closedScalar and closedContainer say whether a closed value must be
 	// validated against s: s has a keyword the stream does not check
 	// itself.
@@ -168,19 +165,41 @@ type splan struct {
 	// exact enum (exact: enum or const, of strings only) the stream
 	// checks itself.
 	closedString, exact bool
+	// patternOnly says that closedString comes from pattern alone, which
+	// the stream matches itself as the fast path does.
+	patternOnly bool
 	// numericOnly says that, for a number, closedScalar comes only from
 	// bounds, multipleOf and integer, which the stream checks itself with
 	// the fast path's comparisons; integerOnly that the type is integer.
 	numericOnly, integerOnly bool
+	// anyInteger says that numericOnly comes from integer alone (no
+	// bounds, no multipleOf): every number written without a fraction or
+	// an exponent is valid.
+	anyInteger bool
+	enumed     bool // s has enum or const
+	// required says that s has required; reqBits that every required name
+	// has a seen bit, whose mask is reqMask.
+	required, reqBits bool
+	// plainKeys says that a key needs only props, addl and the seen bits:
+	// no maxProperties, patternProperties or propertyNames (set by build).
+	plainKeys bool
+	addlFalse bool // additionalProperties is false
+	reqMask   uint64
 	// props, addl and items are the closures of the schemas of
 	// properties, additionalProperties and of every item, when the
 	// schema has them (items: a single schema for all items).
 	props props
+	addl  []*splan
+	items []*splan
+
+	s       *jsonschema.Schema
+	closure []*splan // s, then the schemas it always leads to ($ref, allOf)
+	// typeKinds are the kinds its type keyword accepts (all without one).
+	typeKinds int
+	strs      []string // the strings enum and const accept, with enumed
 	// reqIdx holds, for each name of required, its index in props.list,
 	// or -1.
 	reqIdx []int
-	addl   []*splan
-	items  []*splan
 
 	fastOnce sync.Once
 	fast     *node
@@ -251,7 +270,9 @@ func (s *Stream) Release() {
 	// keys buffer aside, whose old strings are never read), and what they
 	// hold (plans, keys read) lives at most until the pool drops the
 	// stream, two collections.
-	*s = Stream{tk: s.tk, emitFn: s.emitFn, raw: s.raw[:0], frames: s.frames[:0]}
+	tk, emitFn, raw, frames := s.tk, s.emitFn, s.raw[:0], s.frames[:0]
+	*s = Stream{}
+	s.tk, s.emitFn, s.raw, s.frames = tk, emitFn, raw, frames
 	streamPool.Put(s)
 }
 
@@ -282,18 +303,30 @@ func (sc *streamCache) build(c *compiled) {
 	for _, p := range slices.Collect(maps.Values(sc.plans)) {
 		s := p.s
 		if len(s.Properties) > 0 {
-			for k, ps := range s.Properties {
-				p.props.add(prop{name: k, sum: propSum([]byte(k)), closure: sc.planLocked(ps).closure})
+			list := make([]prop, 0, len(s.Properties))
+			for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
+				list = append(list, prop{name: k, closure: sc.planLocked(s.Properties[k]).closure})
 			}
+			p.props.set(list)
 		}
 		if len(s.Required) > 0 {
 			p.reqIdx = make([]int, len(s.Required))
+			p.reqBits = true
 			for i, name := range s.Required {
 				p.reqIdx[i] = -1
-				if pr, ok := p.props.find([]byte(name)); ok {
+				if pr := p.props.find([]byte(name)); pr != nil && pr.idx >= 0 {
 					p.reqIdx[i] = pr.idx
+					p.reqMask |= 1 << pr.idx
+				} else {
+					p.reqBits = false
 				}
 			}
+		}
+		// Keys need only the properties list, additionalProperties and
+		// seen bits when no other keyword of the object reads them.
+		p.plainKeys = s.MaxProperties == nil && len(s.PatternProperties) == 0 && s.PropertyNames == nil
+		if b, ok := s.AdditionalProperties.(bool); ok && !b {
+			p.addlFalse = true
 		}
 		if add, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
 			p.addl = sc.planLocked(add).closure
@@ -366,64 +399,58 @@ func (sc *streamCache) lookup(sch *jsonschema.Schema) []*splan {
 	return sc.planLocked(sch).closure
 }
 
-// props are the properties a schema declares: a list searched in order
-// while short (no hashing of the key), else a map.
+// props are the properties a schema declares, in a list; a key is found
+// by the fast path's keyTable (a slot from its length and three bytes,
+// then one comparison) or, when the names share slots, a map.
 type props struct {
-	list []prop
-	m    map[string]prop
+	list  []prop
+	table *keyTable      // keyInfo.bit is the index in list
+	m     map[string]int // when table is nil: name -> index in list
 }
 
-const maxPropList = 12
+// maxTracked is how many declared names a frame marks in its seen bits.
+const maxTracked = 64
 
-func (ps *props) add(p prop) {
-	p.idx = -1
-	if ps.m != nil {
-		ps.m[p.name] = p
-		return
-	}
-	p.idx = len(ps.list)
-	ps.list = append(ps.list, p)
-	if len(ps.list) > maxPropList {
-		ps.m = make(map[string]prop, len(ps.list))
-		for _, q := range ps.list {
-			q.idx = -1
-			ps.m[q.name] = q
+// set makes ps the properties of list, indexed.
+func (ps *props) set(list []prop) {
+	ps.list = list
+	keys := make(map[string]keyInfo, len(list))
+	for i := range list {
+		list[i].idx = -1
+		if i < maxTracked {
+			list[i].idx = i
 		}
-		ps.list = nil
+		keys[list[i].name] = keyInfo{bit: i}
+	}
+	if ps.table = newKeyTable(keys); ps.table == nil {
+		ps.m = make(map[string]int, len(list))
+		for i := range list {
+			ps.m[list[i].name] = i
+		}
 	}
 }
 
-func (ps *props) find(key []byte) (prop, bool) {
-	if ps.m != nil {
-		p, ok := ps.m[string(key)]
-		return p, ok
-	}
-	sum := propSum(key)
-	for i := range ps.list {
-		if p := &ps.list[i]; p.sum == sum && p.name == string(key) {
-			return *p, true
+// find returns the property named key, or nil.
+func (ps *props) find(key []byte) *prop {
+	switch {
+	case ps.table != nil:
+		if ki, ok := ps.table.find(key); ok {
+			return &ps.list[ki.bit]
+		}
+	case ps.m != nil:
+		if i, ok := ps.m[string(key)]; ok {
+			return &ps.list[i]
 		}
 	}
-	return prop{}, false
+	return nil
 }
 
 // prop is a property a schema declares: its name (so that a key read need
 // not be copied) and the closure of its schema.
 type prop struct {
 	name    string
-	sum     uint32 // propSum of name: most keys that differ differ here
-	idx     int    // its index in the list, -1 in a map (at most maxPropList < 64)
+	idx     int // its index in the list, the frame's seen bit; -1 past maxTracked
 	closure []*splan
-}
-
-// propSum sums up key by its length and its first, middle and last bytes,
-// so that a search compares whole names only where these agree.
-func propSum(key []byte) uint32 {
-	n := len(key)
-	if n == 0 {
-		return 0
-	}
-	return uint32(n)&0xff | uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
 }
 
 func newPlan(s *jsonschema.Schema) *splan {
@@ -489,6 +516,7 @@ func newPlan(s *jsonschema.Schema) *splan {
 	if s.MaxLength != nil {
 		p.maxLen = *s.MaxLength
 	}
+	p.required = len(s.Required) > 0
 	dyn := s.DynamicRef != nil || s.RecursiveRef != nil || len(s.Extensions) > 0
 	alt := s.Not != nil || len(s.AnyOf) > 0 || len(s.OneOf) > 0 || s.If != nil
 	p.closedScalar = dyn || alt || integerOnly || p.enumed || s.Format != nil ||
@@ -501,8 +529,12 @@ func newPlan(s *jsonschema.Schema) *splan {
 	}
 	p.closedString = dyn || alt || s.Format != nil || s.Pattern != nil ||
 		s.ContentEncoding != nil || s.ContentMediaType != nil || s.ContentSchema != nil || (p.enumed && !p.exact)
+	p.patternOnly = s.Pattern != nil && !dyn && !alt && s.Format == nil &&
+		s.ContentEncoding == nil && s.ContentMediaType == nil && s.ContentSchema == nil && !(p.enumed && !p.exact)
 	p.integerOnly = integerOnly
 	p.numericOnly = !dyn && !alt && !p.enumed && s.Format == nil
+	p.anyInteger = p.numericOnly && integerOnly && s.Maximum == nil && s.Minimum == nil &&
+		s.ExclusiveMaximum == nil && s.ExclusiveMinimum == nil && s.MultipleOf == nil
 	p.closedContainer = dyn || alt || p.enumed || s.Format != nil ||
 		s.MinProperties != nil || len(s.Dependencies) > 0 || len(s.DependentRequired) > 0 || len(s.DependentSchemas) > 0 ||
 		s.UnevaluatedProperties != nil || s.MinItems != nil || s.UniqueItems || s.Contains != nil ||
@@ -593,6 +625,9 @@ func (s *Stream) docBytes(begin, end int64) []byte {
 }
 
 func (s *Stream) flush() []Event {
+	if len(s.events) == 0 {
+		return nil
+	}
 	ev := s.events
 	s.events = nil
 	slices.SortStableFunc(ev, func(a, b Event) int { return int(a.At - b.At) })
@@ -618,11 +653,14 @@ func (s *Stream) token(t *jsontoken.Token) error {
 		plans := s.valueStart(t.Begin)
 		reported := s.startCheck(plans, len(s.frames), kindOfToken(t.Kind), t.Begin+1)
 		n := len(s.frames)
-		var keys []string
 		if n < cap(s.frames) {
-			keys = s.frames[:n+1][n].keys[:0] // reuse the buffer of a closed object
+			s.frames = s.frames[:n+1] // a closed frame, written over field by field
+		} else {
+			s.frames = append(s.frames, frame{})
 		}
-		s.frames = append(s.frames, frame{plans: plans, reported: reported, array: t.Kind == jsontoken.BeginArray, begin: t.Begin, keys: keys})
+		f := &s.frames[n]
+		f.plans, f.reported, f.array, f.begin = plans, reported, t.Kind == jsontoken.BeginArray, t.Begin
+		f.count, f.keys, f.keySet, f.key, f.seen = 0, f.keys[:0], nil, "", 0 // the keys' buffer reused
 	case jsontoken.EndObject, jsontoken.EndArray:
 		s.containerEnd(t)
 	default:
@@ -706,6 +744,16 @@ func (s *Stream) valueStart(begin int64) []*splan {
 // startCheck checks the kind of a value starting (kind) against its
 // necessary schemas, reports those it fails at at, and returns them.
 func (s *Stream) startCheck(plans []*splan, depth int, k int, at int64) []*splan {
+	for _, p := range plans {
+		if p.kinds&k == 0 {
+			return s.startFailed(plans, depth, k, at)
+		}
+	}
+	return nil
+}
+
+// startFailed is startCheck once some plan fails.
+func (s *Stream) startFailed(plans []*splan, depth int, k int, at int64) []*splan {
 	var failed []*splan
 	for _, p := range plans {
 		if p.kinds&k != 0 {
@@ -813,14 +861,13 @@ func (s *Stream) key(t *jsontoken.Token) {
 	f := &s.frames[len(s.frames)-1]
 	// The first schema's property of that name, looked up once; its name
 	// spares a copy of the key.
-	var first prop
-	firstOK := false
+	var first *prop
 	if len(f.plans) > 0 {
-		first, firstOK = f.plans[0].props.find(t.Text)
+		first = f.plans[0].props.find(t.Text)
 	}
-	key, idx := first.name, -1
-	if firstOK {
-		idx = first.idx
+	key, idx := "", -1
+	if first != nil {
+		key, idx = first.name, first.idx
 	} else {
 		key = string(t.Text)
 	}
@@ -834,6 +881,33 @@ func (s *Stream) key(t *jsontoken.Token) {
 	}
 	f.key = key
 	i := len(s.frames) - 1
+	if len(f.plans) == 1 && f.plans[0].plainKeys {
+		// One schema whose keys need only its properties and
+		// additionalProperties: the member's schemas without the loop
+		// of memberPlans.
+		p := f.plans[0]
+		switch {
+		case first != nil:
+			s.next = first.closure
+		case p.addl != nil:
+			s.next = p.addl
+		default:
+			s.next = nil
+			if p.addlFalse && !slices.Contains(f.reported, p) {
+				s.forbiddenKey(i, p, key, t.End)
+			}
+		}
+		return
+	}
+	s.next = s.memberPlans(i, first, key, t.End)
+}
+
+// memberPlans returns the necessary schemas of the member key of the
+// object frames[i], first its property in the first plan, and reports
+// what the key decides (maxProperties, additionalProperties false,
+// propertyNames) at at.
+func (s *Stream) memberPlans(i int, first *prop, key string, at int64) []*splan {
+	f := &s.frames[i]
 	// next is the union of the closures of the member's schemas, shared
 	// with a plan when only one contributes.
 	var next []*splan
@@ -855,14 +929,14 @@ func (s *Stream) key(t *jsontoken.Token) {
 		if sch.MaxProperties != nil && f.count == *sch.MaxProperties+1 && !slices.Contains(f.reported, p) {
 			s.containerIssue(i, p, "maxProperties",
 				fmt.Sprintf("has more than %s, the maximum", plural(*sch.MaxProperties, "property")),
-				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), t.End)
+				fmt.Sprintf("Remove properties from %%s until it has at most %d", *sch.MaxProperties), at)
 		}
 		matched := false
-		pr, ok := first, firstOK
+		pr := first
 		if p != f.plans[0] {
-			pr, ok = p.props.find([]byte(key))
+			pr = p.props.find([]byte(key))
 		}
-		if ok {
+		if pr != nil {
 			add(pr.closure)
 			matched = true
 		} else if ps, ok := sch.Properties[key]; ok {
@@ -887,10 +961,7 @@ func (s *Stream) key(t *jsontoken.Token) {
 				}
 			case bool:
 				if !addl && !slices.Contains(f.reported, p) {
-					r := s.reporter(i, s.containerLeaf(i))
-					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
-						ErrorKind: &kind.AdditionalProperties{Properties: []string{key}}})
-					s.report(t.End, r.issues())
+					s.forbiddenKey(i, p, key, at)
 				}
 			}
 		}
@@ -902,12 +973,21 @@ func (s *Stream) key(t *jsontoken.Token) {
 					r := s.reporter(i, s.containerLeaf(i))
 					r.leaf(&jsonschema.ValidationError{SchemaURL: sch.Location, InstanceLocation: s.pathOf(i),
 						ErrorKind: &kind.PropertyNames{Property: key}, Causes: []*jsonschema.ValidationError{ve}})
-					s.report(t.End, r.issues())
+					s.report(at, r.issues())
 				}
 			}
 		}
 	}
-	s.next = next
+	return next
+}
+
+// forbiddenKey reports the key of the object frames[i] that p's
+// additionalProperties false forbids.
+func (s *Stream) forbiddenKey(i int, p *splan, key string, at int64) {
+	r := s.reporter(i, s.containerLeaf(i))
+	r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
+		ErrorKind: &kind.AdditionalProperties{Properties: []string{key}}})
+	s.report(at, r.issues())
 }
 
 // duplicate reports the duplicate_key warning of a repeated key.
@@ -934,30 +1014,14 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	f := &s.frames[i]
 	if !f.array {
 		for _, p := range f.plans {
-			if len(p.s.Required) == 0 || slices.Contains(f.reported, p) {
-				continue
-			}
-			var missing []string
-			for j, name := range p.s.Required {
-				idx := -1
-				if p == f.plans[0] && j < len(p.reqIdx) {
-					idx = p.reqIdx[j]
-				}
-				if !f.hasDeclared(name, idx) {
-					missing = append(missing, name)
-				}
-			}
-			if len(missing) > 0 {
-				r := s.reporter(i, s.containerLeaf(i))
-				r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
-					ErrorKind: &kind.Required{Missing: missing}})
-				s.report(t.End, r.issues())
+			if p.required && !(p == f.plans[0] && p.reqBits && f.seen&p.reqMask == p.reqMask) {
+				s.requiredCheck(i, p, t.End) // not every required name read for sure
 			}
 		}
 	}
 	for _, p := range f.plans {
 		switch {
-		case !p.closedContainer || slices.Contains(f.reported, p):
+		case !p.closedContainer || f.reported != nil && slices.Contains(f.reported, p):
 		case i > 0 && !s.cache.dynamic:
 			s.closedCheck(p, i, f.begin, t.End, t.End)
 		default:
@@ -967,48 +1031,84 @@ func (s *Stream) containerEnd(t *jsontoken.Token) {
 	s.frames = s.frames[:i]
 }
 
+// requiredCheck reports at at the names p requires that the object
+// frames[i], closing, lacks.
+func (s *Stream) requiredCheck(i int, p *splan, at int64) {
+	f := &s.frames[i]
+	if slices.Contains(f.reported, p) {
+		return // failed already
+	}
+	var missing []string
+	for j, name := range p.s.Required {
+		idx := -1
+		if p == f.plans[0] && j < len(p.reqIdx) {
+			idx = p.reqIdx[j]
+		}
+		if !f.hasDeclared(name, idx) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		r := s.reporter(i, s.containerLeaf(i))
+		r.leaf(&jsonschema.ValidationError{SchemaURL: p.s.Location, InstanceLocation: s.pathOf(i),
+			ErrorKind: &kind.Required{Missing: missing}})
+		s.report(at, r.issues())
+	}
+}
+
 // scalarEnd handles a complete scalar.
 func (s *Stream) scalarEnd(t *jsontoken.Token) {
-	k := kindOfToken(t.Kind)
-	at := t.End
-	if t.Kind == jsontoken.Number && !s.closing {
-		at = t.End + 1 // a number is complete only once the byte after it is read
+	var plans, reported []*splan
+	if s.scalar.begin == t.Begin {
+		// Its start was checked when a chunk ended inside it.
+		plans, reported = s.scalar.plans, s.scalar.reported
+		s.scalar.begin = -1
+	} else {
+		plans = s.valueStart(t.Begin)
+		reported = s.startCheck(plans, len(s.frames), kindOfToken(t.Kind), t.Begin+1)
 	}
-	if s.scalar.begin != t.Begin {
-		plans := s.valueStart(t.Begin)
-		s.scalar = scalarState{begin: t.Begin, plans: plans}
-		s.scalar.reported = s.startCheck(plans, len(s.frames), k, t.Begin+1)
-	}
-	sc := &s.scalar
-	sc.begin = -1 // its plans stay until the next scalar sets them
 	if len(s.frames) == 0 || s.cache.dynamic {
-		for _, p := range sc.plans {
+		for _, p := range plans {
 			if p.closedScalar {
 				s.incomplete = true // the final validation decides
 			}
 		}
 		return
 	}
-	for _, p := range sc.plans {
-		if !p.closedScalar || slices.Contains(sc.reported, p) {
+	for _, p := range plans {
+		if !p.closedScalar || reported != nil && slices.Contains(reported, p) {
 			continue
 		}
-		if t.Kind == jsontoken.Number && p.numericOnly && s.numberValid(p, t.Text) {
-			continue
-		}
-		if t.Kind == jsontoken.String && !p.closedString {
-			// Its exact enum and maxLength, checked here; the validator
-			// words a failure.
-			n := -1
-			if p.maxLen >= 0 || p.minLen > 0 {
-				n = utf8.RuneCount(t.Text)
+		switch t.Kind {
+		case jsontoken.Number:
+			if p.numericOnly && (p.anyInteger && !fractional(t.Text) || s.numberValid(p, t.Text)) {
+				continue
 			}
-			if !(p.exact && !hasString(p.strs, t.Text)) && !(p.maxLen >= 0 && n > p.maxLen) && (p.minLen == 0 || n >= p.minLen) {
+		case jsontoken.String:
+			if (!p.closedString || p.patternOnly && patternValid(p, t.Text)) && stringValid(p, t.Text) {
 				continue
 			}
 		}
+		at := t.End
+		if t.Kind == jsontoken.Number && !s.closing {
+			at = t.End + 1 // a number is complete only once the byte after it is read
+		}
 		s.closedCheck(p, len(s.frames), t.Begin, t.End, at)
 	}
+}
+
+// stringValid reports whether text meets p's exact enum, maxLength and
+// minLength, the only keywords p has for a string when it is not
+// closedString; false sends it to the validator, which words a failure.
+func stringValid(p *splan, text []byte) bool {
+	if p.exact && !hasString(p.strs, text) {
+		return false
+	}
+	if p.maxLen >= 0 || p.minLen > 0 {
+		n := utf8.RuneCount(text)
+		return (p.maxLen < 0 || n <= p.maxLen) && n >= p.minLen
+	}
+	return true
 }
 
 // numberValid reports whether the number text surely meets p's numeric
@@ -1019,8 +1119,11 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	if p.fast == nil || p.fast.always != 0 {
 		return false
 	}
-	if p.integerOnly && bytes.ContainsAny(text, ".eE") {
+	if p.integerOnly && fractional(text) {
 		return false // 1.0 and 1e2 are integers in some drafts only
+	}
+	if valid, ok := quickNumber(p.fast, text); ok {
+		return valid
 	}
 	d, ok := parseDecimal(text)
 	if !ok {
@@ -1028,6 +1131,78 @@ func (s *Stream) numberValid(p *splan, text []byte) bool {
 	}
 	var sc *scanner // numberCheck reads no scanner state
 	return sc.numberCheck(p.fast, text, d)
+}
+
+// quickNumber compares a number written with at most 15 digits and no
+// exponent to n's bounds as numberCheck compares them, by their float64
+// values (exact for such a number, whose value is its digits over a power
+// of ten, and for a short bound). ok is false when it cannot: another
+// number, a bound that is not short, or multipleOf.
+func quickNumber(n *node, text []byte) (valid, ok bool) {
+	if n.multipleOf != nil {
+		return false, false
+	}
+	i, neg := 0, false
+	if len(text) > 0 && text[0] == '-' {
+		i, neg = 1, true
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(text); i++ {
+		switch c := text[i]; {
+		case '0' <= c && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return false, false
+	}
+	f := float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	for _, b := range [...]*bound{n.minimum, n.maximum, n.exMin, n.exMax} {
+		if b != nil && !b.short {
+			return false, false
+		}
+	}
+	fails := n.minimum != nil && f < n.minimum.f || n.maximum != nil && f > n.maximum.f ||
+		n.exMin != nil && f <= n.exMin.f || n.exMax != nil && f >= n.exMax.f
+	return !fails, true
+}
+
+// patternValid reports whether the string text matches p's pattern,
+// matched as the fast path matches it; false sends it to the validator.
+func patternValid(p *splan, text []byte) bool {
+	p.fastOnce.Do(func() { p.fast, p.nodes, _ = compileFast(p.s) })
+	switch n := p.fast; {
+	case n == nil:
+		return false
+	case n.simple != nil:
+		return n.simple.match(text)
+	case n.pattern != nil:
+		return n.pattern.Match(text)
+	}
+	return false
+}
+
+// fractional reports whether the number text has a fraction or an
+// exponent.
+func fractional(text []byte) bool {
+	for _, c := range text {
+		if c == '.' || c == 'e' || c == 'E' {
+			return true
+		}
+	}
+	return false
 }
 
 // hasString reports whether strs holds text.
@@ -1095,7 +1270,7 @@ func (s *Stream) pending() {
 	}
 	if s.scalar.begin != begin {
 		plans := s.valueStart(begin)
-		s.scalar = scalarState{begin: begin, plans: plans}
+		s.scalar.begin, s.scalar.plans = begin, plans
 		s.scalar.reported = s.startCheck(plans, len(s.frames), kindOfToken(k), begin+1)
 	}
 	if k != jsontoken.String {
