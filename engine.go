@@ -116,13 +116,15 @@ type Engine struct {
 	// layerSpans are each layer's span name and start options, made once
 	// in New so that a layer's span costs no string or option per run.
 	layerSpans map[string]layerSpanStart
+	// attrs lends the slices span attributes are set from.
+	attrs otelattr.Setter
 }
 
 // layerSpanStart is how a layer's span starts: its name ("judge.layer
-// schema") and its options (the judge.layer attribute).
+// schema") and its judge.layer attribute.
 type layerSpanStart struct {
-	name string
-	opts []trace.SpanStartOption
+	name  string
+	layer attribute.KeyValue // judge.layer, set at the span's end
 }
 
 // TracerScope is the instrumentation scope of the engine's spans.
@@ -353,8 +355,7 @@ func New(opts ...Option) (*Engine, error) {
 	if e.tracer != nil {
 		e.layerSpans = make(map[string]layerSpanStart, len(e.layers))
 		for _, l := range e.layers {
-			e.layerSpans[l.Name] = layerSpanStart{name: "judge.layer " + l.Name,
-				opts: []trace.SpanStartOption{trace.WithAttributes(otelattr.Layer.String(l.Name))}}
+			e.layerSpans[l.Name] = layerSpanStart{name: "judge.layer " + l.Name, layer: otelattr.Layer.String(l.Name)}
 		}
 	}
 	if err := e.warmSources(); err != nil {
@@ -382,13 +383,18 @@ func (e *Engine) Types() []string {
 // findings about the output are never errors.
 func (e *Engine) Validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
 	if e.tracer == nil {
-		return e.validate(ctx, req)
+		res, _, err := e.validate(ctx, req)
+		return res, err
 	}
 	ctx, span := e.tracer.Start(ctx, "judge.validate")
 	defer span.End()
-	res, err := e.validate(ctx, req)
+	res, fast, err := e.validate(ctx, req)
 	if span.IsRecording() {
-		span.SetAttributes(otelattr.Verdict(res)...)
+		if fast {
+			e.attrs.Verdict(span, res, otelattr.FastPath.Bool(true))
+		} else {
+			e.attrs.Verdict(span, res)
+		}
 		if err != nil {
 			span.RecordError(err)
 			span.SetStatus(codes.Error, firstLine(err.Error()))
@@ -397,20 +403,19 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
-// validate is Validate without its span.
-func (e *Engine) validate(ctx context.Context, req *Request) (*result.ValidationResult, error) {
+// validate is Validate without its span; fast reports that the fast
+// path answered (judge.fast_path, set with the verdict in one call).
+func (e *Engine) validate(ctx context.Context, req *Request) (res *result.ValidationResult, fast bool, err error) {
 	start := time.Now()
 	if r := e.validateFast(ctx, req, start); r != nil {
-		if e.tracer != nil {
-			trace.SpanFromContext(ctx).SetAttributes(otelattr.FastPath.Bool(true))
-		}
-		return r, nil
+		return r, true, nil
 	}
 	in, notes, err := e.input(req)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return e.check(ctx, req, in, notes, start)
+	res, err = e.check(ctx, req, in, notes, start)
+	return res, false, err
 }
 
 // check runs the layers req needs over in, the layers' input, and builds
@@ -815,36 +820,41 @@ func (e *Engine) exec(r *layerRun) {
 	ctx, span := r.ctx, trace.Span(nil)
 	if e.tracer != nil {
 		ls := e.layerSpans[r.l.Name]
-		ctx, span = e.tracer.Start(r.ctx, ls.name, ls.opts...)
+		ctx, span = e.tracer.Start(r.ctx, ls.name)
 	}
 	defer func() {
 		if v := recover(); v != nil {
 			err := fmt.Errorf("internal error: %v\n%s", v, debug.Stack())
-			endLayerSpan(span, r.pass, err)
+			e.endLayerSpan(span, r, err)
 			r.errc <- err
 		}
 	}()
 	begun := time.Now()
 	err := r.l.Run(ctx, r.pass)
 	r.took = time.Since(begun)
-	endLayerSpan(span, r.pass, err)
+	e.endLayerSpan(span, r, err)
 	r.errc <- err
 }
 
-// endLayerSpan ends a layer run's span, if there is one, with how many
-// issues the layer reported or the error it ended with as an event.
-func endLayerSpan(span trace.Span, pass *layer.Pass, err error) {
+// endLayerSpan ends a layer run's span, if there is one, with its
+// attributes (the layer, and how many issues it reported or that it
+// failed) set in one call, and the error it ended with as an event. The
+// layer is not given at the start: the span's name holds it for a
+// sampler, and attributes given at the start cost the SDK two copies and
+// a second slice when more are set at the end.
+func (e *Engine) endLayerSpan(span trace.Span, r *layerRun, err error) {
 	if span == nil {
 		return
 	}
 	if span.IsRecording() {
+		layer := e.layerSpans[r.l.Name].layer
 		if err != nil {
 			span.RecordError(err)
 			span.SetStatus(codes.Error, firstLine(err.Error()))
-			span.SetAttributes(otelattr.Failed.Bool(true))
+			e.attrs.Set(span, layer, otelattr.Failed.Bool(true))
 		} else {
-			f := pass.Findings()
-			span.SetAttributes(otelattr.IssueCount.Int(len(f.Issues)), attribute.Float64("judge.layer.confidence", f.Confidence))
+			f := r.pass.Findings()
+			e.attrs.Set(span, layer, otelattr.IssueCount.Int(len(f.Issues)), attribute.Float64("judge.layer.confidence", f.Confidence))
 		}
 	}
 	span.End()

@@ -67,6 +67,20 @@ func TestValidateSpans(t *testing.T) {
 		if !s.EndTime().After(s.StartTime()) && !s.EndTime().Equal(s.StartTime()) {
 			t.Errorf("layer %s's span ends before it starts", name)
 		}
+		la := map[attribute.Key]attribute.Value{}
+		for _, kv := range s.Attributes() {
+			la[kv.Key] = kv.Value
+		}
+		// judge.layer is set at the end, with the outcome, in one call.
+		if la["judge.layer"].AsString() != name {
+			t.Errorf("layer %s's span: judge.layer = %q", name, la["judge.layer"].AsString())
+		}
+		if _, ok := la["judge.issue_count"]; ok == (name == "broken") {
+			t.Errorf("layer %s's span: attributes %v; want judge.issue_count only when the layer ran", name, s.Attributes())
+		}
+		if la["judge.layer.failed"].AsBool() != (name == "broken") {
+			t.Errorf("layer %s's span: judge.layer.failed = %v", name, la["judge.layer.failed"].AsBool())
+		}
 	}
 	broken := spans["judge.layer broken"]
 	if broken.Status().Code.String() != "Error" || len(broken.Events()) != 1 || broken.Events()[0].Name != "exception" {

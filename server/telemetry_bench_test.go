@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -95,6 +96,15 @@ type dropExporter struct{}
 func (dropExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (dropExporter) Shutdown(context.Context) error                             { return nil }
 
+// countExporter counts the spans it is given and sends nothing.
+type countExporter struct{ n atomic.Int64 }
+
+func (e *countExporter) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+	e.n.Add(int64(len(spans)))
+	return nil
+}
+func (*countExporter) Shutdown(context.Context) error { return nil }
+
 // dropProcessor keeps no span: the cost of recording spans alone.
 type dropProcessor struct{}
 
@@ -179,5 +189,81 @@ func BenchmarkTelemetryParts(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkTelemetryRecord measures what recording spans costs POST
+// /validate, in process and without the network (the server's handler
+// and middleware, the JSON access log as judge serve writes it), over the
+// bench row's documents (the 234 tool-argument documents, valid and
+// invalid in turn: the engine's fast path, 2 spans a request), from 4
+// goroutines at once as the bench row's 4 connections: off (no span),
+// spans (recorded, dropped at End), sdkbatch (a caller's provider with
+// the SDK's batch processor, whose exporter sends nothing: what judge
+// serve did before its own processor) and judge (judge's own provider, as
+// judge serve makes it, with an exporter that sends nothing).
+// cpu-ns/op is the process's CPU time per request, the garbage
+// collector's included.
+func BenchmarkTelemetryRecord(b *testing.B) {
+	var bodies [][]byte
+	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
+		for _, doc := range []string{c.Valid, c.Invalid} {
+			r, err := json.Marshal(map[string]any{"output": json.RawMessage(doc), "expected_schema": c.Schema})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies = append(bodies, r)
+		}
+	}
+	for _, part := range []string{"off", "spans", "sdkbatch", "judge"} {
+		b.Run(part, func(b *testing.B) {
+			var tel *telemetry.Telemetry
+			counter := &countExporter{}
+			switch part {
+			case "spans":
+				tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(dropProcessor{})), false)
+			case "sdkbatch":
+				tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithBatcher(counter)), false)
+			case "judge":
+				tel = telemetry.WithExporter(telemetry.Config{Export: true}, counter)
+			}
+			var opts []judge.Option
+			if tel != nil {
+				opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
+			}
+			log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(io.Discard, nil)))
+			h := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: log}).Handler()
+			for _, body := range bodies { // compile every schema
+				req := httptest.NewRequest(http.MethodPost, "/validate", bytes.NewReader(body))
+				h.ServeHTTP(&discardWriter{h: http.Header{}}, req)
+			}
+			var next atomic.Int64
+			b.ReportAllocs()
+			b.SetParallelism(2) // 4 goroutines on 2 cores
+			cpu0 := cpuTime(b)
+			b.RunParallel(func(pb *testing.PB) {
+				rd := bytes.NewReader(nil)
+				for pb.Next() {
+					rd.Reset(bodies[int(next.Add(1))%len(bodies)])
+					req := httptest.NewRequest(http.MethodPost, "/validate", rd)
+					req.Header.Set("Content-Type", "application/json")
+					w := &discardWriter{h: http.Header{}}
+					h.ServeHTTP(w, req)
+					if w.status != http.StatusOK {
+						b.Errorf("status %d", w.status)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			if tel != nil {
+				if err := tel.TracerProvider.(*sdktrace.TracerProvider).Shutdown(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if part == "sdkbatch" || part == "judge" { // below the spans made when the queue had no room (the SDK's processor drops silently)
+				b.ReportMetric(float64(counter.n.Load())/float64(b.N+len(bodies)), "exported/op")
+			}
+		})
 	}
 }

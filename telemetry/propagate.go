@@ -2,8 +2,10 @@ package telemetry
 
 import (
 	"context"
+	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -75,25 +77,90 @@ func (t *Telemetry) StartHTTPServer(r *http.Request, route string) (*http.Reques
 	if !t.Enabled() {
 		return r, func(int) {}
 	}
+	s := &serverSpan{}
+	return t.startServer(r, route, s), s.end
+}
+
+// serverSpan is an HTTP request's SERVER span and what ending it needs.
+type serverSpan struct {
+	t     *Telemetry
+	span  trace.Span
+	r     *http.Request // as it came: method, path, protocol
+	route string
+}
+
+// startServer starts s, the SERVER span of r, and returns r with it in
+// its context. The request's attributes are given at the start only when
+// a sampler or a span processor could read them there (a caller's
+// provider, [ForProvider], or a caller's Config.Sampler); judge's own
+// provider has neither (the samplers OTEL_TRACES_SAMPLER names read no
+// attribute, and judge's batch processor none at the start), so they
+// are given at the end with the status, all at once: the SDK then copies
+// them once, into a slice of their exact size, where giving them at the
+// start costs the option, the SDK's copy into its start configuration,
+// the span's slice and that slice grown again at the end.
+func (t *Telemetry) startServer(r *http.Request, route string, s *serverSpan) *http.Request {
 	ctx := r.Context()
 	if hasContextHeader(r.Header) {
 		ctx = t.Propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
 	}
-	ctx, span := t.Tracer().Start(ctx, r.Method+" "+route, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(
-		attribute.String("http.request.method", r.Method),
-		attribute.String("http.route", route),
-		attribute.String("url.path", r.URL.Path),
-		attribute.String("url.scheme", "http"),
-		attribute.String("network.protocol.version", protoVersion(r)),
-	))
-	return r.WithContext(ctx), func(status int) {
-		span.SetAttributes(attribute.Int("http.response.status_code", status))
-		if status >= 500 {
-			span.SetStatus(codes.Error, http.StatusText(status))
-			span.SetAttributes(attribute.String("error.type", itoa(status)))
-		}
-		span.End()
+	*s = serverSpan{t: t, r: r, route: route}
+	name := r.Method + " " + route
+	if t.attrsAtStart {
+		kv := t.attrs.get()
+		*kv = s.requestAttrs(*kv)
+		ctx, s.span = t.Tracer().Start(ctx, name, t.serverKind[0], trace.WithAttributes(*kv...))
+		t.attrs.put(kv)
+	} else {
+		ctx, s.span = t.Tracer().Start(ctx, name, t.serverKind...)
 	}
+	return r.WithContext(ctx)
+}
+
+// requestAttrs appends the request's attributes to kv.
+func (s *serverSpan) requestAttrs(kv []attribute.KeyValue) []attribute.KeyValue {
+	return append(kv,
+		attribute.String("http.request.method", s.r.Method),
+		attribute.String("http.route", s.route),
+		attribute.String("url.path", s.r.URL.Path),
+		attribute.String("url.scheme", "http"),
+		attribute.String("network.protocol.version", protoVersion(s.r)),
+	)
+}
+
+// end ends the span with the response's status.
+func (s *serverSpan) end(status int) {
+	kv := s.t.attrs.get()
+	if !s.t.attrsAtStart {
+		*kv = s.requestAttrs(*kv)
+	}
+	*kv = append(*kv, attribute.Int("http.response.status_code", status))
+	if status >= 500 {
+		s.span.SetStatus(codes.Error, http.StatusText(status))
+		*kv = append(*kv, attribute.String("error.type", itoa(status)))
+	}
+	s.span.SetAttributes(*kv...)
+	s.t.attrs.put(kv)
+	s.span.End()
+}
+
+// attrPool holds attribute slices for one span call each: the SDK copies
+// the attributes it is given, so the slice is free again once the call
+// returns.
+type attrPool struct{ p sync.Pool }
+
+func (a *attrPool) get() *[]attribute.KeyValue {
+	if kv, ok := a.p.Get().(*[]attribute.KeyValue); ok {
+		return kv
+	}
+	kv := make([]attribute.KeyValue, 0, 8)
+	return &kv
+}
+
+func (a *attrPool) put(kv *[]attribute.KeyValue) {
+	clear(*kv) // drop the strings the attributes held
+	*kv = (*kv)[:0]
+	a.p.Put(kv)
 }
 
 // hasContextHeader reports whether h carries a caller's context
@@ -129,8 +196,14 @@ type logHandler struct{ slog.Handler }
 
 func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		// Both ids in one string, cut in two: one allocation, not two.
+		var b [48]byte
+		tid, sid := sc.TraceID(), sc.SpanID()
+		hex.Encode(b[:32], tid[:])
+		hex.Encode(b[32:], sid[:])
+		ids := string(b[:])
 		r = r.Clone()
-		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+		r.AddAttrs(slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:]))
 	}
 	return l.Handler.Handle(ctx, r)
 }
@@ -151,12 +224,20 @@ func (t *Telemetry) Handler(route func(path string) string, next http.Handler) h
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, end := t.StartHTTPServer(r, route(r.URL.Path))
-		sw := &statusWriter{ResponseWriter: w}
-		defer func() { end(sw.code()) }()
-		next.ServeHTTP(sw, r)
+		s := &spanWriter{statusWriter: statusWriter{ResponseWriter: w}}
+		r = t.startServer(r, route(r.URL.Path), &s.span)
+		defer s.end()
+		next.ServeHTTP(&s.statusWriter, r)
 	})
 }
+
+// spanWriter is a request's status writer and SERVER span, made at once.
+type spanWriter struct {
+	statusWriter
+	span serverSpan
+}
+
+func (s *spanWriter) end() { s.span.end(s.code()) }
 
 // statusWriter records a response's status.
 type statusWriter struct {

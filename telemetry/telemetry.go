@@ -19,6 +19,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"strconv"
@@ -63,6 +64,14 @@ type Telemetry struct {
 	// tracer is TracerProvider's tracer of judge's scope, got once: the
 	// SDK's Tracer takes a lock and hashes the scope on every call.
 	tracer trace.Tracer
+	// serverKind starts a SERVER span, made once (a slice, so that
+	// passing it makes none).
+	serverKind []trace.SpanStartOption
+	// attrsAtStart: a request's attributes are given when its span starts
+	// (a caller's provider, whose sampler may read them), not at its end.
+	attrsAtStart bool
+	// attrs lends attribute slices to span calls.
+	attrs attrPool
 }
 
 // Disabled returns a Telemetry that records and exports nothing.
@@ -72,6 +81,7 @@ func Disabled() *Telemetry {
 
 // withTracer sets t's tracer from its provider.
 func withTracer(t *Telemetry) *Telemetry {
+	t.serverKind = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
 	if t.TracerProvider != nil {
 		t.tracer = t.TracerProvider.Tracer(ScopeName)
 	}
@@ -84,7 +94,7 @@ func withTracer(t *Telemetry) *Telemetry {
 // capture is CaptureContent.
 func ForProvider(tp trace.TracerProvider, capture bool) *Telemetry {
 	return withTracer(&Telemetry{TracerProvider: tp, Propagator: Propagator(), CaptureContent: capture, Exporter: "the caller's provider",
-		shutdown: func(context.Context) error { return nil }})
+		shutdown: func(context.Context) error { return nil }, attrsAtStart: true})
 }
 
 // Propagator is the W3C Trace Context and Baggage propagator judge reads
@@ -145,14 +155,15 @@ type Config struct {
 	// OTLP holds the OTLP headers, timeout, compression and certificate
 	// variables (see [OTLPHTTP]).
 	OTLP OTLPHTTP
-	// BatchDelay is the longest a span waits in the batch before it is
-	// sent: DefaultBatchDelay, or 0 when OTEL_BSP_SCHEDULE_DELAY is set
-	// (the SDK's batch processor then reads it).
-	BatchDelay time.Duration
+	// Batch is how ended spans are batched: OTEL_BSP_SCHEDULE_DELAY,
+	// OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE and
+	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE.
+	Batch Batch
 }
 
 // DefaultBatchDelay is how long a span may wait in the batch before it
-// is sent when OTEL_BSP_SCHEDULE_DELAY is unset.
+// is sent when OTEL_BSP_SCHEDULE_DELAY is unset (the SDK's default is
+// 5 s; a verdict a second late in the backend is late enough).
 const DefaultBatchDelay = time.Second
 
 // ReadConfig reads the OTEL_* variables through getenv. A value it cannot
@@ -213,8 +224,8 @@ func ReadConfig(getenv func(string) string) (Config, error) {
 	if c.Resource, err = resourceAttrs(env("OTEL_SERVICE_NAME"), env("OTEL_RESOURCE_ATTRIBUTES")); err != nil {
 		return c, err
 	}
-	if env("OTEL_BSP_SCHEDULE_DELAY") == "" {
-		c.BatchDelay = DefaultBatchDelay
+	if c.Batch, err = readBatch(env); err != nil {
+		return c, err
 	}
 	c.Export = true
 	return c, nil
@@ -244,32 +255,42 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if err != nil {
 		return nil, err
 	}
+	t := WithExporter(c, exp)
+	t.Exporter = name
+	return t, nil
+}
+
+// WithExporter returns the Telemetry of c that exports with exp, through
+// judge's batch processor (c.Batch): for an exporter of the caller's own,
+// and for measuring. Its Exporter is "the caller's exporter"; its
+// Shutdown shuts exp down.
+func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 	res := resource.NewWithAttributes("", c.Resource...)
-	sampler := c.Sampler
-	if sampler == nil {
-		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
+	smp := c.Sampler
+	if smp == nil {
+		smp = builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}
 	}
-	// The batch processor reads OTEL_BSP_MAX_QUEUE_SIZE,
-	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE and OTEL_BSP_EXPORT_TIMEOUT itself;
-	// judge's default delay (1 s, not the SDK's 5 s) yields to
-	// OTEL_BSP_SCHEDULE_DELAY.
-	var bsp []sdktrace.BatchSpanProcessorOption
-	if c.BatchDelay > 0 {
-		bsp = append(bsp, sdktrace.WithBatchTimeout(c.BatchDelay))
-	}
+	_, builtin := smp.(builtinSampler)
 	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp, bsp...),
+		sdktrace.WithSpanProcessor(newBatcher(exp, c.Batch)),
 		sdktrace.WithResource(res),
-		sdktrace.WithSampler(sampler),
+		sdktrace.WithSampler(smp),
 	)
 	return withTracer(&Telemetry{
 		TracerProvider: tp,
 		Propagator:     Propagator(),
 		CaptureContent: c.CaptureContent,
-		Exporter:       name,
+		Exporter:       "the caller's exporter",
 		shutdown:       tp.Shutdown,
-	}), nil
+		attrsAtStart:   !builtin,
+	})
 }
+
+// builtinSampler marks a sampler that OTEL_TRACES_SAMPLER names: one of
+// the SDK's, which read no attribute, so that a span's attributes need
+// not be given at its start for it (see [Telemetry.StartHTTPServer]). A
+// Config.Sampler of the caller's own is not one.
+type builtinSampler struct{ sdktrace.Sampler }
 
 // sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.
 func sampler(name, arg string) (sdktrace.Sampler, error) {
@@ -283,17 +304,17 @@ func sampler(name, arg string) (sdktrace.Sampler, error) {
 	}
 	switch strings.ToLower(name) {
 	case "", "parentbased_always_on":
-		return sdktrace.ParentBased(sdktrace.AlwaysSample()), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}, nil
 	case "always_on":
-		return sdktrace.AlwaysSample(), nil
+		return builtinSampler{sdktrace.AlwaysSample()}, nil
 	case "always_off":
-		return sdktrace.NeverSample(), nil
+		return builtinSampler{sdktrace.NeverSample()}, nil
 	case "traceidratio":
-		return sdktrace.TraceIDRatioBased(ratio), nil
+		return builtinSampler{sdktrace.TraceIDRatioBased(ratio)}, nil
 	case "parentbased_always_off":
-		return sdktrace.ParentBased(sdktrace.NeverSample()), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.NeverSample())}, nil
 	case "parentbased_traceidratio":
-		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio)), nil
+		return builtinSampler{sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio))}, nil
 	}
 	return nil, fmt.Errorf("telemetry: OTEL_TRACES_SAMPLER=%q: expected always_on, always_off, traceidratio or parentbased_ one of them", name)
 }
@@ -324,6 +345,46 @@ func resourceAttrs(service, attrs string) ([]attribute.KeyValue, error) {
 		out = append(out, attribute.String(k, dv))
 	}
 	return append(out, attribute.String("service.name", cmpOr(service, fromAttrs, DefaultServiceName))), nil
+}
+
+// readBatch reads the OTEL_BSP_* variables: milliseconds for the delay
+// and the export timeout (0: none), counts for the queue and the batch.
+// A zero field of the result is the variable's default.
+func readBatch(env func(string) string) (Batch, error) {
+	var b Batch
+	for _, v := range []struct {
+		key      string
+		millis   *time.Duration
+		count    *int
+		positive bool
+	}{
+		{key: "OTEL_BSP_SCHEDULE_DELAY", millis: &b.Delay},
+		{key: "OTEL_BSP_EXPORT_TIMEOUT", millis: &b.ExportTimeout},
+		{key: "OTEL_BSP_MAX_QUEUE_SIZE", count: &b.MaxQueueSize, positive: true},
+		{key: "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", count: &b.MaxExportBatchSize, positive: true},
+	} {
+		s := env(v.key)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n == 0 && v.positive || v.millis != nil && int64(n) > math.MaxInt64/int64(time.Millisecond) {
+			want := "a whole number of milliseconds"
+			if v.count != nil {
+				want = "a count above 0"
+			}
+			return b, fmt.Errorf("telemetry: %s=%q is not %s", v.key, s, want)
+		}
+		switch {
+		case v.count != nil:
+			*v.count = n
+		case n == 0:
+			*v.millis = -1 // no wait, no bound
+		default:
+			*v.millis = time.Duration(n) * time.Millisecond
+		}
+	}
+	return b, nil
 }
 
 // boolVar reads a boolean variable: "true" or "false" in any case, ""

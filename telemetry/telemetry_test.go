@@ -156,21 +156,41 @@ func TestLogHandler(t *testing.T) {
 	}
 }
 
-// TestBatchDelay: judge's 1 s batch delay applies unless
-// OTEL_BSP_SCHEDULE_DELAY is set, which the SDK's batch processor then
-// reads itself.
-func TestBatchDelay(t *testing.T) {
+// TestBatchConfig: the OTEL_BSP_* variables are read into Config.Batch
+// (zero: the default, which judge's processor fills in; 0 ms: no wait or
+// no bound), and a value that is not a number is an error naming it.
+func TestBatchConfig(t *testing.T) {
 	t.Parallel()
+	base := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a"}
 	for _, c := range []struct {
 		env  map[string]string
-		want time.Duration
+		want telemetry.Batch
+		err  string
 	}{
-		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a"}, telemetry.DefaultBatchDelay},
-		{map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_BSP_SCHEDULE_DELAY": "200"}, 0},
+		{base, telemetry.Batch{}, ""},
+		{map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "200"}, telemetry.Batch{Delay: 200 * time.Millisecond}, ""},
+		{map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "0"}, telemetry.Batch{Delay: -1}, ""},
+		{map[string]string{"OTEL_BSP_EXPORT_TIMEOUT": "1500"}, telemetry.Batch{ExportTimeout: 1500 * time.Millisecond}, ""},
+		{map[string]string{"OTEL_BSP_EXPORT_TIMEOUT": "0"}, telemetry.Batch{ExportTimeout: -1}, ""},
+		{map[string]string{"OTEL_BSP_MAX_QUEUE_SIZE": "100", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "10"}, telemetry.Batch{MaxQueueSize: 100, MaxExportBatchSize: 10}, ""},
+		{map[string]string{"OTEL_BSP_MAX_QUEUE_SIZE": "0"}, telemetry.Batch{}, "OTEL_BSP_MAX_QUEUE_SIZE"},
+		{map[string]string{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "ten"}, telemetry.Batch{}, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"},
+		{map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "-5"}, telemetry.Batch{}, "OTEL_BSP_SCHEDULE_DELAY"},
+		{map[string]string{"OTEL_BSP_EXPORT_TIMEOUT": "99999999999999999"}, telemetry.Batch{}, "OTEL_BSP_EXPORT_TIMEOUT"},
 	} {
-		got, err := telemetry.ReadConfig(env(c.env))
-		if err != nil || got.BatchDelay != c.want {
-			t.Errorf("%v: batch delay %v (%v), want %v", c.env, got.BatchDelay, err, c.want)
+		vars := map[string]string{}
+		for k, v := range base {
+			vars[k] = v
+		}
+		for k, v := range c.env {
+			vars[k] = v
+		}
+		got, err := telemetry.ReadConfig(env(vars))
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: error %v, want one naming %s", c.env, err, c.err)
+		case c.err == "" && (err != nil || got.Batch != c.want):
+			t.Errorf("%v: %+v (%v), want %+v", c.env, got.Batch, err, c.want)
 		}
 	}
 }

@@ -6,8 +6,10 @@ package otelattr
 
 import (
 	"slices"
+	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/result"
 )
@@ -38,6 +40,11 @@ func Verdict(r *result.ValidationResult) []attribute.KeyValue {
 		return nil
 	}
 	// The exact count, so that the slice is made once: the SDK copies it.
+	return AppendVerdict(make([]attribute.KeyValue, 0, verdictLen(r)), r)
+}
+
+// verdictLen is how many attributes Verdict gives for r.
+func verdictLen(r *result.ValidationResult) int {
 	n := 7
 	if len(r.Issues) > 0 {
 		n++
@@ -48,7 +55,15 @@ func Verdict(r *result.ValidationResult) []attribute.KeyValue {
 	if r.Metadata.Model != "" {
 		n++
 	}
-	kv := append(make([]attribute.KeyValue, 0, n),
+	return n
+}
+
+// AppendVerdict appends the attributes of Verdict to kv.
+func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attribute.KeyValue {
+	if r == nil {
+		return kv
+	}
+	kv = append(kv,
 		Valid.Bool(r.Valid),
 		Confidence.Float64(r.Confidence),
 		QualityScore.Float64(r.QualityScore),
@@ -72,4 +87,48 @@ func Verdict(r *result.ValidationResult) []attribute.KeyValue {
 		kv = append(kv, Model.String(r.Metadata.Model))
 	}
 	return kv
+}
+
+// Setter sets attributes on spans from slices it lends and takes back:
+// the SDK copies the attributes it is given, so the slice is free again
+// when SetAttributes returns, and the caller's arguments need not escape
+// to the heap. The zero value is ready; it must not be copied after
+// first use.
+type Setter struct{ pool sync.Pool }
+
+// Verdict sets r's verdict (the attributes of [Verdict]) and extra on
+// span, in one call; nothing when span is not recording.
+func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...attribute.KeyValue) {
+	if !span.IsRecording() {
+		return
+	}
+	kv := v.get()
+	*kv = append(AppendVerdict(*kv, r), extra...)
+	v.set(span, kv)
+}
+
+// Set sets kv on span in one call; nothing when span is not recording.
+func (v *Setter) Set(span trace.Span, kv ...attribute.KeyValue) {
+	if !span.IsRecording() {
+		return
+	}
+	buf := v.get()
+	*buf = append(*buf, kv...)
+	v.set(span, buf)
+}
+
+func (v *Setter) get() *[]attribute.KeyValue {
+	if kv, ok := v.pool.Get().(*[]attribute.KeyValue); ok {
+		return kv
+	}
+	s := make([]attribute.KeyValue, 0, 16)
+	return &s
+}
+
+// set sets *kv on span and takes the slice back.
+func (v *Setter) set(span trace.Span, kv *[]attribute.KeyValue) {
+	span.SetAttributes(*kv...)
+	clear(*kv) // drop the strings the attributes held
+	*kv = (*kv)[:0]
+	v.pool.Put(kv)
 }

@@ -1,0 +1,107 @@
+package telemetry
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// seenSampler samples every span and keeps the attributes it was shown.
+type seenSampler struct {
+	mu   sync.Mutex
+	seen []attribute.KeyValue
+}
+
+func (s *seenSampler) ShouldSample(p sdktrace.SamplingParameters) sdktrace.SamplingResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = append(s.seen, p.Attributes...)
+	return sdktrace.SamplingResult{Decision: sdktrace.RecordAndSample}
+}
+func (*seenSampler) Description() string { return "seen" }
+
+// The SERVER span has the same attributes whether they are given at its
+// start (a caller's provider: its sampler is shown them) or at its end
+// (judge's own provider, whose samplers read none), the status's
+// included; a 5xx answer is an error.
+func TestServerSpanAttributes(t *testing.T) {
+	t.Parallel()
+	want := []attribute.KeyValue{
+		attribute.String("error.type", "503"),
+		attribute.String("http.request.method", "POST"),
+		attribute.Int("http.response.status_code", 503),
+		attribute.String("http.route", "/validate"),
+		attribute.String("network.protocol.version", "1.1"),
+		attribute.String("url.path", "/validate"),
+		attribute.String("url.scheme", "http"),
+	}
+	for _, own := range []bool{false, true} {
+		rec := tracetest.NewSpanRecorder()
+		smp := &seenSampler{}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(smp), sdktrace.WithSpanProcessor(rec))
+		tel := ForProvider(tp, false)
+		if own {
+			tel = withTracer(&Telemetry{TracerProvider: tp, Propagator: Propagator(), shutdown: tp.Shutdown})
+		}
+		h := tel.Handler(func(p string) string { return p }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}))
+		for range 3 { // the pooled slices are reused: each span has its own attributes only
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/validate", nil))
+		}
+		spans := rec.Ended()
+		if len(spans) != 3 {
+			t.Fatalf("own %v: %d spans, want 3", own, len(spans))
+		}
+		for _, s := range spans {
+			got := slices.Clone(s.Attributes())
+			slices.SortFunc(got, func(a, b attribute.KeyValue) int { return strings.Compare(string(a.Key), string(b.Key)) })
+			if !slices.Equal(got, want) {
+				t.Errorf("own %v: attributes %v, want %v", own, got, want)
+			}
+			if s.Name() != "POST /validate" || s.Status().Code != codes.Error {
+				t.Errorf("own %v: %q, status %v", own, s.Name(), s.Status())
+			}
+		}
+		if shown := len(smp.seen) > 0; shown == own {
+			t.Errorf("own %v: the sampler was shown %v", own, smp.seen)
+		}
+	}
+}
+
+// The request's attributes wait for the span's end only under a sampler
+// OTEL_TRACES_SAMPLER names (or the default one), never under a caller's.
+func TestAttrsAtStart(t *testing.T) {
+	t.Parallel()
+	c, err := ReadConfig(func(k string) string {
+		return map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a", "OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.5"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		name string
+		c    Config
+		want bool
+	}{
+		{"default sampler", Config{}, false},
+		{"OTEL_TRACES_SAMPLER", c, false},
+		{"a caller's sampler", Config{Sampler: &seenSampler{}}, true},
+	} {
+		tel := WithExporter(k.c, &recordExporter{})
+		if tel.attrsAtStart != k.want {
+			t.Errorf("%s: attributes at start %v, want %v", k.name, tel.attrsAtStart, k.want)
+		}
+		if err := tel.Shutdown(t.Context()); err != nil {
+			t.Error(err)
+		}
+	}
+}
