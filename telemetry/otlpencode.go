@@ -279,35 +279,15 @@ func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
 		e.b = protowire.AppendTag(e.b, fAnyBytes, protowire.BytesType)
 		e.b = protowire.AppendBytes(e.b, v.AsByteSlice())
 	case attribute.BOOLSLICE:
-		a := e.open(fAnyArray)
-		for _, x := range v.AsBoolSlice() {
-			e.value(fListValues, attribute.BoolValue(x))
-		}
-		e.close(a)
+		appendArray(e, v.AsBoolSlice(), attribute.BoolValue)
 	case attribute.INT64SLICE:
-		a := e.open(fAnyArray)
-		for _, x := range v.AsInt64Slice() {
-			e.value(fListValues, attribute.Int64Value(x))
-		}
-		e.close(a)
+		appendArray(e, v.AsInt64Slice(), attribute.Int64Value)
 	case attribute.FLOAT64SLICE:
-		a := e.open(fAnyArray)
-		for _, x := range v.AsFloat64Slice() {
-			e.value(fListValues, attribute.Float64Value(x))
-		}
-		e.close(a)
+		appendArray(e, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
-		a := e.open(fAnyArray)
-		for _, x := range v.AsStringSlice() {
-			e.value(fListValues, attribute.StringValue(x))
-		}
-		e.close(a)
+		appendArray(e, v.AsStringSlice(), attribute.StringValue)
 	case attribute.SLICE:
-		a := e.open(fAnyArray)
-		for _, x := range v.AsSlice() {
-			e.value(fListValues, x)
-		}
-		e.close(a)
+		appendArray(e, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })
 	case attribute.MAP:
 		a := e.open(fAnyKvlist)
 		for _, kv := range v.AsMap() {
@@ -318,6 +298,16 @@ func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
 		e.strAlways(fAnyString, "INVALID")
 	}
 	e.close(m)
+}
+
+// appendArray writes xs as an AnyValue's ArrayValue, each element as
+// value makes it.
+func appendArray[T any](e *otlpEncoder, xs []T, value func(T) attribute.Value) {
+	a := e.open(fAnyArray)
+	for _, x := range xs {
+		e.value(fListValues, value(x))
+	}
+	e.close(a)
 }
 
 // open starts a length-delimited field num with a one-byte length and

@@ -81,6 +81,10 @@ func readOTLPHTTP(env func(string) string) (OTLPHTTP, error) {
 			if err != nil {
 				return o, fmt.Errorf("telemetry: %s: %s: %w", name, k, err)
 			}
+			if i := badHeaderByte(dv); i >= 0 {
+				// Else every export would fail in the transport.
+				return o, fmt.Errorf("telemetry: %s: the value of %s has the control byte %#02x at %d (decoded)", name, k, dv[i], i)
+			}
 			o.Headers[k] = strings.TrimSpace(dv)
 		}
 	}
@@ -126,6 +130,18 @@ func validHeaderKey(k string) bool {
 	return true
 }
 
+// badHeaderByte returns the index of the first byte of v that an HTTP
+// header value may not hold (a control character other than a tab, as
+// net/http refuses), or -1.
+func badHeaderByte(v string) int {
+	for i := range len(v) {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return i
+		}
+	}
+	return -1
+}
+
 // otlpHTTPExporter is judge's span exporter for OTLP http/protobuf: it
 // writes each batch with [otlpEncoder] into a buffer reused from batch
 // to batch and POSTs it, as the official otlptracehttp exporter does
@@ -135,6 +151,7 @@ func validHeaderKey(k string) bool {
 // structs of every span first.
 type otlpHTTPExporter struct {
 	url    string
+	shown  string // url for messages, its password hidden (redacted)
 	header http.Header
 	gzip   bool
 	client *http.Client
@@ -177,8 +194,8 @@ func newOTLPHTTPExporter(endpoint string, o OTLPHTTP) *otlpHTTPExporter {
 	}
 	life, end := context.WithCancel(context.Background())
 	e := &otlpHTTPExporter{
-		url: endpoint, header: h, gzip: o.Gzip, retry: defaultRetry, life: life, end: end,
-		client: &http.Client{Timeout: timeout, Transport: &http.Transport{
+		url: endpoint, shown: redacted(endpoint), header: h, gzip: o.Gzip, retry: defaultRetry, life: life, end: end,
+		client: &http.Client{Timeout: timeout, CheckRedirect: sameOrigin, Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 			ForceAttemptHTTP2:     true,
@@ -192,6 +209,31 @@ func newOTLPHTTPExporter(endpoint string, o OTLPHTTP) *otlpHTTPExporter {
 		e.zw = gzip.NewWriter(io.Discard)
 	}
 	return e
+}
+
+// sameOrigin follows a redirect only to the endpoint's own scheme, host
+// and port: the spans, and the headers of OTEL_EXPORTER_OTLP_HEADERS
+// (often a key), go nowhere else. net/http would forward every header but
+// Authorization and cookies to any host. A redirect elsewhere is
+// answered as the receiver's error (see post).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if u, first := req.URL, via[0].URL; u.Scheme != first.Scheme || u.Host != first.Host {
+		return http.ErrUseLastResponse
+	}
+	return nil
+}
+
+// redacted is the URL u with its password, if any, shown as "xxxxx",
+// for messages and logs: an endpoint may carry credentials
+// (https://user:key@host/v1/traces).
+func redacted(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		return p.Redacted()
+	}
+	return u
 }
 
 // errExporterShutdown is the answer of an export after Shutdown.
@@ -293,7 +335,7 @@ func (e *otlpHTTPExporter) post(ctx context.Context, body []byte, open *atomic.I
 	req.GetBody = func() (io.ReadCloser, error) { return newExportBody(body, open), nil }
 	resp, err := e.client.Do(req)
 	if err != nil {
-		err = fmt.Errorf("telemetry: OTLP export to %s: %w", e.url, err)
+		err = fmt.Errorf("telemetry: OTLP export to %s: %w", e.shown, err)
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
 			return &retryableError{err: err}
@@ -303,19 +345,21 @@ func (e *otlpHTTPExporter) post(ctx context.Context, body []byte, open *atomic.I
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, maxExportResponse+1))
 	if err != nil {
-		return fmt.Errorf("telemetry: OTLP export to %s: reading the answer: %w", e.url, err)
+		return fmt.Errorf("telemetry: OTLP export to %s: reading the answer: %w", e.shown, err)
 	}
 	if len(answer) > maxExportResponse {
-		return fmt.Errorf("telemetry: OTLP export to %s: the answer is over %d bytes", e.url, maxExportResponse)
+		return fmt.Errorf("telemetry: OTLP export to %s: the answer is over %d bytes", e.shown, maxExportResponse)
 	}
 	switch code := resp.StatusCode; {
 	case code >= 200 && code <= 299:
 		return partialSuccess(resp.Header.Get("Content-Type"), answer)
 	case code == http.StatusTooManyRequests || code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout:
 		return &retryableError{throttle: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
-			err: fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))}
+			err: fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.shown, resp.Status, answerText(answer))}
+	case code >= 300 && code <= 399 && resp.Header.Get("Location") != "":
+		return fmt.Errorf("telemetry: OTLP export to %s: %s to %q, another origin: not followed (set the endpoint to it if it is meant)", e.shown, resp.Status, answerText([]byte(resp.Header.Get("Location"))))
 	default:
-		return fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.url, resp.Status, answerText(answer))
+		return fmt.Errorf("telemetry: OTLP export to %s: %s (body: %s)", e.shown, resp.Status, answerText(answer))
 	}
 }
 
@@ -411,7 +455,7 @@ func (e *otlpHTTPExporter) Shutdown(context.Context) error {
 // otlptracehttp one for http/json and when a certificate variable is
 // set (it reads them), the official otlptracegrpc one for grpc.
 func newSpanExporter(ctx context.Context, c Config) (sdktrace.SpanExporter, string, error) {
-	name := "otlp " + c.Protocol + " " + c.Endpoint
+	name := "otlp " + c.Protocol + " " + redacted(c.Endpoint)
 	var (
 		exp sdktrace.SpanExporter
 		err error

@@ -165,6 +165,79 @@ func TestOTLPHTTPExporter(t *testing.T) {
 	}
 }
 
+// TestOTLPHTTPRedirect: a redirect to the endpoint's own origin is
+// followed; one to another host or port is not, so that neither the
+// spans nor the headers (a key, often) reach it, and the export says
+// where it was sent.
+func TestOTLPHTTPRedirect(t *testing.T) {
+	t.Parallel()
+	elsewhere := newReceiver(t)
+	for _, c := range []struct {
+		name     string
+		location func(home string) string
+		err      string
+	}{
+		{"same origin", func(home string) string { return home + "/v1/traces" }, ""},
+		{"another port", func(string) string { return elsewhere.srv.URL + "/v1/traces" }, "307 Temporary Redirect to \"" + elsewhere.srv.URL},
+		{"another scheme", func(home string) string { return "https" + strings.TrimPrefix(home, "http") + "/v1/traces" }, "308 Permanent Redirect"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code := http.StatusTemporaryRedirect
+			if strings.Contains(c.err, "308") {
+				code = http.StatusPermanentRedirect
+			}
+			var home string
+			rc := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/old" {
+					http.Redirect(w, r, c.location(home), code)
+				}
+			})
+			home = rc.srv.URL
+			e := newOTLPHTTPExporter(home+"/old", OTLPHTTP{Headers: map[string]string{"X-Api-Key": "s3cret"}})
+			defer e.Shutdown(context.Background())
+			err := e.ExportSpans(context.Background(), testSpans(t))
+			if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("export: %v, want %q", err, c.err)
+			}
+			rc.mu.Lock()
+			defer rc.mu.Unlock()
+			if want := map[bool]int{true: 2, false: 1}[c.err == ""]; len(rc.reqs) != want {
+				t.Fatalf("%d requests at the endpoint's origin, want %d", len(rc.reqs), want)
+			}
+		})
+	}
+	elsewhere.mu.Lock()
+	defer elsewhere.mu.Unlock()
+	if len(elsewhere.reqs) != 0 {
+		t.Fatalf("the other origin got %d requests, X-Api-Key %q", len(elsewhere.reqs), elsewhere.reqs[0].Header.Get("X-Api-Key"))
+	}
+}
+
+// TestOTLPHTTPRedactsPassword: an endpoint's password is sent (as basic
+// authentication) but shown in no error and not in the exporter's name,
+// which judge logs.
+func TestOTLPHTTPRedactsPassword(t *testing.T) {
+	t.Parallel()
+	rc := newReceiver(t, status(400, "", "no"))
+	endpoint := strings.Replace(rc.srv.URL, "http://", "http://judge:s3cret-key@", 1) + "/v1/traces"
+	e := newOTLPHTTPExporter(endpoint, OTLPHTTP{})
+	defer e.Shutdown(context.Background())
+	err := e.ExportSpans(context.Background(), testSpans(t))
+	if err == nil || strings.Contains(err.Error(), "s3cret-key") || !strings.Contains(err.Error(), "400") {
+		t.Fatalf("export: %v; want a 400 without the password", err)
+	}
+	rc.mu.Lock()
+	user, pass, ok := rc.reqs[0].BasicAuth()
+	rc.mu.Unlock()
+	if !ok || user != "judge" || pass != "s3cret-key" {
+		t.Fatalf("basic auth %q %q %v, want the endpoint's", user, pass, ok)
+	}
+	_, name, err := newSpanExporter(context.Background(), Config{Protocol: "http/protobuf", Endpoint: endpoint})
+	if err != nil || strings.Contains(name, "s3cret-key") || !strings.Contains(name, "judge:") {
+		t.Fatalf("exporter name %q (%v), want the user without the password", name, err)
+	}
+}
+
 // TestOTLPHTTPShutdown: Shutdown ends an export waiting to retry, and
 // an export after it is refused.
 func TestOTLPHTTPShutdown(t *testing.T) {
@@ -246,6 +319,10 @@ func TestReadOTLPHTTP(t *testing.T) {
 		{name: "header without =", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "token"}, err: "OTEL_EXPORTER_OTLP_HEADERS"},
 		{name: "header name not a token", env: map[string]string{"OTEL_EXPORTER_OTLP_TRACES_HEADERS": "a b=1"}, err: "OTEL_EXPORTER_OTLP_TRACES_HEADERS"},
 		{name: "header value bad escape", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "a=%zz"}, err: "OTEL_EXPORTER_OTLP_HEADERS"},
+		{name: "header value with CR LF", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "a=x%0D%0AX-Injected:%201"}, err: "OTEL_EXPORTER_OTLP_HEADERS: the value of a has the control byte 0x0d at 1"},
+		{name: "header value with NUL", env: map[string]string{"OTEL_EXPORTER_OTLP_TRACES_HEADERS": "k=%00"}, err: "OTEL_EXPORTER_OTLP_TRACES_HEADERS"},
+		{name: "header value with a tab", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "a=x%09y"},
+			want: OTLPHTTP{Headers: map[string]string{"a": "x\ty"}}},
 		{name: "timeout not a number", env: map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "10s"}, err: "OTEL_EXPORTER_OTLP_TIMEOUT"},
 		{name: "unknown compression", env: map[string]string{"OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"}, err: "OTEL_EXPORTER_OTLP_COMPRESSION"},
 	} {

@@ -79,7 +79,13 @@ func lastWordBefore(s string) string {
 	i := strings.LastIndexFunc(t, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '\'' || r == '’' || r == '-')
 	})
-	w := t[i+1:]
+	w := t
+	if i >= 0 {
+		// Past the whole delimiter: a quote or dash that is not ASCII
+		// ("“", "«", "—") is more than one byte.
+		_, n := utf8.DecodeRuneInString(t[i:])
+		w = t[i+n:]
+	}
 	if strings.HasSuffix(w, ".") && !strings.Contains(strings.TrimSuffix(w, "."), ".") {
 		return "" // a sentence ended there
 	}

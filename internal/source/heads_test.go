@@ -18,7 +18,8 @@ func TestBareHead(t *testing.T) {
 	t.Parallel()
 	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "The record reached shops on Harvest Day, October 3.\n" +
 		"Ona Vey won the Northern Grand Prix in 2001.\n" +
-		"They sailed on the Night Ferry to Lund."})
+		"They sailed on the Night Ferry to Lund.\n" +
+		"Ida Roe won the “Western Rowing Trophy” in 1999 and the «Eastern Relay Race» in 2003."})
 	const flagged = -1
 	tests := []struct {
 		text   string
@@ -30,6 +31,10 @@ func TestBareHead(t *testing.T) {
 		{"They sailed on the Baltic Night Ferry to Lund.", source.Undecided},
 		{"They sailed on the Baltic Day Ferry to Lund.", flagged},
 		{"They sailed on the Baltic Ferry to Lund.", flagged},
+		// The qualifier after an opening quote that is not ASCII is
+		// still a capitalized word before the head.
+		{"Ida Roe won the Southern Rowing Trophy in 1999.", flagged},
+		{"Ida Roe won the Coastal Relay Race in 2003.", flagged},
 	}
 	for _, tt := range tests {
 		var c *claim.Claim

@@ -17,9 +17,19 @@ var yearSpanRE = regexp.MustCompile(`(?i)\b(?:(between)\s+)?(?:[a-z]+\.?\s+(?:\d
 
 // spansYear returns the first span of years in text that holds year y
 // strictly between its ends, as written, or "". "and" joins a span only
-// after "between" ("in 1990 and 1995" names two years).
+// after "between" ("in 1990 and 1995" names two years), and a year and
+// month followed by a day ("2004-09-15") is a date.
 func spansYear(text string, y int) string {
-	for _, m := range yearSpanRE.FindAllStringSubmatch(text, -1) {
+	for _, ix := range yearSpanRE.FindAllStringSubmatchIndex(text, -1) {
+		if rest := text[ix[1]:]; len(rest) >= 2 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
+			continue // an ISO date ("2004-09-15"), not a span
+		}
+		m := make([]string, 4)
+		for g := range m {
+			if ix[2*g] >= 0 {
+				m[g] = text[ix[2*g]:ix[2*g+1]]
+			}
+		}
 		lo, _ := strconv.Atoi(m[2])
 		hi, _ := strconv.Atoi(m[3])
 		if len(m[3]) == 2 {

@@ -19,7 +19,8 @@ func TestYearInSpan(t *testing.T) {
 		"The Harrow mill ran between March 1871 and June 1880.\n" +
 		"Pell Brewery was rebuilt 1962–68 after the fire.\n" +
 		"The Orsa choir toured Spain in 2001 and 2005.\n" +
-		"The Kelt bridge was painted in 1990."})
+		"The Kelt bridge was painted in 1990.\n" +
+		"The Varn line opened on 2004-09-15 to traffic."})
 	const flagged = -1
 	tests := []struct {
 		text   string
@@ -34,6 +35,8 @@ func TestYearInSpan(t *testing.T) {
 		{"Pell Brewery was rebuilt in 1970.", flagged},
 		{"The Orsa choir toured Spain in 2003.", flagged},
 		{"The Kelt bridge was painted in 1993.", flagged},
+		// An ISO date is no span of years (2004 to 2009).
+		{"The Varn line opened in 2006 to traffic.", flagged},
 	}
 	for _, tt := range tests {
 		var c *claim.Claim

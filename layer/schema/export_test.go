@@ -49,3 +49,10 @@ func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
 func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []jsonvalue.Duplicate, bool) {
 	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
 }
+
+// DirectReport is the report scan with issues written directly: the
+// issues it wrote and whether it is sure.
+func DirectReport(v *Validator, doc []byte) ([]result.Issue, bool) {
+	_, _, issues, sure := fastReport(v.c, doc, v.maxDepth, true)
+	return issues, sure
+}

@@ -162,6 +162,7 @@ func (s *scanner) typeIssue(n *node, got string) {
 	s.text = b
 	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
 		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.checkBudget()
 }
 
 // constEnumIssue writes the issue of the value being read, decoded as
@@ -177,22 +178,18 @@ func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
 	b = append(b, shown...)
 	var ss int
 	switch {
-	case isConst:
-		b = append(b, ", but must be the constant "...)
-		b = append(b, w.constWant...)
+	case isConst || w.enumOne:
+		reason, want := ", but must be the constant ", w.constWant
+		if !isConst {
+			reason, want = ", but the only allowed value is ", w.enumWant
+		}
+		b = append(b, reason...)
+		b = append(b, want...)
 		ss = len(b)
 		b = append(b, "Set "...)
 		b = appendRef(b, d)
 		b = append(b, " to "...)
-		b = append(b, w.constWant...)
-	case w.enumOne:
-		b = append(b, ", but the only allowed value is "...)
-		b = append(b, w.enumWant...)
-		ss = len(b)
-		b = append(b, "Set "...)
-		b = appendRef(b, d)
-		b = append(b, " to "...)
-		b = append(b, w.enumWant...)
+		b = append(b, want...)
 	default:
 		b = append(b, ", not one of the allowed values"...)
 		if w.enumInReason {
@@ -212,6 +209,7 @@ func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
 	}
 	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: rule,
 		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.checkBudget()
 }
 
 // nodeWords is what report mode writes of a node's issues, the same for
@@ -319,7 +317,19 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
 	}
 	s.text = b
+	s.checkBudget()
 	return wrote
+}
+
+// checkBudget stops the scan (s.bail) once it has written more issues
+// than MaxIssues: which ones are kept depends on the reporter's order
+// over all of them, so the document is read again without writing any
+// (fastIssuesUnguarded), and the rest of a large invalid document is not
+// worth writing first (fastReport returns the issues written so far).
+func (s *scanner) checkBudget() {
+	if len(s.found) > MaxIssues {
+		s.bail = true
+	}
 }
 
 // directIssues returns the issues the scan wrote, their texts cut from

@@ -85,6 +85,23 @@ func addErr[K any, PK interface {
 	s.errs = append(s.errs, newErr[K, PK](s, n, k))
 }
 
+// addParent replaces the errors from start on with one error of kind k
+// holding them as its causes, or with a nil one when all of them are nil
+// (their issues written directly).
+func addParent[K any, PK interface {
+	*K
+	jsonschema.ErrorKind
+}](s *scanner, n *node, start int, k K) {
+	causes := s.pop(start)
+	if causes == nil {
+		s.errs = append(s.errs, nil)
+		return
+	}
+	e := newErr[K, PK](s, n, k)
+	e.Causes = causes
+	s.errs = append(s.errs, e)
+}
+
 // pop removes and returns the errors from start on, but for the nil ones
 // (issues written directly): nil when all are.
 func (s *scanner) pop(start int) []*jsonschema.ValidationError {
@@ -158,7 +175,9 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 		s.bail = true
 	}
 	sure = !s.bail
-	if sure && !ok && len(s.errs) == 1 {
+	if s.bail && len(s.found) > MaxIssues {
+		issues = s.directIssues() // over the budget (checkBudget)
+	} else if sure && !ok && len(s.errs) == 1 {
 		// The validator wraps it in a kind.Schema of the root, which the
 		// reporter walks through as it walks a group: left out.
 		ve = s.errs[0]
@@ -222,9 +241,7 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
 	ve, arrays, issues, sure := fastReport(c, doc, maxDepth, direct)
 	switch {
-	case !sure:
-		return nil, false
-	case len(issues) > MaxIssues:
+	case !sure || len(issues) > MaxIssues:
 		return issues, false
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
@@ -299,13 +316,7 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 		}
 	}
 	if len(s.errs)-start > 1 {
-		if causes := s.pop(start); causes == nil {
-			s.errs = append(s.errs, nil) // all written directly
-		} else {
-			g := newErr(s, n, kind.Group{})
-			g.Causes = causes
-			s.errs = append(s.errs, g)
-		}
+		addParent(s, n, start, kind.Group{})
 	}
 	return end, len(s.errs) == start
 }
@@ -505,13 +516,7 @@ func (s *scanner) rapplicators(n *node, i int) {
 			}
 		}
 		if len(s.errs) > as {
-			if causes := s.pop(as); causes == nil {
-				s.errs = append(s.errs, nil) // all written directly
-			} else {
-				e := newErr(s, n, kind.AllOf{})
-				e.Causes = causes
-				s.errs = append(s.errs, e)
-			}
+			addParent(s, n, as, kind.AllOf{})
 		}
 	}
 	if n.anyOf != nil {
