@@ -285,7 +285,12 @@ func (t *Tokenizer) emitTok(emit func(*Token) error, k Kind, begin, end int64, t
 	return nil
 }
 
-// feed reads document bytes.
+// feed reads document bytes. Inside a string it reads a run of plain
+// bytes at once; a string wholly in the chunk and plain has the chunk's
+// bytes as its text. Between tokens, the commonest bytes, which emit
+// nothing (a colon, a comma, a string's or key's opening quote), are read
+// in the loop itself; t.off is set when the loop ends, or before anything
+// that reads it.
 func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 	base := t.off
 	for i := 0; i < len(p); {
@@ -293,12 +298,9 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 		off := base + int64(i)
 		switch t.st {
 		case sString:
-			// A run of plain bytes at once.
 			if t.direct >= 0 || t.esc == 0 && t.u8n == 0 && t.high < 0 && lex.IsPlain(c) {
 				if !lex.IsPlain(c) {
 					if c == '"' {
-						// The whole string was in this chunk, plain: its
-						// text is the chunk's bytes.
 						if err := t.endString(emit, off, p[t.direct:i]); err != nil {
 							return err
 						}
@@ -345,16 +347,10 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 			return t.err
 		}
 		if lex.IsSpace(c) {
-			if c == '\n' {
-				t.line++
-				t.lineStart = off + 1
-			}
+			t.space(c, off)
 			i++
 			continue
 		}
-		// The commonest bytes between tokens, which emit nothing: a
-		// colon, a comma, a string's or key's opening quote. (t.off is
-		// set when the loop ends, or before anything that reads it.)
 		switch c {
 		case ':':
 			if t.st == sColon {
@@ -394,6 +390,14 @@ func (t *Tokenizer) feed(p []byte, emit func(*Token) error) error {
 	t.off = base + int64(len(p))
 	t.keepText(p)
 	return nil
+}
+
+// space counts a line at a newline byte c at off.
+func (t *Tokenizer) space(c byte, off int64) {
+	if c == '\n' {
+		t.line++
+		t.lineStart = off + 1
+	}
 }
 
 // keepText keeps the text so far of a plain string that the chunk p
