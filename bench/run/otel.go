@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agentjudge/judge/bench/internal/corpus"
 	"github.com/agentjudge/judge/bench/internal/serverproc"
 )
 
@@ -76,15 +74,8 @@ func otelRows(ctx context.Context, e *env) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	for _, c := range e.corpus.Cases {
-		buf.Write(corpus.ValidateBody(c.Schema, c.Valid))
-		buf.WriteByte('\n')
-		buf.Write(corpus.ValidateBody(c.Schema, c.Invalid))
-		buf.WriteByte('\n')
-	}
 	bodies := filepath.Join(e.dir, "otel-bodies.jsonl")
-	if err := os.WriteFile(bodies, buf.Bytes(), 0o644); err != nil {
+	if err := writeBodies(e, bodies); err != nil {
 		return nil, err
 	}
 	sink, err := startSink()

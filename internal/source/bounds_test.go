@@ -19,11 +19,7 @@ func TestBounded(t *testing.T) {
 		"The Lisk ferry carries fewer than 300 passengers a day.\n" +
 		"The town of Avra had about 12,000 residents in 2010.\n" +
 		"The Dorne fund moved nearly $1.8 billion to traders."})
-	const flagged = -1
-	tests := []struct {
-		text   string
-		status source.Status // or flagged: Contradicted or Unsupported
-	}{
+	tests := []verdictCase{
 		{"The film Grey Harbour grossed $105 million worldwide.", source.Undecided},
 		{"The film Grey Harbour grossed $95 million worldwide.", flagged},
 		{"The film Grey Harbour grossed $900 million worldwide.", flagged},
@@ -36,28 +32,10 @@ func TestBounded(t *testing.T) {
 		{"The Dorne fund moved $1.5 billion to traders.", flagged},
 		{"The Dorne fund moved $1.8 million to traders.", flagged},
 	}
-	for _, tt := range tests {
-		var c *claim.Claim
-		for _, x := range claim.Extract(tt.text, "").Claims {
-			if x.Kind == claim.Number {
-				c = &x
-				break
-			}
+	checkVerdicts(t, ix, tests, firstOf(claim.Number), func(_ verdictCase, v source.Verdict) string {
+		if v.Evidence == nil || !strings.Contains(v.Why, "bound or an estimate") {
+			return "undecided without the bound quoted: Why " + v.Why
 		}
-		if c == nil {
-			t.Errorf("%q: no number claim", tt.text)
-			continue
-		}
-		v := ix.Check(*c)
-		switch {
-		case tt.status == flagged:
-			if v.Status != source.Contradicted && v.Status != source.Unsupported {
-				t.Errorf("%q: %q is %s (%s), want it flagged", tt.text, c.Text, v.Status, v.Why)
-			}
-		case v.Status != tt.status:
-			t.Errorf("%q: %q is %s, want %s", tt.text, c.Text, v.Status, tt.status)
-		case v.Evidence == nil || !strings.Contains(v.Why, "bound or an estimate"):
-			t.Errorf("%q: undecided without the bound quoted: Why %q", tt.text, v.Why)
-		}
-	}
+		return ""
+	})
 }

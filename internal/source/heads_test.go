@@ -20,11 +20,7 @@ func TestBareHead(t *testing.T) {
 		"Ona Vey won the Northern Grand Prix in 2001.\n" +
 		"They sailed on the Night Ferry to Lund.\n" +
 		"Ida Roe won the “Western Rowing Trophy” in 1999 and the «Eastern Relay Race» in 2003."})
-	const flagged = -1
-	tests := []struct {
-		text   string
-		status source.Status // or flagged: Contradicted or Unsupported
-	}{
+	tests := []verdictCase{
 		{"The record came out on the Tolby County Harvest Day.", source.Undecided},
 		{"The record came out on the Tolby County Planting Day.", flagged},
 		{"Ona Vey won the Southern Grand Prix in 2001.", flagged},
@@ -36,28 +32,20 @@ func TestBareHead(t *testing.T) {
 		{"Ida Roe won the Southern Rowing Trophy in 1999.", flagged},
 		{"Ida Roe won the Coastal Relay Race in 2003.", flagged},
 	}
-	for _, tt := range tests {
+	// The longest name: the one about a thing, not its holder.
+	longestName := func(cs []claim.Claim) *claim.Claim {
 		var c *claim.Claim
-		for _, x := range claim.Extract(tt.text, "").Claims {
-			// The longest name: the one about a thing, not its holder.
-			if x.Kind == claim.Name && (c == nil || len(x.Text) > len(c.Text)) {
-				c = &x
+		for i := range cs {
+			if cs[i].Kind == claim.Name && (c == nil || len(cs[i].Text) > len(c.Text)) {
+				c = &cs[i]
 			}
 		}
-		if c == nil {
-			t.Errorf("%q: no name claim", tt.text)
-			continue
-		}
-		v := ix.Check(*c)
-		switch {
-		case tt.status == flagged:
-			if v.Status != source.Contradicted && v.Status != source.Unsupported {
-				t.Errorf("%q: %q is %s (%s), want it flagged", tt.text, c.Text, v.Status, v.Why)
-			}
-		case v.Status != tt.status:
-			t.Errorf("%q: %q is %s, want %s", tt.text, c.Text, v.Status, tt.status)
-		case v.Evidence == nil || !strings.Contains(v.Why, "without"):
-			t.Errorf("%q: undecided without the head named: Why %q", tt.text, v.Why)
-		}
+		return c
 	}
+	checkVerdicts(t, ix, tests, longestName, func(_ verdictCase, v source.Verdict) string {
+		if v.Evidence == nil || !strings.Contains(v.Why, "without") {
+			return "undecided without the head named: Why " + v.Why
+		}
+		return ""
+	})
 }

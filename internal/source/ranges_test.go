@@ -21,11 +21,7 @@ func TestYearInSpan(t *testing.T) {
 		"The Orsa choir toured Spain in 2001 and 2005.\n" +
 		"The Kelt bridge was painted in 1990.\n" +
 		"The Varn line opened on 2004-09-15 to traffic."})
-	const flagged = -1
-	tests := []struct {
-		text   string
-		status source.Status // or flagged: Contradicted or Unsupported
-	}{
+	tests := []verdictCase{
 		{"Ada Lenk was mayor of Tolby in 1993.", source.Undecided},
 		{"Ada Lenk was mayor of Tolby in 1997.", flagged},
 		{"Ada Lenk was mayor of Tolby in 1990.", source.Supported},
@@ -38,28 +34,10 @@ func TestYearInSpan(t *testing.T) {
 		// An ISO date is no span of years (2004 to 2009).
 		{"The Varn line opened in 2006 to traffic.", flagged},
 	}
-	for _, tt := range tests {
-		var c *claim.Claim
-		for _, x := range claim.Extract(tt.text, "").Claims {
-			if x.Kind == claim.Date {
-				c = &x
-				break
-			}
+	checkVerdicts(t, ix, tests, firstOf(claim.Date), func(tt verdictCase, v source.Verdict) string {
+		if tt.status == source.Undecided && (v.Evidence == nil || !strings.Contains(v.Why, "span")) {
+			return "undecided without the span quoted: Why " + v.Why
 		}
-		if c == nil {
-			t.Errorf("%q: no date claim", tt.text)
-			continue
-		}
-		v := ix.Check(*c)
-		switch {
-		case tt.status == flagged:
-			if v.Status != source.Contradicted && v.Status != source.Unsupported {
-				t.Errorf("%q: %q is %s (%s), want it flagged", tt.text, c.Text, v.Status, v.Why)
-			}
-		case v.Status != tt.status:
-			t.Errorf("%q: %q is %s, want %s", tt.text, c.Text, v.Status, tt.status)
-		case tt.status == source.Undecided && (v.Evidence == nil || !strings.Contains(v.Why, "span")):
-			t.Errorf("%q: undecided without the span quoted: Why %q", tt.text, v.Why)
-		}
-	}
+		return ""
+	})
 }

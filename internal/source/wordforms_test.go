@@ -16,11 +16,7 @@ func TestWordForms(t *testing.T) {
 	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "The choir of St. Brenna's Church sang.\n" +
 		"They climbed Mt. Tarrow in May.\n" +
 		"He played for Corlan United for six years."})
-	const flagged = -1
-	tests := []struct {
-		text   string
-		status source.Status // or flagged: Contradicted or Unsupported
-	}{
+	tests := []verdictCase{
 		{"The choir of Saint Brenna's Church sang.", source.Supported},
 		{"The choir of Saint Aldo's Church sang.", flagged},
 		{"They climbed Mount Tarrow in May.", source.Supported},
@@ -28,26 +24,10 @@ func TestWordForms(t *testing.T) {
 		{"He played for Corlan United F.C. for six years.", source.Supported},
 		{"He played for Corlan City F.C. for six years.", flagged},
 	}
-	for _, tt := range tests {
-		var c *claim.Claim
-		for _, x := range claim.Extract(tt.text, "").Claims {
-			if x.Kind == claim.Name {
-				c = &x
-				break
-			}
+	checkVerdicts(t, ix, tests, firstOf(claim.Name), func(_ verdictCase, v source.Verdict) string {
+		if v.Evidence == nil {
+			return "no evidence"
 		}
-		if c == nil {
-			t.Errorf("%q: no name claim", tt.text)
-			continue
-		}
-		v := ix.Check(*c)
-		switch {
-		case tt.status == flagged:
-			if v.Status != source.Contradicted && v.Status != source.Unsupported {
-				t.Errorf("%q: %q is %s, want it flagged", tt.text, c.Text, v.Status)
-			}
-		case v.Status != tt.status || v.Evidence == nil:
-			t.Errorf("%q: %q is %s (evidence %v), want %s", tt.text, c.Text, v.Status, v.Evidence != nil, tt.status)
-		}
-	}
+		return ""
+	})
 }

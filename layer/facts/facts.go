@@ -336,16 +336,22 @@ func quoteAs(c claim.Claim, s string) string {
 	return "'" + s + "'"
 }
 
+// sentenceLocation is where a finding on the sentence sp of txt points:
+// the text's path in the output, else the sentence's line.
+func sentenceLocation(txt claim.Text, sp claim.Span) string {
+	if txt.Path != "" {
+		return txt.Path
+	}
+	return fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
+}
+
 // antonymCertainty is the certainty of an antonym swap: the passage that
 // best matches a sentence may be about something else.
 const antonymCertainty = 0.75
 
 func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 	p.Decided(antonymCertainty)
-	loc := txt.Path
-	if loc == "" {
-		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
-	}
+	loc := sentenceLocation(txt, sp)
 	d := sw.Source
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("Wording stated as '%s' but '%s' according to %s, which says the opposite (%s line %d: %q)",
@@ -358,10 +364,7 @@ func reportSwap(p *layer.Pass, txt claim.Text, sp claim.Span, sw source.Swap) {
 // passage ev that best matches it negates.
 func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *source.Passage, d *source.Doc) {
 	p.Decided(antonymCertainty)
-	loc := txt.Path
-	if loc == "" {
-		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
-	}
+	loc := sentenceLocation(txt, sp)
 	p.Report(result.Issue{Severity: result.Warning, Type: result.Hallucination, Location: loc,
 		Message: fmt.Sprintf("'%s' is stated without the negation %s gives it (%s line %d: %q)",
 			result.ClipText(txt.Text[sp.Start:sp.End], 160), d.Name(), d.ID, ev.Line, result.ClipText(ev.Text, 200)),
@@ -374,13 +377,10 @@ func reportDroppedNegation(p *layer.Pass, txt claim.Text, sp claim.Span, ev *sou
 const uncoveredCertainty = 0.6
 
 // reportUncovered reports a sentence of which the sources hold less than
-// a third of the content words (source.Index.Uncovered).
+// a quarter of the content words (source.Index.Uncovered).
 func reportUncovered(p *layer.Pass, txt claim.Text, sp claim.Span, cv source.Coverage) {
 	p.Decided(uncoveredCertainty)
-	loc := txt.Path
-	if loc == "" {
-		loc = fmt.Sprintf("line:%d", 1+strings.Count(txt.Text[:sp.Start], "\n"))
-	}
+	loc := sentenceLocation(txt, sp)
 	p.Report(result.Issue{Severity: result.Warning, Type: result.UnsupportedClaim, Location: loc,
 		Message: fmt.Sprintf("'%s' is not found in sources: they hold only %d of its %d content words (not %s)",
 			result.ClipText(txt.Text[sp.Start:sp.End], 160), cv.Found, cv.Words, result.ClipText("'"+strings.Join(cv.Missing, "', '")+"'", 160)),
