@@ -14,15 +14,9 @@ import (
 	"github.com/agentjudge/judge/toolcall"
 )
 
-// FuzzStream feeds arbitrary bytes, as an upstream's event stream, to the
-// proxy's SSE reader and delta assembler with real contracts (a response
-// schema checked by the engine, tau-bench-like tools checked by the
-// pre-execution check). It must never panic or loop: every
-// event consumes bytes, the raw bytes of the events read are a prefix of
-// the input (what the proxy forwards is what came), each failure is an
-// *SSEError or a *ProtocolError, and every verdict carries a result whose
-// validity agrees with its error issues.
-func FuzzStream(f *testing.F) {
+// fuzzCheckers returns a new engine, closed when f ends, and a new
+// tool-call checker, for the fuzz targets' contracts.
+func fuzzCheckers(f *testing.F) (*judge.Engine, *toolcall.Checker) {
 	engine, err := judge.New()
 	if err != nil {
 		f.Fatal(err)
@@ -32,6 +26,19 @@ func FuzzStream(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	return engine, checker
+}
+
+// FuzzStream feeds arbitrary bytes, as an upstream's event stream, to the
+// proxy's SSE reader and delta assembler with real contracts (a response
+// schema checked by the engine, tau-bench-like tools checked by the
+// pre-execution check). It must never panic or loop: every
+// event consumes bytes, the raw bytes of the events read are a prefix of
+// the input (what the proxy forwards is what came), each failure is an
+// *SSEError or a *ProtocolError, and every verdict carries a result whose
+// validity agrees with its error issues.
+func FuzzStream(f *testing.F) {
+	engine, checker := fuzzCheckers(f)
 	defs, err := toolcall.ParseDefinitions([]byte(`[{"type":"function","function":{"name":"get_user_details","parameters":{"type":"object","properties":{"user_id":{"type":"string"}},"required":["user_id"]}}},
 		{"type":"function","function":{"name":"book","parameters":{"type":"object","properties":{"cabin":{"type":"string","enum":["economy","business"]},"n":{"type":"integer"}},"required":["cabin"]}}}]`), "tools")
 	if err != nil {

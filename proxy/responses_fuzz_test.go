@@ -9,9 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/proxy/proxytest"
-	"github.com/agentjudge/judge/toolcall"
 )
 
 // FuzzResponsesStream feeds arbitrary bytes, as an upstream's Responses
@@ -23,15 +21,7 @@ import (
 // *ProtocolError with a line; every verdict's validity agrees with its
 // error issues; and the report encodes.
 func FuzzResponsesStream(f *testing.F) {
-	engine, err := judge.New()
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { _ = engine.Close(context.Background()) })
-	checker, err := toolcall.New()
-	if err != nil {
-		f.Fatal(err)
-	}
+	engine, checker := fuzzCheckers(f)
 	req := []byte(`{"model":"m","input":"x","text":{"format":{"type":"json_schema","name":"w","strict":true,"schema":{"type":"object","properties":{"city":{"type":"string"},"temperature":{"type":"number"},"unit":{"enum":["c","f"]}},"required":["city","temperature","unit"],"additionalProperties":false}}},
 		"tools":[{"type":"function","name":"get_user_details","parameters":{"type":"object","properties":{"user_id":{"type":"string"}},"required":["user_id"]}},
 		{"type":"function","name":"book","parameters":{"type":"object","properties":{"cabin":{"type":"string","enum":["economy","business"]},"n":{"type":"integer"}},"required":["cabin"]}},

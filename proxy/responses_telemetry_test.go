@@ -1,15 +1,12 @@
 package proxy
 
 import (
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/telemetry"
@@ -36,36 +33,8 @@ func TestResponsesSpan(t *testing.T) {
 			defer ts.Close()
 			body := `{"model":"m","input":"hi","max_output_tokens":300,"stream":` + map[bool]string{false: "false", true: "true"}[stream] +
 				`,"text":{"format":{"type":"json_schema","name":"w","schema":{"type":"object","required":["city","unit"]}}}}`
-			req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/responses", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("status %d", resp.StatusCode)
-			}
-			var server, model sdktrace.ReadOnlySpan
-			for _, s := range rec.Ended() {
-				switch s.Name() {
-				case "POST /v1/responses":
-					server = s
-				case "chat m":
-					model = s
-				}
-			}
-			if server == nil || model == nil {
-				t.Fatalf("no POST /v1/responses or chat m span among %d", len(rec.Ended()))
-			}
-			if model.Parent().SpanID() != server.SpanContext().SpanID() || model.SpanKind() != trace.SpanKindClient {
-				t.Errorf("the model call's span: kind %v under %v, want a client span under the server span", model.SpanKind(), model.Parent())
-			}
-			got := map[string]string{}
-			for _, kv := range model.Attributes() {
-				got[string(kv.Key)] = kv.Value.String()
-			}
+			_, model := modelCallSpans(t, ts, rec, "/v1/responses", body, "")
+			got := spanAttrs(model)
 			want := map[string]string{
 				"gen_ai.operation.name":          "chat",
 				"gen_ai.request.model":           "m",

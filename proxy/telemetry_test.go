@@ -30,6 +30,55 @@ func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// modelCallSpans posts body to path on ts (with traceparent when not
+// ""), wants a 200, and returns the request's SERVER span and the model
+// call's span ("chat m") among rec's, the second a CLIENT span under the
+// first.
+func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecorder, path, body, traceparent string) (server, model sdktrace.ReadOnlySpan) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if traceparent != "" {
+		req.Header.Set("traceparent", traceparent)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	for _, s := range rec.Ended() {
+		switch s.Name() {
+		case "POST " + path:
+			server = s
+		case "chat m":
+			model = s
+		}
+	}
+	if server == nil || model == nil {
+		t.Fatalf("no POST %s or chat m span among %d", path, len(rec.Ended()))
+	}
+	if model.Parent().SpanID() != server.SpanContext().SpanID() || model.SpanKind() != trace.SpanKindClient {
+		t.Errorf("the model call's span: kind %v under %v, want a client span under the server span", model.SpanKind(), model.Parent())
+	}
+	return server, model
+}
+
+// spanAttrs is s's attributes as strings by key.
+func spanAttrs(s sdktrace.ReadOnlySpan) map[string]string {
+	got := map[string]string{}
+	for _, kv := range s.Attributes() {
+		got[string(kv.Key)] = kv.Value.String()
+	}
+	return got
+}
+
 // TestProxySpan checks that with telemetry a request through the proxy is
 // a SERVER span under the client's traceparent, and that the request to
 // the model carries that span's context.
@@ -46,37 +95,8 @@ func TestProxySpan(t *testing.T) {
 	ts := httptest.NewServer(p.Handler())
 	defer ts.Close()
 	const caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("traceparent", caller)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d", resp.StatusCode)
-	}
-	var server, model sdktrace.ReadOnlySpan
-	for _, s := range rec.Ended() {
-		switch s.Name() {
-		case "POST /v1/chat/completions":
-			server = s
-		case "chat m":
-			model = s
-		}
-	}
-	if server == nil || model == nil {
-		t.Fatalf("no POST /v1/chat/completions or chat m span among %d", len(rec.Ended()))
-	}
-	if model.Parent().SpanID() != server.SpanContext().SpanID() || model.SpanKind() != trace.SpanKindClient {
-		t.Errorf("the model call's span: kind %v under %v, want a client span under the server span", model.SpanKind(), model.Parent())
-	}
-	got := map[string]string{}
-	for _, kv := range model.Attributes() {
-		got[string(kv.Key)] = kv.Value.String()
-	}
+	server, model := modelCallSpans(t, ts, rec, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, caller)
+	got := spanAttrs(model)
 	for k, v := range map[string]string{
 		"gen_ai.operation.name":          "chat",
 		"gen_ai.provider.name":           "openai",

@@ -57,24 +57,35 @@ func structuredParams(n int64) openai.ChatCompletionNewParams {
 	return p
 }
 
-// airlineTools returns tau-bench's airline tool definitions as the openai
-// client's tools.
-func airlineTools(t testing.TB) []openai.ChatCompletionToolUnionParam {
+// airlineDef is one of tau-bench's airline tool definitions.
+type airlineDef struct {
+	Function struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		Parameters  map[string]any `json:"parameters"`
+	} `json:"function"`
+}
+
+// airlineDefs reads tau-bench's airline tool definitions from ../shared,
+// skipping the test where it is absent.
+func airlineDefs(t testing.TB) []airlineDef {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
 	if err != nil {
 		t.Skipf("../shared/testdata/agent-traces is absent: %v", err)
 	}
-	var defs []struct {
-		Function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"function"`
-	}
+	var defs []airlineDef
 	if err := json.Unmarshal(b, &defs); err != nil {
 		t.Fatal(err)
 	}
+	return defs
+}
+
+// airlineTools returns tau-bench's airline tool definitions as the openai
+// client's tools.
+func airlineTools(t testing.TB) []openai.ChatCompletionToolUnionParam {
+	t.Helper()
+	defs := airlineDefs(t)
 	var tools []openai.ChatCompletionToolUnionParam
 	for _, d := range defs {
 		tools = append(tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,20 +32,7 @@ func responsesStructured() responses.ResponseNewParams {
 // the Responses API's function tools.
 func responsesAirlineTools(t testing.TB) []responses.ToolUnionParam {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "agent-traces", "tau-bench-airline-tools.json"))
-	if err != nil {
-		t.Skipf("../shared/testdata/agent-traces is absent: %v", err)
-	}
-	var defs []struct {
-		Function struct {
-			Name        string         `json:"name"`
-			Description string         `json:"description"`
-			Parameters  map[string]any `json:"parameters"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal(b, &defs); err != nil {
-		t.Fatal(err)
-	}
+	defs := airlineDefs(t)
 	var tools []responses.ToolUnionParam
 	for _, d := range defs {
 		tool := responses.ToolParamOfFunction(d.Function.Name, d.Function.Parameters, false)
