@@ -15,6 +15,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"golang.org/x/net/http/httpguts"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -398,4 +399,40 @@ func BenchmarkEncode(b *testing.B) {
 	for b.Loop() {
 		enc.encode(spans)
 	}
+}
+
+// FuzzReadOTLPHTTP reads arbitrary values of the export variables: never
+// a panic; an error names the variable it could not use; and what is
+// accepted can be sent (header names and values as net/http's own rules
+// allow, a timeout of at most an hour).
+func FuzzReadOTLPHTTP(f *testing.F) {
+	f.Add("api-key=secret,x-tenant=a%20b", "5000", "gzip")
+	f.Add("k=%0Av", "-1", "GZIP")
+	f.Add(" , a=b, =c", "3600001", "zstd")
+	f.Add("a=%zz", "", "none")
+	f.Add("Authorization=Bearer%20x", "0", "")
+	f.Fuzz(func(t *testing.T, headers, timeout, compression string) {
+		env := map[string]string{
+			"OTEL_EXPORTER_OTLP_HEADERS":            headers,
+			"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT":     timeout,
+			"OTEL_EXPORTER_OTLP_COMPRESSION":        compression,
+			"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": "",
+		}
+		o, err := readOTLPHTTP(func(k string) string { return env[k] })
+		if err != nil {
+			if !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_") {
+				t.Fatalf("error %q names no variable", err)
+			}
+			return
+		}
+		if o.Timeout < 0 || o.Timeout > time.Hour {
+			t.Fatalf("timeout %v accepted", o.Timeout)
+		}
+		for k, v := range o.Headers {
+			// net/http's own rules (golang.org/x/net/http/httpguts).
+			if !httpguts.ValidHeaderFieldName(k) || !httpguts.ValidHeaderFieldValue(v) {
+				t.Fatalf("header %q: %q accepted", k, v)
+			}
+		}
+	})
 }
