@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
 )
@@ -67,7 +66,7 @@ func TestFastPathEngineCorpus(t *testing.T) {
 			req := &Request{Output: json.RawMessage(doc), ExpectedSchema: tc.Schema}
 			// A string output that may hold JSON to parse is the usual
 			// path's (plainString); the corpus's strings hold none.
-			if fast.validateFast(context.Background(), req, time.Now()) == nil {
+			if fast.validateFast(context.Background(), req, fast.clock()) == nil {
 				t.Errorf("%s: the document %s did not take the fast path", tc.Name, doc)
 			}
 		}
@@ -75,7 +74,7 @@ func TestFastPathEngineCorpus(t *testing.T) {
 	for _, doc := range []string{c.Large.Valid, c.Large.Invalid} {
 		req := &Request{Output: json.RawMessage(doc), ExpectedSchema: c.Large.Schema}
 		sameResult(t, "large", fast, slow, req)
-		if fast.validateFast(context.Background(), req, time.Now()) == nil {
+		if fast.validateFast(context.Background(), req, fast.clock()) == nil {
 			t.Errorf("a large document did not take the fast path")
 		}
 	}
@@ -168,7 +167,7 @@ func TestFastPathDuplicateKeys(t *testing.T) {
 	for _, tc := range cases {
 		req := &Request{Output: json.RawMessage(tc.output), ExpectedSchema: json.RawMessage(tc.schema)}
 		sameResult(t, tc.name, fast, slow, req)
-		if got := fast.validateFast(context.Background(), req, time.Now()) != nil; got != tc.fast {
+		if got := fast.validateFast(context.Background(), req, fast.clock()) != nil; got != tc.fast {
 			t.Errorf("%s: took the fast path = %v, want %v", tc.name, got, tc.fast)
 		}
 	}

@@ -47,6 +47,13 @@ func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *Val
 // except that it takes issues over: the result's issues are normalized in
 // issues' own array (which the caller must not use again) instead of a
 // copy. The engine answers an invalid document of its fast path with it.
+//
+// Issues already in strictly increasing order under [CompareIssues] and
+// within the cap (the schema layer's scan writes them so) are neither
+// sorted nor compacted, which would leave them as they are, and the result
+// is filled field by field as [Passed] fills it; any others go through the
+// builder's own steps (TestFoundIsTheBuilders and FuzzFound hold the two
+// equal).
 func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issues []Issue) *ValidationResult {
 	if issues == nil {
 		issues = []Issue{}
@@ -54,6 +61,57 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 	for i := range issues {
 		normalizeIn(&issues[i])
 	}
-	b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
-	return b.build(issues)
+	if len(issues) > DefaultMaxIssues || !increasing(issues) {
+		b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
+		return b.build(issues)
+	}
+	one := &struct {
+		r     ValidationResult
+		types [1]string
+	}{}
+	one.types[0] = typ
+	r := &one.r
+	r.Valid = true
+	r.Confidence = unit(confidence)
+	r.Issues = issues
+	r.PassedCriteria = []string{}
+	r.FailedCriteria = []string{}
+	r.Metadata.ValidationTypesRun = one.types[:]
+	r.Metadata.TotalIssues = len(issues)
+	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
+	r.Metadata.Model = Deterministic
+	var errs, warns, infos int
+	for i := range issues {
+		switch issues[i].Severity {
+		case Error:
+			errs++
+		case Warning:
+			warns++
+		default:
+			infos++
+		}
+	}
+	r.Valid = errs == 0
+	r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount = errs, warns, infos
+	r.QualityScore = QualityScore(issues)
+	if typ == QualityType {
+		r.Metadata.QualityDimensions = QualityDimensions(issues)
+	}
+	if sc != nil {
+		selfCheck(r, cmp.Or(sc.Log, slog.Default()), sc.Report)
+	}
+	return r
+}
+
+// increasing reports whether each issue orders strictly before the next
+// under CompareIssues: a stable sort would leave them in place, and no two
+// neighbours are equal for slices.Compact to merge (equal issues compare
+// equal).
+func increasing(issues []Issue) bool {
+	for i := 1; i < len(issues); i++ {
+		if compareIssues(&issues[i-1], &issues[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
