@@ -14,30 +14,40 @@ import (
 // answers a valid document of its fast path with it, checked by sc (nil
 // for no check; see [Builder.SelfCheck]).
 func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *ValidationResult {
-	one := &struct {
-		r     ValidationResult
-		types [1]string
-	}{}
-	one.types[0] = typ
-	// Field by field: a whole struct written to the heap object would go
-	// through a bulk write barrier. The empty slices are not nil (the
-	// specification wants arrays) and allocate nothing.
-	r := &one.r
+	r := single(typ, confidence, d)
+	// The empty slice is not nil (the specification wants an array) and
+	// allocates nothing.
 	r.Valid = true
-	r.Confidence = unit(confidence)
 	r.Issues = []Issue{}
-	r.PassedCriteria = []string{}
-	r.FailedCriteria = []string{}
 	r.QualityScore = 1
-	r.Metadata.ValidationTypesRun = one.types[:]
-	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
-	r.Metadata.Model = Deterministic
 	if typ == QualityType {
 		r.Metadata.QualityDimensions = QualityDimensions(nil)
 	}
 	if sc != nil {
 		selfCheck(r, cmp.Or(sc.Log, slog.Default()), sc.Report)
 	}
+	return r
+}
+
+// single returns the result of one validation type that ran, with the given
+// confidence and duration, in one allocation with its types, its issues
+// and what depends on them left for the caller. It writes the heap object
+// field by field: a whole struct written to it would go through a bulk
+// write barrier. The empty criteria lists are not nil (the specification
+// wants arrays) and allocate nothing.
+func single(typ string, confidence float64, d time.Duration) *ValidationResult {
+	one := &struct {
+		r     ValidationResult
+		types [1]string
+	}{}
+	one.types[0] = typ
+	r := &one.r
+	r.Confidence = unit(confidence)
+	r.PassedCriteria = []string{}
+	r.FailedCriteria = []string{}
+	r.Metadata.ValidationTypesRun = one.types[:]
+	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
+	r.Metadata.Model = Deterministic
 	return r
 }
 
@@ -65,21 +75,9 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 		b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
 		return b.build(issues)
 	}
-	one := &struct {
-		r     ValidationResult
-		types [1]string
-	}{}
-	one.types[0] = typ
-	r := &one.r
-	r.Valid = true
-	r.Confidence = unit(confidence)
+	r := single(typ, confidence, d)
 	r.Issues = issues
-	r.PassedCriteria = []string{}
-	r.FailedCriteria = []string{}
-	r.Metadata.ValidationTypesRun = one.types[:]
 	r.Metadata.TotalIssues = len(issues)
-	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
-	r.Metadata.Model = Deterministic
 	var errs, warns, infos int
 	for i := range issues {
 		switch issues[i].Severity {
