@@ -213,7 +213,7 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, at time.Duratio
 		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
-			issues = append(issues, duplicateKeys(repeated, "output.duplicate_key", "of the output", 0)...)
+			issues = appendDuplicateKeys(issues, repeated, "output.duplicate_key", "of the output", 0)
 		}
 	case p.issues != nil:
 		issues, sure = p.issues.Issues(req.Output, e.maxDepth)
