@@ -2,7 +2,9 @@ package source
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentjudge/judge/internal/ablate"
@@ -15,13 +17,26 @@ import (
 // the date of something the page speaks of.
 const pageDateLines = 10
 
+// datelineRE finds the words that introduce a page's own date.
+var datelineRE = regexp.MustCompile(`(?i)\b(?:published|posted|updated|written|datetime|dated?)\b`)
+
+// datelineWords is the most words a line may hold to be taken for a
+// dateline without saying so ("July 18, 2014", "By Ona Vey, March 5,
+// 2003"); a longer sentence's date is that of what it tells.
+const datelineWords = 12
+
 // pageDate returns the day a document was written, when it gives one: the
-// first full date (day, month and year) in its first pageDateLines lines.
+// first full date (day, month and year) in its first pageDateLines lines,
+// on a line that says it is the page's date ("Published", "Posted",
+// "Updated") or holds little else.
 func (x *DocIndex) pageDate() (time.Time, bool) {
 	for i := range x.passages {
 		p := &x.passages[i]
 		if p.Line > pageDateLines {
 			break
+		}
+		if len(strings.Fields(p.Text)) > datelineWords && !datelineRE.MatchString(p.Text) {
+			continue
 		}
 		for _, s := range p.Claims {
 			d, ok := claim.ParseDate(s.Value)
