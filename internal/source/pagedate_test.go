@@ -42,6 +42,13 @@ func TestPageDated(t *testing.T) {
 		{"Workers walked out in December 2018.", source.Supported},
 		{"Workers walked out in December 2019.", flagged},
 	}, firstOf(claim.Date), nil)
+	// A full date in a sentence near the top dates what the sentence
+	// tells, not the page.
+	told := mustIndex(t, source.Doc{ID: "told.txt", Content: "The harbour council met on 26 November 2015 to agree the plan for the ferries and the quay.\n" +
+		"The fest runs from Aug. 28 to Sept. 7."})
+	checkVerdicts(t, told, []verdictCase{
+		{"The film premieres at the Orla festival in August 2015.", flagged},
+	}, firstOf(claim.Date), nil)
 	// Without a dateline the same passages decide nothing.
 	bare := mustIndex(t, source.Doc{ID: "page.txt", Content: "# Lineup of the Orla Critics' Week\n" +
 		"The fest runs from Aug. 28 to Sept. 7.\n" +
