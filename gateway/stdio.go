@@ -67,7 +67,8 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 		return func(ctx context.Context) (json.RawMessage, error) {
 			ctx = withTransport(ctx, "pipe")
 			if ri, ok := mcpstdio.Request(ctx); ok && g.opts.Telemetry.Enabled() {
-				ctx = withRPC(ctx, jsonrpcID(ri.ID.Raw()), cmp.Or(ri.ProtocolVersion, p.version))
+				// The request's own version first, as protocolVersion reads it.
+				ctx = withRPC(ctx, jsonrpcID(ri.ID.Raw()), cmp.Or(p.version, ri.ProtocolVersion))
 			}
 			if err := g.offer(ctx); err != nil {
 				return nil, err
