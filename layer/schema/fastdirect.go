@@ -23,11 +23,104 @@ import (
 // corpus and a fuzz target.
 
 // directIssue is an issue the report scan wrote: its type and rule, and
-// its texts as ranges of scanner.text.
+// its texts as ranges of scanner.text, or ready when a node kept them
+// from an earlier document (see cachedText).
 type directIssue struct {
 	typ            result.Type
 	rule           string
 	msg, loc, sugg [2]int
+	ready          *cachedText
+}
+
+// cachedText is the texts of a direct issue at a site of at most one key
+// (the root, or a member of the root), as directIssues cuts them, which a
+// node keeps for the next documents (node.texts): they depend only on the
+// node, the site and what failed (the type met, or the missing name), not
+// on the rest of the document. A tool call's invalid arguments fail the
+// same few keywords at the same few places call after call, and building
+// their texts was as costly as reading the document.
+type cachedText struct {
+	key  string // the site's key; "" at the root
+	root bool
+	// got is the JSON type met, for a type issue; else the missing name's
+	// index in nodeWords.required, for a required one.
+	got            string
+	name           int
+	msg, loc, sugg string
+}
+
+// maxCachedTexts is the most cachedTexts a node keeps, and
+// maxCachedKey the longest key of a site whose texts are kept: the keys
+// come from documents (under additionalProperties, any name), so what a
+// node keeps is bounded, and past it texts are built each time.
+const (
+	maxCachedTexts = 16
+	maxCachedKey   = 64
+)
+
+// cacheSite returns the site of the value being read when its texts may
+// be kept: at the root (root true) or at a member of the root (its key).
+func (s *scanner) cacheSite() (key []byte, root, ok bool) {
+	toks := s.path[s.pathBase:]
+	switch {
+	case len(toks) == 0:
+		return nil, true, true
+	case len(toks) == 1 && toks[0].index < 0 && toks[0].end-toks[0].start <= maxCachedKey:
+		return s.data[toks[0].start:toks[0].end], false, true
+	}
+	return nil, false, false
+}
+
+// cached returns the texts n keeps for the site (key, root) and what
+// failed (got, name), or nil.
+func (n *node) cached(key []byte, root bool, got string, name int) *cachedText {
+	p := n.texts.Load()
+	if p == nil {
+		return nil
+	}
+	for i := range *p {
+		e := &(*p)[i]
+		if e.name == name && e.got == got && e.root == root && e.key == string(key) {
+			return e
+		}
+	}
+	return nil
+}
+
+// full reports whether n keeps as many texts as it may.
+func (n *node) full() bool {
+	p := n.texts.Load()
+	return p != nil && len(*p) >= maxCachedTexts
+}
+
+// remember keeps the texts e on n, unless n keeps as many as it may
+// already. The slice is never changed once stored: a reader holds a
+// pointer into it.
+func (n *node) remember(e cachedText) {
+	for {
+		old := n.texts.Load()
+		var cur []cachedText
+		if old != nil {
+			cur = *old
+		}
+		if len(cur) >= maxCachedTexts {
+			return
+		}
+		next := append(cur[:len(cur):len(cur)], e)
+		if n.texts.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+// keep has n remember the texts of the issue just written (the last of
+// s.found, its texts at the end of b) for the site (key, root).
+func (s *scanner) keep(n *node, b []byte, key []byte, root bool, got string, name int) {
+	f := &s.found[len(s.found)-1]
+	n.remember(cachedText{key: string(key), root: root, got: got, name: name,
+		msg:  result.Clip(string(b[f.msg[0]:f.msg[1]]), result.MaxTextLen),
+		loc:  string(b[f.loc[0]:f.loc[1]]),
+		sugg: result.Clip(string(b[f.sugg[0]:f.sugg[1]]), result.MaxTextLen)})
 }
 
 // directSite is where a direct issue is, as reporter.at names it: the
@@ -142,6 +235,15 @@ func appendPlace(b []byte, d directSite, in bool) []byte {
 // typeIssue writes the issue of the value being read, of JSON type got,
 // which n's type keyword does not accept: reporter.wrongType's.
 func (s *scanner) typeIssue(n *node, got string) {
+	key, root, keep := s.cacheSite()
+	if keep {
+		if e := n.cached(key, root, got, -1); e != nil {
+			s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type", ready: e})
+			s.checkBudget()
+			return
+		}
+		keep = !n.full()
+	}
 	w := s.words(n)
 	b, d := s.site(s.text)
 	ms := len(b)
@@ -162,6 +264,9 @@ func (s *scanner) typeIssue(n *node, got string) {
 	s.text = b
 	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
 		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	if keep {
+		s.keep(n, b, key, root, got, -1)
+	}
 	s.checkBudget()
 }
 
@@ -276,16 +381,27 @@ func (s *scanner) words(n *node) *nodeWords {
 // object being read lacks (by n's bits of present names), one a name:
 // reporter.required's. It reports whether it wrote any.
 func (s *scanner) requiredIssues(n *node, present uint64) bool {
+	if present&n.required == n.required {
+		return false
+	}
 	var d directSite
-	wrote := false
+	wrote, sited := false, false
+	key, root, keep := s.cacheSite()
 	b := s.text
-	for _, rn := range s.words(n).required {
+	for k, rn := range s.words(n).required {
 		if present&(1<<rn.bit) != 0 {
 			continue
 		}
-		if !wrote {
+		wrote = true
+		if keep {
+			if e := n.cached(key, root, "", k); e != nil {
+				s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required", ready: e})
+				continue
+			}
+		}
+		if !sited {
 			b, d = s.site(b)
-			wrote = true
+			sited = true
 		}
 		ms := len(b)
 		b = append(b, "Missing required field '"...)
@@ -315,6 +431,9 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 		}
 		s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required",
 			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+		if keep && !n.full() {
+			s.keep(n, b, key, root, "", k)
+		}
 	}
 	s.text = b
 	s.checkBudget()
@@ -338,13 +457,26 @@ func (s *scanner) directIssues() []result.Issue {
 	if len(s.found) == 0 {
 		return nil
 	}
-	text := string(s.text)
+	// The texts built for this document, if any, as one string; kept
+	// texts are a node's already.
+	var text string
+	for i := range s.found {
+		if s.found[i].ready == nil {
+			text = string(s.text)
+			break
+		}
+	}
 	out := make([]result.Issue, len(s.found))
-	for i, f := range s.found {
+	for i := range s.found {
+		f := &s.found[i]
 		// Field by field: a whole struct written to the heap would go
 		// through a bulk write barrier.
 		is := &out[i]
 		is.Severity, is.Type, is.Rule = result.Error, f.typ, f.rule
+		if e := f.ready; e != nil {
+			is.Message, is.Location, is.Suggestion = e.msg, e.loc, e.sugg
+			continue
+		}
 		is.Message = result.Clip(text[f.msg[0]:f.msg[1]], result.MaxTextLen)
 		is.Location = text[f.loc[0]:f.loc[1]]
 		is.Suggestion = result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen)

@@ -167,6 +167,13 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
+	ve, arrays, issues, sure = s.report(c, doc, maxDepth, direct)
+	s.release()
+	return ve, arrays, issues, sure
+}
+
+// report is fastReport with the scanner s (maxDepth set).
+func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, issues []result.Issue, sure bool) {
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, c.nodes+1, false, 0
 	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
 	s.direct, s.tree, s.comp, s.text, s.found = direct, 0, c, s.text[:0], s.found[:0]
@@ -191,11 +198,6 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 	clear(s.errs)
 	arrays = s.indexed
 	s.data, s.errs, s.path, s.indexed, s.comp = nil, s.errs[:0], s.path[:0], nil, nil
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
-		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
-		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
-		scannerPool.Put(s)
-	}
 	return ve, arrays, issues, sure
 }
 
@@ -222,31 +224,39 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	// costs less than report mode's bookkeeping (about a fifth less CPU on
 	// the corpus's large document); an invalid one is then read in report
 	// mode, after the verdict scan's prefix up to its first failed keyword.
-	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+	// One scanner from the pool serves both readings.
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	// (Not released by a defer: a scanner a panic left is not pooled.)
+	s := scannerPool.Get().(*scanner)
+	if valid, sure := s.verdict(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+		s.release()
 		return nil, sure
 	}
-	issues, sure := c.reportIssues(doc, maxDepth, true)
+	issues, sure := c.reportIssues(s, doc, maxDepth, true)
 	if !sure && issues != nil {
 		// More issues than the budget: which ones are kept depends on the
 		// reporter's order over all of them, so none is written directly.
-		return c.reportIssues(doc, maxDepth, false)
+		issues, sure = c.reportIssues(s, doc, maxDepth, false)
 	}
+	s.release()
 	return issues, sure
 }
 
-// reportIssues reads doc in report mode (direct as fastReport) and
-// returns its issues, sorted; sure is false when the fast path cannot
+// reportIssues reads doc with s in report mode (direct as fastReport)
+// and returns its issues, sorted; sure is false when the fast path cannot
 // decide, and then issues is not nil when only the budget is the reason
 // (more issues than MaxIssues, some written directly).
-func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
-	ve, arrays, issues, sure := fastReport(c, doc, maxDepth, direct)
+func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
+	ve, arrays, issues, sure := s.report(c, doc, maxDepth, direct)
 	switch {
 	case !sure || len(issues) > MaxIssues:
 		return issues, false
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
 		// reporter's order.
-		slices.SortFunc(issues, result.CompareIssues)
+		slices.SortFunc(issues, compareIssues)
 		return issues, true
 	}
 	if maxDepth <= 0 {
@@ -273,8 +283,18 @@ func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result
 	for i := range r.found {
 		issues = append(issues, r.found[i].issue)
 	}
-	slices.SortFunc(issues, result.CompareIssues)
+	slices.SortFunc(issues, compareIssues)
 	return issues, true
+}
+
+// compareIssues is result.CompareIssues, which compares every field
+// before it answers: issues at different locations, most of those the
+// scan writes, are told apart by their locations alone.
+func compareIssues(a, b result.Issue) int {
+	if c := result.CompareLocations(a.Location, b.Location); c != 0 {
+		return c
+	}
+	return result.CompareIssues(a, b)
 }
 
 // rcheck is check in report mode: it validates the value at data[i]

@@ -213,6 +213,13 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
+	valid, sure = s.verdict(root, nodes, doc, maxDepth)
+	s.release()
+	return valid, sure
+}
+
+// verdict is fastValid with the scanner s (maxDepth set).
+func (s *scanner) verdict(root *node, nodes int, doc []byte, maxDepth int) (valid, sure bool) {
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
 	i := skipWS(doc, 0)
 	end, ok := s.check(root, i)
@@ -223,11 +230,16 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 	}
 	valid, sure = ok && !s.bail, !s.bail
 	s.data = nil
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 {
-		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
+	return valid, sure
+}
+
+// release puts s back into scannerPool, unless its scratch grew large.
+func (s *scanner) release() {
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
+		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
+		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
 		scannerPool.Put(s)
 	}
-	return valid, sure
 }
 
 func skipWS(d []byte, i int) int { return lex.SkipSpace(d, i) }
