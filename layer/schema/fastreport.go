@@ -372,9 +372,11 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 		if numEnd, ok = s.number(i); !ok {
 			return 0, true
 		}
-		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
-			s.fail()
-			return 0, true
+		if needsDecimal(n) {
+			if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+				s.fail()
+				return 0, true
+			}
 		}
 	}
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
@@ -630,6 +632,8 @@ func (s *scanner) robject(n *node, i int) int {
 		var known bool
 		if n.table != nil {
 			k, known = n.table.find(key)
+		} else if n.probe != nil {
+			k, known = n.probe.find(key)
 		} else if n.keys != nil {
 			k, known = n.keys[string(key)]
 		}
@@ -728,10 +732,13 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	if n.maxProps >= 0 && count > n.maxProps {
 		pre = append(pre, newErr(s, n, kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
+	// The nil standing for required issues written directly is appended,
+	// not inserted: where a nil stands among a schema's errors does not
+	// matter (pop drops them), and an insertion moves the pointers after
+	// it through a write barrier.
+	direct := false
 	if s.direct && s.tree == 0 {
-		if s.requiredIssues(n, present) {
-			pre = append(pre, nil)
-		}
+		direct = s.requiredIssues(n, present)
 	} else if missing := missingNames(n, present, n.sch.Required); missing != nil {
 		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
 	}
@@ -749,6 +756,9 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	}
 	if len(pre) > 0 {
 		s.errs = slices.Insert(s.errs, start, pre...)
+	}
+	if direct {
+		s.errs = append(s.errs, nil)
 	}
 	return after, true
 }

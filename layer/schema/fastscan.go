@@ -242,6 +242,15 @@ func (s *scanner) release() {
 	}
 }
 
+// needsDecimal reports whether n reads a number's value: for its numeric
+// keywords, or to tell an integer from another number when its type
+// allows integers but not all numbers. Elsewhere the number's text,
+// which s.number has read and checked against the decoder's grammar and
+// limits (so parseDecimal would accept it), is all n needs.
+func needsDecimal(n *node) bool {
+	return n.num || n.types&kInteger != 0 && n.types&kNumber == 0
+}
+
 func skipWS(d []byte, i int) int { return lex.SkipSpace(d, i) }
 
 func isDigit(c byte) bool { return lex.IsDigit(c) }
@@ -390,8 +399,10 @@ func (s *scanner) own(n *node, i int) (int, bool) {
 		if numEnd, ok = s.number(i); !ok {
 			return 0, false
 		}
-		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
-			return s.fail()
+		if needsDecimal(n) {
+			if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+				return s.fail()
+			}
 		}
 	}
 	if n.types != 0 && n.types&kind == 0 {
