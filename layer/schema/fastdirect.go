@@ -16,7 +16,9 @@ import (
 // word it alone. So, where no anyOf, oneOf or propertyNames above it needs
 // the error tree (scanner.tree is 0), the scan writes its issue directly:
 // every text into one buffer (scanner.text), turned into one string at
-// the end, with no error, token or finding allocated. The words are the
+// the end, with no error, token or finding allocated; at the root or a
+// member of the root, the texts a node kept from an earlier document
+// (cachedText) are taken as they are, and nothing is built. The words are the
 // reporter's (wrongType, required, addFieldSuggestion, constant, enum,
 // reporter.at), which the tests hold them to: they compare the fast
 // path's issues with the slow path's on the JSON Schema Test Suite, the
