@@ -700,7 +700,11 @@ func (s *scanner) robject(n *node, i int) int {
 	if len(addl) > 0 {
 		addErr(s, n, kind.AdditionalProperties{Properties: addl})
 	}
-	s.errs = append(s.errs, names...)
+	// (Appended only when there is something to append: storing the
+	// slice back costs a write barrier while the collector runs.)
+	if len(names) > 0 {
+		s.errs = append(s.errs, names...)
+	}
 	for _, ds := range n.depSch {
 		if present&(1<<ds.prop) != 0 {
 			if s.rcheck(ds.n, i); s.bail {
@@ -708,7 +712,9 @@ func (s *scanner) robject(n *node, i int) int {
 			}
 		}
 	}
-	s.errs = append(s.errs, after...)
+	if len(after) > 0 {
+		s.errs = append(s.errs, after...)
+	}
 	return end
 }
 
