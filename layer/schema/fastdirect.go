@@ -37,15 +37,18 @@ type directIssue struct {
 // cachedText is the texts of a direct issue at a site of at most one key
 // (the root, or a member of the root), as directIssues cuts them, which a
 // node keeps for the next documents (node.texts): they depend only on the
-// node, the site and what failed (the type met, or the missing name), not
-// on the rest of the document. A tool call's invalid arguments fail the
+// node, the site and what failed (the type met, the missing name, or the
+// bytes of a scalar value that a const or enum refuses), not on the rest
+// of the document. A tool call's invalid arguments fail the
 // same few keywords at the same few places call after call, and building
 // their texts was as costly as reading the document.
 type cachedText struct {
 	key  string // the site's key; "" at the root
 	root bool
-	// got is the JSON type met, for a type issue; else the missing name's
-	// index in nodeWords.required, for a required one.
+	// got is the JSON type met, for a type issue (name -1), or the
+	// value's bytes, for a failed const (name -2) or enum (-3); else name
+	// is the missing name's index in nodeWords.required, for a required
+	// issue.
 	got            string
 	name           int
 	msg, loc, sugg string
@@ -272,10 +275,72 @@ func (s *scanner) typeIssue(n *node, got string) {
 	s.checkBudget()
 }
 
+// keptConstEnum writes the issue of the value being read, raw its bytes,
+// which n's const (isConst) or else its enum does not allow, from the
+// texts n kept for this site and these bytes, and reports whether it had
+// them. Only a scalar's texts are kept: its bytes decode to the same
+// value whatever the document and its depth limit.
+func (s *scanner) keptConstEnum(n *node, raw []byte, isConst bool) bool {
+	if !keepValue(raw) {
+		return false
+	}
+	key, root, keep := s.cacheSite()
+	if !keep {
+		return false
+	}
+	e := n.cachedValue(key, root, raw, constEnumName(isConst))
+	if e == nil {
+		return false
+	}
+	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: constEnumRule(isConst), ready: e})
+	s.checkBudget()
+	return true
+}
+
+// keepValue reports whether the texts of a failed const or enum may be
+// kept for a value of these bytes: a scalar, short.
+func keepValue(raw []byte) bool {
+	return len(raw) > 0 && len(raw) <= maxCachedKey && raw[0] != '{' && raw[0] != '['
+}
+
+// constEnumName is cachedText.name for a failed const (isConst) or enum.
+func constEnumName(isConst bool) int {
+	if isConst {
+		return -2
+	}
+	return -3
+}
+
+// constEnumRule is the rule of a failed const (isConst) or enum.
+func constEnumRule(isConst bool) string {
+	if isConst {
+		return "schema.const"
+	}
+	return "schema.enum"
+}
+
+// cachedValue is cached for a failed const or enum, whose texts n keeps
+// by the value's bytes (raw, in cachedText.got).
+func (n *node) cachedValue(key []byte, root bool, raw []byte, name int) *cachedText {
+	p := n.texts.Load()
+	if p == nil {
+		return nil
+	}
+	for i := range *p {
+		e := &(*p)[i]
+		if e.name == name && e.root == root && e.got == string(raw) && e.key == string(key) {
+			return e
+		}
+	}
+	return nil
+}
+
 // constEnumIssue writes the issue of the value being read, decoded as
-// got, which n's const (isConst) or else its enum does not allow:
-// reporter.constant's or reporter.enum's.
-func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
+// got from its bytes raw, which n's const (isConst) or else its enum does
+// not allow: reporter.constant's or reporter.enum's.
+func (s *scanner) constEnumIssue(n *node, got any, raw []byte, isConst bool) {
+	key, root, keep := s.cacheSite()
+	keep = keep && keepValue(raw) && !n.full()
 	w := s.words(n)
 	shown := show(got)
 	b, d := s.site(s.text)
@@ -310,12 +375,11 @@ func (s *scanner) constEnumIssue(n *node, got any, isConst bool) {
 		b = append(b, w.enumList...)
 	}
 	s.text = b
-	rule := "schema.enum"
-	if isConst {
-		rule = "schema.const"
-	}
-	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: rule,
+	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: constEnumRule(isConst),
 		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	if keep {
+		s.keep(n, b, key, root, string(raw), constEnumName(isConst))
+	}
 	s.checkBudget()
 }
 

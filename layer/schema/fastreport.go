@@ -468,12 +468,17 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 	if constOK && enumOK {
 		return end, false
 	}
+	direct := s.direct && s.tree == 0
+	if direct && s.keptConstEnum(n, s.data[i:end], !constOK) {
+		s.errs = append(s.errs, nil)
+		return end, true
+	}
 	v, ok := s.decodeAt(i, end)
 	if !ok {
 		return 0, true
 	}
-	if s.direct && s.tree == 0 {
-		s.constEnumIssue(n, v, !constOK)
+	if direct {
+		s.constEnumIssue(n, v, s.data[i:end], !constOK)
 		s.errs = append(s.errs, nil)
 		return end, true
 	}

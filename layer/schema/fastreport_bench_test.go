@@ -91,3 +91,23 @@ func BenchmarkIssuesOverBudget(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIssuesEnum is Validator.Issues on a tool call's arguments
+// whose one fault is a value outside its enum (a state the tool does not
+// know), the same document every time, as an agent repeating a mistake
+// sends it.
+func BenchmarkIssuesEnum(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
+		"state": {"type": "string", "enum": ["open", "closed"], "description": "The state to set"}}, "required": ["owner"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "state": "merged"}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}

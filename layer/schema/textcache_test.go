@@ -16,7 +16,8 @@ import (
 func TestCachedTextsBounded(t *testing.T) {
 	t.Parallel()
 	v, err := Compile([]byte(`{"additionalProperties": {"type": "string"},
-		"properties": {"o": {"required": ["a", "b"]}}, "required": ["x", "y"]}`), Options{})
+		"properties": {"o": {"required": ["a", "b"]}, "e": {"enum": ["a", "b", 1]}, "c": {"const": 1},
+			"both": {"const": "x", "enum": ["y"]}}, "required": ["x", "y"]}`), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,11 @@ func TestCachedTextsBounded(t *testing.T) {
 	for i := range long {
 		long[i] = 'k'
 	}
-	docs := []string{`{"` + string(long) + `": 1}`, `{"o": {}}`, `{"o": {"a": 1}, "x": 2}`}
+	docs := []string{`{"` + string(long) + `": 1}`, `{"o": {}}`, `{"o": {"a": 1}, "x": 2}`,
+		// const and enum: kept by the value's bytes (an escape is other
+		// bytes for the same value), not for an object or a long value.
+		`{"e": "z", "c": 2, "both": "y"}`, `{"e": "\u007a", "c": 2.0, "both": "q"}`, `{"e": {"k": [1]}, "c": [1]}`,
+		`{"e": "` + string(long) + `", "c": "1", "both": "x"}`, `{"e": 1.0, "c": 1e0, "x": "s", "y": "t"}`}
 	for i := range 3 * maxCachedTexts {
 		docs = append(docs, fmt.Sprintf(`{"key%d": %d, "x": "s"}`, i, i))
 	}
@@ -42,7 +47,7 @@ func TestCachedTextsBounded(t *testing.T) {
 		}
 	}
 	var walk func(n *node, seen map[*node]bool)
-	kept := 0
+	kept, values := 0, 0
 	walk = func(n *node, seen map[*node]bool) {
 		if n == nil || seen[n] {
 			return
@@ -55,6 +60,12 @@ func TestCachedTextsBounded(t *testing.T) {
 			for _, e := range *p {
 				if len(e.key) > maxCachedKey {
 					t.Errorf("a node keeps the texts of a key of %d bytes", len(e.key))
+				}
+				if e.name <= -2 {
+					values++
+					if !keepValue([]byte(e.got)) {
+						t.Errorf("a node keeps the texts of the value %.80q", e.got)
+					}
 				}
 			}
 			kept += len(*p)
@@ -70,8 +81,8 @@ func TestCachedTextsBounded(t *testing.T) {
 		}
 	}
 	walk(v.c.fast, map[*node]bool{})
-	if kept == 0 {
-		t.Error("no node kept any text")
+	if kept == 0 || values == 0 {
+		t.Errorf("the nodes kept %d texts, %d of them of a const or enum", kept, values)
 	}
 }
 
