@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -383,6 +385,48 @@ func (s *scanner) constEnumIssue(n *node, got any, raw []byte, isConst bool) {
 	s.checkBudget()
 }
 
+// addlIssues writes the issues of the members of the object at
+// data[i:end] whose keys (their offsets) n's additionalProperties false
+// refuses, one a key in the keys' order: reporter.additionalProperties's.
+// It reports false when the scan gives up (the object does not decode).
+func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
+	w := s.words(n)
+	v, ok := s.decodeAt(i, end)
+	if !ok {
+		return false
+	}
+	obj, _ := v.(map[string]any)
+	slices.SortFunc(keys, func(a, b [2]int) int {
+		return bytes.Compare(s.data[a[0]:a[1]], s.data[b[0]:b[1]])
+	})
+	b, d := s.site(s.text)
+	// The object's place, as site.where and site.into (without "to ")
+	// word it.
+	ws := len(b)
+	b = appendPlace(b, d, true)
+	where := string(b[ws:])
+	into := defaultNoun
+	if !d.root {
+		into = string(b[d.clip[0]:d.clip[1]])
+	}
+	for _, k := range keys {
+		prop := string(s.data[k[0]:k[1]])
+		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, w.declared, obj), w.allowed, where, into)
+		s.path = append(s.path, pathTok{start: k[0], end: k[1], index: -1})
+		var c directSite
+		var mr, sr [2]int
+		b, c = s.site(b)
+		s.path = s.path[:len(s.path)-1]
+		b, mr = appendRange(b, msg)
+		b, sr = appendRange(b, sugg)
+		s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: "schema.additionalProperties",
+			msg: mr, loc: c.loc, sugg: sr})
+	}
+	s.text = b
+	s.checkBudget()
+	return true
+}
+
 // nodeWords is what report mode writes of a node's issues, the same for
 // every document: the names the node requires that the scan tracks, in
 // the order of its required keyword, and the types it accepts.
@@ -397,6 +441,10 @@ type nodeWords struct {
 	// true when the message lists them too (reporter.enum).
 	constWant, enumWant, enumList string
 	enumOne, enumInReason         bool
+	// declared and allowed are addlDeclared's, for a node whose
+	// additionalProperties is false.
+	declared []string
+	allowed  string
 }
 
 // requiredName is a required name as reporter.required words it: cut,
@@ -429,6 +477,9 @@ func (s *scanner) words(n *node) *nodeWords {
 		}
 	}
 	holder := s.comp.index[n.sch.Location]
+	if n.addlFalse {
+		w.declared, w.allowed = addlDeclared(holder)
+	}
 	r := reporter{c: s.comp}
 	for _, full := range n.sch.Required {
 		b, ok := n.names[full]

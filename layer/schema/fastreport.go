@@ -630,6 +630,8 @@ func (s *scanner) robject(n *node, i int) int {
 	var present uint64
 	reqSeen := 0
 	var addl []string
+	var addlAt [][2]int // the keys additionalProperties false refuses, when written directly
+	direct := s.direct && s.tree == 0
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
@@ -681,6 +683,9 @@ func (s *scanner) robject(n *node, i int) int {
 		}
 		if !evaluated && !s.bail {
 			switch {
+			case n.addlFalse && direct:
+				addlAt = append(addlAt, [2]int{keyAt + 1, keyAt + 1 + len(key)})
+				end, _ = s.skip(at)
 			case n.addlFalse:
 				addl = append(addl, string(key))
 				end, _ = s.skip(at)
@@ -704,6 +709,12 @@ func (s *scanner) robject(n *node, i int) int {
 	}
 	if len(addl) > 0 {
 		addErr(s, n, kind.AdditionalProperties{Properties: addl})
+	}
+	if len(addlAt) > 0 {
+		if !s.addlIssues(n, i, end, addlAt) {
+			return 0
+		}
+		s.errs = append(s.errs, nil)
 	}
 	// (Appended only when there is something to append: storing the
 	// slice back costs a write barrier while the collector runs.)

@@ -111,3 +111,22 @@ func BenchmarkIssuesEnum(b *testing.B) {
 		v.Issues(doc, 0)
 	}
 }
+
+// BenchmarkIssuesAdditional is Validator.Issues on a tool call's
+// arguments whose one fault is a field the schema does not declare
+// (additionalProperties false), close to one it does.
+func BenchmarkIssuesAdditional(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"perPage": {"type": "integer"}}, "required": ["owner", "repo"], "additionalProperties": false}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "repo": "hello", "per_page": 50}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}

@@ -205,6 +205,9 @@ func FuzzFastIssues(f *testing.F) {
 			"required": ["id", "name"], "additionalProperties": {"const": {"x": [1]}}}`, `{"tags": ["a", "c", 1], "z": {"x": [2]}}`},
 		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
 			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
+		// additionalProperties false, written directly too (decision 85).
+		{`{"properties": {"owner": {"type": "string"}, "user": {"properties": {"email": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}},
+			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {
@@ -453,5 +456,46 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 	}
 	if slow, err := schema.SlowValidate(v, doc); err != nil || !reflect.DeepEqual(all, slow) {
 		t.Fatalf("the fast path's %d issues differ from the slow path's %d (%v)", len(all), len(slow), err)
+	}
+}
+
+// The fields additionalProperties false refuses are written by the scan
+// itself (decision 85), wherever the reporter would only walk through the
+// errors above them: every issue of these documents comes from the direct
+// scan, and they are the slow path's, byte for byte.
+func TestDirectAdditionalProperties(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, schema, doc string }{
+		{"near a declared name", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"ownr": 1, "repo": "r"}`},
+		{"a declared name present is no suggestion", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"owner": 1, "ownr": 2, "zzz": 3}`},
+		{"patterns and declared", `{"properties": {"email": {}, "name": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}`,
+			`{"x-ok": 1, "nickname": 2, "a b": 3, "ünï": 4, "": 5}`},
+		{"patterns only", `{"patternProperties": {"^x-": {}, "^y": {}}, "additionalProperties": false}`, `{"zz": 1}`},
+		{"nothing declared", `{"additionalProperties": false}`, `{"b": 1, "a": 2}`},
+		{"many declared", `{"properties": {"a1": {}, "a2": {}, "a3": {}, "a4": {}, "a5": {}, "a6": {}, "a7": {}, "a8": {}, "a9": {}, "b1": {}, "b2": {}}, "additionalProperties": false}`,
+			`{"zzzzzz": 1}`},
+		{"nested, long names", `{"properties": {"user": {"properties": {"email": {}}, "additionalProperties": false}}}`,
+			`{"user": {"emial": 1, "` + strings.Repeat("k", 130) + `": 2}}`},
+		{"in items, long location", `{"additionalProperties": {"items": {"properties": {"id": {}}, "additionalProperties": false}}}`,
+			`{"` + strings.Repeat("long_", 20) + `": [{"id": 1, "idd": 2}, {"x": 3}]}`},
+		{"beside required and type", `{"properties": {"id": {"type": "integer"}}, "required": ["id", "name"], "additionalProperties": false}`,
+			`{"id": "x", "nmae": 1}`},
+		{"under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"properties": {"a": {}}, "additionalProperties": false}]}}}`,
+			`{"b": 1, "a": 2}`},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		doc := []byte(tc.doc)
+		direct, sure := schema.DirectReport(v, doc)
+		slow, err := schema.SlowValidate(v, doc)
+		if !sure || err != nil || len(slow) == 0 {
+			t.Fatalf("%s: direct scan sure %v, slow path %d issues (%v)", tc.name, sure, len(slow), err)
+		}
+		if len(direct) != len(slow) {
+			t.Errorf("%s: the scan wrote %d of the %d issues itself", tc.name, len(direct), len(slow))
+		}
+		fastMatchesSlow(t, v, tc.name, doc)
 	}
 }

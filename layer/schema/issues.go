@@ -645,8 +645,27 @@ func ofBounds(b string) string {
 	return b
 }
 
+// additionalProperties reports each of props, which holder's
+// additionalProperties false refuses; the fast path writes the same
+// words itself (scanner.addlIssues), through addlDeclared and addlWords.
 func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props []string) {
-	var declared, patterns []string
+	declared, allowed := addlDeclared(holder)
+	obj, _ := r.value(s.tokens).(map[string]any)
+	for _, prop := range slices.Sorted(slices.Values(props)) {
+		p := r.at(appendToken(s.tokens, prop))
+		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, declared, obj), allowed, s.where, strings.TrimPrefix(s.into, "to "))
+		if f := r.add(p, result.ConstraintViolation, "additionalProperties", msg,
+			"is not allowed (additionalProperties is false)", sugg); f != nil {
+			f.field = prop
+		}
+	}
+}
+
+// addlDeclared returns the names holder declares, sorted, and the fields
+// its additionalProperties false allows, as its issues list them ("" when
+// it declares none and has no patternProperties).
+func addlDeclared(holder *jsonschema.Schema) (declared []string, allowed string) {
+	var patterns []string
 	if holder != nil {
 		declared = slices.Sorted(maps.Keys(holder.Properties))
 		for re := range holder.PatternProperties {
@@ -654,31 +673,33 @@ func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props
 		}
 		slices.Sort(patterns)
 	}
-	obj, _ := r.value(s.tokens).(map[string]any)
-	for _, prop := range slices.Sorted(slices.Values(props)) {
-		p := r.at(appendToken(s.tokens, prop))
-		name := result.Clip(prop, maxName)
-		var sugg string
-		if near := result.Clip(nearest(prop, declared, obj), maxName); near != "" {
-			sugg = fmt.Sprintf("Rename '%s' to '%s', a field the schema declares, or remove it", name, near)
-		} else if len(declared) > 0 || len(patterns) > 0 {
-			allowed := quoteList(declared, 10)
-			if len(patterns) > 0 {
-				if allowed != "" {
-					allowed += ", and "
-				}
-				allowed += "fields whose names match " + strings.Join(patterns, " or ")
+	if len(declared) > 0 || len(patterns) > 0 {
+		allowed = quoteList(declared, 10)
+		if len(patterns) > 0 {
+			if allowed != "" {
+				allowed += ", and "
 			}
-			sugg = fmt.Sprintf("Remove '%s'; the fields allowed %s are %s", name, s.where, allowed)
-		} else {
-			sugg = fmt.Sprintf("Remove '%s' from %s", name, strings.TrimPrefix(s.into, "to "))
-		}
-		if f := r.add(p, result.ConstraintViolation, "additionalProperties",
-			fmt.Sprintf("Field '%s' is not allowed %s: the schema permits no properties besides those it declares", name, s.where),
-			"is not allowed (additionalProperties is false)", sugg); f != nil {
-			f.field = prop
+			allowed += "fields whose names match " + strings.Join(patterns, " or ")
 		}
 	}
+	return declared, allowed
+}
+
+// addlWords is the message and suggestion of the field name (cut) that
+// additionalProperties false refuses: near is the declared name it is
+// closest to (nearest), allowed what addlDeclared lists, where the
+// object's place ("in user", "at root") and into the object ("user",
+// "the output").
+func addlWords(name, near, allowed, where, into string) (msg, sugg string) {
+	switch near = result.Clip(near, maxName); {
+	case near != "":
+		sugg = "Rename '" + name + "' to '" + near + "', a field the schema declares, or remove it"
+	case allowed != "":
+		sugg = "Remove '" + name + "'; the fields allowed " + where + " are " + allowed
+	default:
+		sugg = "Remove '" + name + "' from " + into
+	}
+	return "Field '" + name + "' is not allowed " + where + ": the schema permits no properties besides those it declares", sugg
 }
 
 func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name string) {
