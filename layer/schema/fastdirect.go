@@ -427,6 +427,37 @@ func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
 	return true
 }
 
+// stringIssue writes the issue of the string being read, str its text of
+// l characters, which n's keyword (minLength, maxLength or pattern)
+// refuses: the reporter's words (minLengthWords, maxLengthWords,
+// patternWords).
+func (s *scanner) stringIssue(n *node, keyword string, str []byte, l int) {
+	b, d := s.site(s.text)
+	ref := len(b)
+	b = appendRef(b, d)
+	refText := string(b[ref:])
+	b = b[:ref]
+	var reason, sugg string
+	switch keyword {
+	case "minLength":
+		reason, sugg = minLengthWords(show(string(str)), l, n.minLen, refText, s.comp.index[n.sch.Location])
+	case "maxLength":
+		reason, sugg = maxLengthWords(l, n.maxLen, refText, s.comp.index[n.sch.Location])
+	default:
+		reason, sugg = patternWords(show(string(str)), n.sch.Pattern.String(), refText)
+	}
+	ms := len(b)
+	b = appendSubj(b, d)
+	b = append(b, ' ')
+	b = append(b, reason...)
+	msg := [2]int{ms, len(b)}
+	b, sr := appendRange(b, sugg)
+	s.text = b
+	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: ruleOf(keyword),
+		msg: msg, loc: d.loc, sugg: sr})
+	s.checkBudget()
+}
+
 // nodeWords is what report mode writes of a node's issues, the same for
 // every document: the names the node requires that the scan tracks, in
 // the order of its required keyword, and the types it accepts.

@@ -910,12 +910,21 @@ func (s *scanner) rstring(n *node, i int) int {
 	if !ok {
 		return 0
 	}
+	direct := s.direct && s.tree == 0
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCount(str)
-		if n.minLen >= 0 && l < n.minLen {
+		switch {
+		case n.minLen >= 0 && l < n.minLen && direct:
+			s.stringIssue(n, "minLength", str, l)
+			s.errs = append(s.errs, nil)
+		case n.minLen >= 0 && l < n.minLen:
 			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
-		if n.maxLen >= 0 && l > n.maxLen {
+		switch {
+		case n.maxLen >= 0 && l > n.maxLen && direct:
+			s.stringIssue(n, "maxLength", str, l)
+			s.errs = append(s.errs, nil)
+		case n.maxLen >= 0 && l > n.maxLen:
 			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
 		}
 	}
@@ -926,7 +935,11 @@ func (s *scanner) rstring(n *node, i int) int {
 		} else {
 			match = n.pattern.Match(str)
 		}
-		if !match {
+		switch {
+		case !match && direct:
+			s.stringIssue(n, "pattern", str, 0)
+			s.errs = append(s.errs, nil)
+		case !match:
 			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
 		}
 	}

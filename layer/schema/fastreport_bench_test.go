@@ -130,3 +130,22 @@ func BenchmarkIssuesAdditional(b *testing.B) {
 		v.Issues(doc, 0)
 	}
 }
+
+// BenchmarkIssuesPattern is Validator.Issues on a tool call's arguments
+// whose one fault is a string its pattern refuses (a branch name where a
+// commit SHA is expected).
+func BenchmarkIssuesPattern(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"sha": {"type": "string", "pattern": "^[0-9a-f]{40}$", "description": "The commit SHA"}}, "required": ["owner", "repo", "sha"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "repo": "hello", "sha": "main"}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}

@@ -205,9 +205,12 @@ func FuzzFastIssues(f *testing.F) {
 			"required": ["id", "name"], "additionalProperties": {"const": {"x": [1]}}}`, `{"tags": ["a", "c", 1], "z": {"x": [2]}}`},
 		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
 			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
-		// additionalProperties false, written directly too (decision 85).
+		// additionalProperties false and the string keywords, written
+		// directly too (decision 85).
 		{`{"properties": {"owner": {"type": "string"}, "user": {"properties": {"email": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}},
 			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
+		{`{"properties": {"sha": {"pattern": "^[0-9a-f]{7,40}$", "minLength": 7}, "title": {"minLength": 1, "maxLength": 8}},
+			"items": {"maxLength": 2}}`, `{"sha": "HEAD", "title": "a title too long"}`},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {
@@ -459,11 +462,12 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 	}
 }
 
-// The fields additionalProperties false refuses are written by the scan
-// itself (decision 85), wherever the reporter would only walk through the
-// errors above them: every issue of these documents comes from the direct
-// scan, and they are the slow path's, byte for byte.
-func TestDirectAdditionalProperties(t *testing.T) {
+// The fields additionalProperties false refuses, and the strings that
+// minLength, maxLength or pattern refuse, are written by the scan itself
+// (decision 85), wherever the reporter would only walk through the errors
+// above them: every issue of these documents comes from the direct scan,
+// and they are the slow path's, byte for byte.
+func TestDirectKeywords(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, schema, doc string }{
 		{"near a declared name", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"ownr": 1, "repo": "r"}`},
@@ -482,6 +486,19 @@ func TestDirectAdditionalProperties(t *testing.T) {
 			`{"id": "x", "nmae": 1}`},
 		{"under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"properties": {"a": {}}, "additionalProperties": false}]}}}`,
 			`{"b": 1, "a": 2}`},
+		{"lengths", `{"properties": {"short": {"minLength": 3}, "long": {"maxLength": 2}, "one": {"maxLength": 1}, "both": {"minLength": 2, "maxLength": 4}}}`,
+			`{"short": "ab", "long": "abc", "one": "ab", "both": "abcdef"}`},
+		{"lengths in characters, escapes, a long value", `{"items": {"minLength": 70}}`,
+			`["é\u00e9\n\"q\"", "` + strings.Repeat("word ", 12) + `"]`},
+		{"at root, length 1", `{"minLength": 2}`, `"x"`},
+		{"pattern", `{"properties": {"sha": {"pattern": "^[0-9a-f]{40}$"}, "date": {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}}}`,
+			`{"sha": "main", "date": "May 1st"}`},
+		{"long pattern, long key", `{"additionalProperties": {"pattern": "^(` + strings.Repeat("abc|", 40) + `x)$"}}`,
+			`{"` + strings.Repeat("k", 120) + `": "nope"}`},
+		{"several failures of one schema", `{"properties": {"v": {"minLength": 5, "pattern": "^a"}}, "required": ["w"]}`,
+			`{"v": "bc"}`},
+		{"strings under $ref, beside a type", `{"$defs": {"s": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+$"}}, "properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}}}`,
+			`{"a": "ABCDE", "b": 1}`},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {

@@ -415,18 +415,14 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 			fmt.Sprintf("is %s, not a multiple of %s", got, ratString(k.Want)),
 			fmt.Sprintf("Change %s to a multiple of %s", s.ref, ratString(k.Want)))
 	case *kind.MinLength:
-		r.addf(s, result.ConstraintViolation, "minLength",
-			fmt.Sprintf("is %s, %s long, shorter than the minimum length %d", show(r.value(s.tokens)), plural(k.Got, "character"), k.Want),
-			lengthSuggestion(s, holder, fmt.Sprintf("Lengthen %s to at least %s", s.ref, plural(k.Want, "character"))))
+		reason, sugg := minLengthWords(show(r.value(s.tokens)), k.Got, k.Want, s.ref, holder)
+		r.addf(s, result.ConstraintViolation, "minLength", reason, sugg)
 	case *kind.MaxLength:
-		r.addf(s, result.ConstraintViolation, "maxLength",
-			fmt.Sprintf("is %s long, longer than the maximum length %d", plural(k.Got, "character"), k.Want),
-			lengthSuggestion(s, holder, fmt.Sprintf("Shorten %s to at most %s", s.ref, plural(k.Want, "character"))))
+		reason, sugg := maxLengthWords(k.Got, k.Want, s.ref, holder)
+		r.addf(s, result.ConstraintViolation, "maxLength", reason, sugg)
 	case *kind.Pattern:
-		pat := result.Clip(k.Want, 120)
-		r.addf(s, result.ConstraintViolation, "pattern",
-			fmt.Sprintf("is %s, which does not match the pattern %s", show(k.Got), pat),
-			fmt.Sprintf("Change %s so that it matches the pattern %s", s.ref, pat))
+		reason, sugg := patternWords(show(k.Got), k.Want, s.ref)
+		r.addf(s, result.ConstraintViolation, "pattern", reason, sugg)
 	case *kind.Format:
 		r.format(s, k)
 	case *kind.MinItems:
@@ -1131,11 +1127,33 @@ func numberBounds(holder *jsonschema.Schema, keyword string, want *big.Rat) stri
 }
 
 // lengthSuggestion gives both length bounds when the holder has both.
-func lengthSuggestion(s site, holder *jsonschema.Schema, one string) string {
+func lengthSuggestion(ref string, holder *jsonschema.Schema, one string) string {
 	if holder != nil && holder.MinLength != nil && holder.MaxLength != nil {
-		return fmt.Sprintf("Use between %d and %d characters for %s", *holder.MinLength, *holder.MaxLength, s.ref)
+		return fmt.Sprintf("Use between %d and %d characters for %s", *holder.MinLength, *holder.MaxLength, ref)
 	}
 	return one
+}
+
+// The words of a failed minLength, maxLength or pattern keyword: the
+// reason (the message after the site's subject) and the suggestion, for
+// the value shown (show) of got characters at the site named ref, holder
+// the failed schema. The fast path writes them through these too
+// (scanner.stringIssue).
+
+func minLengthWords(shown string, got, want int, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	return fmt.Sprintf("is %s, %s long, shorter than the minimum length %d", shown, plural(got, "character"), want),
+		lengthSuggestion(ref, holder, fmt.Sprintf("Lengthen %s to at least %s", ref, plural(want, "character")))
+}
+
+func maxLengthWords(got, want int, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	return fmt.Sprintf("is %s long, longer than the maximum length %d", plural(got, "character"), want),
+		lengthSuggestion(ref, holder, fmt.Sprintf("Shorten %s to at most %s", ref, plural(want, "character")))
+}
+
+func patternWords(shown, pattern, ref string) (reason, sugg string) {
+	pat := result.Clip(pattern, 120)
+	return fmt.Sprintf("is %s, which does not match the pattern %s", shown, pat),
+		fmt.Sprintf("Change %s so that it matches the pattern %s", ref, pat)
 }
 
 // countSuggestion gives both count bounds (of items or properties) when the
