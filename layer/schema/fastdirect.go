@@ -48,9 +48,9 @@ type cachedText struct {
 	key  string // the site's key; "" at the root
 	root bool
 	// got is the JSON type met, for a type issue (name -1), or the
-	// value's bytes, for a failed const (name -2) or enum (-3); else name
-	// is the missing name's index in nodeWords.required, for a required
-	// issue.
+	// value's bytes, for a failed const (name -2), enum (-3), minLength
+	// (-4), maxLength (-5) or pattern (-6); else name is the missing
+	// name's index in nodeWords.required, for a required issue.
 	got            string
 	name           int
 	msg, loc, sugg string
@@ -431,7 +431,19 @@ func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
 // l characters, which n's keyword (minLength, maxLength or pattern)
 // refuses: the reporter's words (minLengthWords, maxLengthWords,
 // patternWords).
-func (s *scanner) stringIssue(n *node, keyword string, str []byte, l int) {
+func (s *scanner) stringIssue(n *node, keyword string, str, raw []byte, l int) {
+	// Kept by the string's bytes, as a const's or enum's value.
+	name := stringIssueName(keyword)
+	key, root, keep := s.cacheSite()
+	keep = keep && keepValue(raw)
+	if keep {
+		if e := n.cachedValue(key, root, raw, name); e != nil {
+			s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: ruleOf(keyword), ready: e})
+			s.checkBudget()
+			return
+		}
+		keep = !n.full()
+	}
 	b, d := s.site(s.text)
 	ref := len(b)
 	b = appendRef(b, d)
@@ -455,7 +467,22 @@ func (s *scanner) stringIssue(n *node, keyword string, str []byte, l int) {
 	s.text = b
 	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: ruleOf(keyword),
 		msg: msg, loc: d.loc, sugg: sr})
+	if keep {
+		s.keep(n, b, key, root, string(raw), name)
+	}
 	s.checkBudget()
+}
+
+// stringIssueName is cachedText.name for a failed minLength, maxLength or
+// pattern.
+func stringIssueName(keyword string) int {
+	switch keyword {
+	case "minLength":
+		return -4
+	case "maxLength":
+		return -5
+	}
+	return -6
 }
 
 // nodeWords is what report mode writes of a node's issues, the same for

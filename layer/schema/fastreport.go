@@ -915,14 +915,14 @@ func (s *scanner) rstring(n *node, i int) int {
 		l := utf8.RuneCount(str)
 		switch {
 		case n.minLen >= 0 && l < n.minLen && direct:
-			s.stringIssue(n, "minLength", str, l)
+			s.stringIssue(n, "minLength", str, s.data[i:end], l)
 			s.errs = append(s.errs, nil)
 		case n.minLen >= 0 && l < n.minLen:
 			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
 		switch {
 		case n.maxLen >= 0 && l > n.maxLen && direct:
-			s.stringIssue(n, "maxLength", str, l)
+			s.stringIssue(n, "maxLength", str, s.data[i:end], l)
 			s.errs = append(s.errs, nil)
 		case n.maxLen >= 0 && l > n.maxLen:
 			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
@@ -937,7 +937,7 @@ func (s *scanner) rstring(n *node, i int) int {
 		}
 		switch {
 		case !match && direct:
-			s.stringIssue(n, "pattern", str, 0)
+			s.stringIssue(n, "pattern", str, s.data[i:end], 0)
 			s.errs = append(s.errs, nil)
 		case !match:
 			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
