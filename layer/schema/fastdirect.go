@@ -12,8 +12,9 @@ import (
 )
 
 // The issues the report scan writes itself. A failed type, required,
-// enum, const or additionalProperties false keyword is the most common
-// error of a tool call's arguments, and the reporter (issues.go) would only walk through the
+// enum, const, additionalProperties false, minLength, maxLength or
+// pattern keyword is the most common error of a tool call's arguments,
+// and the reporter (issues.go) would only walk through the
 // errors above it (a schema's group, $ref, allOf: see reporter.walk) to
 // word it alone. So, where no anyOf, oneOf or propertyNames above it needs
 // the error tree (scanner.tree is 0), the scan writes its issue directly:
@@ -22,7 +23,8 @@ import (
 // member of the root, the texts a node kept from an earlier document
 // (cachedText) are taken as they are, and nothing is built. The words are the
 // reporter's (wrongType, required, addFieldSuggestion, constant, enum,
-// addlDeclared and addlWords, reporter.at), which the tests hold them to: they compare the fast
+// addlDeclared and addlWords, minLengthWords, maxLengthWords,
+// patternWords, reporter.at), which the tests hold them to: they compare the fast
 // path's issues with the slow path's on the JSON Schema Test Suite, the
 // corpus and a fuzz target.
 
