@@ -387,17 +387,30 @@ func (s *scanner) constEnumIssue(n *node, got any, raw []byte, isConst bool) {
 	s.checkBudget()
 }
 
-// addlIssues writes the issues of the members of the object at
-// data[i:end] whose keys (their offsets) n's additionalProperties false
-// refuses, one a key in the keys' order: reporter.additionalProperties's.
-// It reports false when the scan gives up (the object does not decode).
-func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
+// addlIssues writes the issues of the members of the object being read
+// (objKeys: the offsets of all its keys) whose keys n's
+// additionalProperties false refuses (keys), one a key in the keys'
+// order: reporter.additionalProperties's. It stops, as checkBudget does,
+// past MaxIssues.
+func (s *scanner) addlIssues(n *node, objKeys, keys [][2]int) {
 	w := s.words(n)
-	v, ok := s.decodeAt(i, end)
-	if !ok {
-		return false
+	// Which declared names the object has (the suggestion skips them),
+	// from its keys: the scan refuses repeated and escaped keys, so a
+	// key's bytes are its name, once.
+	var presentBuf [64]bool
+	var present []bool
+	if len(w.declared) <= len(presentBuf) {
+		present = presentBuf[:len(w.declared)]
+	} else {
+		present = make([]bool, len(w.declared))
 	}
-	obj, _ := v.(map[string]any)
+	for _, k := range objKeys {
+		key := s.data[k[0]:k[1]]
+		if j, ok := slices.BinarySearchFunc(w.declared, key, compareNameBytes); ok {
+			present[j] = true
+		}
+	}
+	isPresent := func(j int) bool { return present[j] }
 	slices.SortFunc(keys, func(a, b [2]int) int {
 		return bytes.Compare(s.data[a[0]:a[1]], s.data[b[0]:b[1]])
 	})
@@ -412,8 +425,11 @@ func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
 		into = string(b[d.clip[0]:d.clip[1]])
 	}
 	for _, k := range keys {
+		if len(s.found) > MaxIssues {
+			break // checkBudget's bail, below
+		}
 		prop := string(s.data[k[0]:k[1]])
-		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, w.declared, obj), w.allowed, where, into)
+		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, w.declared, isPresent), w.allowed, where, into)
 		s.path = append(s.path, pathTok{start: k[0], end: k[1], index: -1})
 		var c directSite
 		var mr, sr [2]int
@@ -426,7 +442,16 @@ func (s *scanner) addlIssues(n *node, i, end int, keys [][2]int) bool {
 	}
 	s.text = b
 	s.checkBudget()
-	return true
+}
+
+// compareNameBytes orders a name against a key's bytes as strings order.
+func compareNameBytes(name string, key []byte) int {
+	for i := 0; i < len(name) && i < len(key); i++ {
+		if name[i] != key[i] {
+			return int(name[i]) - int(key[i])
+		}
+	}
+	return len(name) - len(key)
 }
 
 // stringIssue writes the issue of the string being read, str its text of

@@ -632,6 +632,11 @@ func (s *scanner) robject(n *node, i int) int {
 	var addl []string
 	var addlAt [][2]int // the keys additionalProperties false refuses, when written directly
 	direct := s.direct && s.tree == 0
+	// The object's keys, for the suggestions of those additionalProperties
+	// false refuses, when written directly (see addlIssues).
+	var keyBuf [16][2]int
+	objKeys := keyBuf[:0]
+	collect := direct && n.addlFalse
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
@@ -667,6 +672,9 @@ func (s *scanner) robject(n *node, i int) int {
 				names = append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
 					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 			}
+		}
+		if collect {
+			objKeys = append(objKeys, [2]int{keyAt + 1, keyAt + 1 + len(key)})
 		}
 		s.path = append(s.path, pathTok{start: keyAt + 1, end: keyAt + 1 + len(key), index: -1})
 		evaluated := false
@@ -711,9 +719,7 @@ func (s *scanner) robject(n *node, i int) int {
 		addErr(s, n, kind.AdditionalProperties{Properties: addl})
 	}
 	if len(addlAt) > 0 {
-		if !s.addlIssues(n, i, end, addlAt) {
-			return 0
-		}
+		s.addlIssues(n, objKeys, addlAt)
 		s.errs = append(s.errs, nil)
 	}
 	// (Appended only when there is something to append: storing the

@@ -343,6 +343,15 @@ func TestFastIssuesEdges(t *testing.T) {
 		}
 	}
 	req, obj = append(req, "]}"...), append(obj, '}')
+	// An object of 600 members, each one additionalProperties false refuses.
+	extra := "{"
+	for i := range 600 {
+		if i > 0 {
+			extra += ", "
+		}
+		extra += `"x` + itoa(uint(i)) + `": 1`
+	}
+	extra += "}"
 	for _, tc := range []struct {
 		name, schema, doc string
 		sure              bool
@@ -394,6 +403,7 @@ func TestFastIssuesEdges(t *testing.T) {
 		{"enum items", `{"items": {"enum": ["x", "y"]}}`, `["x", "z", 1e2, -0.0]`, true},
 		{"over the budget, required and types", `{"items": {"properties": {"a": {"type": "string"}}, "required": ["b"]}}`, many(300, `{"a": 1}`), true},
 		{"more than 64 required, some missing", string(req), string(obj), false},
+		{"over the budget, additional properties", `{"properties": {"k1": {}}, "additionalProperties": false}`, extra, true},
 		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
@@ -469,6 +479,15 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 // and they are the slow path's, byte for byte.
 func TestDirectKeywords(t *testing.T) {
 	t.Parallel()
+	declared70 := `{"additionalProperties": false, "properties": {`
+	for i := range 70 {
+		if i > 0 {
+			declared70 += ", "
+		}
+		declared70 += `"name_` + itoa(uint(i)) + `": {}`
+	}
+	declared70 += "}}"
+
 	for _, tc := range []struct{ name, schema, doc string }{
 		{"near a declared name", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"ownr": 1, "repo": "r"}`},
 		{"a declared name present is no suggestion", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"owner": 1, "ownr": 2, "zzz": 3}`},
@@ -478,6 +497,7 @@ func TestDirectKeywords(t *testing.T) {
 		{"nothing declared", `{"additionalProperties": false}`, `{"b": 1, "a": 2}`},
 		{"many declared", `{"properties": {"a1": {}, "a2": {}, "a3": {}, "a4": {}, "a5": {}, "a6": {}, "a7": {}, "a8": {}, "a9": {}, "b1": {}, "b2": {}}, "additionalProperties": false}`,
 			`{"zzzzzz": 1}`},
+		{"more than 64 declared, some present", declared70, `{"name_1": 1, "name_69": 2, "nmae_1": 3, "name_7O": 4, "name_1x": 5}`},
 		{"nested, long names", `{"properties": {"user": {"properties": {"email": {}}, "additionalProperties": false}}}`,
 			`{"user": {"emial": 1, "` + strings.Repeat("k", 130) + `": 2}}`},
 		{"in items, long location", `{"additionalProperties": {"items": {"properties": {"id": {}}, "additionalProperties": false}}}`,

@@ -649,7 +649,10 @@ func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props
 	obj, _ := r.value(s.tokens).(map[string]any)
 	for _, prop := range slices.Sorted(slices.Values(props)) {
 		p := r.at(appendToken(s.tokens, prop))
-		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, declared, obj), allowed, s.where, strings.TrimPrefix(s.into, "to "))
+		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, declared, func(i int) bool {
+			_, ok := obj[declared[i]]
+			return ok
+		}), allowed, s.where, strings.TrimPrefix(s.into, "to "))
 		if f := r.add(p, result.ConstraintViolation, "additionalProperties", msg,
 			"is not allowed (additionalProperties is false)", sugg); f != nil {
 			f.field = prop
@@ -1200,15 +1203,15 @@ func formatExample(format string) string {
 }
 
 // nearest returns the declared property that name most likely misspells:
-// one not present in obj, within an edit distance of 2 (1 for short
-// names).
-func nearest(name string, declared []string, obj map[string]any) string {
+// one not present in the object (present(i) is true when declared[i] is),
+// within an edit distance of 2 (1 for short names).
+func nearest(name string, declared []string, present func(i int) bool) string {
 	best, bestD := "", 3
 	if utf8.RuneCountInString(name) <= 4 {
 		bestD = 2
 	}
-	for _, d := range declared {
-		if _, ok := obj[d]; ok {
+	for i, d := range declared {
+		if present(i) {
 			continue
 		}
 		if dist := spell.Distance(strings.ToLower(name), strings.ToLower(d), bestD); dist < bestD {
