@@ -571,9 +571,11 @@ func (s *scanner) words(n *node) *nodeWords {
 		if !ok {
 			continue // as missingNames: not tracked, never missing
 		}
+		// Named cut, its property's schema found by the whole name, as
+		// reporter.required does.
 		name := result.Clip(full, maxName)
 		w.required = append(w.required, requiredName{name: name, bit: b,
-			field: r.fieldInfo(propertySchema(holder, name)), article: article(name)})
+			field: r.fieldInfo(propertySchema(holder, full)), article: article(name)})
 	}
 	n.words.Store(w)
 	return w

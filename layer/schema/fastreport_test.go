@@ -3,6 +3,7 @@ package schema_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -173,12 +174,23 @@ func FuzzFastIssues(f *testing.F) {
 	}
 	largeAt := uint(len(vs))
 	vs = append(vs, large)
+	// The suite's documents seed the fuzzer only when it mutates them
+	// (go test -fuzz): replayed as plain tests, each would check what
+	// TestFastIssuesSuite checks already on every suite test (a document
+	// without repeated keys gets the same comparison from
+	// duplicatesMatchDecoder), and the ~2,000 of them cost every go test
+	// run seconds. The seeds below, of this file's own cases, stay.
+	fz := flag.Lookup("test.fuzz")
+	fuzzing := fz != nil && fz.Value.String() != ""
 	suiteDir := sharedtest.Dir(f, "json-schema-test-suite")
 	remotes := map[string]json.RawMessage{}
 	for uri, data := range sharedtest.SuiteRemotes(f, suiteDir) {
 		remotes[uri] = data
 	}
 	for _, d := range sharedtest.SuiteDrafts {
+		if !fuzzing {
+			break
+		}
 		for _, file := range sharedtest.SuiteFiles(f, suiteDir, d) {
 			for _, g := range sharedtest.ReadSuiteFile(f, file, d) {
 				v, err := schema.Compile(g.Schema, schema.Options{Schemas: remotes})
@@ -206,7 +218,7 @@ func FuzzFastIssues(f *testing.F) {
 		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
 			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
 		// additionalProperties false and the string keywords, written
-		// directly too (decision 85).
+		// directly too (decision 87).
 		{`{"properties": {"owner": {"type": "string"}, "user": {"properties": {"email": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}},
 			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
 		{`{"properties": {"sha": {"pattern": "^[0-9a-f]{7,40}$", "minLength": 7}, "title": {"minLength": 1, "maxLength": 8}},
@@ -389,6 +401,8 @@ func TestFastIssuesEdges(t *testing.T) {
 			"b": {"type": ["integer", "null"]}, "c": {"title": "The C"}, "d": {"$ref": "#/$defs/d"}, "e": true},
 			"required": ["a", "b", "c", "d", "e", "f", "` + strings.Repeat("n", 120) + `", "order"],
 			"$defs": {"d": {"type": "array", "description": "` + strings.Repeat("word ", 80) + `"}}}`, `{}`, true},
+		{"a long required name keeps its description", `{"required": ["` + strings.Repeat("customer_shipping_address_", 12)[:300] + `"], "properties": {"` +
+			strings.Repeat("customer_shipping_address_", 12)[:300] + `": {"type": "string", "description": "the street"}}}`, `{}`, true},
 		{"required in items and a type beside", `{"items": {"properties": {"id": {"type": "integer"}}, "required": ["id", "name"]}}`,
 			`[{"id": 1, "name": "a"}, {"id": "x"}, 3, {"name": 1}]`, true},
 		{"required under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}}}`,
@@ -474,7 +488,7 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 
 // The fields additionalProperties false refuses, and the strings that
 // minLength, maxLength or pattern refuse, are written by the scan itself
-// (decision 85), wherever the reporter would only walk through the errors
+// (decision 87), wherever the reporter would only walk through the errors
 // above them: every issue of these documents comes from the direct scan,
 // and they are the slow path's, byte for byte.
 func TestDirectKeywords(t *testing.T) {
