@@ -12,9 +12,9 @@ import (
 )
 
 // The issues the report scan writes itself. A failed type, required,
-// enum, const, additionalProperties false, minLength, maxLength or
-// pattern keyword is the most common error of a tool call's arguments,
-// and the reporter (issues.go) would only walk through the
+// enum, const, additionalProperties false, minLength, maxLength,
+// pattern or numeric bound keyword is the most common error of a tool
+// call's arguments, and the reporter (issues.go) would only walk through the
 // errors above it (a schema's group, $ref, allOf: see reporter.walk) to
 // word it alone. So, where no anyOf, oneOf or propertyNames above it needs
 // the error tree (scanner.tree is 0), the scan writes its issue directly:
@@ -24,7 +24,8 @@ import (
 // (cachedText) are taken as they are, and nothing is built. The words are the
 // reporter's (wrongType, required, addFieldSuggestion, constant, enum,
 // addlDeclared and addlWords, minLengthWords, maxLengthWords,
-// patternWords, reporter.at), which the tests hold them to: they compare the fast
+// patternWords, numberWords, multipleOfWords, reporter.at), which the
+// tests hold them to: they compare the fast
 // path's issues with the slow path's on the JSON Schema Test Suite, the
 // corpus and a fuzz target.
 
@@ -50,9 +51,9 @@ type cachedText struct {
 	key  string // the site's key; "" at the root
 	root bool
 	// got is the JSON type met, for a type issue (name -1), or the
-	// value's bytes, for a failed const (name -2), enum (-3), minLength
-	// (-4), maxLength (-5) or pattern (-6); else name is the missing
-	// name's index in nodeWords.required, for a required issue.
+	// value's bytes, for a failed const (name -2), enum (-3) or a keyword
+	// of valueIssue (valueIssueName); else name is the missing name's
+	// index in nodeWords.required, for a required issue.
 	got            string
 	name           int
 	msg, loc, sugg string
@@ -454,13 +455,15 @@ func compareNameBytes(name string, key []byte) int {
 	return len(name) - len(key)
 }
 
-// stringIssue writes the issue of the string being read, str its text of
-// l characters, which n's keyword (minLength, maxLength or pattern)
-// refuses: the reporter's words (minLengthWords, maxLengthWords,
-// patternWords).
-func (s *scanner) stringIssue(n *node, keyword string, str, raw []byte, l int) {
-	// Kept by the string's bytes, as a const's or enum's value.
-	name := stringIssueName(keyword)
+// valueIssue writes the issue of the string or number being read, raw
+// its bytes, which n's keyword refuses (minLength, maxLength, pattern;
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf): the
+// reporter's words, from the functions both call (minLengthWords,
+// maxLengthWords, patternWords; numberWords, multipleOfWords). str is a
+// string's text and l its length in characters. The texts are kept by
+// the value's bytes, as a const's or enum's.
+func (s *scanner) valueIssue(n *node, keyword string, raw, str []byte, l int) {
+	name := valueIssueName(keyword)
 	key, root, keep := s.cacheSite()
 	keep = keep && keepValue(raw)
 	if keep {
@@ -477,13 +480,18 @@ func (s *scanner) stringIssue(n *node, keyword string, str, raw []byte, l int) {
 	refText := string(b[ref:])
 	b = b[:ref]
 	var reason, sugg string
+	holder := s.comp.index[n.sch.Location]
 	switch keyword {
 	case "minLength":
-		reason, sugg = minLengthWords(show(string(str)), l, n.minLen, refText, s.comp.index[n.sch.Location])
+		reason, sugg = minLengthWords(show(string(str)), l, n.minLen, refText, holder)
 	case "maxLength":
-		reason, sugg = maxLengthWords(l, n.maxLen, refText, s.comp.index[n.sch.Location])
-	default:
+		reason, sugg = maxLengthWords(l, n.maxLen, refText, holder)
+	case "pattern":
 		reason, sugg = patternWords(show(string(str)), n.sch.Pattern.String(), refText)
+	case "multipleOf":
+		reason, sugg = multipleOfWords(result.Clip(string(raw), maxShown), n.multipleOf.rat, refText)
+	default:
+		reason, sugg = numberWords(keyword, result.Clip(string(raw), maxShown), n.bound(keyword).rat, refText, holder)
 	}
 	ms := len(b)
 	b = appendSubj(b, d)
@@ -500,16 +508,40 @@ func (s *scanner) stringIssue(n *node, keyword string, str, raw []byte, l int) {
 	s.checkBudget()
 }
 
-// stringIssueName is cachedText.name for a failed minLength, maxLength or
-// pattern.
-func stringIssueName(keyword string) int {
+// bound is n's bound of a numeric keyword.
+func (n *node) bound(keyword string) *bound {
+	switch keyword {
+	case "minimum":
+		return n.minimum
+	case "maximum":
+		return n.maximum
+	case "exclusiveMinimum":
+		return n.exMin
+	case "exclusiveMaximum":
+		return n.exMax
+	}
+	return n.multipleOf
+}
+
+// valueIssueName is cachedText.name for a failed keyword of valueIssue.
+func valueIssueName(keyword string) int {
 	switch keyword {
 	case "minLength":
 		return -4
 	case "maxLength":
 		return -5
+	case "pattern":
+		return -6
+	case "minimum":
+		return -7
+	case "maximum":
+		return -8
+	case "exclusiveMinimum":
+		return -9
+	case "exclusiveMaximum":
+		return -10
 	}
-	return -6
+	return -11
 }
 
 // nodeWords is what report mode writes of a node's issues, the same for

@@ -921,14 +921,14 @@ func (s *scanner) rstring(n *node, i int) int {
 		l := utf8.RuneCount(str)
 		switch {
 		case n.minLen >= 0 && l < n.minLen && direct:
-			s.stringIssue(n, "minLength", str, s.data[i:end], l)
+			s.valueIssue(n, "minLength", s.data[i:end], str, l)
 			s.errs = append(s.errs, nil)
 		case n.minLen >= 0 && l < n.minLen:
 			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
 		switch {
 		case n.maxLen >= 0 && l > n.maxLen && direct:
-			s.stringIssue(n, "maxLength", str, s.data[i:end], l)
+			s.valueIssue(n, "maxLength", s.data[i:end], str, l)
 			s.errs = append(s.errs, nil)
 		case n.maxLen >= 0 && l > n.maxLen:
 			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
@@ -943,7 +943,7 @@ func (s *scanner) rstring(n *node, i int) int {
 		}
 		switch {
 		case !match && direct:
-			s.stringIssue(n, "pattern", str, s.data[i:end], 0)
+			s.valueIssue(n, "pattern", s.data[i:end], str, 0)
 			s.errs = append(s.errs, nil)
 		case !match:
 			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
@@ -973,19 +973,49 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 		}
 		return num().Cmp(b.rat)
 	}
+	// Written directly where the reporter would only walk through the
+	// errors above (see directIssue), else added to the tree.
+	direct := s.direct && s.tree == 0
 	if n.minimum != nil && cmp(n.minimum) < 0 {
-		addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
+		if direct {
+			s.numberIssue(n, "minimum", t)
+		} else {
+			addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
+		}
 	}
 	if n.maximum != nil && cmp(n.maximum) > 0 {
-		addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
+		if direct {
+			s.numberIssue(n, "maximum", t)
+		} else {
+			addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
+		}
 	}
 	if n.exMin != nil && cmp(n.exMin) <= 0 {
-		addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		if direct {
+			s.numberIssue(n, "exclusiveMinimum", t)
+		} else {
+			addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		}
 	}
 	if n.exMax != nil && cmp(n.exMax) >= 0 {
-		addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		if direct {
+			s.numberIssue(n, "exclusiveMaximum", t)
+		} else {
+			addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		}
 	}
 	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
-		addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		if direct {
+			s.numberIssue(n, "multipleOf", t)
+		} else {
+			addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		}
 	}
+}
+
+// numberIssue writes the issue of the number t being read, which n's
+// keyword refuses (see valueIssue), and stands it on the error stack.
+func (s *scanner) numberIssue(n *node, keyword string, t []byte) {
+	s.valueIssue(n, keyword, t, nil, 0)
+	s.errs = append(s.errs, nil)
 }

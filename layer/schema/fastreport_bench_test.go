@@ -149,3 +149,22 @@ func BenchmarkIssuesPattern(b *testing.B) {
 		v.Issues(doc, 0)
 	}
 }
+
+// BenchmarkIssuesMaximum is Validator.Issues on a tool call's arguments
+// whose one fault is a number over its maximum (a page size the tool
+// caps).
+func BenchmarkIssuesMaximum(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
+		"perPage": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results per page"}}, "required": ["owner"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "perPage": 500}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}

@@ -223,6 +223,8 @@ func FuzzFastIssues(f *testing.F) {
 			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
 		{`{"properties": {"sha": {"pattern": "^[0-9a-f]{7,40}$", "minLength": 7}, "title": {"minLength": 1, "maxLength": 8}},
 			"items": {"maxLength": 2}}`, `{"sha": "HEAD", "title": "a title too long"}`},
+		{`{"properties": {"perPage": {"type": "integer", "minimum": 1, "maximum": 100}, "r": {"exclusiveMaximum": 1, "multipleOf": 0.5}},
+			"items": {"minimum": 0}}`, `{"perPage": 500, "r": 1.25}`},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {
@@ -531,6 +533,12 @@ func TestDirectKeywords(t *testing.T) {
 			`{"` + strings.Repeat("k", 120) + `": "nope"}`},
 		{"several failures of one schema", `{"properties": {"v": {"minLength": 5, "pattern": "^a"}}, "required": ["w"]}`,
 			`{"v": "bc"}`},
+		{"numeric bounds", `{"properties": {"perPage": {"type": "integer", "minimum": 1, "maximum": 100}, "page": {"minimum": 1},
+			"ratio": {"exclusiveMinimum": 0, "exclusiveMaximum": 1}, "both": {"minimum": 2, "exclusiveMinimum": 3}, "top": {"maximum": 5, "exclusiveMaximum": 4},
+			"step": {"multipleOf": 0.01}, "even": {"multipleOf": 2}}}`,
+			`{"perPage": 500, "page": -1.5e0, "ratio": 1.0, "both": 2, "top": 4.5, "step": 0.075, "even": 3}`},
+		{"numbers at root, in items, long", `{"items": {"maximum": 10}}`, `[11, 1e2, -0, ` + strings.Repeat("9", 70) + `, 10.000000000000001]`},
+		{"a number at root", `{"minimum": 1, "multipleOf": 3}`, `-2`},
 		{"strings under $ref, beside a type", `{"$defs": {"s": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+$"}}, "properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}}}`,
 			`{"a": "ABCDE", "b": 1}`},
 	} {

@@ -402,18 +402,16 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	case *kind.Const:
 		r.constant(s, k)
 	case *kind.Minimum:
-		r.number(s, holder, "minimum", "is %s, below the minimum %s", k.Got, k.Want)
+		r.number(s, holder, "minimum", k.Got, k.Want)
 	case *kind.Maximum:
-		r.number(s, holder, "maximum", "is %s, above the maximum %s", k.Got, k.Want)
+		r.number(s, holder, "maximum", k.Got, k.Want)
 	case *kind.ExclusiveMinimum:
-		r.number(s, holder, "exclusiveMinimum", "is %s, not above the exclusive minimum %s", k.Got, k.Want)
+		r.number(s, holder, "exclusiveMinimum", k.Got, k.Want)
 	case *kind.ExclusiveMaximum:
-		r.number(s, holder, "exclusiveMaximum", "is %s, not below the exclusive maximum %s", k.Got, k.Want)
+		r.number(s, holder, "exclusiveMaximum", k.Got, k.Want)
 	case *kind.MultipleOf:
-		got := numString(r.value(s.tokens), k.Got)
-		r.addf(s, result.ConstraintViolation, "multipleOf",
-			fmt.Sprintf("is %s, not a multiple of %s", got, ratString(k.Want)),
-			fmt.Sprintf("Change %s to a multiple of %s", s.ref, ratString(k.Want)))
+		reason, sugg := multipleOfWords(numString(r.value(s.tokens), k.Got), k.Want, s.ref)
+		r.addf(s, result.ConstraintViolation, "multipleOf", reason, sugg)
 	case *kind.MinLength:
 		reason, sugg := minLengthWords(show(r.value(s.tokens)), k.Got, k.Want, s.ref, holder)
 		r.addf(s, result.ConstraintViolation, "minLength", reason, sugg)
@@ -626,12 +624,36 @@ func (r *reporter) enum(s site, got any, want []any) {
 		fmt.Sprintf("Use one of the allowed values for %s: %s", s.ref, list))
 }
 
-func (r *reporter) number(s site, holder *jsonschema.Schema, keyword, format string, got, want *big.Rat) {
-	if f := r.addf(s, result.ConstraintViolation, keyword,
-		fmt.Sprintf(format, numString(r.value(s.tokens), got), ratString(want)),
-		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), s.ref)); f != nil {
-		f.expected, f.actual = ratString(want), numString(r.value(s.tokens), got)
+func (r *reporter) number(s site, holder *jsonschema.Schema, keyword string, got, want *big.Rat) {
+	shown := numString(r.value(s.tokens), got)
+	reason, sugg := numberWords(keyword, shown, want, s.ref, holder)
+	if f := r.addf(s, result.ConstraintViolation, keyword, reason, sugg); f != nil {
+		f.expected, f.actual = ratString(want), shown
 	}
+}
+
+// numberWords is the reason and suggestion of a failed minimum, maximum,
+// exclusiveMinimum or exclusiveMaximum keyword, for the number shown
+// (numString) at the site named ref, holder the failed schema; the fast
+// path writes them through it too (scanner.valueIssue).
+func numberWords(keyword, shown string, want *big.Rat, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	format := "is %s, not below the exclusive maximum %s"
+	switch keyword {
+	case "minimum":
+		format = "is %s, below the minimum %s"
+	case "maximum":
+		format = "is %s, above the maximum %s"
+	case "exclusiveMinimum":
+		format = "is %s, not above the exclusive minimum %s"
+	}
+	return fmt.Sprintf(format, shown, ratString(want)),
+		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), ref)
+}
+
+// multipleOfWords is numberWords for a failed multipleOf.
+func multipleOfWords(shown string, want *big.Rat, ref string) (reason, sugg string) {
+	return fmt.Sprintf("is %s, not a multiple of %s", shown, ratString(want)),
+		fmt.Sprintf("Change %s to a multiple of %s", ref, ratString(want))
 }
 
 // ofBounds puts "of" before bounds that start with "at": "of at most 5".
