@@ -174,8 +174,8 @@ type scanner struct {
 	elemAt  []int
 	indexed map[int][]int
 	// direct, in report mode, has the scan write the issues of a failed
-	// type, required, enum, const, additionalProperties false,
-	// minLength, maxLength or pattern keyword itself (see directIssue) where the reporter
+	// type, required, enum, const, additionalProperties false, string
+	// or numeric keyword itself (see directIssue) where the reporter
 	// would only walk through the errors above them: not under an anyOf
 	// or oneOf none of whose branches matched, nor under propertyNames
 	// (tree counts those being read). A nil error on errs stands for such
