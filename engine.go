@@ -406,24 +406,29 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
-// now is the time a validation starts, for its duration only: the
-// engine's epoch advanced by the monotonic clock, one clock reading where
-// time.Now takes two (the wall clock's and the monotonic one's). Its wall
-// clock part may drift from time.Now's; time.Since of it is exact.
-func (e *Engine) now() time.Time { return e.epoch.Add(time.Since(e.epoch)) }
+// clock is how long ago New made the engine, by the monotonic clock: a
+// validation's start and end are read with it, one clock reading each
+// (time.Now takes two, the wall clock's and the monotonic one's), and the
+// duration is their difference, exact. start gives the time.Time of a
+// reading for the usual path, whose wall clock part may drift from
+// time.Now's (only durations are taken of it).
+func (e *Engine) clock() time.Duration { return time.Since(e.epoch) }
+
+// start is the time of the clock reading at.
+func (e *Engine) start(at time.Duration) time.Time { return e.epoch.Add(at) }
 
 // validate is Validate without its span; fast reports that the fast
 // path answered (judge.fast_path, set with the verdict in one call).
 func (e *Engine) validate(ctx context.Context, req *Request) (res *result.ValidationResult, fast bool, err error) {
-	start := e.now()
-	if r := e.validateFast(ctx, req, start); r != nil {
+	at := e.clock()
+	if r := e.validateFast(ctx, req, at); r != nil {
 		return r, true, nil
 	}
 	in, notes, err := e.input(req)
 	if err != nil {
 		return nil, false, err
 	}
-	res, err = e.check(ctx, req, in, notes, start)
+	res, err = e.check(ctx, req, in, notes, e.start(at))
 	return res, false, err
 }
 
