@@ -708,6 +708,9 @@ type layerRun struct {
 	errc chan error
 	// started is set once the run holds a slot.
 	started atomic.Bool
+	// begun is when the run took its slot, as the engine's clock reads it
+	// (set before started).
+	begun atomic.Int64
 	// took is the run's time, from taking a slot to Run's return; set
 	// before errc receives.
 	took time.Duration
@@ -829,6 +832,8 @@ func (e *Engine) exec(r *layerRun) {
 			return
 		}
 	}
+	begun := time.Now()
+	r.begun.Store(int64(begun.Sub(e.epoch)))
 	r.started.Store(true)
 	defer func() { <-e.slots }()
 	ctx, span := r.ctx, trace.Span(nil)
@@ -843,7 +848,6 @@ func (e *Engine) exec(r *layerRun) {
 			r.errc <- err
 		}
 	}()
-	begun := time.Now()
 	err := r.l.Run(ctx, r.pass)
 	r.took = time.Since(begun)
 	e.endLayerSpan(span, r, err)
@@ -890,7 +894,6 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 		e.dispatch(r)
 	}
 	outs := make([]LayerOutcome, len(run))
-	dispatched := time.Now()
 	for i, l := range run {
 		r := rs[i]
 		var err error
@@ -904,7 +907,12 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			select {
 			case err = <-r.errc:
 			default:
-				took = time.Since(dispatched)
+				// From the slot's taking, as took is defined: a run
+				// that never took one ran for no time.
+				took = 0
+				if r.started.Load() {
+					took = e.clock() - time.Duration(r.begun.Load())
+				}
 				err = r.ctx.Err()
 				if running, limit := e.Runs(); !r.started.Load() && running >= limit {
 					err = fmt.Errorf("%w: %w", errBusy, err)

@@ -218,7 +218,7 @@ func FuzzFastIssues(f *testing.F) {
 		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
 			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
 		// additionalProperties false and the string keywords, written
-		// directly too (decision 88).
+		// directly too (decision 89).
 		{`{"properties": {"owner": {"type": "string"}, "user": {"properties": {"email": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}},
 			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
 		{`{"properties": {"sha": {"pattern": "^[0-9a-f]{7,40}$", "minLength": 7}, "title": {"minLength": 1, "maxLength": 8}},
@@ -490,7 +490,7 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 
 // The fields additionalProperties false refuses, and the strings that
 // minLength, maxLength or pattern refuse, are written by the scan itself
-// (decision 88), wherever the reporter would only walk through the errors
+// (decision 89), wherever the reporter would only walk through the errors
 // above them: every issue of these documents comes from the direct scan,
 // and they are the slow path's, byte for byte.
 func TestDirectKeywords(t *testing.T) {
