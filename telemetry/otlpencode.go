@@ -3,6 +3,7 @@ package telemetry
 import (
 	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -109,13 +110,37 @@ const (
 	flagIsRemote    = 0x200
 )
 
+// spanView is what the encoder reads of a span: the SDK's read-only span
+// has it, and so has judge's own record of a span (spanRec).
+type spanView interface {
+	Name() string
+	SpanContext() trace.SpanContext
+	Parent() trace.SpanContext
+	SpanKind() trace.SpanKind
+	StartTime() time.Time
+	EndTime() time.Time
+	Attributes() []attribute.KeyValue
+	DroppedAttributes() int
+	Events() []sdktrace.Event
+	DroppedEvents() int
+	Links() []sdktrace.Link
+	DroppedLinks() int
+	Status() sdktrace.Status
+	Resource() *resource.Resource
+	InstrumentationScope() instrumentation.Scope
+}
+
 // encode returns the ExportTraceServiceRequest of spans, in e's buffer:
 // valid until the next call.
-func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte {
+func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte { return encodeSpans(e, spans) }
+
+// encodeSpans is encode of any spans the encoder can read; a nil one is
+// skipped.
+func encodeSpans[S spanView](e *otlpEncoder, spans []S) []byte {
 	e.b, e.groups, e.of = e.b[:0], e.groups[:0], e.of[:0]
 	last := -1
 	for _, s := range spans {
-		if s == nil {
+		if any(s) == nil {
 			e.of = append(e.of, -1)
 			continue
 		}
@@ -142,7 +167,7 @@ func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte {
 		}
 		for h := g; h < len(e.groups); h++ {
 			if e.groups[h].first == g {
-				e.scopeSpans(h, spans)
+				scopeSpans(e, h, spans)
 			}
 		}
 		e.str(fResourceSpansSchemaURL, res.SchemaURL())
@@ -174,7 +199,7 @@ func (e *otlpEncoder) group(res *resource.Resource, scope instrumentation.Scope)
 }
 
 // scopeSpans writes group g's ScopeSpans.
-func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
+func scopeSpans[S spanView](e *otlpEncoder, g int, spans []S) {
 	ss := e.open(fResourceSpansScopeSpans)
 	scope := e.groups[g].scope
 	if scope != (instrumentation.Scope{}) {
@@ -188,7 +213,7 @@ func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
 	}
 	for i, s := range spans {
 		if e.of[i] == int32(g) {
-			e.span(s)
+			encodeSpan(e, s)
 		}
 	}
 	e.str(fScopeSpansSchemaURL, scope.SchemaURL)
@@ -196,7 +221,7 @@ func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
 }
 
 // span writes one Span.
-func (e *otlpEncoder) span(s sdktrace.ReadOnlySpan) {
+func encodeSpan[S spanView](e *otlpEncoder, s S) {
 	m := e.open(fScopeSpansSpans)
 	sc := s.SpanContext()
 	tid, sid := sc.TraceID(), sc.SpanID()

@@ -242,7 +242,19 @@ var errExporterShutdown = errors.New("telemetry: OTLP exporter is shut down")
 // ExportSpans encodes spans and sends them, retrying as the official
 // exporter does, within ctx (the batch processor's export timeout).
 func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
-	if len(spans) == 0 {
+	return e.export(ctx, len(spans), func(enc *otlpEncoder) []byte { return enc.encode(spans) })
+}
+
+// exportRecs encodes and sends judge's own span records, as ExportSpans
+// does the SDK's spans.
+func (e *otlpHTTPExporter) exportRecs(ctx context.Context, recs []*spanRec) error {
+	return e.export(ctx, len(recs), func(enc *otlpEncoder) []byte { return encodeSpans(enc, recs) })
+}
+
+// export encodes a batch of n spans with encode, in the exporter's
+// buffer, and sends it.
+func (e *otlpHTTPExporter) export(ctx context.Context, n int, encode func(*otlpEncoder) []byte) error {
+	if n == 0 {
 		return nil
 	}
 	e.mu.Lock()
@@ -250,7 +262,7 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 	if e.life.Err() != nil {
 		return errExporterShutdown
 	}
-	body := e.enc.encode(spans)
+	body := encode(&e.enc)
 	if len(body) == 0 {
 		return nil // only nil spans
 	}
@@ -266,7 +278,7 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 		body = e.zb.Bytes()
 	}
 	if len(body) > maxExportRequest {
-		return fmt.Errorf("telemetry: OTLP export: a batch of %d spans is %d bytes, over the %d a request may carry", len(spans), len(body), maxExportRequest)
+		return fmt.Errorf("telemetry: OTLP export: a batch of %d spans is %d bytes, over the %d a request may carry", n, len(body), maxExportRequest)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
