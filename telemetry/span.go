@@ -49,7 +49,15 @@ type provider struct {
 	sampler sdktrace.Sampler
 	limits  sdktrace.SpanLimits
 	queue   *batchQueue[*spanRec]
-	recs    sync.Pool // *spanRec
+
+	// free holds emptied records for the next spans, at most maxFree: a
+	// list of its own rather than a sync.Pool, which the garbage
+	// collector empties every other cycle while records wait in the
+	// batch (a second at most) and which hands a record put on the
+	// exporter's P to a request's P only by stealing.
+	freeMu  sync.Mutex
+	free    []*spanRec
+	maxFree int
 
 	norm       *sdktrace.TracerProvider // the SDK's normalisation of rare values
 	normTracer trace.Tracer
@@ -81,6 +89,7 @@ func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdk
 	}
 	p.normTracer = p.norm.Tracer(ScopeName)
 	p.queue = newBatchQueue(exp.exportRecs, exp.Shutdown, p.releaseAll, b)
+	p.maxFree = p.queue.o.MaxQueueSize + p.queue.o.MaxExportBatchSize
 	return p
 }
 
@@ -122,9 +131,15 @@ func (p *provider) Shutdown(ctx context.Context) error {
 
 // getRec returns an empty record.
 func (p *provider) getRec() *spanRec {
-	if r, ok := p.recs.Get().(*spanRec); ok {
+	p.freeMu.Lock()
+	if n := len(p.free); n > 0 {
+		r := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.freeMu.Unlock()
 		return r
 	}
+	p.freeMu.Unlock()
 	return &spanRec{attrs: make([]attribute.KeyValue, 0, 16)}
 }
 
@@ -132,8 +147,18 @@ func (p *provider) getRec() *spanRec {
 // span; a record that grew more lets them go.
 const maxKeptAttrs = 64
 
-// release empties r and puts it back in the pool.
+// release empties r and keeps it for a next span.
 func (p *provider) release(r *spanRec) {
+	p.empty(r)
+	p.freeMu.Lock()
+	if len(p.free) < p.maxFree {
+		p.free = append(p.free, r)
+	}
+	p.freeMu.Unlock()
+}
+
+// empty clears r, keeping its slices (emptied) unless they grew large.
+func (p *provider) empty(r *spanRec) {
 	clear(r.attrs)
 	clear(r.events)
 	clear(r.links)
@@ -148,14 +173,17 @@ func (p *provider) release(r *spanRec) {
 		links = nil
 	}
 	*r = spanRec{attrs: attrs, events: events, links: links}
-	p.recs.Put(r)
 }
 
-// releaseAll releases every record of an exported batch.
+// releaseAll releases every record of an exported batch, under one lock.
 func (p *provider) releaseAll(recs []*spanRec) {
 	for _, r := range recs {
-		p.release(r)
+		p.empty(r)
 	}
+	p.freeMu.Lock()
+	n := min(len(recs), p.maxFree-len(p.free))
+	p.free = append(p.free, recs[:max(n, 0)]...)
+	p.freeMu.Unlock()
 }
 
 // ended queues a span's record for export, or releases it when it is
@@ -450,12 +478,23 @@ func (r *spanRec) EndTime() time.Time                          { return r.end }
 func (r *spanRec) Attributes() []attribute.KeyValue            { return r.attrs }
 func (r *spanRec) DroppedAttributes() int                      { return r.droppedAttrs }
 func (r *spanRec) Events() []sdktrace.Event                    { return r.events }
-func (r *spanRec) DroppedEvents() int                          { return r.droppedEvents }
+func (r *spanRec) DroppedEvents() int                          { return keptOr0(r.events, r.droppedEvents) }
 func (r *spanRec) Links() []sdktrace.Link                      { return r.links }
-func (r *spanRec) DroppedLinks() int                           { return r.droppedLinks }
+func (r *spanRec) DroppedLinks() int                           { return keptOr0(r.links, r.droppedLinks) }
 func (r *spanRec) Status() sdktrace.Status                     { return r.status }
 func (r *spanRec) Resource() *resource.Resource                { return r.tr.p.res }
 func (r *spanRec) InstrumentationScope() instrumentation.Scope { return r.tr.scope }
+
+// keptOr0 is a dropped count as the SDK's snapshot reports it: 0 when
+// nothing was kept (with a count limit of 0, the dropped events or
+// links are not reported; matched, so that a receiver sees no
+// difference).
+func keptOr0[T any](kept []T, dropped int) int {
+	if len(kept) == 0 {
+		return 0
+	}
+	return dropped
+}
 
 // setAttrs sets kv as the SDK's SetAttributes does (see span.SetAttributes).
 func (r *spanRec) setAttrs(kv []attribute.KeyValue) {
