@@ -75,6 +75,12 @@ type batchQueue[T any] struct {
 
 	spare []T // the exported queue, emptied, for reuse; the loop's own
 
+	// arena holds the bytes of the queued items that addBytes queued
+	// (judge's own spans, encoded as they end; the SDK's spans have
+	// none): items point into it, and it is swapped with the queue at
+	// export. spareArena is the exported one, emptied, for reuse.
+	arena, spareArena []byte
+
 	kick     chan struct{}     // capacity 1: a batch has begun or is full
 	flushReq chan flushRequest // ForceFlush
 	stop     chan flushRequest // Shutdown
@@ -158,6 +164,40 @@ func (b *batchQueue[T]) add(s T) bool {
 	return true
 }
 
+// maxKeptArena is the most arena bytes kept for reuse once exported.
+const maxKeptArena = 4 << 20
+
+// addBytes queues the item that item makes of a copy of p, kept in the
+// arena until the item is exported, and reports whether it was queued
+// (see add).
+func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
+	b.mu.Lock()
+	if b.stopped {
+		b.mu.Unlock()
+		return false
+	}
+	if len(b.queue) >= b.o.MaxQueueSize {
+		b.dropped++
+		b.lost++
+		b.mu.Unlock()
+		return false
+	}
+	// An item keeps pointing to its bytes when a later append moves the
+	// arena: the old array is left as it was.
+	off := len(b.arena)
+	b.arena = append(b.arena, p...)
+	b.queue = append(b.queue, item(b.arena[off:len(b.arena):len(b.arena)]))
+	n := len(b.queue)
+	b.mu.Unlock()
+	if n == 1 || n == b.o.MaxExportBatchSize {
+		select {
+		case b.kick <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
 // loop exports the queue when a batch is full, when the first span of
 // a batch has waited Delay, on ForceFlush and on Shutdown.
 func (b *batchQueue[T]) loop() {
@@ -202,8 +242,8 @@ func (b *batchQueue[T]) queued() int {
 // exporter's errors, and one for spans dropped since the last export.
 func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.mu.Lock()
-	spans, dropped := b.queue, b.dropped
-	b.queue, b.dropped = b.spare, 0
+	spans, dropped, arena := b.queue, b.dropped, b.arena
+	b.queue, b.dropped, b.arena = b.spare, 0, b.spareArena
 	b.mu.Unlock()
 	var errs []error
 	if dropped > 0 {
@@ -219,6 +259,11 @@ func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.release(spans) // done with: let the collector (or a pool) have them
 	clear(spans)
 	b.spare = spans[:0]
+	if cap(arena) <= maxKeptArena {
+		b.spareArena = arena[:0]
+	} else {
+		b.spareArena = nil
+	}
 	return errors.Join(errs...)
 }
 

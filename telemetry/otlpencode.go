@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -176,6 +177,58 @@ func encodeSpans[S spanView](e *otlpEncoder, spans []S) []byte {
 	return e.b
 }
 
+// encodeEncoded returns the ExportTraceServiceRequest of spans already
+// encoded (judge's own, see provider), all of resource res: one
+// ResourceSpans, a ScopeSpans per distinct scope in the order the scopes
+// first appear, each span's bytes copied in, in order. It is what encode
+// writes for the same spans.
+func (e *otlpEncoder) encodeEncoded(res *resource.Resource, spans []encSpan) []byte {
+	e.b, e.groups = e.b[:0], e.groups[:0]
+	if len(spans) == 0 {
+		return e.b
+	}
+	// The distinct scopes, in e.groups (only their scope is used).
+	for _, s := range spans {
+		if !slices.ContainsFunc(e.groups, func(g spanGroup) bool { return g.scope == s.tr.scope }) {
+			e.groups = append(e.groups, spanGroup{scope: s.tr.scope})
+		}
+	}
+	rs := e.open(fRequestResourceSpans)
+	r := e.open(fResourceSpansResource)
+	for it := res.Iter(); it.Next(); {
+		e.keyValue(fResourceAttributes, it.Attribute())
+	}
+	e.close(r)
+	for _, g := range e.groups {
+		ss := e.open(fResourceSpansScopeSpans)
+		e.scope(g.scope)
+		for _, s := range spans {
+			if s.tr.scope == g.scope {
+				e.b = append(e.b, s.b...)
+			}
+		}
+		e.str(fScopeSpansSchemaURL, g.scope.SchemaURL)
+		e.close(ss)
+	}
+	e.str(fResourceSpansSchemaURL, res.SchemaURL())
+	e.close(rs)
+	return e.b
+}
+
+// scope writes a ScopeSpans' scope, none for the zero scope.
+func (e *otlpEncoder) scope(scope instrumentation.Scope) {
+	if scope == (instrumentation.Scope{}) {
+		return
+	}
+	sc := e.open(fScopeSpansScope)
+	e.str(fScopeName, scope.Name)
+	e.str(fScopeVersion, scope.Version)
+	for it := scope.Attributes.Iter(); it.Next(); {
+		e.keyValue(fScopeAttributes, it.Attribute())
+	}
+	e.close(sc)
+}
+
 // group returns the index of the group of (res, scope), added if new.
 func (e *otlpEncoder) group(res *resource.Resource, scope instrumentation.Scope) int {
 	rkey := res.Equivalent()
@@ -202,15 +255,7 @@ func (e *otlpEncoder) group(res *resource.Resource, scope instrumentation.Scope)
 func scopeSpans[S spanView](e *otlpEncoder, g int, spans []S) {
 	ss := e.open(fResourceSpansScopeSpans)
 	scope := e.groups[g].scope
-	if scope != (instrumentation.Scope{}) {
-		sc := e.open(fScopeSpansScope)
-		e.str(fScopeName, scope.Name)
-		e.str(fScopeVersion, scope.Version)
-		for it := scope.Attributes.Iter(); it.Next(); {
-			e.keyValue(fScopeAttributes, it.Attribute())
-		}
-		e.close(sc)
-	}
+	e.scope(scope)
 	for i, s := range spans {
 		if e.of[i] == int32(g) {
 			encodeSpan(e, s)

@@ -19,6 +19,7 @@ import (
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -245,10 +246,10 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 	return e.export(ctx, len(spans), func(enc *otlpEncoder) []byte { return enc.encode(spans) })
 }
 
-// exportRecs encodes and sends judge's own span records, as ExportSpans
-// does the SDK's spans.
-func (e *otlpHTTPExporter) exportRecs(ctx context.Context, recs []*spanRec) error {
-	return e.export(ctx, len(recs), func(enc *otlpEncoder) []byte { return encodeSpans(enc, recs) })
+// exportEncoded sends judge's own spans, each encoded as it ended, as
+// ExportSpans does the SDK's spans; res is their provider's resource.
+func (e *otlpHTTPExporter) exportEncoded(ctx context.Context, res *resource.Resource, spans []encSpan) error {
+	return e.export(ctx, len(spans), func(enc *otlpEncoder) []byte { return enc.encodeEncoded(res, spans) })
 }
 
 // export encodes a batch of n spans with encode, in the exporter's

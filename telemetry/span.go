@@ -48,16 +48,14 @@ type provider struct {
 	res     *resource.Resource
 	sampler sdktrace.Sampler
 	limits  sdktrace.SpanLimits
-	queue   *batchQueue[*spanRec]
+	queue   *batchQueue[encSpan]
 
-	// free holds emptied records for the next spans, at most maxFree: a
+	// free holds emptied records for the next spans, at most maxFree,
+	// the last released first (its memory the most likely in cache): a
 	// list of its own rather than a sync.Pool, which the garbage
-	// collector empties every other cycle while records wait in the
-	// batch (a second at most) and which hands a record put on the
-	// exporter's P to a request's P only by stealing.
-	freeMu  sync.Mutex
-	free    []*spanRec
-	maxFree int
+	// collector empties every other cycle.
+	freeMu sync.Mutex
+	free   []*spanRec
 
 	norm       *sdktrace.TracerProvider // the SDK's normalisation of rare values
 	normTracer trace.Tracer
@@ -88,8 +86,8 @@ func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdk
 		norm:    sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithResource(res)),
 	}
 	p.normTracer = p.norm.Tracer(ScopeName)
-	p.queue = newBatchQueue(exp.exportRecs, exp.Shutdown, p.releaseAll, b)
-	p.maxFree = p.queue.o.MaxQueueSize + p.queue.o.MaxExportBatchSize
+	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
+		exp.Shutdown, func([]encSpan) {}, b)
 	return p
 }
 
@@ -129,6 +127,17 @@ func (p *provider) Shutdown(ctx context.Context) error {
 	return p.queue.Shutdown(ctx)
 }
 
+// maxFree is the most records kept for reuse: more than the spans a
+// process has open at once, usually.
+const maxFree = 1024
+
+// encSpan is an ended span in the batch: its Span message, encoded as
+// it ended (in the queue's arena), and its tracer, for its scope.
+type encSpan struct {
+	tr *tracer
+	b  []byte
+}
+
 // getRec returns an empty record.
 func (p *provider) getRec() *spanRec {
 	p.freeMu.Lock()
@@ -151,7 +160,7 @@ const maxKeptAttrs = 64
 func (p *provider) release(r *spanRec) {
 	p.empty(r)
 	p.freeMu.Lock()
-	if len(p.free) < p.maxFree {
+	if len(p.free) < maxFree {
 		p.free = append(p.free, r)
 	}
 	p.freeMu.Unlock()
@@ -162,7 +171,7 @@ func (p *provider) empty(r *spanRec) {
 	clear(r.attrs)
 	clear(r.events)
 	clear(r.links)
-	attrs, events, links := r.attrs[:0], r.events[:0], r.links[:0]
+	attrs, events, links, enc := r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
 	if cap(attrs) > maxKeptAttrs {
 		attrs = make([]attribute.KeyValue, 0, 16)
 	}
@@ -172,26 +181,23 @@ func (p *provider) empty(r *spanRec) {
 	if cap(links) > maxKeptAttrs {
 		links = nil
 	}
-	*r = spanRec{attrs: attrs, events: events, links: links}
-}
-
-// releaseAll releases every record of an exported batch, under one lock.
-func (p *provider) releaseAll(recs []*spanRec) {
-	for _, r := range recs {
-		p.empty(r)
+	if cap(enc) > maxKeptAttrs*64 {
+		enc = nil
 	}
-	p.freeMu.Lock()
-	n := min(len(recs), p.maxFree-len(p.free))
-	p.free = append(p.free, recs[:max(n, 0)]...)
-	p.freeMu.Unlock()
+	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc}}
 }
 
-// ended queues a span's record for export, or releases it when it is
-// not sampled or the queue has no room.
+// ended encodes a sampled span's record into the batch, and releases
+// the record: it is reused by the next span at once, so that the
+// records in use stay few and in cache, and the batch holds bytes the
+// garbage collector need not scan.
 func (p *provider) ended(r *spanRec) {
-	if !r.sc.IsSampled() || !p.queue.add(r) {
-		p.release(r)
+	if r.sc.IsSampled() {
+		r.enc.b = r.enc.b[:0]
+		encodeSpan(&r.enc, r)
+		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
+	p.release(r)
 }
 
 // tracer is judge's trace.Tracer of one instrumentation scope.
@@ -465,6 +471,8 @@ type spanRec struct {
 	droppedEvents int
 	links         []sdktrace.Link
 	droppedLinks  int
+
+	enc otlpEncoder // the span's message is encoded in enc.b as it ends
 }
 
 var _ spanView = (*spanRec)(nil)
