@@ -60,6 +60,10 @@ const (
 	// after another capitalized word ("Election Day" for "U.S.
 	// Presidential Election Day"), is undecided.
 	BareHead = "bare-head"
+	// PageDate: a month or day a passage gives without a year takes the
+	// year nearest the page's own date, and a weekday near that date
+	// leaves a day falling on it undecided.
+	PageDate = "page-date"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

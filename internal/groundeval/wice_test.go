@@ -43,7 +43,10 @@ func TestWiCE(t *testing.T) {
 		// written on half a: "U.S Presidential Election Day" for
 		// "Election Day").
 		{"a", 54, 96, 18, 9, 15}, // 16.7%, 83.3%
-		{"b", 60, 96, 25, 8, 24}, // 13.3%, 96.0%
+		// Issue 26's fifth round: a page's own date completing a date
+		// given in part (page-date, ground-a, written on half a) passes
+		// one supported claim of b.
+		{"b", 60, 96, 25, 7, 24}, // 11.7%, 96.0%
 	}
 	var sup, ns Tally
 	for _, tt := range tests {

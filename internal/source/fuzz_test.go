@@ -65,6 +65,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"It grossed over $100 million. Fewer than 300 came. About 12,000 lived there. Nearly $1.8 billion moved.", "It grossed $105 million, 250 came, 12,345 lived there and over $1.75 billion moved."},
 		{"over 0 under -5 about about 1e308 up to", "It was over 0.5 and 1e309 and under -3."},
 		{"The choir of St. Brenna's Church. Mt. Tarrow. Corlan United F.C. Acme Corp.", "Saint Brenna's Church, Mount Tarrow, Corlan United and Acme Corporation Inc. St. St."},
+		{"Posted July 19, 2019\nThe fest runs from Aug. 28 to Sept. 7.\nThe Tamsin Conference will start Sunday.", "The fest is in August 2019. The Tamsin Conference starts on 21 July and on February 29, 2019."},
+		{"December 31, 9999\nOn Jan. 1 and Sunday.", "On January 1, 10000, Sunday, January 2, 9999 and 31 December."},
 		{"It came out on Harvest Day. The Northern Grand Prix. Day Day. U.S. Harvest Day", "The Tolby County Harvest Day, the Southern Grand Prix, A B Day Day and U.S. Harvest Day Harvest Day."},
 	} {
 		f.Add(s[0], s[1])

@@ -32,6 +32,9 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"time after a date", "BFI London Film Festival: Thursday 18 October 15:30, 2018 season.", "It was shown on 18 October 2018 at the BFI London Film Festival.", "It was shown on 19 October 2018 at the BFI London Film Festival."},
 		{"year dated relative to the page", "The national team manager cancelled today's training.\nBoth the men's and women's team took the Volleyball England National Student Cup this year, building on their achievements in 2018.",
 			"Both the men's and women's volleyball team also won the national student cup in 2019.", "Upon his return in January 2009, he again became the keeper of the national team."},
+		{"month without a year in a dated page", "Posted July 19, 2019\nThe Orla Critics' Week lineup is out.\nThe fest runs from Aug. 28 to Sept. 7.", "The film premieres at the Orla festival in August 2019.", "The film premieres at the Orla festival in October 2019."},
+		{"weekday in a dated page", "July 18, 2014\nThe Tamsin Rowing Conference of marine biologists will start Sunday in Perth.",
+			"They flew to Perth for the Tamsin Rowing Conference of marine biologists, starting on 20 July.", "They flew to Perth for the Tamsin Rowing Conference of marine biologists, starting on 23 July."},
 		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
 		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
