@@ -322,10 +322,65 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 
 // keyValue writes kv as a KeyValue message in field num.
 func (e *otlpEncoder) keyValue(num protowire.Number, kv attribute.KeyValue) {
+	if e.shortKeyValue(num, kv) {
+		return
+	}
 	m := e.open(num)
 	e.str(fKeyValueKey, string(kv.Key))
 	e.value(fKeyValueValue, kv.Value)
 	e.close(m)
+}
+
+// shortKeyValue writes kv as keyValue does, in one go with its lengths
+// known before it is written, when kv is short (the message under 128
+// bytes: every length one byte) with a UTF-8 key and a bool, int, double
+// or UTF-8 string value: most attributes. It reports whether it did.
+func (e *otlpEncoder) shortKeyValue(num protowire.Number, kv attribute.KeyValue) bool {
+	k := string(kv.Key)
+	if k == "" || len(k) > 100 || num > 15 {
+		return false
+	}
+	var (
+		n int    // the AnyValue's length
+		u uint64 // an int's varint
+		s string // a string's value
+	)
+	t := kv.Value.Type()
+	switch t {
+	case attribute.BOOL:
+		n = 2
+	case attribute.INT64:
+		u = uint64(kv.Value.AsInt64())
+		n = 1 + protowire.SizeVarint(u)
+	case attribute.FLOAT64:
+		n = 9
+	case attribute.STRING:
+		if s = kv.Value.AsString(); len(s) > 100 || !utf8.ValidString(s) {
+			return false
+		}
+		n = 2 + len(s)
+	default:
+		return false
+	}
+	size := 2 + len(k) + 2 + n
+	if size >= 0x80 || !utf8.ValidString(k) {
+		return false
+	}
+	const bytesType, varintType, fixed64Type = byte(protowire.BytesType), byte(protowire.VarintType), byte(protowire.Fixed64Type)
+	e.b = append(e.b, byte(num)<<3|bytesType, byte(size), fKeyValueKey<<3|bytesType, byte(len(k)))
+	e.b = append(e.b, k...)
+	e.b = append(e.b, fKeyValueValue<<3|bytesType, byte(n))
+	switch t {
+	case attribute.BOOL:
+		e.b = append(e.b, fAnyBool<<3|varintType, byte(protowire.EncodeBool(kv.Value.AsBool())))
+	case attribute.INT64:
+		e.b = protowire.AppendVarint(append(e.b, fAnyInt<<3|varintType), u)
+	case attribute.FLOAT64:
+		e.b = protowire.AppendFixed64(append(e.b, fAnyDouble<<3|fixed64Type), math.Float64bits(kv.Value.AsFloat64()))
+	case attribute.STRING:
+		e.b = append(append(e.b, fAnyString<<3|bytesType, byte(len(s))), s...)
+	}
+	return true
 }
 
 // value writes v as an AnyValue message in field num. The oneof's field
