@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agentjudge/judge"
@@ -31,51 +33,48 @@ func (r *runs) observe(run judge.LayerRun) {
 // too; and a context without one changes nothing.
 func TestObserveLayers(t *testing.T) {
 	t.Parallel()
-	broken := testLayer("broken", func(ctx context.Context, p *layer.Pass) error { return errors.New("disk on fire") })
-	// The slow layer waits for its deadline and says how long that was
-	// from its start: a run's time is taken from the layer's start, which
-	// on a loaded machine can come well after its deadline was set.
-	waited := make(chan time.Duration, 1)
-	slow := testLayer("slow", func(ctx context.Context, p *layer.Pass) error {
-		start := time.Now()
-		<-ctx.Done()
-		dl, _ := ctx.Deadline()
-		waited <- dl.Sub(start)
-		return ctx.Err()
-	})
-	e := mustEngine(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(30*time.Millisecond))
-	var rec runs
-	ctx := judge.ObserveLayers(context.Background(), rec.observe)
-	if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(rec.got, func(a, b judge.LayerRun) int {
-		switch {
-		case a.Layer < b.Layer:
-			return -1
-		case a.Layer > b.Layer:
-			return 1
+	// The layers run in a synctest bubble: its clock moves only when every
+	// goroutine of the bubble waits, so the slow layer's deadline comes
+	// exactly 30 ms after its start however loaded the machine is, and
+	// its run's time is that, not a window around it.
+	synctest.Test(t, func(t *testing.T) {
+		broken := testLayer("broken", func(ctx context.Context, p *layer.Pass) error { return errors.New("disk on fire") })
+		slow := testLayer("slow", func(ctx context.Context, p *layer.Pass) error {
+			<-ctx.Done()
+			return ctx.Err()
+		})
+		const timeout = 30 * time.Millisecond
+		e := mustEngine(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(timeout))
+		defer func() {
+			if err := e.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+		var rec runs
+		ctx := judge.ObserveLayers(context.Background(), rec.observe)
+		if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
+			t.Fatal(err)
 		}
-		return 0
+		slices.SortFunc(rec.got, func(a, b judge.LayerRun) int { return strings.Compare(a.Layer, b.Layer) })
+		if len(rec.got) != 3 {
+			t.Fatalf("%d runs observed, want 3: %+v", len(rec.got), rec.got)
+		}
+		b, f, s := rec.got[0], rec.got[1], rec.got[2]
+		if b.Layer != "broken" || !b.Failed || len(b.Issues) != 1 || b.Issues[0].Type != result.LayerFailed {
+			t.Errorf("broken: %+v", b)
+		}
+		if f.Layer != "fine" || f.Failed || len(f.Issues) != 1 || f.Issues[0].Type != result.StyleIssue || f.Duration != 0 {
+			t.Errorf("fine: %+v, want no time passed (the bubble's clock stands while goroutines run)", f)
+		}
+		if s.Layer != "slow" || !s.Failed || len(s.Issues) != 1 || s.Issues[0].Type != result.LayerFailed || s.Duration != timeout {
+			t.Errorf("slow: %+v, want failed after exactly its %v from its start to its deadline", s, timeout)
+		}
 	})
-	if len(rec.got) != 3 {
-		t.Fatalf("%d runs observed, want 3: %+v", len(rec.got), rec.got)
-	}
-	b, f, s := rec.got[0], rec.got[1], rec.got[2]
-	if b.Layer != "broken" || !b.Failed || len(b.Issues) != 1 || b.Issues[0].Type != result.LayerFailed {
-		t.Errorf("broken: %+v", b)
-	}
-	if f.Layer != "fine" || f.Failed || len(f.Issues) != 1 || f.Issues[0].Type != result.StyleIssue || f.Duration < 0 {
-		t.Errorf("fine: %+v", f)
-	}
-	if w := <-waited; s.Layer != "slow" || !s.Failed || s.Duration < w {
-		t.Errorf("slow: %+v, want failed after at least the %v from its start to its deadline", s, w)
-	}
 
 	// The fast path (the schema layer alone) is observed too.
 	def := mustEngine(t)
 	var fast runs
-	ctx = judge.ObserveLayers(context.Background(), fast.observe)
+	ctx := judge.ObserveLayers(context.Background(), fast.observe)
 	schema := json.RawMessage(`{"type": "object", "required": ["a"]}`)
 	for _, out := range []string{`{"a": 1}`, `{"b": 1}`} {
 		if _, err := def.Validate(ctx, &judge.Request{Output: json.RawMessage(out), ExpectedSchema: schema}); err != nil {

@@ -18,7 +18,8 @@ cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3} secs=${SECS:-2}
 
 if ! command -v wrk >/dev/null; then
-	if [ "$(id -u)" = 0 ] && apt-get install -y wrk >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && { apt-get install -y wrk >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y wrk >/dev/null 2>&1; }; }; then
 		:
 	else
 		echo "bench/wrk.sh: skipped: wrk is not installed and apt-get install wrk failed" >&2

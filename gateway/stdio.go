@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
@@ -41,7 +44,19 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 	_, _ = rand.Read(b[:])
 	id := hex.EncodeToString(b[:])
 	sid := "mcp:" + id // what sessionID gives for the SDK's path
-	return &mcpstdio.Transport{Reader: r, Writer: w, SessionID: id, DrainTimeout: g.opts.DrainTimeout, Answer: func(method string, params json.RawMessage, initialized bool) mcpstdio.Answerer {
+	var extra func(jsonrpc.ID) *mcp.RequestExtra
+	if g.opts.Telemetry.Enabled() {
+		// The SDK's path learns a request's id and transport as the HTTP
+		// front tells it (withSessionVersion).
+		extra = func(id jsonrpc.ID) *mcp.RequestExtra {
+			h := http.Header{transportHeader: {"pipe"}}
+			if s := jsonrpcID(id.Raw()); s != "" {
+				h.Set(rpcIDHeader, s)
+			}
+			return &mcp.RequestExtra{Header: h}
+		}
+	}
+	return &mcpstdio.Transport{Reader: r, Writer: w, SessionID: id, DrainTimeout: g.opts.DrainTimeout, Extra: extra, Answer: func(method string, params json.RawMessage, initialized bool) mcpstdio.Answerer {
 		if method != "tools/call" {
 			return nil
 		}
@@ -52,7 +67,8 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 		return func(ctx context.Context) (json.RawMessage, error) {
 			ctx = withTransport(ctx, "pipe")
 			if ri, ok := mcpstdio.Request(ctx); ok && g.opts.Telemetry.Enabled() {
-				ctx = withRPC(ctx, jsonrpcID(ri.ID.Raw()), ri.ProtocolVersion)
+				// The request's own version first, as protocolVersion reads it.
+				ctx = withRPC(ctx, jsonrpcID(ri.ID.Raw()), cmp.Or(p.version, ri.ProtocolVersion))
 			}
 			if err := g.offer(ctx); err != nil {
 				return nil, err
@@ -72,8 +88,10 @@ type callParams struct {
 	args json.RawMessage
 	meta map[string]any
 	// sessionless: the request is of the sessionless protocol
-	// (2026-07-28, SEP-2575), its version one the SDK supports.
+	// (2026-07-28, SEP-2575), its version one the SDK supports, which
+	// version is.
 	sessionless bool
+	version     string
 }
 
 // fastParams reads the params of a tools/call for the fast path; false
@@ -142,7 +160,7 @@ func (g *Gateway) fastParams(params json.RawMessage) (callParams, bool) {
 			if !slices.Contains(mcp.SupportedProtocolVersions(), version) || g.versions != nil && !slices.Contains(g.versions, version) || len(caps) == 0 || caps[0] != '{' || info != nil && info[0] != '{' {
 				return p, false
 			}
-			p.sessionless = true
+			p.sessionless, p.version = true, version
 		}
 	}
 	_, offered := g.catalog().findings[p.name]

@@ -85,9 +85,10 @@ func rawJSONRPCID(b []byte) string {
 
 // withSessionVersion marks ctx, when the gateway exports spans, with the
 // protocol version ss's client asked for, so that the call's span need
-// not look the session up, and with the JSON-RPC id the HTTP front noted
-// in extra's header (rpcIDHeader): the SDK's typed path does not give a
-// request's id otherwise.
+// not look the session up, and with the JSON-RPC id the HTTP front or the
+// stdio transport noted in extra's header (rpcIDHeader), and the stdio
+// transport its transport (transportHeader): the SDK's typed path does
+// not give a request's id otherwise.
 func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession, extra *mcp.RequestExtra) context.Context {
 	if !g.opts.Telemetry.Enabled() || ss == nil {
 		return ctx
@@ -95,6 +96,9 @@ func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession,
 	id := ""
 	if extra != nil && extra.Header != nil {
 		id = extra.Header.Get(rpcIDHeader)
+		if tr := extra.Header.Get(transportHeader); tr != "" && ctx.Value(transportKey{}) == nil {
+			ctx = withTransport(ctx, tr)
+		}
 	}
 	if ip := ss.InitializeParams(); ip != nil {
 		return withRPC(ctx, id, ip.ProtocolVersion)
@@ -109,6 +113,12 @@ func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession,
 // the JSON-RPC id of a POST whose body is one tools/call, as
 // jsonrpc.request.id renders it. The front removes any the client sent.
 const rpcIDHeader = "Judge-Internal-Jsonrpc-Id"
+
+// transportHeader carries, from the stdio transport to the SDK's path,
+// the network.transport of a request ("pipe"). A request whose context
+// already names its transport (the HTTP front's) keeps it, so a client's
+// header changes nothing.
+const transportHeader = "Judge-Internal-Transport"
 
 // noteCallID sets r's rpcIDHeader to the id of the tools/call that body
 // is, when the gateway exports spans; it removes one the client sent in

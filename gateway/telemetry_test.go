@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -171,13 +172,73 @@ func TestCallSpanHTTPRequestID(t *testing.T) {
 					continue
 				}
 				n++
-				if id := attrs(s)["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" {
+				a := attrs(s)
+				if id := a["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" {
 					t.Errorf("jsonrpc.request.id = %q, want the client's numeric id", id)
+				}
+				if a["mcp.method.name"] != "tools/call" || a["network.transport"] != "tcp" || a["network.protocol.name"] != "http" ||
+					a["mcp.protocol.version"] != cs.InitializeResult().ProtocolVersion {
+					t.Errorf("%v, want mcp.method.name tools/call, network.transport tcp, network.protocol.name http and the session's protocol version", a)
 				}
 			}
 			if n != 3 {
 				t.Errorf("%d tools/call spans, want 3", n)
 			}
 		})
+	}
+}
+
+// TestCallSpanStdioRequestID: over stdio, with the go-sdk's client on the
+// gateway's stdio transport, a tools/call's span carries the same MCP
+// attributes whichever path answers it: the fast path (a plain call), or
+// the SDK's (a call with members the fast path leaves to the SDK,
+// requestState here): the client's JSON-RPC id as jsonrpc.request.id,
+// mcp.method.name, network.transport pipe and the session's protocol
+// version.
+func TestCallSpanStdioRequestID(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "echo", Description: "Echo a text back to the caller, unchanged",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`)}},
+		answer: map[string]func(map[string]any) string{"echo": func(a map[string]any) string { return a["text"].(string) }},
+	}
+	g, err := gateway.New(t.Context(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var taken atomic.Int32
+	cs := serveFast(t, g, &taken)
+	for _, p := range []*mcp.CallToolParams{
+		{Name: "echo", Arguments: map[string]any{"text": "fast"}},
+		{Name: "echo", Arguments: map[string]any{"text": "sdk"}, RequestState: "opaque"},
+	} {
+		if _, err := cs.CallTool(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := taken.Load(); n != 1 {
+		t.Fatalf("the fast path took %d calls, want the plain one only", n)
+	}
+	var spans []map[string]string
+	for _, s := range rec.Ended() {
+		if s.Name() == "tools/call echo" && s.SpanKind() == trace.SpanKindServer {
+			spans = append(spans, attrs(s))
+		}
+	}
+	if len(spans) != 2 {
+		t.Fatalf("%d tools/call spans, want 2", len(spans))
+	}
+	for i, a := range spans {
+		if id := a["jsonrpc.request.id"]; id == "" || strings.Trim(id, "0123456789") != "" {
+			t.Errorf("span %d: jsonrpc.request.id = %q, want the client's numeric id", i, id)
+		}
+		if a["mcp.method.name"] != "tools/call" || a["network.transport"] != "pipe" || a["mcp.protocol.version"] != cs.InitializeResult().ProtocolVersion {
+			t.Errorf("span %d: %v, want mcp.method.name tools/call, network.transport pipe and the session's protocol version", i, a)
+		}
+	}
+	if spans[0]["jsonrpc.request.id"] == spans[1]["jsonrpc.request.id"] {
+		t.Errorf("both calls' spans carry the id %q", spans[0]["jsonrpc.request.id"])
 	}
 }

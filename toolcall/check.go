@@ -758,6 +758,7 @@ func closestNames(name string, names []string, n int) []string {
 	}
 	var cs []cand
 	ln := strings.ToLower(name)
+	words := newWordSet(ln) // split once: name may be as long as a request
 	for _, s := range names {
 		ls := strings.ToLower(s)
 		d := spell.Distance(ln, ls, spell.MaxLen)
@@ -766,7 +767,7 @@ func closestNames(name string, names []string, n int) []string {
 		case d <= limit:
 		case ln != "" && (strings.Contains(ls, ln) || strings.Contains(ln, ls)):
 			d = limit + 1
-		case sharesWords(ln, ls):
+		case words.shares(nameWords(ls)):
 			d = limit + 2
 		default:
 			continue
@@ -784,20 +785,44 @@ func closestNames(name string, names []string, n int) []string {
 	return out
 }
 
-// sharesWords reports whether the words of one name (split at '_', '-',
-// '.', spaces and digits) are all words of the other, the shorter having
-// at least two: cancel_order is what cancel_pending_order likely meant,
-// and order_cancel too, but one shared word alone ("order") says nothing.
-func sharesWords(a, b string) bool {
-	wa, wb := nameWords(a), nameWords(b)
-	if len(wa) > len(wb) {
-		wa, wb = wb, wa
+// wordSet is the words of a name (nameWords), split once and held as a
+// set, for sharesWords with each of many names.
+type wordSet struct {
+	n   int
+	set map[string]struct{}
+}
+
+func newWordSet(name string) wordSet {
+	ws := wordSet{set: map[string]struct{}{}}
+	for w := range strings.FieldsFuncSeq(name, notWordRune) {
+		ws.n++
+		ws.set[w] = struct{}{}
 	}
-	if len(wa) < 2 {
+	return ws
+}
+
+// shares reports whether the words of one name (split at '_', '-', '.',
+// spaces and digits) are all words of the other, the shorter having at
+// least two: cancel_order is what cancel_pending_order likely meant, and
+// order_cancel too, but one shared word alone ("order") says nothing.
+// other is the other name's words.
+func (ws wordSet) shares(other []string) bool {
+	if ws.n <= len(other) {
+		if ws.n < 2 {
+			return false
+		}
+		for w := range ws.set {
+			if !slices.Contains(other, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(other) < 2 {
 		return false
 	}
-	for _, w := range wa {
-		if !slices.Contains(wb, w) {
+	for _, w := range other {
+		if _, ok := ws.set[w]; !ok {
 			return false
 		}
 	}
@@ -805,11 +830,11 @@ func sharesWords(a, b string) bool {
 }
 
 // nameWords splits a lower-cased name into its words.
-func nameWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 0x80)
-	})
-}
+func nameWords(s string) []string { return strings.FieldsFunc(s, notWordRune) }
+
+// notWordRune reports whether r separates the words of a lower-cased
+// name.
+func notWordRune(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 0x80) }
 
 // sessionError is the error of a session store: a *CallError for a session
 // id the store refuses, else the store's failure.

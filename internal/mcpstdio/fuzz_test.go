@@ -66,3 +66,60 @@ func FuzzRequestMeta(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMembers compares Members, which the gateway's fast paths read a
+// request's params and _meta with (keys unescaped by package lex), with
+// encoding/json on any bytes: it never panics; it accepts exactly the
+// valid JSON objects; and it gives each member's name as encoding/json
+// decodes it (invalid UTF-8 and lone surrogates as U+FFFD) and its value's
+// bytes as they are, in order.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"add","arguments":{"a":[1,{"b":"}"}]},"_meta":null}`,
+		` { "n\u0061me" : "x" , "\ud800" : -0.5e+3 , "\"" : true } `,
+		"{\"k\xff\":1,\"\xc3\":[]}", `{}`, `[]`, `{"a":1,}`, `{"a" 1}`, `"x"`, `{"a":{"b":2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		type member struct{ key, val string }
+		var got []member
+		err := Members(data, func(key, val []byte) error {
+			got = append(got, member{string(key), string(val)})
+			return nil
+		})
+		trimmed := bytes.TrimSpace(data)
+		object := json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{'
+		if !object {
+			if err == nil && json.Valid(data) {
+				t.Fatalf("%q: Members accepted a JSON value that is not an object", data)
+			}
+			if err == nil && !json.Valid(data) {
+				t.Fatalf("%q: Members accepted invalid JSON", data)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("%q: Members refused a JSON object: %v", data, err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if _, err := dec.Token(); err != nil {
+			t.Fatal(err)
+		}
+		var want []member
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var val json.RawMessage
+			if err := dec.Decode(&val); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, member{tok.(string), string(val)})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: Members gives %q, encoding/json %q", data, got, want)
+		}
+	})
+}

@@ -70,6 +70,11 @@ type Transport struct {
 	// stream ended (and closes the session, cancelling what is left). 0
 	// tells it at once.
 	DrainTimeout time.Duration
+	// Extra, when set, gives each request with an id that the SDK answers
+	// its RequestExtra (the request's Extra in the SDK's handlers), made
+	// from the request's JSON-RPC id: a stream has no HTTP header, so this
+	// is how a handler on the SDK's path learns which request it answers.
+	Extra func(id jsonrpc.ID) *mcp.RequestExtra
 
 	conn atomic.Pointer[conn]
 }
@@ -104,7 +109,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		limit = mcp.DefaultMaxLineLength
 	}
 	c := &conn{r: t.Reader, w: t.Writer, incoming: make(chan readResult), closed: make(chan struct{}),
-		answer: t.Answer, readDone: make(chan struct{}), sid: t.SessionID, jobs: make(chan func()),
+		answer: t.Answer, extra: t.Extra, readDone: make(chan struct{}), sid: t.SessionID, jobs: make(chan func()),
 		drainFor: t.DrainTimeout, drainStart: make(chan struct{}), drained: make(chan struct{}), settled: make(chan struct{}, 1)}
 	c.life, c.endLife = context.WithCancel(context.Background())
 	t.conn.Store(c)
@@ -139,6 +144,7 @@ type conn struct {
 	closed    chan struct{}
 	closeErr  error
 	sid       string
+	extra     func(jsonrpc.ID) *mcp.RequestExtra // Transport.Extra
 
 	// The requests answered around the SDK (Transport.Answer).
 	answer     func(string, json.RawMessage, bool) Answerer
@@ -270,6 +276,13 @@ func (c *conn) readLoop(br *bufio.Reader, limit int) {
 		}
 		if res.err == nil && c.answer != nil {
 			c.trackRequests(res.msgs)
+		}
+		if res.err == nil && c.extra != nil {
+			for _, msg := range res.msgs {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+					req.Extra = c.extra(req.ID)
+				}
+			}
 		}
 		select {
 		case c.incoming <- res:

@@ -4,6 +4,8 @@
 // layer.
 package spell
 
+import "unicode/utf8"
+
 // MaxLen is the longest name, in characters, Distance compares: a longer
 // one is never a typo of a short name, and the bound keeps the work small.
 const MaxLen = 64
@@ -13,10 +15,12 @@ const MaxLen = 64
 // MaxLen. It stops as soon as no alignment can stay under limit, so a
 // small limit makes it cheap.
 func Distance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > MaxLen || len(rb) > MaxLen {
+	// Measured before either is copied: a is often a name from a request,
+	// as long as the request.
+	if tooLong(a) || tooLong(b) {
 		return limit
 	}
+	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -39,4 +43,10 @@ func Distance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return min(prev[len(rb)], limit)
+}
+
+// tooLong reports whether s has more than MaxLen characters, reading at
+// most MaxLen*utf8.UTFMax of its bytes.
+func tooLong(s string) bool {
+	return len(s) > MaxLen*utf8.UTFMax || utf8.RuneCountInString(s) > MaxLen
 }

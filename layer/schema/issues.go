@@ -483,8 +483,9 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	}
 }
 
-// required reports each field of missing that s lacks. The fast path
-// writes the same words itself (fastdirect.go): change both together.
+// required reports each field of missing that s lacks, the name cut at
+// maxName and the property's schema found by the whole name. The fast
+// path writes the same words itself (fastdirect.go): change both together.
 func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string) {
 	for _, name := range missing {
 		full := name
@@ -492,7 +493,7 @@ func (r *reporter) required(s site, holder *jsonschema.Schema, missing []string)
 		if f := r.add(s, result.MissingField, "required",
 			"Missing required field '"+name+"' "+s.where,
 			"is missing required field '"+name+"'",
-			addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, name)), s)); f != nil {
+			addFieldSuggestion(name, r.fieldInfo(propertySchema(holder, full)), s)); f != nil {
 			f.field = full
 		}
 	}
