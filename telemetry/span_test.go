@@ -265,3 +265,54 @@ func TestProviderConcurrent(t *testing.T) {
 		t.Errorf("%d distinct work spans, want %d", len(seen), workers*each)
 	}
 }
+
+// TestProviderFlushAndShutdown: ForceFlush exports every span ended
+// before it (without waiting for the batch's delay); Shutdown exports
+// what waits, and afterwards spans ending are dropped and Tracer gives a
+// tracer whose spans record nothing, as with the SDK's provider.
+func TestProviderFlushAndShutdown(t *testing.T) {
+	t.Parallel()
+	sink := sharedtest.NewOTLPSink(t)
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL, Batch: Batch{Delay: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tel.TracerProvider.(*provider)
+	tr := tel.Tracer()
+	count := func() int {
+		n := 0
+		for _, tr := range sink.Traces(t) {
+			n += len(tr)
+		}
+		return n
+	}
+	for range 3 {
+		_, s := tr.Start(context.Background(), "before flush")
+		s.End()
+	}
+	_, open := tr.Start(context.Background(), "open at flush")
+	if err := p.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("after ForceFlush the receiver has %d spans, want the 3 ended", n)
+	}
+	open.End()
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 4 {
+		t.Fatalf("after Shutdown the receiver has %d spans, want 4", n)
+	}
+	_, late := tr.Start(context.Background(), "after shutdown")
+	late.End()
+	if _, s := p.Tracer("new").Start(context.Background(), "from a new tracer"); s.IsRecording() {
+		t.Error("a tracer got after Shutdown records")
+	}
+	if err := p.ForceFlush(context.Background()); err != nil {
+		t.Errorf("ForceFlush after Shutdown: %v", err)
+	}
+	if n := count(); n != 4 {
+		t.Errorf("a span ended after Shutdown was exported: %d spans", n)
+	}
+}
