@@ -102,16 +102,23 @@ func (p *provider) Tracer(name string, opts ...trace.TracerOption) trace.Tracer 
 	attrs := c.InstrumentationAttributes()
 	key := tracerKey{name: name, version: c.InstrumentationVersion(), schema: c.SchemaURL(), attrs: attrs.Equivalent()}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if t := p.tracers[key]; t != nil {
+	t := p.tracers[key]
+	p.mu.Unlock()
+	if t != nil {
 		return t
 	}
 	// The scope is the SDK's own: its default name for "", its
-	// normalisation of the scope's attributes.
+	// normalisation of the scope's attributes (made outside the lock:
+	// the SDK logs the tracer it makes).
 	_, s := p.norm.Tracer(name, opts...).Start(context.Background(), "scope")
 	scope := s.(sdktrace.ReadOnlySpan).InstrumentationScope()
 	s.End()
-	t := &tracer{p: p, scope: scope}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t := p.tracers[key]; t != nil { // another call made it meanwhile
+		return t
+	}
+	t = &tracer{p: p, scope: scope}
 	p.tracers[key] = t
 	return t
 }
