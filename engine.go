@@ -406,24 +406,29 @@ func (e *Engine) Validate(ctx context.Context, req *Request) (*result.Validation
 	return res, err
 }
 
-// now is the time a validation starts, for its duration only: the
-// engine's epoch advanced by the monotonic clock, one clock reading where
-// time.Now takes two (the wall clock's and the monotonic one's). Its wall
-// clock part may drift from time.Now's; time.Since of it is exact.
-func (e *Engine) now() time.Time { return e.epoch.Add(time.Since(e.epoch)) }
+// clock is how long ago New made the engine, by the monotonic clock: a
+// validation's start and end are read with it, one clock reading each
+// (time.Now takes two, the wall clock's and the monotonic one's), and the
+// duration is their difference, exact. start gives the time.Time of a
+// reading for the usual path, whose wall clock part may drift from
+// time.Now's (only durations are taken of it).
+func (e *Engine) clock() time.Duration { return time.Since(e.epoch) }
+
+// start is the time of the clock reading at.
+func (e *Engine) start(at time.Duration) time.Time { return e.epoch.Add(at) }
 
 // validate is Validate without its span; fast reports that the fast
 // path answered (judge.fast_path, set with the verdict in one call).
 func (e *Engine) validate(ctx context.Context, req *Request) (res *result.ValidationResult, fast bool, err error) {
-	start := e.now()
-	if r := e.validateFast(ctx, req, start); r != nil {
+	at := e.clock()
+	if r := e.validateFast(ctx, req, at); r != nil {
 		return r, true, nil
 	}
 	in, notes, err := e.input(req)
 	if err != nil {
 		return nil, false, err
 	}
-	res, err = e.check(ctx, req, in, notes, start)
+	res, err = e.check(ctx, req, in, notes, e.start(at))
 	return res, false, err
 }
 
@@ -703,6 +708,9 @@ type layerRun struct {
 	errc chan error
 	// started is set once the run holds a slot.
 	started atomic.Bool
+	// begun is when the run took its slot, as the engine's clock reads it
+	// (set before started).
+	begun atomic.Int64
 	// took is the run's time, from taking a slot to Run's return; set
 	// before errc receives.
 	took time.Duration
@@ -824,6 +832,8 @@ func (e *Engine) exec(r *layerRun) {
 			return
 		}
 	}
+	begun := time.Now()
+	r.begun.Store(int64(begun.Sub(e.epoch)))
 	r.started.Store(true)
 	defer func() { <-e.slots }()
 	ctx, span := r.ctx, trace.Span(nil)
@@ -838,7 +848,6 @@ func (e *Engine) exec(r *layerRun) {
 			r.errc <- err
 		}
 	}()
-	begun := time.Now()
 	err := r.l.Run(ctx, r.pass)
 	r.took = time.Since(begun)
 	e.endLayerSpan(span, r, err)
@@ -885,7 +894,6 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 		e.dispatch(r)
 	}
 	outs := make([]LayerOutcome, len(run))
-	dispatched := time.Now()
 	for i, l := range run {
 		r := rs[i]
 		var err error
@@ -899,7 +907,12 @@ func (e *Engine) runLayers(ctx context.Context, run []*layer.Layer, in *layer.In
 			select {
 			case err = <-r.errc:
 			default:
-				took = time.Since(dispatched)
+				// From the slot's taking, as took is defined: a run
+				// that never took one ran for no time.
+				took = 0
+				if r.started.Load() {
+					took = e.clock() - time.Duration(r.begun.Load())
+				}
 				err = r.ctx.Err()
 				if running, limit := e.Runs(); !r.started.Load() && running >= limit {
 					err = fmt.Errorf("%w: %w", errBusy, err)

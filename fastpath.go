@@ -195,8 +195,9 @@ func (e *Engine) fastLayer() *layer.Layer {
 // with its issues; else nil, and Validate takes its usual path, which
 // gives the same result. The fast path reads the output's bytes once,
 // without decoding them, and finds the compiled schema by the schemas'
-// bytes.
-func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time) *result.ValidationResult {
+// bytes. at is the engine's clock reading (Engine.clock) as the
+// validation started.
+func (e *Engine) validateFast(ctx context.Context, req *Request, at time.Duration) *result.ValidationResult {
 	if !e.fastEligible(ctx, req) {
 		return nil
 	}
@@ -212,7 +213,7 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
-			issues = append(issues, duplicateKeys(repeated, "output.duplicate_key", "of the output", 0)...)
+			issues = appendDuplicateKeys(issues, repeated, "output.duplicate_key", "of the output", 0)
 		}
 	case p.issues != nil:
 		issues, sure = p.issues.Issues(req.Output, e.maxDepth)
@@ -225,7 +226,7 @@ func (e *Engine) validateFast(ctx context.Context, req *Request, start time.Time
 	if !sure {
 		return nil
 	}
-	took := time.Since(start)
+	took := e.clock() - at
 	if len(issues) == 0 {
 		// What finish builds of the fast layer's outcome alone, with
 		// confidence 1 and no issue, in one allocation.

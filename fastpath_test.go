@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/result"
 )
 
 // twoEngines returns an engine and one just like it whose fast path is
@@ -67,7 +67,7 @@ func TestFastPathEngineCorpus(t *testing.T) {
 			req := &Request{Output: json.RawMessage(doc), ExpectedSchema: tc.Schema}
 			// A string output that may hold JSON to parse is the usual
 			// path's (plainString); the corpus's strings hold none.
-			if fast.validateFast(context.Background(), req, time.Now()) == nil {
+			if fast.validateFast(context.Background(), req, fast.clock()) == nil {
 				t.Errorf("%s: the document %s did not take the fast path", tc.Name, doc)
 			}
 		}
@@ -75,7 +75,7 @@ func TestFastPathEngineCorpus(t *testing.T) {
 	for _, doc := range []string{c.Large.Valid, c.Large.Invalid} {
 		req := &Request{Output: json.RawMessage(doc), ExpectedSchema: c.Large.Schema}
 		sameResult(t, "large", fast, slow, req)
-		if fast.validateFast(context.Background(), req, time.Now()) == nil {
+		if fast.validateFast(context.Background(), req, fast.clock()) == nil {
 			t.Errorf("a large document did not take the fast path")
 		}
 	}
@@ -168,7 +168,7 @@ func TestFastPathDuplicateKeys(t *testing.T) {
 	for _, tc := range cases {
 		req := &Request{Output: json.RawMessage(tc.output), ExpectedSchema: json.RawMessage(tc.schema)}
 		sameResult(t, tc.name, fast, slow, req)
-		if got := fast.validateFast(context.Background(), req, time.Now()) != nil; got != tc.fast {
+		if got := fast.validateFast(context.Background(), req, fast.clock()) != nil; got != tc.fast {
 			t.Errorf("%s: took the fast path = %v, want %v", tc.name, got, tc.fast)
 		}
 	}
@@ -230,10 +230,13 @@ func TestFastPathSchemaChangedInPlace(t *testing.T) {
 // A valid document of the fast path costs one allocation through the
 // engine, its result; the validator allocates nothing. An invalid one
 // costs at most three: the result, its issues and one string of their
-// texts. (The result's
+// texts. Both hold for every document of the corpus, through
+// Engine.Validate and through Prepared.Validate. (The result's
 // self-check, on in the test script, is turned off here with
 // WithSelfCheck(nil): it validates the result against the specification's
-// schema, which allocates.)
+// schema, which allocates.) The schema layer gives each invalid
+// document's issues already in the order of a result, so that
+// result.Found neither sorts nor compacts them.
 func TestFastPathAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop the scanner at random")
@@ -243,21 +246,42 @@ func TestFastPathAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range c.Cases[:20] {
+	ctx := context.Background()
+	for _, tc := range c.Cases {
 		req := &Request{Output: json.RawMessage(tc.Valid), ExpectedSchema: tc.Schema}
-		if r, err := e.Validate(context.Background(), req); err != nil || !r.Valid {
+		if r, err := e.Validate(ctx, req); err != nil || !r.Valid {
 			t.Fatalf("%s: %v %+v", tc.Name, err, r)
 		}
-		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n != 1 {
+		if n := testing.AllocsPerRun(20, func() { _, _ = e.Validate(ctx, req) }); n != 1 {
 			t.Errorf("%s: %v allocations per valid document, want 1 (the result)", tc.Name, n)
 		}
+		p, err := e.Prepare(ctx, &Request{ExpectedSchema: tc.Schema})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.Name, err)
+		}
+		valid, invalid := json.RawMessage(tc.Valid), json.RawMessage(tc.Invalid)
+		if n := testing.AllocsPerRun(20, func() { _, _ = p.Validate(ctx, valid) }); n != 1 {
+			t.Errorf("%s: %v allocations per valid document through Prepared.Validate, want 1 (the result)", tc.Name, n)
+		}
 		// An invalid one: the result, its issues and their texts.
-		req = &Request{Output: json.RawMessage(tc.Invalid), ExpectedSchema: tc.Schema}
-		if r, err := e.Validate(context.Background(), req); err != nil || r.Valid {
+		req = &Request{Output: invalid, ExpectedSchema: tc.Schema}
+		if r, err := e.Validate(ctx, req); err != nil || r.Valid {
 			t.Fatalf("%s: %v %+v", tc.Name, err, r)
 		}
-		if n := testing.AllocsPerRun(50, func() { _, _ = e.Validate(context.Background(), req) }); n > 3 {
+		if n := testing.AllocsPerRun(20, func() { _, _ = e.Validate(ctx, req) }); n > 3 {
 			t.Errorf("%s: %v allocations per invalid document, want at most 3 (the result, its issues, their texts)", tc.Name, n)
+		}
+		if n := testing.AllocsPerRun(20, func() { _, _ = p.Validate(ctx, invalid) }); n > 3 {
+			t.Errorf("%s: %v allocations per invalid document through Prepared.Validate, want at most 3", tc.Name, n)
+		}
+		issues, _, sure := e.fastSchema(req).dups.IssuesDuplicates(invalid, e.maxDepth)
+		if !sure || len(issues) == 0 {
+			t.Fatalf("%s: the fast path is not sure of the invalid document (%v, %d issues)", tc.Name, sure, len(issues))
+		}
+		for i := 1; i < len(issues); i++ {
+			if result.CompareIssues(issues[i-1], issues[i]) >= 0 {
+				t.Errorf("%s: the layer's issues %d and %d are not in strictly increasing order: %+v, %+v", tc.Name, i-1, i, issues[i-1], issues[i])
+			}
 		}
 	}
 }

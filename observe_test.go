@@ -71,6 +71,35 @@ func TestObserveLayers(t *testing.T) {
 		}
 	})
 
+	// A layer that waited for a slot is timed from taking it: with one slot,
+	// the second layer starts when the first returns, 10 ms in, and its
+	// deadline (30 ms after the validation began) leaves it 20 ms.
+	synctest.Test(t, func(t *testing.T) {
+		first := testLayer("first", func(ctx context.Context, p *layer.Pass) error {
+			time.Sleep(10 * time.Millisecond)
+			return nil
+		})
+		second := testLayer("second", func(ctx context.Context, p *layer.Pass) error {
+			<-ctx.Done()
+			return ctx.Err()
+		})
+		e := mustEngine(t, judge.WithLayers(first, second), judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
+		defer func() {
+			if err := e.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+		var rec runs
+		ctx := judge.ObserveLayers(context.Background(), rec.observe)
+		if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(rec.got, func(a, b judge.LayerRun) int { return strings.Compare(a.Layer, b.Layer) })
+		if len(rec.got) != 2 || rec.got[0].Duration != 10*time.Millisecond || rec.got[1].Duration != 20*time.Millisecond || !rec.got[1].Failed {
+			t.Errorf("runs %+v, want first 10ms, second failed after 20ms (from taking the slot to its deadline)", rec.got)
+		}
+	})
+
 	// The fast path (the schema layer alone) is observed too.
 	def := mustEngine(t)
 	var fast runs

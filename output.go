@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/result"
@@ -55,7 +56,13 @@ func parseOutputString(s string, maxDepth int) (v any, note *result.Issue, dups 
 // duplicateKeys turns the duplicate keys of a decoded document into
 // warnings; lineOffset is added to their line numbers.
 func duplicateKeys(dups []jsonvalue.Duplicate, rule, where string, lineOffset int) []result.Issue {
-	var issues []result.Issue
+	return appendDuplicateKeys(nil, dups, rule, where, lineOffset)
+}
+
+// appendDuplicateKeys is duplicateKeys appending to issues, without a
+// slice of its own in between.
+func appendDuplicateKeys(issues []result.Issue, dups []jsonvalue.Duplicate, rule, where string, lineOffset int) []result.Issue {
+	issues = slices.Grow(issues, len(dups))
 	for _, d := range dups {
 		d.Line += lineOffset
 		issues = append(issues, d.Issue(rule, where))

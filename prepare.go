@@ -69,10 +69,10 @@ func (e *Engine) Prepare(ctx context.Context, req *Request) (*Prepared, error) {
 // Engine.Validate would return for the request with that output. The
 // errors are Engine.Validate's.
 func (p *Prepared) Validate(ctx context.Context, output json.RawMessage) (*result.ValidationResult, error) {
-	start := p.e.now()
+	at := p.e.clock()
 	req := p.req
 	req.Output = output
-	if r := p.e.validateFast(ctx, &req, start); r != nil {
+	if r := p.e.validateFast(ctx, &req, at); r != nil {
 		return r, nil
 	}
 	if len(output) == 0 {
@@ -83,5 +83,5 @@ func (p *Prepared) Validate(ctx context.Context, output json.RawMessage) (*resul
 	if err != nil {
 		return nil, err
 	}
-	return p.e.check(ctx, &req, &in, notes, start)
+	return p.e.check(ctx, &req, &in, notes, p.e.start(at))
 }

@@ -307,7 +307,7 @@ const (
 func QualityScore(issues []Issue) float64 {
 	q := 1.0
 	for _, is := range issues {
-		if ti, ok := Lookup(is.Type); ok && ti.Process {
+		if process(is.Type) {
 			continue
 		}
 		switch is.Severity {
@@ -360,15 +360,27 @@ func severityRank(s Severity) int {
 // CompareIssues orders issues as a built result lists them: by location
 // (numbers in it by value, see [CompareLocations]), type, message, then
 // severity, suggestion and rule.
-func CompareIssues(a, b Issue) int {
-	return cmp.Or(
-		CompareLocations(a.Location, b.Location),
-		cmp.Compare(a.Type, b.Type),
-		cmp.Compare(a.Message, b.Message),
-		cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
-		cmp.Compare(a.Suggestion, b.Suggestion),
-		cmp.Compare(a.Rule, b.Rule),
-	)
+func CompareIssues(a, b Issue) int { return compareIssues(&a, &b) }
+
+// compareIssues is CompareIssues without copying the issues.
+func compareIssues(a, b *Issue) int {
+	// In turn, not through cmp.Or, which would work out every comparison.
+	if c := CompareLocations(a.Location, b.Location); c != 0 {
+		return c
+	}
+	if c := strings.Compare(string(a.Type), string(b.Type)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Message, b.Message); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Suggestion, b.Suggestion); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Rule, b.Rule)
 }
 
 // CompareLocations orders locations as text, except that a run of digits
@@ -455,24 +467,34 @@ func normalizeIn(is *Issue) {
 	}
 	// A text within the limits is only trimmed; the type's meaning is
 	// looked up for one that is not.
-	if m := strings.TrimSpace(is.Message); !fits(m) {
+	if m := trimSpace(is.Message); !fits(m) {
 		meaning := typeMeaning(is.Type)
 		is.Message = fitText(m, meaning+": ", meaning)
 	} else if len(m) != len(is.Message) {
 		is.Message = m
 	}
 	// A blank suggestion (empty or only white space) is no suggestion.
-	if sg := strings.TrimSpace(is.Suggestion); sg != "" && !fits(sg) {
+	if sg := trimSpace(is.Suggestion); sg != "" && !fits(sg) {
 		is.Suggestion = fitText(sg, "Suggested fix: ", "Follow the message: "+typeMeaning(is.Type))
 	} else if len(sg) != len(is.Suggestion) {
 		is.Suggestion = sg
 	}
-	if is.Location != "" && strings.TrimSpace(is.Location) == "" {
+	if is.Location != "" && trimSpace(is.Location) == "" {
 		is.Location = ""
 	}
-	if is.Rule != "" && strings.TrimSpace(is.Rule) == "" {
+	if is.Rule != "" && trimSpace(is.Rule) == "" {
 		is.Rule = ""
 	}
+}
+
+// trimSpace is strings.TrimSpace, answered without a call for a text
+// whose first and last bytes are ASCII other than white space (every text
+// the engine's fast path writes), which TrimSpace leaves as it is.
+func trimSpace(s string) string {
+	if len(s) > 0 && ' ' < s[0] && s[0] < utf8.RuneSelf && ' ' < s[len(s)-1] && s[len(s)-1] < utf8.RuneSelf {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 // typeMeaning is what an issue of type t means, for a text too short to
@@ -507,7 +529,7 @@ func fitText(s, prefix, fallback string) string {
 
 // shorter reports whether s has fewer than n characters, without counting
 // them when its length in bytes (at least its characters, at most four
-// times as many) decides.
+// times as many) decides, and counting no further than n when it does not.
 func shorter(s string, n int) bool {
 	switch {
 	case len(s) < n:
@@ -515,7 +537,13 @@ func shorter(s string, n int) bool {
 	case len(s) >= utf8.UTFMax*n:
 		return false
 	}
-	return utf8.RuneCountInString(s) < n
+	c := 0
+	for range s {
+		if c++; c >= n {
+			return false
+		}
+	}
+	return true
 }
 
 // ClipText is [Clip] of s with each run of white space made one space: for

@@ -202,6 +202,20 @@ func TestTypesRegistry(t *testing.T) {
 }
 
 // Every registered type has its page under docs/issues.
+// process, which QualityScore asks of every issue, says what the table
+// says.
+func TestProcessIsTheTables(t *testing.T) {
+	t.Parallel()
+	for _, ti := range Types() {
+		if process(ti.Type) != ti.Process {
+			t.Errorf("process(%q) = %v, the table says %v", ti.Type, process(ti.Type), ti.Process)
+		}
+	}
+	if process("unknown_type") || process("") {
+		t.Error("process of a type the table does not have is true")
+	}
+}
+
 func TestTypesDocumented(t *testing.T) {
 	t.Parallel()
 	for _, ti := range Types() {

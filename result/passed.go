@@ -14,24 +14,12 @@ import (
 // answers a valid document of its fast path with it, checked by sc (nil
 // for no check; see [Builder.SelfCheck]).
 func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *ValidationResult {
-	one := &struct {
-		r     ValidationResult
-		types [1]string
-	}{}
-	one.types[0] = typ
-	// Field by field: a whole struct written to the heap object would go
-	// through a bulk write barrier. The empty slices are not nil (the
-	// specification wants arrays) and allocate nothing.
-	r := &one.r
+	r := single(typ, confidence, d)
+	// The empty slice is not nil (the specification wants an array) and
+	// allocates nothing.
 	r.Valid = true
-	r.Confidence = unit(confidence)
 	r.Issues = []Issue{}
-	r.PassedCriteria = []string{}
-	r.FailedCriteria = []string{}
 	r.QualityScore = 1
-	r.Metadata.ValidationTypesRun = one.types[:]
-	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
-	r.Metadata.Model = Deterministic
 	if typ == QualityType {
 		r.Metadata.QualityDimensions = QualityDimensions(nil)
 	}
@@ -41,12 +29,41 @@ func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *Val
 	return r
 }
 
+// single returns the result of one validation type that ran, with the given
+// confidence and duration, in one allocation with its types, its issues
+// and what depends on them left for the caller. It writes the heap object
+// field by field: a whole struct written to it would go through a bulk
+// write barrier. The empty criteria lists are not nil (the specification
+// wants arrays) and allocate nothing.
+func single(typ string, confidence float64, d time.Duration) *ValidationResult {
+	one := &struct {
+		r     ValidationResult
+		types [1]string
+	}{}
+	one.types[0] = typ
+	r := &one.r
+	r.Confidence = unit(confidence)
+	r.PassedCriteria = []string{}
+	r.FailedCriteria = []string{}
+	r.Metadata.ValidationTypesRun = one.types[:]
+	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
+	r.Metadata.Model = Deterministic
+	return r
+}
+
 // Found returns the result of one validation type that ran and found
 // issues: the given issues, confidence and duration. It is
 // NewBuilder().SelfCheck(sc).Ran(typ).Add(issues...).Confidence(confidence).Duration(d).Build(),
 // except that it takes issues over: the result's issues are normalized in
 // issues' own array (which the caller must not use again) instead of a
 // copy. The engine answers an invalid document of its fast path with it.
+//
+// Issues already in strictly increasing order under [CompareIssues] and
+// within the cap (the schema layer's scan writes them so) are neither
+// sorted nor compacted, which would leave them as they are, and the result
+// is filled field by field as [Passed] fills it; any others go through the
+// builder's own steps (TestFoundIsTheBuilders and FuzzFound hold the two
+// equal).
 func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issues []Issue) *ValidationResult {
 	if issues == nil {
 		issues = []Issue{}
@@ -54,6 +71,45 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 	for i := range issues {
 		normalizeIn(&issues[i])
 	}
-	b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
-	return b.build(issues)
+	if len(issues) > DefaultMaxIssues || !increasing(issues) {
+		b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
+		return b.build(issues)
+	}
+	r := single(typ, confidence, d)
+	r.Issues = issues
+	r.Metadata.TotalIssues = len(issues)
+	var errs, warns, infos int
+	for i := range issues {
+		switch issues[i].Severity {
+		case Error:
+			errs++
+		case Warning:
+			warns++
+		default:
+			infos++
+		}
+	}
+	r.Valid = errs == 0
+	r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount = errs, warns, infos
+	r.QualityScore = QualityScore(issues)
+	if typ == QualityType {
+		r.Metadata.QualityDimensions = QualityDimensions(issues)
+	}
+	if sc != nil {
+		selfCheck(r, cmp.Or(sc.Log, slog.Default()), sc.Report)
+	}
+	return r
+}
+
+// increasing reports whether each issue orders strictly before the next
+// under CompareIssues: a stable sort would leave them in place, and no two
+// neighbours are equal for slices.Compact to merge (equal issues compare
+// equal).
+func increasing(issues []Issue) bool {
+	for i := 1; i < len(issues); i++ {
+		if compareIssues(&issues[i-1], &issues[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Passed gives exactly what the builder gives for one type that ran and
@@ -64,6 +65,29 @@ func TestFoundIsTheBuilders(t *testing.T) {
 			{Severity: Info, Type: "unknown_type", Location: "y", Message: "", Suggestion: "\t"},
 		}},
 		{"past the cap", many},
+		{"in order", []Issue{
+			{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
+				Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
+			{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
+				Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
+		}},
+		{"in order, warnings and process types", []Issue{
+			{Severity: Warning, Type: DuplicateKey, Location: "a", Message: "Key 'a' appears twice in an object of the output"},
+			{Severity: Info, Type: NotChecked, Location: "b", Message: "The format of 'b' was not checked"},
+			{Severity: Info, Type: OutputParsed, Location: "root", Message: "The output string was read as JSON"},
+		}},
+		{"in order once trimmed", []Issue{
+			{Severity: Error, Type: InvalidType, Location: "b", Message: "  Field 'b' has type string, expected integer "},
+			{Severity: Error, Type: InvalidType, Location: "a", Message: "\u00a0Field 'a' has type string, expected integer"},
+		}},
+		{"equal but for the dimension", []Issue{
+			{Severity: Warning, Type: StyleIssue, Location: "a", Message: "Function name uses camelCase", Dimension: "style"},
+			{Severity: Warning, Type: StyleIssue, Location: "a", Message: "Function name uses camelCase", Dimension: "other"},
+		}},
+		{"equal locations written differently", []Issue{
+			{Severity: Error, Type: InvalidType, Location: "items[07]", Message: "Item has type string, expected integer"},
+			{Severity: Error, Type: InvalidType, Location: "items[7]", Message: "Item has type string, expected integer"},
+		}},
 	} {
 		want := NewBuilder().SelfCheck(&SelfCheck{}).Ran("schema").Add(tc.issues...).Confidence(0.5).Duration(time.Millisecond).Build()
 		got := Found("schema", 0.5, time.Millisecond, &SelfCheck{}, slices.Clone(tc.issues))
@@ -76,9 +100,80 @@ func TestFoundIsTheBuilders(t *testing.T) {
 	}
 }
 
+// Found allocates the result alone (with its types) for issues already
+// normal and in order, as the schema layer's scan writes them.
+func TestFoundAllocations(t *testing.T) {
+	issues := []Issue{
+		{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
+			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
+		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
+			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
+	}
+	if n := testing.AllocsPerRun(100, func() { Found("schema", 1, time.Microsecond, nil, issues) }); n != 1 {
+		t.Errorf("Found: %v allocations, want 1 (the result)", n)
+	}
+}
+
+// FuzzFound: Found gives what the builder gives for any issues, and the
+// shortcuts normalizeIn takes (trimSpace, shorter) agree with what they
+// stand for.
+func FuzzFound(f *testing.F) {
+	f.Add("owner", "Field 'owner' has type number, expected string", "Change 'owner' to a string value",
+		"root", "Missing required field 'method' at root", "Add a 'method' field", "error", 0, 1)
+	f.Add(" a", "short", " ", "a", "\u00a0Field 'a' is too long to be right\u2028", "\t", "warning", 2, 27)
+	f.Add("items[7]", strings.Repeat("wörd ", 120), "", "items[07]", "", "x", "bogus", 3, 5)
+	f.Fuzz(func(t *testing.T, loc1, msg1, sugg1, loc2, msg2, sugg2, sev string, ty1, ty2 int) {
+		kinds := Types()
+		issues := []Issue{
+			{Severity: Severity(sev), Type: kinds[uint(ty1)%uint(len(kinds))].Type, Location: loc1, Message: msg1, Suggestion: sugg1, Rule: "r"},
+			{Severity: Error, Type: kinds[uint(ty2)%uint(len(kinds))].Type, Location: loc2, Message: msg2, Suggestion: sugg2},
+		}
+		for _, typ := range []string{"schema", QualityType} {
+			want := NewBuilder().SelfCheck(nil).Ran(typ).Add(issues...).Confidence(0.75).Duration(time.Millisecond).Build()
+			got := Found(typ, 0.75, time.Millisecond, nil, slices.Clone(issues))
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Found(%q) = %+v, want %+v", typ, got, want)
+			}
+			if err := Check(got); err != nil {
+				t.Fatalf("Found(%q): %v", typ, err)
+			}
+		}
+		for _, s := range []string{loc1, msg1, sugg1, loc2, msg2, sugg2, sev} {
+			if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+				t.Fatalf("trimSpace(%q) = %q, want %q", s, got, want)
+			}
+			for _, n := range []int{MinTextLen, MaxTextLen} {
+				if got, want := shorter(s, n), utf8.RuneCountInString(s) < n; got != want {
+					t.Fatalf("shorter(%q, %d) = %v, want %v", s, n, got, want)
+				}
+			}
+		}
+	})
+}
+
 func BenchmarkPassed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Passed("schema", 1, time.Microsecond, nil)
+	}
+}
+
+// BenchmarkFound builds the result of an invalid small document as the
+// engine's fast path does: two issues, written normal and in order, as the
+// schema layer's scan writes them (the corpus's typical invalid tool
+// arguments: a wrong type and a missing field).
+func BenchmarkFound(b *testing.B) {
+	issues := []Issue{
+		{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
+			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
+		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
+			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		// The same issues every time: Found writes nothing to issues
+		// already normal and in order, so each call sees what the scan
+		// gives (a copy would measure the copy's write barriers).
+		Found("schema", 1, time.Microsecond, nil, issues)
 	}
 }

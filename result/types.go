@@ -106,6 +106,17 @@ const (
 	EmptyResult        Type = "empty_result"
 )
 
+// process reports whether t is a process type (TypeInfo.Process) without
+// a look-up in the table: QualityScore asks it of every issue.
+// TestProcessIsTheTables holds it to the table.
+func process(t Type) bool {
+	switch t {
+	case CriteriaAmbiguous, LayerFailed, NotChecked, OutputParsed, ArgumentNormalized:
+		return true
+	}
+	return false
+}
+
 // TypeInfo describes one registered issue type.
 type TypeInfo struct {
 	Type    Type
