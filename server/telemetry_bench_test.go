@@ -118,7 +118,7 @@ func (dropProcessor) ForceFlush(context.Context) error                { return n
 // and dropped at End), batch (the SDK's batch processor, an exporter
 // that sends nothing), official (the official OTLP/HTTP exporter to a
 // loopback receiver), export-sdk (judge's own OTLP/HTTP exporter, to
-// the same receiver, the SDK's spans: judge serve before decision 88)
+// the same receiver, the SDK's spans: judge serve before decision 89)
 // and export (what judge serve does: judge's own recorder and exporter). It reports the process's CPU time per request (cpu-µs/op),
 // which moves less than wall time on a shared machine; run with -count
 // to interleave the parts. "inline" takes the layers' path (4 spans),
@@ -205,7 +205,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 // processor and the SDK's spans, with an exporter that sends nothing),
 // and what judge serve does, to a loopback receiver: serve-sdk (the
 // SDK's spans, judge's batch processor and OTLP/HTTP exporter: judge
-// serve before decision 88) and serve (judge's own recorder, decision 88).
+// serve before decision 89) and serve (judge's own recorder, decision 89).
 // cpu-ns/op is the process's CPU time per request, the garbage
 // collector's included.
 func BenchmarkTelemetryRecord(b *testing.B) {

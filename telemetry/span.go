@@ -24,7 +24,7 @@ import (
 // provider is judge's own implementation of OpenTelemetry's trace API
 // (trace.TracerProvider, Tracer, Span), used when judge exports with its
 // own OTLP/HTTP exporter and one of the samplers OTEL_TRACES_SAMPLER
-// names (decision 88). It records what the official SDK records, under
+// names (decision 89). It records what the official SDK records, under
 // the same sampler and the same span limits (the SDK's own
 // [sdktrace.NewSpanLimits], the OTEL_SPAN_*, OTEL_EVENT_* and OTEL_LINK_*
 // variables), and at End hands the span's record to the batch that the

@@ -161,7 +161,7 @@ type Config struct {
 	Batch Batch
 	// SDKSpans records spans with the official SDK even where judge's
 	// own recorder applies (judge's OTLP http/protobuf exporter and a
-	// sampler OTEL_TRACES_SAMPLER names; see docs/decisions.md 88): the
+	// sampler OTEL_TRACES_SAMPLER names; see docs/decisions.md 89): the
 	// same telemetry at a higher cost, for comparing the two.
 	SDKSpans bool
 }

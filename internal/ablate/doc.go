@@ -64,6 +64,15 @@ const (
 	// year nearest the page's own date, and a weekday near that date
 	// leaves a day falling on it undecided.
 	PageDate = "page-date"
+	// GenericName: a name no passage states that is a term of English
+	// made only of common words ("Bachelor of Arts", "Grand Jury";
+	// lexicon.Term) is undecided, unless the sources name something
+	// sharing a word with it.
+	GenericName = "generic-name"
+	// PlaceWords: a country of several words in a name is stated by its
+	// nationality ("Saudi officials" for "officials of Saudi Arabia"),
+	// not only a nationality by such a country.
+	PlaceWords = "place-words"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

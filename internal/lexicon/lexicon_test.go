@@ -2,6 +2,7 @@ package lexicon_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -22,5 +23,26 @@ func TestAntonyms(t *testing.T) {
 	}
 	if n := lexicon.Pairs(); n < 3000 {
 		t.Errorf("only %d words with antonyms: the embedded data is incomplete", n)
+	}
+}
+
+func TestTerm(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		words string
+		want  bool
+	}{
+		{"Grand Jury", true}, {"Bachelor of Arts", true}, {"prime minister", true}, {"Prime Ministers", true}, {"High School", true},
+		{"Grand Street", false},        // not a term
+		{"Supreme Court", false},       // "Supreme" is also capitalized
+		{"American Revolution", false}, // an instance, and a proper word
+		{"Paris Review", false}, {"Jury", false}, {"", false},
+	} {
+		if got := lexicon.Term(strings.Fields(tt.words)); got != tt.want {
+			t.Errorf("Term(%q) = %v, want %v", tt.words, got, tt.want)
+		}
+	}
+	if n := lexicon.Terms(); n < 3000 {
+		t.Errorf("only %d terms: the embedded data is incomplete", n)
 	}
 }

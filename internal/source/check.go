@@ -147,6 +147,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
+	if v, ok := ix.genericName(c); ok {
+		return v
+	}
 	if v, ok := ix.relativeDate(c, q); ok {
 		return v
 	}

@@ -19,6 +19,7 @@ func FuzzBuild(f *testing.F) {
 		"", "\n\n\n", `{"a":`, "....", "x\x00y",
 		"Chinese officials met in LA on 17 August last year; the Sims-based show saw decreased market availability.",
 		"A-B C-d E- -F L.A. U.S.-backed un non dis",
+		"The Grand Jury of the United States Army met the Prime Minister of Saudi Arabia. United States United",
 	} {
 		f.Add(s)
 	}
@@ -49,9 +50,10 @@ func FuzzBuild(f *testing.F) {
 // FuzzOtherForms checks the rules that read a page's other forms (ages,
 // names with other accents, a year inside a span of years, a number
 // against a bound or an estimate, a name's word forms, a name by its bare
-// head) on any page and any sentence: they never panic, a supported claim
-// has its evidence, and an
-// undecided one that says why quotes a passage of the page.
+// head, a term of common words) on any page and any sentence: they never
+// panic, a supported claim has its evidence, and an undecided one that
+// says why quotes a passage of the page, but for a term of common words,
+// undecided for what it is.
 func FuzzOtherForms(f *testing.F) {
 	for _, s := range [][2]string{
 		{"Retired judge Mara Quill dies at 83\nBy Ona Vey on June 9, 2021\nThe board met Tuesday night.", "The jurist passed away at the age of 83. The board met on June 8, 2021."},
@@ -68,6 +70,7 @@ func FuzzOtherForms(f *testing.F) {
 		{"Posted July 19, 2019\nThe fest runs from Aug. 28 to Sept. 7.\nThe Tamsin Conference will start Sunday.", "The fest is in August 2019. The Tamsin Conference starts on 21 July and on February 29, 2019."},
 		{"December 31, 9999\nOn Jan. 1 and Sunday.", "On January 1, 10000, Sunday, January 2, 9999 and 31 December."},
 		{"It came out on Harvest Day. The Northern Grand Prix. Day Day. U.S. Harvest Day", "The Tolby County Harvest Day, the Southern Grand Prix, A B Day Day and U.S. Harvest Day Harvest Day."},
+		{"The American army met Saudi ministers. The Prime Minister came.", "The Grand Jury, the Grand Juries, a Bachelor of Arts, the Foreign Minister, the United States Army and Ministers of Saudi Arabia Saudi Arabia."},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -82,7 +85,10 @@ func FuzzOtherForms(f *testing.F) {
 			if v.Status == source.Supported && c.Kind != claim.Negation && v.Evidence == nil {
 				t.Fatalf("%s %q supported without evidence", c.Kind, c.Text)
 			}
-			if v.Status == source.Undecided && v.Why != "" && (v.Evidence == nil || !strings.Contains(page, strings.TrimSpace(v.Evidence.Text[:min(len(v.Evidence.Text), 8)]))) {
+			// A term of common words ("Grand Jury") is undecided for
+			// what it is, not for a passage: its Why quotes none.
+			generic := v.Evidence == nil && strings.Contains(v.Why, "term of English")
+			if v.Status == source.Undecided && v.Why != "" && !generic && (v.Evidence == nil || !strings.Contains(page, strings.TrimSpace(v.Evidence.Text[:min(len(v.Evidence.Text), 8)]))) {
 				t.Fatalf("%s %q undecided (%s) without a passage of the page", c.Kind, c.Text, v.Why)
 			}
 		}

@@ -201,12 +201,23 @@ func (ix *Index) findWords(words []string) *Passage {
 
 // nameForms returns the word lists that state the name of stems core:
 // core itself, then core with one nationality swapped for its country, or
-// one country for its nationality.
+// one country, of one word or several ("saudi arabia"), for its
+// nationality.
 func nameForms(core []string) [][]string {
 	forms := [][]string{core}
 	for i, w := range core {
 		for _, alt := range places()[w] {
 			forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
+		}
+	}
+	if ablate.Off(ablate.PlaceWords) {
+		return forms
+	}
+	for _, mp := range multiPlaces() {
+		for i := 0; i+len(mp.place) <= len(core); i++ {
+			if slices.Equal(core[i:i+len(mp.place)], mp.place) {
+				forms = append(forms, slices.Concat(core[:i], mp.nat, core[i+len(mp.place):]))
+			}
 		}
 	}
 	return forms
@@ -324,6 +335,32 @@ var places = sync.OnceValue(func() map[string][][]string {
 		}
 	}
 	return m
+})
+
+// multiPlace is a country or region of several words and one of its
+// nationalities, as stems.
+type multiPlace struct{ place, nat []string }
+
+// multiPlaces lists the places of several words of nationalities, each
+// with each of its nationalities. It is built on first use and never
+// written after.
+var multiPlaces = sync.OnceValue(func() []multiPlace {
+	var out []multiPlace
+	for _, line := range strings.Split(nationalities, "\n") {
+		for _, entry := range splitEntries(line) {
+			nats, locs, _ := strings.Cut(entry, ":")
+			for _, l := range strings.Split(locs, ",") {
+				ls := claim.ContentWords(l)
+				if len(ls) < 2 {
+					continue
+				}
+				for _, n := range strings.Split(nats, ",") {
+					out = append(out, multiPlace{place: ls, nat: claim.ContentWords(n)})
+				}
+			}
+		}
+	}
+	return out
 })
 
 // splitEntries splits a line of nationalities into its entries: a space

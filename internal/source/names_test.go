@@ -9,13 +9,15 @@ import (
 )
 
 // TestNamesAndPartialDates checks the ways a source names what an output
-// names in other words: a nationality for its country and back, initials
+// names in other words: a nationality for its country and back (a
+// country of one word or several), initials
 // for a name of several words, and a date given without its year.
 func TestNamesAndPartialDates(t *testing.T) {
 	t.Parallel()
 	ix := mustIndex(t, source.Doc{ID: "news.txt", Content: "An open pit mine collapsed in China's northern region on Wednesday. " +
 		"Russian officials met Ukrainian diplomats.\n" +
 		"Abby: Was sunny in LA. Gail: rainy in the U.K.\n" +
+		"Saudi ministers met American bankers. Talks went on in the United Arab Emirates.\n" +
 		"Binance transferred the funds starting on 17 August last year. The coins had no collateral until December 2022."})
 	tests := []struct {
 		text   string
@@ -31,6 +33,11 @@ func TestNamesAndPartialDates(t *testing.T) {
 		{"It was sunny in New Mexico.", claim.Name, source.Unsupported, ""},
 		{"It rained in the United Kingdom.", claim.Name, source.Supported, ""},
 		{"It rained in New Zealand.", claim.Name, source.Unsupported, ""},
+		// A country of several words for its nationality, and back.
+		{"Ministers of Saudi Arabia met them.", claim.Name, source.Supported, ""},
+		{"Bankers from the United States came.", claim.Name, source.Supported, ""},
+		{"Ministers of North Korea met them.", claim.Name, source.Unsupported, ""},
+		{"They met Emirati officials.", claim.Name, source.Supported, ""},
 		{"Binance transferred the funds in August 2022.", claim.Date, source.Undecided, "17 August without a year"},
 		{"Binance transferred the funds on August 17, 2022.", claim.Date, source.Undecided, "without a year"},
 		{"Binance transferred the funds in September 2022.", claim.Date, source.Contradicted, ""},

@@ -36,6 +36,8 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"weekday in a dated page", "July 18, 2014\nThe Tamsin Rowing Conference of marine biologists will start Sunday in Perth.",
 			"They flew to Perth for the Tamsin Rowing Conference of marine biologists, starting on 20 July.", "They flew to Perth for the Tamsin Rowing Conference of marine biologists, starting on 23 July."},
 		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
+		{"name made of common words", "She studied literature at Ohio State, graduating in 1998.", "She graduated from Ohio State in 1998 as a Bachelor of Arts.", "She graduated from Ohio State in 1998 as a Kessler Fellow of Arts."},
+		{"country of several words for its nationality", "The American army said the base was closed.", "The United States Army said the base was closed.", "The United States Navy said the base was closed."},
 		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {

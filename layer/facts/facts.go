@@ -264,6 +264,11 @@ func checkClaim(p *layer.Pass, ix *source.Index, c claim.Claim, v source.Verdict
 			if asked && j.err != nil {
 				msg += fmt.Sprintf("; the model could not decide it (%s)", result.ClipText(j.err.Error(), 200))
 			}
+		case v.Why != "":
+			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and %s", c.Subject(), c.Quoted(), v.Why)
+			if asked && j.err != nil {
+				msg += fmt.Sprintf(" (the model could not decide it: %s)", result.ClipText(j.err.Error(), 200))
+			}
 		case c.Kind != claim.Negation:
 			// A count of one or two no source states (source.Index.Check).
 			msg = fmt.Sprintf("%s %s could not be checked: no source states it, and a count this small is often inferred rather than stated", c.Subject(), c.Quoted())

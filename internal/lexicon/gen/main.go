@@ -1,9 +1,17 @@
-// Command gen extracts the antonym pairs of WordNet 3.0 (Debian package
-// wordnet-base) into antonyms.txt, the data file package lexicon embeds:
-// one "word antonym" pair a line, single lower-case words only, sorted,
-// each pair once in each direction.
+// Command gen extracts two data files package lexicon embeds from WordNet
+// 3.0 (Debian package wordnet-base):
 //
-//	go generate ./internal/lexicon   # runs: go run ./gen -dict /usr/share/wordnet -o antonyms.txt
+//   - antonyms.txt: its antonym pairs, one "word antonym" pair a line,
+//     single lower-case words only, sorted, each pair once in each
+//     direction;
+//   - terms.txt: its nouns of several words made only of common words
+//     and headed by a noun of a person, an act, an event, a group or a
+//     time ("grand jury", "bachelor of arts", "election day"),
+//     lower-cased, one a line, sorted (see writeTerms).
+//
+// Run by go generate:
+//
+//	go generate ./internal/lexicon   # runs: go run ./gen -dict /usr/share/wordnet -o antonyms.txt -terms terms.txt
 package main
 
 import (
@@ -13,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +29,15 @@ import (
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet 3.0 dict directory (data.adj, data.verb, data.noun, data.adv)")
-	out := flag.String("o", "antonyms.txt", "output file")
+	out := flag.String("o", "antonyms.txt", "antonyms output file")
+	termsOut := flag.String("terms", "", "terms output file (none when empty)")
 	flag.Parse()
+	if *termsOut != "" {
+		if err := writeTerms(*dict, *termsOut); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+	}
 	pairs := map[string]bool{}
 	for _, pos := range []string{"adj", "verb", "noun", "adv"} {
 		if err := extract(filepath.Join(*dict, "data."+pos), pairs); err != nil {
@@ -131,4 +147,177 @@ func extract(path string, pairs map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// writeTerms writes to out the terms of data.noun: its nouns of several
+// words, outside an instance synset, whose words are letters only, each a
+// common word (a single word of data.noun or data.adj that WordNet holds
+// only in lower case, outside an instance synset, as written or as its
+// singular) or "of", "the" or "and" between two, and whose head (the
+// last word before "of", or the last) is a noun whose first sense names a
+// person, an act, an event, a group or a time.
+func writeTerms(dict, out string) error {
+	common, proper := map[string]bool{}, map[string]bool{}
+	lexfile := map[string]string{} // noun synset offset → lexicographer file number
+	var compounds []string
+	for _, pos := range []string{"noun", "adj"} {
+		path := filepath.Join(dict, "data."+pos)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if strings.HasPrefix(line, "  ") || line == "" {
+				continue // licence header
+			}
+			if i := strings.Index(line, " | "); i >= 0 {
+				line = line[:i]
+			}
+			f := strings.Fields(line)
+			if len(f) < 4 {
+				continue
+			}
+			n, err := strconv.ParseInt(f[3], 16, 32)
+			if err != nil {
+				return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+			}
+			if pos == "noun" {
+				lexfile[f[0]] = f[1]
+			}
+			instance := slices.Contains(f[4:], "@i")
+			for k := 0; k < int(n) && 4+2*k < len(f); k++ {
+				w := f[4+2*k]
+				if j := strings.IndexByte(w, '('); j >= 0 {
+					w = w[:j] // adjective markers: (a), (p), (ip)
+				}
+				if !letters(strings.ReplaceAll(w, "_", "")) {
+					continue
+				}
+				lw := strings.ToLower(w)
+				switch {
+				case strings.Contains(w, "_"):
+					if pos == "noun" && !instance {
+						compounds = append(compounds, lw)
+					}
+				case instance || w != lw:
+					proper[lw] = true
+				default:
+					common[lw] = true
+				}
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	heads, err := headNouns(filepath.Join(dict, "index.noun"), lexfile)
+	if err != nil {
+		return err
+	}
+	isCommon := func(w string) bool {
+		for _, s := range singulars(w) {
+			if common[s] || proper[s] {
+				return common[s] && !proper[s]
+			}
+		}
+		return false
+	}
+	isHead := func(w string) bool {
+		for _, s := range singulars(w) {
+			if heads[s] {
+				return true
+			}
+		}
+		return false
+	}
+	terms := map[string]bool{}
+	for _, c := range compounds {
+		words := strings.Split(c, "_")
+		ok := true
+		head := words[len(words)-1]
+		for i, w := range words {
+			if i > 0 && i < len(words)-1 && (w == "of" || w == "the" || w == "and") {
+				if w == "of" && head == words[len(words)-1] {
+					head = words[i-1]
+				}
+				continue
+			}
+			if !isCommon(w) {
+				ok = false
+				break
+			}
+		}
+		if ok && isHead(head) {
+			terms[strings.Join(words, " ")] = true
+		}
+	}
+	lines := make([]string, 0, len(terms))
+	for t := range terms {
+		lines = append(lines, t)
+	}
+	sort.Strings(lines)
+	header := "# Terms of WordNet 3.0 (Princeton University, WordNet licence: see LICENSE.wordnet): nouns of several common words, generated by ./gen; do not edit.\n"
+	return os.WriteFile(out, []byte(header+strings.Join(lines, "\n")+"\n"), 0o644)
+}
+
+// singulars returns w and the singulars it may be the plural of.
+func singulars(w string) []string {
+	out := []string{w}
+	for _, f := range []struct{ suffix, repl string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if s, ok := strings.CutSuffix(w, f.suffix); ok && len(s) > 1 {
+			out = append(out, s+f.repl)
+		}
+	}
+	return out
+}
+
+// letters reports whether w is ASCII letters only.
+func letters(w string) bool {
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// headLexfiles are the lexicographer files of the nouns that head a
+// description: noun.act, noun.event, noun.group, noun.person, noun.time.
+var headLexfiles = map[string]bool{"04": true, "11": true, "14": true, "18": true, "28": true}
+
+// headNouns returns the single-word nouns of index.noun whose first sense
+// (the most frequent, as index.noun orders them) is in one of
+// headLexfiles.
+func headNouns(path string, lexfile map[string]string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	heads := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") || line == "" {
+			continue // licence header
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !letters(f[0]) {
+			continue
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n < 1 || n > len(f) {
+			return nil, fmt.Errorf("%s: %s: synset count %q", path, f[0], f[2])
+		}
+		if headLexfiles[lexfile[f[len(f)-n]]] {
+			heads[f[0]] = true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return heads, nil
 }
