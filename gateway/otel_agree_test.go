@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,22 +71,10 @@ func TestCallSpansAgreeWithSDK(t *testing.T) {
 		if len(sdk) < 3 {
 			t.Fatalf("capture %v: the SDK exported %d traces, want 3 calls' at least", capture, len(sdk))
 		}
-		if len(own) != len(sdk) {
-			t.Fatalf("capture %v: judge's export has %d traces, the SDK's %d", capture, len(own), len(sdk))
-		}
 		events := 0
-		for i := range sdk {
-			if len(own[i]) != len(sdk[i]) {
-				t.Errorf("capture %v, trace %d: %d spans, the SDK's %d", capture, i, len(own[i]), len(sdk[i]))
-				continue
-			}
-			for j := range sdk[i] {
-				if !own[i][j].Equal(sdk[i][j]) {
-					t.Errorf("capture %v, trace %d, span %d differs:\njudge's:\n%s\nthe SDK's:\n%s", capture, i, j, own[i][j], sdk[i][j])
-				}
-				events += len(sdk[i][j].Span.Events)
-			}
-		}
+		sharedtest.SameTraces(t, fmt.Sprintf("capture %v", capture), own, sdk, func(s sharedtest.NormSpan) {
+			events += len(s.Span.Events)
+		})
 		if events == 0 {
 			t.Errorf("capture %v: no span has an event: the invalid call's issue is missing", capture)
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -89,25 +90,13 @@ func TestSpansAgreeWithSDK(t *testing.T) {
 		if len(sdk) != len(reqs)-1 {
 			t.Fatalf("capture %v: the SDK's export has %d traces, want %d", capture, len(sdk), len(reqs)-1)
 		}
-		if len(own) != len(sdk) {
-			t.Fatalf("capture %v: judge's export has %d traces, the SDK's %d", capture, len(own), len(sdk))
-		}
 		sawEvent, sawError, sawLayer := false, false, false
-		for i := range sdk {
-			if len(own[i]) != len(sdk[i]) {
-				t.Errorf("capture %v, trace %d: %d spans, the SDK's %d", capture, i, len(own[i]), len(sdk[i]))
-				continue
-			}
-			for j := range sdk[i] {
-				if !own[i][j].Equal(sdk[i][j]) {
-					t.Errorf("capture %v, trace %d, span %d differs:\njudge's:\n%s\nthe SDK's:\n%s", capture, i, j, own[i][j], sdk[i][j])
-				}
-				sp := sdk[i][j].Span
-				sawEvent = sawEvent || len(sp.Events) > 0
-				sawError = sawError || sp.GetStatus().GetCode() == 2
-				sawLayer = sawLayer || strings.HasPrefix(sp.Name, "judge.layer ")
-			}
-		}
+		sharedtest.SameTraces(t, fmt.Sprintf("capture %v", capture), own, sdk, func(s sharedtest.NormSpan) {
+			sp := s.Span
+			sawEvent = sawEvent || len(sp.Events) > 0
+			sawError = sawError || sp.GetStatus().GetCode() == 2
+			sawLayer = sawLayer || strings.HasPrefix(sp.Name, "judge.layer ")
+		})
 		if !sawEvent || !sawError || !sawLayer {
 			t.Errorf("the requests made no event (%v), no error status (%v) or no layer span (%v): the comparison misses them", sawEvent, sawError, sawLayer)
 		}

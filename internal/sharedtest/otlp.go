@@ -2,6 +2,7 @@ package sharedtest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"io"
 	"net/http"
@@ -108,7 +109,7 @@ func (s *OTLPSink) Traces(tb testing.TB) [][]NormSpan {
 	var starts []uint64
 	for _, spans := range byTrace {
 		slices.SortFunc(spans, func(a, b raw) int {
-			if c := cmpU64(a.span.GetStartTimeUnixNano(), b.span.GetStartTimeUnixNano()); c != 0 {
+			if c := cmp.Compare(a.span.GetStartTimeUnixNano(), b.span.GetStartTimeUnixNano()); c != 0 {
 				return c
 			}
 			return strings.Compare(a.span.GetName(), b.span.GetName())
@@ -156,7 +157,7 @@ func (s *OTLPSink) Traces(tb testing.TB) [][]NormSpan {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmpU64(starts[a], starts[b]) })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(starts[a], starts[b]) })
 	sorted := make([][]NormSpan, len(out))
 	for i, j := range idx {
 		sorted[i] = out[j]
@@ -164,12 +165,24 @@ func (s *OTLPSink) Traces(tb testing.TB) [][]NormSpan {
 	return sorted
 }
 
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// SameTraces reports through t every trace and span where own, judge's
+// export, differs from sdk, the SDK's (label says which case), and calls
+// each for every span of sdk that has a counterpart to compare.
+func SameTraces(t testing.TB, label string, own, sdk [][]NormSpan, each func(NormSpan)) {
+	t.Helper()
+	if len(own) != len(sdk) {
+		t.Fatalf("%s: judge's export has %d traces, the SDK's %d", label, len(own), len(sdk))
 	}
-	return 0
+	for i := range sdk {
+		if len(own[i]) != len(sdk[i]) {
+			t.Errorf("%s, trace %d: %d spans, the SDK's %d", label, i, len(own[i]), len(sdk[i]))
+			continue
+		}
+		for j := range sdk[i] {
+			if !own[i][j].Equal(sdk[i][j]) {
+				t.Errorf("%s, trace %d, span %d differs:\njudge's:\n%s\nthe SDK's:\n%s", label, i, j, own[i][j], sdk[i][j])
+			}
+			each(sdk[i][j])
+		}
+	}
 }
