@@ -30,6 +30,24 @@ func (r *runs) observe(run judge.LayerRun) {
 	r.got = append(r.got, run)
 }
 
+// observedRuns validates a text with an engine of opts, closed after,
+// and returns the layer runs an observer in the context was told of.
+func observedRuns(t *testing.T, opts ...judge.Option) []judge.LayerRun {
+	t.Helper()
+	e := mustEngine(t, opts...)
+	defer func() {
+		if err := e.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}()
+	var rec runs
+	ctx := judge.ObserveLayers(context.Background(), rec.observe)
+	if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
+		t.Fatal(err)
+	}
+	return rec.got
+}
+
 // TestObserveLayers validates with an observer in the context: it is told
 // of every layer run, with its time, failure and issues; on the fast path
 // too; and a context without one changes nothing.
@@ -46,22 +64,12 @@ func TestObserveLayers(t *testing.T) {
 			return ctx.Err()
 		})
 		const timeout = 30 * time.Millisecond
-		e := mustEngine(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(timeout))
-		defer func() {
-			if err := e.Close(context.Background()); err != nil {
-				t.Error(err)
-			}
-		}()
-		var rec runs
-		ctx := judge.ObserveLayers(context.Background(), rec.observe)
-		if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
-			t.Fatal(err)
+		got := observedRuns(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(timeout))
+		slices.SortFunc(got, func(a, b judge.LayerRun) int { return strings.Compare(a.Layer, b.Layer) })
+		if len(got) != 3 {
+			t.Fatalf("%d runs observed, want 3: %+v", len(got), got)
 		}
-		slices.SortFunc(rec.got, func(a, b judge.LayerRun) int { return strings.Compare(a.Layer, b.Layer) })
-		if len(rec.got) != 3 {
-			t.Fatalf("%d runs observed, want 3: %+v", len(rec.got), rec.got)
-		}
-		b, f, s := rec.got[0], rec.got[1], rec.got[2]
+		b, f, s := got[0], got[1], got[2]
 		if b.Layer != "broken" || !b.Failed || len(b.Issues) != 1 || b.Issues[0].Type != result.LayerFailed {
 			t.Errorf("broken: %+v", b)
 		}
@@ -89,21 +97,11 @@ func TestObserveLayers(t *testing.T) {
 			<-ctx.Done()
 			return ctx.Err()
 		}
-		e := mustEngine(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)), judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
-		defer func() {
-			if err := e.Close(context.Background()); err != nil {
-				t.Error(err)
-			}
-		}()
-		var rec runs
-		ctx := judge.ObserveLayers(context.Background(), rec.observe)
-		if _, err := e.Validate(ctx, &judge.Request{Output: json.RawMessage(`"text"`)}); err != nil {
-			t.Fatal(err)
-		}
-		slices.SortFunc(rec.got, func(a, b judge.LayerRun) int { return cmp.Compare(a.Duration, b.Duration) })
-		if len(rec.got) != 2 || rec.got[0].Duration != 10*time.Millisecond || rec.got[0].Failed ||
-			rec.got[1].Duration != 20*time.Millisecond || !rec.got[1].Failed {
-			t.Errorf("runs %+v, want one of 10ms, and one failed after 20ms (from taking the slot to its deadline)", rec.got)
+		got := observedRuns(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)), judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
+		slices.SortFunc(got, func(a, b judge.LayerRun) int { return cmp.Compare(a.Duration, b.Duration) })
+		if len(got) != 2 || got[0].Duration != 10*time.Millisecond || got[0].Failed ||
+			got[1].Duration != 20*time.Millisecond || !got[1].Failed {
+			t.Errorf("runs %+v, want one of 10ms, and one failed after 20ms (from taking the slot to its deadline)", got)
 		}
 	})
 
