@@ -82,26 +82,25 @@ func TestObserveLayers(t *testing.T) {
 	})
 
 	// A layer that waited for a slot is timed from taking it: with one slot,
-	// the layer that takes it first returns 10 ms in, and the other,
-	// starting then, waits for its deadline (30 ms after the validation
-	// began), which leaves it 20 ms. Which of the two layers' workers takes
-	// the slot first is the scheduler's choice, so the layers are alike:
-	// the first to run is the one that returns.
+	// whichever layer takes it first returns 10 ms in, the other then
+	// starts and its deadline (30 ms after the validation began) leaves it
+	// 20 ms.
 	synctest.Test(t, func(t *testing.T) {
-		var ran atomic.Int32
+		var taken atomic.Int32
 		run := func(ctx context.Context, p *layer.Pass) error {
-			if ran.Add(1) == 1 {
+			if taken.Add(1) == 1 {
 				time.Sleep(10 * time.Millisecond)
 				return nil
 			}
 			<-ctx.Done()
 			return ctx.Err()
 		}
-		got := observedRuns(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)), judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
+		got := observedRuns(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)),
+			judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
 		slices.SortFunc(got, func(a, b judge.LayerRun) int { return cmp.Compare(a.Duration, b.Duration) })
 		if len(got) != 2 || got[0].Duration != 10*time.Millisecond || got[0].Failed ||
 			got[1].Duration != 20*time.Millisecond || !got[1].Failed {
-			t.Errorf("runs %+v, want one of 10ms, and one failed after 20ms (from taking the slot to its deadline)", got)
+			t.Errorf("runs %+v, want one done after 10ms, the other failed after 20ms (from taking the slot to its deadline)", got)
 		}
 	})
 

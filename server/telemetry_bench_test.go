@@ -117,8 +117,9 @@ func (dropProcessor) ForceFlush(context.Context) error                { return n
 // each a step up from the one before: off (no span), spans (recorded
 // and dropped at End), batch (the SDK's batch processor, an exporter
 // that sends nothing), official (the official OTLP/HTTP exporter to a
-// loopback receiver) and export (what judge serve does: judge's own
-// OTLP/HTTP exporter, to the same receiver). It reports the process's CPU time per request (cpu-µs/op),
+// loopback receiver), export-sdk (judge's own OTLP/HTTP exporter, to
+// the same receiver, the SDK's spans: judge serve before decision 90)
+// and export (what judge serve does: judge's own recorder and exporter). It reports the process's CPU time per request (cpu-µs/op),
 // which moves less than wall time on a shared machine; run with -count
 // to interleave the parts. "inline" takes the layers' path (4 spans),
 // "corpus" the bench corpus's schema-only documents, answered by the
@@ -135,7 +136,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 		name   string
 		bodies []string
 	}{{"inline", []string{inlineToolOutput}}, {"corpus", corpus}} {
-		for _, part := range []string{"off", "spans", "batch", "official", "export"} {
+		for _, part := range []string{"off", "spans", "batch", "official", "export-sdk", "export"} {
 			b.Run(w.name+"/"+part, func(b *testing.B) {
 				var tel *telemetry.Telemetry
 				switch part {
@@ -151,9 +152,9 @@ func BenchmarkTelemetryParts(b *testing.B) {
 					tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp))
 					defer tp.Shutdown(context.Background())
 					tel = telemetry.ForProvider(tp, false)
-				case "export":
+				case "export-sdk", "export":
 					var err error
-					if tel, err = telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces"}); err != nil {
+					if tel, err = telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces", SDKSpans: part == "export-sdk"}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -200,8 +201,11 @@ func BenchmarkTelemetryParts(b *testing.B) {
 // goroutines at once as the bench row's 4 connections: off (no span),
 // spans (recorded, dropped at End), sdkbatch (a caller's provider with
 // the SDK's batch processor, whose exporter sends nothing: what judge
-// serve did before its own processor) and judge (judge's own provider, as
-// judge serve makes it, with an exporter that sends nothing).
+// serve did before its own processor), judge (judge's own batch
+// processor and the SDK's spans, with an exporter that sends nothing),
+// and what judge serve does, to a loopback receiver: serve-sdk (the
+// SDK's spans, judge's batch processor and OTLP/HTTP exporter: judge
+// serve before decision 90) and serve (judge's own recorder, decision 90).
 // cpu-ns/op is the process's CPU time per request, the garbage
 // collector's included.
 func BenchmarkTelemetryRecord(b *testing.B) {
@@ -215,11 +219,24 @@ func BenchmarkTelemetryRecord(b *testing.B) {
 			bodies = append(bodies, r)
 		}
 	}
-	for _, part := range []string{"off", "spans", "sdkbatch", "judge"} {
+	var received atomic.Int64
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		received.Add(n)
+	}))
+	defer sink.Close()
+	for _, part := range []string{"off", "spans", "sdkbatch", "judge", "serve-sdk", "serve"} {
 		b.Run(part, func(b *testing.B) {
 			var tel *telemetry.Telemetry
 			counter := &countExporter{}
 			switch part {
+			case "serve-sdk", "serve":
+				var err error
+				tel, err = telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces", SDKSpans: part == "serve-sdk",
+					Batch: telemetry.Batch{MaxQueueSize: 1 << 20}}) // nothing dropped: every span encoded and sent
+				if err != nil {
+					b.Fatal(err)
+				}
 			case "spans":
 				tel = telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(dropProcessor{})), false)
 			case "sdkbatch":
@@ -257,7 +274,7 @@ func BenchmarkTelemetryRecord(b *testing.B) {
 			})
 			b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
 			if tel != nil {
-				if err := tel.TracerProvider.(*sdktrace.TracerProvider).Shutdown(context.Background()); err != nil {
+				if err := tel.Shutdown(context.Background()); err != nil {
 					b.Fatal(err)
 				}
 			}

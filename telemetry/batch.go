@@ -50,8 +50,9 @@ func (b Batch) withDefaults() Batch {
 	return b
 }
 
-// batcher is the span processor of an exporting [Telemetry]: the SDK's
-// batch processor's behaviour (spans batched up to MaxExportBatchSize or
+// batchQueue is the batching behind judge's span processor ([batcher],
+// the SDK's spans) and judge's own provider (its records): the SDK's
+// batch processor's behaviour (items batched up to MaxExportBatchSize or
 // Delay, a bounded queue that drops when full, ForceFlush and Shutdown
 // exporting what is queued) at less cost on the request's path. An ended
 // span is appended to a slice under a mutex (no channel send, no
@@ -60,23 +61,37 @@ func (b Batch) withDefaults() Batch {
 // is full), not once a span: the SDK's processor wakes its goroutine for
 // every span, a scheduler round trip each that an idle server pays in
 // full.
-type batcher struct {
-	exp sdktrace.SpanExporter
-	o   Batch
+type batchQueue[T any] struct {
+	exportFn   func(context.Context, []T) error // exports one batch
+	shutdownFn func(context.Context) error      // shuts the exporter down
+	release    func([]T)                        // after an export: the items are done with
+	o          Batch
 
 	mu      sync.Mutex
-	queue   []sdktrace.ReadOnlySpan // ended spans waiting, at most o.MaxQueueSize
-	dropped int                     // spans dropped since the last export
-	lost    int                     // spans dropped since the start
+	queue   []T // ended spans waiting, at most o.MaxQueueSize
+	dropped int // spans dropped since the last export
+	lost    int // spans dropped since the start
 	stopped bool
 
-	spare []sdktrace.ReadOnlySpan // the exported queue, emptied, for reuse; the loop's own
+	spare []T // the exported queue, emptied, for reuse; the loop's own
+
+	// arena holds the bytes of the queued items that addBytes queued
+	// (judge's own spans, encoded as they end; the SDK's spans have
+	// none): items point into it, and it is swapped with the queue at
+	// export. spareArena is the exported one, emptied, for reuse.
+	arena, spareArena []byte
 
 	kick     chan struct{}     // capacity 1: a batch has begun or is full
 	flushReq chan flushRequest // ForceFlush
 	stop     chan flushRequest // Shutdown
 	done     chan struct{}     // closed when the loop has returned
 	stopOnce sync.Once
+}
+
+// batcher is the span processor of an exporting [Telemetry] whose spans
+// the SDK records: a batchQueue of the SDK's read-only spans.
+type batcher struct {
+	*batchQueue[sdktrace.ReadOnlySpan]
 }
 
 // flushRequest asks the loop to export every queued span within ctx and
@@ -90,13 +105,22 @@ var _ sdktrace.SpanProcessor = (*batcher)(nil)
 
 // newBatcher returns a batcher exporting with exp, its goroutine started.
 func newBatcher(exp sdktrace.SpanExporter, o Batch) *batcher {
-	b := &batcher{
-		exp:      exp,
-		o:        o.withDefaults(),
-		kick:     make(chan struct{}, 1),
-		flushReq: make(chan flushRequest),
-		stop:     make(chan flushRequest, 1),
-		done:     make(chan struct{}),
+	return &batcher{newBatchQueue(exp.ExportSpans, exp.Shutdown, func(spans []sdktrace.ReadOnlySpan) { clear(spans) }, o)}
+}
+
+// newBatchQueue returns a batchQueue exporting with export, its goroutine
+// started. release is given every exported batch (and, at Shutdown, the
+// items nobody will export) once the queue is done with them.
+func newBatchQueue[T any](export func(context.Context, []T) error, shutdown func(context.Context) error, release func([]T), o Batch) *batchQueue[T] {
+	b := &batchQueue[T]{
+		exportFn:   export,
+		shutdownFn: shutdown,
+		release:    release,
+		o:          o.withDefaults(),
+		kick:       make(chan struct{}, 1),
+		flushReq:   make(chan flushRequest),
+		stop:       make(chan flushRequest, 1),
+		done:       make(chan struct{}),
 	}
 	go b.loop()
 	return b
@@ -111,16 +135,22 @@ func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 	if !s.SpanContext().IsSampled() {
 		return
 	}
+	b.add(s)
+}
+
+// add queues an item for export and reports whether it was: false when
+// the queue is full (the item is counted as dropped) or shut down.
+func (b *batchQueue[T]) add(s T) bool {
 	b.mu.Lock()
 	if b.stopped {
 		b.mu.Unlock()
-		return
+		return false
 	}
 	if len(b.queue) >= b.o.MaxQueueSize {
 		b.dropped++
 		b.lost++
 		b.mu.Unlock()
-		return
+		return false
 	}
 	b.queue = append(b.queue, s)
 	n := len(b.queue)
@@ -131,11 +161,46 @@ func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 		default: // the loop has a kick it has not read: it reads the length then
 		}
 	}
+	return true
+}
+
+// maxKeptArena is the most arena bytes kept for reuse once exported.
+const maxKeptArena = 4 << 20
+
+// addBytes queues the item that item makes of a copy of p, kept in the
+// arena until the item is exported, and reports whether it was queued
+// (see add).
+func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
+	b.mu.Lock()
+	if b.stopped {
+		b.mu.Unlock()
+		return false
+	}
+	if len(b.queue) >= b.o.MaxQueueSize {
+		b.dropped++
+		b.lost++
+		b.mu.Unlock()
+		return false
+	}
+	// An item keeps pointing to its bytes when a later append moves the
+	// arena: the old array is left as it was.
+	off := len(b.arena)
+	b.arena = append(b.arena, p...)
+	b.queue = append(b.queue, item(b.arena[off:len(b.arena):len(b.arena)]))
+	n := len(b.queue)
+	b.mu.Unlock()
+	if n == 1 || n == b.o.MaxExportBatchSize {
+		select {
+		case b.kick <- struct{}{}:
+		default:
+		}
+	}
+	return true
 }
 
 // loop exports the queue when a batch is full, when the first span of
 // a batch has waited Delay, on ForceFlush and on Shutdown.
-func (b *batcher) loop() {
+func (b *batchQueue[T]) loop() {
 	defer close(b.done)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -166,7 +231,7 @@ func (b *batcher) loop() {
 }
 
 // queued is how many spans wait.
-func (b *batcher) queued() int {
+func (b *batchQueue[T]) queued() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.queue)
@@ -175,10 +240,10 @@ func (b *batcher) queued() int {
 // export sends every queued span, in batches of at most
 // MaxExportBatchSize, each within ExportTimeout of ctx. It returns the
 // exporter's errors, and one for spans dropped since the last export.
-func (b *batcher) export(ctx context.Context) error {
+func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.mu.Lock()
-	spans, dropped := b.queue, b.dropped
-	b.queue, b.dropped = b.spare, 0
+	spans, dropped, arena := b.queue, b.dropped, b.arena
+	b.queue, b.dropped, b.arena = b.spare, 0, b.spareArena
 	b.mu.Unlock()
 	var errs []error
 	if dropped > 0 {
@@ -191,18 +256,24 @@ func (b *batcher) export(ctx context.Context) error {
 		}
 		rest = rest[n:]
 	}
-	clear(spans) // let the collector have the spans
+	b.release(spans) // done with: let the collector (or a pool) have them
+	clear(spans)
 	b.spare = spans[:0]
+	if cap(arena) <= maxKeptArena {
+		b.spareArena = arena[:0]
+	} else {
+		b.spareArena = nil
+	}
 	return errors.Join(errs...)
 }
 
-func (b *batcher) exportBatch(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+func (b *batchQueue[T]) exportBatch(ctx context.Context, spans []T) error {
 	if b.o.ExportTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, b.o.ExportTimeout, errors.New("telemetry: export timeout (OTEL_BSP_EXPORT_TIMEOUT)"))
 		defer cancel()
 	}
-	if err := b.exp.ExportSpans(ctx, spans); err != nil {
+	if err := b.exportFn(ctx, spans); err != nil {
 		return fmt.Errorf("telemetry: export of %d spans: %w", len(spans), err)
 	}
 	return nil
@@ -210,7 +281,7 @@ func (b *batcher) exportBatch(ctx context.Context, spans []sdktrace.ReadOnlySpan
 
 // ForceFlush exports every span ended before it was called, within ctx.
 // It does nothing after Shutdown.
-func (b *batcher) ForceFlush(ctx context.Context) error {
+func (b *batchQueue[T]) ForceFlush(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -233,13 +304,13 @@ func (b *batcher) ForceFlush(ctx context.Context) error {
 // Shutdown exports every queued span and shuts the exporter down, within
 // ctx; spans that end afterwards are dropped. Only the first call does
 // anything.
-func (b *batcher) Shutdown(ctx context.Context) error {
+func (b *batchQueue[T]) Shutdown(ctx context.Context) error {
 	var err error
 	b.stopOnce.Do(func() { err = b.shutdown(ctx) })
 	return err
 }
 
-func (b *batcher) shutdown(ctx context.Context) error {
+func (b *batchQueue[T]) shutdown(ctx context.Context) error {
 	b.mu.Lock()
 	b.stopped = true
 	b.mu.Unlock()
@@ -247,7 +318,7 @@ func (b *batcher) shutdown(ctx context.Context) error {
 	b.stop <- flushRequest{ctx, reply} // the loop's last request: stop has room for it
 	select {
 	case err := <-reply:
-		return errors.Join(err, b.exp.Shutdown(ctx))
+		return errors.Join(err, b.shutdownFn(ctx))
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -2,7 +2,9 @@ package telemetry
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -109,13 +111,37 @@ const (
 	flagIsRemote    = 0x200
 )
 
+// spanView is what the encoder reads of a span: the SDK's read-only span
+// has it, and so has judge's own record of a span (spanRec).
+type spanView interface {
+	Name() string
+	SpanContext() trace.SpanContext
+	Parent() trace.SpanContext
+	SpanKind() trace.SpanKind
+	StartTime() time.Time
+	EndTime() time.Time
+	Attributes() []attribute.KeyValue
+	DroppedAttributes() int
+	Events() []sdktrace.Event
+	DroppedEvents() int
+	Links() []sdktrace.Link
+	DroppedLinks() int
+	Status() sdktrace.Status
+	Resource() *resource.Resource
+	InstrumentationScope() instrumentation.Scope
+}
+
 // encode returns the ExportTraceServiceRequest of spans, in e's buffer:
 // valid until the next call.
-func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte {
+func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte { return encodeSpans(e, spans) }
+
+// encodeSpans is encode of any spans the encoder can read; a nil one is
+// skipped.
+func encodeSpans[S spanView](e *otlpEncoder, spans []S) []byte {
 	e.b, e.groups, e.of = e.b[:0], e.groups[:0], e.of[:0]
 	last := -1
 	for _, s := range spans {
-		if s == nil {
+		if any(s) == nil {
 			e.of = append(e.of, -1)
 			continue
 		}
@@ -142,13 +168,65 @@ func (e *otlpEncoder) encode(spans []sdktrace.ReadOnlySpan) []byte {
 		}
 		for h := g; h < len(e.groups); h++ {
 			if e.groups[h].first == g {
-				e.scopeSpans(h, spans)
+				scopeSpans(e, h, spans)
 			}
 		}
 		e.str(fResourceSpansSchemaURL, res.SchemaURL())
 		e.close(rs)
 	}
 	return e.b
+}
+
+// encodeEncoded returns the ExportTraceServiceRequest of spans already
+// encoded (judge's own, see provider), all of resource res: one
+// ResourceSpans, a ScopeSpans per distinct scope in the order the scopes
+// first appear, each span's bytes copied in, in order. It is what encode
+// writes for the same spans.
+func (e *otlpEncoder) encodeEncoded(res *resource.Resource, spans []encSpan) []byte {
+	e.b, e.groups = e.b[:0], e.groups[:0]
+	if len(spans) == 0 {
+		return e.b
+	}
+	// The distinct scopes, in e.groups (only their scope is used).
+	for _, s := range spans {
+		if !slices.ContainsFunc(e.groups, func(g spanGroup) bool { return g.scope == s.tr.scope }) {
+			e.groups = append(e.groups, spanGroup{scope: s.tr.scope})
+		}
+	}
+	rs := e.open(fRequestResourceSpans)
+	r := e.open(fResourceSpansResource)
+	for it := res.Iter(); it.Next(); {
+		e.keyValue(fResourceAttributes, it.Attribute())
+	}
+	e.close(r)
+	for _, g := range e.groups {
+		ss := e.open(fResourceSpansScopeSpans)
+		e.scope(g.scope)
+		for _, s := range spans {
+			if s.tr.scope == g.scope {
+				e.b = append(e.b, s.b...)
+			}
+		}
+		e.str(fScopeSpansSchemaURL, g.scope.SchemaURL)
+		e.close(ss)
+	}
+	e.str(fResourceSpansSchemaURL, res.SchemaURL())
+	e.close(rs)
+	return e.b
+}
+
+// scope writes a ScopeSpans' scope, none for the zero scope.
+func (e *otlpEncoder) scope(scope instrumentation.Scope) {
+	if scope == (instrumentation.Scope{}) {
+		return
+	}
+	sc := e.open(fScopeSpansScope)
+	e.str(fScopeName, scope.Name)
+	e.str(fScopeVersion, scope.Version)
+	for it := scope.Attributes.Iter(); it.Next(); {
+		e.keyValue(fScopeAttributes, it.Attribute())
+	}
+	e.close(sc)
 }
 
 // group returns the index of the group of (res, scope), added if new.
@@ -174,21 +252,13 @@ func (e *otlpEncoder) group(res *resource.Resource, scope instrumentation.Scope)
 }
 
 // scopeSpans writes group g's ScopeSpans.
-func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
+func scopeSpans[S spanView](e *otlpEncoder, g int, spans []S) {
 	ss := e.open(fResourceSpansScopeSpans)
 	scope := e.groups[g].scope
-	if scope != (instrumentation.Scope{}) {
-		sc := e.open(fScopeSpansScope)
-		e.str(fScopeName, scope.Name)
-		e.str(fScopeVersion, scope.Version)
-		for it := scope.Attributes.Iter(); it.Next(); {
-			e.keyValue(fScopeAttributes, it.Attribute())
-		}
-		e.close(sc)
-	}
+	e.scope(scope)
 	for i, s := range spans {
 		if e.of[i] == int32(g) {
-			e.span(s)
+			encodeSpan(e, s)
 		}
 	}
 	e.str(fScopeSpansSchemaURL, scope.SchemaURL)
@@ -196,7 +266,7 @@ func (e *otlpEncoder) scopeSpans(g int, spans []sdktrace.ReadOnlySpan) {
 }
 
 // span writes one Span.
-func (e *otlpEncoder) span(s sdktrace.ReadOnlySpan) {
+func encodeSpan[S spanView](e *otlpEncoder, s S) {
 	m := e.open(fScopeSpansSpans)
 	sc := s.SpanContext()
 	tid, sid := sc.TraceID(), sc.SpanID()
@@ -252,10 +322,65 @@ func (e *otlpEncoder) span(s sdktrace.ReadOnlySpan) {
 
 // keyValue writes kv as a KeyValue message in field num.
 func (e *otlpEncoder) keyValue(num protowire.Number, kv attribute.KeyValue) {
+	if e.shortKeyValue(num, kv) {
+		return
+	}
 	m := e.open(num)
 	e.str(fKeyValueKey, string(kv.Key))
 	e.value(fKeyValueValue, kv.Value)
 	e.close(m)
+}
+
+// shortKeyValue writes kv as keyValue does, in one go with its lengths
+// known before it is written, when kv is short (the message under 128
+// bytes: every length one byte) with a UTF-8 key and a bool, int, double
+// or UTF-8 string value: most attributes. It reports whether it did.
+func (e *otlpEncoder) shortKeyValue(num protowire.Number, kv attribute.KeyValue) bool {
+	k := string(kv.Key)
+	if k == "" || len(k) > 100 || num > 15 {
+		return false
+	}
+	var (
+		n int    // the AnyValue's length
+		u uint64 // an int's varint
+		s string // a string's value
+	)
+	t := kv.Value.Type()
+	switch t {
+	case attribute.BOOL:
+		n = 2
+	case attribute.INT64:
+		u = uint64(kv.Value.AsInt64())
+		n = 1 + protowire.SizeVarint(u)
+	case attribute.FLOAT64:
+		n = 9
+	case attribute.STRING:
+		if s = kv.Value.AsString(); len(s) > 100 || !utf8.ValidString(s) {
+			return false
+		}
+		n = 2 + len(s)
+	default:
+		return false
+	}
+	size := 2 + len(k) + 2 + n
+	if size >= 0x80 || !utf8.ValidString(k) {
+		return false
+	}
+	const bytesType, varintType, fixed64Type = byte(protowire.BytesType), byte(protowire.VarintType), byte(protowire.Fixed64Type)
+	e.b = append(e.b, byte(num)<<3|bytesType, byte(size), fKeyValueKey<<3|bytesType, byte(len(k)))
+	e.b = append(e.b, k...)
+	e.b = append(e.b, fKeyValueValue<<3|bytesType, byte(n))
+	switch t {
+	case attribute.BOOL:
+		e.b = append(e.b, fAnyBool<<3|varintType, byte(protowire.EncodeBool(kv.Value.AsBool())))
+	case attribute.INT64:
+		e.b = protowire.AppendVarint(append(e.b, fAnyInt<<3|varintType), u)
+	case attribute.FLOAT64:
+		e.b = protowire.AppendFixed64(append(e.b, fAnyDouble<<3|fixed64Type), math.Float64bits(kv.Value.AsFloat64()))
+	case attribute.STRING:
+		e.b = append(append(e.b, fAnyString<<3|bytesType, byte(len(s))), s...)
+	}
+	return true
 }
 
 // value writes v as an AnyValue message in field num. The oneof's field

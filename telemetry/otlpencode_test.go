@@ -247,7 +247,7 @@ func FuzzOTLPEncode(f *testing.F) {
 			copy(sid[:], raw[min(len(raw), 16):])
 			sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceState: ts, TraceFlags: trace.TraceFlags(kind), Remote: code%2 == 1})
 			attrs := []attribute.KeyValue{
-				attribute.String(fix(key), fix(str)), attribute.Int64(fix(str), n), attribute.Float64(fix(key)+"f", x),
+				attribute.String(fix(key), fix(str)), attribute.Int64(fix(str), n), attribute.Float64(fix(key)+"f", x), attribute.Bool(fix(name)+"b", n%2 == 0),
 				attribute.ByteSlice("raw", raw), attribute.StringSlice(fix(name), []string{fix(key), fix(str)}),
 				attribute.Map(fix(key), attribute.String(fix(str), fix(name)), attribute.Slice(fix(name), attribute.Int64Value(n))),
 			}

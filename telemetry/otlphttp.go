@@ -19,6 +19,7 @@ import (
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -242,7 +243,19 @@ var errExporterShutdown = errors.New("telemetry: OTLP exporter is shut down")
 // ExportSpans encodes spans and sends them, retrying as the official
 // exporter does, within ctx (the batch processor's export timeout).
 func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
-	if len(spans) == 0 {
+	return e.export(ctx, len(spans), func(enc *otlpEncoder) []byte { return enc.encode(spans) })
+}
+
+// exportEncoded sends judge's own spans, each encoded as it ended, as
+// ExportSpans does the SDK's spans; res is their provider's resource.
+func (e *otlpHTTPExporter) exportEncoded(ctx context.Context, res *resource.Resource, spans []encSpan) error {
+	return e.export(ctx, len(spans), func(enc *otlpEncoder) []byte { return enc.encodeEncoded(res, spans) })
+}
+
+// export encodes a batch of n spans with encode, in the exporter's
+// buffer, and sends it.
+func (e *otlpHTTPExporter) export(ctx context.Context, n int, encode func(*otlpEncoder) []byte) error {
+	if n == 0 {
 		return nil
 	}
 	e.mu.Lock()
@@ -250,7 +263,7 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 	if e.life.Err() != nil {
 		return errExporterShutdown
 	}
-	body := e.enc.encode(spans)
+	body := encode(&e.enc)
 	if len(body) == 0 {
 		return nil // only nil spans
 	}
@@ -266,7 +279,7 @@ func (e *otlpHTTPExporter) ExportSpans(ctx context.Context, spans []sdktrace.Rea
 		body = e.zb.Bytes()
 	}
 	if len(body) > maxExportRequest {
-		return fmt.Errorf("telemetry: OTLP export: a batch of %d spans is %d bytes, over the %d a request may carry", len(spans), len(body), maxExportRequest)
+		return fmt.Errorf("telemetry: OTLP export: a batch of %d spans is %d bytes, over the %d a request may carry", n, len(body), maxExportRequest)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

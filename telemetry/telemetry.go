@@ -159,6 +159,11 @@ type Config struct {
 	// OTEL_BSP_EXPORT_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE and
 	// OTEL_BSP_MAX_EXPORT_BATCH_SIZE.
 	Batch Batch
+	// SDKSpans records spans with the official SDK even where judge's
+	// own recorder applies (judge's OTLP http/protobuf exporter and a
+	// sampler OTEL_TRACES_SAMPLER names; see docs/decisions.md 90): the
+	// same telemetry at a higher cost, for comparing the two.
+	SDKSpans bool
 }
 
 // DefaultBatchDelay is how long a span may wait in the batch before it
@@ -255,9 +260,34 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if own, ok := exp.(*otlpHTTPExporter); ok && !c.SDKSpans {
+		if smp, builtin := builtinOf(c.Sampler); builtin {
+			p := newProvider(own, c.Batch, resource.NewWithAttributes("", c.Resource...), smp)
+			return withTracer(&Telemetry{
+				TracerProvider: p,
+				Propagator:     Propagator(),
+				CaptureContent: c.CaptureContent,
+				Exporter:       name,
+				shutdown:       p.Shutdown,
+			}), nil
+		}
+	}
 	t := WithExporter(c, exp)
 	t.Exporter = name
 	return t, nil
+}
+
+// builtinOf returns the SDK's sampler that smp (a Config.Sampler) is, and
+// whether it is one OTEL_TRACES_SAMPLER names (nil: the default,
+// parentbased_always_on).
+func builtinOf(smp sdktrace.Sampler) (sdktrace.Sampler, bool) {
+	switch s := smp.(type) {
+	case nil:
+		return sdktrace.ParentBased(sdktrace.AlwaysSample()), true
+	case builtinSampler:
+		return s.Sampler, true
+	}
+	return smp, false
 }
 
 // WithExporter returns the Telemetry of c that exports with exp, through

@@ -113,6 +113,10 @@ type node struct {
 	// words holds what report mode writes of the node's issues, worked
 	// out at the first invalid document (see nodeWords).
 	words atomic.Pointer[nodeWords]
+	// texts holds the texts of the issues the report scan wrote directly
+	// at a site of at most one key, kept for the next documents (see
+	// cachedText).
+	texts atomic.Pointer[[]cachedText]
 }
 
 // keyInfo is what a node knows of one property name: its schema in

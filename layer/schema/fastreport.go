@@ -167,6 +167,13 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
+	ve, arrays, issues, sure = s.report(c, doc, maxDepth, direct)
+	s.release()
+	return ve, arrays, issues, sure
+}
+
+// report is fastReport with the scanner s (maxDepth set).
+func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, issues []result.Issue, sure bool) {
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, c.nodes+1, false, 0
 	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
 	s.direct, s.tree, s.comp, s.text, s.found = direct, 0, c, s.text[:0], s.found[:0]
@@ -191,11 +198,6 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 	clear(s.errs)
 	arrays = s.indexed
 	s.data, s.errs, s.path, s.indexed, s.comp = nil, s.errs[:0], s.path[:0], nil, nil
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
-		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
-		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
-		scannerPool.Put(s)
-	}
 	return ve, arrays, issues, sure
 }
 
@@ -222,31 +224,39 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	// costs less than report mode's bookkeeping (about a fifth less CPU on
 	// the corpus's large document); an invalid one is then read in report
 	// mode, after the verdict scan's prefix up to its first failed keyword.
-	if valid, sure := fastValid(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+	// One scanner from the pool serves both readings.
+	if maxDepth <= 0 {
+		maxDepth = jsonvalue.DefaultMaxDepth
+	}
+	// (Not released by a defer: a scanner a panic left is not pooled.)
+	s := scannerPool.Get().(*scanner)
+	if valid, sure := s.verdict(c.fast, c.nodes, doc, maxDepth); !sure || valid {
+		s.release()
 		return nil, sure
 	}
-	issues, sure := c.reportIssues(doc, maxDepth, true)
+	issues, sure := c.reportIssues(s, doc, maxDepth, true)
 	if !sure && issues != nil {
 		// More issues than the budget: which ones are kept depends on the
 		// reporter's order over all of them, so none is written directly.
-		return c.reportIssues(doc, maxDepth, false)
+		issues, sure = c.reportIssues(s, doc, maxDepth, false)
 	}
+	s.release()
 	return issues, sure
 }
 
-// reportIssues reads doc in report mode (direct as fastReport) and
-// returns its issues, sorted; sure is false when the fast path cannot
+// reportIssues reads doc with s in report mode (direct as fastReport)
+// and returns its issues, sorted; sure is false when the fast path cannot
 // decide, and then issues is not nil when only the budget is the reason
 // (more issues than MaxIssues, some written directly).
-func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
-	ve, arrays, issues, sure := fastReport(c, doc, maxDepth, direct)
+func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
+	ve, arrays, issues, sure := s.report(c, doc, maxDepth, direct)
 	switch {
 	case !sure || len(issues) > MaxIssues:
 		return issues, false
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
 		// reporter's order.
-		slices.SortFunc(issues, result.CompareIssues)
+		slices.SortFunc(issues, compareIssues)
 		return issues, true
 	}
 	if maxDepth <= 0 {
@@ -273,8 +283,18 @@ func (c *compiled) reportIssues(doc []byte, maxDepth int, direct bool) ([]result
 	for i := range r.found {
 		issues = append(issues, r.found[i].issue)
 	}
-	slices.SortFunc(issues, result.CompareIssues)
+	slices.SortFunc(issues, compareIssues)
 	return issues, true
+}
+
+// compareIssues is result.CompareIssues, which compares every field
+// before it answers: issues at different locations, most of those the
+// scan writes, are told apart by their locations alone.
+func compareIssues(a, b result.Issue) int {
+	if c := result.CompareLocations(a.Location, b.Location); c != 0 {
+		return c
+	}
+	return result.CompareIssues(a, b)
 }
 
 // rcheck is check in report mode: it validates the value at data[i]
@@ -352,9 +372,11 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 		if numEnd, ok = s.number(i); !ok {
 			return 0, true
 		}
-		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
-			s.fail()
-			return 0, true
+		if needsDecimal(n) {
+			if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+				s.fail()
+				return 0, true
+			}
 		}
 	}
 	if n.types != 0 && n.types&k == 0 && !(k == kNumber && n.types&kInteger != 0 && dec.isInt()) {
@@ -446,12 +468,17 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 	if constOK && enumOK {
 		return end, false
 	}
+	direct := s.direct && s.tree == 0
+	if direct && s.keptConstEnum(n, s.data[i:end], !constOK) {
+		s.errs = append(s.errs, nil)
+		return end, true
+	}
 	v, ok := s.decodeAt(i, end)
 	if !ok {
 		return 0, true
 	}
-	if s.direct && s.tree == 0 {
-		s.constEnumIssue(n, v, !constOK)
+	if direct {
+		s.constEnumIssue(n, v, s.data[i:end], !constOK)
 		s.errs = append(s.errs, nil)
 		return end, true
 	}
@@ -603,6 +630,13 @@ func (s *scanner) robject(n *node, i int) int {
 	var present uint64
 	reqSeen := 0
 	var addl []string
+	var addlAt [][2]int // the keys additionalProperties false refuses, when written directly
+	direct := s.direct && s.tree == 0
+	// The object's keys, for the suggestions of those additionalProperties
+	// false refuses, when written directly (see addlIssues).
+	var keyBuf [16][2]int
+	objKeys := keyBuf[:0]
+	collect := direct && n.addlFalse
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
@@ -610,6 +644,8 @@ func (s *scanner) robject(n *node, i int) int {
 		var known bool
 		if n.table != nil {
 			k, known = n.table.find(key)
+		} else if n.probe != nil {
+			k, known = n.probe.find(key)
 		} else if n.keys != nil {
 			k, known = n.keys[string(key)]
 		}
@@ -637,6 +673,9 @@ func (s *scanner) robject(n *node, i int) int {
 					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 			}
 		}
+		if collect {
+			objKeys = append(objKeys, [2]int{keyAt + 1, keyAt + 1 + len(key)})
+		}
 		s.path = append(s.path, pathTok{start: keyAt + 1, end: keyAt + 1 + len(key), index: -1})
 		evaluated := false
 		end := 0
@@ -652,6 +691,9 @@ func (s *scanner) robject(n *node, i int) int {
 		}
 		if !evaluated && !s.bail {
 			switch {
+			case n.addlFalse && direct:
+				addlAt = append(addlAt, [2]int{keyAt + 1, keyAt + 1 + len(key)})
+				end, _ = s.skip(at)
 			case n.addlFalse:
 				addl = append(addl, string(key))
 				end, _ = s.skip(at)
@@ -676,7 +718,15 @@ func (s *scanner) robject(n *node, i int) int {
 	if len(addl) > 0 {
 		addErr(s, n, kind.AdditionalProperties{Properties: addl})
 	}
-	s.errs = append(s.errs, names...)
+	if len(addlAt) > 0 {
+		s.addlIssues(n, objKeys, addlAt)
+		s.errs = append(s.errs, nil)
+	}
+	// (Appended only when there is something to append: storing the
+	// slice back costs a write barrier while the collector runs.)
+	if len(names) > 0 {
+		s.errs = append(s.errs, names...)
+	}
 	for _, ds := range n.depSch {
 		if present&(1<<ds.prop) != 0 {
 			if s.rcheck(ds.n, i); s.bail {
@@ -684,7 +734,9 @@ func (s *scanner) robject(n *node, i int) int {
 			}
 		}
 	}
-	s.errs = append(s.errs, after...)
+	if len(after) > 0 {
+		s.errs = append(s.errs, after...)
+	}
 	return end
 }
 
@@ -708,10 +760,13 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	if n.maxProps >= 0 && count > n.maxProps {
 		pre = append(pre, newErr(s, n, kind.MaxProperties{Got: count, Want: n.maxProps}))
 	}
+	// The nil standing for required issues written directly is appended,
+	// not inserted: where a nil stands among a schema's errors does not
+	// matter (pop drops them), and an insertion moves the pointers after
+	// it through a write barrier.
+	direct := false
 	if s.direct && s.tree == 0 {
-		if s.requiredIssues(n, present) {
-			pre = append(pre, nil)
-		}
+		direct = s.requiredIssues(n, present)
 	} else if missing := missingNames(n, present, n.sch.Required); missing != nil {
 		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
 	}
@@ -729,6 +784,9 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	}
 	if len(pre) > 0 {
 		s.errs = slices.Insert(s.errs, start, pre...)
+	}
+	if direct {
+		s.errs = append(s.errs, nil)
 	}
 	return after, true
 }
@@ -858,12 +916,21 @@ func (s *scanner) rstring(n *node, i int) int {
 	if !ok {
 		return 0
 	}
+	direct := s.direct && s.tree == 0
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCount(str)
-		if n.minLen >= 0 && l < n.minLen {
+		switch {
+		case n.minLen >= 0 && l < n.minLen && direct:
+			s.valueIssue(n, "minLength", s.data[i:end], str, l)
+			s.errs = append(s.errs, nil)
+		case n.minLen >= 0 && l < n.minLen:
 			addErr(s, n, kind.MinLength{Got: l, Want: n.minLen})
 		}
-		if n.maxLen >= 0 && l > n.maxLen {
+		switch {
+		case n.maxLen >= 0 && l > n.maxLen && direct:
+			s.valueIssue(n, "maxLength", s.data[i:end], str, l)
+			s.errs = append(s.errs, nil)
+		case n.maxLen >= 0 && l > n.maxLen:
 			addErr(s, n, kind.MaxLength{Got: l, Want: n.maxLen})
 		}
 	}
@@ -874,7 +941,11 @@ func (s *scanner) rstring(n *node, i int) int {
 		} else {
 			match = n.pattern.Match(str)
 		}
-		if !match {
+		switch {
+		case !match && direct:
+			s.valueIssue(n, "pattern", s.data[i:end], str, 0)
+			s.errs = append(s.errs, nil)
+		case !match:
 			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
 		}
 	}
@@ -902,19 +973,49 @@ func (s *scanner) rnumber(n *node, t []byte, d decimal) {
 		}
 		return num().Cmp(b.rat)
 	}
+	// Written directly where the reporter would only walk through the
+	// errors above (see directIssue), else added to the tree.
+	direct := s.direct && s.tree == 0
 	if n.minimum != nil && cmp(n.minimum) < 0 {
-		addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
+		if direct {
+			s.numberIssue(n, "minimum", t)
+		} else {
+			addErr(s, n, kind.Minimum{Got: num(), Want: n.minimum.rat})
+		}
 	}
 	if n.maximum != nil && cmp(n.maximum) > 0 {
-		addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
+		if direct {
+			s.numberIssue(n, "maximum", t)
+		} else {
+			addErr(s, n, kind.Maximum{Got: num(), Want: n.maximum.rat})
+		}
 	}
 	if n.exMin != nil && cmp(n.exMin) <= 0 {
-		addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		if direct {
+			s.numberIssue(n, "exclusiveMinimum", t)
+		} else {
+			addErr(s, n, kind.ExclusiveMinimum{Got: num(), Want: n.exMin.rat})
+		}
 	}
 	if n.exMax != nil && cmp(n.exMax) >= 0 {
-		addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		if direct {
+			s.numberIssue(n, "exclusiveMaximum", t)
+		} else {
+			addErr(s, n, kind.ExclusiveMaximum{Got: num(), Want: n.exMax.rat})
+		}
 	}
 	if n.multipleOf != nil && !multipleOf(n.multipleOf, t, d, rat) {
-		addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		if direct {
+			s.numberIssue(n, "multipleOf", t)
+		} else {
+			addErr(s, n, kind.MultipleOf{Got: num(), Want: n.multipleOf.rat})
+		}
 	}
+}
+
+// numberIssue writes the issue of the number t being read, which n's
+// keyword refuses (see valueIssue), and stands it on the error stack.
+func (s *scanner) numberIssue(n *node, keyword string, t []byte) {
+	s.valueIssue(n, keyword, t, nil, 0)
+	s.errs = append(s.errs, nil)
 }

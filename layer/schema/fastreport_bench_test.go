@@ -91,3 +91,80 @@ func BenchmarkIssuesOverBudget(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIssuesEnum is Validator.Issues on a tool call's arguments
+// whose one fault is a value outside its enum (a state the tool does not
+// know), the same document every time, as an agent repeating a mistake
+// sends it.
+func BenchmarkIssuesEnum(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
+		"state": {"type": "string", "enum": ["open", "closed"], "description": "The state to set"}}, "required": ["owner"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "state": "merged"}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}
+
+// BenchmarkIssuesAdditional is Validator.Issues on a tool call's
+// arguments whose one fault is a field the schema does not declare
+// (additionalProperties false), close to one it does.
+func BenchmarkIssuesAdditional(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"perPage": {"type": "integer"}}, "required": ["owner", "repo"], "additionalProperties": false}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "repo": "hello", "per_page": 50}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}
+
+// BenchmarkIssuesPattern is Validator.Issues on a tool call's arguments
+// whose one fault is a string its pattern refuses (a branch name where a
+// commit SHA is expected).
+func BenchmarkIssuesPattern(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"sha": {"type": "string", "pattern": "^[0-9a-f]{40}$", "description": "The commit SHA"}}, "required": ["owner", "repo", "sha"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "repo": "hello", "sha": "main"}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}
+
+// BenchmarkIssuesMaximum is Validator.Issues on a tool call's arguments
+// whose one fault is a number over its maximum (a page size the tool
+// caps).
+func BenchmarkIssuesMaximum(b *testing.B) {
+	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
+		"perPage": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results per page"}}, "required": ["owner"]}`), schema.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"owner": "octocat", "perPage": 500}`)
+	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+		b.Fatalf("%d issues, sure %v", len(issues), sure)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		v.Issues(doc, 0)
+	}
+}

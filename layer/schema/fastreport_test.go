@@ -20,10 +20,16 @@ import (
 // path answered: sure, and valid when it found no issue. It also counts
 // whether the fast path's verdict alone (Check, which answers only
 // "valid") decides the document, which is how the fast path stood before it
-// reported issues.
+// reported issues. It asks the fast path twice: the second answer, whose
+// texts a node may have kept from the first (see cachedText), must be the
+// first's.
 func fastMatchesSlow(t testing.TB, v *schema.Validator, name string, doc []byte) (sure, valid, verdictOnly bool) {
 	t.Helper()
 	fast, sure := schema.FastIssues(v, doc)
+	if again, sureAgain := schema.FastIssues(v, doc); sureAgain != sure || !reflect.DeepEqual(again, fast) {
+		t.Errorf("%s: document %.300q: asked again, the fast path answered (sure %v):\n%s\nthe first time (sure %v):\n%s",
+			name, doc, sureAgain, showIssues(again), sure, showIssues(fast))
+	}
 	fv, fsure := schema.FastVerdict(v, doc)
 	verdictOnly = fsure && fv
 	slow, err := schema.SlowValidate(v, doc)
@@ -211,6 +217,14 @@ func FuzzFastIssues(f *testing.F) {
 			"required": ["id", "name"], "additionalProperties": {"const": {"x": [1]}}}`, `{"tags": ["a", "c", 1], "z": {"x": [2]}}`},
 		{`{"items": {"anyOf": [{"type": "string"}, {"required": ["k"]}], "properties": {"v": {"type": "boolean"}}}}`,
 			`[{"v": 1}, "s", {"k": 1, "v": "t"}]`},
+		// additionalProperties false and the string keywords, written
+		// directly too (decision 89).
+		{`{"properties": {"owner": {"type": "string"}, "user": {"properties": {"email": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}},
+			"required": ["owner"], "additionalProperties": false}`, `{"ownr": 1, "user": {"emial": 2, "x-a": 3, "b c": 4}, "": 5}`},
+		{`{"properties": {"sha": {"pattern": "^[0-9a-f]{7,40}$", "minLength": 7}, "title": {"minLength": 1, "maxLength": 8}},
+			"items": {"maxLength": 2}}`, `{"sha": "HEAD", "title": "a title too long"}`},
+		{`{"properties": {"perPage": {"type": "integer", "minimum": 1, "maximum": 100}, "r": {"exclusiveMaximum": 1, "multipleOf": 0.5}},
+			"items": {"minimum": 0}}`, `{"perPage": 500, "r": 1.25}`},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {
@@ -343,6 +357,15 @@ func TestFastIssuesEdges(t *testing.T) {
 		}
 	}
 	req, obj = append(req, "]}"...), append(obj, '}')
+	// An object of 600 members, each one additionalProperties false refuses.
+	extra := "{"
+	for i := range 600 {
+		if i > 0 {
+			extra += ", "
+		}
+		extra += `"x` + itoa(uint(i)) + `": 1`
+	}
+	extra += "}"
 	for _, tc := range []struct {
 		name, schema, doc string
 		sure              bool
@@ -380,6 +403,8 @@ func TestFastIssuesEdges(t *testing.T) {
 			"b": {"type": ["integer", "null"]}, "c": {"title": "The C"}, "d": {"$ref": "#/$defs/d"}, "e": true},
 			"required": ["a", "b", "c", "d", "e", "f", "` + strings.Repeat("n", 120) + `", "order"],
 			"$defs": {"d": {"type": "array", "description": "` + strings.Repeat("word ", 80) + `"}}}`, `{}`, true},
+		{"a long required name keeps its description", `{"required": ["` + strings.Repeat("customer_shipping_address_", 12)[:300] + `"], "properties": {"` +
+			strings.Repeat("customer_shipping_address_", 12)[:300] + `": {"type": "string", "description": "the street"}}}`, `{}`, true},
 		{"required in items and a type beside", `{"items": {"properties": {"id": {"type": "integer"}}, "required": ["id", "name"]}}`,
 			`[{"id": 1, "name": "a"}, {"id": "x"}, 3, {"name": 1}]`, true},
 		{"required under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}}}`,
@@ -394,6 +419,7 @@ func TestFastIssuesEdges(t *testing.T) {
 		{"enum items", `{"items": {"enum": ["x", "y"]}}`, `["x", "z", 1e2, -0.0]`, true},
 		{"over the budget, required and types", `{"items": {"properties": {"a": {"type": "string"}}, "required": ["b"]}}`, many(300, `{"a": 1}`), true},
 		{"more than 64 required, some missing", string(req), string(obj), false},
+		{"over the budget, additional properties", `{"properties": {"k1": {}}, "additionalProperties": false}`, extra, true},
 		{"duplicate key", `{"required": ["a"]}`, `{"b": 1, "b": 2}`, false},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
@@ -412,9 +438,10 @@ func TestFastIssuesEdges(t *testing.T) {
 }
 
 // The issues of every invalid document of the bench corpus (a wrong type,
-// missing required fields) are written by the report scan itself: two
-// allocations a document, the issues and the one string holding their
-// texts, whatever their number.
+// missing required fields) are written by the report scan itself: one
+// allocation a document, the issues, whatever their number, once the
+// schema has kept their texts (the first invalid document; see
+// cachedText).
 func TestFastIssuesAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop the scanner at random")
@@ -430,8 +457,8 @@ func TestFastIssuesAllocations(t *testing.T) {
 		if !sure || len(issues) == 0 {
 			t.Fatalf("%s: the fast path answered sure %v with %d issues", tc.Name, sure, len(issues))
 		}
-		if n := testing.AllocsPerRun(20, func() { v.Issues(doc, 0) }); n > 2 {
-			t.Errorf("%s: %v allocations for %d issues, want at most 2", tc.Name, n, len(issues))
+		if n := testing.AllocsPerRun(20, func() { v.Issues(doc, 0) }); n > 1 {
+			t.Errorf("%s: %v allocations for %d issues, want at most 1", tc.Name, n, len(issues))
 		}
 	}
 }
@@ -458,5 +485,76 @@ func TestDirectReportStopsAtTheBudget(t *testing.T) {
 	}
 	if slow, err := schema.SlowValidate(v, doc); err != nil || !reflect.DeepEqual(all, slow) {
 		t.Fatalf("the fast path's %d issues differ from the slow path's %d (%v)", len(all), len(slow), err)
+	}
+}
+
+// The fields additionalProperties false refuses, and the strings that
+// minLength, maxLength or pattern refuse, are written by the scan itself
+// (decision 89), wherever the reporter would only walk through the errors
+// above them: every issue of these documents comes from the direct scan,
+// and they are the slow path's, byte for byte.
+func TestDirectKeywords(t *testing.T) {
+	t.Parallel()
+	declared70 := `{"additionalProperties": false, "properties": {`
+	for i := range 70 {
+		if i > 0 {
+			declared70 += ", "
+		}
+		declared70 += `"name_` + itoa(uint(i)) + `": {}`
+	}
+	declared70 += "}}"
+
+	for _, tc := range []struct{ name, schema, doc string }{
+		{"near a declared name", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"ownr": 1, "repo": "r"}`},
+		{"a declared name present is no suggestion", `{"properties": {"owner": {}, "repo": {}}, "additionalProperties": false}`, `{"owner": 1, "ownr": 2, "zzz": 3}`},
+		{"patterns and declared", `{"properties": {"email": {}, "name": {}}, "patternProperties": {"^x-": {}}, "additionalProperties": false}`,
+			`{"x-ok": 1, "nickname": 2, "a b": 3, "ünï": 4, "": 5}`},
+		{"patterns only", `{"patternProperties": {"^x-": {}, "^y": {}}, "additionalProperties": false}`, `{"zz": 1}`},
+		{"nothing declared", `{"additionalProperties": false}`, `{"b": 1, "a": 2}`},
+		{"many declared", `{"properties": {"a1": {}, "a2": {}, "a3": {}, "a4": {}, "a5": {}, "a6": {}, "a7": {}, "a8": {}, "a9": {}, "b1": {}, "b2": {}}, "additionalProperties": false}`,
+			`{"zzzzzz": 1}`},
+		{"more than 64 declared, some present", declared70, `{"name_1": 1, "name_69": 2, "nmae_1": 3, "name_7O": 4, "name_1x": 5}`},
+		{"nested, long names", `{"properties": {"user": {"properties": {"email": {}}, "additionalProperties": false}}}`,
+			`{"user": {"emial": 1, "` + strings.Repeat("k", 130) + `": 2}}`},
+		{"in items, long location", `{"additionalProperties": {"items": {"properties": {"id": {}}, "additionalProperties": false}}}`,
+			`{"` + strings.Repeat("long_", 20) + `": [{"id": 1, "idd": 2}, {"x": 3}]}`},
+		{"beside required and type", `{"properties": {"id": {"type": "integer"}}, "required": ["id", "name"], "additionalProperties": false}`,
+			`{"id": "x", "nmae": 1}`},
+		{"under $ref and allOf", `{"$ref": "#/definitions/o", "definitions": {"o": {"allOf": [{"properties": {"a": {}}, "additionalProperties": false}]}}}`,
+			`{"b": 1, "a": 2}`},
+		{"lengths", `{"properties": {"short": {"minLength": 3}, "long": {"maxLength": 2}, "one": {"maxLength": 1}, "both": {"minLength": 2, "maxLength": 4}}}`,
+			`{"short": "ab", "long": "abc", "one": "ab", "both": "abcdef"}`},
+		{"lengths in characters, escapes, a long value", `{"items": {"minLength": 70}}`,
+			`["é\u00e9\n\"q\"", "` + strings.Repeat("word ", 12) + `"]`},
+		{"at root, length 1", `{"minLength": 2}`, `"x"`},
+		{"pattern", `{"properties": {"sha": {"pattern": "^[0-9a-f]{40}$"}, "date": {"type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$"}}}`,
+			`{"sha": "main", "date": "May 1st"}`},
+		{"long pattern, long key", `{"additionalProperties": {"pattern": "^(` + strings.Repeat("abc|", 40) + `x)$"}}`,
+			`{"` + strings.Repeat("k", 120) + `": "nope"}`},
+		{"several failures of one schema", `{"properties": {"v": {"minLength": 5, "pattern": "^a"}}, "required": ["w"]}`,
+			`{"v": "bc"}`},
+		{"numeric bounds", `{"properties": {"perPage": {"type": "integer", "minimum": 1, "maximum": 100}, "page": {"minimum": 1},
+			"ratio": {"exclusiveMinimum": 0, "exclusiveMaximum": 1}, "both": {"minimum": 2, "exclusiveMinimum": 3}, "top": {"maximum": 5, "exclusiveMaximum": 4},
+			"step": {"multipleOf": 0.01}, "even": {"multipleOf": 2}}}`,
+			`{"perPage": 500, "page": -1.5e0, "ratio": 1.0, "both": 2, "top": 4.5, "step": 0.075, "even": 3}`},
+		{"numbers at root, in items, long", `{"items": {"maximum": 10}}`, `[11, 1e2, -0, ` + strings.Repeat("9", 70) + `, 10.000000000000001]`},
+		{"a number at root", `{"minimum": 1, "multipleOf": 3}`, `-2`},
+		{"strings under $ref, beside a type", `{"$defs": {"s": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+$"}}, "properties": {"a": {"$ref": "#/$defs/s"}, "b": {"$ref": "#/$defs/s"}}}`,
+			`{"a": "ABCDE", "b": 1}`},
+	} {
+		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		doc := []byte(tc.doc)
+		direct, sure := schema.DirectReport(v, doc)
+		slow, err := schema.SlowValidate(v, doc)
+		if !sure || err != nil || len(slow) == 0 {
+			t.Fatalf("%s: direct scan sure %v, slow path %d issues (%v)", tc.name, sure, len(slow), err)
+		}
+		if len(direct) != len(slow) {
+			t.Errorf("%s: the scan wrote %d of the %d issues itself", tc.name, len(direct), len(slow))
+		}
+		fastMatchesSlow(t, v, tc.name, doc)
 	}
 }

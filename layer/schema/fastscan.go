@@ -174,7 +174,8 @@ type scanner struct {
 	elemAt  []int
 	indexed map[int][]int
 	// direct, in report mode, has the scan write the issues of a failed
-	// type or required keyword itself (see directIssue) where the reporter
+	// type, required, enum, const, additionalProperties false, string
+	// or numeric keyword itself (see directIssue) where the reporter
 	// would only walk through the errors above them: not under an anyOf
 	// or oneOf none of whose branches matched, nor under propertyNames
 	// (tree counts those being read). A nil error on errs stands for such
@@ -213,6 +214,13 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
+	valid, sure = s.verdict(root, nodes, doc, maxDepth)
+	s.release()
+	return valid, sure
+}
+
+// verdict is fastValid with the scanner s (maxDepth set).
+func (s *scanner) verdict(root *node, nodes int, doc []byte, maxDepth int) (valid, sure bool) {
 	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
 	i := skipWS(doc, 0)
 	end, ok := s.check(root, i)
@@ -223,11 +231,25 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 	}
 	valid, sure = ok && !s.bail, !s.bail
 	s.data = nil
-	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 {
-		s.sbuf, s.canon, s.spans = s.sbuf[:0], s.canon[:0], s.spans[:0]
+	return valid, sure
+}
+
+// release puts s back into scannerPool, unless its scratch grew large.
+func (s *scanner) release() {
+	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
+		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
+		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
 		scannerPool.Put(s)
 	}
-	return valid, sure
+}
+
+// needsDecimal reports whether n reads a number's value: for its numeric
+// keywords, or to tell an integer from another number when its type
+// allows integers but not all numbers. Elsewhere the number's text,
+// which s.number has read and checked against the decoder's grammar and
+// limits (so parseDecimal would accept it), is all n needs.
+func needsDecimal(n *node) bool {
+	return n.num || n.types&kInteger != 0 && n.types&kNumber == 0
 }
 
 func skipWS(d []byte, i int) int { return lex.SkipSpace(d, i) }
@@ -378,8 +400,10 @@ func (s *scanner) own(n *node, i int) (int, bool) {
 		if numEnd, ok = s.number(i); !ok {
 			return 0, false
 		}
-		if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
-			return s.fail()
+		if needsDecimal(n) {
+			if dec, ok = parseDecimal(s.data[i:numEnd]); !ok {
+				return s.fail()
+			}
 		}
 	}
 	if n.types != 0 && n.types&kind == 0 {

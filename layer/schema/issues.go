@@ -402,31 +402,25 @@ func (r *reporter) leaf(e *jsonschema.ValidationError) {
 	case *kind.Const:
 		r.constant(s, k)
 	case *kind.Minimum:
-		r.number(s, holder, "minimum", "is %s, below the minimum %s", k.Got, k.Want)
+		r.number(s, holder, "minimum", k.Got, k.Want)
 	case *kind.Maximum:
-		r.number(s, holder, "maximum", "is %s, above the maximum %s", k.Got, k.Want)
+		r.number(s, holder, "maximum", k.Got, k.Want)
 	case *kind.ExclusiveMinimum:
-		r.number(s, holder, "exclusiveMinimum", "is %s, not above the exclusive minimum %s", k.Got, k.Want)
+		r.number(s, holder, "exclusiveMinimum", k.Got, k.Want)
 	case *kind.ExclusiveMaximum:
-		r.number(s, holder, "exclusiveMaximum", "is %s, not below the exclusive maximum %s", k.Got, k.Want)
+		r.number(s, holder, "exclusiveMaximum", k.Got, k.Want)
 	case *kind.MultipleOf:
-		got := numString(r.value(s.tokens), k.Got)
-		r.addf(s, result.ConstraintViolation, "multipleOf",
-			fmt.Sprintf("is %s, not a multiple of %s", got, ratString(k.Want)),
-			fmt.Sprintf("Change %s to a multiple of %s", s.ref, ratString(k.Want)))
+		reason, sugg := multipleOfWords(numString(r.value(s.tokens), k.Got), k.Want, s.ref)
+		r.addf(s, result.ConstraintViolation, "multipleOf", reason, sugg)
 	case *kind.MinLength:
-		r.addf(s, result.ConstraintViolation, "minLength",
-			fmt.Sprintf("is %s, %s long, shorter than the minimum length %d", show(r.value(s.tokens)), plural(k.Got, "character"), k.Want),
-			lengthSuggestion(s, holder, fmt.Sprintf("Lengthen %s to at least %s", s.ref, plural(k.Want, "character"))))
+		reason, sugg := minLengthWords(show(r.value(s.tokens)), k.Got, k.Want, s.ref, holder)
+		r.addf(s, result.ConstraintViolation, "minLength", reason, sugg)
 	case *kind.MaxLength:
-		r.addf(s, result.ConstraintViolation, "maxLength",
-			fmt.Sprintf("is %s long, longer than the maximum length %d", plural(k.Got, "character"), k.Want),
-			lengthSuggestion(s, holder, fmt.Sprintf("Shorten %s to at most %s", s.ref, plural(k.Want, "character"))))
+		reason, sugg := maxLengthWords(k.Got, k.Want, s.ref, holder)
+		r.addf(s, result.ConstraintViolation, "maxLength", reason, sugg)
 	case *kind.Pattern:
-		pat := result.Clip(k.Want, 120)
-		r.addf(s, result.ConstraintViolation, "pattern",
-			fmt.Sprintf("is %s, which does not match the pattern %s", show(k.Got), pat),
-			fmt.Sprintf("Change %s so that it matches the pattern %s", s.ref, pat))
+		reason, sugg := patternWords(show(k.Got), k.Want, s.ref)
+		r.addf(s, result.ConstraintViolation, "pattern", reason, sugg)
 	case *kind.Format:
 		r.format(s, k)
 	case *kind.MinItems:
@@ -630,12 +624,36 @@ func (r *reporter) enum(s site, got any, want []any) {
 		fmt.Sprintf("Use one of the allowed values for %s: %s", s.ref, list))
 }
 
-func (r *reporter) number(s site, holder *jsonschema.Schema, keyword, format string, got, want *big.Rat) {
-	if f := r.addf(s, result.ConstraintViolation, keyword,
-		fmt.Sprintf(format, numString(r.value(s.tokens), got), ratString(want)),
-		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), s.ref)); f != nil {
-		f.expected, f.actual = ratString(want), numString(r.value(s.tokens), got)
+func (r *reporter) number(s site, holder *jsonschema.Schema, keyword string, got, want *big.Rat) {
+	shown := numString(r.value(s.tokens), got)
+	reason, sugg := numberWords(keyword, shown, want, s.ref, holder)
+	if f := r.addf(s, result.ConstraintViolation, keyword, reason, sugg); f != nil {
+		f.expected, f.actual = ratString(want), shown
 	}
+}
+
+// numberWords is the reason and suggestion of a failed minimum, maximum,
+// exclusiveMinimum or exclusiveMaximum keyword, for the number shown
+// (numString) at the site named ref, holder the failed schema; the fast
+// path writes them through it too (scanner.valueIssue).
+func numberWords(keyword, shown string, want *big.Rat, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	format := "is %s, not below the exclusive maximum %s"
+	switch keyword {
+	case "minimum":
+		format = "is %s, below the minimum %s"
+	case "maximum":
+		format = "is %s, above the maximum %s"
+	case "exclusiveMinimum":
+		format = "is %s, not above the exclusive minimum %s"
+	}
+	return fmt.Sprintf(format, shown, ratString(want)),
+		fmt.Sprintf("Use a value %s for %s", ofBounds(numberBounds(holder, keyword, want)), ref)
+}
+
+// multipleOfWords is numberWords for a failed multipleOf.
+func multipleOfWords(shown string, want *big.Rat, ref string) (reason, sugg string) {
+	return fmt.Sprintf("is %s, not a multiple of %s", shown, ratString(want)),
+		fmt.Sprintf("Change %s to a multiple of %s", ref, ratString(want))
 }
 
 // ofBounds puts "of" before bounds that start with "at": "of at most 5".
@@ -646,8 +664,30 @@ func ofBounds(b string) string {
 	return b
 }
 
+// additionalProperties reports each of props, which holder's
+// additionalProperties false refuses; the fast path writes the same
+// words itself (scanner.addlIssues), through addlDeclared and addlWords.
 func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props []string) {
-	var declared, patterns []string
+	declared, allowed := addlDeclared(holder)
+	obj, _ := r.value(s.tokens).(map[string]any)
+	for _, prop := range slices.Sorted(slices.Values(props)) {
+		p := r.at(appendToken(s.tokens, prop))
+		msg, sugg := addlWords(result.Clip(prop, maxName), nearest(prop, declared, func(i int) bool {
+			_, ok := obj[declared[i]]
+			return ok
+		}), allowed, s.where, strings.TrimPrefix(s.into, "to "))
+		if f := r.add(p, result.ConstraintViolation, "additionalProperties", msg,
+			"is not allowed (additionalProperties is false)", sugg); f != nil {
+			f.field = prop
+		}
+	}
+}
+
+// addlDeclared returns the names holder declares, sorted, and the fields
+// its additionalProperties false allows, as its issues list them ("" when
+// it declares none and has no patternProperties).
+func addlDeclared(holder *jsonschema.Schema) (declared []string, allowed string) {
+	var patterns []string
 	if holder != nil {
 		declared = slices.Sorted(maps.Keys(holder.Properties))
 		for re := range holder.PatternProperties {
@@ -655,31 +695,33 @@ func (r *reporter) additionalProperties(s site, holder *jsonschema.Schema, props
 		}
 		slices.Sort(patterns)
 	}
-	obj, _ := r.value(s.tokens).(map[string]any)
-	for _, prop := range slices.Sorted(slices.Values(props)) {
-		p := r.at(appendToken(s.tokens, prop))
-		name := result.Clip(prop, maxName)
-		var sugg string
-		if near := result.Clip(nearest(prop, declared, obj), maxName); near != "" {
-			sugg = fmt.Sprintf("Rename '%s' to '%s', a field the schema declares, or remove it", name, near)
-		} else if len(declared) > 0 || len(patterns) > 0 {
-			allowed := quoteList(declared, 10)
-			if len(patterns) > 0 {
-				if allowed != "" {
-					allowed += ", and "
-				}
-				allowed += "fields whose names match " + strings.Join(patterns, " or ")
+	if len(declared) > 0 || len(patterns) > 0 {
+		allowed = quoteList(declared, 10)
+		if len(patterns) > 0 {
+			if allowed != "" {
+				allowed += ", and "
 			}
-			sugg = fmt.Sprintf("Remove '%s'; the fields allowed %s are %s", name, s.where, allowed)
-		} else {
-			sugg = fmt.Sprintf("Remove '%s' from %s", name, strings.TrimPrefix(s.into, "to "))
-		}
-		if f := r.add(p, result.ConstraintViolation, "additionalProperties",
-			fmt.Sprintf("Field '%s' is not allowed %s: the schema permits no properties besides those it declares", name, s.where),
-			"is not allowed (additionalProperties is false)", sugg); f != nil {
-			f.field = prop
+			allowed += "fields whose names match " + strings.Join(patterns, " or ")
 		}
 	}
+	return declared, allowed
+}
+
+// addlWords is the message and suggestion of the field name (cut) that
+// additionalProperties false refuses: near is the declared name it is
+// closest to (nearest), allowed what addlDeclared lists, where the
+// object's place ("in user", "at root") and into the object ("user",
+// "the output").
+func addlWords(name, near, allowed, where, into string) (msg, sugg string) {
+	switch near = result.Clip(near, maxName); {
+	case near != "":
+		sugg = "Rename '" + name + "' to '" + near + "', a field the schema declares, or remove it"
+	case allowed != "":
+		sugg = "Remove '" + name + "'; the fields allowed " + where + " are " + allowed
+	default:
+		sugg = "Remove '" + name + "' from " + into
+	}
+	return "Field '" + name + "' is not allowed " + where + ": the schema permits no properties besides those it declares", sugg
 }
 
 func (r *reporter) propertyNames(e *jsonschema.ValidationError, s site, name string) {
@@ -1111,11 +1153,33 @@ func numberBounds(holder *jsonschema.Schema, keyword string, want *big.Rat) stri
 }
 
 // lengthSuggestion gives both length bounds when the holder has both.
-func lengthSuggestion(s site, holder *jsonschema.Schema, one string) string {
+func lengthSuggestion(ref string, holder *jsonschema.Schema, one string) string {
 	if holder != nil && holder.MinLength != nil && holder.MaxLength != nil {
-		return fmt.Sprintf("Use between %d and %d characters for %s", *holder.MinLength, *holder.MaxLength, s.ref)
+		return fmt.Sprintf("Use between %d and %d characters for %s", *holder.MinLength, *holder.MaxLength, ref)
 	}
 	return one
+}
+
+// The words of a failed minLength, maxLength or pattern keyword: the
+// reason (the message after the site's subject) and the suggestion, for
+// the value shown (show) of got characters at the site named ref, holder
+// the failed schema. The fast path writes them through these too
+// (scanner.stringIssue).
+
+func minLengthWords(shown string, got, want int, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	return fmt.Sprintf("is %s, %s long, shorter than the minimum length %d", shown, plural(got, "character"), want),
+		lengthSuggestion(ref, holder, fmt.Sprintf("Lengthen %s to at least %s", ref, plural(want, "character")))
+}
+
+func maxLengthWords(got, want int, ref string, holder *jsonschema.Schema) (reason, sugg string) {
+	return fmt.Sprintf("is %s long, longer than the maximum length %d", plural(got, "character"), want),
+		lengthSuggestion(ref, holder, fmt.Sprintf("Shorten %s to at most %s", ref, plural(want, "character")))
+}
+
+func patternWords(shown, pattern, ref string) (reason, sugg string) {
+	pat := result.Clip(pattern, 120)
+	return fmt.Sprintf("is %s, which does not match the pattern %s", shown, pat),
+		fmt.Sprintf("Change %s so that it matches the pattern %s", ref, pat)
 }
 
 // countSuggestion gives both count bounds (of items or properties) when the
@@ -1162,15 +1226,15 @@ func formatExample(format string) string {
 }
 
 // nearest returns the declared property that name most likely misspells:
-// one not present in obj, within an edit distance of 2 (1 for short
-// names).
-func nearest(name string, declared []string, obj map[string]any) string {
+// one not present in the object (present(i) is true when declared[i] is),
+// within an edit distance of 2 (1 for short names).
+func nearest(name string, declared []string, present func(i int) bool) string {
 	best, bestD := "", 3
 	if utf8.RuneCountInString(name) <= 4 {
 		bestD = 2
 	}
-	for _, d := range declared {
-		if _, ok := obj[d]; ok {
+	for i, d := range declared {
+		if present(i) {
 			continue
 		}
 		if dist := spell.Distance(strings.ToLower(name), strings.ToLower(d), bestD); dist < bestD {

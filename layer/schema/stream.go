@@ -1287,7 +1287,7 @@ func (s *Stream) pending() {
 			site := r.at(s.pathOf(len(s.frames)))
 			r.addf(site, result.ConstraintViolation, "maxLength",
 				fmt.Sprintf("is already longer than the maximum length %d (%s read so far)", p.maxLen, plural(utf8.RuneCount(text), "character")),
-				lengthSuggestion(site, p.s, fmt.Sprintf("Shorten %s to at most %s", site.ref, plural(p.maxLen, "character"))))
+				lengthSuggestion(site.ref, p.s, fmt.Sprintf("Shorten %s to at most %s", site.ref, plural(p.maxLen, "character"))))
 			s.report(at, r.issues())
 		case p.enumed && p.kinds&vString != 0 && !anyHasPrefix(p.strs, text):
 			kw := "enum"

@@ -1,0 +1,646 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/embedded"
+	"go.opentelemetry.io/otel/trace/noop"
+)
+
+// provider is judge's own implementation of OpenTelemetry's trace API
+// (trace.TracerProvider, Tracer, Span), used when judge exports with its
+// own OTLP/HTTP exporter and one of the samplers OTEL_TRACES_SAMPLER
+// names (decision 90). It records what the official SDK records, under
+// the same sampler and the same span limits (the SDK's own
+// [sdktrace.NewSpanLimits], the OTEL_SPAN_*, OTEL_EVENT_* and OTEL_LINK_*
+// variables), and at End hands the span's record to the batch that the
+// exporter encodes with the same encoder as the SDK's spans, at a
+// fraction of the cost: a span is one small handle and a pooled record
+// (its attributes, events and links in slices kept from span to span),
+// ids come from math/rand/v2 as the SDK's do, attributes are
+// de-duplicated as they are set (the SDK appends and de-duplicates with
+// a map at End), and no snapshot is taken at End (the record is the
+// snapshot: the handle lets go of it).
+//
+// What is rare is left to the SDK itself, so that the result is the
+// SDK's: an attribute whose value is a generic slice or a map (nested
+// values, de-duplicated and depth-limited), any string attribute when a
+// value length limit is set, events and links with such values, and the
+// instrumentation scope of a tracer are normalised by a span of an SDK
+// provider of the same limits that nothing is exported from (norm).
+type provider struct {
+	embedded.TracerProvider
+
+	res     *resource.Resource
+	sampler sdktrace.Sampler
+	limits  sdktrace.SpanLimits
+	queue   *batchQueue[encSpan]
+
+	// free holds emptied records for the next spans, at most maxFree,
+	// the last released first (its memory the most likely in cache): a
+	// list of its own rather than a sync.Pool, which the garbage
+	// collector empties every other cycle.
+	freeMu sync.Mutex
+	free   []*spanRec
+
+	norm       *sdktrace.TracerProvider // the SDK's normalisation of rare values
+	normTracer trace.Tracer
+
+	mu      sync.Mutex
+	tracers map[tracerKey]*tracer
+	shut    atomic.Bool
+}
+
+// tracerKey is a Tracer call's scope as given (the SDK keys its tracers
+// by the scope it makes of them, which is a function of this).
+type tracerKey struct {
+	name, version, schema string
+	attrs                 attribute.Distinct
+}
+
+var _ trace.TracerProvider = (*provider)(nil)
+
+// newProvider returns judge's provider, exporting through exp in batches
+// as b says, with resource res, sampler smp and the span limits of the
+// environment (as the SDK reads them).
+func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdktrace.Sampler) *provider {
+	p := &provider{
+		res:     res,
+		sampler: smp,
+		limits:  sdktrace.NewSpanLimits(),
+		tracers: map[tracerKey]*tracer{},
+		norm:    sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithResource(res)),
+	}
+	p.normTracer = p.norm.Tracer(ScopeName)
+	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
+		exp.Shutdown, func([]encSpan) {}, b)
+	return p
+}
+
+// Tracer returns the tracer of the scope name and opts make, the same
+// one for the same scope. After Shutdown it returns a no-op tracer, as
+// the SDK's provider does.
+func (p *provider) Tracer(name string, opts ...trace.TracerOption) trace.Tracer {
+	if p.shut.Load() {
+		return noop.NewTracerProvider().Tracer(name, opts...)
+	}
+	c := trace.NewTracerConfig(opts...)
+	attrs := c.InstrumentationAttributes()
+	key := tracerKey{name: name, version: c.InstrumentationVersion(), schema: c.SchemaURL(), attrs: attrs.Equivalent()}
+	p.mu.Lock()
+	t := p.tracers[key]
+	p.mu.Unlock()
+	if t != nil {
+		return t
+	}
+	// The scope is the SDK's own: its default name for "", its
+	// normalisation of the scope's attributes (made outside the lock:
+	// the SDK logs the tracer it makes).
+	_, s := p.norm.Tracer(name, opts...).Start(context.Background(), "scope")
+	scope := s.(sdktrace.ReadOnlySpan).InstrumentationScope()
+	s.End()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t := p.tracers[key]; t != nil { // another call made it meanwhile
+		return t
+	}
+	t = &tracer{p: p, scope: scope}
+	p.tracers[key] = t
+	return t
+}
+
+// ForceFlush exports every span ended before it was called, within ctx.
+func (p *provider) ForceFlush(ctx context.Context) error { return p.queue.ForceFlush(ctx) }
+
+// Shutdown exports the spans waiting and shuts the exporter down, within
+// ctx; spans that end afterwards are dropped and Tracer returns no-op
+// tracers. Only the first call does anything.
+func (p *provider) Shutdown(ctx context.Context) error {
+	p.shut.Store(true)
+	return p.queue.Shutdown(ctx)
+}
+
+// maxFree is the most records kept for reuse: more than the spans a
+// process has open at once, usually.
+const maxFree = 1024
+
+// encSpan is an ended span in the batch: its Span message, encoded as
+// it ended (in the queue's arena), and its tracer, for its scope.
+type encSpan struct {
+	tr *tracer
+	b  []byte
+}
+
+// getRec returns an empty record.
+func (p *provider) getRec() *spanRec {
+	p.freeMu.Lock()
+	if n := len(p.free); n > 0 {
+		r := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.freeMu.Unlock()
+		return r
+	}
+	p.freeMu.Unlock()
+	return &spanRec{attrs: make([]attribute.KeyValue, 0, 16)}
+}
+
+// maxKeptAttrs is the most attribute slots a record keeps for the next
+// span; a record that grew more lets them go.
+const maxKeptAttrs = 64
+
+// release empties r and keeps it for a next span.
+func (p *provider) release(r *spanRec) {
+	p.empty(r)
+	p.freeMu.Lock()
+	if len(p.free) < maxFree {
+		p.free = append(p.free, r)
+	}
+	p.freeMu.Unlock()
+}
+
+// empty clears r, keeping its slices (emptied) unless they grew large.
+func (p *provider) empty(r *spanRec) {
+	clear(r.attrs)
+	clear(r.events)
+	clear(r.links)
+	attrs, events, links, enc := r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
+	if cap(attrs) > maxKeptAttrs {
+		attrs = make([]attribute.KeyValue, 0, 16)
+	}
+	if cap(events) > maxKeptAttrs {
+		events = nil
+	}
+	if cap(links) > maxKeptAttrs {
+		links = nil
+	}
+	if cap(enc) > maxKeptAttrs*64 {
+		enc = nil
+	}
+	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc}}
+}
+
+// ended encodes a sampled span's record into the batch, and releases
+// the record: it is reused by the next span at once, so that the
+// records in use stay few and in cache, and the batch holds bytes the
+// garbage collector need not scan.
+func (p *provider) ended(r *spanRec) {
+	if r.sc.IsSampled() {
+		r.enc.b = r.enc.b[:0]
+		encodeSpan(&r.enc, r)
+		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
+	}
+	p.release(r)
+}
+
+// tracer is judge's trace.Tracer of one instrumentation scope.
+type tracer struct {
+	embedded.Tracer
+
+	p     *provider
+	scope instrumentation.Scope
+}
+
+var _ trace.Tracer = (*tracer)(nil)
+
+// Start starts a span as the SDK's tracer does: the parent is ctx's span
+// (none with trace.WithNewRoot), a new trace id for a root, a new span id
+// always, the sampler's decision and trace state; a span that is not
+// recorded keeps its context and records nothing.
+func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	cfg := trace.NewSpanStartConfig(opts...)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var psc trace.SpanContext
+	if cfg.NewRoot() {
+		ctx = trace.ContextWithSpanContext(ctx, psc)
+	} else {
+		psc = trace.SpanContextFromContext(ctx)
+	}
+	tid := psc.TraceID()
+	if !tid.IsValid() {
+		tid = newTraceID()
+	}
+	sr := t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+		ParentContext: ctx,
+		TraceID:       tid,
+		Name:          name,
+		Kind:          cfg.SpanKind(),
+		Attributes:    cfg.Attributes(),
+		Links:         cfg.Links(),
+	})
+	flags := psc.TraceFlags() &^ trace.FlagsSampled
+	if sr.Decision == sdktrace.RecordAndSample {
+		flags |= trace.FlagsSampled
+	}
+	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
+	if sr.Decision != sdktrace.RecordOnly && sr.Decision != sdktrace.RecordAndSample {
+		s := &nonRecordingSpan{sc: sc, p: t.p}
+		return trace.ContextWithSpan(ctx, s), s
+	}
+	r := t.p.getRec()
+	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.SpanKind())
+	if r.start = cfg.Timestamp(); r.start.IsZero() {
+		r.start = time.Now()
+	}
+	s := &span{sc: sc, tr: t, rec: r}
+	for _, l := range cfg.Links() {
+		s.AddLink(l)
+	}
+	r.setAttrs(sr.Attributes)
+	r.setAttrs(cfg.Attributes())
+	return trace.ContextWithSpan(ctx, s), s
+}
+
+// newTraceID is a random, valid trace id (math/rand/v2, as the SDK's).
+func newTraceID() trace.TraceID {
+	var tid trace.TraceID
+	for !tid.IsValid() {
+		binary.NativeEndian.PutUint64(tid[:8], rand.Uint64())
+		binary.NativeEndian.PutUint64(tid[8:], rand.Uint64())
+	}
+	return tid
+}
+
+// newSpanID is a random, valid span id.
+func newSpanID() trace.SpanID {
+	var sid trace.SpanID
+	for !sid.IsValid() {
+		binary.NativeEndian.PutUint64(sid[:], rand.Uint64())
+	}
+	return sid
+}
+
+// span is a recording span: its context, which outlives it, and its
+// record until End hands the record to the batch (rec nil: ended). The
+// handle is not reused, so a late call (IsRecording, SpanContext,
+// SetAttributes after End, as the API allows) sees this span and no
+// other; only the record is pooled.
+type span struct {
+	embedded.Span
+
+	sc trace.SpanContext
+	tr *tracer
+
+	mu  sync.Mutex
+	rec *spanRec
+}
+
+var _ trace.Span = (*span)(nil)
+
+// SpanContext returns the span's context.
+func (s *span) SpanContext() trace.SpanContext { return s.sc }
+
+// IsRecording reports whether the span has not ended.
+func (s *span) IsRecording() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rec != nil
+}
+
+// SetStatus sets the status, as the SDK does: a code below the one set is
+// ignored (Ok is final), the description kept for Error only.
+func (s *span) SetStatus(code codes.Code, description string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rec
+	if r == nil || r.status.Code > code {
+		return
+	}
+	r.status = sdktrace.Status{Code: code}
+	if code == codes.Error {
+		r.status.Description = description
+	}
+}
+
+// SetAttributes sets attributes: a key set again takes its new value in
+// its first place, invalid ones and those over the count limit are
+// dropped and counted.
+func (s *span) SetAttributes(kv ...attribute.KeyValue) {
+	if len(kv) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rec != nil {
+		s.rec.setAttrs(kv)
+	}
+}
+
+// SetName renames the span.
+func (s *span) SetName(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rec != nil {
+		s.rec.name = name
+	}
+}
+
+// AddEvent adds an event.
+func (s *span) AddEvent(name string, opts ...trace.EventOption) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rec != nil {
+		s.rec.addEvent(name, opts...)
+	}
+}
+
+// RecordError adds err as an "exception" event, as the SDK does; it does
+// not set the status.
+func (s *span) RecordError(err error, opts ...trace.EventOption) {
+	if err == nil || !s.IsRecording() {
+		return
+	}
+	opts = append(opts, trace.WithAttributes(
+		attribute.String("exception.type", typeStr(err)),
+		attribute.String("exception.message", err.Error()),
+	))
+	if c := trace.NewEventConfig(opts...); c.StackTrace() {
+		opts = append(opts, trace.WithAttributes(attribute.String("exception.stacktrace", stackTrace())))
+	}
+	s.AddEvent("exception", opts...)
+}
+
+// AddLink adds a link, as the SDK does: none for an invalid context with
+// neither attributes nor trace state.
+func (s *span) AddLink(l trace.Link) {
+	if !l.SpanContext.IsValid() && len(l.Attributes) == 0 && l.SpanContext.TraceState().Len() == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rec != nil {
+		s.rec.addLink(l)
+	}
+}
+
+// TracerProvider returns judge's provider.
+func (s *span) TracerProvider() trace.TracerProvider { return s.tr.p }
+
+// End ends the span (at the time trace.WithTimestamp gives, else now, on
+// the monotonic clock from its start) and hands its record to the batch.
+// Called while panicking (deferred), it records the panic as an
+// "exception" event and lets the panic go on, as the SDK's does.
+func (s *span) End(opts ...trace.SpanEndOption) {
+	now := time.Now()
+	s.mu.Lock()
+	r := s.rec
+	if r == nil {
+		s.mu.Unlock()
+		return
+	}
+	cfg := trace.NewSpanEndConfig(opts...)
+	if recovered := recover(); recovered != nil {
+		defer panic(recovered) // recorded, not stopped
+		kv := []attribute.KeyValue{
+			attribute.String("exception.type", typeStr(recovered)),
+			attribute.String("exception.message", fmt.Sprint(recovered)),
+		}
+		if cfg.StackTrace() {
+			kv = append(kv, attribute.String("exception.stacktrace", stackTrace()))
+		}
+		r.addEvent("exception", trace.WithAttributes(kv...))
+	}
+	if ts := cfg.Timestamp(); !ts.IsZero() {
+		r.end = ts
+	} else {
+		r.end = r.start.Add(now.Sub(r.start))
+	}
+	s.rec = nil
+	s.mu.Unlock()
+	s.tr.p.ended(r)
+}
+
+// typeStr is the SDK's exception.type of a value: package path and name.
+func typeStr(i any) string {
+	t := reflect.TypeOf(i)
+	if t.PkgPath() == "" && t.Name() == "" {
+		return t.String()
+	}
+	return fmt.Sprintf("%s.%s", t.PkgPath(), t.Name())
+}
+
+// stackTrace is the SDK's exception.stacktrace: this goroutine's stack,
+// at most 2 KB.
+func stackTrace() string {
+	b := make([]byte, 2048)
+	return string(b[:runtime.Stack(b, false)])
+}
+
+// nonRecordingSpan is a span the sampler dropped: its context only.
+type nonRecordingSpan struct {
+	embedded.Span
+
+	sc trace.SpanContext
+	p  *provider
+}
+
+func (s *nonRecordingSpan) SpanContext() trace.SpanContext        { return s.sc }
+func (*nonRecordingSpan) IsRecording() bool                       { return false }
+func (*nonRecordingSpan) SetStatus(codes.Code, string)            {}
+func (*nonRecordingSpan) SetAttributes(...attribute.KeyValue)     {}
+func (*nonRecordingSpan) End(...trace.SpanEndOption)              {}
+func (*nonRecordingSpan) RecordError(error, ...trace.EventOption) {}
+func (*nonRecordingSpan) AddEvent(string, ...trace.EventOption)   {}
+func (*nonRecordingSpan) AddLink(trace.Link)                      {}
+func (*nonRecordingSpan) SetName(string)                          {}
+func (s *nonRecordingSpan) TracerProvider() trace.TracerProvider  { return s.p }
+
+// spanRec is what a span records, from its start until it is exported:
+// the encoder reads it as it reads the SDK's read-only spans (spanView).
+// It is pooled: its slices are kept, emptied, for the next span.
+type spanRec struct {
+	tr         *tracer
+	sc, parent trace.SpanContext
+	name       string
+	kind       trace.SpanKind
+	start, end time.Time
+	status     sdktrace.Status
+
+	attrs         []attribute.KeyValue // distinct keys, in the order first set
+	droppedAttrs  int
+	events        []sdktrace.Event
+	droppedEvents int
+	links         []sdktrace.Link
+	droppedLinks  int
+
+	enc otlpEncoder // the span's message is encoded in enc.b as it ends
+}
+
+var _ spanView = (*spanRec)(nil)
+
+func (r *spanRec) Name() string                                { return r.name }
+func (r *spanRec) SpanContext() trace.SpanContext              { return r.sc }
+func (r *spanRec) Parent() trace.SpanContext                   { return r.parent }
+func (r *spanRec) SpanKind() trace.SpanKind                    { return r.kind }
+func (r *spanRec) StartTime() time.Time                        { return r.start }
+func (r *spanRec) EndTime() time.Time                          { return r.end }
+func (r *spanRec) Attributes() []attribute.KeyValue            { return r.attrs }
+func (r *spanRec) DroppedAttributes() int                      { return r.droppedAttrs }
+func (r *spanRec) Events() []sdktrace.Event                    { return r.events }
+func (r *spanRec) DroppedEvents() int                          { return keptOr0(r.events, r.droppedEvents) }
+func (r *spanRec) Links() []sdktrace.Link                      { return r.links }
+func (r *spanRec) DroppedLinks() int                           { return keptOr0(r.links, r.droppedLinks) }
+func (r *spanRec) Status() sdktrace.Status                     { return r.status }
+func (r *spanRec) Resource() *resource.Resource                { return r.tr.p.res }
+func (r *spanRec) InstrumentationScope() instrumentation.Scope { return r.tr.scope }
+
+// keptOr0 is a dropped count as the SDK's snapshot reports it: 0 when
+// nothing was kept (with a count limit of 0, the dropped events or
+// links are not reported; matched, so that a receiver sees no
+// difference).
+func keptOr0[T any](kept []T, dropped int) int {
+	if len(kept) == 0 {
+		return 0
+	}
+	return dropped
+}
+
+// setAttrs sets kv as the SDK's SetAttributes does (see span.SetAttributes).
+func (r *spanRec) setAttrs(kv []attribute.KeyValue) {
+	if len(kv) == 0 {
+		return
+	}
+	p := r.tr.p
+	limit := p.limits.AttributeCountLimit
+	if limit == 0 {
+		r.droppedAttrs += len(kv)
+		return
+	}
+	for _, a := range kv {
+		if !a.Valid() {
+			r.droppedAttrs++
+			continue
+		}
+		a = p.normAttr(a)
+		if i := indexKey(r.attrs, a.Key); i >= 0 {
+			r.attrs[i] = a
+			continue
+		}
+		if limit > 0 && len(r.attrs) >= limit {
+			r.droppedAttrs++
+			continue
+		}
+		r.attrs = append(r.attrs, a)
+	}
+}
+
+// indexKey is the index of key's attribute in kv, or -1.
+func indexKey(kv []attribute.KeyValue, key attribute.Key) int {
+	for i := range kv {
+		if kv[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// composite reports whether v is a generic slice or a map: values the
+// SDK de-duplicates and limits in depth.
+func composite(v attribute.Value) bool {
+	t := v.Type()
+	return t == attribute.SLICE || t == attribute.MAP
+}
+
+// normAttr is a span attribute as the SDK stores it: as it is, unless it
+// is composite or a value length limit applies to it, and then as the
+// SDK's own span makes it.
+func (p *provider) normAttr(a attribute.KeyValue) attribute.KeyValue {
+	switch t := a.Value.Type(); {
+	case t == attribute.SLICE || t == attribute.MAP:
+	case p.limits.AttributeValueLengthLimit >= 0 && (t == attribute.STRING || t == attribute.STRINGSLICE || t == attribute.BYTESLICE):
+	default:
+		return a
+	}
+	_, s := p.normTracer.Start(context.Background(), "norm", trace.WithAttributes(a))
+	defer s.End()
+	if kv := s.(sdktrace.ReadOnlySpan).Attributes(); len(kv) == 1 {
+		return kv[0]
+	}
+	return a
+}
+
+// addEvent adds an event as the SDK does: its attributes as given (the
+// SDK's normalisation for composite values), the first
+// AttributePerEventCountLimit kept, the oldest event dropped when the
+// span has EventCountLimit.
+func (r *spanRec) addEvent(name string, opts ...trace.EventOption) {
+	p := r.tr.p
+	c := trace.NewEventConfig(opts...)
+	ev := sdktrace.Event{Name: name, Attributes: c.Attributes(), Time: c.Timestamp()}
+	if hasComposite(ev.Attributes) {
+		_, s := p.normTracer.Start(context.Background(), "norm")
+		s.AddEvent(name, opts...)
+		if evs := s.(sdktrace.ReadOnlySpan).Events(); len(evs) == 1 {
+			ev.Attributes, ev.DroppedAttributeCount = evs[0].Attributes, evs[0].DroppedAttributeCount
+		}
+		s.End()
+	} else if limit := p.limits.AttributePerEventCountLimit; limit >= 0 && len(ev.Attributes) > limit {
+		ev.DroppedAttributeCount = len(ev.Attributes) - limit
+		ev.Attributes = ev.Attributes[:limit]
+		if limit == 0 {
+			ev.Attributes = nil
+		}
+	}
+	r.events, r.droppedEvents = evict(r.events, r.droppedEvents, p.limits.EventCountLimit, ev)
+}
+
+// addLink adds a link as the SDK does (see addEvent).
+func (r *spanRec) addLink(l trace.Link) {
+	p := r.tr.p
+	out := sdktrace.Link{SpanContext: l.SpanContext, Attributes: l.Attributes}
+	if hasComposite(l.Attributes) {
+		_, s := p.normTracer.Start(context.Background(), "norm")
+		s.AddLink(l)
+		if ls := s.(sdktrace.ReadOnlySpan).Links(); len(ls) == 1 {
+			out.Attributes, out.DroppedAttributeCount = ls[0].Attributes, ls[0].DroppedAttributeCount
+		}
+		s.End()
+	} else if limit := p.limits.AttributePerLinkCountLimit; limit >= 0 && len(out.Attributes) > limit {
+		out.DroppedAttributeCount = len(out.Attributes) - limit
+		out.Attributes = out.Attributes[:limit]
+		if limit == 0 {
+			out.Attributes = nil
+		}
+	}
+	r.links, r.droppedLinks = evict(r.links, r.droppedLinks, p.limits.LinkCountLimit, out)
+}
+
+// hasComposite reports whether an attribute of kv is composite.
+func hasComposite(kv []attribute.KeyValue) bool {
+	for _, a := range kv {
+		if composite(a.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// evict appends x to q as the SDK's evicted queue does: with capacity 0
+// nothing is kept, at capacity the oldest is dropped; dropped counts.
+func evict[T any](q []T, dropped, capacity int, x T) ([]T, int) {
+	switch {
+	case capacity == 0:
+		return q, dropped + 1
+	case capacity > 0 && len(q) == capacity:
+		copy(q, q[1:])
+		q = q[:capacity-1]
+		dropped++
+	}
+	return append(q, x), dropped
+}

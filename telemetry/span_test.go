@@ -1,0 +1,318 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
+)
+
+// spanScript uses every part of the trace API that records something:
+// start options (kind, attributes, links, timestamps, a new root),
+// attributes of every type set twice, invalid, composite and long,
+// events over the limits, links, statuses in every order, a rename,
+// errors, a panic ended by a deferred End, and calls after End.
+func spanScript(tp trace.TracerProvider) {
+	tr := tp.Tracer("agree", trace.WithInstrumentationVersion("1.2.3"), trace.WithSchemaURL("https://opentelemetry.io/schemas/1.26.0"),
+		trace.WithInstrumentationAttributes(attribute.String("lib", "x"), attribute.Map("nested", attribute.String("k", "v"), attribute.String("k", "w"))))
+	ts, _ := trace.ParseTraceState("vendor=value,other=2")
+	parent := trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: trace.TraceID{0x4b, 0xf9, 0x2f, 0x35, 0x77, 0xb3, 0x4d, 0xa6, 0xa3, 0xce, 0x92, 0x9d, 0x0e, 0x0e, 0x47, 0x36},
+		SpanID:  trace.SpanID{0, 0xf0, 0x67, 0xaa, 0x0b, 0xa9, 0x02, 0xb7}, TraceFlags: trace.FlagsSampled, TraceState: ts, Remote: true,
+	})
+	linked := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{4, 5, 6}, TraceFlags: trace.FlagsSampled})
+	ctx := trace.ContextWithRemoteSpanContext(context.Background(), parent)
+	start := time.Unix(1_700_000_000, 0)
+	long := "a string of more than ten characters, ünïcödé"
+	ctx1, root := tr.Start(ctx, "root", trace.WithSpanKind(trace.SpanKindServer), trace.WithTimestamp(start),
+		trace.WithAttributes(attribute.Int("a", 1), attribute.String("b", long), attribute.Int("a", 2), attribute.String("", "invalid key")),
+		trace.WithLinks(trace.Link{SpanContext: linked, Attributes: []attribute.KeyValue{attribute.String("l1", "x"), attribute.String("l2", "y")}},
+			trace.Link{}, trace.Link{Attributes: []attribute.KeyValue{attribute.Bool("no context", true)}}))
+	root.SetAttributes(
+		attribute.StringSlice("ss", []string{long, "b"}), attribute.Int64Slice("is", []int64{1, 2}), attribute.BoolSlice("bs", []bool{true}),
+		attribute.Float64Slice("fs", []float64{1.5}), attribute.ByteSlice("bytes", []byte(long)), attribute.Float64("f", 0.25),
+		attribute.Slice("slice", attribute.StringValue(long), attribute.MapValue(attribute.Int("x", 1), attribute.Int("x", 2))),
+		attribute.Map("map", attribute.String("k", long), attribute.String("k", "again")),
+		attribute.Bool("a", true), // a again: replaced in place
+	)
+	root.SetAttributes()
+	for i := range 5 {
+		root.SetAttributes(attribute.Int(fmt.Sprintf("n%d", i), i))
+	}
+	root.AddEvent("e1", trace.WithAttributes(attribute.Int("x", 1), attribute.Int("y", 2), attribute.Int("x", 3)), trace.WithTimestamp(start.Add(time.Millisecond)))
+	root.AddEvent("e2")
+	root.AddEvent("e3", trace.WithAttributes(attribute.Map("m", attribute.String("k", "v"), attribute.String("k", "w"))))
+	root.RecordError(errors.New("boom"))
+	root.RecordError(nil)
+	root.SetStatus(codes.Error, "bad")
+	root.SetStatus(codes.Unset, "ignored")
+	root.SetName("root renamed")
+	root.AddLink(trace.Link{SpanContext: linked, Attributes: []attribute.KeyValue{attribute.Int("after start", 1), attribute.Int("second", 2)}})
+
+	cctx, child := tr.Start(ctx1, "child", trace.WithSpanKind(trace.SpanKindClient))
+	child.SetStatus(codes.Ok, "description dropped")
+	child.SetStatus(codes.Error, "ignored after Ok")
+	_, grandchild := tr.Start(cctx, "grandchild", trace.WithSpanKind(trace.SpanKind(42)), trace.WithTimestamp(start)) // an unknown kind: INTERNAL
+	grandchild.End(trace.WithTimestamp(start.Add(time.Second)))
+	child.End()
+
+	_, newRoot := tr.Start(ctx1, "new root", trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindProducer))
+	newRoot.End()
+
+	func() {
+		defer func() { _ = recover() }()
+		_, p := tr.Start(ctx1, "panics")
+		defer p.End()
+		panic(errors.New("oops"))
+	}()
+
+	root.End()
+	root.End()
+	root.SetAttributes(attribute.String("late", "ignored"))
+	root.AddEvent("late")
+	root.SetStatus(codes.Ok, "")
+	if root.IsRecording() || !root.SpanContext().IsValid() {
+		panic("a span after End is recording, or lost its context")
+	}
+	tp.Tracer("").Start(ctx, "default scope")
+}
+
+// runScript runs spanScript on the Telemetry of c (SDK spans or
+// judge's) exporting to a loopback receiver, and returns what it
+// received.
+func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
+	t.Helper()
+	sink := sharedtest.NewOTLPSink(t)
+	c.Export, c.Protocol, c.Endpoint = true, "http/protobuf", sink.URL
+	c.Resource = []attribute.KeyValue{attribute.String("service.name", "agree")}
+	tel, err := New(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, own := tel.TracerProvider.(*provider)
+	if own == c.SDKSpans {
+		t.Fatalf("SDKSpans %v, but the provider is %T", c.SDKSpans, tel.TracerProvider)
+	}
+	spanScript(tel.TracerProvider)
+	_, s := tel.Tracer().Start(context.Background(), "default scope, ended") // the one above is never ended: not exported
+	s.End()
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return sink.Traces(t)
+}
+
+// TestProviderAgreesWithSDK runs spanScript through judge's recorder and
+// the official SDK, under the default span limits and under small ones
+// (the OTEL_SPAN_*, OTEL_EVENT_* and OTEL_LINK_* variables), and compares
+// the decoded exports field by field, ids and times aside.
+func TestProviderAgreesWithSDK(t *testing.T) {
+	for _, limits := range []map[string]string{
+		nil,
+		{"OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "6", "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT": "10", "OTEL_SPAN_EVENT_COUNT_LIMIT": "2",
+			"OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT": "1", "OTEL_SPAN_LINK_COUNT_LIMIT": "1", "OTEL_LINK_ATTRIBUTE_COUNT_LIMIT": "1"},
+		{"OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "0", "OTEL_SPAN_EVENT_COUNT_LIMIT": "0", "OTEL_SPAN_LINK_COUNT_LIMIT": "0"},
+		{"OTEL_EVENT_ATTRIBUTE_COUNT_LIMIT": "0", "OTEL_LINK_ATTRIBUTE_COUNT_LIMIT": "0", "OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT": "0"},
+	} {
+		t.Run(fmt.Sprint(limits), func(t *testing.T) {
+			for k, v := range limits {
+				t.Setenv(k, v)
+			}
+			sdk, own := runScript(t, Config{SDKSpans: true}), runScript(t, Config{})
+			if len(sdk) < 3 {
+				t.Fatalf("the SDK exported %d traces, want 3 (the script's, its new root's, the default scope's)", len(sdk))
+			}
+			compareTraces(t, own, sdk)
+		})
+	}
+}
+
+// TestProviderSamplers compares judge's recorder with the SDK under each
+// sampler OTEL_TRACES_SAMPLER names: the script's spans are under a
+// remote parent of a fixed trace id, so that a ratio decides the same
+// for both.
+func TestProviderSamplers(t *testing.T) {
+	t.Parallel()
+	for _, s := range []struct {
+		name, arg string
+		sampled   bool // the script's trace, under its remote parent
+	}{
+		{"always_on", "", true}, {"always_off", "", false}, {"traceidratio", "0.7", true}, {"traceidratio", "0.3", false},
+		{"parentbased_always_off", "", true}, {"parentbased_traceidratio", "0.1", true},
+	} {
+		t.Run(s.name+s.arg, func(t *testing.T) {
+			t.Parallel()
+			smp, err := sampler(s.name, s.arg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The other traces have random ids: a ratio decides them
+			// at random.
+			sdk, own := scriptTrace(runScript(t, Config{SDKSpans: true, Sampler: smp})), scriptTrace(runScript(t, Config{Sampler: smp}))
+			if want := map[bool]int{true: 1, false: 0}[s.sampled]; len(sdk) != want {
+				t.Errorf("the SDK exported the script's trace %d times, want %d", len(sdk), want)
+			}
+			compareTraces(t, own, sdk)
+		})
+	}
+}
+
+// scriptTrace keeps the trace of spanScript's remote parent.
+func scriptTrace(traces [][]sharedtest.NormSpan) [][]sharedtest.NormSpan {
+	var out [][]sharedtest.NormSpan
+	for _, tr := range traces {
+		for _, s := range tr {
+			if s.ParentName == "remote 00f067aa0ba902b7" {
+				out = append(out, tr)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func compareTraces(t *testing.T, own, sdk [][]sharedtest.NormSpan) {
+	t.Helper()
+	if len(own) != len(sdk) {
+		t.Fatalf("judge's export has %d traces, the SDK's %d", len(own), len(sdk))
+	}
+	for i := range sdk {
+		if len(own[i]) != len(sdk[i]) {
+			t.Errorf("trace %d: %d spans, the SDK's %d", i, len(own[i]), len(sdk[i]))
+			continue
+		}
+		for j := range sdk[i] {
+			if !own[i][j].Equal(sdk[i][j]) {
+				t.Errorf("trace %d, span %d differs:\njudge's:\n%s\nthe SDK's:\n%s", i, j, own[i][j], sdk[i][j])
+			}
+		}
+	}
+}
+
+// TestProviderConcurrent starts, changes and ends spans from several
+// goroutines at once, some on one shared span, with ForceFlush running
+// alongside, and checks that every span is exported once with what was
+// set on it (run with -race).
+func TestProviderConcurrent(t *testing.T) {
+	t.Parallel()
+	sink := sharedtest.NewOTLPSink(t)
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL,
+		Batch: Batch{Delay: time.Millisecond, MaxExportBatchSize: 7, MaxQueueSize: 1 << 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tel.Tracer()
+	ctx, shared := tr.Start(context.Background(), "shared")
+	const workers, each = 8, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				_, s := tr.Start(ctx, "work")
+				s.SetAttributes(attribute.Int("worker", w), attribute.Int("i", i))
+				shared.SetAttributes(attribute.Int(fmt.Sprintf("w%d", w), i))
+				shared.AddEvent("tick")
+				if i%50 == 0 {
+					if err := tel.TracerProvider.(*provider).ForceFlush(context.Background()); err != nil {
+						t.Error(err)
+					}
+				}
+				s.End()
+				_ = s.IsRecording()
+			}
+		})
+	}
+	wg.Wait()
+	shared.End()
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	traces := sink.Traces(t)
+	if len(traces) != 1 || len(traces[0]) != workers*each+1 {
+		t.Fatalf("%d traces, want 1 of %d spans", len(traces), workers*each+1)
+	}
+	seen := map[[2]int64]bool{}
+	for _, s := range traces[0] {
+		switch s.Span.Name {
+		case "shared":
+			if got := len(s.Span.Attributes); got != workers {
+				t.Errorf("the shared span has %d attributes, want %d", got, workers)
+			}
+			if got := len(s.Span.Events) + int(s.Span.DroppedEventsCount); got != workers*each {
+				t.Errorf("the shared span has %d events, dropped included, want %d", got, workers*each)
+			}
+		case "work":
+			kv := s.Span.Attributes
+			if len(kv) != 2 {
+				t.Fatalf("a span has %d attributes, want 2", len(kv))
+			}
+			k := [2]int64{kv[0].Value.GetIntValue(), kv[1].Value.GetIntValue()}
+			if seen[k] {
+				t.Errorf("span %v exported twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	if len(seen) != workers*each {
+		t.Errorf("%d distinct work spans, want %d", len(seen), workers*each)
+	}
+}
+
+// TestProviderFlushAndShutdown: ForceFlush exports every span ended
+// before it (without waiting for the batch's delay); Shutdown exports
+// what waits, and afterwards spans ending are dropped and Tracer gives a
+// tracer whose spans record nothing, as with the SDK's provider.
+func TestProviderFlushAndShutdown(t *testing.T) {
+	t.Parallel()
+	sink := sharedtest.NewOTLPSink(t)
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL, Batch: Batch{Delay: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tel.TracerProvider.(*provider)
+	tr := tel.Tracer()
+	count := func() int {
+		n := 0
+		for _, tr := range sink.Traces(t) {
+			n += len(tr)
+		}
+		return n
+	}
+	for range 3 {
+		_, s := tr.Start(context.Background(), "before flush")
+		s.End()
+	}
+	_, open := tr.Start(context.Background(), "open at flush")
+	if err := p.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("after ForceFlush the receiver has %d spans, want the 3 ended", n)
+	}
+	open.End()
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 4 {
+		t.Fatalf("after Shutdown the receiver has %d spans, want 4", n)
+	}
+	_, late := tr.Start(context.Background(), "after shutdown")
+	late.End()
+	if _, s := p.Tracer("new").Start(context.Background(), "from a new tracer"); s.IsRecording() {
+		t.Error("a tracer got after Shutdown records")
+	}
+	if err := p.ForceFlush(context.Background()); err != nil {
+		t.Errorf("ForceFlush after Shutdown: %v", err)
+	}
+	if n := count(); n != 4 {
+		t.Errorf("a span ended after Shutdown was exported: %d spans", n)
+	}
+}
