@@ -30,9 +30,9 @@ func (r *runs) observe(run judge.LayerRun) {
 	r.got = append(r.got, run)
 }
 
-// observedRuns validates a text with an engine of opts, closed after,
-// and returns the layer runs an observer in the context was told of.
-func observedRuns(t *testing.T, opts ...judge.Option) []judge.LayerRun {
+// observeText validates the output "text" with an engine of opts and
+// returns the layer runs observed.
+func observeText(t *testing.T, opts ...judge.Option) []judge.LayerRun {
 	t.Helper()
 	e := mustEngine(t, opts...)
 	defer func() {
@@ -64,7 +64,7 @@ func TestObserveLayers(t *testing.T) {
 			return ctx.Err()
 		})
 		const timeout = 30 * time.Millisecond
-		got := observedRuns(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(timeout))
+		got := observeText(t, judge.WithLayers(testLayer("fine", nil), broken, slow), judge.WithLayerTimeout(timeout))
 		slices.SortFunc(got, func(a, b judge.LayerRun) int { return strings.Compare(a.Layer, b.Layer) })
 		if len(got) != 3 {
 			t.Fatalf("%d runs observed, want 3: %+v", len(got), got)
@@ -95,7 +95,7 @@ func TestObserveLayers(t *testing.T) {
 			<-ctx.Done()
 			return ctx.Err()
 		}
-		got := observedRuns(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)),
+		got := observeText(t, judge.WithLayers(testLayer("one", run), testLayer("two", run)),
 			judge.WithLayerTimeout(30*time.Millisecond), judge.WithMaxConcurrentRuns(1))
 		slices.SortFunc(got, func(a, b judge.LayerRun) int { return cmp.Compare(a.Duration, b.Duration) })
 		if len(got) != 2 || got[0].Duration != 10*time.Millisecond || got[0].Failed ||

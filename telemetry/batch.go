@@ -142,25 +142,12 @@ func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 // the queue is full (the item is counted as dropped) or shut down.
 func (b *batchQueue[T]) add(s T) bool {
 	b.mu.Lock()
-	if b.stopped {
-		b.mu.Unlock()
-		return false
-	}
-	if len(b.queue) >= b.o.MaxQueueSize {
-		b.dropped++
-		b.lost++
+	if !b.admitLocked() {
 		b.mu.Unlock()
 		return false
 	}
 	b.queue = append(b.queue, s)
-	n := len(b.queue)
-	b.mu.Unlock()
-	if n == 1 || n == b.o.MaxExportBatchSize {
-		select {
-		case b.kick <- struct{}{}:
-		default: // the loop has a kick it has not read: it reads the length then
-		}
-	}
+	b.queuedLocked()
 	return true
 }
 
@@ -172,13 +159,7 @@ const maxKeptArena = 4 << 20
 // (see add).
 func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
 	b.mu.Lock()
-	if b.stopped {
-		b.mu.Unlock()
-		return false
-	}
-	if len(b.queue) >= b.o.MaxQueueSize {
-		b.dropped++
-		b.lost++
+	if !b.admitLocked() {
 		b.mu.Unlock()
 		return false
 	}
@@ -187,15 +168,35 @@ func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
 	off := len(b.arena)
 	b.arena = append(b.arena, p...)
 	b.queue = append(b.queue, item(b.arena[off:len(b.arena):len(b.arena)]))
+	b.queuedLocked()
+	return true
+}
+
+// admitLocked reports whether one more item may be queued, counting it
+// as dropped when the queue is full; b.mu is held.
+func (b *batchQueue[T]) admitLocked() bool {
+	if b.stopped {
+		return false
+	}
+	if len(b.queue) >= b.o.MaxQueueSize {
+		b.dropped++
+		b.lost++
+		return false
+	}
+	return true
+}
+
+// queuedLocked releases b.mu after an item was queued and wakes the loop
+// when the item starts a batch or fills one.
+func (b *batchQueue[T]) queuedLocked() {
 	n := len(b.queue)
 	b.mu.Unlock()
 	if n == 1 || n == b.o.MaxExportBatchSize {
 		select {
 		case b.kick <- struct{}{}:
-		default:
+		default: // the loop has a kick it has not read: it reads the length then
 		}
 	}
-	return true
 }
 
 // loop exports the queue when a batch is full, when the first span of

@@ -590,12 +590,8 @@ func (r *spanRec) addEvent(name string, opts ...trace.EventOption) {
 			ev.Attributes, ev.DroppedAttributeCount = evs[0].Attributes, evs[0].DroppedAttributeCount
 		}
 		s.End()
-	} else if limit := p.limits.AttributePerEventCountLimit; limit >= 0 && len(ev.Attributes) > limit {
-		ev.DroppedAttributeCount = len(ev.Attributes) - limit
-		ev.Attributes = ev.Attributes[:limit]
-		if limit == 0 {
-			ev.Attributes = nil
-		}
+	} else {
+		ev.Attributes, ev.DroppedAttributeCount = limitAttrs(ev.Attributes, p.limits.AttributePerEventCountLimit)
 	}
 	r.events, r.droppedEvents = evict(r.events, r.droppedEvents, p.limits.EventCountLimit, ev)
 }
@@ -611,14 +607,23 @@ func (r *spanRec) addLink(l trace.Link) {
 			out.Attributes, out.DroppedAttributeCount = ls[0].Attributes, ls[0].DroppedAttributeCount
 		}
 		s.End()
-	} else if limit := p.limits.AttributePerLinkCountLimit; limit >= 0 && len(out.Attributes) > limit {
-		out.DroppedAttributeCount = len(out.Attributes) - limit
-		out.Attributes = out.Attributes[:limit]
-		if limit == 0 {
-			out.Attributes = nil
-		}
+	} else {
+		out.Attributes, out.DroppedAttributeCount = limitAttrs(out.Attributes, p.limits.AttributePerLinkCountLimit)
 	}
 	r.links, r.droppedLinks = evict(r.links, r.droppedLinks, p.limits.LinkCountLimit, out)
+}
+
+// limitAttrs keeps the first limit attributes of kv, as the SDK does for
+// an event's or a link's (a negative limit keeps all), and returns them
+// with the count dropped.
+func limitAttrs(kv []attribute.KeyValue, limit int) ([]attribute.KeyValue, int) {
+	if limit < 0 || len(kv) <= limit {
+		return kv, 0
+	}
+	if limit == 0 {
+		return nil, len(kv)
+	}
+	return kv[:limit], len(kv) - limit
 }
 
 // hasComposite reports whether an attribute of kv is composite.
