@@ -201,7 +201,6 @@ func TestTypesRegistry(t *testing.T) {
 	}
 }
 
-// Every registered type has its page under docs/issues.
 // process, which QualityScore asks of every issue, says what the table
 // says.
 func TestProcessIsTheTables(t *testing.T) {
@@ -216,6 +215,7 @@ func TestProcessIsTheTables(t *testing.T) {
 	}
 }
 
+// Every registered type has its page under docs/issues.
 func TestTypesDocumented(t *testing.T) {
 	t.Parallel()
 	for _, ti := range Types() {

@@ -65,12 +65,7 @@ func TestFoundIsTheBuilders(t *testing.T) {
 			{Severity: Info, Type: "unknown_type", Location: "y", Message: "", Suggestion: "\t"},
 		}},
 		{"past the cap", many},
-		{"in order", []Issue{
-			{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
-				Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
-			{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
-				Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
-		}},
+		{"in order", typicalIssues()},
 		{"in order, warnings and process types", []Issue{
 			{Severity: Warning, Type: DuplicateKey, Location: "a", Message: "Key 'a' appears twice in an object of the output"},
 			{Severity: Info, Type: NotChecked, Location: "b", Message: "The format of 'b' was not checked"},
@@ -103,12 +98,7 @@ func TestFoundIsTheBuilders(t *testing.T) {
 // Found allocates the result alone (with its types) for issues already
 // normal and in order, as the schema layer's scan writes them.
 func TestFoundAllocations(t *testing.T) {
-	issues := []Issue{
-		{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
-			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
-		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
-			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
-	}
+	issues := typicalIssues()
 	if n := testing.AllocsPerRun(100, func() { Found("schema", 1, time.Microsecond, nil, issues) }); n != 1 {
 		t.Errorf("Found: %v allocations, want 1 (the result)", n)
 	}
@@ -163,17 +153,24 @@ func BenchmarkPassed(b *testing.B) {
 // schema layer's scan writes them (the corpus's typical invalid tool
 // arguments: a wrong type and a missing field).
 func BenchmarkFound(b *testing.B) {
-	issues := []Issue{
-		{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
-			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
-		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
-			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
-	}
+	issues := typicalIssues()
 	b.ReportAllocs()
 	for b.Loop() {
 		// The same issues every time: Found writes nothing to issues
 		// already normal and in order, so each call sees what the scan
 		// gives (a copy would measure the copy's write barriers).
 		Found("schema", 1, time.Microsecond, nil, issues)
+	}
+}
+
+// typicalIssues are the corpus's typical issues of invalid tool arguments
+// (a wrong type and a missing field), normal and in order, as the schema
+// layer's scan writes them.
+func typicalIssues() []Issue {
+	return []Issue{
+		{Severity: Error, Type: InvalidType, Location: "owner", Message: "Field 'owner' has type number, expected string",
+			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
+		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
+			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
 	}
 }

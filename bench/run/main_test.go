@@ -61,12 +61,13 @@ func TestMeasure(t *testing.T) {
 		t.Fatalf("slow op: ns %v, calls %d (want 2: one warm-up, one measured), err %v", ns, calls, err)
 	}
 	// A fast op reads the clock once a batch: far fewer readings than ops.
+	// The clock is the ops' own (each takes 100 ns of it), so that what is
+	// counted does not depend on the machine's speed or load.
 	calls, reads := 0, 0
-	t0 := time.Now()
 	ns, err = measureClock(20*time.Millisecond, func(int) error { calls++; return nil },
-		func() time.Duration { reads++; return time.Since(t0) })
-	if err != nil || ns <= 0 || calls < 10000 || reads*100 > calls {
-		t.Fatalf("fast op: ns %v, %d calls, %d clock readings (want at most one per 100 calls), err %v", ns, calls, reads, err)
+		func() time.Duration { reads++; return time.Duration(calls) * 100 * time.Nanosecond })
+	if err != nil || ns != 100 || calls < 20e6/100 || reads*100 > calls {
+		t.Fatalf("fast op: ns %v (want 100), %d calls, %d clock readings (want at most one per 100 calls), err %v", ns, calls, reads, err)
 	}
 	boom := errors.New("boom")
 	if _, err := measure(time.Second, func(i int) error {

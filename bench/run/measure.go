@@ -21,7 +21,9 @@ import (
 // the peers' scripts read it once a round of documents: the batch doubles
 // while it takes less than a thousandth of d, so that a clock reading
 // (26–40 ns on the session machine) is not charged to an op of a
-// microsecond, and d is overshot by at most about two thousandths.
+// microsecond. d is overshot by at most the last batch: about two
+// thousandths of d for an op whose time holds, k times that for one that
+// turns k times slower within the batch (the clock is not read inside it).
 func measure(d time.Duration, op func(i int) error) (float64, error) {
 	t0 := time.Now()
 	return measureClock(d, op, func() time.Duration { return time.Since(t0) })

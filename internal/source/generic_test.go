@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
 )
 
@@ -29,15 +28,6 @@ func TestGenericName(t *testing.T) {
 		{"The Smith Jury heard the case in Leeds in 2003.", flagged},
 		{"The case was heard on Grand Street in Leeds in 2003.", flagged},
 		{"The Foreign Minister visited Leeds in 2010.", flagged},
-	}
-	longestName := func(cs []claim.Claim) *claim.Claim {
-		var c *claim.Claim
-		for i := range cs {
-			if cs[i].Kind == claim.Name && (c == nil || len(cs[i].Text) > len(c.Text)) {
-				c = &cs[i]
-			}
-		}
-		return c
 	}
 	checkVerdicts(t, ix, tests, longestName, func(_ verdictCase, v source.Verdict) string {
 		if !strings.Contains(v.Why, "term of English") {

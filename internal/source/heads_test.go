@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/source"
 )
 
@@ -31,16 +30,6 @@ func TestBareHead(t *testing.T) {
 		// still a capitalized word before the head.
 		{"Ida Roe won the Southern Rowing Trophy in 1999.", flagged},
 		{"Ida Roe won the Coastal Relay Race in 2003.", flagged},
-	}
-	// The longest name: the one about a thing, not its holder.
-	longestName := func(cs []claim.Claim) *claim.Claim {
-		var c *claim.Claim
-		for i := range cs {
-			if cs[i].Kind == claim.Name && (c == nil || len(cs[i].Text) > len(c.Text)) {
-				c = &cs[i]
-			}
-		}
-		return c
 	}
 	checkVerdicts(t, ix, tests, longestName, func(_ verdictCase, v source.Verdict) string {
 		if v.Evidence == nil || !strings.Contains(v.Why, "without") {

@@ -91,11 +91,16 @@ func (ix *Index) pageDated(c claim.Claim, q query) (Verdict, bool) {
 	if ablate.Off(ablate.PageDate) || c.Kind != claim.Date || !ok || cd.Period != 0 || cd.Month == 0 {
 		return Verdict{}, false
 	}
+	// Each document's date, read once: the weekday rule below weighs
+	// every candidate passage, and reading its page's first lines again
+	// for each would cost a 1 MB page of one line its passages squared.
+	days := make(map[*DocIndex]time.Time, len(ix.parts))
 	for _, part := range ix.parts {
 		t, ok := part.pageDate()
 		if !ok {
 			continue
 		}
+		days[part] = t
 		for _, id := range part.values["date:m:"+strconv.Itoa(cd.Month)] {
 			p := &part.passages[id]
 			if cd.Year == 0 && q.overlap(p) == 0 {
@@ -122,7 +127,7 @@ func (ix *Index) pageDated(c claim.Claim, q query) (Verdict, bool) {
 		if cand.score < need {
 			break
 		}
-		t, ok := ix.partOf(cand.p).pageDate()
+		t, ok := days[ix.partOf(cand.p)]
 		if !ok {
 			continue
 		}

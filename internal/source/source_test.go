@@ -14,7 +14,7 @@ import (
 	"github.com/agentjudge/judge/layer"
 )
 
-func mustIndex(t *testing.T, docs ...source.Doc) *source.Index {
+func mustIndex(t testing.TB, docs ...source.Doc) *source.Index {
 	t.Helper()
 	var parts []*source.DocIndex
 	for _, d := range docs {

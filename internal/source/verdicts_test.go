@@ -29,6 +29,18 @@ func firstOf(kind claim.Kind) func([]claim.Claim) *claim.Claim {
 	}
 }
 
+// longestName picks the longest name of a sentence: the one about a
+// thing, not its holder.
+func longestName(cs []claim.Claim) *claim.Claim {
+	var c *claim.Claim
+	for i := range cs {
+		if cs[i].Kind == claim.Name && (c == nil || len(cs[i].Text) > len(c.Text)) {
+			c = &cs[i]
+		}
+	}
+	return c
+}
+
 // checkVerdicts checks the claim pick chooses of each case's sentence
 // against ix: a flagged case must be Contradicted or Unsupported, any
 // other must have its status, and then wrong, when given, says what else

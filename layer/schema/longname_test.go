@@ -33,8 +33,12 @@ func TestRequiredLongNameKeepsDescription(t *testing.T) {
 		t.Errorf("suggestion %q lost the field's type and description %q", is.Suggestion, want)
 	}
 	for _, text := range []string{is.Message, is.Suggestion} {
-		quoted := text[strings.IndexByte(text, '\'')+1:]
-		quoted = quoted[:strings.IndexByte(quoted, '\'')]
+		_, quoted, ok := strings.Cut(text, "'")
+		quoted, _, ok2 := strings.Cut(quoted, "'")
+		if !ok || !ok2 {
+			t.Errorf("%q quotes no name", text)
+			continue
+		}
 		if !strings.HasSuffix(quoted, "…") || utf8.RuneCountInString(quoted) > 100 || !strings.HasPrefix(name, strings.TrimSuffix(quoted, "…")) {
 			t.Errorf("%q quotes the name as %q, want its first characters cut with … at 100", text, quoted)
 		}

@@ -71,25 +71,8 @@ type pointer struct {
 
 // extract reads one data file and adds its antonym pairs.
 func extract(path string, pairs map[string]bool) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
 	byOffset := map[int64]synset{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") || line == "" {
-			continue // licence header
-		}
-		if i := strings.Index(line, " | "); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		if len(f) < 4 {
-			continue
-		}
+	err := eachLine(path, func(f []string) error {
 		off, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
 			return fmt.Errorf("%s: offset %q: %w", path, f[0], err)
@@ -109,7 +92,7 @@ func extract(path string, pairs map[string]bool) error {
 			i += 2
 		}
 		if i >= len(f) {
-			continue
+			return nil
 		}
 		pc, err := strconv.Atoi(f[i])
 		if err != nil {
@@ -128,8 +111,9 @@ func extract(path string, pairs map[string]bool) error {
 			s.ants = append(s.ants, pointer{offset: to, file: pos, source: int(src), target: int(tgt)})
 		}
 		byOffset[off] = s
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, s := range byOffset {
@@ -157,63 +141,14 @@ func extract(path string, pairs map[string]bool) error {
 // last word before "of", or the last) is a noun whose first sense names a
 // person, an act, an event, a group or a time.
 func writeTerms(dict, out string) error {
-	common, proper := map[string]bool{}, map[string]bool{}
-	lexfile := map[string]string{} // noun synset offset → lexicographer file number
-	var compounds []string
+	v := vocab{common: map[string]bool{}, proper: map[string]bool{}, lexfile: map[string]string{}}
 	for _, pos := range []string{"noun", "adj"} {
-		path := filepath.Join(dict, "data."+pos)
-		data, err := os.ReadFile(path)
-		if err != nil {
+		if err := v.read(filepath.Join(dict, "data."+pos), pos == "noun"); err != nil {
 			return err
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if strings.HasPrefix(line, "  ") || line == "" {
-				continue // licence header
-			}
-			if i := strings.Index(line, " | "); i >= 0 {
-				line = line[:i]
-			}
-			f := strings.Fields(line)
-			if len(f) < 4 {
-				continue
-			}
-			n, err := strconv.ParseInt(f[3], 16, 32)
-			if err != nil {
-				return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
-			}
-			if pos == "noun" {
-				lexfile[f[0]] = f[1]
-			}
-			instance := slices.Contains(f[4:], "@i")
-			for k := 0; k < int(n) && 4+2*k < len(f); k++ {
-				w := f[4+2*k]
-				if j := strings.IndexByte(w, '('); j >= 0 {
-					w = w[:j] // adjective markers: (a), (p), (ip)
-				}
-				if !letters(strings.ReplaceAll(w, "_", "")) {
-					continue
-				}
-				lw := strings.ToLower(w)
-				switch {
-				case strings.Contains(w, "_"):
-					if pos == "noun" && !instance {
-						compounds = append(compounds, lw)
-					}
-				case instance || w != lw:
-					proper[lw] = true
-				default:
-					common[lw] = true
-				}
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
 	}
-	heads, err := headNouns(filepath.Join(dict, "index.noun"), lexfile)
+	common, proper, compounds := v.common, v.proper, v.compounds
+	heads, err := headNouns(filepath.Join(dict, "index.noun"), v.lexfile)
 	if err != nil {
 		return err
 	}
@@ -263,6 +198,83 @@ func writeTerms(dict, out string) error {
 	return os.WriteFile(out, []byte(header+strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
+// vocab is what writeTerms reads of the data files: the single words
+// WordNet holds only in lower case outside an instance synset (common),
+// those it also or only holds capitalized or as an instance (proper), the
+// nouns of several words outside an instance synset (compounds, as
+// written, lower-cased), and each noun synset's lexicographer file by its
+// offset (lexfile).
+type vocab struct {
+	common, proper map[string]bool
+	compounds      []string
+	lexfile        map[string]string
+}
+
+// read adds the words of one data file; noun says it is data.noun.
+func (ws *vocab) read(path string, noun bool) error {
+	return eachLine(path, func(f []string) error {
+		n, err := strconv.ParseInt(f[3], 16, 32)
+		if err != nil {
+			return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+		}
+		if noun {
+			ws.lexfile[f[0]] = f[1]
+		}
+		instance := slices.Contains(f[4:], "@i")
+		for k := 0; k < int(n) && 4+2*k < len(f); k++ {
+			w := f[4+2*k]
+			if j := strings.IndexByte(w, '('); j >= 0 {
+				w = w[:j] // adjective markers: (a), (p), (ip)
+			}
+			if !letters(strings.ReplaceAll(w, "_", "")) {
+				continue
+			}
+			lw := strings.ToLower(w)
+			switch {
+			case strings.Contains(w, "_"):
+				if noun && !instance {
+					ws.compounds = append(ws.compounds, lw)
+				}
+			case instance || w != lw:
+				ws.proper[lw] = true
+			default:
+				ws.common[lw] = true
+			}
+		}
+		return nil
+	})
+}
+
+// eachLine calls fn with the fields of each line of the WordNet file at
+// path that has four or more, past its licence header and before its
+// gloss (" | "), and stops at fn's first error.
+func eachLine(path string, fn func(f []string) error) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") || line == "" {
+			continue // licence header
+		}
+		if i := strings.Index(line, " | "); i >= 0 {
+			line = line[:i]
+		}
+		if f := strings.Fields(line); len(f) >= 4 {
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
 // singulars returns w and the singulars it may be the plural of.
 func singulars(w string) []string {
 	out := []string{w}
@@ -292,32 +304,22 @@ var headLexfiles = map[string]bool{"04": true, "11": true, "14": true, "18": tru
 // (the most frequent, as index.noun orders them) is in one of
 // headLexfiles.
 func headNouns(path string, lexfile map[string]string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	heads := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") || line == "" {
-			continue // licence header
-		}
-		f := strings.Fields(line)
-		if len(f) < 4 || !letters(f[0]) {
-			continue
+	err := eachLine(path, func(f []string) error {
+		if !letters(f[0]) {
+			return nil
 		}
 		n, err := strconv.Atoi(f[2])
 		if err != nil || n < 1 || n > len(f) {
-			return nil, fmt.Errorf("%s: %s: synset count %q", path, f[0], f[2])
+			return fmt.Errorf("%s: %s: synset count %q", path, f[0], f[2])
 		}
 		if headLexfiles[lexfile[f[len(f)-n]]] {
 			heads[f[0]] = true
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return heads, nil
 }
