@@ -341,27 +341,33 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 	return end, len(s.errs) == start
 }
 
+// valueKind is the kind (kObject, …) and JSON type name of the value that
+// starts with c, or 0 when no value starts so.
+func valueKind(c byte) (k int, name string) {
+	switch {
+	case c == '{':
+		return kObject, "object"
+	case c == '[':
+		return kArray, "array"
+	case c == '"':
+		return kString, "string"
+	case c == 't' || c == 'f':
+		return kBool, "boolean"
+	case c == 'n':
+		return kNull, "null"
+	case c == '-' || isDigit(c):
+		return kNumber, "number"
+	}
+	return 0, ""
+}
+
 // rown checks n's type, const, enum, format, $ref and the keywords of the
 // value's type, in the validator's order; done is true when the validator
 // stops there (a failed type, const, enum or format, or a $ref before
 // 2019-09).
 func (s *scanner) rown(n *node, i int) (end int, done bool) {
-	c := s.data[i]
-	k, name := 0, ""
-	switch {
-	case c == '{':
-		k, name = kObject, "object"
-	case c == '[':
-		k, name = kArray, "array"
-	case c == '"':
-		k, name = kString, "string"
-	case c == 't' || c == 'f':
-		k, name = kBool, "boolean"
-	case c == 'n':
-		k, name = kNull, "null"
-	case c == '-' || isDigit(c):
-		k, name = kNumber, "number"
-	default:
+	k, name := valueKind(s.data[i])
+	if k == 0 {
 		s.fail()
 		return 0, true
 	}
@@ -640,15 +646,7 @@ func (s *scanner) robject(n *node, i int) int {
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		var k keyInfo
-		var known bool
-		if n.table != nil {
-			k, known = n.table.find(key)
-		} else if n.probe != nil {
-			k, known = n.probe.find(key)
-		} else if n.keys != nil {
-			k, known = n.keys[string(key)]
-		}
+		k, known := n.member(key)
 		if known && k.bit >= 0 {
 			present |= 1 << k.bit
 		}
@@ -656,21 +654,8 @@ func (s *scanner) robject(n *node, i int) int {
 			reqSeen++
 		}
 		if n.propNames != nil {
-			// The name is validated on its own, at its own root.
-			base := s.pathBase
-			s.pathBase = len(s.path)
-			es := len(s.errs)
-			s.tree++ // the reporter reads the name's errors again
-			_, ok := s.rcheck(n.propNames, keyAt)
-			s.tree--
-			s.pathBase = base
-			if s.bail {
+			if names = s.rpropName(n, keyAt, key, names); s.bail {
 				return 0, false
-			}
-			if !ok {
-				e := s.popOne(es)
-				names = append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
-					InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 			}
 		}
 		if collect {
@@ -738,6 +723,25 @@ func (s *scanner) robject(n *node, i int) int {
 		s.errs = append(s.errs, after...)
 	}
 	return end
+}
+
+// rpropName validates the key at keyAt against n's propertyNames, on its
+// own at its own root, and returns names with its error appended when it
+// fails.
+func (s *scanner) rpropName(n *node, keyAt int, key []byte, names []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	base := s.pathBase
+	s.pathBase = len(s.path)
+	es := len(s.errs)
+	s.tree++ // the reporter reads the name's errors again
+	_, ok := s.rcheck(n.propNames, keyAt)
+	s.tree--
+	s.pathBase = base
+	if ok || s.bail {
+		return names
+	}
+	e := s.popOne(es)
+	return append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
+		InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 }
 
 // objectCounts inserts at start on s.errs the errors the validator gives

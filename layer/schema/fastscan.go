@@ -999,10 +999,27 @@ func (s *scanner) elementsFrom(i int, f func(k, at int) (int, bool)) (count, end
 	}
 }
 
+// member looks key up among n's declared names: its table when it has
+// one, else its probe table, else its map.
+func (n *node) member(key []byte) (keyInfo, bool) {
+	switch {
+	case n.table != nil:
+		return n.table.find(key)
+	case n.probe != nil:
+		return n.probe.find(key)
+	case n.keys != nil:
+		k, ok := n.keys[string(key)]
+		return k, ok
+	}
+	return keyInfo{}, false
+}
+
 func (s *scanner) object(n *node, i int) (int, bool) {
 	var present uint64
 	reqSeen := 0
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
+		// n.member's lookup written out: table.find inlines here, which a
+		// call to member would not (the verdict's hot loop).
 		var k keyInfo
 		var known bool
 		if n.table != nil {
