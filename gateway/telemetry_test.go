@@ -125,6 +125,23 @@ func (s spoofHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 	return s.next.RoundTrip(r)
 }
 
+// echoGateway is a gateway over one echo tool whose spans rec records.
+func echoGateway(t *testing.T) (*gateway.Gateway, *tracetest.SpanRecorder) {
+	t.Helper()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	b := &memBackend{
+		tools: []gateway.Tool{{Name: "echo", Description: "Echo a text back to the caller, unchanged",
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`)}},
+		answer: map[string]func(map[string]any) string{"echo": func(a map[string]any) string { return a["text"].(string) }},
+	}
+	g, err := gateway.New(t.Context(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, rec
+}
+
 // TestCallSpanHTTPRequestID: over streamable HTTP, a tools/call's span
 // carries the JSON-RPC id of the client's request whichever path answers
 // it: the fast path, or the SDK's (a client that offers elicitation, and a
@@ -135,17 +152,7 @@ func TestCallSpanHTTPRequestID(t *testing.T) {
 	for _, elicits := range []bool{false, true} {
 		t.Run(fmt.Sprintf("elicitation=%v", elicits), func(t *testing.T) {
 			t.Parallel()
-			rec := tracetest.NewSpanRecorder()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-			b := &memBackend{
-				tools: []gateway.Tool{{Name: "echo", Description: "Echo a text back to the caller, unchanged",
-					InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`)}},
-				answer: map[string]func(map[string]any) string{"echo": func(a map[string]any) string { return a["text"].(string) }},
-			}
-			g, err := gateway.New(t.Context(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, false)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, rec := echoGateway(t)
 			srv := httptest.NewServer(g.HTTPHandler(gateway.HTTPOptions{Loopback: true}))
 			t.Cleanup(srv.Close)
 			var opts *mcp.ClientOptions
@@ -197,17 +204,7 @@ func TestCallSpanHTTPRequestID(t *testing.T) {
 // version.
 func TestCallSpanStdioRequestID(t *testing.T) {
 	t.Parallel()
-	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	b := &memBackend{
-		tools: []gateway.Tool{{Name: "echo", Description: "Echo a text back to the caller, unchanged",
-			InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`)}},
-		answer: map[string]func(map[string]any) string{"echo": func(a map[string]any) string { return a["text"].(string) }},
-	}
-	g, err := gateway.New(t.Context(), b, gateway.Options{Telemetry: telemetry.ForProvider(tp, false)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rec := echoGateway(t)
 	var taken atomic.Int32
 	cs := serveFast(t, g, &taken)
 	for _, p := range []*mcp.CallToolParams{
