@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,6 +44,21 @@ func (e *Engine) Prepare(ctx context.Context, req *Request) (*Prepared, error) {
 	}
 	if ms := req.Options.TimeoutMS; ms < 0 {
 		return nil, &RequestError{Field: "options.timeout_ms", Msg: fmt.Sprintf("timeout_ms %d is negative", ms)}
+	}
+	// The schemas' bytes are the Prepared's own from here on: its fast
+	// path reads them again at every output, and a caller changing its
+	// slices in place must not change what the Prepared checks. The
+	// expected schema's are its document's in e.docs (never written), so
+	// that finding that document again compares a slice with itself, which
+	// costs no byte read.
+	if len(req.ExpectedSchema) > 0 {
+		p.req.ExpectedSchema = e.docs.get(req.ExpectedSchema).raw
+	}
+	if len(req.Schemas) > 0 {
+		p.req.Schemas = make(map[string]json.RawMessage, len(req.Schemas))
+		for uri, raw := range req.Schemas {
+			p.req.Schemas[uri] = bytes.Clone(raw)
+		}
 	}
 	if err := e.sharedInput(&p.req, &p.in); err != nil {
 		return nil, err
