@@ -247,6 +247,7 @@ func BenchmarkPrepared(b *testing.B) {
 	}
 	b.Run("engine", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := cpuTime(b)
 		for b.Loop() {
 			for _, it := range items {
 				if _, err := e.Validate(context.Background(), it.req); err != nil {
@@ -255,9 +256,11 @@ func BenchmarkPrepared(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/doc")
+		reportCPU(b, cpu, len(items))
 	})
 	b.Run("prepared", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := cpuTime(b)
 		for b.Loop() {
 			for _, it := range items {
 				if _, err := it.p.Validate(context.Background(), it.req.Output); err != nil {
@@ -266,5 +269,6 @@ func BenchmarkPrepared(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/doc")
+		reportCPU(b, cpu, len(items))
 	})
 }
