@@ -287,3 +287,42 @@ func TestFastPathAllocations(t *testing.T) {
 		}
 	}
 }
+
+// A Prepared's fast path takes its expected schema's document as found at
+// Prepare: it does not look it up again by its bytes, so it neither adds it
+// back once the engine's table of documents has started over nor depends on
+// the table at all, and its answers stay those of the prepared schema.
+func TestPreparedKeepsItsDocument(t *testing.T) {
+	t.Parallel()
+	e, err := New(WithSelfCheck(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p, err := e.Prepare(ctx, &Request{ExpectedSchema: json.RawMessage(`{"type": "object", "required": ["a"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := []struct {
+		out   string
+		valid bool
+	}{{`{"a": 1}`, true}, {`{}`, false}, {`{"b": 2}`, false}}
+	// The first outputs keep the compiled schema on the document; then the
+	// table starts over, as it does when full.
+	for round := range 2 {
+		if round == 1 {
+			e.docs.mu.Lock()
+			e.docs.startOver()
+			e.docs.mu.Unlock()
+		}
+		for _, tc := range outs {
+			r, err := p.Validate(ctx, json.RawMessage(tc.out))
+			if err != nil || r.Valid != tc.valid {
+				t.Fatalf("round %d, %s: %v %+v, want valid %v", round, tc.out, err, r, tc.valid)
+			}
+		}
+	}
+	if st := e.docs.stats(); st.Entries != 0 {
+		t.Errorf("the engine holds %d schema documents after the Prepared's outputs, want 0: it looked its schema up again", st.Entries)
+	}
+}
