@@ -797,14 +797,7 @@ func (s *scanner) skipKey(i int) (int, bool) {
 		}
 	}
 	o.mask |= bit
-	// (Written a word at a time: see membersFrom.)
-	if n := len(s.keys); n < cap(s.keys) {
-		s.keys = s.keys[:n+1]
-	} else {
-		s.keys = append(s.keys, [2]int{})
-	}
-	kp := &s.keys[len(s.keys)-1]
-	kp[0], kp[1] = i+1, j-1
+	s.keys = append(s.keys, [2]int{i + 1, j - 1})
 	j = skipWS(d, j)
 	if j >= len(d) || d[j] != ':' {
 		return s.fail()
@@ -903,17 +896,7 @@ func (s *scanner) membersFrom(i, keyStart int, f func(keyAt int, key []byte, at 
 					return 0, 0, false
 				}
 			}
-			// (Grown by a reslice and written a word at a time: the
-			// pair built on the stack and copied as one 16-byte word
-			// stalled on the two stores before it, the loop's costliest
-			// line.)
-			if n := len(s.keys); n < cap(s.keys) {
-				s.keys = s.keys[:n+1]
-			} else {
-				s.keys = append(s.keys, [2]int{})
-			}
-			kp := &s.keys[len(s.keys)-1]
-			kp[0], kp[1] = ks, j
+			s.keys = append(s.keys, [2]int{ks, j})
 		} else if s.addKey(&set, keyStart, ks, j) {
 			s.bail = true
 			return 0, 0, false
