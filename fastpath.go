@@ -147,14 +147,7 @@ func (t *schemaDocs) find(raw []byte) *schemaDoc {
 		}
 	}
 	if t.n >= maxSchemaDocs || t.bytes+docBytes(len(raw)) > t.maxBytes {
-		clear(t.m)
-		t.dropped += int64(t.n)
-		t.n, t.bytes = 0, 0
-		// The address table would otherwise keep dropped documents (and
-		// the schemas compiled for them) alive past the budget.
-		for i := range t.recent {
-			t.recent[i].Store(nil)
-		}
+		t.startOver()
 	}
 	d := &schemaDoc{raw: bytes.Clone(raw), id: t.next}
 	t.next++
@@ -162,6 +155,18 @@ func (t *schemaDocs) find(raw []byte) *schemaDoc {
 	t.n++
 	t.bytes += docBytes(len(raw))
 	return d
+}
+
+// startOver drops every document held; t.mu must be held.
+func (t *schemaDocs) startOver() {
+	clear(t.m)
+	t.dropped += int64(t.n)
+	t.n, t.bytes = 0, 0
+	// The address table would otherwise keep dropped documents (and the
+	// schemas compiled for them) alive past the budget.
+	for i := range t.recent {
+		t.recent[i].Store(nil)
+	}
 }
 
 // value returns the decoded document.
@@ -198,10 +203,17 @@ func (e *Engine) fastLayer() *layer.Layer {
 // bytes. at is the engine's clock reading (Engine.clock) as the
 // validation started.
 func (e *Engine) validateFast(ctx context.Context, req *Request, at time.Duration) *result.ValidationResult {
+	return e.validateFastDoc(ctx, req, at, nil)
+}
+
+// validateFastDoc is validateFast with, when doc is not nil, the document
+// of req's expected schema already found (a Prepared's, whose bytes are
+// doc's own), so that it is not looked up by its bytes again.
+func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Duration, doc *schemaDoc) *result.ValidationResult {
 	if !e.fastEligible(ctx, req) {
 		return nil
 	}
-	p := e.fastSchema(req)
+	p := e.fastSchemaDoc(req, doc)
 	if p == nil {
 		return nil
 	}
@@ -287,13 +299,22 @@ func (e *Engine) fastEligible(ctx context.Context, req *Request) bool {
 // when it cannot be had without the usual path (a schema that is not JSON
 // or not valid: the usual path reports it).
 func (e *Engine) fastSchema(req *Request) *prepared {
+	return e.fastSchemaDoc(req, nil)
+}
+
+// fastSchemaDoc is fastSchema with the document of req's expected schema,
+// when doc is not nil, taken as found (see validateFastDoc).
+func (e *Engine) fastSchemaDoc(req *Request, doc *schemaDoc) *prepared {
 	var slot *atomic.Pointer[prepared]
 	if len(req.Schemas) == 0 {
 		af := 0
 		if req.Options.AssertFormat {
 			af = 1
 		}
-		slot = &e.docs.get(req.ExpectedSchema).fast[af]
+		if doc == nil {
+			doc = e.docs.get(req.ExpectedSchema)
+		}
+		slot = &doc.fast[af]
 		if p := slot.Load(); p != nil {
 			return p
 		}

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,10 @@ type Prepared struct {
 	e   *Engine
 	req Request     // the request, without its output
 	in  layer.Input // the input every output shares: all but Output and Text
+	// doc is the document of the expected schema in the engine (whose
+	// bytes req.ExpectedSchema holds), or nil without one: the fast path
+	// takes it as found instead of looking it up by its bytes.
+	doc *schemaDoc
 }
 
 // Prepare makes req, whose Output is ignored, ready to check many outputs
@@ -43,6 +48,21 @@ func (e *Engine) Prepare(ctx context.Context, req *Request) (*Prepared, error) {
 	}
 	if ms := req.Options.TimeoutMS; ms < 0 {
 		return nil, &RequestError{Field: "options.timeout_ms", Msg: fmt.Sprintf("timeout_ms %d is negative", ms)}
+	}
+	// The schemas' bytes are the Prepared's own from here on: a caller
+	// changing its slices in place must not change what the Prepared
+	// checks. The expected schema's are its document's in e.docs (never
+	// written), which the fast path then takes as found: no look-up by the
+	// bytes, no byte compared, at any output.
+	if len(req.ExpectedSchema) > 0 {
+		p.doc = e.docs.get(req.ExpectedSchema)
+		p.req.ExpectedSchema = p.doc.raw
+	}
+	if len(req.Schemas) > 0 {
+		p.req.Schemas = make(map[string]json.RawMessage, len(req.Schemas))
+		for uri, raw := range req.Schemas {
+			p.req.Schemas[uri] = bytes.Clone(raw)
+		}
 	}
 	if err := e.sharedInput(&p.req, &p.in); err != nil {
 		return nil, err
@@ -72,7 +92,7 @@ func (p *Prepared) Validate(ctx context.Context, output json.RawMessage) (*resul
 	at := p.e.clock()
 	req := p.req
 	req.Output = output
-	if r := p.e.validateFast(ctx, &req, at); r != nil {
+	if r := p.e.validateFastDoc(ctx, &req, at, p.doc); r != nil {
 		return r, nil
 	}
 	if len(output) == 0 {

@@ -105,6 +105,71 @@ func TestPrepareErrors(t *testing.T) {
 	}
 }
 
+// A Prepared checks against the schemas it was prepared with, even when
+// the caller then changes the bytes of its request's schemas in place: the
+// fast path, which finds the compiled schema by its bytes at every output,
+// reads the Prepared's own copy. The engine, given the changed bytes,
+// answers otherwise, so the change is one that would show.
+func TestPreparedOwnsItsSchemas(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t)
+	tests := []struct {
+		name string
+		req  func(sch []byte) *judge.Request
+	}{
+		{"expected schema", func(sch []byte) *judge.Request {
+			return &judge.Request{ExpectedSchema: sch}
+		}},
+		{"schema by $ref", func(sch []byte) *judge.Request {
+			return &judge.Request{ExpectedSchema: json.RawMessage(`{"$ref": "urn:judge:prepared-owns"}`),
+				Schemas: map[string]json.RawMessage{"urn:judge:prepared-owns": sch}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sch := []byte(`{"type": "object"}`)
+			req := tt.req(sch)
+			p, err := e.Prepare(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Both paths: {} takes the fast path, a string holding JSON
+			// the usual one.
+			outs := []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`"{\"a\": 1}"`), json.RawMessage(`2`)}
+			var want []*result.ValidationResult
+			for _, out := range outs {
+				full := *req
+				full.Output = out
+				r, err := e.Validate(context.Background(), &full)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, r)
+			}
+			copy(sch, `{"type": "number"}`) // the same length, in place
+			for i, out := range outs {
+				got, err := p.Validate(context.Background(), out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := sameResult(got, want[i]); d != "" {
+					t.Errorf("output %s after the caller changed its schema: prepared\n%s", out, d)
+				}
+				full := *req
+				full.Output = out
+				changed, err := e.Validate(context.Background(), &full)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if changed.Valid == want[i].Valid {
+					t.Errorf("output %s: the engine gives the changed schema's verdict %v too, so the test shows nothing", out, changed.Valid)
+				}
+			}
+		})
+	}
+}
+
 // One Prepared checks outputs from many goroutines at once (run with
 // -race), each getting the answer of its own output.
 func TestPreparedConcurrent(t *testing.T) {
@@ -182,6 +247,7 @@ func BenchmarkPrepared(b *testing.B) {
 	}
 	b.Run("engine", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := cpuTime(b)
 		for b.Loop() {
 			for _, it := range items {
 				if _, err := e.Validate(context.Background(), it.req); err != nil {
@@ -190,9 +256,11 @@ func BenchmarkPrepared(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/doc")
+		reportCPU(b, cpu, len(items))
 	})
 	b.Run("prepared", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := cpuTime(b)
 		for b.Loop() {
 			for _, it := range items {
 				if _, err := it.p.Validate(context.Background(), it.req.Output); err != nil {
@@ -201,5 +269,6 @@ func BenchmarkPrepared(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/doc")
+		reportCPU(b, cpu, len(items))
 	})
 }
