@@ -318,7 +318,7 @@ func TestProviderFlushAndShutdown(t *testing.T) {
 }
 
 // TestSpanIsItsContext checks the context judge's Start returns (the
-// span's handle itself, decision 92) against what trace.ContextWithSpan
+// span's handle itself, decision 93) against what trace.ContextWithSpan
 // makes: the span found by the trace API, the parent's values, deadline
 // and cancellation passed through, contexts derived from it cancelled
 // with the parent, for a recorded and an unsampled span.

@@ -248,7 +248,7 @@ func (s *scanner) typeIssue(n *node, got string) {
 	key, root, keep := s.cacheSite()
 	if keep {
 		if e := n.cached(key, root, got, -1); e != nil {
-			s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type", ready: e})
+			s.addFound(result.InvalidType, "schema.type", e, [2]int{}, [2]int{}, [2]int{})
 			s.checkBudget()
 			return
 		}
@@ -272,8 +272,7 @@ func (s *scanner) typeIssue(n *node, got string) {
 	b = append(b, w.want...)
 	b = append(b, " value"...)
 	s.text = b
-	s.found = append(s.found, directIssue{typ: result.InvalidType, rule: "schema.type",
-		msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.addFound(result.InvalidType, "schema.type", nil, msg, d.loc, [2]int{ss, len(b)})
 	if keep {
 		s.keep(n, b, key, root, got, -1)
 	}
@@ -297,7 +296,7 @@ func (s *scanner) keptConstEnum(n *node, raw []byte, isConst bool) bool {
 	if e == nil {
 		return false
 	}
-	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: constEnumRule(isConst), ready: e})
+	s.addFound(result.ConstraintViolation, constEnumRule(isConst), e, [2]int{}, [2]int{}, [2]int{})
 	s.checkBudget()
 	return true
 }
@@ -380,8 +379,7 @@ func (s *scanner) constEnumIssue(n *node, got any, raw []byte, isConst bool) {
 		b = append(b, w.enumList...)
 	}
 	s.text = b
-	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: constEnumRule(isConst),
-		msg: [2]int{ms, ss}, loc: d.loc, sugg: [2]int{ss, len(b)}})
+	s.addFound(result.ConstraintViolation, constEnumRule(isConst), nil, [2]int{ms, ss}, d.loc, [2]int{ss, len(b)})
 	if keep {
 		s.keep(n, b, key, root, string(raw), constEnumName(isConst))
 	}
@@ -438,8 +436,7 @@ func (s *scanner) addlIssues(n *node, objKeys, keys [][2]int) {
 		s.path = s.path[:len(s.path)-1]
 		b, mr = appendRange(b, msg)
 		b, sr = appendRange(b, sugg)
-		s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: "schema.additionalProperties",
-			msg: mr, loc: c.loc, sugg: sr})
+		s.addFound(result.ConstraintViolation, "schema.additionalProperties", nil, mr, c.loc, sr)
 	}
 	s.text = b
 	s.checkBudget()
@@ -468,7 +465,7 @@ func (s *scanner) valueIssue(n *node, keyword string, raw, str []byte, l int) {
 	keep = keep && keepValue(raw)
 	if keep {
 		if e := n.cachedValue(key, root, raw, name); e != nil {
-			s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: ruleOf(keyword), ready: e})
+			s.addFound(result.ConstraintViolation, ruleOf(keyword), e, [2]int{}, [2]int{}, [2]int{})
 			s.checkBudget()
 			return
 		}
@@ -500,8 +497,7 @@ func (s *scanner) valueIssue(n *node, keyword string, raw, str []byte, l int) {
 	msg := [2]int{ms, len(b)}
 	b, sr := appendRange(b, sugg)
 	s.text = b
-	s.found = append(s.found, directIssue{typ: result.ConstraintViolation, rule: ruleOf(keyword),
-		msg: msg, loc: d.loc, sugg: sr})
+	s.addFound(result.ConstraintViolation, ruleOf(keyword), nil, msg, d.loc, sr)
 	if keep {
 		s.keep(n, b, key, root, string(raw), name)
 	}
@@ -631,7 +627,7 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 		wrote = true
 		if keep {
 			if e := n.cached(key, root, "", k); e != nil {
-				s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required", ready: e})
+				s.addFound(result.MissingField, "schema.required", e, [2]int{}, [2]int{}, [2]int{})
 				continue
 			}
 		}
@@ -665,8 +661,7 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 			b = append(b, ' ')
 			b = appendPlace(b, d, false)
 		}
-		s.found = append(s.found, directIssue{typ: result.MissingField, rule: "schema.required",
-			msg: msg, loc: d.loc, sugg: [2]int{ss, len(b)}})
+		s.addFound(result.MissingField, "schema.required", nil, msg, d.loc, [2]int{ss, len(b)})
 		if keep && !n.full() {
 			s.keep(n, b, key, root, "", k)
 		}
@@ -674,6 +669,26 @@ func (s *scanner) requiredIssues(n *node, present uint64) bool {
 	s.text = b
 	s.checkBudget()
 	return wrote
+}
+
+// addFound appends an issue to s.found, its fields stored one by one
+// (every one: the slot may hold an earlier document's issue): a struct
+// appended whole is copied through a bulk write barrier while the
+// collector runs.
+func (s *scanner) addFound(typ result.Type, rule string, ready *cachedText, msg, loc, sugg [2]int) {
+	n := len(s.found)
+	if n < cap(s.found) {
+		s.found = s.found[:n+1]
+	} else {
+		s.found = append(s.found, directIssue{})
+	}
+	f := &s.found[n]
+	f.typ = typ
+	f.rule = rule
+	f.ready = ready
+	f.msg = msg
+	f.loc = loc
+	f.sugg = sugg
 }
 
 // checkBudget stops the scan (s.bail) once it has written more issues

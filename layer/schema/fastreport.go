@@ -174,9 +174,19 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 
 // report is fastReport with the scanner s (maxDepth set).
 func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, issues []result.Issue, sure bool) {
-	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, c.nodes+1, false, 0
-	s.errs, s.path, s.pathBase, s.elemAt, s.indexed = s.errs[:0], s.path[:0], 0, s.elemAt[:0], nil
-	s.direct, s.tree, s.comp, s.text, s.found = direct, 0, c, s.text[:0], s.found[:0]
+	// (One slice a statement, pointers stored only when they change: see
+	// setData and release.)
+	s.setData(doc)
+	s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = maxDepth, 0, 0, c.nodes+1, false, 0
+	s.errs = s.errs[:0]
+	s.path = s.path[:0]
+	s.elemAt = s.elemAt[:0]
+	s.text = s.text[:0]
+	s.found = s.found[:0]
+	if s.indexed != nil {
+		s.indexed = nil
+	}
+	s.pathBase, s.direct, s.tree, s.comp = 0, direct, 0, c
 	end, ok := s.rcheck(c.fast, skipWS(doc, 0))
 	if !s.bail && skipWS(doc, end) != len(doc) {
 		s.bail = true
@@ -195,9 +205,22 @@ func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve
 	} else if sure && (!ok || len(s.errs) > 0) {
 		sure = false // cannot happen: a failed schema leaves one error
 	}
-	clear(s.errs)
+	// The errors are cleared for the pool, but not through a bulk write
+	// barrier when they are only the nils that stand for issues written
+	// directly (the common case). s.data goes in release.
+	for _, e := range s.errs {
+		if e != nil {
+			clear(s.errs)
+			break
+		}
+	}
 	arrays = s.indexed
-	s.data, s.errs, s.path, s.indexed, s.comp = nil, s.errs[:0], s.path[:0], nil, nil
+	s.errs = s.errs[:0]
+	s.path = s.path[:0]
+	if s.indexed != nil {
+		s.indexed = nil
+	}
+	s.comp = nil
 	return ve, arrays, issues, sure
 }
 

@@ -221,7 +221,8 @@ func fastValid(root *node, nodes int, doc []byte, maxDepth int) (valid, sure boo
 
 // verdict is fastValid with the scanner s (maxDepth set).
 func (s *scanner) verdict(root *node, nodes int, doc []byte, maxDepth int) (valid, sure bool) {
-	s.data, s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = doc, maxDepth, 0, 0, nodes+1, false, 0
+	s.setData(doc)
+	s.maxDepth, s.depth, s.inPlace, s.maxPlace, s.bail, s.negated = maxDepth, 0, 0, nodes+1, false, 0
 	i := skipWS(doc, 0)
 	end, ok := s.check(root, i)
 	if ok && !s.bail {
@@ -229,16 +230,36 @@ func (s *scanner) verdict(root *node, nodes int, doc []byte, maxDepth int) (vali
 			s.bail = true
 		}
 	}
-	valid, sure = ok && !s.bail, !s.bail
-	s.data = nil
-	return valid, sure
+	// (s.data is dropped by release: the report scan that may follow
+	// reads the same document.)
+	return ok && !s.bail, !s.bail
 }
 
-// release puts s back into scannerPool, unless its scratch grew large.
+// setData has s read doc. A pointer stored on the scanner, which lives on
+// the heap, costs a write barrier while the collector runs: the report
+// scan after the verdict scan finds the document in place.
+func (s *scanner) setData(doc []byte) {
+	if len(s.data) != len(doc) || len(doc) > 0 && &s.data[0] != &doc[0] {
+		s.data = doc
+	}
+}
+
+// release drops the document s read and puts s back into scannerPool,
+// unless its scratch grew large.
 func (s *scanner) release() {
+	if s.data != nil {
+		s.data = nil
+	}
 	if cap(s.sbuf) <= 1<<16 && cap(s.canon) <= 1<<16 && cap(s.spans) <= 1<<12 && cap(s.errs) <= 1<<12 && cap(s.elemAt) <= 1<<16 &&
 		cap(s.text) <= 1<<16 && cap(s.found) <= 1<<10 {
-		s.sbuf, s.canon, s.spans, s.text, s.found = s.sbuf[:0], s.canon[:0], s.spans[:0], s.text[:0], s.found[:0]
+		// One slice a statement: the compiler then stores the length
+		// alone, where a tuple assignment stores each slice whole,
+		// through a write barrier while the collector runs.
+		s.sbuf = s.sbuf[:0]
+		s.canon = s.canon[:0]
+		s.spans = s.spans[:0]
+		s.text = s.text[:0]
+		s.found = s.found[:0]
 		scannerPool.Put(s)
 	}
 }
@@ -642,7 +663,11 @@ func (s *scanner) skipString(i int) (int, bool) {
 func (s *scanner) skipContainer(i int) (int, bool) {
 	base, depth, keys, objs := len(s.stack), s.depth, len(s.keys), len(s.objs)
 	end, ok := s.skipContainerFrom(i, base)
-	s.stack, s.depth, s.keys, s.objs = s.stack[:base], depth, s.keys[:keys], s.objs[:objs]
+	// (One slice a statement: see release.)
+	s.stack = s.stack[:base]
+	s.keys = s.keys[:keys]
+	s.objs = s.objs[:objs]
+	s.depth = depth
 	return end, ok
 }
 
@@ -809,7 +834,10 @@ func (s *scanner) members(i int, f func(keyAt int, key []byte, at int) (int, boo
 	s.inPlace = 0
 	count, end, ok = s.membersFrom(i, keyStart, f)
 	s.depth--
-	s.keys, s.tab, s.inPlace = s.keys[:keyStart], s.tab[:tabTop], place
+	// (One slice a statement: see release.)
+	s.keys = s.keys[:keyStart]
+	s.tab = s.tab[:tabTop]
+	s.inPlace = place
 	if tabTop == 0 && cap(s.tab) > maxKeyTable {
 		s.tab = nil // a pooled scanner keeps no large table
 	}
