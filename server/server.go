@@ -208,8 +208,12 @@ func New(e *judge.Engine, opts Options, mounts ...Mount) *Server {
 		}
 		s.mounted[m.Pattern] = m.Public
 	}
-	s.handler = s.opts.Telemetry.Handler(s.routeLabel, httpapi.Observe(s.log, s.routeLabel, s.metrics,
-		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux)))))
+	var spans httpapi.Spans // each request's SERVER span, in the same middleware as its access log
+	if s.opts.Telemetry.Enabled() {
+		spans = s.opts.Telemetry
+	}
+	s.handler = httpapi.ObserveSpans(s.log, s.routeLabel, s.metrics, spans,
+		httpapi.Recover(s.log, s.authenticate(httpapi.ProblemMux(mux))))
 	s.ready.Store(true)
 	return s
 }

@@ -35,7 +35,17 @@ type otlpEncoder struct {
 	// order they first appear; of holds each span's group.
 	groups []spanGroup
 	of     []int32
+	// memo is the last short string slice value written and memoEnc its
+	// encoding (an AnyValue's content), written again for an equal
+	// value: attribute.Value gives a string slice only as a copy, an
+	// allocation each time, and a span's string slices (judge's
+	// judge.validation_types) repeat from one span to the next.
+	memo    attribute.Value
+	memoEnc []byte
 }
+
+// maxMemo bounds the string slice encoding an encoder keeps.
+const maxMemo = 128
 
 // spanGroup is one (resource, scope) pair of a batch.
 type spanGroup struct {
@@ -410,7 +420,15 @@ func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
 	case attribute.FLOAT64SLICE:
 		appendArray(e, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
+		if e.memoEnc != nil && v == e.memo {
+			e.b = append(e.b, e.memoEnc...)
+			break
+		}
+		from := len(e.b)
 		appendArray(e, v.AsStringSlice(), attribute.StringValue)
+		if enc := e.b[from:]; len(enc) <= maxMemo {
+			e.memo, e.memoEnc = v, append(e.memoEnc[:0], enc...)
+		}
 	case attribute.SLICE:
 		appendArray(e, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })
 	case attribute.MAP:

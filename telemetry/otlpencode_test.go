@@ -174,6 +174,13 @@ func testSpans(tb testing.TB) []sdktrace.ReadOnlySpan {
 			Attributes: many, Resource: res1, InstrumentationScope: scope1},
 		{Name: "unscoped", SpanKind: trace.SpanKindConsumer, Resource: res2},
 		{Name: "no resource", SpanKind: trace.SpanKind(9)},
+		{Name: "string slices again", Resource: res1, InstrumentationScope: scope1, Attributes: []attribute.KeyValue{ // the encoder's memo of the last one
+			attribute.StringSlice("a", []string{"schema"}), attribute.StringSlice("b", []string{"schema"}), attribute.StringSlice("c", []string{"schema", "facts"}),
+			attribute.StringSlice("d", []string{"schema", "facts"}), attribute.StringSlice("e", []string{"facts"}), attribute.StringSlice("f", []string{"schema"}),
+			attribute.StringSlice("i", []string{strings.Repeat("x", 200)}),
+			attribute.StringSlice("j", []string{strings.Repeat("x", 200)}), attribute.StringSlice("k", nil), attribute.StringSlice("l", []string{}),
+			attribute.StringSlice("m", []string{"schema"}),
+		}},
 		{Name: "same resource, another pointer", SpanKind: trace.SpanKindInternal,
 			Resource:             resource.NewWithAttributes("https://opentelemetry.io/schemas/1.26.0", attribute.String("service.name", "judge"), attribute.Int("n", 3)),
 			InstrumentationScope: scope2},

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -90,58 +91,116 @@ type serverSpan struct {
 }
 
 // startServer starts s, the SERVER span of r, and returns r with it in
-// its context. The request's attributes are given at the start only when
-// a sampler or a span processor could read them there (a caller's
-// provider, [ForProvider], or a caller's Config.Sampler); judge's own
-// provider has neither (the samplers OTEL_TRACES_SAMPLER names read no
-// attribute, and judge's batch processor none at the start), so they
-// are given at the end with the status, all at once: the SDK then copies
-// them once, into a slice of their exact size, where giving them at the
-// start costs the option, the SDK's copy into its start configuration,
-// the span's slice and that slice grown again at the end.
+// its context.
 func (t *Telemetry) startServer(r *http.Request, route string, s *serverSpan) *http.Request {
-	ctx := r.Context()
-	if hasContextHeader(r.Header) {
-		ctx = t.Propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
-	}
 	*s = serverSpan{t: t, r: r, route: route}
-	name := r.Method + " " + route
-	if t.attrsAtStart {
-		kv := t.attrs.get()
-		*kv = s.requestAttrs(*kv)
-		ctx, s.span = t.Tracer().Start(ctx, name, t.serverKind[0], trace.WithAttributes(*kv...))
-		t.attrs.put(kv)
-	} else {
-		ctx, s.span = t.Tracer().Start(ctx, name, t.serverKind...)
-	}
+	var ctx context.Context
+	ctx, s.span = t.startSpan(r.Context(), r, route)
 	return r.WithContext(ctx)
 }
 
-// requestAttrs appends the request's attributes to kv.
-func (s *serverSpan) requestAttrs(kv []attribute.KeyValue) []attribute.KeyValue {
+// StartRequest returns ctx with the SERVER span of r started in it, as
+// [Telemetry.StartHTTPServer] starts it, for a middleware that keeps the
+// request's route and status itself and gives r the context once
+// (internal/httpapi's ObserveSpans); [Telemetry.EndRequest] ends it.
+// With t nil or exporting nothing, it returns ctx as it is.
+func (t *Telemetry) StartRequest(ctx context.Context, r *http.Request, route string) context.Context {
+	if !t.Enabled() {
+		return ctx
+	}
+	ctx, _ = t.startSpan(ctx, r, route)
+	return ctx
+}
+
+// EndRequest ends the SERVER span that ctx holds (StartRequest's) with
+// the response's status; r and route are those the span started with.
+func (t *Telemetry) EndRequest(ctx context.Context, r *http.Request, route string, status int) {
+	if !t.Enabled() {
+		return
+	}
+	t.endSpan(trace.SpanFromContext(ctx), r, route, status)
+}
+
+// startSpan starts the SERVER span of r in ctx, under the context its
+// traceparent header gives. The request's attributes are given at the
+// start only when a sampler or a span processor could read them there
+// (a caller's provider, [ForProvider], or a caller's Config.Sampler);
+// judge's own provider has neither (the samplers OTEL_TRACES_SAMPLER
+// names read no attribute, and judge's batch processor none at the
+// start), so they are given at the end with the status, all at once:
+// the SDK then copies them once, into a slice of their exact size, where
+// giving them at the start costs the option, the SDK's copy into its
+// start configuration, the span's slice and that slice grown again at
+// the end.
+func (t *Telemetry) startSpan(ctx context.Context, r *http.Request, route string) (context.Context, trace.Span) {
+	if hasContextHeader(r.Header) {
+		ctx = t.Propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
+	}
+	name := t.names.name(r.Method, route)
+	if !t.attrsAtStart {
+		return t.Tracer().Start(ctx, name, t.serverKind...)
+	}
+	kv := t.attrs.get()
+	*kv = requestAttrs(*kv, r, route)
+	ctx, span := t.Tracer().Start(ctx, name, t.serverKind[0], trace.WithAttributes(*kv...))
+	t.attrs.put(kv)
+	return ctx, span
+}
+
+// requestAttrs appends the attributes of r, its route route, to kv.
+func requestAttrs(kv []attribute.KeyValue, r *http.Request, route string) []attribute.KeyValue {
 	return append(kv,
-		attribute.String("http.request.method", s.r.Method),
-		attribute.String("http.route", s.route),
-		attribute.String("url.path", s.r.URL.Path),
+		attribute.String("http.request.method", r.Method),
+		attribute.String("http.route", route),
+		attribute.String("url.path", r.URL.Path),
 		attribute.String("url.scheme", "http"),
-		attribute.String("network.protocol.version", protoVersion(s.r)),
+		attribute.String("network.protocol.version", protoVersion(r)),
 	)
 }
 
 // end ends the span with the response's status.
-func (s *serverSpan) end(status int) {
-	kv := s.t.attrs.get()
-	if !s.t.attrsAtStart {
-		*kv = s.requestAttrs(*kv)
+func (s *serverSpan) end(status int) { s.t.endSpan(s.span, s.r, s.route, status) }
+
+// endSpan ends span, the SERVER span of r, with the response's status.
+func (t *Telemetry) endSpan(span trace.Span, r *http.Request, route string, status int) {
+	kv := t.attrs.get()
+	if !t.attrsAtStart {
+		*kv = requestAttrs(*kv, r, route)
 	}
 	*kv = append(*kv, attribute.Int("http.response.status_code", status))
 	if status >= 500 {
-		s.span.SetStatus(codes.Error, http.StatusText(status))
+		span.SetStatus(codes.Error, http.StatusText(status))
 		*kv = append(*kv, attribute.String("error.type", itoa(status)))
 	}
-	s.span.SetAttributes(*kv...)
-	s.t.attrs.put(kv)
-	s.span.End()
+	span.SetAttributes(*kv...)
+	t.attrs.put(kv)
+	span.End()
+}
+
+// maxSpanNames bounds the span names kept: the routes are bounded (a
+// route label), the methods a client sends are not.
+const maxSpanNames = 256
+
+// spanNames keeps the SERVER spans' names, "{method} {route}", made once
+// per pair rather than once per request.
+type spanNames struct {
+	m sync.Map // methodRoute → string
+	n atomic.Int64
+}
+
+type methodRoute struct{ method, route string }
+
+// name is "{method} {route}".
+func (s *spanNames) name(method, route string) string {
+	k := methodRoute{method, route}
+	if v, ok := s.m.Load(k); ok {
+		return v.(string)
+	}
+	name := method + " " + route
+	if s.n.Add(1) <= maxSpanNames {
+		s.m.Store(k, name)
+	}
+	return name
 }
 
 // attrPool holds attribute slices for one span call each: the SDK copies

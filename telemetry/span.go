@@ -63,6 +63,12 @@ type provider struct {
 	mu      sync.Mutex
 	tracers map[tracerKey]*tracer
 	shut    atomic.Bool
+
+	// spanKey is the key the trace API keeps a context's span under
+	// (unexported there), learned by asking (see spanKeyOf); nil when
+	// asking did not work, and then spans are put in contexts by
+	// trace.ContextWithSpan.
+	spanKey any
 }
 
 // tracerKey is a Tracer call's scope as given (the SDK keys its tracers
@@ -86,6 +92,7 @@ func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdk
 		norm:    sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithResource(res)),
 	}
 	p.normTracer = p.norm.Tracer(ScopeName)
+	p.spanKey = spanKeyOf()
 	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
 		exp.Shutdown, func([]encSpan) {}, b)
 	return p
@@ -118,7 +125,7 @@ func (p *provider) Tracer(name string, opts ...trace.TracerOption) trace.Tracer 
 	if t := p.tracers[key]; t != nil { // another call made it meanwhile
 		return t
 	}
-	t = &tracer{p: p, scope: scope}
+	t = &tracer{p: p, scope: scope, key: p.spanKey}
 	p.tracers[key] = t
 	return t
 }
@@ -191,7 +198,7 @@ func (p *provider) empty(r *spanRec) {
 	if cap(enc) > maxKeptAttrs*64 {
 		enc = nil
 	}
-	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc}}
+	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc, memo: r.enc.memo, memoEnc: r.enc.memoEnc}}
 }
 
 // ended encodes a sampled span's record into the batch, and releases
@@ -213,6 +220,7 @@ type tracer struct {
 
 	p     *provider
 	scope instrumentation.Scope
+	key   any // p.spanKey
 }
 
 var _ trace.Tracer = (*tracer)(nil)
@@ -250,21 +258,89 @@ func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStart
 	}
 	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
 	if sr.Decision != sdktrace.RecordOnly && sr.Decision != sdktrace.RecordAndSample {
-		s := &nonRecordingSpan{sc: sc, p: t.p}
-		return trace.ContextWithSpan(ctx, s), s
+		s := &nonRecordingSpan{sc: sc, p: t.p, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
+		if t.key == nil {
+			return trace.ContextWithSpan(ctx, s), s
+		}
+		return s, s
 	}
 	r := t.p.getRec()
 	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.SpanKind())
 	if r.start = cfg.Timestamp(); r.start.IsZero() {
 		r.start = time.Now()
 	}
-	s := &span{sc: sc, tr: t, rec: r}
+	s := &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
 	for _, l := range cfg.Links() {
 		s.AddLink(l)
 	}
 	r.setAttrs(sr.Attributes)
 	r.setAttrs(cfg.Attributes())
-	return trace.ContextWithSpan(ctx, s), s
+	if t.key == nil {
+		return trace.ContextWithSpan(ctx, s), s
+	}
+	return s, s
+}
+
+// ctxOfSpan makes a span the context that holds it: the context Start
+// returns is the span's handle itself, whose Value answers the trace
+// API's key with the span and every other key as the parent context
+// does, where trace.ContextWithSpan would make a context of its own (an
+// allocation a span). It is what context.WithValue(parent, key, span)
+// is, Deadline, Done and Err included.
+type ctxOfSpan struct {
+	parent context.Context
+	key    any // the trace API's key (provider.spanKey)
+}
+
+func (c *ctxOfSpan) Deadline() (time.Time, bool) { return c.parent.Deadline() }
+func (c *ctxOfSpan) Done() <-chan struct{}       { return c.parent.Done() }
+func (c *ctxOfSpan) Err() error                  { return c.parent.Err() }
+
+// Value is the span for the trace API's key, else the parent's value.
+func (s *span) Value(key any) any {
+	if key == s.key {
+		return s
+	}
+	return s.parent.Value(key)
+}
+
+// Value is the span for the trace API's key, else the parent's value.
+func (s *nonRecordingSpan) Value(key any) any {
+	if key == s.key {
+		return s
+	}
+	return s.parent.Value(key)
+}
+
+// keyProbe is a context that records the key it is asked for.
+type keyProbe struct {
+	context.Context
+	key any
+}
+
+func (p *keyProbe) Value(key any) any {
+	p.key = key
+	return nil
+}
+
+// spanKeyOf returns the key under which the trace API looks a context's
+// span up (trace.SpanFromContext asks the context for it), checked: a
+// span context answering it with a span must be what SpanFromContext and
+// SpanContextFromContext find. nil when the check fails (a trace API that
+// looks spans up otherwise), and then spans are put in contexts as the
+// API does it (trace.ContextWithSpan).
+func spanKeyOf() any {
+	probe := &keyProbe{Context: context.Background()}
+	trace.SpanFromContext(probe)
+	if probe.key == nil {
+		return nil
+	}
+	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{1}})
+	s := &nonRecordingSpan{sc: sc, ctxOfSpan: ctxOfSpan{parent: context.Background(), key: probe.key}}
+	if trace.SpanFromContext(s) != trace.Span(s) || !trace.SpanContextFromContext(s).Equal(sc) {
+		return nil
+	}
+	return probe.key
 }
 
 // newTraceID is a random, valid trace id (math/rand/v2, as the SDK's).
@@ -293,6 +369,7 @@ func newSpanID() trace.SpanID {
 // other; only the record is pooled.
 type span struct {
 	embedded.Span
+	ctxOfSpan // the span is the context that holds it
 
 	sc trace.SpanContext
 	tr *tracer
@@ -445,6 +522,7 @@ func stackTrace() string {
 // nonRecordingSpan is a span the sampler dropped: its context only.
 type nonRecordingSpan struct {
 	embedded.Span
+	ctxOfSpan // the span is the context that holds it
 
 	sc trace.SpanContext
 	p  *provider

@@ -316,3 +316,67 @@ func TestProviderFlushAndShutdown(t *testing.T) {
 		t.Errorf("a span ended after Shutdown was exported: %d spans", n)
 	}
 }
+
+// TestSpanIsItsContext checks the context judge's Start returns (the
+// span's handle itself, decision 93) against what trace.ContextWithSpan
+// makes: the span found by the trace API, the parent's values, deadline
+// and cancellation passed through, contexts derived from it cancelled
+// with the parent, for a recorded and an unsampled span.
+func TestSpanIsItsContext(t *testing.T) {
+	t.Parallel()
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(context.Background()) //nolint:errcheck // nothing listens: the export fails
+	if tel.TracerProvider.(*provider).spanKey == nil {
+		t.Fatal("the trace API's span key was not learned: spans fall back to trace.ContextWithSpan")
+	}
+	type key struct{}
+	unsampled := trace.ContextWithRemoteSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: trace.TraceID{9}, SpanID: trace.SpanID{9}, Remote: true}))
+	for _, c := range []struct {
+		name      string
+		base      context.Context
+		recording bool
+	}{{"recorded", context.Background(), true}, {"unsampled", unsampled, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			deadline := time.Now().Add(time.Hour)
+			parent, cancel := context.WithDeadline(context.WithValue(c.base, key{}, "v"), deadline)
+			ctx, s := tel.Tracer().Start(parent, "s")
+			defer s.End()
+			if s.IsRecording() != c.recording {
+				t.Fatalf("IsRecording %v, want %v", s.IsRecording(), c.recording)
+			}
+			if got := trace.SpanFromContext(ctx); got != s {
+				t.Fatalf("SpanFromContext = %v, want the span started", got)
+			}
+			if !trace.SpanContextFromContext(ctx).Equal(s.SpanContext()) {
+				t.Fatal("SpanContextFromContext is not the span's context")
+			}
+			if v := ctx.Value(key{}); v != "v" {
+				t.Fatalf("the parent's value: %v", v)
+			}
+			if d, ok := ctx.Deadline(); !ok || !d.Equal(deadline) {
+				t.Fatalf("deadline %v %v, want %v", d, ok, deadline)
+			}
+			_, child := tel.Tracer().Start(ctx, "child")
+			if child.SpanContext().TraceID() != s.SpanContext().TraceID() {
+				t.Fatal("a child started from the span's context is not in its trace")
+			}
+			child.End()
+			derived, stop := context.WithCancel(ctx)
+			defer stop()
+			if ctx.Err() != nil || derived.Err() != nil {
+				t.Fatal("cancelled before its parent")
+			}
+			cancel()
+			<-ctx.Done()
+			<-derived.Done()
+			if !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(derived.Err(), context.Canceled) {
+				t.Fatalf("errors after the parent's cancel: %v, %v", ctx.Err(), derived.Err())
+			}
+		})
+	}
+}

@@ -72,6 +72,8 @@ type Telemetry struct {
 	attrsAtStart bool
 	// attrs lends attribute slices to span calls.
 	attrs attrPool
+	// names are the SERVER spans' names.
+	names spanNames
 }
 
 // Disabled returns a Telemetry that records and exports nothing.
@@ -318,7 +320,7 @@ func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 
 // builtinSampler marks a sampler that OTEL_TRACES_SAMPLER names: one of
 // the SDK's, which read no attribute, so that a span's attributes need
-// not be given at its start for it (see [Telemetry.StartHTTPServer]). A
+// not be given at its start for it (see [Telemetry.StartRequest]). A
 // Config.Sampler of the caller's own is not one.
 type builtinSampler struct{ sdktrace.Sampler }
 

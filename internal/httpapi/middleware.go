@@ -86,14 +86,37 @@ const AccessLogMessage = "request"
 // served ("unmatched" otherwise), so that arbitrary paths cannot grow a
 // label set.
 func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics, next http.Handler) http.Handler {
+	return ObserveSpans(log, route, m, nil, next)
+}
+
+// Spans starts and ends a span for each request [ObserveSpans] sees
+// (telemetry.Telemetry's SERVER spans).
+type Spans interface {
+	// StartRequest returns ctx with the span of r, its route label
+	// route, started in it.
+	StartRequest(ctx context.Context, r *http.Request, route string) context.Context
+	// EndRequest ends the span ctx holds with the response's status.
+	EndRequest(ctx context.Context, r *http.Request, route string, status int)
+}
+
+// ObserveSpans is [Observe] that also gives each request its span from
+// spans (nil: none), started before the handler and ended after the
+// access-log line, which carries its ids: one middleware, one context
+// and one status writer a request, where a middleware of the span's own
+// around Observe made a second request, context and writer.
+func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMetrics, spans Spans, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Header.Get(HeaderRequestID))
 		// HeaderRequestID is in canonical form: the map is written
 		// directly, as Header.Set would after canonicalizing it.
 		w.Header()[HeaderRequestID] = []string{id}
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 		rt := route(r.URL.Path)
+		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		if spans != nil {
+			ctx = spans.StartRequest(ctx, r, rt)
+		}
+		r = r.WithContext(ctx)
 		sw := &StatusWriter{ResponseWriter: w}
 		m.Begin()
 		defer func() {
@@ -116,6 +139,9 @@ func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics,
 				slog.Int64("bytes", sw.Bytes),
 				slog.String("request_id", id),
 				slog.String("remote", r.RemoteAddr))
+			if spans != nil {
+				spans.EndRequest(r.Context(), r, rt, status)
+			}
 		}()
 		next.ServeHTTP(sw, r)
 	})

@@ -7,6 +7,7 @@ package otelattr
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -63,6 +64,12 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 	if r == nil {
 		return kv
 	}
+	return appendVerdict(kv, r, true)
+}
+
+// appendVerdict appends the attributes of Verdict to kv, those after
+// judge.issue_types (the layers, the model) only when all is set.
+func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult, all bool) []attribute.KeyValue {
 	kv = append(kv,
 		Valid.Bool(r.Valid),
 		Confidence.Float64(r.Confidence),
@@ -80,6 +87,9 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 		slices.Sort(types)
 		kv = append(kv, IssueTypes.StringSlice(slices.Compact(types)))
 	}
+	if !all {
+		return kv
+	}
 	if len(r.Metadata.ValidationTypesRun) > 0 {
 		kv = append(kv, Layers.StringSlice(r.Metadata.ValidationTypesRun))
 	}
@@ -94,7 +104,45 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 // when SetAttributes returns, and the caller's arguments need not escape
 // to the heap. The zero value is ready; it must not be copied after
 // first use.
-type Setter struct{ pool sync.Pool }
+type Setter struct {
+	pool sync.Pool
+	// layers are the judge.validation_types values made so far, at most
+	// maxLayerValues: a verdict's list of layers is one of a few, and a
+	// string slice attribute is a copy made by reflection, an allocation
+	// each time (copied on write: read without a lock).
+	layers atomic.Pointer[[]layersValue]
+}
+
+// layersValue is a list of layers and its attribute value.
+type layersValue struct {
+	names []string
+	value attribute.Value
+}
+
+// maxLayerValues bounds the lists of layers a Setter keeps.
+const maxLayerValues = 16
+
+// layersAttr is judge.validation_types of names, made once per list.
+func (v *Setter) layersAttr(names []string) attribute.KeyValue {
+	known := v.layers.Load()
+	if known != nil {
+		for _, l := range *known {
+			if slices.Equal(l.names, names) {
+				return attribute.KeyValue{Key: Layers, Value: l.value}
+			}
+		}
+	}
+	kv := Layers.StringSlice(names)
+	if known == nil || len(*known) < maxLayerValues {
+		var next []layersValue
+		if known != nil {
+			next = slices.Clip(*known)
+		}
+		next = append(next, layersValue{names: slices.Clone(names), value: kv.Value})
+		v.layers.CompareAndSwap(known, &next) // lost to another: made again next time
+	}
+	return kv
+}
 
 // Verdict sets r's verdict (the attributes of [Verdict]) and extra on
 // span, in one call; nothing when span is not recording.
@@ -103,7 +151,16 @@ func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...a
 		return
 	}
 	kv := v.get()
-	*kv = append(AppendVerdict(*kv, r), extra...)
+	if r != nil && len(r.Metadata.ValidationTypesRun) > 0 {
+		*kv = appendVerdict(*kv, r, false)
+		*kv = append(*kv, v.layersAttr(r.Metadata.ValidationTypesRun))
+		if r.Metadata.Model != "" {
+			*kv = append(*kv, Model.String(r.Metadata.Model))
+		}
+	} else {
+		*kv = AppendVerdict(*kv, r)
+	}
+	*kv = append(*kv, extra...)
 	v.set(span, kv)
 }
 

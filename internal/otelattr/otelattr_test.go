@@ -2,7 +2,9 @@ package otelattr
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -46,5 +48,69 @@ func TestSetterVerdict(t *testing.T) {
 	v.Verdict(ended, first) // not recording any more: must not panic nor change it
 	if n := len(rec.Ended()[3].Attributes()); n != 0 {
 		t.Errorf("an ended span got %d attributes", n)
+	}
+}
+
+// Setter.Verdict's judge.validation_types, kept once per list of layers,
+// are each verdict's own: lists in turn, more lists than it keeps, a
+// list changed after its verdict was set, from goroutines at once.
+func TestSetterLayers(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tr := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test")
+	var lists [][]string
+	for i := range maxLayerValues + 4 {
+		lists = append(lists, []string{"schema", fmt.Sprint("layer", i)})
+	}
+	lists = append(lists, []string{"schema"}, nil, []string{"schema"})
+	var v Setter
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range lists {
+				names := lists[(i+g)%len(lists)]
+				r := &result.ValidationResult{Valid: true, Confidence: 1}
+				r.Metadata.ValidationTypesRun = slices.Clone(names)
+				r.Metadata.Model = "m"
+				_, span := tr.Start(context.Background(), "v")
+				v.Verdict(span, r, FastPath.Bool(true))
+				if len(names) > 0 {
+					r.Metadata.ValidationTypesRun[0] = "changed after" // the attribute holds its own copy
+				}
+				span.End()
+			}
+		})
+	}
+	wg.Wait()
+	spans := rec.Ended()
+	if len(spans) != 4*len(lists) {
+		t.Fatalf("%d spans, want %d", len(spans), 4*len(lists))
+	}
+	seen := map[string]int{}
+	for _, s := range spans {
+		r := &result.ValidationResult{Valid: true, Confidence: 1}
+		r.Metadata.Model = "m"
+		for _, a := range s.Attributes() {
+			if a.Key == Layers {
+				r.Metadata.ValidationTypesRun = a.Value.AsStringSlice()
+			}
+		}
+		want := append(Verdict(r), FastPath.Bool(true))
+		if got := s.Attributes(); !slices.EqualFunc(got, want, func(a, b attribute.KeyValue) bool { return a.Key == b.Key && a.Value.String() == b.Value.String() }) {
+			t.Errorf("attributes %v, want %v", got, want)
+		}
+		seen[fmt.Sprint(r.Metadata.ValidationTypesRun)]++
+	}
+	for _, names := range lists {
+		want := 4
+		if len(names) == 1 {
+			want = 8 // listed twice
+		}
+		if got := seen[fmt.Sprint(names)]; got != want {
+			t.Errorf("layers %v on %d spans, want %d (seen: %v)", names, got, want, seen)
+		}
+	}
+	if n := len(*v.layers.Load()); n != maxLayerValues {
+		t.Errorf("%d lists kept, want at most %d", n, maxLayerValues)
 	}
 }

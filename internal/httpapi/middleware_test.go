@@ -1,0 +1,132 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/telemetry"
+)
+
+// noMetrics counts nothing.
+type noMetrics struct{}
+
+func (noMetrics) Begin()                                 {}
+func (noMetrics) End(string, string, int, time.Duration) {}
+
+// lockedBuffer is a log destination safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// ObserveSpans gives each request, over a real loopback server, its
+// SERVER span (name, parent from traceparent, attributes, status) in the
+// handler's context, and the access-log line carries that span's ids,
+// logged while the span records; Observe alone starts none.
+func TestObserveSpans(t *testing.T) {
+	t.Parallel()
+	rec := tracetest.NewSpanRecorder()
+	tel := telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)), false)
+	var logs lockedBuffer
+	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))
+	var inHandler sync.Map // path → the span the handler saw
+	h := ObserveSpans(log, func(path string) string { return "/r" + path[len("/x"):] }, noMetrics{}, tel,
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inHandler.Store(r.URL.Path, trace.SpanContextFromContext(r.Context()))
+			if RequestIDFrom(r.Context()) == "" {
+				t.Error("no request id in the handler's context")
+			}
+			if r.URL.Path == "/x/fail" {
+				w.WriteHeader(http.StatusBadGateway)
+			}
+		}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	for _, c := range []struct {
+		path, traceparent string
+		status            int
+	}{{"/x/ok", "", http.StatusOK}, {"/x/fail", parent, http.StatusBadGateway}} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+c.path, nil)
+		if c.traceparent != "" {
+			req.Header.Set("traceparent", c.traceparent)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Fatalf("%s: status %d", c.path, resp.StatusCode)
+		}
+	}
+	lines := bytes.Split(bytes.TrimSpace(logs.b.Bytes()), []byte("\n"))
+	spans := rec.Ended()
+	if len(lines) != 2 || len(spans) != 2 {
+		t.Fatalf("%d log lines and %d spans, want 2 of each", len(lines), len(spans))
+	}
+	for i, s := range spans {
+		var line struct{ Path, TraceID, SpanID string }
+		var raw map[string]any
+		if err := json.Unmarshal(lines[i], &raw); err != nil {
+			t.Fatal(err)
+		}
+		line.Path, _ = raw["path"].(string)
+		line.TraceID, _ = raw["trace_id"].(string)
+		line.SpanID, _ = raw["span_id"].(string)
+		sc := s.SpanContext()
+		if line.TraceID != sc.TraceID().String() || line.SpanID != sc.SpanID().String() {
+			t.Errorf("log line %s has ids %s/%s, the span %s/%s", lines[i], line.TraceID, line.SpanID, sc.TraceID(), sc.SpanID())
+		}
+		seen, _ := inHandler.Load(line.Path)
+		if got, _ := seen.(trace.SpanContext); !got.Equal(sc) {
+			t.Errorf("%s: the handler's span %v, the ended span %v", line.Path, got, sc)
+		}
+		if want := "GET /r" + line.Path[len("/x"):]; s.Name() != want {
+			t.Errorf("span name %q, want %q", s.Name(), want)
+		}
+		if s.SpanKind() != trace.SpanKindServer {
+			t.Errorf("%s: kind %v", s.Name(), s.SpanKind())
+		}
+		attrs := attribute.NewSet(s.Attributes()...)
+		switch line.Path {
+		case "/x/ok":
+			if s.Parent().IsValid() {
+				t.Errorf("%s: a parent without traceparent", s.Name())
+			}
+			if v, _ := attrs.Value("http.response.status_code"); v.AsInt64() != 200 || s.Status().Code != codes.Unset {
+				t.Errorf("%s: status %v, %v", s.Name(), v.AsInt64(), s.Status())
+			}
+		case "/x/fail":
+			if got := s.Parent().TraceID().String(); got != "4bf92f3577b34da6a3ce929d0e0e4736" || !s.Parent().IsRemote() {
+				t.Errorf("%s: parent %v, want the traceparent's", s.Name(), s.Parent())
+			}
+			if v, _ := attrs.Value("http.response.status_code"); v.AsInt64() != 502 || s.Status().Code != codes.Error {
+				t.Errorf("%s: status %v, %v", s.Name(), v.AsInt64(), s.Status())
+			}
+		default:
+			t.Errorf("unexpected path %q", line.Path)
+		}
+		if v, _ := attrs.Value("http.route"); v.AsString() != "/r"+line.Path[len("/x"):] {
+			t.Errorf("%s: http.route %q", s.Name(), v.AsString())
+		}
+	}
+}
