@@ -90,21 +90,37 @@ func BenchmarkValidateHTTP(b *testing.B) {
 	}
 	b.Run("inline", func(b *testing.B) { run(b, []string{inlineToolOutput}) })
 
-	request := func(schema json.RawMessage, output string) string {
-		r, _ := json.Marshal(map[string]any{"output": json.RawMessage(output), "expected_schema": schema})
-		return string(r)
-	}
 	b.Run("github_tools", func(b *testing.B) {
 		var bodies []string
-		for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
-			bodies = append(bodies, request(c.Schema, c.Valid), request(c.Schema, c.Invalid))
+		for _, r := range corpusBodies(b) {
+			bodies = append(bodies, string(r))
 		}
 		run(b, bodies)
 	})
 	b.Run("large", func(b *testing.B) {
 		c := sharedtest.LoadBenchCorpus(b)
-		run(b, []string{request(c.Large.Schema, c.Large.Valid)})
+		r, err := json.Marshal(map[string]any{"output": json.RawMessage(c.Large.Valid), "expected_schema": c.Large.Schema})
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, []string{string(r)})
 	})
+}
+
+// corpusBodies is a POST /validate body for each of the shared bench
+// corpus's 234 tool-argument documents, valid and invalid in turn.
+func corpusBodies(b testing.TB) [][]byte {
+	var bodies [][]byte
+	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
+		for _, doc := range []string{c.Valid, c.Invalid} {
+			r, err := json.Marshal(map[string]any{"output": json.RawMessage(doc), "expected_schema": c.Schema})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies = append(bodies, r)
+		}
+	}
+	return bodies
 }
 
 // BenchmarkValidateHandler measures POST /validate in process, without
@@ -117,16 +133,7 @@ func BenchmarkValidateHandler(b *testing.B) {
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	s := New(newEngine(b), Options{Logger: log})
 	h := s.Handler()
-	var bodies [][]byte
-	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
-		for _, doc := range []string{c.Valid, c.Invalid} {
-			r, err := json.Marshal(map[string]any{"output": json.RawMessage(doc), "expected_schema": c.Schema})
-			if err != nil {
-				b.Fatal(err)
-			}
-			bodies = append(bodies, r)
-		}
-	}
+	bodies := corpusBodies(b)
 	for _, sub := range []struct {
 		name string
 		pick func(i int) []byte

@@ -209,16 +209,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 // cpu-ns/op is the process's CPU time per request, the garbage
 // collector's included.
 func BenchmarkTelemetryRecord(b *testing.B) {
-	var bodies [][]byte
-	for _, c := range sharedtest.LoadBenchCorpus(b).Cases {
-		for _, doc := range []string{c.Valid, c.Invalid} {
-			r, err := json.Marshal(map[string]any{"output": json.RawMessage(doc), "expected_schema": c.Schema})
-			if err != nil {
-				b.Fatal(err)
-			}
-			bodies = append(bodies, r)
-		}
-	}
+	bodies := corpusBodies(b)
 	var received atomic.Int64
 	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := io.Copy(io.Discard, r.Body)
