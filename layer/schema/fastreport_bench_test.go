@@ -97,74 +97,52 @@ func BenchmarkIssuesOverBudget(b *testing.B) {
 // know), the same document every time, as an agent repeating a mistake
 // sends it.
 func BenchmarkIssuesEnum(b *testing.B) {
-	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
-		"state": {"type": "string", "enum": ["open", "closed"], "description": "The state to set"}}, "required": ["owner"]}`), schema.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	doc := []byte(`{"owner": "octocat", "state": "merged"}`)
-	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
-		b.Fatalf("%d issues, sure %v", len(issues), sure)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		v.Issues(doc, 0)
-	}
+	benchOneFault(b, `{"type": "object", "properties": {"owner": {"type": "string"},
+		"state": {"type": "string", "enum": ["open", "closed"], "description": "The state to set"}}, "required": ["owner"]}`,
+		`{"owner": "octocat", "state": "merged"}`)
 }
 
 // BenchmarkIssuesAdditional is Validator.Issues on a tool call's
 // arguments whose one fault is a field the schema does not declare
 // (additionalProperties false), close to one it does.
 func BenchmarkIssuesAdditional(b *testing.B) {
-	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
-		"perPage": {"type": "integer"}}, "required": ["owner", "repo"], "additionalProperties": false}`), schema.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	doc := []byte(`{"owner": "octocat", "repo": "hello", "per_page": 50}`)
-	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
-		b.Fatalf("%d issues, sure %v", len(issues), sure)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		v.Issues(doc, 0)
-	}
+	benchOneFault(b, `{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"perPage": {"type": "integer"}}, "required": ["owner", "repo"], "additionalProperties": false}`,
+		`{"owner": "octocat", "repo": "hello", "per_page": 50}`)
 }
 
 // BenchmarkIssuesPattern is Validator.Issues on a tool call's arguments
 // whose one fault is a string its pattern refuses (a branch name where a
 // commit SHA is expected).
 func BenchmarkIssuesPattern(b *testing.B) {
-	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
-		"sha": {"type": "string", "pattern": "^[0-9a-f]{40}$", "description": "The commit SHA"}}, "required": ["owner", "repo", "sha"]}`), schema.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	doc := []byte(`{"owner": "octocat", "repo": "hello", "sha": "main"}`)
-	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
-		b.Fatalf("%d issues, sure %v", len(issues), sure)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		v.Issues(doc, 0)
-	}
+	benchOneFault(b, `{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"},
+		"sha": {"type": "string", "pattern": "^[0-9a-f]{40}$", "description": "The commit SHA"}}, "required": ["owner", "repo", "sha"]}`,
+		`{"owner": "octocat", "repo": "hello", "sha": "main"}`)
 }
 
 // BenchmarkIssuesMaximum is Validator.Issues on a tool call's arguments
 // whose one fault is a number over its maximum (a page size the tool
 // caps).
 func BenchmarkIssuesMaximum(b *testing.B) {
-	v, err := schema.Compile([]byte(`{"type": "object", "properties": {"owner": {"type": "string"},
-		"perPage": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results per page"}}, "required": ["owner"]}`), schema.Options{})
+	benchOneFault(b, `{"type": "object", "properties": {"owner": {"type": "string"},
+		"perPage": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results per page"}}, "required": ["owner"]}`,
+		`{"owner": "octocat", "perPage": 500}`)
+}
+
+// benchOneFault is Validator.Issues on doc, which has exactly one fault
+// against schema (checked before the loop).
+func benchOneFault(b *testing.B, schemaText, doc string) {
+	b.Helper()
+	v, err := schema.Compile([]byte(schemaText), schema.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc := []byte(`{"owner": "octocat", "perPage": 500}`)
-	if issues, sure := v.Issues(doc, 0); !sure || len(issues) != 1 {
+	d := []byte(doc)
+	if issues, sure := v.Issues(d, 0); !sure || len(issues) != 1 {
 		b.Fatalf("%d issues, sure %v", len(issues), sure)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		v.Issues(doc, 0)
+		v.Issues(d, 0)
 	}
 }
