@@ -73,6 +73,10 @@ const (
 	// nationality ("Saudi officials" for "officials of Saudi Arabia"),
 	// not only a nationality by such a country.
 	PlaceWords = "place-words"
+	// Synonym: a name no passage states is stated by a passage giving,
+	// alone, another name WordNet gives the same one thing ("World War
+	// I" for "the Great War"; lexicon.Synonyms).
+	Synonym = "synonym"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -18,7 +18,9 @@ import (
 // with other accents, or with other spacing or punctuation; failing
 // those, one that names it in another of its forms
 // ([claim.Claim.Alternatives]: "Saint Mary" for "St. Mary", "Manchester
-// United" for "Manchester United F.C."), tried in order. Every layer
+// United" for "Manchester United F.C."), or by another name WordNet gives
+// the same one thing ("World War I" for "Great War": findSynonym), tried
+// in order. Every layer
 // asking [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
 	if p := ix.findNameAs(c); p != nil {
@@ -29,7 +31,7 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	return nil
+	return ix.findSynonym(c)
 }
 
 // findNameAs returns a passage that names c as written, in the ways
