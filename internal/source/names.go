@@ -104,18 +104,28 @@ func (ix *Index) findParts(core []string) *Passage {
 // findSqueezed returns a passage that writes the name text with other
 // spacing, case or punctuation ("TechCrunch" for "Tech Crunch",
 // "African-Americans" for "African Americans", "A.C. Milan" for "AC
-// Milan"): its letters and digits in order, lower-cased, are the same.
-// Candidates are the passages holding a word the squeezed name starts
-// with; each is then compared whole.
+// Milan", "Anne-Sophie" for "Anne Sophie"): its letters and digits in
+// order, lower-cased, are the same. Candidates are the passages holding a
+// word, or a part of a hyphenated word, the squeezed name starts with;
+// each is then compared whole.
 func (ix *Index) findSqueezed(text string) *Passage {
 	key := squeeze(text)
 	if len(key) < 4 {
 		return nil
 	}
+	spaced := !ablate.Off(ablate.HyphenSpaced)
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			for _, id := range part.words[claim.Stem(key[:i])] {
+			st := claim.Stem(key[:i])
+			ids := part.words[st]
+			if spaced {
+				// A name hyphenated in the passage ("Anne-Sophie") is
+				// indexed whole and by its parts: its first part starts
+				// the squeezed name too.
+				ids = slices.Concat(ids, part.hyph[st])
+			}
+			for _, id := range ids {
 				if seen[id] {
 					continue
 				}
