@@ -84,6 +84,10 @@ const (
 	// SpanEnd: a year a span gives as its end ("2016–17" for 2017) is
 	// undecided, as a year inside it is, not contradicted by its start.
 	SpanEnd = "span-end"
+	// Demonyms: a place in a name is stated by its adjective and back,
+	// for the adjectives of places WordNet gives ("Cornish" and
+	// "Cornwall"; lexicon.Demonyms), as for the nationalities table.
+	Demonyms = "demonyms"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -1,8 +1,8 @@
 // Package lexicon holds the word relations grounding needs without a
 // model: the antonym pairs of WordNet 3.0, its nouns of several common
 // words ("grand jury") and its names of one thing by several names ("Great
-// War", "World War I"), extracted from Debian's wordnet-base by a go
-// generate step into antonyms.txt, terms.txt and synonyms.txt and
+// War", "World War I") and adjectives of places ("Cornish"), extracted from Debian's wordnet-base by a go
+// generate step into antonyms.txt, terms.txt, synonyms.txt and demonyms.txt and
 // embedded, so nothing is installed or read at run time.
 //
 // WordNet 3.0 is © Princeton University, under the WordNet licence
@@ -17,7 +17,7 @@ import (
 	"github.com/agentjudge/judge/internal/claim"
 )
 
-//go:generate go run ./gen -dict /usr/share/wordnet -o antonyms.txt -terms terms.txt -synonyms synonyms.txt
+//go:generate go run ./gen -dict /usr/share/wordnet -o antonyms.txt -terms terms.txt -synonyms synonyms.txt -demonyms demonyms.txt
 
 //go:embed antonyms.txt
 var antonymsTxt string
@@ -27,6 +27,9 @@ var termsTxt string
 
 //go:embed synonyms.txt
 var synonymsTxt string
+
+//go:embed demonyms.txt
+var demonymsTxt string
 
 // antonyms maps a word's stem (see claim.Stem) to the stems of its
 // antonyms. It is built once, on first use, and never changed after.
@@ -142,3 +145,25 @@ func Synonyms(name string) []string {
 
 // SynonymSets returns the number of names Synonyms knows.
 func SynonymSets() int { return len(synonyms()) }
+
+// Demonym is an adjective of a place and the place, as WordNet writes
+// them: {"Cornish", "Cornwall"}.
+type Demonym struct{ Adjective, Place string }
+
+// demonyms holds the pairs of demonyms.txt. It is built once, on first
+// use, and never changed after.
+var demonyms = sync.OnceValue(func() []Demonym {
+	var out []Demonym
+	for _, line := range strings.Split(demonymsTxt, "\n") {
+		a, p, ok := strings.Cut(line, ":")
+		if ok && !strings.HasPrefix(line, "#") {
+			out = append(out, Demonym{a, p})
+		}
+	}
+	return out
+})
+
+// Demonyms returns the adjectives of one word WordNet says pertain to a
+// place, with the place ("Florentine" and "Florence", "British" and
+// "Great Britain"). The slice must not be modified.
+func Demonyms() []Demonym { return demonyms() }

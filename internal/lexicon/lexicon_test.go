@@ -73,3 +73,21 @@ func TestSynonyms(t *testing.T) {
 		t.Errorf("only %d names with synonyms: the embedded data is incomplete", n)
 	}
 }
+
+func TestDemonyms(t *testing.T) {
+	t.Parallel()
+	got := lexicon.Demonyms()
+	for _, want := range []lexicon.Demonym{{"Cornish", "Cornwall"}, {"Florentine", "Florence"}, {"Salvadoran", "El Salvador"}, {"Texan", "Texas"}} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Demonyms() lacks %v", want)
+		}
+	}
+	for _, d := range got {
+		if strings.Contains(d.Adjective, " ") || d.Adjective == "" || d.Place == "" {
+			t.Errorf("Demonyms() holds %v: an adjective of one word and a place are wanted", d)
+		}
+	}
+	if len(got) < 300 {
+		t.Errorf("only %d demonyms: the embedded data is incomplete", len(got))
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/lexicon"
 )
 
 // findName returns a passage that names c, or nil: one holding every
@@ -214,7 +215,8 @@ func (ix *Index) findWords(words []string) *Passage {
 // nameForms returns the word lists that state the name of stems core:
 // core itself, then core with one nationality swapped for its country, or
 // one country, of one word or several ("saudi arabia"), for its
-// nationality.
+// nationality; then the same with the adjectives of places WordNet gives
+// ("cornish" and "cornwall", "florentine" and "florence").
 func nameForms(core []string) [][]string {
 	forms := [][]string{core}
 	for i, w := range core {
@@ -222,10 +224,21 @@ func nameForms(core []string) [][]string {
 			forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
 		}
 	}
+	if !ablate.Off(ablate.Demonyms) {
+		for i, w := range core {
+			for _, alt := range wordNetPlaces().one[w] {
+				forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
+			}
+		}
+	}
 	if ablate.Off(ablate.PlaceWords) {
 		return forms
 	}
-	for _, mp := range multiPlaces() {
+	multi := multiPlaces()
+	if !ablate.Off(ablate.Demonyms) {
+		multi = slices.Concat(multi, wordNetPlaces().multi)
+	}
+	for _, mp := range multi {
 		for i := 0; i+len(mp.place) <= len(core); i++ {
 			if slices.Equal(core[i:i+len(mp.place)], mp.place) {
 				forms = append(forms, slices.Concat(core[:i], mp.nat, core[i+len(mp.place):]))
@@ -234,6 +247,36 @@ func nameForms(core []string) [][]string {
 	}
 	return forms
 }
+
+// demonymPlaces is what nameForms swaps from WordNet's adjectives of
+// places (lexicon.Demonyms): by one word's stem, the stems of its places
+// or adjectives (one), and the places of several words with their
+// adjectives (multi).
+type demonymPlaces struct {
+	one   map[string][][]string
+	multi []multiPlace
+}
+
+// wordNetPlaces indexes lexicon.Demonyms as nameForms reads it: an
+// adjective by its place, and a place of one word by its adjective
+// ("Cornish" and "Cornwall"), as the nationalities table is. It is built
+// on first use and never written after.
+var wordNetPlaces = sync.OnceValue(func() demonymPlaces {
+	d := demonymPlaces{one: map[string][][]string{}}
+	for _, dm := range lexicon.Demonyms() {
+		adj, place := claim.ContentWords(dm.Adjective), claim.ContentWords(dm.Place)
+		if len(adj) != 1 || len(place) == 0 {
+			continue
+		}
+		d.one[adj[0]] = append(d.one[adj[0]], place)
+		if len(place) == 1 {
+			d.one[place[0]] = append(d.one[place[0]], adj)
+		} else {
+			d.multi = append(d.multi, multiPlace{place: place, nat: adj})
+		}
+	}
+	return d
+})
 
 // findInitials returns a passage that writes the name of several words
 // text by its initials, in capitals ("LA", "L.A." for "Los Angeles"), or
