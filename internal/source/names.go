@@ -119,21 +119,23 @@ func (ix *Index) findSqueezed(text string) *Passage {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
 			st := claim.Stem(key[:i])
-			ids := part.words[st]
+			// A name hyphenated in the passage ("Anne-Sophie") is
+			// indexed whole and by its parts: its first part starts the
+			// squeezed name too.
+			lists := [2][]int32{part.words[st]}
 			if spaced {
-				// A name hyphenated in the passage ("Anne-Sophie") is
-				// indexed whole and by its parts: its first part starts
-				// the squeezed name too.
-				ids = slices.Concat(ids, part.hyph[st])
+				lists[1] = part.hyph[st]
 			}
-			for _, id := range ids {
-				if seen[id] {
-					continue
-				}
-				seen[id] = true
-				p := &part.passages[id]
-				if squeezedHas(p.Text, key) {
-					return p
+			for _, ids := range lists {
+				for _, id := range ids {
+					if seen[id] {
+						continue
+					}
+					seen[id] = true
+					p := &part.passages[id]
+					if squeezedHas(p.Text, key) {
+						return p
+					}
 				}
 			}
 		}
