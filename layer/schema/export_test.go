@@ -47,7 +47,8 @@ func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
 // FastIssuesDuplicates is Validator.IssuesDuplicates without the recover
 // that production keeps.
 func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []jsonvalue.Duplicate, bool) {
-	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
+	_, issues, repeated, sure := v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesRoomUnguarded)
+	return issues, repeated, sure
 }
 
 // DirectReport is the report scan with issues written directly: the

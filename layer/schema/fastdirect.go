@@ -703,10 +703,11 @@ func (s *scanner) checkBudget() {
 }
 
 // directIssues returns the issues the scan wrote, their texts cut from
-// one string (nil when there are none).
-func (s *scanner) directIssues() []result.Issue {
+// one string (nil when there are none), in the room it returns when
+// s.room is set (else the zero Room).
+func (s *scanner) directIssues() (result.Room, []result.Issue) {
 	if len(s.found) == 0 {
-		return nil
+		return result.Room{}, nil
 	}
 	// The texts built for this document, if any, as one string; kept
 	// texts are a node's already.
@@ -717,7 +718,14 @@ func (s *scanner) directIssues() []result.Issue {
 			break
 		}
 	}
-	out := make([]result.Issue, len(s.found))
+	var room result.Room
+	var out []result.Issue
+	if s.room {
+		room = result.NewRoom(len(s.found))
+		out = room.Issues()
+	} else {
+		out = make([]result.Issue, len(s.found))
+	}
 	for i := range s.found {
 		f := &s.found[i]
 		// Field by field: a whole struct written to the heap would go
@@ -732,5 +740,5 @@ func (s *scanner) directIssues() []result.Issue {
 		is.Location = text[f.loc[0]:f.loc[1]]
 		is.Suggestion = result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen)
 	}
-	return out
+	return room, out
 }
