@@ -17,10 +17,6 @@ type Room struct {
 	issues []Issue
 }
 
-// roomIssues is the most issues a Room holds; NewRoom of more gives a
-// plain slice. An invalid tool call mostly has one or two.
-const roomIssues = 2
-
 // NewRoom returns a Room for n issues: its Issues are n zero issues, in
 // the block of the result when n is 1 or 2, else a slice of their own
 // (and Found then allocates the result). Its Issues have no spare
