@@ -181,9 +181,8 @@ func BenchmarkSchemaGrow(b *testing.B) {
 // {"type": "object"}), so that what it measures is what a call costs
 // beside the schema layer: the request's checks, finding the compiled
 // schema by its bytes, the clock, and building the result, valid (one
-// allocation) or with one issue (the result and the issue in one block,
-// result.Room, the issue's texts kept on the schema's node once built:
-// one allocation).
+// allocation) or with one issue (the result and the issue, whose texts
+// the schema's node keeps once built: two allocations).
 func BenchmarkEngineOverhead(b *testing.B) {
 	e := mustEngine(b)
 	sch := json.RawMessage(`{"type": "object"}`)

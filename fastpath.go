@@ -217,13 +217,12 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 	if p == nil {
 		return nil
 	}
-	var room result.Room
 	var issues []result.Issue
 	var sure bool
 	switch {
 	case p.dups != nil:
 		var repeated []jsonvalue.Duplicate
-		room, issues, repeated, sure = p.dups.IssuesDuplicatesRoom(req.Output, e.maxDepth)
+		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
 			issues = appendDuplicateKeys(issues, repeated, "output.duplicate_key", "of the output", 0)
@@ -248,10 +247,9 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 	}
 	// An invalid output: what finish builds of the outcome the layer's Run
 	// would have given (one deterministic check, confidence 1, and its
-	// issues), without decoding the output; the issues are the result's,
-	// built in their room when they have one (one allocation for both).
+	// issues), without decoding the output; the issues are the result's.
 	e.observeFast(ctx, took, issues)
-	return room.Found(e.fast.Name, 1, took, e.selfCheck, issues)
+	return result.Found(e.fast.Name, 1, took, e.selfCheck, issues)
 }
 
 // observeFast tells the observer of ctx, if there is one, of the fast
@@ -265,10 +263,9 @@ func (e *Engine) observeFast(ctx context.Context, took time.Duration, issues []r
 // duplicateIssuer is a prepared schema that also answers for an output
 // with repeated keys (schema.Validator): the issues of the value the
 // decoder gives, and the repeated keys as the decoder describes them,
-// which the engine reports as readOutput does; the issues in a room for
-// the result when they have one (see result.Room).
+// which the engine reports as readOutput does.
 type duplicateIssuer interface {
-	IssuesDuplicatesRoom(output []byte, maxDepth int) (room result.Room, issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool)
+	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

@@ -77,13 +77,6 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 	}
 	r := single(typ, confidence, d)
 	r.Issues = issues
-	return counted(r, typ, sc, issues)
-}
-
-// counted fills what depends on the issues of r, the result of one type
-// that ran whose issues (r.Issues) are normal and in order, and checks it
-// with sc (nil for no check).
-func counted(r *ValidationResult, typ string, sc *SelfCheck, issues []Issue) *ValidationResult {
 	r.Metadata.TotalIssues = len(issues)
 	var errs, warns, infos int
 	for i := range issues {

@@ -90,11 +90,6 @@ func TestFoundIsTheBuilders(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Found = %+v, want %+v", tc.name, got, want)
 		}
-		room := NewRoom(len(tc.issues))
-		copy(room.Issues(), tc.issues)
-		if got := room.Found("schema", 0.5, time.Millisecond, &SelfCheck{}, room.Issues()); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: Room.Found = %+v, want %+v", tc.name, got, want)
-		}
 		if err := Check(got); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
@@ -129,14 +124,6 @@ func FuzzFound(f *testing.F) {
 			got := Found(typ, 0.75, time.Millisecond, nil, slices.Clone(issues))
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("Found(%q) = %+v, want %+v", typ, got, want)
-			}
-			for n := 1; n <= len(issues); n++ {
-				want := NewBuilder().SelfCheck(nil).Ran(typ).Add(issues[:n]...).Confidence(0.75).Duration(time.Millisecond).Build()
-				room := NewRoom(n)
-				copy(room.Issues(), issues)
-				if got := room.Found(typ, 0.75, time.Millisecond, nil, room.Issues()); !reflect.DeepEqual(got, want) {
-					t.Fatalf("Room.Found(%q) of %d = %+v, want %+v", typ, n, got, want)
-				}
 			}
 			if err := Check(got); err != nil {
 				t.Fatalf("Found(%q): %v", typ, err)

@@ -135,16 +135,6 @@ func (v *Validator) Issues(doc []byte, maxDepth int) (issues []result.Issue, sur
 // order), nil when none does. Sure is false when the fast path cannot
 // tell.
 func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	_, issues, repeated, sure = v.c.fastIssuesDuplicates(doc, maxDepth)
-	return issues, repeated, sure
-}
-
-// IssuesDuplicatesRoom is IssuesDuplicates with the issues, when the scan
-// wrote them and they are one or two, in a [result.Room] that also holds
-// room for the result: room.Found(…, issues) then builds the document's
-// result without a second allocation (the engine's fast path). Else room
-// is the zero Room or one whose Found is [result.Found].
-func (v *Validator) IssuesDuplicatesRoom(doc []byte, maxDepth int) (room result.Room, issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
 	return v.c.fastIssuesDuplicates(doc, maxDepth)
 }
 

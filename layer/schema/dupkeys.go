@@ -122,23 +122,23 @@ func withoutDropped(doc []byte, drop [][2]int) []byte {
 // fastIssuesDuplicates is fastIssues that also answers for a document
 // with repeated keys: the issues of the value the decoder gives, and the
 // repeated keys as the decoder lists them (nil when there is none).
-func (c *compiled) fastIssuesDuplicates(doc []byte, maxDepth int) (room result.Room, issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	return c.issuesDuplicates(doc, maxDepth, c.fastIssuesRoom)
+func (c *compiled) fastIssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
+	return c.issuesDuplicates(doc, maxDepth, c.fastIssues)
 }
 
 // issuesDuplicates is fastIssuesDuplicates with the fast path's issues
-// and their room from issuesOf (the tests' have no recover).
+// from issuesOf (the tests' have no recover).
 func (c *compiled) issuesDuplicates(doc []byte, maxDepth int,
-	issuesOf func([]byte, int) (result.Room, []result.Issue, bool)) (room result.Room, issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	if room, issues, sure = issuesOf(doc, maxDepth); sure || c.fast == nil {
-		return room, issues, nil, sure
+	issuesOf func([]byte, int) ([]result.Issue, bool)) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
+	if issues, sure = issuesOf(doc, maxDepth); sure || c.fast == nil {
+		return issues, nil, sure
 	}
 	d, ok := collectDuplicates(doc, maxDepth)
 	if !ok || len(d.keys) == 0 {
-		return result.Room{}, nil, nil, false
+		return nil, nil, false
 	}
-	if room, issues, sure = issuesOf(withoutDropped(doc, d.drop), maxDepth); !sure {
-		return result.Room{}, nil, nil, false
+	if issues, sure = issuesOf(withoutDropped(doc, d.drop), maxDepth); !sure {
+		return nil, nil, false
 	}
-	return room, issues, d.duplicates(doc), true
+	return issues, d.duplicates(doc), true
 }

@@ -47,8 +47,7 @@ func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
 // FastIssuesDuplicates is Validator.IssuesDuplicates without the recover
 // that production keeps.
 func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []jsonvalue.Duplicate, bool) {
-	_, issues, repeated, sure := v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesRoomUnguarded)
-	return issues, repeated, sure
+	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
 }
 
 // DirectReport is the report scan with issues written directly: the

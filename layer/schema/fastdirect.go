@@ -703,11 +703,10 @@ func (s *scanner) checkBudget() {
 }
 
 // directIssues returns the issues the scan wrote, their texts cut from
-// one string (nil when there are none), in the room it returns when
-// s.room is set (else the zero Room).
-func (s *scanner) directIssues() (result.Room, []result.Issue) {
+// one string (nil when there are none).
+func (s *scanner) directIssues() []result.Issue {
 	if len(s.found) == 0 {
-		return result.Room{}, nil
+		return nil
 	}
 	// The texts built for this document, if any, as one string; kept
 	// texts are a node's already.
@@ -718,14 +717,7 @@ func (s *scanner) directIssues() (result.Room, []result.Issue) {
 			break
 		}
 	}
-	var room result.Room
-	var out []result.Issue
-	if s.room {
-		room = result.NewRoom(len(s.found))
-		out = room.Issues()
-	} else {
-		out = make([]result.Issue, len(s.found))
-	}
+	out := make([]result.Issue, len(s.found))
 	for i := range s.found {
 		f := &s.found[i]
 		// Field by field: a whole struct written to the heap would go
@@ -740,5 +732,5 @@ func (s *scanner) directIssues() (result.Room, []result.Issue) {
 		is.Location = text[f.loc[0]:f.loc[1]]
 		is.Suggestion = result.Clip(text[f.sugg[0]:f.sugg[1]], result.MaxTextLen)
 	}
-	return room, out
+	return out
 }

@@ -167,14 +167,13 @@ func fastReport(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonsch
 		maxDepth = jsonvalue.DefaultMaxDepth
 	}
 	s := scannerPool.Get().(*scanner)
-	ve, arrays, _, issues, sure = s.report(c, doc, maxDepth, direct)
+	ve, arrays, issues, sure = s.report(c, doc, maxDepth, direct)
 	s.release()
 	return ve, arrays, issues, sure
 }
 
-// report is fastReport with the scanner s (maxDepth set), and the room
-// of the issues written directly when s.room is set (see directIssues).
-func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, room result.Room, issues []result.Issue, sure bool) {
+// report is fastReport with the scanner s (maxDepth set).
+func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve *jsonschema.ValidationError, arrays map[int][]int, issues []result.Issue, sure bool) {
 	// (One slice a statement, pointers stored only when they change: see
 	// setData and release.)
 	s.setData(doc)
@@ -194,12 +193,12 @@ func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve
 	}
 	sure = !s.bail
 	if s.bail && len(s.found) > MaxIssues {
-		room, issues = s.directIssues() // over the budget (checkBudget)
+		issues = s.directIssues() // over the budget (checkBudget)
 	} else if sure && !ok && len(s.errs) == 1 {
 		// The validator wraps it in a kind.Schema of the root, which the
 		// reporter walks through as it walks a group: left out.
 		ve = s.errs[0]
-		room, issues = s.directIssues()
+		issues = s.directIssues()
 		if ve == nil && issues == nil {
 			sure = false // cannot happen: a nil error stands for issues written
 		}
@@ -222,7 +221,7 @@ func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve
 		s.indexed = nil
 	}
 	s.comp = nil
-	return ve, arrays, room, issues, sure
+	return ve, arrays, issues, sure
 }
 
 // fastIssues is the fast path's answer for doc: its issues (none when it
@@ -231,44 +230,18 @@ func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve
 // document to the slow path rather than failing it; the tests call
 // fastIssuesUnguarded, so that such a panic fails them instead of hiding.
 func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, sure bool) {
-	_, issues, sure = c.fastIssuesIn(doc, maxDepth, false)
-	return issues, sure
-}
-
-// fastIssuesRoom is fastIssues with issues in the room it returns when
-// they are the scan's and one or two (see result.Room): the result made
-// of them by room.Found is then the one allocation of an invalid
-// document. Else the room is the zero Room or an unused one.
-func (c *compiled) fastIssuesRoom(doc []byte, maxDepth int) (result.Room, []result.Issue, bool) {
-	return c.fastIssuesIn(doc, maxDepth, true)
-}
-
-// fastIssuesIn is fastIssues, with a room for the issues when room is
-// set (fastIssuesRoom).
-func (c *compiled) fastIssuesIn(doc []byte, maxDepth int, room bool) (m result.Room, issues []result.Issue, sure bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			m, issues, sure = result.Room{}, nil, false
+			issues, sure = nil, false
 		}
 	}()
-	return c.fastIssuesUnguardedIn(doc, maxDepth, room)
+	return c.fastIssuesUnguarded(doc, maxDepth)
 }
 
 // fastIssuesUnguarded is fastIssues without its recover.
 func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue, bool) {
-	_, issues, sure := c.fastIssuesUnguardedIn(doc, maxDepth, false)
-	return issues, sure
-}
-
-// fastIssuesRoomUnguarded is fastIssuesRoom without its recover.
-func (c *compiled) fastIssuesRoomUnguarded(doc []byte, maxDepth int) (result.Room, []result.Issue, bool) {
-	return c.fastIssuesUnguardedIn(doc, maxDepth, true)
-}
-
-// fastIssuesUnguardedIn is fastIssuesIn without its recover.
-func (c *compiled) fastIssuesUnguardedIn(doc []byte, maxDepth int, room bool) (result.Room, []result.Issue, bool) {
 	if c.fast == nil {
-		return result.Room{}, nil, false
+		return nil, false
 	}
 	// The verdict scan first: a valid document is read once by it, which
 	// costs less than report mode's bookkeeping (about a fifth less CPU on
@@ -282,35 +255,32 @@ func (c *compiled) fastIssuesUnguardedIn(doc []byte, maxDepth int, room bool) (r
 	s := scannerPool.Get().(*scanner)
 	if valid, sure := s.verdict(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		s.release()
-		return result.Room{}, nil, sure
+		return nil, sure
 	}
-	s.room = room
-	m, issues, sure := c.reportIssues(s, doc, maxDepth, true)
+	issues, sure := c.reportIssues(s, doc, maxDepth, true)
 	if !sure && issues != nil {
 		// More issues than the budget: which ones are kept depends on the
 		// reporter's order over all of them, so none is written directly.
-		m, issues, sure = c.reportIssues(s, doc, maxDepth, false)
+		issues, sure = c.reportIssues(s, doc, maxDepth, false)
 	}
 	s.release()
-	return m, issues, sure
+	return issues, sure
 }
 
 // reportIssues reads doc with s in report mode (direct as fastReport)
 // and returns its issues, sorted; sure is false when the fast path cannot
 // decide, and then issues is not nil when only the budget is the reason
-// (more issues than MaxIssues, some written directly). The room is the
-// issues' when s.room is set and the scan wrote them all (see
-// directIssues).
-func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct bool) (result.Room, []result.Issue, bool) {
-	ve, arrays, room, issues, sure := s.report(c, doc, maxDepth, direct)
+// (more issues than MaxIssues, some written directly).
+func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct bool) ([]result.Issue, bool) {
+	ve, arrays, issues, sure := s.report(c, doc, maxDepth, direct)
 	switch {
 	case !sure || len(issues) > MaxIssues:
-		return result.Room{}, issues, false
+		return issues, false
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
 		// reporter's order.
 		slices.SortFunc(issues, compareIssues)
-		return room, issues, true
+		return issues, true
 	}
 	if maxDepth <= 0 {
 		maxDepth = jsonvalue.DefaultMaxDepth
@@ -325,21 +295,19 @@ func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct boo
 	one.r = reporter{c: c, doc: &one.doc, noun: defaultNoun, budget: MaxIssues, found: one.found[:0]}
 	r := &one.r
 	r.walk(ve)
-	// The issues the reporter adds are appended to the scan's: out of
-	// the room (it has no spare capacity), which is then left unused.
 	switch {
 	case r.err != nil:
-		return result.Room{}, nil, false
+		return nil, false
 	case len(issues) == 0:
-		return result.Room{}, r.issues(), true
+		return r.issues(), true
 	case len(r.found)+r.skipped+len(issues) > MaxIssues:
-		return result.Room{}, issues, false
+		return issues, false
 	}
 	for i := range r.found {
 		issues = append(issues, r.found[i].issue)
 	}
 	slices.SortFunc(issues, compareIssues)
-	return result.Room{}, issues, true
+	return issues, true
 }
 
 // compareIssues is result.CompareIssues, which compares every field

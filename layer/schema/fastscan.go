@@ -186,9 +186,6 @@ type scanner struct {
 	comp   *compiled
 	text   []byte
 	found  []directIssue
-	// room, in report mode, has directIssues write the issues into a
-	// result.Room, which holds room for the result too (fastIssuesRoom).
-	room bool
 
 	// tab holds the hash tables of the keys of the objects being read
 	// (see keySet), hashed with seed.
@@ -263,7 +260,6 @@ func (s *scanner) release() {
 		s.spans = s.spans[:0]
 		s.text = s.text[:0]
 		s.found = s.found[:0]
-		s.room = false
 		scannerPool.Put(s)
 	}
 }
