@@ -622,11 +622,11 @@ func (x *extractor) names() {
 			words = words[1:]
 		}
 		numeral := false
-		if n := len(words); n >= 2 {
+		if n := len(words); n >= 1 {
 			switch last := words[n-1]; {
 			case pronounContraction(last):
 				words = words[:n-1] // "London I'm": the pronoun
-			case last == "I" && !ablate.Off(ablate.Numeral):
+			case last == "I" && n >= 2 && !ablate.Off(ablate.Numeral):
 				numeral = x.numeralI(m[0], s, e, words[:n-1], articles)
 			}
 		}

@@ -127,6 +127,9 @@ func (x *extractor) clauseInitial(s int) bool {
 // "Henry VI". A pronoun "I" after a name gives a key too ("london i" of
 // "In London I met him"), which only a claim of that name looks up.
 func Numerals(s string) []string {
+	if !mayHoldNumeral(s) {
+		return nil
+	}
 	var out []string
 	prev, prevEnd := "", -1
 	WordsFunc(s, func(w string, start, end int) {
@@ -159,4 +162,23 @@ func RomanNumeral(w string) bool {
 		rest = rest[1:]
 	}
 	return len(rest) <= 3 && strings.Trim(rest, "I") == ""
+}
+
+// mayHoldNumeral reports whether s has an "I", "V" or "X" after a space
+// or tab and not before an ASCII letter or digit: whether Numerals need
+// read its words at all.
+func mayHoldNumeral(s string) bool {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case 'I', 'V', 'X':
+			if (s[i-1] == ' ' || s[i-1] == '\t') && (i+1 == len(s) || !isASCIIWordByte(s[i+1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isASCIIWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }

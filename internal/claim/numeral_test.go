@@ -57,6 +57,7 @@ func TestNameNumeral(t *testing.T) {
 		{"Tolby I don't know well.", nil},
 		{"In London I'm happy.", []string{"London"}},
 		{"In London I’ve been happy.", []string{"London"}},
+		{"I'm in Tolby. Then I'm gone, and I'd go.", []string{"Tolby"}},
 		{"Finally I went home.", nil},
 		{"Honestly I think so.", nil},
 		{"Thanks Bob I will do that.", []string{"Thanks Bob"}},
