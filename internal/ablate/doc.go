@@ -93,7 +93,8 @@ const (
 	// ("World War I", "Elizabeth I"), and a name with a numeral of one
 	// letter is stated only by a passage giving the numeral after the
 	// same word ("World War I" not by "World War II", "Henry V" not by
-	// "Henry VI"; claim.Numerals).
+	// "Henry VI"; claim.Numerals), as is a name's final capital letter
+	// alone ("Vitamin D" not by "Vitamin C"; claim.FinalLetter).
 	Numeral = "numeral"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.

@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -90,6 +91,36 @@ func FuzzNumerals(f *testing.F) {
 					t.Fatalf("name %q of %q ends with the pronoun", c.Text, s)
 				}
 			}
+		}
+	})
+}
+
+// FuzzLetters checks that the letter keys of any text are each a word and
+// a letter from a to z, that the text holds that letter in capitals after
+// a space or tab, that they hold the numeral keys, and that a name's final
+// letter key is a key of the name read as a passage.
+func FuzzLetters(f *testing.F) {
+	for _, s := range []string{"Vitamin D", "Hepatitis B's spread", "vitamin D, World War I", "Plan B-rich", "A\tZ", "Ǆ Q", "É D’s", "Washington D.C."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keys := claim.Letters(s)
+		for _, k := range keys {
+			w, l, ok := strings.Cut(k, " ")
+			if !ok || w == "" || len(l) != 1 || l[0] < 'a' || l[0] > 'z' {
+				t.Fatalf("Letters(%q) gives %q", s, k)
+			}
+			if up := strings.ToUpper(l); !strings.Contains(s, " "+up) && !strings.Contains(s, "\t"+up) {
+				t.Fatalf("Letters(%q) gives %q, which s does not hold", s, k)
+			}
+		}
+		for _, k := range claim.Numerals(s) {
+			if !slices.Contains(keys, k) {
+				t.Fatalf("Letters(%q) = %q lacks the numeral key %q", s, keys, k)
+			}
+		}
+		if k := claim.FinalLetter(s); k != "" && !slices.Contains(keys, k) {
+			t.Fatalf("Letters(%q) = %q lacks the final letter key %q", s, keys, k)
 		}
 	})
 }

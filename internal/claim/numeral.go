@@ -182,3 +182,66 @@ func mayHoldNumeral(s string) bool {
 func isASCIIWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
+
+// FinalLetter returns, for a name ending in a capital letter standing
+// alone after a word of it ("Vitamin D", "Plan B", "Hepatitis B"), that
+// word's stem and the letter in lower case ("vitamin d"), and "" for any
+// other name. The letter is what tells the name from its siblings ("Vitamin
+// C", "Plan A"), and ContentWords leaves it out, being one letter, so a name
+// looks it up by this key, as [Numerals] does a numeral. "I", "V" and "X"
+// are left to Numerals.
+func FinalLetter(name string) string {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "'s"), "’s")
+	n := len(name)
+	if n < 3 || name[n-1] < 'A' || name[n-1] > 'Z' || name[n-2] != ' ' && name[n-2] != '\t' {
+		return ""
+	}
+	switch name[n-1] {
+	case 'I', 'V', 'X':
+		return ""
+	}
+	// The key is Letters' for the letter: the one the name's last letter adds.
+	keys := Letters(name)
+	if len(keys) == 0 || len(keys) == len(Letters(name[:n-1])) {
+		return ""
+	}
+	return keys[len(keys)-1]
+}
+
+// Letters returns the keys a passage is indexed by for the capital letters
+// standing alone in s: for each word of one capital letter ("I", "D") right
+// after another word with only spaces between, that word's stem and the
+// letter in lower case ("war i", "vitamin d"). It holds the keys of
+// [Numerals] and those [FinalLetter] gives for any name of s, and more
+// (a letter after a word in lower case, "vitamin D"), which only a claim
+// of that name looks up.
+func Letters(s string) []string {
+	if !mayHoldLetter(s) {
+		return nil
+	}
+	var out []string
+	prev, prevEnd := "", -1
+	WordsFunc(s, func(w string, start, end int) {
+		if len(w) == 1 && prev != "" && start > prevEnd && strings.Trim(s[prevEnd:start], " \t") == "" &&
+			s[start] >= 'A' && s[start] <= 'Z' {
+			out = append(out, Stem(prev)+" "+w)
+		}
+		prev, prevEnd = "", end
+		if !stopwords[w] {
+			prev = w
+		}
+	})
+	return out
+}
+
+// mayHoldLetter reports whether s has an ASCII capital letter after a
+// space or tab and not before an ASCII letter or digit: whether Letters
+// need read its words at all.
+func mayHoldLetter(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' && (s[i-1] == ' ' || s[i-1] == '\t') && (i+1 == len(s) || !isASCIIWordByte(s[i+1])) {
+			return true
+		}
+	}
+	return false
+}

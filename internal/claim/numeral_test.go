@@ -98,3 +98,38 @@ func TestNumerals(t *testing.T) {
 		}
 	}
 }
+
+// TestLetters checks the keys that bind a capital letter standing alone to
+// the word before it: FinalLetter's of a name, and Letters' of a passage,
+// which hold Numerals' and FinalLetter's.
+func TestLetters(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		"Vitamin D":       "vitamin d",
+		"Plan B":          "plan b",
+		"Hepatitis B's":   "hepatitis b",
+		"Group Fourteen":  "",
+		"Vitamin":         "",
+		"D":               "",
+		"World War I":     "", // Numerals' key
+		"Henry V":         "",
+		"Tolby of D":      "",
+		"Washington D.C.": "",
+		"Vitamin d":       "",
+	} {
+		if got := claim.FinalLetter(name); got != want {
+			t.Errorf("FinalLetter(%q) = %q, want %q", name, got, want)
+		}
+	}
+	for text, want := range map[string][]string{
+		"Ona took Vitamin D and Henry V's army": {"vitamin d", "henry v"},
+		"vitamin D, World War I":                {"vitamin d", "war i"},
+		"Plan B-rich":                           nil,
+		"It is a D. The D":                      nil,
+		"Vitamin DX and Vitamin d":              nil,
+	} {
+		if got := claim.Letters(text); !slices.Equal(got, want) {
+			t.Errorf("Letters(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -55,6 +55,10 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 		// "World War I" is not stated by "World War II": its numeral,
 		// by the word before it, is a word of the name.
 		core = append(core, claim.Numerals(c.Text)...)
+		// Nor "Vitamin D" by "Vitamin C": a final letter alone is one too.
+		if k := claim.FinalLetter(c.Text); k != "" {
+			core = append(core, k)
+		}
 	}
 	for _, form := range nameForms(core) {
 		if p := ix.findWords(form); p != nil {

@@ -49,3 +49,32 @@ func TestNameNumeral(t *testing.T) {
 		{"Ona Vey served as a nurse in World War II.", flagged},
 	}, longestName, nil)
 }
+
+// TestNameFinalLetter checks that a capital letter ending a name is a
+// word of it, as a numeral is: a page giving another letter does not
+// state the name ("Vitamin D" against "Vitamin C", "Plan B" against "Plan
+// C", "Hepatitis B" against "Hepatitis A"), a page giving the same letter
+// does, also with a possessive after it or the word before it in lower
+// case. The sentences are written for this test.
+func TestNameFinalLetter(t *testing.T) {
+	t.Parallel()
+	other := mustIndex(t, source.Doc{ID: "page.txt", Content: "Ona Vey sold Vitamin C at Tolby.\n" +
+		"The Ely board backed Plan C in 1990.\n" +
+		"Rook studied Hepatitis A at Ely."})
+	checkVerdicts(t, other, []verdictCase{
+		{"Ona Vey sold Vitamin D at Tolby.", flagged},
+		{"Ona Vey sold Vitamin C at Tolby.", source.Supported},
+		{"The Ely board backed Plan B in 1990.", flagged},
+		{"The Ely board backed Plan C in 1990.", source.Supported},
+		{"Rook studied Hepatitis B at Ely.", flagged},
+		{"Rook studied Hepatitis A at Ely.", source.Supported}, // "A" is taken for the article, out of the name
+	}, longestName, nil)
+	same := mustIndex(t, source.Doc{ID: "page.txt", Content: "Ona Vey sold vitamin D at Tolby.\n" +
+		"Rook studied Hepatitis B's spread at Ely."})
+	checkVerdicts(t, same, []verdictCase{
+		{"Ona Vey sold Vitamin D at Tolby.", source.Supported},
+		{"Ona Vey sold Vitamin C at Tolby.", flagged},
+		{"Rook studied Hepatitis B at Ely.", source.Supported},
+		{"Rook studied Hepatitis C at Ely.", flagged},
+	}, longestName, nil)
+}

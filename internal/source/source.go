@@ -216,9 +216,9 @@ func (x *DocIndex) add(text string, line int) {
 			}
 		}
 	}
-	// A name's numeral of one letter, by the word before it ("war i"):
-	// ContentWords leaves the letter out.
-	for _, k := range claim.Numerals(text) {
+	// A name's numeral or final letter of one letter, by the word before
+	// it ("war i", "vitamin d"): ContentWords leaves the letter out.
+	for _, k := range claim.Letters(text) {
 		if ids := x.words[k]; len(ids) == 0 || ids[len(ids)-1] != id {
 			x.words[k] = append(ids, id)
 		}
