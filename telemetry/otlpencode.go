@@ -35,17 +35,52 @@ type otlpEncoder struct {
 	// order they first appear; of holds each span's group.
 	groups []spanGroup
 	of     []int32
-	// memo is the last short string slice value written and memoEnc its
-	// encoding (an AnyValue's content), written again for an equal
-	// value: attribute.Value gives a string slice only as a copy, an
-	// allocation each time, and a span's string slices (judge's
-	// judge.validation_types) repeat from one span to the next.
-	memo    attribute.Value
-	memoEnc []byte
+	// memo holds the last short string slice values written and their
+	// encodings, written again for an equal value: attribute.Value gives
+	// a string slice only as a copy, an allocation each time, and a
+	// span's string slices (judge's judge.validation_types and
+	// judge.issue_types) repeat from one span to the next. A pointer, so
+	// that emptying a pooled record keeps it at the cost of one word.
+	memo *sliceMemo
 }
 
-// maxMemo bounds the string slice encoding an encoder keeps.
+// maxMemo bounds each string slice encoding an encoder keeps.
 const maxMemo = 128
+
+// memoSlots is how many string slice values a memo keeps: a span of an
+// invalid document has two (its issue types and its layers), and the
+// documents of a workload alternate between a few such pairs.
+const memoSlots = 8
+
+// sliceMemo is an encoder's memo of string slice values (see otlpEncoder).
+type sliceMemo struct {
+	v    [memoSlots]attribute.Value
+	enc  [memoSlots][]byte
+	n    int // slots filled
+	next int // the slot the next new value replaces, once all are filled
+}
+
+// lookup returns the encoding kept for v (a STRINGSLICE value), if any.
+func (m *sliceMemo) lookup(v attribute.Value) ([]byte, bool) {
+	for i := range m.n {
+		if m.v[i] == v {
+			return m.enc[i], true
+		}
+	}
+	return nil, false
+}
+
+// keep keeps enc as v's encoding, in a free slot or the oldest one.
+func (m *sliceMemo) keep(v attribute.Value, enc []byte) {
+	i := m.n
+	if i < memoSlots {
+		m.n++
+	} else {
+		i = m.next
+		m.next = (m.next + 1) % memoSlots
+	}
+	m.v[i], m.enc[i] = v, append(m.enc[i][:0], enc...)
+}
 
 // spanGroup is one (resource, scope) pair of a batch.
 type spanGroup struct {
@@ -420,14 +455,17 @@ func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
 	case attribute.FLOAT64SLICE:
 		appendArray(e, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
-		if e.memoEnc != nil && v == e.memo {
-			e.b = append(e.b, e.memoEnc...)
+		if e.memo == nil {
+			e.memo = &sliceMemo{}
+		}
+		if enc, ok := e.memo.lookup(v); ok {
+			e.b = append(e.b, enc...)
 			break
 		}
 		from := len(e.b)
 		appendArray(e, v.AsStringSlice(), attribute.StringValue)
 		if enc := e.b[from:]; len(enc) <= maxMemo {
-			e.memo, e.memoEnc = v, append(e.memoEnc[:0], enc...)
+			e.memo.keep(v, enc)
 		}
 	case attribute.SLICE:
 		appendArray(e, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })

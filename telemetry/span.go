@@ -198,7 +198,7 @@ func (p *provider) empty(r *spanRec) {
 	if cap(enc) > maxKeptAttrs*64 {
 		enc = nil
 	}
-	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc, memo: r.enc.memo, memoEnc: r.enc.memoEnc}}
+	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc, memo: r.enc.memo}}
 }
 
 // ended encodes a sampled span's record into the batch, and releases
