@@ -255,16 +255,36 @@ type logHandler struct{ slog.Handler }
 
 func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		// Both ids in one string, cut in two: one allocation, not two.
-		var b [48]byte
-		tid, sid := sc.TraceID(), sc.SpanID()
-		hex.Encode(b[:32], tid[:])
-		hex.Encode(b[32:], sid[:])
-		ids := string(b[:])
+		tid, sid := spanIDAttrs(sc)
 		r = r.Clone()
-		r.AddAttrs(slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:]))
+		r.AddAttrs(tid, sid)
 	}
 	return l.Handler.Handle(ctx, r)
+}
+
+// ContextAttrs returns the attributes Handle adds to a record logged
+// with ctx, trace_id and span_id when ctx holds a valid span (none
+// otherwise), and the handler it wraps, for a caller that makes its
+// record with them (internal/httpapi's ContextAttrsHandler, the
+// access-log line): Handle must clone the record it is given and grow
+// its attributes to add them.
+func (l logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler) {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs[0], attrs[1] = spanIDAttrs(sc)
+		n = 2
+	}
+	return attrs, n, l.Handler
+}
+
+// spanIDAttrs are the trace_id and span_id attributes of sc.
+func spanIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
+	// Both ids in one string, cut in two: one allocation, not two.
+	var b [48]byte
+	tid, sid := sc.TraceID(), sc.SpanID()
+	hex.Encode(b[:32], tid[:])
+	hex.Encode(b[32:], sid[:])
+	ids := string(b[:])
+	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
 }
 
 func (l logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {

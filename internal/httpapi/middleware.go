@@ -147,15 +147,42 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 	})
 }
 
+// ContextAttrsHandler is a slog.Handler that adds attributes of the
+// context to every record it handles (telemetry.LogHandler: the trace_id
+// and span_id of the span a record is logged under), which it must do
+// by copying the record (Record.Clone) and growing its attributes.
+// ObserveSpans asks it for them and makes the access-log line with them
+// among its attributes from the start, handing the line to the handler
+// it wraps: the same line, without the copy.
+type ContextAttrsHandler interface {
+	slog.Handler
+	// ContextAttrs returns the attributes Handle adds to a record logged
+	// with ctx (the first n of attrs) and the handler Handle then hands
+	// the record to.
+	ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler)
+}
+
+// maxLogAttrs is the most attributes accessLog gathers without an
+// allocation.
+const maxLogAttrs = 12
+
 // accessLog hands h the access-log line of a request answered at t, as
 // Logger.LogAttrs would but without the caller's program counter: the
 // line has no source (no handler of judge's adds one), and taking the
-// caller's stack was a quarter of the line's cost.
+// caller's stack was a quarter of the line's cost. The attributes a
+// ContextAttrsHandler adds are put in with attrs, at once.
 func accessLog(ctx context.Context, h slog.Handler, level slog.Level, t time.Time, attrs ...slog.Attr) {
 	if !h.Enabled(ctx, level) {
 		return
 	}
 	rec := slog.NewRecord(t, level, AccessLogMessage, 0)
+	if ch, ok := h.(ContextAttrsHandler); ok {
+		extra, n, next := ch.ContextAttrs(ctx)
+		var buf [maxLogAttrs]slog.Attr
+		rec.AddAttrs(append(append(buf[:0], attrs...), extra[:n]...)...)
+		_ = next.Handle(ctx, rec)
+		return
+	}
 	rec.AddAttrs(attrs...)
 	_ = h.Handle(ctx, rec)
 }
