@@ -157,7 +157,7 @@ const (
 )
 
 // spanView is what the encoder reads of a span: the SDK's read-only span
-// has it, and so has judge's own record of a span (spanRec).
+// has it (judge's own record of a span, spanRec, holds its spanData).
 type spanView interface {
 	Name() string
 	SpanContext() trace.SpanContext
@@ -310,29 +310,53 @@ func scopeSpans[S spanView](e *otlpEncoder, g int, spans []S) {
 	e.close(ss)
 }
 
-// span writes one Span.
+// spanData is what a Span message holds of a span, as the SDK's
+// read-only span reports it.
+type spanData struct {
+	sc, parent trace.SpanContext
+	name       string
+	kind       trace.SpanKind
+	start, end time.Time
+	status     sdktrace.Status
+
+	attrs         []attribute.KeyValue // distinct keys, in the order first set
+	droppedAttrs  int
+	events        []sdktrace.Event
+	droppedEvents int
+	links         []sdktrace.Link
+	droppedLinks  int
+}
+
+// encodeSpan writes one Span.
 func encodeSpan[S spanView](e *otlpEncoder, s S) {
+	e.encodeData(&spanData{
+		sc: s.SpanContext(), parent: s.Parent(), name: s.Name(), kind: s.SpanKind(), start: s.StartTime(), end: s.EndTime(), status: s.Status(),
+		attrs: s.Attributes(), droppedAttrs: s.DroppedAttributes(), events: s.Events(), droppedEvents: s.DroppedEvents(),
+		links: s.Links(), droppedLinks: s.DroppedLinks(),
+	})
+}
+
+// encodeData writes one Span of s's data.
+func (e *otlpEncoder) encodeData(s *spanData) {
 	m := e.open(fScopeSpansSpans)
-	sc := s.SpanContext()
-	tid, sid := sc.TraceID(), sc.SpanID()
+	tid, sid := s.sc.TraceID(), s.sc.SpanID()
 	e.bytes(fSpanTraceID, tid[:])
 	e.bytes(fSpanSpanID, sid[:])
-	if ts := sc.TraceState(); ts.Len() > 0 {
+	if ts := s.sc.TraceState(); ts.Len() > 0 {
 		e.str(fSpanTraceState, ts.String())
 	}
-	parent := s.Parent()
-	if psid := parent.SpanID(); psid.IsValid() {
+	if psid := s.parent.SpanID(); psid.IsValid() {
 		e.bytes(fSpanParentSpanID, psid[:])
 	}
-	e.str(fSpanName, s.Name())
-	e.uint(fSpanKind, spanKind(s.SpanKind()))
-	e.fixed64(fSpanStart, unixNano(s.StartTime().UnixNano()))
-	e.fixed64(fSpanEnd, unixNano(s.EndTime().UnixNano()))
-	for _, kv := range s.Attributes() {
-		e.keyValue(fSpanAttributes, kv)
+	e.str(fSpanName, s.name)
+	e.uint(fSpanKind, spanKind(s.kind))
+	e.fixed64(fSpanStart, unixNano(s.start.UnixNano()))
+	e.fixed64(fSpanEnd, unixNano(s.end.UnixNano()))
+	for i := range s.attrs {
+		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
-	e.uint(fSpanDroppedAttributes, clampCount(s.DroppedAttributes()))
-	for _, ev := range s.Events() {
+	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	for _, ev := range s.events {
 		m := e.open(fSpanEvents)
 		e.fixed64(fEventTime, unixNano(ev.Time.UnixNano()))
 		e.str(fEventName, ev.Name)
@@ -342,8 +366,8 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 		e.uint(fEventDroppedAttributes, clampCount(ev.DroppedAttributeCount))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedEvents, clampCount(s.DroppedEvents()))
-	for _, l := range s.Links() {
+	e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	for _, l := range s.links {
 		m := e.open(fSpanLinks)
 		ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
 		e.bytes(fLinkTraceID, ltid[:])
@@ -355,13 +379,12 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 		e.fixed32(fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedLinks, clampCount(s.DroppedLinks()))
+	e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
 	st := e.open(fSpanStatus)
-	status := s.Status()
-	e.str(fStatusMessage, status.Description)
-	e.uint(fStatusCode, statusCode(status.Code))
+	e.str(fStatusMessage, s.status.Description)
+	e.uint(fStatusCode, statusCode(s.status.Code))
 	e.close(st)
-	e.fixed32(fSpanFlags, spanFlags(sc.TraceFlags(), parent))
+	e.fixed32(fSpanFlags, spanFlags(s.sc.TraceFlags(), s.parent))
 	e.close(m)
 }
 
