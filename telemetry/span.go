@@ -54,7 +54,7 @@ type provider struct {
 	// normStrings: a value length limit applies, so that string values
 	// are normalised by the SDK (see normAttr).
 	normStrings bool
-	queue   *batchQueue[encSpan]
+	queue       *batchQueue[encSpan]
 
 	// free holds emptied records for the next spans, at most maxFree,
 	// the last released first (its memory the most likely in cache): a
