@@ -242,11 +242,34 @@ var _ trace.Tracer = (*tracer)(nil)
 // recorded keeps its context and records nothing.
 func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	cfg := trace.NewSpanStartConfig(opts...)
+	return t.start(ctx, name, spanStart{newRoot: cfg.NewRoot(), kind: cfg.SpanKind(), ts: cfg.Timestamp(), attrs: cfg.Attributes(), links: cfg.Links()})
+}
+
+// startAt is Start with the options trace.WithSpanKind(kind) and
+// trace.WithTimestamp(ts), without making them: for the SERVER span of
+// an HTTP request, started at the time its middleware took (see
+// Telemetry.StartRequest).
+func (t *tracer) startAt(ctx context.Context, name string, kind trace.SpanKind, ts time.Time) (context.Context, trace.Span) {
+	return t.start(ctx, name, spanStart{kind: kind, ts: ts})
+}
+
+// spanStart is what start reads of a span's start options
+// (trace.SpanConfig's).
+type spanStart struct {
+	newRoot bool
+	kind    trace.SpanKind
+	ts      time.Time
+	attrs   []attribute.KeyValue
+	links   []trace.Link
+}
+
+// start is Start of the options cfg gives.
+func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context.Context, trace.Span) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	var psc trace.SpanContext
-	if cfg.NewRoot() {
+	if cfg.newRoot {
 		ctx = trace.ContextWithSpanContext(ctx, psc)
 	} else {
 		psc = trace.SpanContextFromContext(ctx)
@@ -263,9 +286,9 @@ func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStart
 			ParentContext: ctx,
 			TraceID:       tid,
 			Name:          name,
-			Kind:          cfg.SpanKind(),
-			Attributes:    cfg.Attributes(),
-			Links:         cfg.Links(),
+			Kind:          cfg.kind,
+			Attributes:    cfg.attrs,
+			Links:         cfg.links,
 		})
 	}
 	flags := psc.TraceFlags() &^ trace.FlagsSampled
@@ -281,16 +304,16 @@ func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStart
 		return s, s
 	}
 	r := t.p.getRec()
-	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.SpanKind())
-	if r.start = cfg.Timestamp(); r.start.IsZero() {
+	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.kind)
+	if r.start = cfg.ts; r.start.IsZero() {
 		r.start = time.Now()
 	}
 	s := &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
-	for _, l := range cfg.Links() {
+	for _, l := range cfg.links {
 		s.AddLink(l)
 	}
 	r.setAttrs(sr.Attributes)
-	r.setAttrs(cfg.Attributes())
+	r.setAttrs(cfg.attrs)
 	if t.key == nil {
 		return trace.ContextWithSpan(ctx, s), s
 	}
@@ -499,6 +522,22 @@ func (s *span) AddLink(l trace.Link) {
 
 // TracerProvider returns judge's provider.
 func (s *span) TracerProvider() trace.TracerProvider { return s.tr.p }
+
+// endAt is End(trace.WithTimestamp(ts)) without making the option, for
+// the SERVER span of an HTTP request, ended at the time its middleware
+// took (see Telemetry.EndRequest). Not deferred, it records no panic.
+func (s *span) endAt(ts time.Time) {
+	s.mu.Lock()
+	r := s.rec
+	if r == nil {
+		s.mu.Unlock()
+		return
+	}
+	r.end = ts
+	s.rec = nil
+	s.mu.Unlock()
+	s.tr.p.ended(r)
+}
 
 // End ends the span (at the time trace.WithTimestamp gives, else now, on
 // the monotonic clock from its start) and hands its record to the batch.

@@ -93,10 +93,11 @@ func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics,
 // (telemetry.Telemetry's SERVER spans).
 type Spans interface {
 	// StartRequest returns ctx with the span of r, its route label
-	// route, started in it.
-	StartRequest(ctx context.Context, r *http.Request, route string) context.Context
-	// EndRequest ends the span ctx holds with the response's status.
-	EndRequest(ctx context.Context, r *http.Request, route string, status int)
+	// route, started in it at start.
+	StartRequest(ctx context.Context, r *http.Request, route string, start time.Time) context.Context
+	// EndRequest ends the span ctx holds at end with the response's
+	// status.
+	EndRequest(ctx context.Context, r *http.Request, route string, status int, end time.Time)
 }
 
 // ObserveSpans is [Observe] that also gives each request its span from
@@ -114,7 +115,7 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 		rt := route(r.URL.Path)
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 		if spans != nil {
-			ctx = spans.StartRequest(ctx, r, rt)
+			ctx = spans.StartRequest(ctx, r, rt, start)
 		}
 		r = r.WithContext(ctx)
 		sw := &StatusWriter{ResponseWriter: w}
@@ -125,12 +126,13 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 				status = http.StatusOK
 			}
 			d := time.Since(start)
+			end := start.Add(d)
 			m.End(rt, r.Method, status, d)
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			accessLog(r.Context(), log.Handler(), level, start.Add(d),
+			accessLog(r.Context(), log.Handler(), level, end,
 				slog.String("method", r.Method),
 				slog.String("route", rt),
 				slog.String("path", r.URL.Path),
@@ -140,7 +142,7 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 				slog.String("request_id", id),
 				slog.String("remote", r.RemoteAddr))
 			if spans != nil {
-				spans.EndRequest(r.Context(), r, rt, status)
+				spans.EndRequest(r.Context(), r, rt, status, end)
 			}
 		}()
 		next.ServeHTTP(sw, r)

@@ -103,6 +103,9 @@ func TestObserveSpans(t *testing.T) {
 		line.Path, _ = raw["path"].(string)
 		line.TraceID, _ = raw["trace_id"].(string)
 		line.SpanID, _ = raw["span_id"].(string)
+		if d, _ := raw["duration"].(float64); s.EndTime().Sub(s.StartTime()) != time.Duration(d) {
+			t.Errorf("%s: the span lasts %v, the line's duration is %v", line.Path, s.EndTime().Sub(s.StartTime()), time.Duration(d))
+		}
 		sc := s.SpanContext()
 		if line.TraceID != sc.TraceID().String() || line.SpanID != sc.SpanID().String() {
 			t.Errorf("log line %s has ids %s/%s, the span %s/%s", lines[i], line.TraceID, line.SpanID, sc.TraceID(), sc.SpanID())
