@@ -190,24 +190,31 @@ func (p *provider) release(r *spanRec) {
 }
 
 // empty clears r, keeping its slices (emptied) unless they grew large.
+// Only what the next span does not set at its start (tracer, contexts,
+// name, kind, time) and end (time) is reset, and a slice is cut in place
+// (its length only): each pointer written while the collector marks
+// costs a write barrier.
 func (p *provider) empty(r *spanRec) {
 	clear(r.attrs)
 	clear(r.events)
 	clear(r.links)
-	attrs, events, links, enc := r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
-	if cap(attrs) > maxKeptAttrs {
-		attrs = make([]attribute.KeyValue, 0, 16)
+	r.attrs, r.events, r.links, r.enc.b = r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
+	if cap(r.attrs) > maxKeptAttrs {
+		r.attrs = make([]attribute.KeyValue, 0, 16)
 	}
-	if cap(events) > maxKeptAttrs {
-		events = nil
+	if cap(r.events) > maxKeptAttrs {
+		r.events = nil
 	}
-	if cap(links) > maxKeptAttrs {
-		links = nil
+	if cap(r.links) > maxKeptAttrs {
+		r.links = nil
 	}
-	if cap(enc) > maxKeptAttrs*64 {
-		enc = nil
+	if cap(r.enc.b) > maxKeptAttrs*64 {
+		r.enc.b = nil
 	}
-	*r = spanRec{spanData: spanData{attrs: attrs, events: events, links: links}, enc: otlpEncoder{b: enc, memo: r.enc.memo}}
+	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
+	if r.status != (sdktrace.Status{}) {
+		r.status = sdktrace.Status{}
+	}
 }
 
 // ended encodes a sampled span's record into the batch, and releases
