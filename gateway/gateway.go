@@ -163,6 +163,7 @@ type Gateway struct {
 	versions   []string        // the protocol versions offered; nil: the SDK's (proxy.go)
 	ids        sync.Map        // *mcp.ServerSession -> session id, for transports without one
 	serverInfo json.RawMessage // the server's Implementation, for the fast path's sessionless answers
+	hdr        internalHeaders // the names of the headers the fronts tell the SDK's path by
 }
 
 // catalog is the gateway's tools as of one refresh, never changed once
@@ -202,7 +203,7 @@ func New(ctx context.Context, backend Backend, opts Options) (*Gateway, error) {
 	if name == "" {
 		name = "judge-gateway"
 	}
-	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log, retry: make(chan struct{}, 1)}
+	g := &Gateway{backend: backend, opts: opts, checker: checker, log: log, retry: make(chan struct{}, 1), hdr: newInternalHeaders()}
 	impl := &mcp.Implementation{Name: name, Version: ver}
 	if g.serverInfo, err = json.Marshal(impl); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

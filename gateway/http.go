@@ -193,7 +193,7 @@ func (g *Gateway) unansweredCancelled(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
 		if r.Method != http.MethodPost || sid == "" {
-			r.Header.Del(rpcIDHeader)
+			r.Header.Del(g.hdr.rpcID)
 			next.ServeHTTP(w, r)
 			return
 		}

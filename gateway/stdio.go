@@ -49,9 +49,9 @@ func (g *Gateway) StdioTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transpor
 		// The SDK's path learns a request's id and transport as the HTTP
 		// front tells it (withSessionVersion).
 		extra = func(id jsonrpc.ID) *mcp.RequestExtra {
-			h := http.Header{transportHeader: {"pipe"}}
+			h := http.Header{g.hdr.transport: {"pipe"}}
 			if s := jsonrpcID(id.Raw()); s != "" {
-				h.Set(rpcIDHeader, s)
+				h.Set(g.hdr.rpcID, s)
 			}
 			return &mcp.RequestExtra{Header: h}
 		}

@@ -3,6 +3,8 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -86,8 +88,8 @@ func rawJSONRPCID(b []byte) string {
 // withSessionVersion marks ctx, when the gateway exports spans, with the
 // protocol version ss's client asked for, so that the call's span need
 // not look the session up, and with the JSON-RPC id the HTTP front or the
-// stdio transport noted in extra's header (rpcIDHeader), and the stdio
-// transport its transport (transportHeader): the SDK's typed path does
+// stdio transport noted in extra's header (internalHeaders), and the stdio
+// transport its transport: the SDK's typed path does
 // not give a request's id otherwise.
 func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession, extra *mcp.RequestExtra) context.Context {
 	if !g.opts.Telemetry.Enabled() || ss == nil {
@@ -95,8 +97,8 @@ func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession,
 	}
 	id := ""
 	if extra != nil && extra.Header != nil {
-		id = extra.Header.Get(rpcIDHeader)
-		if tr := extra.Header.Get(transportHeader); tr != "" && ctx.Value(transportKey{}) == nil {
+		id = extra.Header.Get(g.hdr.rpcID)
+		if tr := extra.Header.Get(g.hdr.transport); tr != "" && ctx.Value(transportKey{}) == nil {
 			ctx = withTransport(ctx, tr)
 		}
 	}
@@ -109,22 +111,32 @@ func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession,
 	return ctx
 }
 
-// rpcIDHeader carries, from the gateway's HTTP front to the SDK's path,
-// the JSON-RPC id of a POST whose body is one tools/call, as
-// jsonrpc.request.id renders it. The front removes any the client sent.
-const rpcIDHeader = "Judge-Internal-Jsonrpc-Id"
+// internalHeaders are the names of the headers by which the gateway's
+// own fronts tell the SDK's path what it cannot learn otherwise: rpcID
+// carries, from the HTTP front, the JSON-RPC id of a POST whose body is
+// one tools/call, as jsonrpc.request.id renders it; transport carries,
+// from the stdio transport, the network.transport of a request ("pipe";
+// a request whose context already names its transport keeps it). Each
+// gateway draws its own names at random, so a client cannot send them,
+// whichever handler serves Server (the HTTP front also removes them).
+type internalHeaders struct{ rpcID, transport string }
 
-// transportHeader carries, from the stdio transport to the SDK's path,
-// the network.transport of a request ("pipe"). A request whose context
-// already names its transport (the HTTP front's) keeps it, so a client's
-// header changes nothing.
-const transportHeader = "Judge-Internal-Transport"
+// newInternalHeaders draws a gateway's internal header names.
+func newInternalHeaders() internalHeaders {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	tag := hex.EncodeToString(b[:])
+	return internalHeaders{
+		rpcID:     http.CanonicalHeaderKey("Judge-Internal-Jsonrpc-Id-" + tag),
+		transport: http.CanonicalHeaderKey("Judge-Internal-Transport-" + tag),
+	}
+}
 
-// noteCallID sets r's rpcIDHeader to the id of the tools/call that body
+// noteCallID sets r's internal rpcID header to the id of the tools/call that body
 // is, when the gateway exports spans; it removes one the client sent in
 // every case.
 func (g *Gateway) noteCallID(r *http.Request, body []byte) {
-	r.Header.Del(rpcIDHeader)
+	r.Header.Del(g.hdr.rpcID)
 	if !g.opts.Telemetry.Enabled() {
 		return
 	}
@@ -142,7 +154,7 @@ func (g *Gateway) noteCallID(r *http.Request, body []byte) {
 		return
 	}
 	if s := rawJSONRPCID(id); s != "" {
-		r.Header.Set(rpcIDHeader, s)
+		r.Header.Set(g.hdr.rpcID, s)
 	}
 }
 

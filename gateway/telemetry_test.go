@@ -115,14 +115,50 @@ func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 	return m
 }
 
-// spoofHeader is an http.RoundTripper that sends the header the gateway's
-// HTTP front uses internally, as a hostile client could.
+// spoofHeader is an http.RoundTripper that sends the headers the gateway
+// used internally under fixed names before it drew them at random, as a
+// hostile client that read the old source could.
 type spoofHeader struct{ next http.RoundTripper }
 
 func (s spoofHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Judge-Internal-Jsonrpc-Id", "spoofed")
+	r.Header.Set("Judge-Internal-Transport", "pipe")
 	return s.next.RoundTrip(r)
+}
+
+// TestCallSpanSDKHandlerIgnoresClientHeaders: a library user who serves
+// Gateway.Server through the SDK's own streamable HTTP handler, without
+// the gateway's HTTP front to remove headers, still gets spans whose
+// jsonrpc.request.id and network.transport no client header set.
+func TestCallSpanSDKHandlerIgnoresClientHeaders(t *testing.T) {
+	t.Parallel()
+	g, rec := echoGateway(t)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil))
+	t.Cleanup(srv.Close)
+	hc := &http.Client{Transport: spoofHeader{http.DefaultTransport}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range rec.Ended() {
+		if s.Name() != "tools/call echo" {
+			continue
+		}
+		n++
+		if a := attrs(s); a["jsonrpc.request.id"] == "spoofed" || a["network.transport"] == "pipe" {
+			t.Errorf("span attributes %v carry what the client's headers said", a)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d tools/call spans, want 1", n)
+	}
 }
 
 // echoGateway is a gateway over one echo tool whose spans rec records.

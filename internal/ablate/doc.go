@@ -73,6 +73,21 @@ const (
 	// nationality ("Saudi officials" for "officials of Saudi Arabia"),
 	// not only a nationality by such a country.
 	PlaceWords = "place-words"
+	// Synonym: a name no passage states is stated by a passage giving,
+	// alone, another name WordNet gives the same one thing ("World War
+	// I" for "the Great War"; lexicon.Synonyms).
+	Synonym = "synonym"
+	// HyphenSpaced: a name written with spaces is stated by the same
+	// letters hyphenated ("Anne Sophie" by "Anne-Sophie"): the squeezed
+	// search also starts from the parts of hyphenated words.
+	HyphenSpaced = "hyphen-spaced"
+	// SpanEnd: a year a span gives as its end ("2016–17" for 2017) is
+	// undecided, as a year inside it is, not contradicted by its start.
+	SpanEnd = "span-end"
+	// Demonyms: a place in a name is stated by its adjective and back,
+	// for the adjectives of places WordNet gives ("Cornish" and
+	// "Cornwall"; lexicon.Demonyms), as for the nationalities table.
+	Demonyms = "demonyms"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -1,8 +1,9 @@
 // Package lexicon holds the word relations grounding needs without a
-// model: the antonym pairs of WordNet 3.0 and its nouns of several common
-// words ("grand jury"), extracted from Debian's wordnet-base by a go
-// generate step into antonyms.txt and terms.txt and embedded, so nothing
-// is installed or read at run time.
+// model: the antonym pairs of WordNet 3.0, its nouns of several common
+// words ("grand jury") and its names of one thing by several names ("Great
+// War", "World War I") and adjectives of places ("Cornish"), extracted from Debian's wordnet-base by a go
+// generate step into antonyms.txt, terms.txt, synonyms.txt and demonyms.txt and
+// embedded, so nothing is installed or read at run time.
 //
 // WordNet 3.0 is © Princeton University, under the WordNet licence
 // (LICENSE.wordnet beside this file).
@@ -16,13 +17,19 @@ import (
 	"github.com/agentjudge/judge/internal/claim"
 )
 
-//go:generate go run ./gen -dict /usr/share/wordnet -o antonyms.txt -terms terms.txt
+//go:generate go run ./gen -dict /usr/share/wordnet -o antonyms.txt -terms terms.txt -synonyms synonyms.txt -demonyms demonyms.txt
 
 //go:embed antonyms.txt
 var antonymsTxt string
 
 //go:embed terms.txt
 var termsTxt string
+
+//go:embed synonyms.txt
+var synonymsTxt string
+
+//go:embed demonyms.txt
+var demonymsTxt string
 
 // antonyms maps a word's stem (see claim.Stem) to the stems of its
 // antonyms. It is built once, on first use, and never changed after.
@@ -100,3 +107,63 @@ func Term(words []string) bool {
 
 // Terms returns the number of terms Term knows.
 func Terms() int { return len(terms()) }
+
+// synonyms maps each lemma of synonyms.txt, lower-cased, to its line's
+// lemmas as WordNet writes them. It is built once, on first use, and never
+// changed after.
+var synonyms = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, line := range strings.Split(synonymsTxt, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lemmas := strings.Split(line, "|")
+		for _, l := range lemmas {
+			m[strings.ToLower(l)] = lemmas
+		}
+	}
+	return m
+})
+
+// Synonyms returns the other names WordNet gives the one thing the name
+// names, as WordNet writes them ("Great War" gives "World War I", "World
+// War 1", "First World War", "War to End War"), or nil. The name is
+// compared in lower case, whole; only a name of one noun sense in all of
+// WordNet has synonyms, and only those of one sense are given ("Georgia",
+// a state and a country, has none, and is no synonym of "Peach State"),
+// outside the Latin names of animals and plants. The slice is new.
+func Synonyms(name string) []string {
+	lemmas := synonyms()[strings.ToLower(strings.TrimSpace(name))]
+	var out []string
+	for _, l := range lemmas {
+		if !strings.EqualFold(l, strings.TrimSpace(name)) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SynonymSets returns the number of names Synonyms knows.
+func SynonymSets() int { return len(synonyms()) }
+
+// Demonym is an adjective of a place and the place, as WordNet writes
+// them: {"Cornish", "Cornwall"}.
+type Demonym struct{ Adjective, Place string }
+
+// demonyms holds the pairs of demonyms.txt. It is built once, on first
+// use, and never changed after.
+var demonyms = sync.OnceValue(func() []Demonym {
+	var out []Demonym
+	for _, line := range strings.Split(demonymsTxt, "\n") {
+		a, p, ok := strings.Cut(line, ":")
+		if ok && !strings.HasPrefix(line, "#") {
+			out = append(out, Demonym{a, p})
+		}
+	}
+	return out
+})
+
+// Demonyms returns the adjectives of one word WordNet says pertain to a
+// place, with the place ("Florentine" and "Florence", "British" and
+// "Great Britain"). The slice must not be modified.
+func Demonyms() []Demonym { return demonyms() }

@@ -46,3 +46,48 @@ func TestTerm(t *testing.T) {
 		t.Errorf("only %d terms: the embedded data is incomplete", n)
 	}
 }
+
+func TestSynonyms(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		want string // one synonym among those given, or "" for none
+	}{
+		{"Great War", "World War I"}, {"world war i", "First World War"}, {"PhD", "Ph.D."},
+		{"United States of America", "U.S.A."}, {"Douglas MacArthur", "MacArthur"},
+		{"Georgia", ""},       // a state and a country
+		{"Lincoln", ""},       // a city and a president
+		{"World War", ""},     // a common noun
+		{"Turdus merula", ""}, // the Latin name of a bird
+		{"", ""},
+	} {
+		got := lexicon.Synonyms(tt.name)
+		if tt.want == "" && len(got) != 0 || tt.want != "" && !slices.Contains(got, tt.want) {
+			t.Errorf("Synonyms(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+		if slices.ContainsFunc(got, func(s string) bool { return strings.EqualFold(s, tt.name) }) {
+			t.Errorf("Synonyms(%q) = %q holds the name itself", tt.name, got)
+		}
+	}
+	if n := lexicon.SynonymSets(); n < 10000 {
+		t.Errorf("only %d names with synonyms: the embedded data is incomplete", n)
+	}
+}
+
+func TestDemonyms(t *testing.T) {
+	t.Parallel()
+	got := lexicon.Demonyms()
+	for _, want := range []lexicon.Demonym{{"Cornish", "Cornwall"}, {"Florentine", "Florence"}, {"Salvadoran", "El Salvador"}, {"Texan", "Texas"}} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Demonyms() lacks %v", want)
+		}
+	}
+	for _, d := range got {
+		if strings.Contains(d.Adjective, " ") || d.Adjective == "" || d.Place == "" {
+			t.Errorf("Demonyms() holds %v: an adjective of one word and a place are wanted", d)
+		}
+	}
+	if len(got) < 300 {
+		t.Errorf("only %d demonyms: the embedded data is incomplete", len(got))
+	}
+}

@@ -50,7 +50,8 @@ func FuzzBuild(f *testing.F) {
 // FuzzOtherForms checks the rules that read a page's other forms (ages,
 // names with other accents, a year inside a span of years, a number
 // against a bound or an estimate, a name's word forms, a name by its bare
-// head, a term of common words) on any page and any sentence: they never
+// head, a term of common words, a synonym WordNet gives, a name
+// hyphenated, a span's end year, an adjective of a place) on any page and any sentence: they never
 // panic, a supported claim has its evidence, and an undecided one that
 // says why quotes a passage of the page, but for a term of common words,
 // undecided for what it is.
@@ -71,6 +72,9 @@ func FuzzOtherForms(f *testing.F) {
 		{"December 31, 9999\nOn Jan. 1 and Sunday.", "On January 1, 10000, Sunday, January 2, 9999 and 31 December."},
 		{"It came out on Harvest Day. The Northern Grand Prix. Day Day. U.S. Harvest Day", "The Tolby County Harvest Day, the Southern Grand Prix, A B Day Day and U.S. Harvest Day Harvest Day."},
 		{"The American army met Saudi ministers. The Prime Minister came.", "The Grand Jury, the Grand Juries, a Bachelor of Arts, the Foreign Minister, the United States Army and Ministers of Saudi Arabia Saudi Arabia."},
+		{"She served in the Great War. He took a Ph.D. at Ely. The Great War Memorial. MacArthur. Great War", "World War I, World War II, the First World War, a PhD, World War I I, Douglas MacArthur and World War  I."},
+		{"Marie-Luce Weekly. A-B-C-D. The 2016–17 season. 1999-00. 2019–2", "Marie Luce Weekly, A B C D, in 2017, in 2000, in 2019."},
+		{"Tin mines of Cornwall. Florentine bankers. Salvadoran farmers. Soviet", "A Cornish mine, Bankers of Florence, El Salvador, the Soviet Union and Cornish Cornish."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
+	"github.com/agentjudge/judge/internal/lexicon"
 )
 
 // findName returns a passage that names c, or nil: one holding every
@@ -18,7 +19,9 @@ import (
 // with other accents, or with other spacing or punctuation; failing
 // those, one that names it in another of its forms
 // ([claim.Claim.Alternatives]: "Saint Mary" for "St. Mary", "Manchester
-// United" for "Manchester United F.C."), tried in order. Every layer
+// United" for "Manchester United F.C."), or by another name WordNet gives
+// the same one thing ("World War I" for "Great War": findSynonym), tried
+// in order. Every layer
 // asking [Index.Check] gets the same answer for a name.
 func (ix *Index) findName(c claim.Claim) *Passage {
 	if p := ix.findNameAs(c); p != nil {
@@ -29,7 +32,7 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
-	return nil
+	return ix.findSynonym(c)
 }
 
 // findNameAs returns a passage that names c as written, in the ways
@@ -102,25 +105,37 @@ func (ix *Index) findParts(core []string) *Passage {
 // findSqueezed returns a passage that writes the name text with other
 // spacing, case or punctuation ("TechCrunch" for "Tech Crunch",
 // "African-Americans" for "African Americans", "A.C. Milan" for "AC
-// Milan"): its letters and digits in order, lower-cased, are the same.
-// Candidates are the passages holding a word the squeezed name starts
-// with; each is then compared whole.
+// Milan", "Anne-Sophie" for "Anne Sophie"): its letters and digits in
+// order, lower-cased, are the same. Candidates are the passages holding a
+// word, or a part of a hyphenated word, the squeezed name starts with;
+// each is then compared whole.
 func (ix *Index) findSqueezed(text string) *Passage {
 	key := squeeze(text)
 	if len(key) < 4 {
 		return nil
 	}
+	spaced := !ablate.Off(ablate.HyphenSpaced)
 	for _, part := range ix.parts {
 		seen := map[int32]bool{}
 		for i := 2; i <= len(key); i++ {
-			for _, id := range part.words[claim.Stem(key[:i])] {
-				if seen[id] {
-					continue
-				}
-				seen[id] = true
-				p := &part.passages[id]
-				if squeezedHas(p.Text, key) {
-					return p
+			st := claim.Stem(key[:i])
+			// A name hyphenated in the passage ("Anne-Sophie") is
+			// indexed whole and by its parts: its first part starts the
+			// squeezed name too.
+			lists := [2][]int32{part.words[st]}
+			if spaced {
+				lists[1] = part.hyph[st]
+			}
+			for _, ids := range lists {
+				for _, id := range ids {
+					if seen[id] {
+						continue
+					}
+					seen[id] = true
+					p := &part.passages[id]
+					if squeezedHas(p.Text, key) {
+						return p
+					}
 				}
 			}
 		}
@@ -202,7 +217,8 @@ func (ix *Index) findWords(words []string) *Passage {
 // nameForms returns the word lists that state the name of stems core:
 // core itself, then core with one nationality swapped for its country, or
 // one country, of one word or several ("saudi arabia"), for its
-// nationality.
+// nationality; then the same with the adjectives of places WordNet gives
+// ("cornish" and "cornwall", "florentine" and "florence").
 func nameForms(core []string) [][]string {
 	forms := [][]string{core}
 	for i, w := range core {
@@ -210,10 +226,21 @@ func nameForms(core []string) [][]string {
 			forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
 		}
 	}
+	if !ablate.Off(ablate.Demonyms) {
+		for i, w := range core {
+			for _, alt := range wordNetPlaces().one[w] {
+				forms = append(forms, slices.Concat(core[:i], alt, core[i+1:]))
+			}
+		}
+	}
 	if ablate.Off(ablate.PlaceWords) {
 		return forms
 	}
-	for _, mp := range multiPlaces() {
+	multi := multiPlaces()
+	if !ablate.Off(ablate.Demonyms) {
+		multi = slices.Concat(multi, wordNetPlaces().multi)
+	}
+	for _, mp := range multi {
 		for i := 0; i+len(mp.place) <= len(core); i++ {
 			if slices.Equal(core[i:i+len(mp.place)], mp.place) {
 				forms = append(forms, slices.Concat(core[:i], mp.nat, core[i+len(mp.place):]))
@@ -222,6 +249,36 @@ func nameForms(core []string) [][]string {
 	}
 	return forms
 }
+
+// demonymPlaces is what nameForms swaps from WordNet's adjectives of
+// places (lexicon.Demonyms): by one word's stem, the stems of its places
+// or adjectives (one), and the places of several words with their
+// adjectives (multi).
+type demonymPlaces struct {
+	one   map[string][][]string
+	multi []multiPlace
+}
+
+// wordNetPlaces indexes lexicon.Demonyms as nameForms reads it: an
+// adjective by its place, and a place of one word by its adjective
+// ("Cornish" and "Cornwall"), as the nationalities table is. It is built
+// on first use and never written after.
+var wordNetPlaces = sync.OnceValue(func() demonymPlaces {
+	d := demonymPlaces{one: map[string][][]string{}}
+	for _, dm := range lexicon.Demonyms() {
+		adj, place := claim.ContentWords(dm.Adjective), claim.ContentWords(dm.Place)
+		if len(adj) != 1 || len(place) == 0 {
+			continue
+		}
+		d.one[adj[0]] = append(d.one[adj[0]], place)
+		if len(place) == 1 {
+			d.one[place[0]] = append(d.one[place[0]], adj)
+		} else {
+			d.multi = append(d.multi, multiPlace{place: place, nat: adj})
+		}
+	}
+	return d
+})
 
 // findInitials returns a passage that writes the name of several words
 // text by its initials, in capitals ("LA", "L.A." for "Los Angeles"), or

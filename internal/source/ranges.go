@@ -16,7 +16,10 @@ import (
 var yearSpanRE = regexp.MustCompile(`(?i)\b(?:(between)\s+)?(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\band\b)\s*(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2}|[0-9]{2})\b`)
 
 // spansYear returns the first span of years in text that holds year y
-// strictly between its ends, as written, or "". "and" joins a span only
+// after its start, up to its end ("2016–17" holds 2017), as written, or
+// "". A year a span ends on is as undecided as one inside it: "the
+// 2016–17 season" is of 2016 and 2017 both, and where the end is written
+// in full the passage states the year already. "and" joins a span only
 // after "between" ("in 1990 and 1995" names two years), and a year and
 // month followed by a day ("2004-09-15") is a date.
 func spansYear(text string, y int) string {
@@ -38,7 +41,7 @@ func spansYear(text string, y int) string {
 		if m[1] == "" && andRE.MatchString(m[0]) {
 			continue
 		}
-		if lo < y && y < hi {
+		if lo < y && (y < hi || y == hi && !ablate.Off(ablate.SpanEnd)) {
 			return m[0]
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 // TestYearInSpan checks that a year inside a span of years a passage about
 // the same thing gives is undecided, not contradicted by the span's ends,
-// and that each changed counterpart (a year outside the span, two years
+// including a year it ends on ("2016–17" for 2017), and that each
+// changed counterpart (a year outside the span, two years
 // joined by "and" without "between", a passage about something else) is
 // still flagged. The sentences are written for this test.
 func TestYearInSpan(t *testing.T) {
@@ -20,6 +21,7 @@ func TestYearInSpan(t *testing.T) {
 		"Pell Brewery was rebuilt 1962–68 after the fire.\n" +
 		"The Orsa choir toured Spain in 2001 and 2005.\n" +
 		"The Kelt bridge was painted in 1990.\n" +
+		"Tam Rook coached the Harriers in the 2016–17 season.\n" +
 		"The Varn line opened on 2004-09-15 to traffic."})
 	tests := []verdictCase{
 		{"Ada Lenk was mayor of Tolby in 1993.", source.Undecided},
@@ -31,6 +33,10 @@ func TestYearInSpan(t *testing.T) {
 		{"Pell Brewery was rebuilt in 1970.", flagged},
 		{"The Orsa choir toured Spain in 2003.", flagged},
 		{"The Kelt bridge was painted in 1993.", flagged},
+		// A span's end written in two digits holds its year too.
+		{"Tam Rook coached the Harriers in 2017.", source.Undecided},
+		{"Tam Rook coached the Harriers in 2016.", source.Supported},
+		{"Tam Rook coached the Harriers in 2018.", flagged},
 		// An ISO date is no span of years (2004 to 2009).
 		{"The Varn line opened in 2006 to traffic.", flagged},
 	}

@@ -46,6 +46,11 @@ type node struct {
 	// issues name (nil for the additionalItems false of noItems).
 	sch    *jsonschema.Schema
 	always int8 // 1: the schema true, -1: false, 0: check the keywords
+	// plain holds the kinds of value (kString, …) the node accepts
+	// whatever they hold once well formed: the scan only skips them (see
+	// plainKinds, scanner.plain). Most properties of a tool's arguments
+	// are a type alone.
+	plain uint8
 	// noItems marks the node of additionalItems false: an item it meets
 	// is one error of the array's (additionalItems), not of the item.
 	noItems bool
@@ -461,7 +466,43 @@ func (fc *fastCompiler) node(s *jsonschema.Schema) *node {
 	if s.If != nil {
 		n.ifN, n.thenN, n.elseN = fc.node(s.If), fc.node(s.Then), fc.node(s.Else)
 	}
+	n.plain = plainKinds(n)
 	return n
+}
+
+// plainKinds is the kinds of value n accepts whatever they hold, once
+// well formed (see node.plain): none when n has a keyword that looks at
+// every value (const, enum, format, $ref, an applicator), else those its
+// type allows and no keyword of theirs constrains. kInteger stands for
+// the numbers written as integers when n allows integers but not all
+// numbers.
+func plainKinds(n *node) uint8 {
+	if n.always != 0 || n.hasConst || n.hasEnum || n.format != nil || n.ref != nil || n.not != nil ||
+		n.allOf != nil || n.anyOf != nil || n.oneOf != nil || n.ifN != nil {
+		return 0
+	}
+	types := n.types
+	if types == 0 {
+		types = kNull | kBool | kNumber | kString | kArray | kObject
+	}
+	p := types & (kNull | kBool)
+	switch {
+	case n.num:
+	case types&kNumber != 0:
+		p |= kNumber
+	case types&kInteger != 0:
+		p |= kInteger
+	}
+	if !n.str {
+		p |= types & kString
+	}
+	if !n.arr {
+		p |= types & kArray
+	}
+	if !n.obj {
+		p |= types & kObject
+	}
+	return uint8(p)
 }
 
 func (fc *fastCompiler) object(n *node, s *jsonschema.Schema, loc string) {

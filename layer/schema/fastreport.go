@@ -342,6 +342,11 @@ func (s *scanner) rcheck(n *node, i int) (int, bool) {
 	if i >= len(s.data) {
 		return s.fail()
 	}
+	if n.plain != 0 {
+		if end, ok, done := s.plain(n.plain, i); done {
+			return end, ok
+		}
+	}
 	start := len(s.errs)
 	end, done := s.rown(n, i)
 	if s.bail {
