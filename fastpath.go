@@ -32,14 +32,16 @@ type schemaDocs struct {
 	maxBytes int64
 	next     uint64
 	dropped  int64
-	// recent finds a document by the address of the bytes it was last
-	// found by, before any hash or lock: a caller that sends the same
-	// schema slice with every request (a Go program keeping its tools'
-	// schemas) pays one byte comparison. The bytes are always compared, so
-	// a slice changed in place, or other bytes at a reused address, are
-	// never mistaken for the document. It is two-way: an address has two
-	// slots, the one found last first, so that two schemas whose addresses
-	// share a slot (a few in a hundred tools) do not take turns missing.
+	// recent finds a document by the address of the caller's bytes,
+	// before any hash or lock: a caller that sends the same schema slice
+	// with every request (a Go program keeping its tools' schemas) pays one
+	// byte comparison. The bytes are always compared, so a slice changed
+	// in place, or other bytes at a reused address, are never mistaken for
+	// the document; the address only picks the slots. It is two-way: an
+	// address has two slots, the one found last first, so that two schemas
+	// whose addresses share a slot (a few in a hundred tools) do not take
+	// turns missing. A document may sit in the slots of several addresses
+	// (tools whose schemas are the same bytes in slices of their own).
 	recent [2 * recentSets]atomic.Pointer[schemaDoc]
 }
 
@@ -58,11 +60,8 @@ const (
 // decoded, its value (kept only for documents of at most
 // maxCachedSchemaBytes).
 type schemaDoc struct {
-	raw []byte
-	id  uint64
-	// at is the address of the caller's bytes this document was last
-	// found by (see schemaDocs.recent); only compared, never dereferenced.
-	at   atomic.Uintptr
+	raw  []byte
+	id   uint64
 	once sync.Once
 	val  any
 	err  error
@@ -122,12 +121,13 @@ func (t *schemaDocs) get(raw []byte) *schemaDoc {
 	at := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
 	set := t.recent[2*((uint64(at)*0x9e3779b97f4a7c15)>>(64-recentBits)):][:2]
 	for k := range set {
-		if d := set[k].Load(); d != nil && d.at.Load() == at && bytes.Equal(d.raw, raw) {
+		// No test of the address beside the bytes': a document is found
+		// from every slice that holds its bytes.
+		if d := set[k].Load(); d != nil && bytes.Equal(d.raw, raw) {
 			return d
 		}
 	}
 	d := t.find(raw)
-	d.at.Store(at)
 	if old := set[0].Load(); old != d {
 		set[1].Store(old)
 	}

@@ -220,7 +220,7 @@ func (b *Builder) build(issues []Issue) *ValidationResult {
 		Metadata: Metadata{
 			ValidationTypesRun: append(types, b.types...),
 			TotalIssues:        len(issues),
-			DurationMS:         math.Round(float64(b.duration.Microseconds())) / 1000,
+			DurationMS:         durationMS(b.duration),
 			Model:              Deterministic,
 		},
 	}
@@ -339,12 +339,23 @@ func Grade(q float64) string {
 	}
 }
 
+// unit is x within [0, 1], rounded to four decimals (0 for NaN).
 func unit(x float64) float64 {
+	if x == 1 {
+		// What the rounding gives of 1 (a deterministic layer's
+		// confidence, the score of no issue), without it.
+		return 1
+	}
 	if math.IsNaN(x) {
 		return 0
 	}
 	return math.Round(min(max(x, 0), 1)*10000) / 10000
 }
+
+// durationMS is d in milliseconds to the microsecond: d's whole
+// microseconds over 1000. (A whole number of microseconds is its own
+// math.Round, which the value was once given.)
+func durationMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func severityRank(s Severity) int {
 	switch s {

@@ -3,7 +3,6 @@ package result
 import (
 	"cmp"
 	"log/slog"
-	"math"
 	"time"
 )
 
@@ -15,10 +14,7 @@ import (
 // for no check; see [Builder.SelfCheck]).
 func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *ValidationResult {
 	r := single(typ, confidence, d)
-	// The empty slice is not nil (the specification wants an array) and
-	// allocates nothing.
 	r.Valid = true
-	r.Issues = []Issue{}
 	r.QualityScore = 1
 	if typ == QualityType {
 		r.Metadata.QualityDimensions = QualityDimensions(nil)
@@ -30,24 +26,28 @@ func Passed(typ string, confidence float64, d time.Duration, sc *SelfCheck) *Val
 }
 
 // single returns the result of one validation type that ran, with the given
-// confidence and duration, in one allocation with its types, its issues
-// and what depends on them left for the caller. It writes the heap object
+// confidence and duration, in one allocation with its types, no issue,
+// and what depends on the issues left for the caller. It writes the heap object
 // field by field: a whole struct written to it would go through a bulk
-// write barrier. The empty criteria lists are not nil (the specification
-// wants arrays) and allocate nothing.
+// write barrier. The empty issue and criteria lists are not nil (the
+// specification wants arrays) and allocate nothing.
 func single(typ string, confidence float64, d time.Duration) *ValidationResult {
 	one := &struct {
 		r     ValidationResult
 		types [1]string
 	}{}
-	one.types[0] = typ
 	r := &one.r
-	r.Confidence = unit(confidence)
+	// Pointers to static data first, while the object is known to be
+	// zero: the compiler stores them without a write barrier. No issue
+	// (Passed's answer) until the caller sets them.
+	r.Issues = []Issue{}
 	r.PassedCriteria = []string{}
 	r.FailedCriteria = []string{}
-	r.Metadata.ValidationTypesRun = one.types[:]
-	r.Metadata.DurationMS = math.Round(float64(d.Microseconds())) / 1000
 	r.Metadata.Model = Deterministic
+	r.Confidence = unit(confidence)
+	r.Metadata.DurationMS = durationMS(d)
+	one.types[0] = typ
+	r.Metadata.ValidationTypesRun = one.types[:]
 	return r
 }
 

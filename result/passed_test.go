@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -172,5 +173,20 @@ func typicalIssues() []Issue {
 			Suggestion: "Change 'owner' to a string value", Rule: "schema.type"},
 		{Severity: Error, Type: MissingField, Location: "root", Message: "Missing required field 'method' at root",
 			Suggestion: "Add a 'method' field (string): The method to execute", Rule: "schema.required"},
+	}
+}
+
+// durationMS and unit's shortcut give what the rounding they skip gives.
+func TestRoundingShortcuts(t *testing.T) {
+	t.Parallel()
+	for _, d := range []time.Duration{0, 1, 999, time.Microsecond, 1500, 2*time.Millisecond + 499, -1500, -1, time.Hour, 1<<53 + 1, math.MaxInt64, math.MinInt64} {
+		if got, want := durationMS(d), math.Round(float64(d.Microseconds()))/1000; got != want || math.Signbit(got) != math.Signbit(want) {
+			t.Errorf("durationMS(%d) = %v, want %v", d, got, want)
+		}
+	}
+	for _, x := range []float64{1, math.Nextafter(1, 0), math.Nextafter(1, 2), 0.99995, 0} {
+		if got, want := unit(x), math.Round(min(max(x, 0), 1)*10000)/10000; got != want {
+			t.Errorf("unit(%v) = %v, want %v", x, got, want)
+		}
 	}
 }
