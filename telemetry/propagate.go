@@ -189,10 +189,10 @@ func (t *Telemetry) endSpan(sp trace.Span, r *http.Request, route string, status
 	sp.SetAttributes(*kv...)
 	t.attrs.put(kv)
 	switch own, ok := sp.(*span); {
-	case end.IsZero():
-		sp.End()
-	case ok:
+	case ok && !end.IsZero():
 		own.endAt(end)
+	case end.IsZero() || !sp.IsRecording(): // a span not recorded: no option made for it
+		sp.End()
 	default:
 		sp.End(trace.WithTimestamp(end))
 	}
