@@ -88,6 +88,14 @@ const (
 	// for the adjectives of places WordNet gives ("Cornish" and
 	// "Cornwall"; lexicon.Demonyms), as for the nationalities table.
 	Demonyms = "demonyms"
+	// Numeral: a name's Roman numeral is a word of it. The extractor
+	// keeps an "I" after a name where the grammar rules out the pronoun
+	// ("World War I", "Elizabeth I"), and a name with a numeral of one
+	// letter is stated only by a passage giving the numeral after the
+	// same word ("World War I" not by "World War II", "Henry V" not by
+	// "Henry VI"; claim.Numerals), as is a name's final capital letter
+	// alone ("Vitamin D" not by "Vitamin C"; claim.FinalLetter).
+	Numeral = "numeral"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

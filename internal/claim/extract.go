@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/ablate"
 )
 
 var (
@@ -612,16 +614,34 @@ func (x *extractor) names() {
 		s, e := m[0], m[1]
 		words := strings.Fields(x.text[s:e])
 		// Drop leading function words ("The", "In") and trailing particles.
+		articles := true // whether only articles were dropped
 		for len(words) > 0 && (stopwords[strings.ToLower(words[0])] || negators[strings.ToLower(words[0])]) {
+			articles = articles && leadArticles[strings.ToLower(words[0])]
 			s = strings.Index(x.text[s:e], words[0]) + s + len(words[0])
 			s += len(x.text[s:e]) - len(strings.TrimLeft(x.text[s:e], " \t\n"))
 			words = words[1:]
 		}
-		name := trimName(strings.Join(words, " "))
-		if name == "" {
-			continue
+		numeral := false
+		if n := len(words); n >= 1 {
+			switch last := words[n-1]; {
+			case pronounContraction(last):
+				words = words[:n-1] // "London I'm": the pronoun
+			case last == "I" && n >= 2 && !ablate.Off(ablate.Numeral):
+				numeral = x.numeralI(m[0], s, e, words[:n-1], articles)
+			}
 		}
-		e = s + strings.Index(x.text[s:e], lastField(name)) + len(lastField(name))
+		var name string
+		if numeral {
+			// "World War I", "Elizabeth I": the numeral is part of the
+			// name, which ends with it.
+			name = strings.Join(words, " ")
+		} else {
+			name = trimName(strings.Join(words, " "))
+			if name == "" {
+				continue
+			}
+			e = s + strings.Index(x.text[s:e], lastField(name)) + len(lastField(name))
+		}
 		lw := strings.ToLower(name)
 		if _, isMonth := monthNames[lw]; isMonth || weekdays[strings.TrimSuffix(lw, "s")] || len(name) < 2 {
 			continue
@@ -638,7 +658,7 @@ func (x *extractor) names() {
 			e -= len(name) - i
 			name = name[:i]
 		}
-		if len(words) == 1 && x.sentenceInitial(s) && (commonInitial(lw) || !x.capitalizedElsewhere(name)) {
+		if !strings.Contains(name, " ") && x.sentenceInitial(s) && (commonInitial(lw) || !x.capitalizedElsewhere(name)) {
 			// A capitalized word that starts a sentence is a name only
 			// when the text also capitalizes it mid-sentence: "Shares
 			// fell" is not about someone called Shares.

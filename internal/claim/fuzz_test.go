@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,6 +19,8 @@ func FuzzExtract(f *testing.F) {
 		"He wasn't happy.\nNo one came. 1.2 to 1.5 >= 2.0",
 		"", ".", "\x00\xff", "May May May 31st", "1,000,000.5 bn",
 		"the U.S Presidential Election Day", "to the U.S. The D.C. office", "A.B.C. D. E.F.", "U.S.\tThe X.Y.",
+		"In 1558 Elizabeth I became queen. In London I met him. World War I, Henry V's I", "Finally I don’t I'm I’ve Bob I I",
+		"I", "A I", "The I. X I\tV I's, In I", "Tolby I don’t. Tolby I 9 Tolby I—",
 	} {
 		f.Add(s)
 	}
@@ -59,6 +62,65 @@ func FuzzNameForms(f *testing.F) {
 				}
 				seen[form] = true
 			}
+		}
+	})
+}
+
+// FuzzNumerals checks that the numeral keys of any text are each a stem
+// and a numeral of one letter, that the text holds that numeral in
+// capitals after a space or tab, and that extraction of the same text
+// never ends a name with a pronoun contraction.
+func FuzzNumerals(f *testing.F) {
+	for _, s := range []string{"World War I", "King Henry V's army", "In London I met him", "I", " I", "A\tX", "Ǆ I", "É V’s", "I'm X. V"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, k := range claim.Numerals(s) {
+			w, n, ok := strings.Cut(k, " ")
+			if !ok || w == "" || (n != "i" && n != "v" && n != "x") {
+				t.Fatalf("Numerals(%q) gives %q", s, k)
+			}
+			if up := strings.ToUpper(n); !strings.Contains(s, " "+up) && !strings.Contains(s, "\t"+up) {
+				t.Fatalf("Numerals(%q) gives %q, which s does not hold", s, k)
+			}
+		}
+		for _, c := range claim.Extract(s, "").Claims {
+			if f := strings.Fields(c.Text); c.Kind == claim.Name && len(f) > 1 {
+				switch strings.ReplaceAll(f[len(f)-1], "’", "'") {
+				case "I'm", "I've", "I'd", "I'll":
+					t.Fatalf("name %q of %q ends with the pronoun", c.Text, s)
+				}
+			}
+		}
+	})
+}
+
+// FuzzLetters checks that the letter keys of any text are each a word and
+// a letter from a to z, that the text holds that letter in capitals after
+// a space or tab, that they hold the numeral keys, and that a name's final
+// letter key is a key of the name read as a passage.
+func FuzzLetters(f *testing.F) {
+	for _, s := range []string{"Vitamin D", "Hepatitis B's spread", "vitamin D, World War I", "Plan B-rich", "A\tZ", "Ǆ Q", "É D’s", "Washington D.C."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keys := claim.Letters(s)
+		for _, k := range keys {
+			w, l, ok := strings.Cut(k, " ")
+			if !ok || w == "" || len(l) != 1 || l[0] < 'a' || l[0] > 'z' {
+				t.Fatalf("Letters(%q) gives %q", s, k)
+			}
+			if up := strings.ToUpper(l); !strings.Contains(s, " "+up) && !strings.Contains(s, "\t"+up) {
+				t.Fatalf("Letters(%q) gives %q, which s does not hold", s, k)
+			}
+		}
+		for _, k := range claim.Numerals(s) {
+			if !slices.Contains(keys, k) {
+				t.Fatalf("Letters(%q) = %q lacks the numeral key %q", s, keys, k)
+			}
+		}
+		if k := claim.FinalLetter(s); k != "" && !slices.Contains(keys, k) {
+			t.Fatalf("Letters(%q) = %q lacks the final letter key %q", s, keys, k)
 		}
 	})
 }

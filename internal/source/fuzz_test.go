@@ -74,6 +74,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"The American army met Saudi ministers. The Prime Minister came.", "The Grand Jury, the Grand Juries, a Bachelor of Arts, the Foreign Minister, the United States Army and Ministers of Saudi Arabia Saudi Arabia."},
 		{"She served in the Great War. He took a Ph.D. at Ely. The Great War Memorial. MacArthur. Great War", "World War I, World War II, the First World War, a PhD, World War I I, Douglas MacArthur and World War  I."},
 		{"Marie-Luce Weekly. A-B-C-D. The 2016–17 season. 1999-00. 2019–2", "Marie Luce Weekly, A B C D, in 2017, in 2000, in 2019."},
+		{"The 2016–17 season. It was rebuilt 1962–68. From Sept. 3, 1990 to may 1995. Between Jun 2 1871 and Dec. 1880. Then 1999 to 20", "In 2017, in 1965, in 1993, in 1875 and in 1999."},
+		{"In World War II Queen Elizabeth II's barge sank. WWI. Henry VI. In London I met Pius X", "World War I, Elizabeth I's barge, World War II and Henry V. In London I saw Pius X I."},
 		{"Tin mines of Cornwall. Florentine bankers. Salvadoran farmers. Soviet", "A Cornish mine, Bankers of Florence, El Salvador, the Soviet Union and Cornish Cornish."},
 	} {
 		f.Add(s[0], s[1])

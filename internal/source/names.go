@@ -51,6 +51,15 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	if len(core) == 0 {
 		core = words
 	}
+	if !ablate.Off(ablate.Numeral) {
+		// "World War I" is not stated by "World War II": its numeral,
+		// by the word before it, is a word of the name.
+		core = append(core, claim.Numerals(c.Text)...)
+		// Nor "Vitamin D" by "Vitamin C": a final letter alone is one too.
+		if k := claim.FinalLetter(c.Text); k != "" {
+			core = append(core, k)
+		}
+	}
 	for _, form := range nameForms(core) {
 		if p := ix.findWords(form); p != nil {
 			return p
@@ -294,7 +303,11 @@ func (ix *Index) findInitials(text string) *Passage {
 			}
 			return nil
 		}
-		initials = append(initials, r[0])
+		if claim.RomanNumeral(w) && n > 0 && !ablate.Off(ablate.Numeral) {
+			initials = append(initials, r...) // "WWII" of "World War II", not "WWI"
+		} else {
+			initials = append(initials, r[0])
+		}
 		n++
 	}
 	if n < 2 || n > 6 {

@@ -10,10 +10,16 @@ import (
 )
 
 // yearSpanRE finds a span of years a passage gives: "1990–1995",
-// "1990-95", "from 1990 to 1995", "1990 until 1995", "between 1990 and
-// 1995", with an optional month before either year ("from March 1990 to
-// June 1995").
-var yearSpanRE = regexp.MustCompile(`(?i)\b(?:(between)\s+)?(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\band\b)\s*(?:[a-z]+\.?\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2}|[0-9]{2})\b`)
+// "1990-95", "1990 to 1995", "1990 until 1995", "between 1990 and
+// 1995", with an optional month, or month and day, before either year
+// ("March 1990 to June 1995", "between March 3, 1871 and 1880"). Only a
+// month's name stands there, so the span found is the span itself and
+// not the word before it ("the 2016–17 season" gives "2016–17").
+var yearSpanRE = regexp.MustCompile(`(?i)\b(?:(between)\s+)?(?:` + spanMonth + `\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2})\s*(?:–|—|-|\bto\b|\buntil\b|\btill\b|\bthrough\b|\bthru\b|\band\b)\s*(?:` + spanMonth + `\s+(?:\d{1,2},?\s+)?)?(1[0-9]{3}|20[0-9]{2}|[0-9]{2})\b`)
+
+// spanMonth is a month's name, in full or abbreviated with or without
+// its dot, as a span of years may give it before a year.
+const spanMonth = `(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`
 
 // spansYear returns the first span of years in text that holds year y
 // after its start, up to its end ("2016–17" holds 2017), as written, or

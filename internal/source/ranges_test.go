@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,9 +41,21 @@ func TestYearInSpan(t *testing.T) {
 		// An ISO date is no span of years (2004 to 2009).
 		{"The Varn line opened in 2006 to traffic.", flagged},
 	}
+	// The span quoted is the span itself, from its first year or month
+	// to its last: not the word before it ("the 2016–17", "rebuilt
+	// 1962–68").
+	spans := map[string]string{
+		"Ada Lenk was mayor of Tolby in 1993.":   "1990 to 1995",
+		"The Harrow mill ran in 1875.":           "between March 1871 and June 1880",
+		"Pell Brewery was rebuilt in 1965.":      "1962–68",
+		"Tam Rook coached the Harriers in 2017.": "2016–17",
+	}
 	checkVerdicts(t, ix, tests, firstOf(claim.Date), func(tt verdictCase, v source.Verdict) string {
-		if tt.status == source.Undecided && (v.Evidence == nil || !strings.Contains(v.Why, "span")) {
-			return "undecided without the span quoted: Why " + v.Why
+		if tt.status != source.Undecided {
+			return ""
+		}
+		if want := fmt.Sprintf("the span %q", spans[tt.text]); v.Evidence == nil || !strings.Contains(v.Why, want) {
+			return fmt.Sprintf("undecided without %s quoted: Why %s", want, v.Why)
 		}
 		return ""
 	})

@@ -216,6 +216,13 @@ func (x *DocIndex) add(text string, line int) {
 			}
 		}
 	}
+	// A name's numeral or final letter of one letter, by the word before
+	// it ("war i", "vitamin d"): ContentWords leaves the letter out.
+	for _, k := range claim.Letters(text) {
+		if ids := x.words[k]; len(ids) == 0 || ids[len(ids)-1] != id {
+			x.words[k] = append(ids, id)
+		}
+	}
 	slices.Sort(p.stems)
 	seen := map[string]bool{}
 	p.negated = implicitNegRE.MatchString(text)

@@ -27,7 +27,7 @@ func (ix *Index) findSynonym(c claim.Claim) *Passage {
 	for _, w := range strings.Fields(strings.ToLower(c.Text)) {
 		own[w] = true
 	}
-	for _, s := range lexicon.Synonyms(wordNetName(c)) {
+	for _, s := range lexicon.Synonyms(c.Text) {
 		words := claim.ContentWords(s)
 		if len(words) == 0 {
 			continue
@@ -48,29 +48,6 @@ func (ix *Index) findSynonym(c claim.Claim) *Passage {
 		}
 	}
 	return nil
-}
-
-// wordNetName returns the name c as WordNet would hold it: with the
-// Roman numeral "I" its sentence writes after it ("World War I"), which
-// the extractor leaves out as it may be the pronoun ("In London I met
-// him"), when WordNet holds the name with it; else c's text.
-func wordNetName(c claim.Claim) string {
-	withI := c.Text + " I"
-	for i := 0; ; {
-		j := strings.Index(c.Sentence[i:], withI)
-		if j < 0 {
-			return c.Text
-		}
-		e := i + j + len(withI)
-		i = i + j + 1
-		if r, _ := utf8.DecodeRuneInString(c.Sentence[e:]); e < len(c.Sentence) && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			continue
-		}
-		if lexicon.Synonyms(withI) != nil {
-			return withI
-		}
-		return c.Text
-	}
 }
 
 // namesAlone reports whether text holds name from a word's start to a

@@ -15,7 +15,9 @@
 //     the same output ("The CVSS score is given as 9.8 and as 7.5"): two
 //     numbers, dates, versions, version ranges or names under the same
 //     attribute anywhere in the output (within one item of an array, whose
-//     items may well differ), that differ;
+//     items may well differ), that differ (two names agree when the
+//     words of one stand together among the other's: "Ona Vey" and "Ona
+//     Vey Lenk", not "World War I" and "World War II");
 //   - confidence_mismatch (warning): certainty language ("definitely",
 //     "confirmed", "100%") in the sentence of a claim that the sources
 //     contradict or do not support.

@@ -175,10 +175,26 @@ func same(a, b claim.Claim) bool {
 		db, ok2 := claim.ParseDate(b.Value)
 		return !ok1 || !ok2 || da.Agrees(db)
 	case claim.Name:
-		// "Alice Smith" and later "Smith" are one person.
-		return strings.Contains(a.Value, b.Value) || strings.Contains(b.Value, a.Value)
+		// "Alice Smith" and later "Smith" are one person; "World War I"
+		// and "World War II", "Ann" and "Anne" are not: whole words.
+		wa, wb := claim.Words(a.Value), claim.Words(b.Value)
+		if len(wa) == 0 || len(wb) == 0 {
+			return a.Value == b.Value
+		}
+		return wordRun(wa, wb) || wordRun(wb, wa)
 	}
 	return a.Value == b.Value
+}
+
+// wordRun reports whether the words part stand together, in order, in
+// words ("smith" and "alice smith", "new york" and "new york city").
+func wordRun(words, part []string) bool {
+	for i := 0; i+len(part) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(part)], part) {
+			return true
+		}
+	}
+	return false
 }
 
 // where is a claim's place for a message: "line 3" or "line 1, column 40

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/layer/hallucination"
@@ -214,5 +215,61 @@ func TestNameInAnotherForm(t *testing.T) {
 		if n != tt.want {
 			t.Errorf("%q: %d confidence_mismatch issues, want %d (%+v)", tt.output, n, tt.want, p.Findings().Issues)
 		}
+	}
+}
+
+// TestSameName checks which two names of one attribute the consistency
+// check takes for one: a name and a word-aligned part of it are one
+// ("Ona Vey" and "Ona Vey Lenk"), a name and another that merely contains its
+// letters are two ("World War I" and "World War II", "Ann" and "Anne",
+// "Henry V" and "Henry VI"). The names are written for this test.
+func TestSameName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		first, second string
+		same          bool
+	}{
+		{"Ona Vey", "Ona Vey", true},
+		{"Ona Vey", "Ona Vey Lenk", true},
+		{"Tolby Harbour Bridge", "Harbour Bridge", true},
+		{"World War I", "World War II", false},
+		{"World War II", "World War I", false},
+		{"Henry V", "Henry VI", false},
+		{"Ann Lenk", "Anne Lenk", false},
+		{"Ona Vey", "Ona Veyra", false},
+		{"Harbour Bridge", "Tolby Harbour Bridges", false},
+		{"Ona Vey", "Rook Vey", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.first+"/"+tt.second, func(t *testing.T) {
+			t.Parallel()
+			output := `{"a": {"winner": "` + tt.first + `"}, "b": {"winner": "` + tt.second + `"}}`
+			out, err := jsonvalue.Decode([]byte(output), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := 0
+			for _, c := range claim.FromOutput(out).Claims {
+				if c.Kind == claim.Name && c.Key() == "winner" {
+					names++
+				}
+			}
+			if names != 2 {
+				t.Fatalf("%d names of the winner in %s, want 2", names, output)
+			}
+			p := layer.NewPass(hallucination.Layer, &layer.Input{Output: out}, layer.NewCache(0))
+			if err := hallucination.Layer.Run(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, is := range p.Findings().Issues {
+				if is.Type == result.DetailInconsistency {
+					n++
+				}
+			}
+			if got := n == 0; got != tt.same {
+				t.Errorf("%q and %q taken as one name: %v, want %v (%+v)", tt.first, tt.second, got, tt.same, p.Findings().Issues)
+			}
+		})
 	}
 }
