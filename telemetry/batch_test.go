@@ -301,3 +301,48 @@ func FuzzReadBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestBatchQueueBytes queues items of many sizes (some filling a chunk
+// exactly, one longer than a chunk) through addBytes, three rounds with
+// an export between them (the later rounds reuse the first's chunks), and
+// checks that every item exported holds the bytes it was queued with.
+func TestBatchQueueBytes(t *testing.T) {
+	t.Parallel()
+	sizes := []int{1, 300, arenaChunk - 301, 7, arenaChunk, 0, 2*arenaChunk + 5, 512, arenaChunk / 2, arenaChunk/2 + 1}
+	for round := range 3 {
+		t.Run(strconv.Itoa(round), func(t *testing.T) {
+			t.Parallel()
+			var got [][]byte
+			q := newBatchQueue(func(_ context.Context, items [][]byte) error {
+				for _, it := range items {
+					got = append(got, append([]byte(nil), it...))
+				}
+				return nil
+			}, func(context.Context) error { return nil }, func([][]byte) {}, Batch{Delay: time.Hour, MaxQueueSize: 1000, MaxExportBatchSize: 1000})
+			var want [][]byte
+			for r := range round + 1 {
+				for i, n := range sizes {
+					p := []byte(strings.Repeat(string(rune('a'+(i+r)%26)), n))
+					want = append(want, p)
+					if !q.addBytes(p, func(b []byte) []byte { return b }) {
+						t.Fatalf("item %d of %d bytes not queued", i, n)
+					}
+				}
+				if err := q.ForceFlush(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := q.Shutdown(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d items exported, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if string(got[i]) != string(want[i]) {
+					t.Errorf("item %d: %d bytes exported (%.10q…), want %d (%.10q…)", i, len(got[i]), got[i], len(want[i]), want[i])
+				}
+			}
+		})
+	}
+}
