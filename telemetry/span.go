@@ -3,13 +3,16 @@ package telemetry
 import (
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -155,7 +158,7 @@ func (p *provider) Shutdown(ctx context.Context) error {
 const maxFree = 1024
 
 // encSpan is an ended span in the batch: its Span message, encoded as
-// it ended (in the queue's arena), and its tracer, for its scope.
+// it ended (in one of the queue's chunks), and its tracer, for its scope.
 type encSpan struct {
 	tr *tracer
 	b  []byte
@@ -437,9 +440,34 @@ type span struct {
 
 	mu  sync.Mutex
 	rec *spanRec
+
+	// ids is the span's trace id and span id in hex, for the log lines
+	// logged under it (LogHandler's trace_id and span_id), written once
+	// when first asked for (idsSet, under mu) and never again: held in
+	// the handle, which is not reused, the lines' two strings point into
+	// it and cost no allocation of their own (see logIDs).
+	ids    [48]byte
+	idsSet bool
 }
 
 var _ trace.Span = (*span)(nil)
+
+// logIDs returns the trace_id and span_id attributes of the span's log
+// lines (spanIDAttrs's), their strings in s.ids.
+func (s *span) logIDs() (slog.Attr, slog.Attr) {
+	s.mu.Lock()
+	if !s.idsSet {
+		tid, sid := s.sc.TraceID(), s.sc.SpanID()
+		hex.Encode(s.ids[:32], tid[:])
+		hex.Encode(s.ids[32:], sid[:])
+		s.idsSet = true
+	}
+	s.mu.Unlock()
+	// The bytes are not written again once set, and the handle lives as
+	// long as a string points into it.
+	ids := unsafe.String(&s.ids[0], len(s.ids))
+	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
+}
 
 // SpanContext returns the span's context.
 func (s *span) SpanContext() trace.SpanContext { return s.sc }
