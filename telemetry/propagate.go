@@ -300,9 +300,13 @@ func (l logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int
 // spanIDAttrs are the trace_id and span_id attributes of sp's context.
 func spanIDAttrs(sp trace.Span) (slog.Attr, slog.Attr) {
 	if s, ok := sp.(*span); ok {
-		return s.logIDs() // made once a span, in its handle
+		return s.logIDs() // a SERVER span's made once, in its handle
 	}
-	sc := sp.SpanContext()
+	return hexIDAttrs(sp.SpanContext())
+}
+
+// hexIDAttrs are the trace_id and span_id attributes of sc.
+func hexIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
 	// Both ids in one string, cut in two: one allocation, not two.
 	var b [48]byte
 	tid, sid := sc.TraceID(), sc.SpanID()

@@ -318,7 +318,14 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 	if r.start = cfg.ts; r.start.IsZero() {
 		r.start = time.Now()
 	}
-	s := &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
+	var s *span
+	if r.kind == trace.SpanKindServer { // a request's: its log lines' ids in the same allocation
+		h := &spanWithIDs{span: span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}}
+		s = &h.span
+		s.ids = &h.ids
+	} else {
+		s = &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
+	}
 	for _, l := range cfg.links {
 		s.AddLink(l)
 	}
@@ -441,26 +448,36 @@ type span struct {
 	mu  sync.Mutex
 	rec *spanRec
 
-	// ids is the span's trace id and span id in hex, for the log lines
-	// logged under it (LogHandler's trace_id and span_id), written once
-	// when first asked for (idsSet, under mu) and never again: held in
-	// the handle, which is not reused, the lines' two strings point into
-	// it and cost no allocation of their own (see logIDs).
-	ids    [48]byte
-	idsSet bool
+	// ids, for a SERVER span (nil for others), is where its trace id and
+	// span id are written in hex for the log lines logged under it
+	// (LogHandler's trace_id and span_id): once, when first asked for
+	// (under mu), and never again. It is part of the handle's own
+	// allocation (spanWithIDs), which is not reused, so that the lines'
+	// two strings point into it and cost no allocation of their own
+	// (see logIDs); a request's log lines are under its SERVER span.
+	ids *[48]byte
+}
+
+// spanWithIDs is a SERVER span's handle: the span and its ids' bytes
+// (span.ids), in one allocation.
+type spanWithIDs struct {
+	span
+	ids [48]byte
 }
 
 var _ trace.Span = (*span)(nil)
 
 // logIDs returns the trace_id and span_id attributes of the span's log
-// lines (spanIDAttrs's), their strings in s.ids.
+// lines (spanIDAttrs's), their strings in s.ids when it has them.
 func (s *span) logIDs() (slog.Attr, slog.Attr) {
+	if s.ids == nil {
+		return hexIDAttrs(s.sc)
+	}
 	s.mu.Lock()
-	if !s.idsSet {
+	if s.ids[0] == 0 { // not written yet: a hex digit is never 0
 		tid, sid := s.sc.TraceID(), s.sc.SpanID()
 		hex.Encode(s.ids[:32], tid[:])
 		hex.Encode(s.ids[32:], sid[:])
-		s.idsSet = true
 	}
 	s.mu.Unlock()
 	// The bytes are not written again once set, and the handle lives as

@@ -147,13 +147,15 @@ func TestLogHandler(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		tp   oteltrace.TracerProvider
-	}{{"sdk", trace.NewTracerProvider()}, {"judge", own.TracerProvider}} {
+		kind oteltrace.SpanKind
+	}{{"sdk", trace.NewTracerProvider(), oteltrace.SpanKindInternal}, {"sdk/server", trace.NewTracerProvider(), oteltrace.SpanKindServer},
+		{"judge", own.TracerProvider, oteltrace.SpanKindInternal}, {"judge/server", own.TracerProvider, oteltrace.SpanKindServer}} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&buf, nil))).With("app", "judge")
-			ctx, span := c.tp.Tracer("t").Start(context.Background(), "x")
+			ctx, span := c.tp.Tracer("t").Start(context.Background(), "x", oteltrace.WithSpanKind(c.kind))
 			log.InfoContext(ctx, "with")
-			log.InfoContext(ctx, "again") // judge's span: the ids it made for the first line
+			log.InfoContext(ctx, "again") // judge's SERVER span: the ids it wrote for the first line
 			span.End()
 			log.InfoContext(ctx, "ended")
 			log.InfoContext(context.Background(), "without")
