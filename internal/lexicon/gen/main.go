@@ -77,67 +77,88 @@ func main() {
 	}
 }
 
-// synset is one data line: its words and its antonym pointers.
+// synset is a line of a data file as the generator reads it: its
+// offset and lexicographer file as written, its words (an adjective's
+// marker, "(a)", "(p)" or "(ip)", removed) and its pointers.
 type synset struct {
-	words []string
-	ants  []pointer
+	offset, lexfile string
+	words           []string
+	pointers        []pointer
 }
 
+// pointer is one pointer of a synset.
 type pointer struct {
-	offset         int64
+	symbol         string // "!" an antonym, "\\" a pertainym, …
+	offset         string // the target synset's
 	file           string // pos letter of the target
 	source, target int    // 1-based word numbers; 0 means the whole synset
 }
 
+// parseSynset reads the fields f (four or more) of a line of the data
+// file at path. Words and pointers the line's counts promise but its
+// fields lack are left out, and so is a pointer whose source/target field
+// is not four hexadecimal digits.
+func parseSynset(path string, f []string) (synset, error) {
+	s := synset{offset: f[0], lexfile: f[1]}
+	n, err := strconv.ParseInt(f[3], 16, 32)
+	if err != nil {
+		return s, fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+	}
+	i := 4
+	for k := 0; k < int(n) && i+1 < len(f); k++ {
+		w := f[i]
+		if j := strings.IndexByte(w, '('); j >= 0 {
+			w = w[:j] // adjective markers: (a), (p), (ip)
+		}
+		s.words = append(s.words, w)
+		i += 2
+	}
+	if i >= len(f) {
+		return s, nil
+	}
+	pc, err := strconv.Atoi(f[i])
+	if err != nil {
+		return s, fmt.Errorf("%s: pointer count %q: %w", path, f[i], err)
+	}
+	i++
+	for k := 0; k < pc && i+3 < len(f); k++ {
+		sym, o, pos, st := f[i], f[i+1], f[i+2], f[i+3]
+		i += 4
+		if len(st) != 4 {
+			continue
+		}
+		src, err1 := strconv.ParseUint(st[:2], 16, 8)
+		tgt, err2 := strconv.ParseUint(st[2:], 16, 8)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		s.pointers = append(s.pointers, pointer{symbol: sym, offset: o, file: pos, source: int(src), target: int(tgt)})
+	}
+	return s, nil
+}
+
 // extract reads one data file and adds its antonym pairs.
 func extract(path string, pairs map[string]bool) error {
-	byOffset := map[int64]synset{}
+	byOffset := map[string]synset{}
 	err := eachLine(path, func(f []string) error {
-		off, err := strconv.ParseInt(f[0], 10, 64)
+		s, err := parseSynset(path, f)
 		if err != nil {
-			return fmt.Errorf("%s: offset %q: %w", path, f[0], err)
+			return err
 		}
-		n, err := strconv.ParseInt(f[3], 16, 32)
-		if err != nil {
-			return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+		for i, w := range s.words {
+			s.words[i] = strings.ToLower(w)
 		}
-		var s synset
-		i := 4
-		for k := 0; k < int(n) && i+1 < len(f); k++ {
-			w := strings.ToLower(f[i])
-			if j := strings.IndexByte(w, '('); j >= 0 {
-				w = w[:j] // adjective markers: (a), (p), (ip)
-			}
-			s.words = append(s.words, w)
-			i += 2
-		}
-		if i >= len(f) {
-			return nil
-		}
-		pc, err := strconv.Atoi(f[i])
-		if err != nil {
-			return fmt.Errorf("%s: pointer count %q: %w", path, f[i], err)
-		}
-		i++
-		for k := 0; k < pc && i+3 < len(f); k++ {
-			sym, o, pos, st := f[i], f[i+1], f[i+2], f[i+3]
-			i += 4
-			if sym != "!" {
-				continue
-			}
-			to, _ := strconv.ParseInt(o, 10, 64)
-			src, _ := strconv.ParseInt(st[:2], 16, 32)
-			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
-			s.ants = append(s.ants, pointer{offset: to, file: pos, source: int(src), target: int(tgt)})
-		}
-		byOffset[off] = s
+		byOffset[s.offset] = s
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	for _, s := range byOffset {
-		for _, p := range s.ants {
+		for _, p := range s.pointers {
+			if p.symbol != "!" {
+				continue
+			}
 			t, ok := byOffset[p.offset]
 			if !ok || p.source < 1 || p.source > len(s.words) || p.target < 1 || p.target > len(t.words) {
 				continue // antonyms point within one part of speech
@@ -233,19 +254,15 @@ type vocab struct {
 // read adds the words of one data file; noun says it is data.noun.
 func (ws *vocab) read(path string, noun bool) error {
 	return eachLine(path, func(f []string) error {
-		n, err := strconv.ParseInt(f[3], 16, 32)
+		s, err := parseSynset(path, f)
 		if err != nil {
-			return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+			return err
 		}
 		if noun {
-			ws.lexfile[f[0]] = f[1]
+			ws.lexfile[s.offset] = s.lexfile
 		}
-		instance := slices.Contains(f[4:], "@i")
-		for k := 0; k < int(n) && 4+2*k < len(f); k++ {
-			w := f[4+2*k]
-			if j := strings.IndexByte(w, '('); j >= 0 {
-				w = w[:j] // adjective markers: (a), (p), (ip)
-			}
+		instance := slices.ContainsFunc(s.pointers, func(p pointer) bool { return p.symbol == "@i" })
+		for _, w := range s.words {
 			if !letters(strings.ReplaceAll(w, "_", "")) {
 				continue
 			}
@@ -365,14 +382,14 @@ func writeSynonyms(dict, out string) error {
 	var sets []set
 	senses := map[string]int{}
 	err := eachLine(path, func(f []string) error {
-		n, err := strconv.ParseInt(f[3], 16, 32)
+		line, err := parseSynset(path, f)
 		if err != nil {
-			return fmt.Errorf("%s: word count %q: %w", path, f[3], err)
+			return err
 		}
-		s := set{lexfile: f[1]}
+		s := set{lexfile: line.lexfile}
 		seen := map[string]bool{}
-		for k := 0; k < int(n) && 4+2*k < len(f); k++ {
-			w := strings.ReplaceAll(f[4+2*k], "_", " ")
+		for _, w := range line.words {
+			w = strings.ReplaceAll(w, "_", " ")
 			s.lemmas = append(s.lemmas, w)
 			if lw := strings.ToLower(w); !seen[lw] {
 				seen[lw] = true
@@ -423,15 +440,15 @@ func writeDemonyms(dict, out string) error {
 	nouns := map[string]nounSet{}
 	npath := filepath.Join(dict, "data.noun")
 	err := eachLine(npath, func(f []string) error {
-		n, err := strconv.ParseInt(f[3], 16, 32)
+		s, err := parseSynset(npath, f)
 		if err != nil {
-			return fmt.Errorf("%s: word count %q: %w", npath, f[3], err)
+			return err
 		}
-		s := nounSet{lexfile: f[1]}
-		for k := 0; k < int(n) && 4+2*k < len(f); k++ {
-			s.lemmas = append(s.lemmas, strings.ReplaceAll(f[4+2*k], "_", " "))
+		n := nounSet{lexfile: s.lexfile}
+		for _, w := range s.words {
+			n.lemmas = append(n.lemmas, strings.ReplaceAll(w, "_", " "))
 		}
-		nouns[f[0]] = s
+		nouns[s.offset] = n
 		return nil
 	})
 	if err != nil {
@@ -440,38 +457,18 @@ func writeDemonyms(dict, out string) error {
 	pairs := map[string]bool{}
 	apath := filepath.Join(dict, "data.adj")
 	err = eachLine(apath, func(f []string) error {
-		n, err := strconv.ParseInt(f[3], 16, 32)
+		s, err := parseSynset(apath, f)
 		if err != nil {
-			return fmt.Errorf("%s: word count %q: %w", apath, f[3], err)
+			return err
 		}
-		var words []string
-		i := 4
-		for k := 0; k < int(n) && i+1 < len(f); k++ {
-			w := f[i]
-			if j := strings.IndexByte(w, '('); j >= 0 {
-				w = w[:j] // adjective markers: (a), (p), (ip)
-			}
-			words = append(words, w)
-			i += 2
-		}
-		if i >= len(f) {
-			return nil
-		}
-		pc, err := strconv.Atoi(f[i])
-		if err != nil {
-			return fmt.Errorf("%s: pointer count %q: %w", apath, f[i], err)
-		}
-		i++
-		for k := 0; k < pc && i+3 < len(f); k++ {
-			sym, o, pos, st := f[i], f[i+1], f[i+2], f[i+3]
-			i += 4
-			if sym != "\\" || pos != "n" || len(st) != 4 {
+		words := s.words
+		for _, p := range s.pointers {
+			if p.symbol != "\\" || p.file != "n" {
 				continue
 			}
-			t, ok := nouns[o]
-			src, _ := strconv.ParseInt(st[:2], 16, 32)
-			tgt, _ := strconv.ParseInt(st[2:], 16, 32)
-			if !ok || t.lexfile != locationLexfile || src < 1 || int(src) > len(words) || int(tgt) > len(t.lemmas) {
+			t, ok := nouns[p.offset]
+			src, tgt := p.source, p.target
+			if !ok || t.lexfile != locationLexfile || src < 1 || src > len(words) || tgt > len(t.lemmas) {
 				continue
 			}
 			adj, place := words[src-1], t.lemmas[0]
