@@ -181,7 +181,11 @@ func New(opts Options) (*Proxy, error) {
 	mux.HandleFunc("GET /healthz", p.handleHealthz)
 	mux.HandleFunc("GET /readyz", p.handleReadyz)
 	mux.Handle("GET /metrics", p.metrics.handler)
-	p.handler = p.opts.Telemetry.Handler(routeLabel, httpapi.Observe(p.log, routeLabel, p.metrics, httpapi.Recover(p.log, httpapi.ProblemMux(mux))))
+	var spans httpapi.Spans // each request's SERVER span, in the same middleware as its access log (as judge serve's)
+	if p.opts.Telemetry.Enabled() {
+		spans = p.opts.Telemetry
+	}
+	p.handler = httpapi.ObserveSpans(p.log, routeLabel, p.metrics, spans, httpapi.Recover(p.log, httpapi.ProblemMux(mux)))
 	p.ready.Store(true)
 	return p, nil
 }

@@ -1,17 +1,22 @@
 package proxy
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/telemetry"
 )
@@ -79,16 +84,38 @@ func spanAttrs(s sdktrace.ReadOnlySpan) map[string]string {
 	return got
 }
 
+// lockedLog is a log destination safe for the server's goroutines.
+type lockedLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Split(strings.TrimSpace(l.b.String()), "\n")
+}
+
 // TestProxySpan checks that with telemetry a request through the proxy is
-// a SERVER span under the client's traceparent, and that the request to
-// the model carries that span's context.
+// a SERVER span under the client's traceparent, that the request to the
+// model carries that span's context, and that the request's access-log
+// line (written by the same middleware, httpapi.ObserveSpans, as judge
+// serve's) carries the span's ids and lasts as long.
 func TestProxySpan(t *testing.T) {
 	t.Parallel()
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: "hello"}}})
 	hr := &headerRecorder{}
-	p, err := New(Options{Upstream: up.URL + "/v1", Transport: hr, Telemetry: telemetry.ForProvider(tp, false)})
+	var logs lockedLog
+	p, err := New(Options{Upstream: up.URL + "/v1", Transport: hr, Telemetry: telemetry.ForProvider(tp, false),
+		Logger: slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +143,25 @@ func TestProxySpan(t *testing.T) {
 	}
 	if server.Parent().TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || server.Parent().SpanID().String() != "00f067aa0ba902b7" {
 		t.Errorf("the server span's parent is %v, want the client's span", server.Parent())
+	}
+	var line map[string]any
+	for _, l := range logs.lines() {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err == nil && m["msg"] == httpapi.AccessLogMessage {
+			line = m
+		}
+	}
+	if line == nil {
+		t.Fatalf("no access-log line among %q", logs.lines())
+	}
+	if line["trace_id"] != server.SpanContext().TraceID().String() || line["span_id"] != server.SpanContext().SpanID().String() {
+		t.Errorf("the access-log line's ids %v/%v, the server span's %v/%v", line["trace_id"], line["span_id"], server.SpanContext().TraceID(), server.SpanContext().SpanID())
+	}
+	if d, _ := line["duration"].(float64); server.EndTime().Sub(server.StartTime()) != time.Duration(d) {
+		t.Errorf("the server span lasts %v, the access-log line's duration is %v", server.EndTime().Sub(server.StartTime()), time.Duration(d))
+	}
+	if got := spanAttrs(server); got["http.route"] != "/v1/chat/completions" || got["http.response.status_code"] != "200" {
+		t.Errorf("the server span's attributes %v", got)
 	}
 	hr.mu.Lock()
 	defer hr.mu.Unlock()

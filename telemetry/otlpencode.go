@@ -35,17 +35,52 @@ type otlpEncoder struct {
 	// order they first appear; of holds each span's group.
 	groups []spanGroup
 	of     []int32
-	// memo is the last short string slice value written and memoEnc its
-	// encoding (an AnyValue's content), written again for an equal
-	// value: attribute.Value gives a string slice only as a copy, an
-	// allocation each time, and a span's string slices (judge's
-	// judge.validation_types) repeat from one span to the next.
-	memo    attribute.Value
-	memoEnc []byte
+	// memo holds the last short string slice values written and their
+	// encodings, written again for an equal value: attribute.Value gives
+	// a string slice only as a copy, an allocation each time, and a
+	// span's string slices (judge's judge.validation_types and
+	// judge.issue_types) repeat from one span to the next. A pointer, so
+	// that emptying a pooled record keeps it at the cost of one word.
+	memo *sliceMemo
 }
 
-// maxMemo bounds the string slice encoding an encoder keeps.
+// maxMemo bounds each string slice encoding an encoder keeps.
 const maxMemo = 128
+
+// memoSlots is how many string slice values a memo keeps: a span of an
+// invalid document has two (its issue types and its layers), and the
+// documents of a workload alternate between a few such pairs.
+const memoSlots = 8
+
+// sliceMemo is an encoder's memo of string slice values (see otlpEncoder).
+type sliceMemo struct {
+	v    [memoSlots]attribute.Value
+	enc  [memoSlots][]byte
+	n    int // slots filled
+	next int // the slot the next new value replaces, once all are filled
+}
+
+// lookup returns the encoding kept for v (a STRINGSLICE value), if any.
+func (m *sliceMemo) lookup(v attribute.Value) ([]byte, bool) {
+	for i := range m.n {
+		if m.v[i] == v {
+			return m.enc[i], true
+		}
+	}
+	return nil, false
+}
+
+// keep keeps enc as v's encoding, in a free slot or the oldest one.
+func (m *sliceMemo) keep(v attribute.Value, enc []byte) {
+	i := m.n
+	if i < memoSlots {
+		m.n++
+	} else {
+		i = m.next
+		m.next = (m.next + 1) % memoSlots
+	}
+	m.v[i], m.enc[i] = v, append(m.enc[i][:0], enc...)
+}
 
 // spanGroup is one (resource, scope) pair of a batch.
 type spanGroup struct {
@@ -122,7 +157,7 @@ const (
 )
 
 // spanView is what the encoder reads of a span: the SDK's read-only span
-// has it, and so has judge's own record of a span (spanRec).
+// has it (judge's own record of a span, spanRec, holds its spanData).
 type spanView interface {
 	Name() string
 	SpanContext() trace.SpanContext
@@ -275,29 +310,53 @@ func scopeSpans[S spanView](e *otlpEncoder, g int, spans []S) {
 	e.close(ss)
 }
 
-// span writes one Span.
+// spanData is what a Span message holds of a span, as the SDK's
+// read-only span reports it.
+type spanData struct {
+	sc, parent trace.SpanContext
+	name       string
+	kind       trace.SpanKind
+	start, end time.Time
+	status     sdktrace.Status
+
+	attrs         []attribute.KeyValue // distinct keys, in the order first set
+	droppedAttrs  int
+	events        []sdktrace.Event
+	droppedEvents int
+	links         []sdktrace.Link
+	droppedLinks  int
+}
+
+// encodeSpan writes one Span.
 func encodeSpan[S spanView](e *otlpEncoder, s S) {
+	e.encodeData(&spanData{
+		sc: s.SpanContext(), parent: s.Parent(), name: s.Name(), kind: s.SpanKind(), start: s.StartTime(), end: s.EndTime(), status: s.Status(),
+		attrs: s.Attributes(), droppedAttrs: s.DroppedAttributes(), events: s.Events(), droppedEvents: s.DroppedEvents(),
+		links: s.Links(), droppedLinks: s.DroppedLinks(),
+	})
+}
+
+// encodeData writes one Span of s's data.
+func (e *otlpEncoder) encodeData(s *spanData) {
 	m := e.open(fScopeSpansSpans)
-	sc := s.SpanContext()
-	tid, sid := sc.TraceID(), sc.SpanID()
+	tid, sid := s.sc.TraceID(), s.sc.SpanID()
 	e.bytes(fSpanTraceID, tid[:])
 	e.bytes(fSpanSpanID, sid[:])
-	if ts := sc.TraceState(); ts.Len() > 0 {
+	if ts := s.sc.TraceState(); ts.Len() > 0 {
 		e.str(fSpanTraceState, ts.String())
 	}
-	parent := s.Parent()
-	if psid := parent.SpanID(); psid.IsValid() {
+	if psid := s.parent.SpanID(); psid.IsValid() {
 		e.bytes(fSpanParentSpanID, psid[:])
 	}
-	e.str(fSpanName, s.Name())
-	e.uint(fSpanKind, spanKind(s.SpanKind()))
-	e.fixed64(fSpanStart, unixNano(s.StartTime().UnixNano()))
-	e.fixed64(fSpanEnd, unixNano(s.EndTime().UnixNano()))
-	for _, kv := range s.Attributes() {
-		e.keyValue(fSpanAttributes, kv)
+	e.str(fSpanName, s.name)
+	e.uint(fSpanKind, spanKind(s.kind))
+	e.fixed64(fSpanStart, unixNano(s.start.UnixNano()))
+	e.fixed64(fSpanEnd, unixNano(s.end.UnixNano()))
+	for i := range s.attrs {
+		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
-	e.uint(fSpanDroppedAttributes, clampCount(s.DroppedAttributes()))
-	for _, ev := range s.Events() {
+	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	for _, ev := range s.events {
 		m := e.open(fSpanEvents)
 		e.fixed64(fEventTime, unixNano(ev.Time.UnixNano()))
 		e.str(fEventName, ev.Name)
@@ -307,8 +366,8 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 		e.uint(fEventDroppedAttributes, clampCount(ev.DroppedAttributeCount))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedEvents, clampCount(s.DroppedEvents()))
-	for _, l := range s.Links() {
+	e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	for _, l := range s.links {
 		m := e.open(fSpanLinks)
 		ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
 		e.bytes(fLinkTraceID, ltid[:])
@@ -320,13 +379,12 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 		e.fixed32(fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedLinks, clampCount(s.DroppedLinks()))
+	e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
 	st := e.open(fSpanStatus)
-	status := s.Status()
-	e.str(fStatusMessage, status.Description)
-	e.uint(fStatusCode, statusCode(status.Code))
+	e.str(fStatusMessage, s.status.Description)
+	e.uint(fStatusCode, statusCode(s.status.Code))
 	e.close(st)
-	e.fixed32(fSpanFlags, spanFlags(sc.TraceFlags(), parent))
+	e.fixed32(fSpanFlags, spanFlags(s.sc.TraceFlags(), s.parent))
 	e.close(m)
 }
 
@@ -420,14 +478,17 @@ func (e *otlpEncoder) value(num protowire.Number, v attribute.Value) {
 	case attribute.FLOAT64SLICE:
 		appendArray(e, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
-		if e.memoEnc != nil && v == e.memo {
-			e.b = append(e.b, e.memoEnc...)
+		if e.memo == nil {
+			e.memo = &sliceMemo{}
+		}
+		if enc, ok := e.memo.lookup(v); ok {
+			e.b = append(e.b, enc...)
 			break
 		}
 		from := len(e.b)
 		appendArray(e, v.AsStringSlice(), attribute.StringValue)
 		if enc := e.b[from:]; len(enc) <= maxMemo {
-			e.memo, e.memoEnc = v, append(e.memoEnc[:0], enc...)
+			e.memo.keep(v, enc)
 		}
 	case attribute.SLICE:
 		appendArray(e, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })

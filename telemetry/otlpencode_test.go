@@ -174,12 +174,19 @@ func testSpans(tb testing.TB) []sdktrace.ReadOnlySpan {
 			Attributes: many, Resource: res1, InstrumentationScope: scope1},
 		{Name: "unscoped", SpanKind: trace.SpanKindConsumer, Resource: res2},
 		{Name: "no resource", SpanKind: trace.SpanKind(9)},
-		{Name: "string slices again", Resource: res1, InstrumentationScope: scope1, Attributes: []attribute.KeyValue{ // the encoder's memo of the last one
+		{Name: "string slices again", Resource: res1, InstrumentationScope: scope1, Attributes: []attribute.KeyValue{ // the encoder's memo of string slices
 			attribute.StringSlice("a", []string{"schema"}), attribute.StringSlice("b", []string{"schema"}), attribute.StringSlice("c", []string{"schema", "facts"}),
 			attribute.StringSlice("d", []string{"schema", "facts"}), attribute.StringSlice("e", []string{"facts"}), attribute.StringSlice("f", []string{"schema"}),
 			attribute.StringSlice("i", []string{strings.Repeat("x", 200)}),
 			attribute.StringSlice("j", []string{strings.Repeat("x", 200)}), attribute.StringSlice("k", nil), attribute.StringSlice("l", []string{}),
 			attribute.StringSlice("m", []string{"schema"}),
+			// more distinct values than the memo's slots, then the first
+			// ones again: replaced slots must give the new values
+			attribute.StringSlice("n1", []string{"1"}), attribute.StringSlice("n2", []string{"2"}), attribute.StringSlice("n3", []string{"3"}),
+			attribute.StringSlice("n4", []string{"4"}), attribute.StringSlice("n5", []string{"5"}), attribute.StringSlice("n6", []string{"6"}),
+			attribute.StringSlice("n7", []string{"7"}), attribute.StringSlice("n8", []string{"8"}), attribute.StringSlice("n9", []string{"9", "x"}),
+			attribute.StringSlice("o1", []string{"schema"}), attribute.StringSlice("o2", []string{"1"}), attribute.StringSlice("o3", []string{"9", "x"}),
+			attribute.StringSlice("o4", []string{"schema", "facts"}), attribute.StringSlice("o5", []string{"8"}),
 		}},
 		{Name: "same resource, another pointer", SpanKind: trace.SpanKindInternal,
 			Resource:             resource.NewWithAttributes("https://opentelemetry.io/schemas/1.26.0", attribute.String("service.name", "judge"), attribute.Int("n", 3)),

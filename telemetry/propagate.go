@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -95,54 +96,66 @@ type serverSpan struct {
 func (t *Telemetry) startServer(r *http.Request, route string, s *serverSpan) *http.Request {
 	*s = serverSpan{t: t, r: r, route: route}
 	var ctx context.Context
-	ctx, s.span = t.startSpan(r.Context(), r, route)
+	ctx, s.span = t.startSpan(r.Context(), r, route, time.Time{})
 	return r.WithContext(ctx)
 }
 
-// StartRequest returns ctx with the SERVER span of r started in it, as
-// [Telemetry.StartHTTPServer] starts it, for a middleware that keeps the
-// request's route and status itself and gives r the context once
-// (internal/httpapi's ObserveSpans); [Telemetry.EndRequest] ends it.
-// With t nil or exporting nothing, it returns ctx as it is.
-func (t *Telemetry) StartRequest(ctx context.Context, r *http.Request, route string) context.Context {
+// StartRequest returns ctx with the SERVER span of r started in it at
+// start, as [Telemetry.StartHTTPServer] starts it, for a middleware that
+// keeps the request's route, status and times itself and gives r the
+// context once (internal/httpapi's ObserveSpans); [Telemetry.EndRequest]
+// ends it. With t nil or exporting nothing, it returns ctx as it is.
+func (t *Telemetry) StartRequest(ctx context.Context, r *http.Request, route string, start time.Time) context.Context {
 	if !t.Enabled() {
 		return ctx
 	}
-	ctx, _ = t.startSpan(ctx, r, route)
+	ctx, _ = t.startSpan(ctx, r, route, start)
 	return ctx
 }
 
-// EndRequest ends the SERVER span that ctx holds (StartRequest's) with
-// the response's status; r and route are those the span started with.
-func (t *Telemetry) EndRequest(ctx context.Context, r *http.Request, route string, status int) {
+// EndRequest ends the SERVER span that ctx holds (StartRequest's) at end
+// with the response's status; r and route are those the span started
+// with.
+func (t *Telemetry) EndRequest(ctx context.Context, r *http.Request, route string, status int, end time.Time) {
 	if !t.Enabled() {
 		return
 	}
-	t.endSpan(trace.SpanFromContext(ctx), r, route, status)
+	t.endSpan(trace.SpanFromContext(ctx), r, route, status, end)
 }
 
 // startSpan starts the SERVER span of r in ctx, under the context its
-// traceparent header gives. The request's attributes are given at the
-// start only when a sampler or a span processor could read them there
-// (a caller's provider, [ForProvider], or a caller's Config.Sampler);
-// judge's own provider has neither (the samplers OTEL_TRACES_SAMPLER
-// names read no attribute, and judge's batch processor none at the
-// start), so they are given at the end with the status, all at once:
-// the SDK then copies them once, into a slice of their exact size, where
-// giving them at the start costs the option, the SDK's copy into its
-// start configuration, the span's slice and that slice grown again at
-// the end.
-func (t *Telemetry) startSpan(ctx context.Context, r *http.Request, route string) (context.Context, trace.Span) {
+// traceparent header gives, at start (zero: now). The request's
+// attributes are given at the start only when a sampler or a span
+// processor could read them there (a caller's provider, [ForProvider],
+// or a caller's Config.Sampler); judge's own provider has neither (the
+// samplers OTEL_TRACES_SAMPLER names read no attribute, and judge's
+// batch processor none at the start), so they are given at the end with
+// the status, all at once: the SDK then copies them once, into a slice
+// of their exact size, where giving them at the start costs the option,
+// the SDK's copy into its start configuration, the span's slice and that
+// slice grown again at the end. judge's own tracer is given the kind and
+// the time without options (no option values made, no clock read).
+func (t *Telemetry) startSpan(ctx context.Context, r *http.Request, route string, start time.Time) (context.Context, trace.Span) {
 	if hasContextHeader(r.Header) {
 		ctx = t.Propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
 	}
 	name := t.names.name(r.Method, route)
 	if !t.attrsAtStart {
-		return t.Tracer().Start(ctx, name, t.serverKind...)
+		if own, ok := t.tracer.(*tracer); ok && !start.IsZero() {
+			return own.startAt(ctx, name, trace.SpanKindServer, start)
+		}
+		if start.IsZero() {
+			return t.Tracer().Start(ctx, name, t.serverKind...)
+		}
+		return t.Tracer().Start(ctx, name, t.serverKind[0], trace.WithTimestamp(start))
 	}
 	kv := t.attrs.get()
 	*kv = requestAttrs(*kv, r, route)
-	ctx, span := t.Tracer().Start(ctx, name, t.serverKind[0], trace.WithAttributes(*kv...))
+	opts := []trace.SpanStartOption{t.serverKind[0], trace.WithAttributes(*kv...)}
+	if !start.IsZero() {
+		opts = append(opts, trace.WithTimestamp(start))
+	}
+	ctx, span := t.Tracer().Start(ctx, name, opts...)
 	t.attrs.put(kv)
 	return ctx, span
 }
@@ -159,22 +172,30 @@ func requestAttrs(kv []attribute.KeyValue, r *http.Request, route string) []attr
 }
 
 // end ends the span with the response's status.
-func (s *serverSpan) end(status int) { s.t.endSpan(s.span, s.r, s.route, status) }
+func (s *serverSpan) end(status int) { s.t.endSpan(s.span, s.r, s.route, status, time.Time{}) }
 
-// endSpan ends span, the SERVER span of r, with the response's status.
-func (t *Telemetry) endSpan(span trace.Span, r *http.Request, route string, status int) {
+// endSpan ends sp, the SERVER span of r, at end (zero: now) with the
+// response's status.
+func (t *Telemetry) endSpan(sp trace.Span, r *http.Request, route string, status int, end time.Time) {
 	kv := t.attrs.get()
 	if !t.attrsAtStart {
 		*kv = requestAttrs(*kv, r, route)
 	}
 	*kv = append(*kv, attribute.Int("http.response.status_code", status))
 	if status >= 500 {
-		span.SetStatus(codes.Error, http.StatusText(status))
+		sp.SetStatus(codes.Error, http.StatusText(status))
 		*kv = append(*kv, attribute.String("error.type", itoa(status)))
 	}
-	span.SetAttributes(*kv...)
+	sp.SetAttributes(*kv...)
 	t.attrs.put(kv)
-	span.End()
+	switch own, ok := sp.(*span); {
+	case ok && !end.IsZero():
+		own.endAt(end)
+	case end.IsZero() || !sp.IsRecording(): // a span not recorded: no option made for it
+		sp.End()
+	default:
+		sp.End(trace.WithTimestamp(end))
+	}
 }
 
 // maxSpanNames bounds the span names kept: the routes are bounded (a
@@ -255,16 +276,36 @@ type logHandler struct{ slog.Handler }
 
 func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		// Both ids in one string, cut in two: one allocation, not two.
-		var b [48]byte
-		tid, sid := sc.TraceID(), sc.SpanID()
-		hex.Encode(b[:32], tid[:])
-		hex.Encode(b[32:], sid[:])
-		ids := string(b[:])
+		tid, sid := spanIDAttrs(sc)
 		r = r.Clone()
-		r.AddAttrs(slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:]))
+		r.AddAttrs(tid, sid)
 	}
 	return l.Handler.Handle(ctx, r)
+}
+
+// ContextAttrs returns the attributes Handle adds to a record logged
+// with ctx, trace_id and span_id when ctx holds a valid span (none
+// otherwise), and the handler it wraps, for a caller that makes its
+// record with them (internal/httpapi's ContextAttrsHandler, the
+// access-log line): Handle must clone the record it is given and grow
+// its attributes to add them.
+func (l logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler) {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs[0], attrs[1] = spanIDAttrs(sc)
+		n = 2
+	}
+	return attrs, n, l.Handler
+}
+
+// spanIDAttrs are the trace_id and span_id attributes of sc.
+func spanIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
+	// Both ids in one string, cut in two: one allocation, not two.
+	var b [48]byte
+	tid, sid := sc.TraceID(), sc.SpanID()
+	hex.Encode(b[:32], tid[:])
+	hex.Encode(b[32:], sid[:])
+	ids := string(b[:])
+	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
 }
 
 func (l logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {

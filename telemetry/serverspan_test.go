@@ -1,17 +1,22 @@
 package telemetry
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // seenSampler samples every span and keeps the attributes it was shown.
@@ -102,6 +107,52 @@ func TestAttrsAtStart(t *testing.T) {
 		}
 		if err := tel.Shutdown(t.Context()); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// StartRequest and EndRequest start and end the SERVER span at the times
+// the middleware gives them, with judge's own recorder (the kind and the
+// time given without options) and with the SDK's spans (as options), as
+// the exporter sends them.
+func TestRequestSpanTimes(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 27, 16, 0, 0, 123456789, time.UTC)
+	end := start.Add(1234567 * time.Nanosecond)
+	for _, sdk := range []bool{false, true} {
+		rc := newReceiver(t)
+		tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: rc.srv.URL + "/v1/traces", SDKSpans: sdk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest(http.MethodPost, "/validate", nil)
+		ctx := tel.StartRequest(r.Context(), r, "/validate", start)
+		tel.EndRequest(ctx, r, "/validate", http.StatusOK, end)
+		if err := tel.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		rc.mu.Lock()
+		bodies := rc.bodies
+		rc.mu.Unlock()
+		if len(bodies) != 1 {
+			t.Fatalf("sdk %v: %d requests, want 1", sdk, len(bodies))
+		}
+		var req coltracepb.ExportTraceServiceRequest
+		if err := proto.Unmarshal(bodies[0], &req); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(req.GetResourceSpans()); n != 1 || len(req.GetResourceSpans()[0].GetScopeSpans()) != 1 || len(req.GetResourceSpans()[0].GetScopeSpans()[0].GetSpans()) != 1 {
+			t.Fatalf("sdk %v: %v, want one span", sdk, &req)
+		}
+		s := req.GetResourceSpans()[0].GetScopeSpans()[0].GetSpans()[0]
+		if s.GetName() != "POST /validate" || s.GetKind() != tracepb.Span_SPAN_KIND_SERVER {
+			t.Errorf("sdk %v: span %q of kind %v", sdk, s.GetName(), s.GetKind())
+		}
+		if got, want := s.GetStartTimeUnixNano(), uint64(start.UnixNano()); got != want {
+			t.Errorf("sdk %v: start %d, want %d", sdk, got, want)
+		}
+		if got, want := s.GetEndTimeUnixNano(), uint64(end.UnixNano()); got != want {
+			t.Errorf("sdk %v: end %d, want %d", sdk, got, want)
 		}
 	}
 }

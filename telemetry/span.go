@@ -47,8 +47,14 @@ type provider struct {
 
 	res     *resource.Resource
 	sampler sdktrace.Sampler
-	limits  sdktrace.SpanLimits
-	queue   *batchQueue[encSpan]
+	// parentOn: sampler is ParentBased(AlwaysSample()) with its default
+	// options, decided in Start as it decides (see sample).
+	parentOn bool
+	limits   sdktrace.SpanLimits
+	// normStrings: a value length limit applies, so that string values
+	// are normalised by the SDK (see normAttr).
+	normStrings bool
+	queue       *batchQueue[encSpan]
 
 	// free holds emptied records for the next spans, at most maxFree,
 	// the last released first (its memory the most likely in cache): a
@@ -81,16 +87,19 @@ type tracerKey struct {
 var _ trace.TracerProvider = (*provider)(nil)
 
 // newProvider returns judge's provider, exporting through exp in batches
-// as b says, with resource res, sampler smp and the span limits of the
-// environment (as the SDK reads them).
-func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdktrace.Sampler) *provider {
+// as b says, with resource res, sampler smp (parentOn: it is
+// ParentBased(AlwaysSample()) with its default options) and the span
+// limits of the environment (as the SDK reads them).
+func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdktrace.Sampler, parentOn bool) *provider {
 	p := &provider{
-		res:     res,
-		sampler: smp,
-		limits:  sdktrace.NewSpanLimits(),
-		tracers: map[tracerKey]*tracer{},
-		norm:    sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithResource(res)),
+		res:      res,
+		sampler:  smp,
+		parentOn: parentOn,
+		limits:   sdktrace.NewSpanLimits(),
+		tracers:  map[tracerKey]*tracer{},
+		norm:     sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithResource(res)),
 	}
+	p.normStrings = p.limits.AttributeValueLengthLimit >= 0
 	p.normTracer = p.norm.Tracer(ScopeName)
 	p.spanKey = spanKeyOf()
 	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
@@ -163,7 +172,7 @@ func (p *provider) getRec() *spanRec {
 		return r
 	}
 	p.freeMu.Unlock()
-	return &spanRec{attrs: make([]attribute.KeyValue, 0, 16)}
+	return &spanRec{spanData: spanData{attrs: make([]attribute.KeyValue, 0, 16)}}
 }
 
 // maxKeptAttrs is the most attribute slots a record keeps for the next
@@ -181,24 +190,31 @@ func (p *provider) release(r *spanRec) {
 }
 
 // empty clears r, keeping its slices (emptied) unless they grew large.
+// Only what the next span does not set at its start (tracer, contexts,
+// name, kind, time) and end (time) is reset, and a slice is cut in place
+// (its length only): each pointer written while the collector marks
+// costs a write barrier.
 func (p *provider) empty(r *spanRec) {
 	clear(r.attrs)
 	clear(r.events)
 	clear(r.links)
-	attrs, events, links, enc := r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
-	if cap(attrs) > maxKeptAttrs {
-		attrs = make([]attribute.KeyValue, 0, 16)
+	r.attrs, r.events, r.links, r.enc.b = r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
+	if cap(r.attrs) > maxKeptAttrs {
+		r.attrs = make([]attribute.KeyValue, 0, 16)
 	}
-	if cap(events) > maxKeptAttrs {
-		events = nil
+	if cap(r.events) > maxKeptAttrs {
+		r.events = nil
 	}
-	if cap(links) > maxKeptAttrs {
-		links = nil
+	if cap(r.links) > maxKeptAttrs {
+		r.links = nil
 	}
-	if cap(enc) > maxKeptAttrs*64 {
-		enc = nil
+	if cap(r.enc.b) > maxKeptAttrs*64 {
+		r.enc.b = nil
 	}
-	*r = spanRec{attrs: attrs, events: events, links: links, enc: otlpEncoder{b: enc, memo: r.enc.memo, memoEnc: r.enc.memoEnc}}
+	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
+	if r.status != (sdktrace.Status{}) {
+		r.status = sdktrace.Status{}
+	}
 }
 
 // ended encodes a sampled span's record into the batch, and releases
@@ -208,7 +224,9 @@ func (p *provider) empty(r *spanRec) {
 func (p *provider) ended(r *spanRec) {
 	if r.sc.IsSampled() {
 		r.enc.b = r.enc.b[:0]
-		encodeSpan(&r.enc, r)
+		// The dropped counts as the SDK's snapshot reports them.
+		r.droppedEvents, r.droppedLinks = keptOr0(r.events, r.droppedEvents), keptOr0(r.links, r.droppedLinks)
+		r.enc.encodeData(&r.spanData)
 		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
 	p.release(r)
@@ -231,11 +249,34 @@ var _ trace.Tracer = (*tracer)(nil)
 // recorded keeps its context and records nothing.
 func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	cfg := trace.NewSpanStartConfig(opts...)
+	return t.start(ctx, name, spanStart{newRoot: cfg.NewRoot(), kind: cfg.SpanKind(), ts: cfg.Timestamp(), attrs: cfg.Attributes(), links: cfg.Links()})
+}
+
+// startAt is Start with the options trace.WithSpanKind(kind) and
+// trace.WithTimestamp(ts), without making them: for the SERVER span of
+// an HTTP request, started at the time its middleware took (see
+// Telemetry.StartRequest).
+func (t *tracer) startAt(ctx context.Context, name string, kind trace.SpanKind, ts time.Time) (context.Context, trace.Span) {
+	return t.start(ctx, name, spanStart{kind: kind, ts: ts})
+}
+
+// spanStart is what start reads of a span's start options
+// (trace.SpanConfig's).
+type spanStart struct {
+	newRoot bool
+	kind    trace.SpanKind
+	ts      time.Time
+	attrs   []attribute.KeyValue
+	links   []trace.Link
+}
+
+// start is Start of the options cfg gives.
+func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context.Context, trace.Span) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	var psc trace.SpanContext
-	if cfg.NewRoot() {
+	if cfg.newRoot {
 		ctx = trace.ContextWithSpanContext(ctx, psc)
 	} else {
 		psc = trace.SpanContextFromContext(ctx)
@@ -244,14 +285,19 @@ func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStart
 	if !tid.IsValid() {
 		tid = newTraceID()
 	}
-	sr := t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
-		ParentContext: ctx,
-		TraceID:       tid,
-		Name:          name,
-		Kind:          cfg.SpanKind(),
-		Attributes:    cfg.Attributes(),
-		Links:         cfg.Links(),
-	})
+	var sr sdktrace.SamplingResult
+	if t.p.parentOn {
+		sr = parentOnResult(psc)
+	} else {
+		sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+			ParentContext: ctx,
+			TraceID:       tid,
+			Name:          name,
+			Kind:          cfg.kind,
+			Attributes:    cfg.attrs,
+			Links:         cfg.links,
+		})
+	}
 	flags := psc.TraceFlags() &^ trace.FlagsSampled
 	if sr.Decision == sdktrace.RecordAndSample {
 		flags |= trace.FlagsSampled
@@ -265,20 +311,35 @@ func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStart
 		return s, s
 	}
 	r := t.p.getRec()
-	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.SpanKind())
-	if r.start = cfg.Timestamp(); r.start.IsZero() {
+	r.tr, r.sc, r.parent, r.name, r.kind = t, sc, psc, name, trace.ValidateSpanKind(cfg.kind)
+	if r.start = cfg.ts; r.start.IsZero() {
 		r.start = time.Now()
 	}
 	s := &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
-	for _, l := range cfg.Links() {
+	for _, l := range cfg.links {
 		s.AddLink(l)
 	}
 	r.setAttrs(sr.Attributes)
-	r.setAttrs(cfg.Attributes())
+	r.setAttrs(cfg.attrs)
 	if t.key == nil {
 		return trace.ContextWithSpan(ctx, s), s
 	}
 	return s, s
+}
+
+// parentOnResult is what ParentBased(AlwaysSample()), with the SDK's
+// default options, decides for a span whose parent is psc (the span
+// context of the parent context it is given): a valid parent's sampled
+// flag (the options' AlwaysSample for a sampled parent, local or remote,
+// NeverSample for one not sampled), AlwaysSample's for a root, and the
+// parent's trace state either way. The SDK's sampler finds psc again in
+// the context, twice.
+func parentOnResult(psc trace.SpanContext) sdktrace.SamplingResult {
+	d := sdktrace.RecordAndSample
+	if psc.IsValid() && !psc.IsSampled() {
+		d = sdktrace.Drop
+	}
+	return sdktrace.SamplingResult{Decision: d, Tracestate: psc.TraceState()}
 }
 
 // ctxOfSpan makes a span the context that holds it: the context Start
@@ -469,6 +530,22 @@ func (s *span) AddLink(l trace.Link) {
 // TracerProvider returns judge's provider.
 func (s *span) TracerProvider() trace.TracerProvider { return s.tr.p }
 
+// endAt is End(trace.WithTimestamp(ts)) without making the option, for
+// the SERVER span of an HTTP request, ended at the time its middleware
+// took (see Telemetry.EndRequest). Not deferred, it records no panic.
+func (s *span) endAt(ts time.Time) {
+	s.mu.Lock()
+	r := s.rec
+	if r == nil {
+		s.mu.Unlock()
+		return
+	}
+	r.end = ts
+	s.rec = nil
+	s.mu.Unlock()
+	s.tr.p.ended(r)
+}
+
 // End ends the span (at the time trace.WithTimestamp gives, else now, on
 // the monotonic clock from its start) and hands its record to the batch.
 // Called while panicking (deferred), it records the panic as an
@@ -539,44 +616,16 @@ func (*nonRecordingSpan) AddLink(trace.Link)                      {}
 func (*nonRecordingSpan) SetName(string)                          {}
 func (s *nonRecordingSpan) TracerProvider() trace.TracerProvider  { return s.p }
 
-// spanRec is what a span records, from its start until it is exported:
-// the encoder reads it as it reads the SDK's read-only spans (spanView).
-// It is pooled: its slices are kept, emptied, for the next span.
+// spanRec is what a span records, from its start until it ends: its
+// data, which the encoder writes at End (encodeData, without a call per
+// field), and its tracer. It is pooled: its slices are kept, emptied,
+// for the next span.
 type spanRec struct {
-	tr         *tracer
-	sc, parent trace.SpanContext
-	name       string
-	kind       trace.SpanKind
-	start, end time.Time
-	status     sdktrace.Status
-
-	attrs         []attribute.KeyValue // distinct keys, in the order first set
-	droppedAttrs  int
-	events        []sdktrace.Event
-	droppedEvents int
-	links         []sdktrace.Link
-	droppedLinks  int
+	spanData
+	tr *tracer
 
 	enc otlpEncoder // the span's message is encoded in enc.b as it ends
 }
-
-var _ spanView = (*spanRec)(nil)
-
-func (r *spanRec) Name() string                                { return r.name }
-func (r *spanRec) SpanContext() trace.SpanContext              { return r.sc }
-func (r *spanRec) Parent() trace.SpanContext                   { return r.parent }
-func (r *spanRec) SpanKind() trace.SpanKind                    { return r.kind }
-func (r *spanRec) StartTime() time.Time                        { return r.start }
-func (r *spanRec) EndTime() time.Time                          { return r.end }
-func (r *spanRec) Attributes() []attribute.KeyValue            { return r.attrs }
-func (r *spanRec) DroppedAttributes() int                      { return r.droppedAttrs }
-func (r *spanRec) Events() []sdktrace.Event                    { return r.events }
-func (r *spanRec) DroppedEvents() int                          { return keptOr0(r.events, r.droppedEvents) }
-func (r *spanRec) Links() []sdktrace.Link                      { return r.links }
-func (r *spanRec) DroppedLinks() int                           { return keptOr0(r.links, r.droppedLinks) }
-func (r *spanRec) Status() sdktrace.Status                     { return r.status }
-func (r *spanRec) Resource() *resource.Resource                { return r.tr.p.res }
-func (r *spanRec) InstrumentationScope() instrumentation.Scope { return r.tr.scope }
 
 // keptOr0 is a dropped count as the SDK's snapshot reports it: 0 when
 // nothing was kept (with a count limit of 0, the dropped events or
@@ -605,7 +654,9 @@ func (r *spanRec) setAttrs(kv []attribute.KeyValue) {
 			r.droppedAttrs++
 			continue
 		}
-		a = p.normAttr(a)
+		if t := a.Value.Type(); t == attribute.SLICE || t == attribute.MAP || p.normStrings {
+			a = p.normAttr(a)
+		}
 		if i := indexKey(r.attrs, a.Key); i >= 0 {
 			r.attrs[i] = a
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/internal/sharedtest"
@@ -146,7 +147,7 @@ func TestProviderSamplers(t *testing.T) {
 		sampled   bool // the script's trace, under its remote parent
 	}{
 		{"always_on", "", true}, {"always_off", "", false}, {"traceidratio", "0.7", true}, {"traceidratio", "0.3", false},
-		{"parentbased_always_off", "", true}, {"parentbased_traceidratio", "0.1", true},
+		{"parentbased_always_off", "", true}, {"parentbased_traceidratio", "0.1", true}, {"parentbased_always_on", "", true},
 	} {
 		t.Run(s.name+s.arg, func(t *testing.T) {
 			t.Parallel()
@@ -162,6 +163,37 @@ func TestProviderSamplers(t *testing.T) {
 			}
 			compareTraces(t, own, sdk)
 		})
+	}
+}
+
+// TestParentOnResult: judge's tracer decides as the SDK's
+// ParentBased(AlwaysSample()) for every kind of parent: none, local or
+// remote, sampled or not, with a trace state or without.
+func TestParentOnResult(t *testing.T) {
+	t.Parallel()
+	smp := sdktrace.ParentBased(sdktrace.AlwaysSample())
+	ts, err := trace.ParseTraceState("k=v,a=b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parents := []trace.SpanContext{{}}
+	for _, remote := range []bool{false, true} {
+		for _, flags := range []trace.TraceFlags{0, trace.FlagsSampled} {
+			for _, state := range []trace.TraceState{{}, ts} {
+				parents = append(parents, trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2},
+					TraceFlags: flags, TraceState: state, Remote: remote}))
+			}
+		}
+	}
+	parents = append(parents, trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, TraceState: ts})) // no span id: invalid
+	for i, psc := range parents {
+		ctx := trace.ContextWithSpanContext(context.Background(), psc)
+		want := smp.ShouldSample(sdktrace.SamplingParameters{ParentContext: ctx, TraceID: trace.TraceID{3}, Name: "x"})
+		got := parentOnResult(trace.SpanContextFromContext(ctx))
+		if got.Decision != want.Decision ||
+			got.Tracestate.String() != want.Tracestate.String() || len(got.Attributes) != len(want.Attributes) {
+			t.Errorf("parent %d (%v): %+v, the SDK's %+v", i, psc, got, want)
+		}
 	}
 }
 

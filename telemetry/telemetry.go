@@ -264,7 +264,7 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	}
 	if own, ok := exp.(*otlpHTTPExporter); ok && !c.SDKSpans {
 		if smp, builtin := builtinOf(c.Sampler); builtin {
-			p := newProvider(own, c.Batch, resource.NewWithAttributes("", c.Resource...), smp)
+			p := newProvider(own, c.Batch, resource.NewWithAttributes("", c.Resource...), smp.Sampler, smp.parentOn)
 			return withTracer(&Telemetry{
 				TracerProvider: p,
 				Propagator:     Propagator(),
@@ -279,17 +279,17 @@ func New(ctx context.Context, c Config) (*Telemetry, error) {
 	return t, nil
 }
 
-// builtinOf returns the SDK's sampler that smp (a Config.Sampler) is, and
-// whether it is one OTEL_TRACES_SAMPLER names (nil: the default,
+// builtinOf returns the built-in sampler that smp (a Config.Sampler) is,
+// and whether it is one OTEL_TRACES_SAMPLER names (nil: the default,
 // parentbased_always_on).
-func builtinOf(smp sdktrace.Sampler) (sdktrace.Sampler, bool) {
+func builtinOf(smp sdktrace.Sampler) (builtinSampler, bool) {
 	switch s := smp.(type) {
 	case nil:
-		return sdktrace.ParentBased(sdktrace.AlwaysSample()), true
+		return parentBasedAlwaysOn(), true
 	case builtinSampler:
-		return s.Sampler, true
+		return s, true
 	}
-	return smp, false
+	return builtinSampler{Sampler: smp}, false
 }
 
 // WithExporter returns the Telemetry of c that exports with exp, through
@@ -300,7 +300,7 @@ func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 	res := resource.NewWithAttributes("", c.Resource...)
 	smp := c.Sampler
 	if smp == nil {
-		smp = builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}
+		smp = parentBasedAlwaysOn()
 	}
 	_, builtin := smp.(builtinSampler)
 	tp := sdktrace.NewTracerProvider(
@@ -322,7 +322,18 @@ func WithExporter(c Config, exp sdktrace.SpanExporter) *Telemetry {
 // the SDK's, which read no attribute, so that a span's attributes need
 // not be given at its start for it (see [Telemetry.StartRequest]). A
 // Config.Sampler of the caller's own is not one.
-type builtinSampler struct{ sdktrace.Sampler }
+type builtinSampler struct {
+	sdktrace.Sampler
+	// parentOn: the sampler is ParentBased(AlwaysSample()) with the
+	// SDK's default options (parentbased_always_on, the default), whose
+	// decision judge's own tracer makes without calling it.
+	parentOn bool
+}
+
+// parentBasedAlwaysOn is parentbased_always_on, the default sampler.
+func parentBasedAlwaysOn() builtinSampler {
+	return builtinSampler{Sampler: sdktrace.ParentBased(sdktrace.AlwaysSample()), parentOn: true}
+}
 
 // sampler is the sampler OTEL_TRACES_SAMPLER names, with its argument.
 func sampler(name, arg string) (sdktrace.Sampler, error) {
@@ -336,17 +347,17 @@ func sampler(name, arg string) (sdktrace.Sampler, error) {
 	}
 	switch strings.ToLower(name) {
 	case "", "parentbased_always_on":
-		return builtinSampler{sdktrace.ParentBased(sdktrace.AlwaysSample())}, nil
+		return parentBasedAlwaysOn(), nil
 	case "always_on":
-		return builtinSampler{sdktrace.AlwaysSample()}, nil
+		return builtinSampler{Sampler: sdktrace.AlwaysSample()}, nil
 	case "always_off":
-		return builtinSampler{sdktrace.NeverSample()}, nil
+		return builtinSampler{Sampler: sdktrace.NeverSample()}, nil
 	case "traceidratio":
-		return builtinSampler{sdktrace.TraceIDRatioBased(ratio)}, nil
+		return builtinSampler{Sampler: sdktrace.TraceIDRatioBased(ratio)}, nil
 	case "parentbased_always_off":
-		return builtinSampler{sdktrace.ParentBased(sdktrace.NeverSample())}, nil
+		return builtinSampler{Sampler: sdktrace.ParentBased(sdktrace.NeverSample())}, nil
 	case "parentbased_traceidratio":
-		return builtinSampler{sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio))}, nil
+		return builtinSampler{Sampler: sdktrace.ParentBased(sdktrace.TraceIDRatioBased(ratio))}, nil
 	}
 	return nil, fmt.Errorf("telemetry: OTEL_TRACES_SAMPLER=%q: expected always_on, always_off, traceidratio or parentbased_ one of them", name)
 }

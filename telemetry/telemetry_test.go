@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,6 +154,51 @@ func TestLogHandler(t *testing.T) {
 	}
 	if _, ok := without["trace_id"]; ok {
 		t.Errorf("line without a span has a trace_id: %s", lines[1])
+	}
+}
+
+// TestLogHandlerContextAttrs: a record made with the attributes
+// ContextAttrs gives, handed to the handler it gives, is the line Handle
+// writes for the record without them, under a span and without one.
+func TestLogHandlerContextAttrs(t *testing.T) {
+	t.Parallel()
+	ctx, span := trace.NewTracerProvider().Tracer("t").Start(context.Background(), "x")
+	defer span.End()
+	at := time.Date(2026, 11, 27, 16, 0, 0, 0, time.UTC)
+	attrs := []slog.Attr{slog.String("a", "1"), slog.Int("b", 2), slog.String("c", "3"), slog.String("d", "4"), slog.String("e", "5"), slog.String("f", "6")}
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		n    int
+	}{{"under a span", ctx, 2}, {"without a span", context.Background(), 0}} {
+		var handled, made bytes.Buffer
+		h := telemetry.LogHandler(slog.NewJSONHandler(&handled, nil))
+		rec := slog.NewRecord(at, slog.LevelInfo, "request", 0)
+		rec.AddAttrs(attrs...)
+		if err := h.Handle(c.ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		ch, ok := telemetry.LogHandler(slog.NewJSONHandler(&made, nil)).(interface {
+			ContextAttrs(context.Context) ([2]slog.Attr, int, slog.Handler)
+		})
+		if !ok {
+			t.Fatal("LogHandler has no ContextAttrs")
+		}
+		extra, n, next := ch.ContextAttrs(c.ctx)
+		if n != c.n {
+			t.Fatalf("%s: %d attributes, want %d", c.name, n, c.n)
+		}
+		rec = slog.NewRecord(at, slog.LevelInfo, "request", 0)
+		rec.AddAttrs(append(slices.Clone(attrs), extra[:n]...)...)
+		if err := next.Handle(c.ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		if handled.String() != made.String() {
+			t.Errorf("%s: made with ContextAttrs\n%s\nwhere Handle wrote\n%s", c.name, made.String(), handled.String())
+		}
+		if c.n > 0 && !strings.Contains(made.String(), `"trace_id":"`+span.SpanContext().TraceID().String()+`","span_id":"`+span.SpanContext().SpanID().String()+`"`) {
+			t.Errorf("%s: no ids in %s", c.name, made.String())
+		}
 	}
 }
 

@@ -93,10 +93,11 @@ func Observe(log *slog.Logger, route func(path string) string, m RequestMetrics,
 // (telemetry.Telemetry's SERVER spans).
 type Spans interface {
 	// StartRequest returns ctx with the span of r, its route label
-	// route, started in it.
-	StartRequest(ctx context.Context, r *http.Request, route string) context.Context
-	// EndRequest ends the span ctx holds with the response's status.
-	EndRequest(ctx context.Context, r *http.Request, route string, status int)
+	// route, started in it at start.
+	StartRequest(ctx context.Context, r *http.Request, route string, start time.Time) context.Context
+	// EndRequest ends the span ctx holds at end with the response's
+	// status.
+	EndRequest(ctx context.Context, r *http.Request, route string, status int, end time.Time)
 }
 
 // ObserveSpans is [Observe] that also gives each request its span from
@@ -114,7 +115,7 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 		rt := route(r.URL.Path)
 		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 		if spans != nil {
-			ctx = spans.StartRequest(ctx, r, rt)
+			ctx = spans.StartRequest(ctx, r, rt, start)
 		}
 		r = r.WithContext(ctx)
 		sw := &StatusWriter{ResponseWriter: w}
@@ -125,12 +126,13 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 				status = http.StatusOK
 			}
 			d := time.Since(start)
+			end := start.Add(d)
 			m.End(rt, r.Method, status, d)
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			accessLog(r.Context(), log.Handler(), level, start.Add(d),
+			accessLog(r.Context(), log.Handler(), level, end,
 				slog.String("method", r.Method),
 				slog.String("route", rt),
 				slog.String("path", r.URL.Path),
@@ -140,22 +142,49 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 				slog.String("request_id", id),
 				slog.String("remote", r.RemoteAddr))
 			if spans != nil {
-				spans.EndRequest(r.Context(), r, rt, status)
+				spans.EndRequest(r.Context(), r, rt, status, end)
 			}
 		}()
 		next.ServeHTTP(sw, r)
 	})
 }
 
+// ContextAttrsHandler is a slog.Handler that adds attributes of the
+// context to every record it handles (telemetry.LogHandler: the trace_id
+// and span_id of the span a record is logged under), which it must do
+// by copying the record (Record.Clone) and growing its attributes.
+// ObserveSpans asks it for them and makes the access-log line with them
+// among its attributes from the start, handing the line to the handler
+// it wraps: the same line, without the copy.
+type ContextAttrsHandler interface {
+	slog.Handler
+	// ContextAttrs returns the attributes Handle adds to a record logged
+	// with ctx (the first n of attrs) and the handler Handle then hands
+	// the record to.
+	ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler)
+}
+
+// maxLogAttrs is the most attributes accessLog gathers without an
+// allocation.
+const maxLogAttrs = 12
+
 // accessLog hands h the access-log line of a request answered at t, as
 // Logger.LogAttrs would but without the caller's program counter: the
 // line has no source (no handler of judge's adds one), and taking the
-// caller's stack was a quarter of the line's cost.
+// caller's stack was a quarter of the line's cost. The attributes a
+// ContextAttrsHandler adds are put in with attrs, at once.
 func accessLog(ctx context.Context, h slog.Handler, level slog.Level, t time.Time, attrs ...slog.Attr) {
 	if !h.Enabled(ctx, level) {
 		return
 	}
 	rec := slog.NewRecord(t, level, AccessLogMessage, 0)
+	if ch, ok := h.(ContextAttrsHandler); ok {
+		extra, n, next := ch.ContextAttrs(ctx)
+		var buf [maxLogAttrs]slog.Attr
+		rec.AddAttrs(append(append(buf[:0], attrs...), extra[:n]...)...)
+		_ = next.Handle(ctx, rec)
+		return
+	}
 	rec.AddAttrs(attrs...)
 	_ = h.Handle(ctx, rec)
 }

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,6 +39,12 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // ObserveSpans gives each request, over a real loopback server, its
 // SERVER span (name, parent from traceparent, attributes, status) in the
 // handler's context, and the access-log line carries that span's ids,
@@ -47,6 +55,9 @@ func TestObserveSpans(t *testing.T) {
 	tel := telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)), false)
 	var logs lockedBuffer
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))
+	if _, ok := log.Handler().(ContextAttrsHandler); !ok {
+		t.Fatal("telemetry.LogHandler is not a ContextAttrsHandler: the access-log line would be cloned to add its ids")
+	}
 	var inHandler sync.Map // path → the span the handler saw
 	h := ObserveSpans(log, func(path string) string { return "/r" + path[len("/x"):] }, noMetrics{}, tel,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +103,9 @@ func TestObserveSpans(t *testing.T) {
 		line.Path, _ = raw["path"].(string)
 		line.TraceID, _ = raw["trace_id"].(string)
 		line.SpanID, _ = raw["span_id"].(string)
+		if d, _ := raw["duration"].(float64); s.EndTime().Sub(s.StartTime()) != time.Duration(d) {
+			t.Errorf("%s: the span lasts %v, the line's duration is %v", line.Path, s.EndTime().Sub(s.StartTime()), time.Duration(d))
+		}
 		sc := s.SpanContext()
 		if line.TraceID != sc.TraceID().String() || line.SpanID != sc.SpanID().String() {
 			t.Errorf("log line %s has ids %s/%s, the span %s/%s", lines[i], line.TraceID, line.SpanID, sc.TraceID(), sc.SpanID())
@@ -128,5 +142,64 @@ func TestObserveSpans(t *testing.T) {
 		if v, _ := attrs.Value("http.route"); v.AsString() != "/r"+line.Path[len("/x"):] {
 			t.Errorf("%s: http.route %q", s.Name(), v.AsString())
 		}
+	}
+}
+
+// TestObserveSpansLogLine: the access-log line has the same attributes,
+// in the same order, through a handler that adds the span's ids
+// (telemetry.LogHandler, a ContextAttrsHandler: the ids added with the
+// line's attributes) and through one that does not (no ids).
+func TestObserveSpansLogLine(t *testing.T) {
+	t.Parallel()
+	tel := telemetry.ForProvider(sdktrace.NewTracerProvider(), false)
+	for _, c := range []struct {
+		name string
+		wrap func(slog.Handler) slog.Handler
+		ids  bool
+	}{
+		{"LogHandler", telemetry.LogHandler, true},
+		{"plain", func(h slog.Handler) slog.Handler { return h }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var logs lockedBuffer
+			h := ObserveSpans(slog.New(c.wrap(slog.NewJSONHandler(&logs, nil))), func(string) string { return "/r" }, noMetrics{}, tel,
+				http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("hello")) }))
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/p", nil)
+			req.Header.Set(HeaderRequestID, "req-1")
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			line := strings.TrimSpace(logs.String())
+			keys := []string{"time", "level", "msg", "method", "route", "path", "status", "duration", "bytes", "request_id", "remote"}
+			if c.ids {
+				keys = append(keys, "trace_id", "span_id")
+			}
+			dec := json.NewDecoder(strings.NewReader(line))
+			var got []string
+			if _, err := dec.Token(); err != nil { // {
+				t.Fatal(err)
+			}
+			for dec.More() {
+				k, _ := dec.Token()
+				got = append(got, k.(string))
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !slices.Equal(got, keys) {
+				t.Errorf("keys %v, want %v, in %s", got, keys, line)
+			}
+			for _, want := range []string{`"method":"POST"`, `"route":"/r"`, `"path":"/p"`, `"status":200`, `"bytes":5`, `"request_id":"req-1"`} {
+				if !strings.Contains(line, want) {
+					t.Errorf("no %s in %s", want, line)
+				}
+			}
+		})
 	}
 }

@@ -64,12 +64,11 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 	if r == nil {
 		return kv
 	}
-	return appendVerdict(kv, r, true)
+	return appendVerdict(kv, r)
 }
 
-// appendVerdict appends the attributes of Verdict to kv, those after
-// judge.issue_types (the layers, the model) only when all is set.
-func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult, all bool) []attribute.KeyValue {
+// appendVerdict appends the attributes of Verdict to kv.
+func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attribute.KeyValue {
 	kv = append(kv,
 		Valid.Bool(r.Valid),
 		Confidence.Float64(r.Confidence),
@@ -87,9 +86,6 @@ func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult, all bool
 		slices.Sort(types)
 		kv = append(kv, IssueTypes.StringSlice(slices.Compact(types)))
 	}
-	if !all {
-		return kv
-	}
 	if len(r.Metadata.ValidationTypesRun) > 0 {
 		kv = append(kv, Layers.StringSlice(r.Metadata.ValidationTypesRun))
 	}
@@ -106,43 +102,56 @@ func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult, all bool
 // first use.
 type Setter struct {
 	pool sync.Pool
-	// layers are the judge.validation_types values made so far, at most
-	// maxLayerValues: a verdict's list of layers is one of a few, and a
-	// string slice attribute is a copy made by reflection, an allocation
-	// each time (copied on write: read without a lock).
-	layers atomic.Pointer[[]layersValue]
+	// layers are the judge.validation_types values made so far and
+	// types the judge.issue_types ones: a verdict's list of layers is one
+	// of a few, its list of issue types too, and a string slice attribute
+	// is a copy made by reflection, an allocation each time.
+	layers, types listValues
 }
 
-// layersValue is a list of layers and its attribute value.
-type layersValue struct {
+// listValues keeps the string slice values of one attribute made so
+// far, at most maxLayerValues (copied on write: read without a lock).
+type listValues struct {
+	known atomic.Pointer[[]listValue]
+}
+
+// listValue is a list of names and its attribute value.
+type listValue struct {
 	names []string
 	value attribute.Value
 }
 
-// maxLayerValues bounds the lists of layers a Setter keeps.
+// maxLayerValues bounds the lists of names a Setter keeps for each
+// attribute.
 const maxLayerValues = 16
 
-// layersAttr is judge.validation_types of names, made once per list.
-func (v *Setter) layersAttr(names []string) attribute.KeyValue {
-	known := v.layers.Load()
+// attr is key's attribute of names, its value made once per list. names
+// does not escape: a list not seen before is copied.
+func (l *listValues) attr(key attribute.Key, names []string) attribute.KeyValue {
+	known := l.known.Load()
 	if known != nil {
-		for _, l := range *known {
-			if slices.Equal(l.names, names) {
-				return attribute.KeyValue{Key: Layers, Value: l.value}
+		for _, v := range *known {
+			if slices.Equal(v.names, names) {
+				return attribute.KeyValue{Key: key, Value: v.value}
 			}
 		}
 	}
-	kv := Layers.StringSlice(names)
+	own := slices.Clone(names)
+	kv := key.StringSlice(own)
 	if known == nil || len(*known) < maxLayerValues {
-		var next []layersValue
+		var next []listValue
 		if known != nil {
 			next = slices.Clip(*known)
 		}
-		next = append(next, layersValue{names: slices.Clone(names), value: kv.Value})
-		v.layers.CompareAndSwap(known, &next) // lost to another: made again next time
+		next = append(next, listValue{names: own, value: kv.Value})
+		l.known.CompareAndSwap(known, &next) // lost to another: made again next time
 	}
 	return kv
 }
+
+// maxTypesOnStack is how many issues' types Verdict sorts without an
+// allocation.
+const maxTypesOnStack = 16
 
 // Verdict sets r's verdict (the attributes of [Verdict]) and extra on
 // span, in one call; nothing when span is not recording.
@@ -151,14 +160,31 @@ func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...a
 		return
 	}
 	kv := v.get()
-	if r != nil && len(r.Metadata.ValidationTypesRun) > 0 {
-		*kv = appendVerdict(*kv, r, false)
-		*kv = append(*kv, v.layersAttr(r.Metadata.ValidationTypesRun))
+	if r != nil {
+		*kv = append(*kv,
+			Valid.Bool(r.Valid),
+			Confidence.Float64(r.Confidence),
+			QualityScore.Float64(r.QualityScore),
+			IssueCount.Int(len(r.Issues)),
+			ErrorCount.Int(r.Metadata.ErrorCount),
+			WarningCount.Int(r.Metadata.WarningCount),
+			InfoCount.Int(r.Metadata.InfoCount),
+		)
+		if len(r.Issues) > 0 {
+			var buf [maxTypesOnStack]string
+			types := buf[:0]
+			for _, is := range r.Issues {
+				types = append(types, string(is.Type))
+			}
+			slices.Sort(types)
+			*kv = append(*kv, v.types.attr(IssueTypes, slices.Compact(types)))
+		}
+		if len(r.Metadata.ValidationTypesRun) > 0 {
+			*kv = append(*kv, v.layers.attr(Layers, r.Metadata.ValidationTypesRun))
+		}
 		if r.Metadata.Model != "" {
 			*kv = append(*kv, Model.String(r.Metadata.Model))
 		}
-	} else {
-		*kv = AppendVerdict(*kv, r)
 	}
 	*kv = append(*kv, extra...)
 	v.set(span, kv)

@@ -25,17 +25,21 @@ func TestSetterVerdict(t *testing.T) {
 	first.Metadata.Model = "m"
 	first.Metadata.ValidationTypesRun = []string{"schema"}
 	second := &result.ValidationResult{Valid: true, Confidence: 1}
+	many := &result.ValidationResult{} // more issues than Verdict sorts on its stack
+	for i := range maxTypesOnStack + 5 {
+		many.Issues = append(many.Issues, result.Issue{Type: result.Type(fmt.Sprint("type", i%7))})
+	}
 	var v Setter
 	for _, c := range []struct {
 		r     *result.ValidationResult
 		extra []attribute.KeyValue
-	}{{first, nil}, {second, []attribute.KeyValue{FastPath.Bool(true)}}, {first, nil}} {
+	}{{first, nil}, {second, []attribute.KeyValue{FastPath.Bool(true)}}, {first, nil}, {many, nil}, {many, nil}} {
 		_, span := tr.Start(context.Background(), "v")
 		v.Verdict(span, c.r, c.extra...)
 		span.End()
 	}
 	spans := rec.Ended()
-	for i, want := range [][]attribute.KeyValue{Verdict(first), append(Verdict(second), FastPath.Bool(true)), Verdict(first)} {
+	for i, want := range [][]attribute.KeyValue{Verdict(first), append(Verdict(second), FastPath.Bool(true)), Verdict(first), Verdict(many), Verdict(many)} {
 		if got := spans[i].Attributes(); !slices.EqualFunc(got, want, func(a, b attribute.KeyValue) bool { return a.Key == b.Key && a.Value.String() == b.Value.String() }) {
 			t.Errorf("span %d: %v, want %v", i, got, want)
 		}
@@ -46,7 +50,7 @@ func TestSetterVerdict(t *testing.T) {
 	_, ended := tr.Start(context.Background(), "ended")
 	ended.End()
 	v.Verdict(ended, first) // not recording any more: must not panic nor change it
-	if n := len(rec.Ended()[3].Attributes()); n != 0 {
+	if n := len(rec.Ended()[5].Attributes()); n != 0 {
 		t.Errorf("an ended span got %d attributes", n)
 	}
 }
@@ -110,7 +114,7 @@ func TestSetterLayers(t *testing.T) {
 			t.Errorf("layers %v on %d spans, want %d (seen: %v)", names, got, want, seen)
 		}
 	}
-	if n := len(*v.layers.Load()); n != maxLayerValues {
+	if n := len(*v.layers.known.Load()); n != maxLayerValues {
 		t.Errorf("%d lists kept, want at most %d", n, maxLayerValues)
 	}
 }

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Span export's cost in two builds of judge serve, measured at once.
+
+Starts four `judge serve` processes: the --main and --new binaries, each
+with span export on (OTLP http/protobuf to a loopback receiver in this
+process, which reads and discards the requests) and off. The load
+(bench/load, 4 connections, the bench corpus's 234 tool-argument
+documents: the engine's fast path, 2 spans a request) goes to the four in
+turn, in rotated order, --rounds rounds of --duration each; each server's
+CPU a request (user + system, every thread, /proc/PID/stat) and context
+switches a request (/proc/PID/task/*/status) are taken per round. Prints
+every round, each build's medians and on/off ratios, and the new build's
+export-on CPU less main's, round by round: on a shared machine both
+builds see the same neighbours, which the bench row's runs one after the
+other do not. docs/observability.md ("Recording, fifth pass") has figures.
+
+Run from the repository root (the corpus is ../shared/testdata/mcp-tools/bench-corpus.json):
+  go build -o /tmp/judge-new ./cmd/judge && go build -o /tmp/load ./bench/load
+  (cd ../main-worktree && go build -o /tmp/judge-main ./cmd/judge)
+  python3 bench/otel-pair.py --main /tmp/judge-main --new /tmp/judge-new --load /tmp/load
+"""
+import argparse, json, os, statistics, subprocess, tempfile, threading
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--main", required=True, help="the judge binary to compare against")
+ap.add_argument("--new", required=True, help="the judge binary measured")
+ap.add_argument("--load", required=True, help="bench/load's binary")
+ap.add_argument("--corpus", default="../shared/testdata/mcp-tools/bench-corpus.json")
+ap.add_argument("--rounds", type=int, default=10)
+ap.add_argument("--duration", default="4s", help="one round's load on one server")
+args = ap.parse_args()
+
+# The bodies: each case's valid and invalid document against its schema,
+# as bench/run writes them (corpus.ValidateBody).
+bodies = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
+with open(args.corpus) as f:
+    for c in json.load(f)["cases"]:
+        for doc in (c["valid"], c["invalid"]):
+            out = json.loads(doc) if isinstance(doc, str) else doc
+            bodies.write(json.dumps({"output": out, "expected_schema": c["schema"]}, separators=(",", ":")) + "\n")
+bodies.close()
+exports = [0, 0]
+
+class Sink(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", 0))
+        body = self.rfile.read(n)
+        exports[0] += 1; exports[1] += len(body)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *a): pass
+
+sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+threading.Thread(target=sink.serve_forever, daemon=True).start()
+sink_url = "http://127.0.0.1:%d" % sink.server_address[1]
+
+def start(binary, export):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    if export:
+        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = sink_url
+    p = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = None
+    while url is None:
+        line = p.stderr.readline()
+        if not line:
+            raise SystemExit("%s exited before it listened" % binary)
+        try:
+            m = json.loads(line)
+        except ValueError:
+            continue
+        url = m.get("url") if "listening" in m.get("msg", "") else None
+    # drain stderr (the access log) so the pipe never fills
+    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
+    return p, url
+
+def cpu(pid):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / 100.0
+
+def switches(pid):
+    n = 0
+    for t in os.listdir("/proc/%d/task" % pid):
+        try:
+            for line in open("/proc/%d/task/%s/status" % (pid, t)):
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    n += int(line.split()[1])
+        except OSError:
+            pass
+    return n
+
+def load(url, d):
+    out = subprocess.run([args.load, "-url", url, "-path", "/validate", "-bodies", bodies.name, "-conns", "4", "-duration", d],
+                         capture_output=True, text=True, check=True).stdout
+    rep = json.loads(out)
+    if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
+        raise SystemExit("bench/load: %s" % out[:500])
+    return rep["requests"]
+
+servers = {}
+for name, binary, export in [("main-on", args.main, True), ("main-off", args.main, False),
+                             ("new-on", args.new, True), ("new-off", args.new, False)]:
+    servers[name] = start(binary, export)
+for name, (p, url) in servers.items():  # compile every schema
+    load(url, "1s")
+res = {name: [] for name in servers}
+sw = {name: [] for name in servers}
+names = list(servers)
+try:
+    for r in range(args.rounds):
+        order = names[r % 4:] + names[:r % 4]
+        for name in order:
+            p, url = servers[name]
+            c0, s0 = cpu(p.pid), switches(p.pid)
+            n = load(url, args.duration)
+            c1, s1 = cpu(p.pid), switches(p.pid)
+            res[name].append((c1 - c0) / n * 1e6)
+            sw[name].append((s1 - s0) / n)
+        print("round %d (load %s): %s" % (r + 1, open("/proc/loadavg").read().split()[0],
+              "  ".join("%s %.1f" % (k, res[k][-1]) for k in names)), flush=True)
+finally:
+    for p, _ in servers.values():
+        p.kill()
+    os.unlink(bodies.name)
+med = {k: statistics.median(v) for k, v in res.items()}
+for b in ("main", "new"):
+    ratios = [a / o for a, o in zip(res[b + "-on"], res[b + "-off"])]
+    adds = [a - o for a, o in zip(res[b + "-on"], res[b + "-off"])]
+    print("%s: on %.1f us, off %.1f us (medians); on/off per round %s, median %.3f; on - off per round %s, median %.1f us" % (
+        b, med[b + "-on"], med[b + "-off"], " ".join("%.2f" % x for x in ratios), statistics.median(ratios),
+        " ".join("%.1f" % x for x in adds), statistics.median(adds)))
+d = [n - m for n, m in zip(res["new-on"], res["main-on"])]
+print("new-on - main-on per round: %s, median %.1f us" % (" ".join("%.1f" % x for x in d), statistics.median(d)))
+print("context switches a request (median): " + "  ".join("%s %.3f" % (k, statistics.median(v)) for k, v in sw.items()))
+print("exports %d, %.1f MB" % (exports[0], exports[1] / 1e6))
