@@ -1,4 +1,4 @@
-// Command gen extracts two data files package lexicon embeds from WordNet
+// Command gen extracts the four data files package lexicon embeds from WordNet
 // 3.0 (Debian package wordnet-base):
 //
 //   - antonyms.txt: its antonym pairs, one "word antonym" pair a line,
