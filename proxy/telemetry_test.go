@@ -36,7 +36,7 @@ func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // modelCallSpans posts body to path on ts (with traceparent when not
-// ""), wants a 200, and returns the request's SERVER span and the model
+// ""), wants a 200, closes ts, and returns the request's SERVER span and the model
 // call's span ("chat m") among rec's, the second a CLIENT span under the
 // first.
 func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecorder, path, body, traceparent string) (server, model sdktrace.ReadOnlySpan) {
@@ -58,6 +58,10 @@ func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecord
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
+	// The client may have the whole body before the middleware has
+	// written its log line and ended the SERVER span; Close waits for the
+	// request's handler to return.
+	ts.Close()
 	for _, s := range rec.Ended() {
 		switch s.Name() {
 		case "POST " + path:
