@@ -272,3 +272,48 @@ func BenchmarkPrepared(b *testing.B) {
 		reportCPU(b, cpu, len(items))
 	})
 }
+
+// TestPreparedOwnsItsRequest: a caller that changes, in place, the
+// slices of the request it prepared (its layers, criteria, sources and
+// context) after Prepare changes nothing a Prepared checks.
+func TestPreparedOwnsItsRequest(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t)
+	ctxJSON := []byte(`{"k": 1}`)
+	req := &judge.Request{
+		ValidationTypes:    []string{"schema", "criteria"},
+		ExpectedSchema:     json.RawMessage(`{"type": "object"}`),
+		AcceptanceCriteria: []layer.Criterion{{ID: "same-k", Rule: "output.x == context.k"}},
+		Context:            ctxJSON,
+	}
+	p, err := e.Prepare(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := []json.RawMessage{json.RawMessage(`{"x": 1}`), json.RawMessage(`{"x": 2}`)}
+	var want []*result.ValidationResult
+	for _, out := range outs {
+		full := *req
+		full.Output = out
+		r, err := e.Validate(context.Background(), &full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r)
+	}
+	if !want[0].Valid || want[1].Valid {
+		t.Fatalf("before any change: valid %v and %v, want true and false", want[0].Valid, want[1].Valid)
+	}
+	req.ValidationTypes[1] = "quality"
+	req.AcceptanceCriteria[0].Rule = "output.x == 2"
+	copy(ctxJSON, `{"k": 2}`)
+	for i, out := range outs {
+		got, err := p.Validate(context.Background(), out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameResult(got, want[i]); d != "" {
+			t.Errorf("output %s after the caller changed its request: prepared\n%s", out, d)
+		}
+	}
+}
