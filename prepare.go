@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
@@ -58,6 +59,13 @@ func (e *Engine) Prepare(ctx context.Context, req *Request) (*Prepared, error) {
 		p.doc = e.docs.get(req.ExpectedSchema)
 		p.req.ExpectedSchema = p.doc.raw
 	}
+	// So are its other slices: the criteria, layers, sources and context
+	// a caller changes after Prepare change nothing the Prepared checks.
+	p.req.ValidationTypes = slices.Clone(req.ValidationTypes)
+	p.req.AcceptanceCriteria = slices.Clone(req.AcceptanceCriteria)
+	p.req.TrustedSources = slices.Clone(req.TrustedSources)
+	p.req.Sources = slices.Clone(req.Sources)
+	p.req.Context = bytes.Clone(req.Context)
 	if len(req.Schemas) > 0 {
 		p.req.Schemas = make(map[string]json.RawMessage, len(req.Schemas))
 		for uri, raw := range req.Schemas {

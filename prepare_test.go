@@ -137,36 +137,47 @@ func TestPreparedOwnsItsSchemas(t *testing.T) {
 			// Both paths: {} takes the fast path, a string holding JSON
 			// the usual one.
 			outs := []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`"{\"a\": 1}"`), json.RawMessage(`2`)}
-			var want []*result.ValidationResult
-			for _, out := range outs {
-				full := *req
-				full.Output = out
-				r, err := e.Validate(context.Background(), &full)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want = append(want, r)
-			}
+			want := validateAll(t, e, req, outs)
 			copy(sch, `{"type": "number"}`) // the same length, in place
-			for i, out := range outs {
-				got, err := p.Validate(context.Background(), out)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := sameResult(got, want[i]); d != "" {
-					t.Errorf("output %s after the caller changed its schema: prepared\n%s", out, d)
-				}
-				full := *req
-				full.Output = out
-				changed, err := e.Validate(context.Background(), &full)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if changed.Valid == want[i].Valid {
-					t.Errorf("output %s: the engine gives the changed schema's verdict %v too, so the test shows nothing", out, changed.Valid)
-				}
-			}
+			checkUnchanged(t, e, p, req, outs, want, "schema")
 		})
+	}
+}
+
+// validateAll is e's answer to req with each of outs as its output.
+func validateAll(t *testing.T, e *judge.Engine, req *judge.Request, outs []json.RawMessage) []*result.ValidationResult {
+	t.Helper()
+	var rs []*result.ValidationResult
+	for _, out := range outs {
+		full := *req
+		full.Output = out
+		r, err := e.Validate(context.Background(), &full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// checkUnchanged checks that p, prepared from req before the caller
+// changed req's what in place, still answers each of outs as want, and
+// that e, given the changed req, gives each another verdict (else the
+// test shows nothing).
+func checkUnchanged(t *testing.T, e *judge.Engine, p *judge.Prepared, req *judge.Request, outs []json.RawMessage, want []*result.ValidationResult, what string) {
+	t.Helper()
+	changed := validateAll(t, e, req, outs)
+	for i, out := range outs {
+		got, err := p.Validate(context.Background(), out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameResult(got, want[i]); d != "" {
+			t.Errorf("output %s after the caller changed its %s: prepared\n%s", out, what, d)
+		}
+		if changed[i].Valid == want[i].Valid {
+			t.Errorf("output %s: the engine gives the changed %s's verdict %v too, so the test shows nothing", out, what, changed[i].Valid)
+		}
 	}
 }
 
@@ -271,4 +282,32 @@ func BenchmarkPrepared(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/doc")
 		reportCPU(b, cpu, len(items))
 	})
+}
+
+// TestPreparedOwnsItsRequest: a caller that changes, in place, the
+// slices of the request it prepared (its layers, criteria, sources and
+// context) after Prepare changes nothing a Prepared checks.
+func TestPreparedOwnsItsRequest(t *testing.T) {
+	t.Parallel()
+	e := mustEngine(t)
+	ctxJSON := []byte(`{"k": 1}`)
+	req := &judge.Request{
+		ValidationTypes:    []string{"criteria", "schema"},
+		ExpectedSchema:     json.RawMessage(`{"type": "object"}`),
+		AcceptanceCriteria: []layer.Criterion{{ID: "same-k", Rule: "output.x == context.k"}},
+		Context:            ctxJSON,
+	}
+	p, err := e.Prepare(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := []json.RawMessage{json.RawMessage(`{"x": 1}`), json.RawMessage(`{"x": 2}`)}
+	want := validateAll(t, e, req, outs)
+	if !want[0].Valid || want[1].Valid {
+		t.Fatalf("before any change: valid %v and %v, want true and false", want[0].Valid, want[1].Valid)
+	}
+	req.ValidationTypes[1] = "quality"
+	req.AcceptanceCriteria[0].ID = "changed-k"
+	copy(ctxJSON, `{"k": 2}`)
+	checkUnchanged(t, e, p, req, outs, want, "request")
 }

@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -15,7 +14,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +21,7 @@ import (
 
 	"github.com/agentjudge/judge/gateway"
 	"github.com/agentjudge/judge/internal/redistest"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/result"
 	"github.com/agentjudge/judge/toolcall"
 )
@@ -118,24 +117,6 @@ func upstreamCalls(t *testing.T, file string) []string {
 	return out
 }
 
-// stderrBuf collects a process's stderr for failure messages.
-type stderrBuf struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *stderrBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *stderrBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // gatewayCmd is judge gateway over dir with the environment the upstream
 // reads.
 func gatewayCmd(dir, calls string, env []string, args ...string) *exec.Cmd {
@@ -145,9 +126,9 @@ func gatewayCmd(dir, calls string, env []string, args ...string) *exec.Cmd {
 }
 
 // connectStdio starts the gateway and connects a go-sdk client over stdio.
-func connectStdio(t *testing.T, cmd *exec.Cmd) (*mcp.ClientSession, *stderrBuf) {
+func connectStdio(t *testing.T, cmd *exec.Cmd) (*mcp.ClientSession, *sharedtest.SyncBuffer) {
 	t.Helper()
-	errs := &stderrBuf{}
+	errs := &sharedtest.SyncBuffer{}
 	cmd.Stderr = errs
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -165,7 +146,7 @@ func connectStdio(t *testing.T, cmd *exec.Cmd) (*mcp.ClientSession, *stderrBuf) 
 func connectHTTP(t *testing.T, cmd *exec.Cmd) *mcp.ClientSession {
 	t.Helper()
 	cmd.Args = append(cmd.Args, "--http", "127.0.0.1:0")
-	var logs stderrBuf
+	var logs sharedtest.SyncBuffer
 	url := startListening(t, cmd, &logs, listeningURL)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/toolcall"
 )
 
@@ -116,12 +117,12 @@ type rawGateway struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
 	out  *bufio.Reader
-	logs *stderrBuf
+	logs *sharedtest.SyncBuffer
 }
 
 func startRawGateway(t *testing.T, dir, calls string) *rawGateway {
 	t.Helper()
-	g := &rawGateway{cmd: gatewayCmd(dir, calls, nil), logs: &stderrBuf{}}
+	g := &rawGateway{cmd: gatewayCmd(dir, calls, nil), logs: &sharedtest.SyncBuffer{}}
 	g.cmd.Stderr = g.logs
 	var err error
 	if g.in, err = g.cmd.StdinPipe(); err != nil {
@@ -278,7 +279,7 @@ func TestGatewayBrokenUpstream(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "flaky"), []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	logs := &stderrBuf{}
+	logs := &sharedtest.SyncBuffer{}
 	cmd := gatewayCmd(dir, calls, nil, "--log-level", "debug")
 	cmd.Stderr = logs
 	messages := make(chan *mcp.LoggingMessageParams, 8)
@@ -639,7 +640,7 @@ var durations = regexp.MustCompile(`"duration_ms":[0-9.eE+-]+`)
 func TestGatewayHTTPFastPathAsTheSDK(t *testing.T) {
 	t.Parallel()
 	dir, calls := registry(t)
-	logs := &stderrBuf{}
+	logs := &sharedtest.SyncBuffer{}
 	url := startListening(t, gatewayCmd(dir, calls, nil, "--http", "127.0.0.1:0", "--log-level", "debug"), logs, listeningURL)
 	fast := httpSession(t, url)
 	sdk := httpSessionWith(t, url, `{"sampling":{}}`)

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
 // The gateway as an MCP proxy, against the real reference servers of
@@ -111,7 +113,7 @@ func startRaw(t *testing.T, cmd *exec.Cmd, caps string) *rawClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := &stderrBuf{}
+	errs := &sharedtest.SyncBuffer{}
 	cmd.Stderr = errs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -233,7 +235,7 @@ func TestProxyToolsList(t *testing.T) {
 
 // proxyClient is a go-sdk client session with what the tests count.
 type proxyClient struct {
-	errs     *stderrBuf // the server's stderr
+	errs     *sharedtest.SyncBuffer // the server's stderr
 	client   *mcp.Client
 	cs       *mcp.ClientSession
 	mu       sync.Mutex
@@ -296,7 +298,7 @@ func connectProxy(t *testing.T, cmd *exec.Cmd, roots []string, sampling, elicita
 	for _, r := range roots {
 		client.AddRoots(&mcp.Root{URI: "file://" + r, Name: filepath.Base(r)})
 	}
-	errs := &stderrBuf{}
+	errs := &sharedtest.SyncBuffer{}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var tr mcp.Transport = &mcp.CommandTransport{Command: cmd}
@@ -693,7 +695,7 @@ func TestProxyRootsSharedHTTP(t *testing.T) {
 	}
 	fs := reference(t, "server-filesystem", inside, outside)
 	cmd := fs.command(t, "gateway-http")
-	errs := &stderrBuf{}
+	errs := &sharedtest.SyncBuffer{}
 	url := startListening(t, cmd, errs, listeningURL)
 	connect := func(roots ...string) *proxyClient {
 		pc := &proxyClient{errs: errs}

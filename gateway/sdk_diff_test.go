@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
 // The differential test of issue 24: the official TypeScript SDK client
@@ -184,10 +186,10 @@ func everythingHTTP(t *testing.T, node, js string) string {
 // startListening starts cmd and returns the URL found reads in one of its
 // stderr lines; the process is stopped at the test's end. Its stderr
 // goes to logs too (when not nil).
-func startListening(t *testing.T, cmd *exec.Cmd, logs *stderrBuf, found func([]byte) string) string {
+func startListening(t *testing.T, cmd *exec.Cmd, logs *sharedtest.SyncBuffer, found func([]byte) string) string {
 	t.Helper()
 	if logs == nil {
-		logs = &stderrBuf{}
+		logs = &sharedtest.SyncBuffer{}
 	}
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw

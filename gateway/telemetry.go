@@ -113,12 +113,15 @@ func (g *Gateway) withSessionVersion(ctx context.Context, ss *mcp.ServerSession,
 
 // internalHeaders are the names of the headers by which the gateway's
 // own fronts tell the SDK's path what it cannot learn otherwise: rpcID
-// carries, from the HTTP front, the JSON-RPC id of a POST whose body is
-// one tools/call, as jsonrpc.request.id renders it; transport carries,
+// carries the JSON-RPC id of a request, as jsonrpc.request.id renders it,
+// from the stdio transport and from the HTTP front (for a POST whose body
+// is one tools/call); transport carries,
 // from the stdio transport, the network.transport of a request ("pipe";
 // a request whose context already names its transport keeps it). Each
 // gateway draws its own names at random, so a client cannot send them,
-// whichever handler serves Server (the HTTP front also removes them).
+// whichever handler serves Server (the HTTP front also removes the id's
+// from every request, and names its requests' transport in their context,
+// so that the transport's is never read there).
 type internalHeaders struct{ rpcID, transport string }
 
 // newInternalHeaders draws a gateway's internal header names.

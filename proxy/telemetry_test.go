@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentjudge/judge/internal/httpapi"
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/proxy/proxytest"
 	"github.com/agentjudge/judge/telemetry"
 )
@@ -36,7 +36,7 @@ func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // modelCallSpans posts body to path on ts (with traceparent when not
-// ""), wants a 200, and returns the request's SERVER span and the model
+// ""), wants a 200, closes ts, and returns the request's SERVER span and the model
 // call's span ("chat m") among rec's, the second a CLIENT span under the
 // first.
 func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecorder, path, body, traceparent string) (server, model sdktrace.ReadOnlySpan) {
@@ -58,6 +58,10 @@ func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecord
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
+	// The client may have the whole body before the middleware has
+	// written its log line and ended the SERVER span; Close waits for the
+	// request's handler to return.
+	ts.Close()
 	for _, s := range rec.Ended() {
 		switch s.Name() {
 		case "POST " + path:
@@ -84,24 +88,6 @@ func spanAttrs(s sdktrace.ReadOnlySpan) map[string]string {
 	return got
 }
 
-// lockedLog is a log destination safe for the server's goroutines.
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) lines() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Split(strings.TrimSpace(l.b.String()), "\n")
-}
-
 // TestProxySpan checks that with telemetry a request through the proxy is
 // a SERVER span under the client's traceparent, that the request to the
 // model carries that span's context, and that the request's access-log
@@ -113,7 +99,7 @@ func TestProxySpan(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: "hello"}}})
 	hr := &headerRecorder{}
-	var logs lockedLog
+	var logs sharedtest.SyncBuffer
 	p, err := New(Options{Upstream: up.URL + "/v1", Transport: hr, Telemetry: telemetry.ForProvider(tp, false),
 		Logger: slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))})
 	if err != nil {
@@ -145,14 +131,14 @@ func TestProxySpan(t *testing.T) {
 		t.Errorf("the server span's parent is %v, want the client's span", server.Parent())
 	}
 	var line map[string]any
-	for _, l := range logs.lines() {
+	for _, l := range logLines(&logs) {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(l), &m); err == nil && m["msg"] == httpapi.AccessLogMessage {
 			line = m
 		}
 	}
 	if line == nil {
-		t.Fatalf("no access-log line among %q", logs.lines())
+		t.Fatalf("no access-log line among %q", logLines(&logs))
 	}
 	if line["trace_id"] != server.SpanContext().TraceID().String() || line["span_id"] != server.SpanContext().SpanID().String() {
 		t.Errorf("the access-log line's ids %v/%v, the server span's %v/%v", line["trace_id"], line["span_id"], server.SpanContext().TraceID(), server.SpanContext().SpanID())
@@ -169,4 +155,9 @@ func TestProxySpan(t *testing.T) {
 	if len(hr.seen) != 1 || hr.seen[0] != want {
 		t.Errorf("the model received traceparent %q, want %q", hr.seen, want)
 	}
+}
+
+// logLines is the lines written to logs so far.
+func logLines(logs *sharedtest.SyncBuffer) []string {
+	return strings.Split(strings.TrimSpace(logs.String()), "\n")
 }

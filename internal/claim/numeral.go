@@ -130,19 +130,7 @@ func Numerals(s string) []string {
 	if !mayHoldNumeral(s) {
 		return nil
 	}
-	var out []string
-	prev, prevEnd := "", -1
-	WordsFunc(s, func(w string, start, end int) {
-		if (w == "i" || w == "v" || w == "x") && prev != "" && start > prevEnd && strings.Trim(s[prevEnd:start], " \t") == "" &&
-			s[start] >= 'A' && s[start] <= 'Z' {
-			out = append(out, Stem(prev)+" "+w)
-		}
-		prev, prevEnd = "", end
-		if r, _ := utf8.DecodeRuneInString(s[start:]); unicode.IsUpper(r) && !stopwords[w] {
-			prev = w
-		}
-	})
-	return out
+	return letterKeys(s, true)
 }
 
 // RomanNumeral reports whether w is a Roman numeral from I to XXXIX
@@ -219,15 +207,31 @@ func Letters(s string) []string {
 	if !mayHoldLetter(s) {
 		return nil
 	}
+	return letterKeys(s, false)
+}
+
+// letterKeys returns the keys of [Letters], or of [Numerals] when
+// numerals is set: for each word of one capital letter right after another
+// word with only spaces or tabs between, that word's stem and the letter
+// in lower case. The word before is any but a function word; with
+// numerals, only "I", "V" and "X" count, after a capitalized word.
+func letterKeys(s string, numerals bool) []string {
 	var out []string
 	prev, prevEnd := "", -1
 	WordsFunc(s, func(w string, start, end int) {
-		if len(w) == 1 && prev != "" && start > prevEnd && strings.Trim(s[prevEnd:start], " \t") == "" &&
+		letter := len(w) == 1
+		if numerals {
+			letter = w == "i" || w == "v" || w == "x"
+		}
+		if letter && prev != "" && start > prevEnd && strings.Trim(s[prevEnd:start], " \t") == "" &&
 			s[start] >= 'A' && s[start] <= 'Z' {
 			out = append(out, Stem(prev)+" "+w)
 		}
 		prev, prevEnd = "", end
-		if !stopwords[w] {
+		if stopwords[w] {
+			return
+		}
+		if r, _ := utf8.DecodeRuneInString(s[start:]); !numerals || unicode.IsUpper(r) {
 			prev = w
 		}
 	})

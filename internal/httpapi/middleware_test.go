@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/telemetry"
 )
 
@@ -27,24 +28,6 @@ type noMetrics struct{}
 func (noMetrics) Begin()                                 {}
 func (noMetrics) End(string, string, int, time.Duration) {}
 
-// lockedBuffer is a log destination safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // ObserveSpans gives each request, over a real loopback server, its
 // SERVER span (name, parent from traceparent, attributes, status) in the
 // handler's context, and the access-log line carries that span's ids,
@@ -53,7 +36,7 @@ func TestObserveSpans(t *testing.T) {
 	t.Parallel()
 	rec := tracetest.NewSpanRecorder()
 	tel := telemetry.ForProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)), false)
-	var logs lockedBuffer
+	var logs sharedtest.SyncBuffer
 	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&logs, nil)))
 	if _, ok := log.Handler().(ContextAttrsHandler); !ok {
 		t.Fatal("telemetry.LogHandler is not a ContextAttrsHandler: the access-log line would be cloned to add its ids")
@@ -89,7 +72,7 @@ func TestObserveSpans(t *testing.T) {
 			t.Fatalf("%s: status %d", c.path, resp.StatusCode)
 		}
 	}
-	lines := bytes.Split(bytes.TrimSpace(logs.b.Bytes()), []byte("\n"))
+	lines := bytes.Split(bytes.TrimSpace([]byte(logs.String())), []byte("\n"))
 	spans := rec.Ended()
 	if len(lines) != 2 || len(spans) != 2 {
 		t.Fatalf("%d log lines and %d spans, want 2 of each", len(lines), len(spans))
@@ -162,7 +145,7 @@ func TestObserveSpansLogLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			var logs lockedBuffer
+			var logs sharedtest.SyncBuffer
 			h := ObserveSpans(slog.New(c.wrap(slog.NewJSONHandler(&logs, nil))), func(string) string { return "/r" }, noMetrics{}, tel,
 				http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("hello")) }))
 			srv := httptest.NewServer(h)

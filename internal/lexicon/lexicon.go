@@ -1,9 +1,10 @@
 // Package lexicon holds the word relations grounding needs without a
 // model: the antonym pairs of WordNet 3.0, its nouns of several common
-// words ("grand jury") and its names of one thing by several names ("Great
-// War", "World War I") and adjectives of places ("Cornish"), extracted from Debian's wordnet-base by a go
-// generate step into antonyms.txt, terms.txt, synonyms.txt and demonyms.txt and
-// embedded, so nothing is installed or read at run time.
+// words ("grand jury"), its names of one thing by several names ("Great
+// War", "World War I") and its adjectives of places ("Cornish"),
+// extracted from Debian's wordnet-base by a go generate step into
+// antonyms.txt, terms.txt, synonyms.txt and demonyms.txt and embedded, so
+// nothing is installed or read at run time.
 //
 // WordNet 3.0 is © Princeton University, under the WordNet licence
 // (LICENSE.wordnet beside this file).

@@ -67,9 +67,10 @@ func AppendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 	return appendVerdict(kv, r)
 }
 
-// appendVerdict appends the attributes of Verdict to kv.
-func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attribute.KeyValue {
-	kv = append(kv,
+// appendScalars appends the attributes of Verdict that are one value
+// each (validity, confidence, score, counts) to kv.
+func appendScalars(kv []attribute.KeyValue, r *result.ValidationResult) []attribute.KeyValue {
+	return append(kv,
 		Valid.Bool(r.Valid),
 		Confidence.Float64(r.Confidence),
 		QualityScore.Float64(r.QualityScore),
@@ -78,6 +79,11 @@ func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attrib
 		WarningCount.Int(r.Metadata.WarningCount),
 		InfoCount.Int(r.Metadata.InfoCount),
 	)
+}
+
+// appendVerdict appends the attributes of Verdict to kv.
+func appendVerdict(kv []attribute.KeyValue, r *result.ValidationResult) []attribute.KeyValue {
+	kv = appendScalars(kv, r)
 	if len(r.Issues) > 0 {
 		types := make([]string, 0, len(r.Issues))
 		for _, is := range r.Issues {
@@ -161,15 +167,7 @@ func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...a
 	}
 	kv := v.get()
 	if r != nil {
-		*kv = append(*kv,
-			Valid.Bool(r.Valid),
-			Confidence.Float64(r.Confidence),
-			QualityScore.Float64(r.QualityScore),
-			IssueCount.Int(len(r.Issues)),
-			ErrorCount.Int(r.Metadata.ErrorCount),
-			WarningCount.Int(r.Metadata.WarningCount),
-			InfoCount.Int(r.Metadata.InfoCount),
-		)
+		*kv = appendScalars(*kv, r)
 		if len(r.Issues) > 0 {
 			var buf [maxTypesOnStack]string
 			types := buf[:0]

@@ -14,9 +14,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
 // startTimeout bounds how long Start waits for the server to answer PING,
@@ -182,7 +183,7 @@ type process struct {
 // arguments, and waits for its PING; on failure the process is gone.
 func launch(bin, dir string, port int, extra ...string) (*process, error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	out := &syncBuffer{}
+	out := &sharedtest.SyncBuffer{}
 	args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", ""}, extra...)
 	cmd := exec.Command(bin, args...)
@@ -248,23 +249,4 @@ func ping(addr string) error {
 		return fmt.Errorf("PING answered %q", strings.TrimSpace(line))
 	}
 	return nil
-}
-
-// syncBuffer is a bytes.Buffer safe for the writes of a process and the
-// reads of a failing test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }

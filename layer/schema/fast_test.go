@@ -202,6 +202,27 @@ func TestFastPathDuplicateKeys(t *testing.T) {
 		b.WriteString(`"last": 1}`)
 		return b.String()
 	}
+	// An object of 20 members whose 18th holds big's object, and an
+	// outer key repeated from its first 16 after it or none: the outer
+	// object's first keys, kept on the stack, must survive the inner
+	// object's keys spilling to the scanner's table.
+	nested := func(dupInner, dupOuter bool) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range 20 {
+			if i == 17 {
+				fmt.Fprintf(&b, `"k%d": %s, `, i, big(dupInner))
+				continue
+			}
+			fmt.Fprintf(&b, `"k%d": %d, `, i, i)
+		}
+		if dupOuter {
+			b.WriteString(`"k3": 30, `)
+		}
+		b.WriteString(`"last": 1}`)
+		return b.String()
+	}
+	intOrObject := `{"type": "object", "additionalProperties": {"type": ["integer", "object"], "additionalProperties": {"type": "integer"}}}`
 	maxA := `{"properties": {"a": {"maximum": 3}}}`
 	for _, tc := range []struct {
 		name, schema, doc string
@@ -238,6 +259,10 @@ func TestFastPathDuplicateKeys(t *testing.T) {
 		{"large object under not, duplicate", `{"not": {"required": ["zz"]}}`, big(true), false},
 		{"large object under not, member invalid", `{"not": {"additionalProperties": {"maximum": 150}}}`, big(false), true},
 		{"large object under not, invalid member repeated", `{"not": {"additionalProperties": {"not": {"const": 7}}}}`, big(true), false},
+		{"nested large objects", intOrObject, nested(false, false), true},
+		{"nested large objects, outer duplicate", intOrObject, nested(false, true), false},
+		{"nested large objects, inner duplicate", intOrObject, nested(true, false), false},
+		{"nested large objects unchecked, outer duplicate", `{"type": "object"}`, nested(false, true), false},
 	} {
 		v, err := schema.Compile([]byte(tc.schema), schema.Options{})
 		if err != nil {
