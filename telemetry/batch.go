@@ -75,16 +75,11 @@ type batchQueue[T any] struct {
 
 	spare []T // the exported queue, emptied, for reuse; the loop's own
 
-	// chunks hold the bytes of the queued items that addBytes queued
+	// arena holds the bytes of the queued items that addBytes queued
 	// (judge's own spans, encoded as they end; the SDK's spans have
-	// none), the last one being filled: items point into them, and they
-	// are taken with the queue at export. A chunk has a fixed size, so
-	// that a queue that grows copies nothing (one growing array was
-	// copied at every doubling, and made anew once it had grown past
-	// maxKeptArena). freeChunks are exported chunks, emptied, for reuse
-	// (at most maxFreeChunks); spareChunks is the exported list of
-	// chunks, emptied, for reuse (the loop's own).
-	chunks, freeChunks, spareChunks [][]byte
+	// none): items point into it, and it is swapped with the queue at
+	// export. spareArena is the exported one, emptied, for reuse.
+	arena, spareArena []byte
 
 	kick     chan struct{}     // capacity 1: a batch has begun or is full
 	flushReq chan flushRequest // ForceFlush
@@ -156,15 +151,11 @@ func (b *batchQueue[T]) add(s T) bool {
 	return true
 }
 
-// arenaChunk is the size of a chunk of the queue's bytes (see
-// batchQueue.chunks); an item longer than that gets a chunk of its own.
-const arenaChunk = 64 << 10
+// maxKeptArena is the most arena bytes kept for reuse once exported.
+const maxKeptArena = 4 << 20
 
-// maxFreeChunks bounds the chunks kept for reuse once exported: 4 MB.
-const maxFreeChunks = 64
-
-// addBytes queues the item that item makes of a copy of p, kept in a
-// chunk until the item is exported, and reports whether it was queued
+// addBytes queues the item that item makes of a copy of p, kept in the
+// arena until the item is exported, and reports whether it was queued
 // (see add).
 func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
 	b.mu.Lock()
@@ -172,30 +163,13 @@ func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
 		b.mu.Unlock()
 		return false
 	}
-	last := len(b.chunks) - 1
-	if last < 0 || cap(b.chunks[last])-len(b.chunks[last]) < len(p) {
-		b.chunks = append(b.chunks, b.newChunkLocked(len(p)))
-		last++
-	}
-	c := b.chunks[last]
-	off := len(c)
-	c = append(c, p...) // within its capacity: never moved
-	b.chunks[last] = c
-	b.queue = append(b.queue, item(c[off:len(c):len(c)]))
+	// An item keeps pointing to its bytes when a later append moves the
+	// arena: the old array is left as it was.
+	off := len(b.arena)
+	b.arena = append(b.arena, p...)
+	b.queue = append(b.queue, item(b.arena[off:len(b.arena):len(b.arena)]))
 	b.queuedLocked()
 	return true
-}
-
-// newChunkLocked returns an empty chunk for at least n bytes, a free one
-// when n fits in one; b.mu is held.
-func (b *batchQueue[T]) newChunkLocked(n int) []byte {
-	if k := len(b.freeChunks); k > 0 && n <= arenaChunk {
-		c := b.freeChunks[k-1]
-		b.freeChunks[k-1] = nil
-		b.freeChunks = b.freeChunks[:k-1]
-		return c
-	}
-	return make([]byte, 0, max(n, arenaChunk))
 }
 
 // admitLocked reports whether one more item may be queued, counting it
@@ -269,8 +243,8 @@ func (b *batchQueue[T]) queued() int {
 // exporter's errors, and one for spans dropped since the last export.
 func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.mu.Lock()
-	spans, dropped, chunks := b.queue, b.dropped, b.chunks
-	b.queue, b.dropped, b.chunks = b.spare, 0, b.spareChunks
+	spans, dropped, arena := b.queue, b.dropped, b.arena
+	b.queue, b.dropped, b.arena = b.spare, 0, b.spareArena
 	b.mu.Unlock()
 	var errs []error
 	if dropped > 0 {
@@ -286,17 +260,11 @@ func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.release(spans) // done with: let the collector (or a pool) have them
 	clear(spans)
 	b.spare = spans[:0]
-	if len(chunks) > 0 {
-		b.mu.Lock()
-		for _, c := range chunks {
-			if cap(c) == arenaChunk && len(b.freeChunks) < maxFreeChunks {
-				b.freeChunks = append(b.freeChunks, c[:0])
-			}
-		}
-		b.mu.Unlock()
-		clear(chunks)
+	if cap(arena) <= maxKeptArena {
+		b.spareArena = arena[:0]
+	} else {
+		b.spareArena = nil
 	}
-	b.spareChunks = chunks[:0]
 	return errors.Join(errs...)
 }
 
