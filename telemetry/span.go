@@ -158,7 +158,7 @@ func (p *provider) Shutdown(ctx context.Context) error {
 const maxFree = 1024
 
 // encSpan is an ended span in the batch: its Span message, encoded as
-// it ended (in one of the queue's chunks), and its tracer, for its scope.
+// it ended (in the queue's arena), and its tracer, for its scope.
 type encSpan struct {
 	tr *tracer
 	b  []byte
