@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -336,22 +337,43 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 	})
 }
 
-// encodeData writes one Span of s's data.
+// Wire types as bytes, for tags written directly (a field number up to
+// 15 makes a one-byte tag: num<<3 | type).
+const (
+	wireBytes   = byte(protowire.BytesType)
+	wireVarint  = byte(protowire.VarintType)
+	wireFixed64 = byte(protowire.Fixed64Type)
+	wireFixed32 = byte(protowire.Fixed32Type)
+)
+
+// encodeData writes one Span of s's data. Its fixed-size fields (ids,
+// kind, times, a status without a message, flags) are written
+// directly, their tags and lengths known: what bytes, uint, fixed64 and
+// close would write.
 func (e *otlpEncoder) encodeData(s *spanData) {
 	m := e.open(fScopeSpansSpans)
 	tid, sid := s.sc.TraceID(), s.sc.SpanID()
-	e.bytes(fSpanTraceID, tid[:])
-	e.bytes(fSpanSpanID, sid[:])
+	e.b = append(e.b, fSpanTraceID<<3|wireBytes, byte(len(tid)))
+	e.b = append(e.b, tid[:]...)
+	e.b = append(e.b, fSpanSpanID<<3|wireBytes, byte(len(sid)))
+	e.b = append(e.b, sid[:]...)
 	if ts := s.sc.TraceState(); ts.Len() > 0 {
 		e.str(fSpanTraceState, ts.String())
 	}
 	if psid := s.parent.SpanID(); psid.IsValid() {
-		e.bytes(fSpanParentSpanID, psid[:])
+		e.b = append(e.b, fSpanParentSpanID<<3|wireBytes, byte(len(psid)))
+		e.b = append(e.b, psid[:]...)
 	}
 	e.str(fSpanName, s.name)
-	e.uint(fSpanKind, spanKind(s.kind))
-	e.fixed64(fSpanStart, unixNano(s.start.UnixNano()))
-	e.fixed64(fSpanEnd, unixNano(s.end.UnixNano()))
+	if k := spanKind(s.kind); k != 0 { // at most 5: one byte
+		e.b = append(e.b, fSpanKind<<3|wireVarint, byte(k))
+	}
+	if v := unixNano(s.start.UnixNano()); v != 0 {
+		e.b = binary.LittleEndian.AppendUint64(append(e.b, fSpanStart<<3|wireFixed64), v)
+	}
+	if v := unixNano(s.end.UnixNano()); v != 0 {
+		e.b = binary.LittleEndian.AppendUint64(append(e.b, fSpanEnd<<3|wireFixed64), v)
+	}
 	for i := range s.attrs {
 		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
@@ -380,11 +402,21 @@ func (e *otlpEncoder) encodeData(s *spanData) {
 		e.close(m)
 	}
 	e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
-	st := e.open(fSpanStatus)
-	e.str(fStatusMessage, s.status.Description)
-	e.uint(fStatusCode, statusCode(s.status.Code))
-	e.close(st)
-	e.fixed32(fSpanFlags, spanFlags(s.sc.TraceFlags(), s.parent))
+	switch c := statusCode(s.status.Code); {
+	case s.status.Description != "":
+		st := e.open(fSpanStatus)
+		e.str(fStatusMessage, s.status.Description)
+		e.uint(fStatusCode, c)
+		e.close(st)
+	case c == 0: // an empty Status
+		e.b = append(e.b, fSpanStatus<<3|wireBytes, 0)
+	default: // its code alone (at most 2: one byte)
+		e.b = append(e.b, fSpanStatus<<3|wireBytes, 2, fStatusCode<<3|wireVarint, byte(c))
+	}
+	// Field 16's tag is two bytes; the flags are never 0 (flagHasIsRemote).
+	const flagsTag = fSpanFlags<<3 | uint64(protowire.Fixed32Type)
+	e.b = append(e.b, byte(flagsTag&0x7f|0x80), byte(flagsTag>>7))
+	e.b = binary.LittleEndian.AppendUint32(e.b, spanFlags(s.sc.TraceFlags(), s.parent))
 	e.close(m)
 }
 

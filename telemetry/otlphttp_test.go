@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"golang.org/x/net/http/httpguts"
 	"google.golang.org/protobuf/proto"
@@ -433,4 +435,27 @@ func FuzzReadOTLPHTTP(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkEncodeData is judge's own path: a fast-path request's two
+// spans (as BenchmarkSpans records them) encoded from their records'
+// data, as they end.
+func BenchmarkEncodeData(b *testing.B) {
+	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{4, 5, 6}, TraceFlags: trace.FlagsSampled})
+	parent := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{7}, TraceFlags: trace.FlagsSampled, Remote: true})
+	start := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	srv := spanData{sc: sc, parent: parent, name: "POST /validate", kind: trace.SpanKindServer, start: start, end: start.Add(40 * time.Microsecond),
+		attrs: []attribute.KeyValue{attribute.String("http.request.method", "POST"), attribute.String("http.route", "/validate"), attribute.String("url.path", "/validate"),
+			attribute.String("url.scheme", "http"), attribute.String("network.protocol.version", "1.1"), attribute.Int("http.response.status_code", 200)}}
+	val := spanData{sc: sc, parent: sc, name: "judge.validate", kind: trace.SpanKindInternal, start: start, end: start.Add(20 * time.Microsecond),
+		attrs: []attribute.KeyValue{attribute.Bool("judge.valid", true), attribute.Float64("judge.confidence", 1), attribute.Float64("judge.quality_score", 1),
+			attribute.Int("judge.issue_count", 0), attribute.Int("judge.error_count", 0), attribute.Int("judge.warning_count", 0),
+			attribute.Int("judge.info_count", 0), attribute.StringSlice("judge.validation_types", []string{"schema"}), attribute.Bool("judge.fast_path", true)}}
+	var e otlpEncoder
+	b.ReportAllocs()
+	for b.Loop() {
+		e.b = e.b[:0]
+		e.encodeData(&srv)
+		e.encodeData(&val)
+	}
 }

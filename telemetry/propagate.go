@@ -275,8 +275,8 @@ func LogHandler(h slog.Handler) slog.Handler { return logHandler{h} }
 type logHandler struct{ slog.Handler }
 
 func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		tid, sid := spanIDAttrs(sc)
+	if sp := trace.SpanFromContext(ctx); sp.SpanContext().IsValid() {
+		tid, sid := spanIDAttrs(sp)
 		r = r.Clone()
 		r.AddAttrs(tid, sid)
 	}
@@ -290,15 +290,23 @@ func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
 // access-log line): Handle must clone the record it is given and grow
 // its attributes to add them.
 func (l logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler) {
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		attrs[0], attrs[1] = spanIDAttrs(sc)
+	if sp := trace.SpanFromContext(ctx); sp.SpanContext().IsValid() {
+		attrs[0], attrs[1] = spanIDAttrs(sp)
 		n = 2
 	}
 	return attrs, n, l.Handler
 }
 
-// spanIDAttrs are the trace_id and span_id attributes of sc.
-func spanIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
+// spanIDAttrs are the trace_id and span_id attributes of sp's context.
+func spanIDAttrs(sp trace.Span) (slog.Attr, slog.Attr) {
+	if s, ok := sp.(*span); ok {
+		return s.logIDs() // a SERVER span's made once, in its handle
+	}
+	return hexIDAttrs(sp.SpanContext())
+}
+
+// hexIDAttrs are the trace_id and span_id attributes of sc.
+func hexIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
 	// Both ids in one string, cut in two: one allocation, not two.
 	var b [48]byte
 	tid, sid := sc.TraceID(), sc.SpanID()

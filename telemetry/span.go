@@ -3,13 +3,16 @@ package telemetry
 import (
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -315,7 +318,14 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 	if r.start = cfg.ts; r.start.IsZero() {
 		r.start = time.Now()
 	}
-	s := &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
+	var s *span
+	if r.kind == trace.SpanKindServer { // a request's: its log lines' ids in the same allocation
+		h := &spanWithIDs{span: span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}}
+		s = &h.span
+		s.ids = &h.ids
+	} else {
+		s = &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
+	}
 	for _, l := range cfg.links {
 		s.AddLink(l)
 	}
@@ -437,9 +447,44 @@ type span struct {
 
 	mu  sync.Mutex
 	rec *spanRec
+
+	// ids, for a SERVER span (nil for others), is where its trace id and
+	// span id are written in hex for the log lines logged under it
+	// (LogHandler's trace_id and span_id): once, when first asked for
+	// (under mu), and never again. It is part of the handle's own
+	// allocation (spanWithIDs), which is not reused, so that the lines'
+	// two strings point into it and cost no allocation of their own
+	// (see logIDs); a request's log lines are under its SERVER span.
+	ids *[48]byte
+}
+
+// spanWithIDs is a SERVER span's handle: the span and its ids' bytes
+// (span.ids), in one allocation.
+type spanWithIDs struct {
+	span
+	ids [48]byte
 }
 
 var _ trace.Span = (*span)(nil)
+
+// logIDs returns the trace_id and span_id attributes of the span's log
+// lines (spanIDAttrs's), their strings in s.ids when it has them.
+func (s *span) logIDs() (slog.Attr, slog.Attr) {
+	if s.ids == nil {
+		return hexIDAttrs(s.sc)
+	}
+	s.mu.Lock()
+	if s.ids[0] == 0 { // not written yet: a hex digit is never 0
+		tid, sid := s.sc.TraceID(), s.sc.SpanID()
+		hex.Encode(s.ids[:32], tid[:])
+		hex.Encode(s.ids[32:], sid[:])
+	}
+	s.mu.Unlock()
+	// The bytes are not written again once set, and the handle lives as
+	// long as a string points into it.
+	ids := unsafe.String(&s.ids[0], len(s.ids))
+	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
+}
 
 // SpanContext returns the span's context.
 func (s *span) SpanContext() trace.SpanContext { return s.sc }

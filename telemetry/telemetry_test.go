@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -136,24 +137,45 @@ func TestMetaRoundTrip(t *testing.T) {
 // and one logged without none.
 func TestLogHandler(t *testing.T) {
 	t.Parallel()
-	var buf bytes.Buffer
-	log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&buf, nil))).With("app", "judge")
-	ctx, span := trace.NewTracerProvider().Tracer("t").Start(context.Background(), "x")
-	log.InfoContext(ctx, "with")
-	span.End()
-	log.InfoContext(context.Background(), "without")
-	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d lines", len(lines))
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+	defer sink.Close()
+	own, err := telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL + "/v1/traces"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	var with, without map[string]any
-	_ = json.Unmarshal([]byte(lines[0]), &with)
-	_ = json.Unmarshal([]byte(lines[1]), &without)
-	if with["trace_id"] != span.SpanContext().TraceID().String() || with["span_id"] != span.SpanContext().SpanID().String() || with["app"] != "judge" {
-		t.Errorf("line under a span: %s", lines[0])
-	}
-	if _, ok := without["trace_id"]; ok {
-		t.Errorf("line without a span has a trace_id: %s", lines[1])
+	defer func() { _ = own.Shutdown(context.Background()) }()
+	for _, c := range []struct {
+		name string
+		tp   oteltrace.TracerProvider
+		kind oteltrace.SpanKind
+	}{{"sdk", trace.NewTracerProvider(), oteltrace.SpanKindInternal}, {"sdk/server", trace.NewTracerProvider(), oteltrace.SpanKindServer},
+		{"judge", own.TracerProvider, oteltrace.SpanKindInternal}, {"judge/server", own.TracerProvider, oteltrace.SpanKindServer}} {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(&buf, nil))).With("app", "judge")
+			ctx, span := c.tp.Tracer("t").Start(context.Background(), "x", oteltrace.WithSpanKind(c.kind))
+			log.InfoContext(ctx, "with")
+			log.InfoContext(ctx, "again") // judge's SERVER span: the ids it wrote for the first line
+			span.End()
+			log.InfoContext(ctx, "ended")
+			log.InfoContext(context.Background(), "without")
+			lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+			if len(lines) != 4 {
+				t.Fatalf("%d lines", len(lines))
+			}
+			for i, l := range lines[:3] {
+				var with map[string]any
+				_ = json.Unmarshal([]byte(l), &with)
+				if with["trace_id"] != span.SpanContext().TraceID().String() || with["span_id"] != span.SpanContext().SpanID().String() || with["app"] != "judge" {
+					t.Errorf("line %d under a span: %s", i, l)
+				}
+			}
+			var without map[string]any
+			_ = json.Unmarshal([]byte(lines[3]), &without)
+			if _, ok := without["trace_id"]; ok {
+				t.Errorf("line without a span has a trace_id: %s", lines[3])
+			}
+		})
 	}
 }
 
