@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -301,12 +302,12 @@ func TestBinaryServe(t *testing.T) {
 	}
 	done := make(chan struct{}) // closed when the process has exited
 	var waitErr error
-	var logs safeBuffer
+	var logs sharedtest.SyncBuffer
 	urlc := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			logs.WriteString(sc.Text() + "\n")
+			fmt.Fprintln(&logs, sc.Text())
 			var rec struct{ Msg, URL, Model string }
 			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.URL != "" {
 				if rec.Model != result.Deterministic {
@@ -411,30 +412,4 @@ func TestBinaryServe(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("judge serve still running 5s after SIGTERM\n%s", logs.String())
 	}
-}
-
-// safeBuffer is a bytes.Buffer safe for concurrent use.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) WriteString(str string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.WriteString(str)
-}
-
-// Write makes a safeBuffer an io.Writer, for a child process's stderr
-// read while the process still runs.
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

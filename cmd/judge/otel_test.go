@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentjudge/judge/internal/sharedtest"
 )
 
 // The telemetry tests run judge against a real trace backend: Jaeger v2,
@@ -107,7 +109,7 @@ exporters:
 	if err := os.WriteFile(file, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var logs safeBuffer
+	var logs sharedtest.SyncBuffer
 	cmd := exec.Command(bin, "--config", "file:"+file)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -503,7 +505,7 @@ func TestOtelGatewayJaeger(t *testing.T) {
 			cmd.Env = append(otelEnv(j), "OTEL_EXPORTER_OTLP_COMPRESSION=gzip")
 			var cs *mcp.ClientSession
 			if transport == "pipe" {
-				var errs safeBuffer
+				var errs sharedtest.SyncBuffer
 				cmd.Stderr = &errs
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
@@ -631,7 +633,7 @@ func TestGatewayPassesTraceparent(t *testing.T) {
 	reg := metaEchoRegistry(t)
 	cmd := exec.Command(judgeBin(t), "gateway", "--tools", reg)
 	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT=", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=", "OTEL_TRACES_EXPORTER=")
-	var errs safeBuffer
+	var errs sharedtest.SyncBuffer
 	cmd.Stderr = &errs
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
