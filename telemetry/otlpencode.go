@@ -326,6 +326,11 @@ type spanData struct {
 	droppedEvents int
 	links         []sdktrace.Link
 	droppedLinks  int
+
+	// pre holds more attributes, after attrs, already encoded (KeyValue
+	// messages of field fSpanAttributes): a SERVER span's request
+	// attributes (see span.endWith). Its keys are not among attrs'.
+	pre []byte
 }
 
 // encodeSpan writes one Span.
@@ -377,6 +382,7 @@ func (e *otlpEncoder) encodeData(s *spanData) {
 	for i := range s.attrs {
 		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
+	e.b = append(e.b, s.pre...)
 	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
 	for _, ev := range s.events {
 		m := e.open(fSpanEvents)

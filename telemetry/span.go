@@ -214,6 +214,7 @@ func (p *provider) empty(r *spanRec) {
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
+	r.pre = nil
 	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
 	if r.status != (sdktrace.Status{}) {
 		r.status = sdktrace.Status{}
@@ -591,12 +592,39 @@ func (s *span) endAt(ts time.Time) {
 	s.tr.p.ended(r)
 }
 
+// endWith ends the span at end with b's attributes, the request's,
+// encoded once for every such request: what SetAttributes of b's
+// attributes and endAt(end) do, when the span has no attribute yet
+// (they are then its attributes, in order) and no limit could drop or
+// cut one (a count limit under b's count, a value length limit). It
+// reports false, the span left as it was, when it does not apply.
+func (s *span) endWith(b *requestBlock, end time.Time) bool {
+	p := s.tr.p
+	if p.normStrings || (p.limits.AttributeCountLimit >= 0 && p.limits.AttributeCountLimit < b.n) {
+		return false
+	}
+	s.mu.Lock()
+	r := s.rec
+	if r == nil { // ended: as SetAttributes and endAt, nothing
+		s.mu.Unlock()
+		return true
+	}
+	if len(r.attrs) > 0 {
+		s.mu.Unlock()
+		return false
+	}
+	r.pre, r.end = b.enc, end
+	s.rec = nil
+	s.mu.Unlock()
+	p.ended(r)
+	return true
+}
+
 // End ends the span (at the time trace.WithTimestamp gives, else now, on
-// the monotonic clock from its start) and hands its record to the batch.
+// the monotonic clock from its start, as the SDK's does) and hands its record to the batch.
 // Called while panicking (deferred), it records the panic as an
 // "exception" event and lets the panic go on, as the SDK's does.
 func (s *span) End(opts ...trace.SpanEndOption) {
-	now := time.Now()
 	s.mu.Lock()
 	r := s.rec
 	if r == nil {
@@ -618,7 +646,10 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 	if ts := cfg.Timestamp(); !ts.IsZero() {
 		r.end = ts
 	} else {
-		r.end = r.start.Add(now.Sub(r.start))
+		// The SDK's monotonicEndTime: the start and the time since it,
+		// one reading of the monotonic clock (time.Now reads the wall
+		// clock too, which is not used).
+		r.end = r.start.Add(time.Since(r.start))
 	}
 	s.rec = nil
 	s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -86,7 +87,39 @@ func spanScript(tp trace.TracerProvider) {
 	tp.Tracer("").Start(ctx, "default scope")
 }
 
-// runScript runs spanScript on the Telemetry of c (SDK spans or
+// requestScript starts and ends SERVER spans as judge serve's middleware
+// does (StartRequest, EndRequest): requests whose attributes judge's
+// recorder writes from an encoding made once (the same request twice,
+// another method, protocol and status), and those it sets one by one (a
+// handler that set attributes first, one of them a request attribute; a
+// path that is not its route; a 5xx status), so that both agree with
+// the SDK under every limit.
+func requestScript(tel *Telemetry) {
+	start := time.Unix(1_700_000_100, 0)
+	for i, c := range []struct {
+		method, path, route string
+		proto               int // minor version of HTTP/1
+		status              int
+		set                 []attribute.KeyValue // by the handler, before the end
+	}{
+		{"POST", "/validate", "/validate", 1, 200, nil},
+		{"POST", "/validate", "/validate", 1, 200, nil},
+		{"GET", "/healthz", "/healthz", 0, 404, nil},
+		{"POST", "/validate", "/validate", 1, 200, []attribute.KeyValue{attribute.String("handler", "x"), attribute.String("http.route", "/set by the handler")}},
+		{"POST", "/v1/tools/x", "/v1/tools/{name}", 1, 200, nil},
+		{"POST", "/validate", "/validate", 1, 503, nil},
+		{"POST", "/validate", "/validate", 1, 200, nil},
+	} {
+		r := httptest.NewRequest(c.method, c.path, nil)
+		r.ProtoMinor = c.proto
+		at := start.Add(time.Duration(i) * time.Second)
+		ctx := tel.StartRequest(r.Context(), r, c.route, at)
+		trace.SpanFromContext(ctx).SetAttributes(c.set...)
+		tel.EndRequest(ctx, r, c.route, c.status, at.Add(time.Millisecond))
+	}
+}
+
+// runScript runs spanScript and requestScript on the Telemetry of c (SDK spans or
 // judge's) exporting to a loopback receiver, and returns what it
 // received.
 func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
@@ -103,6 +136,7 @@ func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
 		t.Fatalf("SDKSpans %v, but the provider is %T", c.SDKSpans, tel.TracerProvider)
 	}
 	spanScript(tel.TracerProvider)
+	requestScript(tel)
 	_, s := tel.Tracer().Start(context.Background(), "default scope, ended") // the one above is never ended: not exported
 	s.End()
 	if err := tel.Shutdown(context.Background()); err != nil {
