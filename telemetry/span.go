@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/embedded"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/agentjudge/judge/internal/otelattr"
 )
 
 // provider is judge's own implementation of OpenTelemetry's trace API
@@ -214,7 +217,7 @@ func (p *provider) empty(r *spanRec) {
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
-	r.pre = nil
+	r.pre, r.block = nil, nil
 	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
 	if r.status != (sdktrace.Status{}) {
 		r.status = sdktrace.Status{}
@@ -230,6 +233,9 @@ func (p *provider) ended(r *spanRec) {
 		r.enc.b = r.enc.b[:0]
 		// The dropped counts as the SDK's snapshot reports them.
 		r.droppedEvents, r.droppedLinks = keptOr0(r.events, r.droppedEvents), keptOr0(r.links, r.droppedLinks)
+		if r.block != nil {
+			r.pre = blockEncoding(r.block)
+		}
 		r.enc.encodeData(&r.spanData)
 		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
@@ -466,7 +472,10 @@ type spanWithIDs struct {
 	ids [48]byte
 }
 
-var _ trace.Span = (*span)(nil)
+var (
+	_ trace.Span           = (*span)(nil)
+	_ otelattr.BlockSetter = (*span)(nil)
+)
 
 // logIDs returns the trace_id and span_id attributes of the span's log
 // lines (spanIDAttrs's), their strings in s.ids when it has them.
@@ -524,6 +533,27 @@ func (s *span) SetAttributes(kv ...attribute.KeyValue) {
 	if s.rec != nil {
 		s.rec.setAttrs(kv)
 	}
+}
+
+// SetBlock sets b's attributes as SetAttributes(b.Attributes()...)
+// would (otelattr.BlockSetter). A span that has no attribute yet keeps
+// the block, whose encoding, made once per block, is written for it at
+// End; one that has attributes, or whose limits could drop or cut one,
+// has them set one by one. An attribute set afterwards sets the block's
+// first (see spanRec.setAttrs).
+func (s *span) SetBlock(b *otelattr.Block) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rec
+	if r == nil {
+		return
+	}
+	p := s.tr.p
+	if kv := b.Attributes(); len(r.attrs) > 0 || r.block != nil || p.normStrings || (p.limits.AttributeCountLimit >= 0 && p.limits.AttributeCountLimit < len(kv)) {
+		r.setAttrs(kv)
+		return
+	}
+	r.block = b
 }
 
 // SetName renames the span.
@@ -609,7 +639,7 @@ func (s *span) endWith(b *requestBlock, end time.Time) bool {
 		s.mu.Unlock()
 		return true
 	}
-	if len(r.attrs) > 0 {
+	if len(r.attrs) > 0 || r.block != nil {
 		s.mu.Unlock()
 		return false
 	}
@@ -699,8 +729,31 @@ func (s *nonRecordingSpan) TracerProvider() trace.TracerProvider  { return s.p }
 type spanRec struct {
 	spanData
 	tr *tracer
+	// block holds the span's attributes when they were set as one block
+	// (span.SetBlock): attrs is then empty, and at End the block's
+	// encoding is the span's attributes (spanData.pre).
+	block *otelattr.Block
 
 	enc otlpEncoder // the span's message is encoded in enc.b as it ends
+}
+
+// blockEncoding returns b's attributes encoded as a span's (KeyValue
+// messages of field fSpanAttributes), made at b's first use and kept in
+// it.
+func blockEncoding(b *otelattr.Block) []byte {
+	if enc := b.Kept(); enc != nil {
+		return enc
+	}
+	var e otlpEncoder
+	for _, kv := range b.Attributes() {
+		e.keyValue(fSpanAttributes, kv)
+	}
+	enc := slices.Clip(e.b)
+	if enc == nil {
+		enc = []byte{}
+	}
+	b.Keep(enc)
+	return enc
 }
 
 // keptOr0 is a dropped count as the SDK's snapshot reports it: 0 when
@@ -718,6 +771,10 @@ func keptOr0[T any](kept []T, dropped int) int {
 func (r *spanRec) setAttrs(kv []attribute.KeyValue) {
 	if len(kv) == 0 {
 		return
+	}
+	if b := r.block; b != nil { // the block's attributes were set first: attrs was empty
+		r.block = nil
+		r.attrs = append(r.attrs, b.Attributes()...)
 	}
 	p := r.tr.p
 	limit := p.limits.AttributeCountLimit

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -14,7 +15,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentjudge/judge/internal/otelattr"
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/result"
 )
 
 // spanScript uses every part of the trace API that records something:
@@ -119,7 +122,50 @@ func requestScript(tel *Telemetry) {
 	}
 }
 
-// runScript runs spanScript and requestScript on the Telemetry of c (SDK spans or
+// verdictScript sets verdicts on spans as the engine does
+// (otelattr.Setter.Verdict), which judge's recorder takes as blocks made
+// once per verdict: verdicts repeated, with and without an extra
+// attribute, more distinct ones than a Setter keeps, attributes set
+// after a verdict (one of its keys again, and a new one) and before one,
+// and verdicts that are never blocks (a NaN, an extra attribute that
+// repeats a verdict's key or is not a scalar, several extra ones).
+func verdictScript(tel *Telemetry) {
+	tr := tel.Tracer()
+	var set otelattr.Setter
+	valid := &result.ValidationResult{Valid: true, Confidence: 1, QualityScore: 1, Metadata: result.Metadata{ValidationTypesRun: []string{"schema"}}}
+	invalid := &result.ValidationResult{Confidence: 1, QualityScore: 0.64, Issues: []result.Issue{{Type: "missing_field"}, {Type: "invalid_type"}},
+		Metadata: result.Metadata{ErrorCount: 2, ValidationTypesRun: []string{"schema"}, Model: "m"}}
+	fast := []attribute.KeyValue{otelattr.FastPath.Bool(true)}
+	type call struct {
+		r            *result.ValidationResult
+		extra        []attribute.KeyValue
+		before, then []attribute.KeyValue
+	}
+	calls := []call{
+		{valid, fast, nil, nil}, {invalid, fast, nil, nil}, {valid, fast, nil, nil}, {invalid, nil, nil, nil}, {invalid, nil, nil, nil},
+		{valid, fast, nil, []attribute.KeyValue{otelattr.Valid.Bool(false), attribute.String("after", "x")}},
+		{valid, fast, []attribute.KeyValue{attribute.String("before", "x")}, nil},
+		{&result.ValidationResult{Confidence: math.NaN()}, nil, nil, nil},
+		{valid, []attribute.KeyValue{otelattr.Valid.Bool(false)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.StringSlice("list", []string{"a"})}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("a", 1), attribute.Int("b", 2)}, nil, nil},
+		{&result.ValidationResult{Confidence: math.Copysign(0, -1)}, nil, nil, nil},
+		{&result.ValidationResult{}, nil, nil, nil},
+	}
+	for i := range 20 { // more verdicts than are kept, then the first ones again
+		calls = append(calls, call{&result.ValidationResult{Confidence: 1, QualityScore: float64(i) / 20}, nil, nil, nil})
+	}
+	calls = append(calls, calls[:5]...)
+	for _, c := range calls {
+		_, s := tr.Start(context.Background(), "judge.validate")
+		s.SetAttributes(c.before...)
+		set.Verdict(s, c.r, c.extra...)
+		s.SetAttributes(c.then...)
+		s.End()
+	}
+}
+
+// runScript runs spanScript, requestScript and verdictScript on the Telemetry of c (SDK spans or
 // judge's) exporting to a loopback receiver, and returns what it
 // received.
 func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
@@ -137,6 +183,7 @@ func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
 	}
 	spanScript(tel.TracerProvider)
 	requestScript(tel)
+	verdictScript(tel)
 	_, s := tel.Tracer().Start(context.Background(), "default scope, ended") // the one above is never ended: not exported
 	s.End()
 	if err := tel.Shutdown(context.Background()); err != nil {
