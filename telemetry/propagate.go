@@ -113,6 +113,40 @@ func (t *Telemetry) StartRequest(ctx context.Context, r *http.Request, route str
 	return ctx
 }
 
+// ConnContext returns the context of a connection's requests made from
+// ctx (for http.Server's ConnContext): when ctx holds no span, one that
+// answers the trace API's question for a span at once, without asking
+// the contexts above it (the server's, the listener's, the process's:
+// each request's SERVER span looks its parent up through all of them,
+// and they are seldom in the cache), else ctx itself. Contexts do not
+// change, so the answer stays true. Every other value, the deadline and
+// the cancellation are ctx's. With t nil or exporting nothing, or judge's
+// own recorder not in use, it returns ctx.
+func (t *Telemetry) ConnContext(ctx context.Context) context.Context {
+	if !t.Enabled() {
+		return ctx
+	}
+	p, ok := t.TracerProvider.(*provider)
+	if !ok || p.spanKey == nil || ctx.Value(p.spanKey) != nil {
+		return ctx
+	}
+	return &spanless{Context: ctx, key: p.spanKey}
+}
+
+// spanless is a context whose parent holds no span (see ConnContext).
+type spanless struct {
+	context.Context
+	key any // the trace API's key (provider.spanKey)
+}
+
+// Value is nil for the trace API's key, else the parent's value.
+func (c *spanless) Value(key any) any {
+	if key == c.key {
+		return nil
+	}
+	return c.Context.Value(key)
+}
+
 // EndRequest ends the SERVER span that ctx holds (StartRequest's) at end
 // with the response's status; r and route are those the span started
 // with.

@@ -151,6 +151,17 @@ func verdictScript(tel *Telemetry) {
 		{valid, []attribute.KeyValue{attribute.Int("a", 1), attribute.Int("b", 2)}, nil, nil},
 		{&result.ValidationResult{Confidence: math.Copysign(0, -1)}, nil, nil, nil},
 		{&result.ValidationResult{}, nil, nil, nil},
+		// extra attributes of every scalar type, each value its own block
+		{valid, []attribute.KeyValue{otelattr.FastPath.Bool(false)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "x")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "y")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("other", "y")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("n", 1)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("n", 2)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", 0.5)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", math.Copysign(0, -1))}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", 0)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "x")}, nil, nil},
 	}
 	for i := range 20 { // more verdicts than are kept, then the first ones again
 		calls = append(calls, call{&result.ValidationResult{Confidence: 1, QualityScore: float64(i) / 20}, nil, nil, nil})

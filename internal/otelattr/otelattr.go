@@ -267,14 +267,18 @@ type BlockSetter interface {
 // verdictKey is what a verdict's attributes are made of: two verdicts
 // of the same key have the same attributes. Floats are kept as their
 // bits (0 and -0 are written differently); a list of names as its
-// number among those a listValues keeps.
+// number among those a listValues keeps; the extra attribute (at most
+// one, a scalar) as its key, type and value. Plain fields, those that
+// differ most often first: comparing two keys is a comparison of
+// memory and three strings.
 type verdictKey struct {
-	valid                       bool
-	confidence, quality         uint64
+	quality, confidence         uint64
 	issues, errors, warns, info int
 	types, layers               int
-	model                       string
-	extra                       attribute.KeyValue // at most one, a scalar
+	valid                       bool
+	extraType                   attribute.Type
+	extraBits                   uint64 // a bool's, int's or float's
+	model, extraKey, extraStr   string
 }
 
 // verdictBlocks keeps the blocks of the verdicts set last, at most
@@ -319,10 +323,22 @@ func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyVal
 		default:
 			return nil
 		}
-		if extra[0].Value.Type() == attribute.FLOAT64 && math.IsNaN(extra[0].Value.AsFloat64()) {
-			return nil
+		switch v := extra[0].Value; v.Type() {
+		case attribute.BOOL:
+			if v.AsBool() {
+				k.extraBits = 1
+			}
+		case attribute.INT64:
+			k.extraBits = uint64(v.AsInt64())
+		case attribute.FLOAT64:
+			if math.IsNaN(v.AsFloat64()) {
+				return nil
+			}
+			k.extraBits = math.Float64bits(v.AsFloat64())
+		case attribute.STRING:
+			k.extraStr = v.AsString()
 		}
-		k.extra = extra[0]
+		k.extraKey, k.extraType = string(extra[0].Key), extra[0].Value.Type()
 	}
 	for i := range m.slots {
 		if e := m.slots[i].Load(); e != nil && e.key == k {
@@ -334,7 +350,7 @@ func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyVal
 	}
 	kv := appendVerdictOf(make([]attribute.KeyValue, 0, verdictLen(r)+len(extra)), r, types, layers)
 	for _, a := range kv {
-		if k.extra.Key == a.Key {
+		if len(extra) == 1 && extra[0].Key == a.Key {
 			return nil // the extra attribute would replace one of the verdict's
 		}
 	}
