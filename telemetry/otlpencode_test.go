@@ -284,12 +284,12 @@ func FuzzOTLPEncode(f *testing.F) {
 		d := spanData{sc: sp.SpanContext(), parent: sp.Parent(), name: sp.Name(), kind: sp.SpanKind(), start: sp.StartTime(), end: sp.EndTime(), status: sp.Status(),
 			attrs: sp.Attributes(), droppedAttrs: sp.DroppedAttributes(), events: sp.Events(), droppedEvents: sp.DroppedEvents(), links: sp.Links(), droppedLinks: sp.DroppedLinks()}
 		var whole, block, apart otlpEncoder
-		whole.encodeData(&d)
+		whole.encodeData(&d, nil)
 		for _, kv := range d.attrs {
 			block.keyValue(fSpanAttributes, kv)
 		}
-		d.attrs, d.pre = nil, block.b
-		apart.encodeData(&d)
+		d.attrs = nil
+		apart.encodeData(&d, block.b)
 		if !bytes.Equal(whole.b, apart.b) {
 			t.Fatalf("the span with its attributes written whole:\n%x\nwith them one by one:\n%x", apart.b, whole.b)
 		}

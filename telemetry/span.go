@@ -217,7 +217,9 @@ func (p *provider) empty(r *spanRec) {
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
-	r.pre, r.block = nil, nil
+	if r.block != nil {
+		r.block = nil
+	}
 	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
 	if r.status != (sdktrace.Status{}) {
 		r.status = sdktrace.Status{}
@@ -228,15 +230,20 @@ func (p *provider) empty(r *spanRec) {
 // the record: it is reused by the next span at once, so that the
 // records in use stay few and in cache, and the batch holds bytes the
 // garbage collector need not scan.
-func (p *provider) ended(r *spanRec) {
+//
+// pre is the span's attributes encoded beforehand (span.endWith), or nil;
+// a record's block (span.SetBlock) gives its own. It is not kept in the
+// record: each pointer written while the collector marks costs a write
+// barrier, and one more to clear it.
+func (p *provider) ended(r *spanRec, pre []byte) {
 	if r.sc.IsSampled() {
 		r.enc.b = r.enc.b[:0]
 		// The dropped counts as the SDK's snapshot reports them.
 		r.droppedEvents, r.droppedLinks = keptOr0(r.events, r.droppedEvents), keptOr0(r.links, r.droppedLinks)
 		if r.block != nil {
-			r.pre = blockEncoding(r.block)
+			pre = blockEncoding(r.block)
 		}
-		r.enc.encodeData(&r.spanData)
+		r.enc.encodeData(&r.spanData, pre)
 		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
 	p.release(r)
@@ -619,7 +626,7 @@ func (s *span) endAt(ts time.Time) {
 	r.end = ts
 	s.rec = nil
 	s.mu.Unlock()
-	s.tr.p.ended(r)
+	s.tr.p.ended(r, nil)
 }
 
 // endWith ends the span at end with b's attributes, the request's,
@@ -643,10 +650,10 @@ func (s *span) endWith(b *requestBlock, end time.Time) bool {
 		s.mu.Unlock()
 		return false
 	}
-	r.pre, r.end = b.enc, end
+	r.end = end
 	s.rec = nil
 	s.mu.Unlock()
-	p.ended(r)
+	p.ended(r, b.enc)
 	return true
 }
 
@@ -683,7 +690,7 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 	}
 	s.rec = nil
 	s.mu.Unlock()
-	s.tr.p.ended(r)
+	s.tr.p.ended(r, nil)
 }
 
 // typeStr is the SDK's exception.type of a value: package path and name.
@@ -731,7 +738,7 @@ type spanRec struct {
 	tr *tracer
 	// block holds the span's attributes when they were set as one block
 	// (span.SetBlock): attrs is then empty, and at End the block's
-	// encoding is the span's attributes (spanData.pre).
+	// encoding is the span's attributes (see provider.ended).
 	block *otelattr.Block
 
 	enc otlpEncoder // the span's message is encoded in enc.b as it ends
