@@ -134,16 +134,11 @@ type listValue struct {
 // attribute.
 const maxLayerValues = 16
 
-// attr is key's attribute of names, its value made once per list. names
-// does not escape: a list not seen before is copied.
-func (l *listValues) attr(key attribute.Key, names []string) attribute.KeyValue {
-	kv, _ := l.attrID(key, names)
-	return kv
-}
-
-// attrID is attr and the list's number among those kept (from 1, never
-// changing: the lists kept are only appended to), 0 when the list is not
-// kept (its value made for this call).
+// attrID is key's attribute of names, its value made once per list, and
+// the list's number among those kept (from 1, never changing: the lists
+// kept are only appended to), 0 when the list is not kept (its value made
+// for this call). names does not escape: a list not seen before is
+// copied.
 func (l *listValues) attrID(key attribute.Key, names []string) (attribute.KeyValue, int) {
 	known := l.known.Load()
 	if known != nil {
