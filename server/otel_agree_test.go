@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -100,5 +102,73 @@ func TestSpansAgreeWithSDK(t *testing.T) {
 		if !sawEvent || !sawError || !sawLayer {
 			t.Errorf("the requests made no event (%v), no error status (%v) or no layer span (%v): the comparison misses them", sawEvent, sawError, sawLayer)
 		}
+	}
+}
+
+// TestSpansAgreeThroughServe sends agreeRequests to a real loopback
+// server (Server.Serve, whose connections' contexts telemetry makes:
+// ConnContext), in turn on one kept-alive connection, and compares
+// judge's spans with the SDK's: each request's SERVER span is a root, or
+// the child of its traceparent, as the SDK's is.
+func TestSpansAgreeThroughServe(t *testing.T) {
+	t.Parallel()
+	reqs := agreeRequests(t)
+	run := func(sdk bool) [][]sharedtest.NormSpan {
+		sink := sharedtest.NewOTLPSink(t)
+		tel, err := telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL, SDKSpans: sdk,
+			Resource: []attribute.KeyValue{attribute.String("service.name", "judge-agree")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(newEngine(t, judge.WithTracerProvider(tel.TracerProvider)), Options{Telemetry: tel})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- s.Serve(ctx, ln) }()
+		client := &http.Client{}
+		for _, r := range reqs {
+			req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/validate", strings.NewReader(r.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			if r.traceparent != "" {
+				req.Header.Set("traceparent", r.traceparent)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != r.status {
+				t.Fatalf("%s: status %d, want %d", r.name, resp.StatusCode, r.status)
+			}
+		}
+		client.CloseIdleConnections()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+		if err := tel.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return sink.Traces(t)
+	}
+	sdk, own := run(true), run(false)
+	if len(sdk) != len(reqs)-1 { // the unsampled request's trace is not exported
+		t.Fatalf("the SDK's export has %d traces, want %d", len(sdk), len(reqs)-1)
+	}
+	roots := 0
+	sharedtest.SameTraces(t, "through Serve", own, sdk, func(s sharedtest.NormSpan) {
+		if s.ParentName == "" {
+			roots++
+		}
+	})
+	if roots == 0 {
+		t.Error("no request's span was a root: the comparison misses them")
 	}
 }

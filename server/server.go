@@ -319,6 +319,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		Logger:          s.log,
 		Ready:           &s.ready,
 		Procs:           procs,
+		ConnContext:     s.opts.Telemetry.ConnContext,
 	})
 	if err != nil {
 		return fmt.Errorf("server: %w", err)

@@ -334,7 +334,7 @@ func encodeSpan[S spanView](e *otlpEncoder, s S) {
 		sc: s.SpanContext(), parent: s.Parent(), name: s.Name(), kind: s.SpanKind(), start: s.StartTime(), end: s.EndTime(), status: s.Status(),
 		attrs: s.Attributes(), droppedAttrs: s.DroppedAttributes(), events: s.Events(), droppedEvents: s.DroppedEvents(),
 		links: s.Links(), droppedLinks: s.DroppedLinks(),
-	})
+	}, nil)
 }
 
 // Wire types as bytes, for tags written directly (a field number up to
@@ -350,7 +350,12 @@ const (
 // kind, times, a status without a message, flags) are written
 // directly, their tags and lengths known: what bytes, uint, fixed64 and
 // close would write.
-func (e *otlpEncoder) encodeData(s *spanData) {
+//
+// pre, when not nil, holds more of the span's attributes, after s.attrs,
+// already encoded (KeyValue messages of field fSpanAttributes, keys not
+// among s.attrs'): a request's or a verdict's, encoded once for many
+// spans (see span.endWith, span.SetBlock).
+func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 	m := e.open(fScopeSpansSpans)
 	tid, sid := s.sc.TraceID(), s.sc.SpanID()
 	e.b = append(e.b, fSpanTraceID<<3|wireBytes, byte(len(tid)))
@@ -377,6 +382,7 @@ func (e *otlpEncoder) encodeData(s *spanData) {
 	for i := range s.attrs {
 		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
+	e.b = append(e.b, pre...)
 	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
 	for _, ev := range s.events {
 		m := e.open(fSpanEvents)

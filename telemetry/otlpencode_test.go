@@ -277,6 +277,22 @@ func FuzzOTLPEncode(f *testing.F) {
 			return tracetest.SpanStubs{stub, stub}.Snapshots()
 		}
 		got := decodeRequest(t, enc.encode(mk(func(s string) string { return s }))) // proto.Unmarshal checks UTF-8
+		// A span's attributes written whole from their encoding made
+		// apart (a request's or a verdict's block: span.endWith,
+		// span.SetBlock) are the bytes of the attributes themselves.
+		sp := mk(func(s string) string { return s })[0]
+		d := spanData{sc: sp.SpanContext(), parent: sp.Parent(), name: sp.Name(), kind: sp.SpanKind(), start: sp.StartTime(), end: sp.EndTime(), status: sp.Status(),
+			attrs: sp.Attributes(), droppedAttrs: sp.DroppedAttributes(), events: sp.Events(), droppedEvents: sp.DroppedEvents(), links: sp.Links(), droppedLinks: sp.DroppedLinks()}
+		var whole, block, apart otlpEncoder
+		whole.encodeData(&d, nil)
+		for _, kv := range d.attrs {
+			block.keyValue(fSpanAttributes, kv)
+		}
+		d.attrs = nil
+		apart.encodeData(&d, block.b)
+		if !bytes.Equal(whole.b, apart.b) {
+			t.Fatalf("the span with its attributes written whole:\n%x\nwith them one by one:\n%x", apart.b, whole.b)
+		}
 		if !utf8.ValidString(name) || !utf8.ValidString(key) || !utf8.ValidString(str) {
 			// Made valid, the strings may sort differently in the
 			// attribute sets: TestEncodeInvalidUTF8 checks the

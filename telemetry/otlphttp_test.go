@@ -455,7 +455,7 @@ func BenchmarkEncodeData(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e.b = e.b[:0]
-		e.encodeData(&srv)
-		e.encodeData(&val)
+		e.encodeData(&srv, nil)
+		e.encodeData(&val, nil)
 	}
 }

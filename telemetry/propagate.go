@@ -113,6 +113,40 @@ func (t *Telemetry) StartRequest(ctx context.Context, r *http.Request, route str
 	return ctx
 }
 
+// ConnContext returns the context of a connection's requests made from
+// ctx (for http.Server's ConnContext): when ctx holds no span, one that
+// answers the trace API's question for a span at once, without asking
+// the contexts above it (the server's, the listener's, the process's:
+// each request's SERVER span looks its parent up through all of them,
+// and they are seldom in the cache), else ctx itself. Contexts do not
+// change, so the answer stays true. Every other value, the deadline and
+// the cancellation are ctx's. With t nil or exporting nothing, or judge's
+// own recorder not in use, it returns ctx.
+func (t *Telemetry) ConnContext(ctx context.Context) context.Context {
+	if !t.Enabled() {
+		return ctx
+	}
+	p, ok := t.TracerProvider.(*provider)
+	if !ok || p.spanKey == nil || ctx.Value(p.spanKey) != nil {
+		return ctx
+	}
+	return &spanless{Context: ctx, key: p.spanKey}
+}
+
+// spanless is a context whose parent holds no span (see ConnContext).
+type spanless struct {
+	context.Context
+	key any // the trace API's key (provider.spanKey)
+}
+
+// Value is nil for the trace API's key, else the parent's value.
+func (c *spanless) Value(key any) any {
+	if key == c.key {
+		return nil
+	}
+	return c.Context.Value(key)
+}
+
 // EndRequest ends the SERVER span that ctx holds (StartRequest's) at end
 // with the response's status; r and route are those the span started
 // with.
@@ -177,6 +211,11 @@ func (s *serverSpan) end(status int) { s.t.endSpan(s.span, s.r, s.route, status,
 // endSpan ends sp, the SERVER span of r, at end (zero: now) with the
 // response's status.
 func (t *Telemetry) endSpan(sp trace.Span, r *http.Request, route string, status int, end time.Time) {
+	if own, ok := sp.(*span); ok && !end.IsZero() && !t.attrsAtStart && status < 500 && r.URL.Path == route {
+		if own.endWith(t.blocks.get(r, route, status), end) {
+			return
+		}
+	}
 	kv := t.attrs.get()
 	if !t.attrsAtStart {
 		*kv = requestAttrs(*kv, r, route)
@@ -198,30 +237,91 @@ func (t *Telemetry) endSpan(sp trace.Span, r *http.Request, route string, status
 	}
 }
 
+// requestBlock is a SERVER span's request attributes and status code
+// (requestAttrs and http.response.status_code, in that order), encoded
+// as the Span's KeyValue messages, once for every request of the same
+// method, route, protocol and status whose path is its route (judge's
+// routes are exact paths): the attributes are the same every time, and
+// building them, setting them and encoding them cost a request about as
+// much as the rest of its span (see span.endWith).
+type requestBlock struct {
+	method, route, proto string
+	status               int
+	n                    int    // attributes
+	enc                  []byte // never changed once made
+}
+
+// requestBlocks keeps the last request blocks made, at most
+// maxRequestBlocks, replaced in turn (read without a lock).
+type requestBlocks struct {
+	slots [maxRequestBlocks]atomic.Pointer[requestBlock]
+	next  atomic.Uint32
+}
+
+// maxRequestBlocks bounds the request blocks kept: a server answers on
+// a few routes with a few statuses; methods and protocols come from
+// clients.
+const maxRequestBlocks = 8
+
+// get returns the block of r, answered with status on route.
+func (c *requestBlocks) get(r *http.Request, route string, status int) *requestBlock {
+	proto := protoVersion(r)
+	for i := range c.slots {
+		if b := c.slots[i].Load(); b != nil && b.status == status && b.route == route && b.method == r.Method && b.proto == proto {
+			return b
+		}
+	}
+	var e otlpEncoder
+	kv := append(requestAttrs(make([]attribute.KeyValue, 0, 6), r, route), attribute.Int("http.response.status_code", status))
+	for _, a := range kv {
+		e.keyValue(fSpanAttributes, a)
+	}
+	b := &requestBlock{method: r.Method, route: route, proto: proto, status: status, n: len(kv), enc: e.b}
+	c.slots[c.next.Add(1)%maxRequestBlocks].Store(b)
+	return b
+}
+
 // maxSpanNames bounds the span names kept: the routes are bounded (a
 // route label), the methods a client sends are not.
 const maxSpanNames = 256
 
 // spanNames keeps the SERVER spans' names, "{method} {route}", made once
-// per pair rather than once per request.
+// per pair rather than once per request. The pair named last is looked
+// at first, by comparing its two strings: a server answers most of its
+// requests on one route, and the map's lookup (hashing a struct through
+// an interface, comparing it through another) cost a request more than
+// the span's name is worth.
 type spanNames struct {
-	m sync.Map // methodRoute → string
-	n atomic.Int64
+	m    sync.Map // methodRoute → *spanName
+	n    atomic.Int64
+	last atomic.Pointer[spanName] // the pair named last (one of m's values)
 }
 
 type methodRoute struct{ method, route string }
 
+// spanName is a pair and its span name, made once.
+type spanName struct {
+	methodRoute
+	name string
+}
+
 // name is "{method} {route}".
 func (s *spanNames) name(method, route string) string {
+	if l := s.last.Load(); l != nil && l.route == route && l.method == method {
+		return l.name
+	}
 	k := methodRoute{method, route}
 	if v, ok := s.m.Load(k); ok {
-		return v.(string)
+		n := v.(*spanName)
+		s.last.Store(n)
+		return n.name
 	}
-	name := method + " " + route
+	n := &spanName{methodRoute: k, name: method + " " + route}
 	if s.n.Add(1) <= maxSpanNames {
-		s.m.Store(k, name)
+		s.m.Store(k, n)
+		s.last.Store(n)
 	}
-	return name
+	return n.name
 }
 
 // attrPool holds attribute slices for one span call each: the SDK copies

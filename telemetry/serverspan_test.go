@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -155,4 +156,84 @@ func TestRequestSpanTimes(t *testing.T) {
 			t.Errorf("sdk %v: end %d, want %d", sdk, got, want)
 		}
 	}
+}
+
+// ConnContext makes a connection's context answer the trace API's
+// question for a span at once only where none is above it: a span in
+// the context (a remote parent, one of judge's) stays the parent of the
+// request's SERVER span; without one the request's span is a root, and
+// every other value, the deadline and the cancellation are the
+// context's. Without export, or with the SDK's spans, the context is
+// returned as it is.
+func TestConnContext(t *testing.T) {
+	t.Parallel()
+	type key struct{}
+	remote := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{7}, SpanID: trace.SpanID{8}, TraceFlags: trace.FlagsSampled, Remote: true})
+	base, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
+	for _, c := range []struct {
+		name   string
+		ctx    context.Context
+		parent trace.SpanContext
+	}{
+		{"no span", base, trace.SpanContext{}},
+		{"a remote parent", trace.ContextWithRemoteSpanContext(base, remote), remote},
+	} {
+		tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn := tel.ConnContext(c.ctx)
+		if c.parent.IsValid() != (conn == c.ctx) {
+			t.Errorf("%s: ConnContext returned %T", c.name, conn)
+		}
+		if conn.Value(key{}) != "v" {
+			t.Errorf("%s: the context's value is lost", c.name)
+		}
+		// A request's context, as http.Server makes it, and its span.
+		reqCtx, done := context.WithCancel(conn)
+		r := httptest.NewRequest(http.MethodPost, "/validate", nil)
+		ctx := tel.StartRequest(reqCtx, r, "/validate", time.Now())
+		sp := trace.SpanFromContext(ctx).(*span)
+		sp.mu.Lock()
+		parent := sp.rec.parent
+		sp.mu.Unlock()
+		if !parent.Equal(c.parent) {
+			t.Errorf("%s: the SERVER span's parent is %v, want %v", c.name, parent, c.parent)
+		}
+		if c.parent.IsValid() && sp.SpanContext().TraceID() != c.parent.TraceID() {
+			t.Errorf("%s: the SERVER span is not in its parent's trace", c.name)
+		}
+		_, child := tel.Tracer().Start(ctx, "judge.validate")
+		if ch := child.(*span); ch.rec.parent.SpanID() != sp.SpanContext().SpanID() {
+			t.Errorf("%s: the span under the SERVER span has parent %v", c.name, ch.rec.parent)
+		}
+		child.End()
+		tel.EndRequest(ctx, r, "/validate", http.StatusOK, time.Now())
+		done()
+		if err := tel.Shutdown(context.Background()); err != nil && !strings.Contains(err.Error(), "127.0.0.1:1") {
+			t.Error(err)
+		}
+	}
+	// The cancellation reaches a request's context made under it.
+	conn := withTracer(&Telemetry{}).ConnContext(base)
+	if conn != base {
+		t.Errorf("a Telemetry exporting nothing changed the context")
+	}
+	sdk, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces", SDKSpans: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sdk.ConnContext(base) != base {
+		t.Errorf("the SDK's spans: the context was changed")
+	}
+	_ = sdk.Shutdown(context.Background())
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqCtx, done := context.WithCancel(tel.ConnContext(base))
+	defer done()
+	cancel()
+	<-reqCtx.Done() // a request's context ends with the connection's
+	_ = tel.Shutdown(context.Background())
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/embedded"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/agentjudge/judge/internal/otelattr"
 )
 
 // provider is judge's own implementation of OpenTelemetry's trace API
@@ -214,6 +217,9 @@ func (p *provider) empty(r *spanRec) {
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
+	if r.block != nil {
+		r.block = nil
+	}
 	r.droppedAttrs, r.droppedEvents, r.droppedLinks = 0, 0, 0
 	if r.status != (sdktrace.Status{}) {
 		r.status = sdktrace.Status{}
@@ -224,12 +230,20 @@ func (p *provider) empty(r *spanRec) {
 // the record: it is reused by the next span at once, so that the
 // records in use stay few and in cache, and the batch holds bytes the
 // garbage collector need not scan.
-func (p *provider) ended(r *spanRec) {
+//
+// pre is the span's attributes encoded beforehand (span.endWith), or nil;
+// a record's block (span.SetBlock) gives its own. It is not kept in the
+// record: each pointer written while the collector marks costs a write
+// barrier, and one more to clear it.
+func (p *provider) ended(r *spanRec, pre []byte) {
 	if r.sc.IsSampled() {
 		r.enc.b = r.enc.b[:0]
 		// The dropped counts as the SDK's snapshot reports them.
 		r.droppedEvents, r.droppedLinks = keptOr0(r.events, r.droppedEvents), keptOr0(r.links, r.droppedLinks)
-		r.enc.encodeData(&r.spanData)
+		if r.block != nil {
+			pre = blockEncoding(r.block)
+		}
+		r.enc.encodeData(&r.spanData, pre)
 		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
 	p.release(r)
@@ -465,7 +479,10 @@ type spanWithIDs struct {
 	ids [48]byte
 }
 
-var _ trace.Span = (*span)(nil)
+var (
+	_ trace.Span           = (*span)(nil)
+	_ otelattr.BlockSetter = (*span)(nil)
+)
 
 // logIDs returns the trace_id and span_id attributes of the span's log
 // lines (spanIDAttrs's), their strings in s.ids when it has them.
@@ -523,6 +540,27 @@ func (s *span) SetAttributes(kv ...attribute.KeyValue) {
 	if s.rec != nil {
 		s.rec.setAttrs(kv)
 	}
+}
+
+// SetBlock sets b's attributes as SetAttributes(b.Attributes()...)
+// would (otelattr.BlockSetter). A span that has no attribute yet keeps
+// the block, whose encoding, made once per block, is written for it at
+// End; one that has attributes, or whose limits could drop or cut one,
+// has them set one by one. An attribute set afterwards sets the block's
+// first (see spanRec.setAttrs).
+func (s *span) SetBlock(b *otelattr.Block) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.rec
+	if r == nil {
+		return
+	}
+	p := s.tr.p
+	if kv := b.Attributes(); len(r.attrs) > 0 || r.block != nil || p.normStrings || (p.limits.AttributeCountLimit >= 0 && p.limits.AttributeCountLimit < len(kv)) {
+		r.setAttrs(kv)
+		return
+	}
+	r.block = b
 }
 
 // SetName renames the span.
@@ -588,15 +626,42 @@ func (s *span) endAt(ts time.Time) {
 	r.end = ts
 	s.rec = nil
 	s.mu.Unlock()
-	s.tr.p.ended(r)
+	s.tr.p.ended(r, nil)
+}
+
+// endWith ends the span at end with b's attributes, the request's,
+// encoded once for every such request: what SetAttributes of b's
+// attributes and endAt(end) do, when the span has no attribute yet
+// (they are then its attributes, in order) and no limit could drop or
+// cut one (a count limit under b's count, a value length limit). It
+// reports false, the span left as it was, when it does not apply.
+func (s *span) endWith(b *requestBlock, end time.Time) bool {
+	p := s.tr.p
+	if p.normStrings || (p.limits.AttributeCountLimit >= 0 && p.limits.AttributeCountLimit < b.n) {
+		return false
+	}
+	s.mu.Lock()
+	r := s.rec
+	if r == nil { // ended: as SetAttributes and endAt, nothing
+		s.mu.Unlock()
+		return true
+	}
+	if len(r.attrs) > 0 || r.block != nil {
+		s.mu.Unlock()
+		return false
+	}
+	r.end = end
+	s.rec = nil
+	s.mu.Unlock()
+	p.ended(r, b.enc)
+	return true
 }
 
 // End ends the span (at the time trace.WithTimestamp gives, else now, on
-// the monotonic clock from its start) and hands its record to the batch.
+// the monotonic clock from its start, as the SDK's does) and hands its record to the batch.
 // Called while panicking (deferred), it records the panic as an
 // "exception" event and lets the panic go on, as the SDK's does.
 func (s *span) End(opts ...trace.SpanEndOption) {
-	now := time.Now()
 	s.mu.Lock()
 	r := s.rec
 	if r == nil {
@@ -618,11 +683,14 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 	if ts := cfg.Timestamp(); !ts.IsZero() {
 		r.end = ts
 	} else {
-		r.end = r.start.Add(now.Sub(r.start))
+		// The SDK's monotonicEndTime: the start and the time since it,
+		// one reading of the monotonic clock (time.Now reads the wall
+		// clock too, which is not used).
+		r.end = r.start.Add(time.Since(r.start))
 	}
 	s.rec = nil
 	s.mu.Unlock()
-	s.tr.p.ended(r)
+	s.tr.p.ended(r, nil)
 }
 
 // typeStr is the SDK's exception.type of a value: package path and name.
@@ -668,8 +736,31 @@ func (s *nonRecordingSpan) TracerProvider() trace.TracerProvider  { return s.p }
 type spanRec struct {
 	spanData
 	tr *tracer
+	// block holds the span's attributes when they were set as one block
+	// (span.SetBlock): attrs is then empty, and at End the block's
+	// encoding is the span's attributes (see provider.ended).
+	block *otelattr.Block
 
 	enc otlpEncoder // the span's message is encoded in enc.b as it ends
+}
+
+// blockEncoding returns b's attributes encoded as a span's (KeyValue
+// messages of field fSpanAttributes), made at b's first use and kept in
+// it.
+func blockEncoding(b *otelattr.Block) []byte {
+	if enc := b.Kept(); enc != nil {
+		return enc
+	}
+	var e otlpEncoder
+	for _, kv := range b.Attributes() {
+		e.keyValue(fSpanAttributes, kv)
+	}
+	enc := slices.Clip(e.b)
+	if enc == nil {
+		enc = []byte{}
+	}
+	b.Keep(enc)
+	return enc
 }
 
 // keptOr0 is a dropped count as the SDK's snapshot reports it: 0 when
@@ -687,6 +778,10 @@ func keptOr0[T any](kept []T, dropped int) int {
 func (r *spanRec) setAttrs(kv []attribute.KeyValue) {
 	if len(kv) == 0 {
 		return
+	}
+	if b := r.block; b != nil { // the block's attributes were set first: attrs was empty
+		r.block = nil
+		r.attrs = append(r.attrs, b.Attributes()...)
 	}
 	p := r.tr.p
 	limit := p.limits.AttributeCountLimit

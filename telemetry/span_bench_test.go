@@ -11,6 +11,9 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/internal/otelattr"
+	"github.com/agentjudge/judge/result"
 )
 
 // BenchmarkSpans records a fast-path request's two spans as judge serve
@@ -19,8 +22,14 @@ import (
 // receiver (which reads and discards them) in batches: sdk with the SDK's spans (Config.SDKSpans), judge
 // with judge's own. cpu-ns/op is the process's CPU time per request,
 // the exporter, the receiver and the garbage collector included.
+//
+// serve records them as judge serve does, through the same calls: the
+// SERVER span started and ended by StartRequest and EndRequest at the
+// middleware's times, the access-log line's ids (ContextAttrs), and the
+// engine's judge.validate span with the verdict of a valid document of
+// the fast path set by otelattr.Setter.
 func BenchmarkSpans(b *testing.B) {
-	for _, part := range []string{"sdk", "judge"} {
+	for _, part := range []string{"sdk", "judge", "serve"} {
 		b.Run(part, func(b *testing.B) {
 			sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
 			defer sink.Close()
@@ -33,7 +42,23 @@ func BenchmarkSpans(b *testing.B) {
 			kind := trace.WithSpanKind(trace.SpanKindServer)
 			b.ReportAllocs()
 			cpu0 := cpuNow(b)
-			for b.Loop() {
+			if part == "serve" {
+				r := httptest.NewRequest(http.MethodPost, "/validate", nil)
+				var set otelattr.Setter
+				res := &result.ValidationResult{Valid: true, Confidence: 1, QualityScore: 1, Metadata: result.Metadata{ValidationTypesRun: []string{"schema"}}}
+				for b.Loop() {
+					start := time.Now()
+					ctx := tel.StartRequest(r.Context(), r, "/validate", start)
+					_, v := tr.Start(ctx, "judge.validate")
+					set.Verdict(v, res, otelattr.FastPath.Bool(true))
+					v.End()
+					if _, n, _ := (logHandler{}).ContextAttrs(ctx); n != 2 {
+						b.Fatal("no log ids")
+					}
+					tel.EndRequest(ctx, r, "/validate", http.StatusOK, start.Add(time.Since(start)))
+				}
+			}
+			for part != "serve" && b.Loop() {
 				ctx, srv := tr.Start(context.Background(), "POST /validate", kind)
 				_, v := tr.Start(ctx, "judge.validate")
 				v.SetAttributes(attribute.Bool("judge.valid", true), attribute.Float64("judge.confidence", 1), attribute.Float64("judge.quality_score", 1),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentjudge/judge/internal/otelattr"
 	"github.com/agentjudge/judge/internal/sharedtest"
+	"github.com/agentjudge/judge/result"
 )
 
 // spanScript uses every part of the trace API that records something:
@@ -86,7 +90,93 @@ func spanScript(tp trace.TracerProvider) {
 	tp.Tracer("").Start(ctx, "default scope")
 }
 
-// runScript runs spanScript on the Telemetry of c (SDK spans or
+// requestScript starts and ends SERVER spans as judge serve's middleware
+// does (StartRequest, EndRequest): requests whose attributes judge's
+// recorder writes from an encoding made once (the same request twice,
+// another method, protocol and status), and those it sets one by one (a
+// handler that set attributes first, one of them a request attribute; a
+// path that is not its route; a 5xx status), so that both agree with
+// the SDK under every limit.
+func requestScript(tel *Telemetry) {
+	start := time.Unix(1_700_000_100, 0)
+	for i, c := range []struct {
+		method, path, route string
+		proto               int // minor version of HTTP/1
+		status              int
+		set                 []attribute.KeyValue // by the handler, before the end
+	}{
+		{"POST", "/validate", "/validate", 1, 200, nil},
+		{"POST", "/validate", "/validate", 1, 200, nil},
+		{"GET", "/healthz", "/healthz", 0, 404, nil},
+		{"POST", "/validate", "/validate", 1, 200, []attribute.KeyValue{attribute.String("handler", "x"), attribute.String("http.route", "/set by the handler")}},
+		{"POST", "/v1/tools/x", "/v1/tools/{name}", 1, 200, nil},
+		{"POST", "/validate", "/validate", 1, 503, nil},
+		{"POST", "/validate", "/validate", 1, 200, nil},
+	} {
+		r := httptest.NewRequest(c.method, c.path, nil)
+		r.ProtoMinor = c.proto
+		at := start.Add(time.Duration(i) * time.Second)
+		ctx := tel.StartRequest(r.Context(), r, c.route, at)
+		trace.SpanFromContext(ctx).SetAttributes(c.set...)
+		tel.EndRequest(ctx, r, c.route, c.status, at.Add(time.Millisecond))
+	}
+}
+
+// verdictScript sets verdicts on spans as the engine does
+// (otelattr.Setter.Verdict), which judge's recorder takes as blocks made
+// once per verdict: verdicts repeated, with and without an extra
+// attribute, more distinct ones than a Setter keeps, attributes set
+// after a verdict (one of its keys again, and a new one) and before one,
+// and verdicts that are never blocks (a NaN, an extra attribute that
+// repeats a verdict's key or is not a scalar, several extra ones).
+func verdictScript(tel *Telemetry) {
+	tr := tel.Tracer()
+	var set otelattr.Setter
+	valid := &result.ValidationResult{Valid: true, Confidence: 1, QualityScore: 1, Metadata: result.Metadata{ValidationTypesRun: []string{"schema"}}}
+	invalid := &result.ValidationResult{Confidence: 1, QualityScore: 0.64, Issues: []result.Issue{{Type: "missing_field"}, {Type: "invalid_type"}},
+		Metadata: result.Metadata{ErrorCount: 2, ValidationTypesRun: []string{"schema"}, Model: "m"}}
+	fast := []attribute.KeyValue{otelattr.FastPath.Bool(true)}
+	type call struct {
+		r            *result.ValidationResult
+		extra        []attribute.KeyValue
+		before, then []attribute.KeyValue
+	}
+	calls := []call{
+		{valid, fast, nil, nil}, {invalid, fast, nil, nil}, {valid, fast, nil, nil}, {invalid, nil, nil, nil}, {invalid, nil, nil, nil},
+		{valid, fast, nil, []attribute.KeyValue{otelattr.Valid.Bool(false), attribute.String("after", "x")}},
+		{valid, fast, []attribute.KeyValue{attribute.String("before", "x")}, nil},
+		{&result.ValidationResult{Confidence: math.NaN()}, nil, nil, nil},
+		{valid, []attribute.KeyValue{otelattr.Valid.Bool(false)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.StringSlice("list", []string{"a"})}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("a", 1), attribute.Int("b", 2)}, nil, nil},
+		{&result.ValidationResult{Confidence: math.Copysign(0, -1)}, nil, nil, nil},
+		{&result.ValidationResult{}, nil, nil, nil},
+		// extra attributes of every scalar type, each value its own block
+		{valid, []attribute.KeyValue{otelattr.FastPath.Bool(false)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "x")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "y")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("other", "y")}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("n", 1)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Int("n", 2)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", 0.5)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", math.Copysign(0, -1))}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.Float64("f", 0)}, nil, nil},
+		{valid, []attribute.KeyValue{attribute.String("mode", "x")}, nil, nil},
+	}
+	for i := range 20 { // more verdicts than are kept, then the first ones again
+		calls = append(calls, call{&result.ValidationResult{Confidence: 1, QualityScore: float64(i) / 20}, nil, nil, nil})
+	}
+	calls = append(calls, calls[:5]...)
+	for _, c := range calls {
+		_, s := tr.Start(context.Background(), "judge.validate")
+		s.SetAttributes(c.before...)
+		set.Verdict(s, c.r, c.extra...)
+		s.SetAttributes(c.then...)
+		s.End()
+	}
+}
+
+// runScript runs spanScript, requestScript and verdictScript on the Telemetry of c (SDK spans or
 // judge's) exporting to a loopback receiver, and returns what it
 // received.
 func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
@@ -103,6 +193,8 @@ func runScript(t *testing.T, c Config) [][]sharedtest.NormSpan {
 		t.Fatalf("SDKSpans %v, but the provider is %T", c.SDKSpans, tel.TracerProvider)
 	}
 	spanScript(tel.TracerProvider)
+	requestScript(tel)
+	verdictScript(tel)
 	_, s := tel.Tracer().Start(context.Background(), "default scope, ended") // the one above is never ended: not exported
 	s.End()
 	if err := tel.Shutdown(context.Background()); err != nil {

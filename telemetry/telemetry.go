@@ -74,6 +74,8 @@ type Telemetry struct {
 	attrs attrPool
 	// names are the SERVER spans' names.
 	names spanNames
+	// blocks are the SERVER spans' request attributes, encoded.
+	blocks requestBlocks
 }
 
 // Disabled returns a Telemetry that records and exports nothing.

@@ -31,6 +31,10 @@ type ServeOptions struct {
 	// Procs, when not nil, follows the connections' states to run the
 	// process on one processor while it answers one client at a time.
 	Procs *ProcsAdapter
+	// ConnContext, when not nil, makes the context of a connection's
+	// requests from the one http.Server gives (telemetry's, which saves
+	// each request's span the search for a parent above it).
+	ConnContext func(context.Context) context.Context
 }
 
 // Serve serves h on ln until ctx is done, then shuts down gracefully: Ready
@@ -63,6 +67,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, opts ServeOptio
 	}
 	if opts.Procs != nil {
 		srv.ConnState = opts.Procs.ConnState
+	}
+	if cc := opts.ConnContext; cc != nil {
+		srv.ConnContext = func(ctx context.Context, _ net.Conn) context.Context { return cc(ctx) }
 	}
 	ready.Store(true)
 	errc := make(chan error, 1)

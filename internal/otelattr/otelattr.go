@@ -5,6 +5,7 @@
 package otelattr
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -113,6 +114,8 @@ type Setter struct {
 	// of a few, its list of issue types too, and a string slice attribute
 	// is a copy made by reflection, an allocation each time.
 	layers, types listValues
+	// verdicts are the blocks of the verdicts set last (see Verdict).
+	verdicts verdictBlocks
 }
 
 // listValues keeps the string slice values of one attribute made so
@@ -131,14 +134,17 @@ type listValue struct {
 // attribute.
 const maxLayerValues = 16
 
-// attr is key's attribute of names, its value made once per list. names
-// does not escape: a list not seen before is copied.
-func (l *listValues) attr(key attribute.Key, names []string) attribute.KeyValue {
+// attrID is key's attribute of names, its value made once per list, and
+// the list's number among those kept (from 1, never changing: the lists
+// kept are only appended to), 0 when the list is not kept (its value made
+// for this call). names does not escape: a list not seen before is
+// copied.
+func (l *listValues) attrID(key attribute.Key, names []string) (attribute.KeyValue, int) {
 	known := l.known.Load()
 	if known != nil {
-		for _, v := range *known {
+		for i, v := range *known {
 			if slices.Equal(v.names, names) {
-				return attribute.KeyValue{Key: key, Value: v.value}
+				return attribute.KeyValue{Key: key, Value: v.value}, i + 1
 			}
 		}
 	}
@@ -152,7 +158,7 @@ func (l *listValues) attr(key attribute.Key, names []string) attribute.KeyValue 
 		next = append(next, listValue{names: own, value: kv.Value})
 		l.known.CompareAndSwap(known, &next) // lost to another: made again next time
 	}
-	return kv
+	return kv, 0
 }
 
 // maxTypesOnStack is how many issues' types Verdict sorts without an
@@ -160,32 +166,198 @@ func (l *listValues) attr(key attribute.Key, names []string) attribute.KeyValue 
 const maxTypesOnStack = 16
 
 // Verdict sets r's verdict (the attributes of [Verdict]) and extra on
-// span, in one call; nothing when span is not recording.
+// span, in one call; nothing when span is not recording. A span that
+// takes blocks ([BlockSetter]: judge's own recorder) is given the
+// verdict's [Block], made once for every verdict of the same values.
 func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...attribute.KeyValue) {
 	if !span.IsRecording() {
 		return
 	}
-	kv := v.get()
-	if r != nil {
-		*kv = appendScalars(*kv, r)
-		if len(r.Issues) > 0 {
-			var buf [maxTypesOnStack]string
-			types := buf[:0]
-			for _, is := range r.Issues {
-				types = append(types, string(is.Type))
-			}
-			slices.Sort(types)
-			*kv = append(*kv, v.types.attr(IssueTypes, slices.Compact(types)))
+	if r == nil {
+		kv := v.get()
+		*kv = append(*kv, extra...)
+		v.set(span, kv)
+		return
+	}
+	var (
+		types, layers     attribute.KeyValue
+		typesID, layersID int
+	)
+	if len(r.Issues) > 0 {
+		var buf [maxTypesOnStack]string
+		names := buf[:0]
+		for _, is := range r.Issues {
+			names = append(names, string(is.Type))
 		}
-		if len(r.Metadata.ValidationTypesRun) > 0 {
-			*kv = append(*kv, v.layers.attr(Layers, r.Metadata.ValidationTypesRun))
-		}
-		if r.Metadata.Model != "" {
-			*kv = append(*kv, Model.String(r.Metadata.Model))
+		slices.Sort(names)
+		types, typesID = v.types.attrID(IssueTypes, slices.Compact(names))
+	}
+	if len(r.Metadata.ValidationTypesRun) > 0 {
+		layers, layersID = v.layers.attrID(Layers, r.Metadata.ValidationTypesRun)
+	}
+	if bs, ok := span.(BlockSetter); ok {
+		if b := v.verdicts.block(r, types, typesID, layers, layersID, extra); b != nil {
+			bs.SetBlock(b)
+			return
 		}
 	}
+	kv := v.get()
+	*kv = appendVerdictOf(*kv, r, types, layers)
 	*kv = append(*kv, extra...)
 	v.set(span, kv)
+}
+
+// appendVerdictOf appends r's verdict to kv, its issue types and layers
+// attributes given (made by the caller; unused when r has none).
+func appendVerdictOf(kv []attribute.KeyValue, r *result.ValidationResult, types, layers attribute.KeyValue) []attribute.KeyValue {
+	kv = appendScalars(kv, r)
+	if len(r.Issues) > 0 {
+		kv = append(kv, types)
+	}
+	if len(r.Metadata.ValidationTypesRun) > 0 {
+		kv = append(kv, layers)
+	}
+	if r.Metadata.Model != "" {
+		kv = append(kv, Model.String(r.Metadata.Model))
+	}
+	return kv
+}
+
+// Block is attributes set on spans together again and again, made once:
+// a verdict's (see [Setter.Verdict]). Its attributes are valid, of
+// distinct keys and of no generic slice or map value, and never change.
+// A span implementation may keep what it makes of them in it (judge's
+// own recorder: their OTLP encoding).
+type Block struct {
+	kv   []attribute.KeyValue
+	kept atomic.Pointer[[]byte]
+}
+
+// Attributes returns the block's attributes, in order; not to be
+// changed.
+func (b *Block) Attributes() []attribute.KeyValue { return b.kv }
+
+// Kept returns what Keep was given, nil before.
+func (b *Block) Kept() []byte {
+	if p := b.kept.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Keep keeps p, which a span implementation made of the block's
+// attributes (the same bytes for the same attributes: callers at once
+// may each keep theirs), and must not change afterwards.
+func (b *Block) Keep(p []byte) { b.kept.Store(&p) }
+
+// BlockSetter is a span that takes a [Block] as SetAttributes takes its
+// attributes (the same attributes, in the same order, set the same way),
+// keeping the block rather than copying them: judge's own recorder
+// (telemetry), which writes a block's encoding, made once, into every
+// span that has it.
+type BlockSetter interface {
+	SetBlock(b *Block)
+}
+
+// verdictKey is what a verdict's attributes are made of: two verdicts
+// of the same key have the same attributes. Floats are kept as their
+// bits (0 and -0 are written differently); a list of names as its
+// number among those a listValues keeps; the extra attribute (at most
+// one, a scalar) as its key, type and value. Plain fields, those that
+// differ most often first: comparing two keys is a comparison of
+// memory and three strings.
+type verdictKey struct {
+	quality, confidence         uint64
+	issues, errors, warns, info int
+	types, layers               int
+	valid                       bool
+	extraType                   attribute.Type
+	extraBits                   uint64 // a bool's, int's or float's
+	model, extraKey, extraStr   string
+}
+
+// verdictBlocks keeps the blocks of the verdicts set last, at most
+// maxVerdicts, replaced in turn (read without a lock). A workload's
+// verdicts are mostly a few (a valid document's, the commonest faults');
+// once the slots have filled, a verdict not kept is made a block only
+// one time in remakeEvery, so that verdicts that never repeat (a score
+// of the layers' path) cost what they did without blocks.
+type verdictBlocks struct {
+	slots  [maxVerdicts]atomic.Pointer[verdictEntry]
+	made   atomic.Uint32
+	misses atomic.Uint32
+}
+
+type verdictEntry struct {
+	key   verdictKey
+	block *Block
+}
+
+const (
+	maxVerdicts = 16
+	remakeEvery = 64
+)
+
+// block returns the block of r's verdict and extra, its issue types and
+// layers attributes given with their numbers, or nil when it is not to
+// be made one: a list of names not kept, a NaN, more than one extra
+// attribute or one that is not a scalar or repeats a verdict's key.
+func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyValue, typesID int, layers attribute.KeyValue, layersID int, extra []attribute.KeyValue) *Block {
+	if len(extra) > 1 || (len(r.Issues) > 0 && typesID == 0) || (len(r.Metadata.ValidationTypesRun) > 0 && layersID == 0) ||
+		math.IsNaN(r.Confidence) || math.IsNaN(r.QualityScore) {
+		return nil
+	}
+	k := verdictKey{
+		valid: r.Valid, confidence: math.Float64bits(r.Confidence), quality: math.Float64bits(r.QualityScore),
+		issues: len(r.Issues), errors: r.Metadata.ErrorCount, warns: r.Metadata.WarningCount, info: r.Metadata.InfoCount,
+		types: typesID, layers: layersID, model: r.Metadata.Model,
+	}
+	if len(extra) == 1 {
+		switch extra[0].Value.Type() {
+		case attribute.BOOL, attribute.INT64, attribute.FLOAT64, attribute.STRING:
+		default:
+			return nil
+		}
+		switch v := extra[0].Value; v.Type() {
+		case attribute.BOOL:
+			if v.AsBool() {
+				k.extraBits = 1
+			}
+		case attribute.INT64:
+			k.extraBits = uint64(v.AsInt64())
+		case attribute.FLOAT64:
+			if math.IsNaN(v.AsFloat64()) {
+				return nil
+			}
+			k.extraBits = math.Float64bits(v.AsFloat64())
+		case attribute.STRING:
+			k.extraStr = v.AsString()
+		}
+		k.extraKey, k.extraType = string(extra[0].Key), extra[0].Value.Type()
+	}
+	for i := range m.slots {
+		if e := m.slots[i].Load(); e != nil && e.key == k {
+			return e.block
+		}
+	}
+	if m.made.Load() >= maxVerdicts && m.misses.Add(1)%remakeEvery != 0 {
+		return nil
+	}
+	kv := appendVerdictOf(make([]attribute.KeyValue, 0, verdictLen(r)+len(extra)), r, types, layers)
+	for _, a := range kv {
+		if len(extra) == 1 && extra[0].Key == a.Key {
+			return nil // the extra attribute would replace one of the verdict's
+		}
+	}
+	if len(extra) == 1 {
+		if !extra[0].Valid() {
+			return nil
+		}
+		kv = append(kv, extra[0])
+	}
+	b := &Block{kv: kv}
+	m.slots[(m.made.Add(1)-1)%maxVerdicts].Store(&verdictEntry{key: k, block: b})
+	return b
 }
 
 // Set sets kv on span in one call; nothing when span is not recording.
