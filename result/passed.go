@@ -78,9 +78,12 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 	r := single(typ, confidence, d)
 	r.Issues = issues
 	r.Metadata.TotalIssues = len(issues)
+	// The counts and QualityScore's product in one pass.
 	var errs, warns, infos int
+	q := 1.0
 	for i := range issues {
-		switch issues[i].Severity {
+		is := &issues[i]
+		switch is.Severity {
 		case Error:
 			errs++
 		case Warning:
@@ -88,10 +91,13 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 		default:
 			infos++
 		}
+		if !process(is.Type) {
+			q *= qualityFactor(is.Severity)
+		}
 	}
 	r.Valid = errs == 0
 	r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount = errs, warns, infos
-	r.QualityScore = QualityScore(issues)
+	r.QualityScore = unit(q)
 	if typ == QualityType {
 		r.Metadata.QualityDimensions = QualityDimensions(issues)
 	}

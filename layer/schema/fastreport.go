@@ -92,6 +92,13 @@ func addParent[K any, PK interface {
 	*K
 	jsonschema.ErrorKind
 }](s *scanner, n *node, start int, k K) {
+	if s.nilsFrom(start) {
+		// Only issues written directly (a wrong member beside a missing
+		// one): the nil at start stands for them all, and those after it
+		// are nil already, with nothing to clear.
+		s.errs = s.errs[:start+1]
+		return
+	}
 	causes := s.pop(start)
 	if causes == nil {
 		s.errs = append(s.errs, nil)
@@ -100,6 +107,17 @@ func addParent[K any, PK interface {
 	e := newErr[K, PK](s, n, k)
 	e.Causes = causes
 	s.errs = append(s.errs, e)
+}
+
+// nilsFrom reports whether the errors from start on are all nil (issues
+// written directly); there is at least one.
+func (s *scanner) nilsFrom(start int) bool {
+	for _, e := range s.errs[start:] {
+		if e != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // pop removes and returns the errors from start on, but for the nil ones
@@ -279,7 +297,7 @@ func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct boo
 	case ve == nil:
 		// Issues equal by CompareIssues are equal: any sort gives the
 		// reporter's order.
-		slices.SortFunc(issues, compareIssues)
+		sortIssues(issues)
 		return issues, true
 	}
 	if maxDepth <= 0 {
@@ -306,18 +324,40 @@ func (c *compiled) reportIssues(s *scanner, doc []byte, maxDepth int, direct boo
 	for i := range r.found {
 		issues = append(issues, r.found[i].issue)
 	}
-	slices.SortFunc(issues, compareIssues)
+	sortIssues(issues)
 	return issues, true
 }
 
-// compareIssues is result.CompareIssues, which compares every field
-// before it answers: issues at different locations, most of those the
-// scan writes, are told apart by their locations alone.
-func compareIssues(a, b result.Issue) int {
-	if c := result.CompareLocations(a.Location, b.Location); c != 0 {
-		return c
+// smallSort is the most issues sortIssues sorts by insertion.
+const smallSort = 12
+
+// sortIssues sorts issues by result.CompareIssues. A few (the scan's one
+// to three issues of a tool call's arguments, nearly always in order
+// already) are sorted by insertion, compared in place: in order, they
+// cost one comparison a neighbour and no move, where slices.SortFunc
+// copied both 112-byte issues into every comparison through a function
+// value. Issues equal by CompareIssues are equal, so any sort gives the
+// same order.
+func sortIssues(issues []result.Issue) {
+	if len(issues) > smallSort {
+		slices.SortFunc(issues, result.CompareIssues)
+		return
 	}
-	return result.CompareIssues(a, b)
+	for i := 1; i < len(issues); i++ {
+		for j := i; j > 0 && issueBefore(&issues[j], &issues[j-1]); j-- {
+			issues[j], issues[j-1] = issues[j-1], issues[j]
+		}
+	}
+}
+
+// issueBefore reports whether a orders before b under
+// result.CompareIssues, deciding by the locations alone when they differ
+// (issues the scan writes nearly always do), without copying the issues.
+func issueBefore(a, b *result.Issue) bool {
+	if c := result.CompareLocations(a.Location, b.Location); c != 0 {
+		return c < 0
+	}
+	return result.CompareIssues(*a, *b) < 0
 }
 
 // rcheck is check in report mode: it validates the value at data[i]
@@ -674,7 +714,15 @@ func (s *scanner) robject(n *node, i int) int {
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		k, known := n.member(key)
+		// n.member's lookup written out, as in object: table.find inlines
+		// here, which a call to member would not.
+		var k keyInfo
+		var known bool
+		if n.table != nil {
+			k, known = n.table.find(key)
+		} else {
+			k, known = n.member(key)
+		}
 		if known && k.bit >= 0 {
 			present |= 1 << k.bit
 		}
