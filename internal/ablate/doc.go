@@ -96,6 +96,17 @@ const (
 	// "Henry VI"; claim.Numerals), as is a name's final capital letter
 	// alone ("Vitamin D" not by "Vitamin C"; claim.FinalLetter).
 	Numeral = "numeral"
+	// Designator: a country's subdivision named with its kind's word
+	// ("Shizuoka Prefecture", "County Cork") is stated by its name alone
+	// ("Shizuoka"), where ISO 3166-2 lists a subdivision of that name and
+	// kind (lexicon.Subdivisions, from Debian's iso-codes).
+	Designator = "designator"
+	// RankTitle: a title of rank ("Duke of Sussex", "Knight Commander of
+	// the Order of the British Empire"; lexicon.Rank) that the claim's
+	// sentence gives a person the sources name, beside the name or by a
+	// verb of conferring it, is undecided unless the sources give that
+	// person another title of the rank.
+	RankTitle = "rank-title"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"
