@@ -107,6 +107,11 @@ const (
 	// verb of conferring it, is undecided unless the sources give that
 	// person another title of the rank.
 	RankTitle = "rank-title"
+	// Abbreviation: an abbreviation the claim's sentence defines by a
+	// name in front of it ("Teaching Excellence Framework (TEF)") takes
+	// that name's verdict where the sources state the name or leave it
+	// undecided.
+	Abbreviation = "abbreviation"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -81,6 +81,9 @@ func titleSpans(sentence string) []titleSpan {
 			}
 			end := -1
 			for k++; k < len(ws); k++ {
+				if strings.HasPrefix(ws[k].text, "(") {
+					break // "(KBE)" after the title is not a word of it
+				}
 				w := bare(k)
 				switch {
 				case w == "of" || w == "the":
