@@ -101,12 +101,6 @@ const (
 	// ("Shizuoka"), where ISO 3166-2 lists a subdivision of that name and
 	// kind (lexicon.Subdivisions, from Debian's iso-codes).
 	Designator = "designator"
-	// RankTitle: a title of rank ("Duke of Sussex", "Knight Commander of
-	// the Order of the British Empire"; lexicon.Rank) that the claim's
-	// sentence gives a person the sources name, beside the name or by a
-	// verb of conferring it, is undecided unless the sources give that
-	// person another title of the rank.
-	RankTitle = "rank-title"
 	// Abbreviation: an abbreviation the claim's sentence defines by a
 	// name in front of it ("Teaching Excellence Framework (TEF)") takes
 	// that name's verdict where the sources state the name or leave it

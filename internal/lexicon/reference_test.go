@@ -6,28 +6,6 @@ import (
 	"github.com/agentjudge/judge/internal/lexicon"
 )
 
-// TestRank: ranks of nobility and honour of one or two words, in any
-// case; offices, forms of address and plurals are not ranks.
-func TestRank(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		words []string
-		want  bool
-	}{
-		{[]string{"Duke"}, true}, {[]string{"countess"}, true}, {[]string{"Knight"}, true},
-		{[]string{"Grand", "Duke"}, true}, {[]string{"Earl"}, true}, {[]string{"Viscount"}, true},
-		{[]string{"Minister"}, false}, {[]string{"Mister"}, false}, {[]string{"Dukes"}, false},
-		{[]string{"Grand", "Jury"}, false}, {nil, false},
-	} {
-		if got := lexicon.Rank(tt.words...); got != tt.want {
-			t.Errorf("Rank(%q) = %v, want %v", tt.words, got, tt.want)
-		}
-	}
-	if n := lexicon.Ranks(); n < 50 {
-		t.Errorf("Ranks() = %d, want the ranks of WordNet's aristocrat (about 90)", n)
-	}
-}
-
 // TestSubdivisions: ISO 3166-2's subdivisions with their kinds, a name in
 // the country's language without its type's word too.
 func TestSubdivisions(t *testing.T) {

@@ -11,7 +11,8 @@ import (
 // TestDefinedAbbreviation checks that an abbreviation the claim's
 // sentence defines by the name before it ("the Teaching Excellence
 // Framework (TEF)") takes that name's verdict, supported or undecided,
-// and that each changed counterpart stays flagged: letters that are not
+// ("the Grand Jury (GJ)", a term of common words: generic-name), and
+// that each changed counterpart stays flagged: letters that are not
 // the name's initials ("(TFE)", "(KGB)" after "Federal Security
 // Service"), an abbreviation defined by a name the sources do not hold,
 // and one not in parentheses after its name. The sentences are written
@@ -24,7 +25,7 @@ func TestDefinedAbbreviation(t *testing.T) {
 	tests := []verdictCase{
 		{"The college was rated gold by the Teaching Excellence Framework (TEF) in 2019.", source.Supported},
 		{"The college was rated gold by the Teaching Excellence Framework (T.E.F.) in 2019.", source.Supported},
-		{"Prince Harry, Duke of Sussex (DS), visited Leeds in 2019.", source.Undecided},
+		{"The Grand Jury (GJ) heard the case in 2019.", source.Undecided},
 		{"The college was rated gold by the Teaching Excellence Framework (TFE) in 2019.", flagged},
 		{"The Federal Security Service (KGB) opened an office in Leeds in 2019.", flagged},
 		{"The college was rated gold by the Research Excellence Framework (REF) in 2019.", flagged},

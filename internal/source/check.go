@@ -153,9 +153,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.genericName(c); ok {
 		return v
 	}
-	if v, ok := ix.rankTitle(c); ok {
-		return v
-	}
 	if v, ok := ix.relativeDate(c, q); ok {
 		return v
 	}
