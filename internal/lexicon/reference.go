@@ -36,6 +36,6 @@ var subdivisions = sync.OnceValue(func() []Subdivision {
 })
 
 // Subdivisions returns the country subdivisions of ISO 3166-2, from
-// Debian's iso-codes (5383: "Shizuoka", a prefecture; "Cork", a county).
+// Debian's iso-codes (5277 names: "Shizuoka", a prefecture; "Cork", a county).
 // The slice is shared and must not be modified.
 func Subdivisions() []Subdivision { return subdivisions() }

@@ -27,13 +27,15 @@ func nameWith(s string) func([]claim.Claim) *claim.Claim {
 // counterpart stays flagged: another kind ("Shizuoka County", "Province
 // of Shizuoka"), another place ("Osaka Prefecture"), a place the page
 // names only inside a longer name ("Kyoto University" for "Kyoto
-// Prefecture"), a made-up place ("Tolby Prefecture"). The sentences are
+// Prefecture"), a made-up place ("Tolby Prefecture"), a part of a name
+// ISO lists whole ("Andhra State" for "Andhra Pradesh"). The sentences are
 // written for this test.
 func TestDesignatedPlace(t *testing.T) {
 	t.Parallel()
 	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "Ona Vey was born in Shizuoka in 1961 and moved to Cork in 1990.\n" +
 		"She later taught at Kyoto University and sang in Tolby.\n" +
-		"Her brother farms in Bihar, and her sister in Anhui."})
+		"Her brother farms in Bihar, and her sister in Anhui.\n" +
+		"Her cousin lives in Gyeonggi, near Andhra."})
 	tests := []verdictCase{
 		{"Ona Vey was born in Shizuoka Prefecture in 1961.", source.Supported},
 		{"Ona Vey moved to County Cork in 1990.", source.Supported},
@@ -44,6 +46,8 @@ func TestDesignatedPlace(t *testing.T) {
 		{"Ona Vey was born in Osaka Prefecture in 1961.", flagged},
 		{"Ona Vey later taught in Kyoto Prefecture.", flagged},
 		{"Ona Vey sang in Tolby Prefecture.", flagged},
+		{"Her cousin lives in Gyeonggi Province.", source.Supported},
+		{"Her cousin lives near Andhra State.", flagged},
 	}
 	for _, kind := range []string{"Prefecture", "County", "State", "Province"} {
 		var some []verdictCase

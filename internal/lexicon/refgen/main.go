@@ -43,9 +43,12 @@ func main() {
 // names holding a bracket, a comma, a slash or a parenthesis (several
 // languages, or a name inverted) or a "|", and types whose last word is
 // not letters only, are left out. Where a word ends at least
-// three names of one type in one country ("Anhui Sheng", "Fujian Sheng":
-// the type's word in the country's language), the name is also listed
-// without it ("Anhui|province").
+// at least three names of one type in one country and half of them or
+// more ("Anhui Sheng", "Fujian Sheng", …: the type's word in the
+// country's language), the name is also listed without it
+// ("Anhui|province"); so is a lower-case ending after a hyphen
+// ("Gyeonggi-do"). An ending that is a word of some names only ("Andhra
+// Pradesh", "Sumatera Barat") is kept.
 func subdivisions(data []byte) ([]string, error) {
 	var doc struct {
 		Subdivisions []struct {
@@ -58,36 +61,46 @@ func subdivisions(data []byte) ([]string, error) {
 		return nil, fmt.Errorf("iso_3166-2: %w", err)
 	}
 	type group struct{ country, kind string }
-	ends := map[group]map[string]int{}
-	var kept []struct {
+	type entry struct {
 		g    group
 		name string
 	}
+	size := map[group]int{}
+	ends := map[group]map[string]int{}
+	var kept []entry
 	for _, s := range doc.Subdivisions {
 		country, _, _ := strings.Cut(s.Code, "-")
 		tw := strings.Fields(s.Type)
-		if len(tw) == 0 || strings.ContainsAny(s.Name, "[](),/|") || strings.TrimSpace(s.Name) == "" || !isWord(tw[len(tw)-1]) {
+		if len(tw) == 0 || strings.ContainsAny(s.Name, "[](),/|") || !isWord(tw[len(tw)-1]) {
+			continue
+		}
+		var words []string // without marks that are no words ("Aerodrom †")
+		for _, w := range strings.Fields(s.Name) {
+			if w == "&" || w == "-" || strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				words = append(words, w)
+			}
+		}
+		if len(words) == 0 {
 			continue
 		}
 		g := group{country, strings.ToLower(tw[len(tw)-1])}
-		name := strings.Join(strings.Fields(s.Name), " ")
-		kept = append(kept, struct {
-			g    group
-			name string
-		}{g, name})
-		if w := strings.Fields(name); len(w) > 1 {
-			if ends[g] == nil {
-				ends[g] = map[string]int{}
-			}
-			ends[g][strings.ToLower(w[len(w)-1])]++
+		kept = append(kept, entry{g, strings.Join(words, " ")})
+		size[g]++
+		if ends[g] == nil {
+			ends[g] = map[string]int{}
+		}
+		if end := typeWord(words); end != "" {
+			ends[g][end]++
 		}
 	}
 	set := map[string]bool{}
 	for _, k := range kept {
 		set[k.name+"|"+k.g.kind] = true
-		w := strings.Fields(k.name)
-		if len(w) > 1 && ends[k.g][strings.ToLower(w[len(w)-1])] >= 3 {
-			set[strings.Join(w[:len(w)-1], " ")+"|"+k.g.kind] = true
+		words := strings.Fields(k.name)
+		if end := typeWord(words); end != "" && ends[k.g][end] >= 3 && 2*ends[k.g][end] >= size[k.g] {
+			if base := strings.TrimRight(strings.TrimSuffix(k.name, end), " -"); base != "" && !strings.EqualFold(base, k.g.kind) {
+				set[base+"|"+k.g.kind] = true
+			}
 		}
 	}
 	out := make([]string, 0, len(set))
@@ -95,6 +108,22 @@ func subdivisions(data []byte) ([]string, error) {
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// typeWord returns the ending of a subdivision's name that may be its
+// type's word: the last of several words ("Sheng" of "Anhui Sheng"), or
+// a lower-case part after the last hyphen of one word ("do" of
+// "Gyeonggi-do"); "" when neither.
+func typeWord(words []string) string {
+	if len(words) > 1 {
+		return words[len(words)-1]
+	}
+	if i := strings.LastIndexByte(words[0], '-'); i > 0 && i < len(words[0])-1 {
+		if end := words[0][i+1:]; strings.ToLower(end) == end {
+			return end
+		}
+	}
+	return ""
 }
 
 // isWord reports whether w is letters only.
