@@ -35,7 +35,8 @@ func TestDesignatedPlace(t *testing.T) {
 	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "Ona Vey was born in Shizuoka in 1961 and moved to Cork in 1990.\n" +
 		"She later taught at Kyoto University and sang in Tolby.\n" +
 		"Her brother farms in Bihar, and her sister in Anhui.\n" +
-		"Her cousin lives in Gyeonggi, near Andhra."})
+		"Her cousin lives in Gyeonggi, near Andhra.\n" +
+		"Her aunt farms in Uttarākhand."})
 	tests := []verdictCase{
 		{"Ona Vey was born in Shizuoka Prefecture in 1961.", source.Supported},
 		{"Ona Vey moved to County Cork in 1990.", source.Supported},
@@ -48,6 +49,7 @@ func TestDesignatedPlace(t *testing.T) {
 		{"Ona Vey sang in Tolby Prefecture.", flagged},
 		{"Her cousin lives in Gyeonggi Province.", source.Supported},
 		{"Her cousin lives near Andhra State.", flagged},
+		{"Her aunt farms in Uttarakhand State.", source.Supported},
 	}
 	for _, kind := range []string{"Prefecture", "County", "State", "Province"} {
 		var some []verdictCase
