@@ -21,6 +21,12 @@ var designatorKinds = map[string]bool{"province": true, "prefecture": true, "cou
 	"parish": true, "canton": true, "borough": true, "territory": true, "oblast": true, "emirate": true,
 	"voivodship": true, "rayon": true, "commune": true, "republic": true}
 
+// prefixOnly are the kinds whose word names another thing when it
+// follows a place: "Ohio State" is a university, "Kent County" a county
+// of Delaware or Michigan that ISO 3166-2 does not list; "State of Ohio"
+// and "County Cork" are the subdivisions.
+var prefixOnly = map[string]bool{"state": true, "county": true}
+
 // subdivisionKinds maps the name of each subdivision of ISO 3166-2,
 // lower-cased and without accents ("bihar"), to its kinds. It is built
 // once, on first use, and never changed after.
@@ -42,7 +48,8 @@ var subdivisionKinds = sync.OnceValue(func() map[string][]string {
 // with its kind's word names, and true: "Shizuoka" for "Shizuoka
 // Prefecture", "Cork" for "County Cork", "Sichuan" for "Province of
 // Sichuan". The kind must be one ISO 3166-2 gives a subdivision of that
-// name: "Shizuoka County" and "Kent Prefecture" are no such name.
+// name: "Shizuoka County" and "Kent Prefecture" are no such name; a
+// state's or county's word goes before it (prefixOnly).
 func designated(text string) (string, bool) {
 	words := strings.Fields(text)
 	if len(words) < 2 {
@@ -50,7 +57,7 @@ func designated(text string) (string, bool) {
 	}
 	var place, kind string
 	switch first, last := strings.ToLower(words[0]), strings.ToLower(words[len(words)-1]); {
-	case designatorKinds[last] && capitalized(words[len(words)-1]):
+	case designatorKinds[last] && !prefixOnly[last] && capitalized(words[len(words)-1]):
 		place, kind = strings.Join(words[:len(words)-1], " "), last
 	case designatorKinds[first] && capitalized(words[0]):
 		rest := words[1:]

@@ -21,14 +21,15 @@ func nameWith(s string) func([]claim.Claim) *claim.Claim {
 }
 
 // TestDesignatedPlace checks that a country's subdivision named with its
-// kind's word ("Shizuoka Prefecture", "County Cork", "Bihar State",
+// kind's word ("Shizuoka Prefecture", "County Cork", "State of Bihar",
 // "Anhui Province") is stated by a passage naming it alone, where ISO
 // 3166-2 lists a subdivision of that name and kind, and that each changed
 // counterpart stays flagged: another kind ("Shizuoka County", "Province
-// of Shizuoka"), another place ("Osaka Prefecture"), a place the page
+// of Shizuoka"), a state's or county's word after the name ("Bihar State"
+// may be a university, "Cork County" a county ISO does not list), another place ("Osaka Prefecture"), a place the page
 // names only inside a longer name ("Kyoto University" for "Kyoto
 // Prefecture"), a made-up place ("Tolby Prefecture"), a part of a name
-// ISO lists whole ("Andhra State" for "Andhra Pradesh"). The sentences are
+// ISO lists whole ("State of Andhra" for "Andhra Pradesh"). The sentences are
 // written for this test.
 func TestDesignatedPlace(t *testing.T) {
 	t.Parallel()
@@ -40,16 +41,18 @@ func TestDesignatedPlace(t *testing.T) {
 	tests := []verdictCase{
 		{"Ona Vey was born in Shizuoka Prefecture in 1961.", source.Supported},
 		{"Ona Vey moved to County Cork in 1990.", source.Supported},
-		{"Her brother farms in Bihar State.", source.Supported},
+		{"Her brother farms in the State of Bihar.", source.Supported},
+		{"Her brother studied at Bihar State.", flagged},
 		{"Her sister farms in Anhui Province.", source.Supported},
 		{"Ona Vey was born in Shizuoka County in 1961.", flagged},
+		{"Ona Vey moved to Cork County in 1990.", flagged},
 		{"Ona Vey was born in the Province of Shizuoka in 1961.", flagged},
 		{"Ona Vey was born in Osaka Prefecture in 1961.", flagged},
 		{"Ona Vey later taught in Kyoto Prefecture.", flagged},
 		{"Ona Vey sang in Tolby Prefecture.", flagged},
 		{"Her cousin lives in Gyeonggi Province.", source.Supported},
-		{"Her cousin lives near Andhra State.", flagged},
-		{"Her aunt farms in Uttarakhand State.", source.Supported},
+		{"Her cousin lives near the State of Andhra.", flagged},
+		{"Her aunt farms in the State of Uttarakhand.", source.Supported},
 	}
 	for _, kind := range []string{"Prefecture", "County", "State", "Province"} {
 		var some []verdictCase
