@@ -76,7 +76,7 @@ func designated(text string) (string, bool) {
 
 // findDesignated returns a passage that names the subdivision the name c
 // names with its kind's word, by its name alone ("Shizuoka" for
-// "Shizuoka Prefecture", "Bihār" for "Bihar State"; designated), or nil. The name must stand alone
+// "Shizuoka Prefecture", "Bihār" for "State of Bihar"; designated), or nil. The name must stand alone
 // in the passage, not before another capitalized word ("Shizuoka
 // University" names the university): the sources then name the place, of
 // which the kind's word only says what it is.
@@ -96,7 +96,7 @@ func (ix *Index) findDesignated(c claim.Claim) *Passage {
 		ids := slices.Concat(part.words[stems[0]], part.folded[fold(stems[0])])
 		slices.Sort(ids)
 		for _, id := range slices.Compact(ids) {
-			// With other accents too: "Bihar State" by "Bihār".
+			// With other accents too: "State of Bihar" by "Bihār".
 			if p := &part.passages[id]; standsAlone(p.Text, place) || standsAlone(fold(p.Text), fold(place)) {
 				return p
 			}
