@@ -76,10 +76,11 @@ func designated(text string) (string, bool) {
 
 // findDesignated returns a passage that names the subdivision the name c
 // names with its kind's word, by its name alone ("Shizuoka" for
-// "Shizuoka Prefecture", "Bihār" for "State of Bihar"; designated), or nil. The name must stand alone
-// in the passage, not before another capitalized word ("Shizuoka
-// University" names the university): the sources then name the place, of
-// which the kind's word only says what it is.
+// "Shizuoka Prefecture", "Bihār" for "State of Bihar"; designated), or
+// nil. The name must stand alone in the passage, not before another
+// capitalized word ("Shizuoka University" names the university): the
+// sources then name the place, of which the kind's word only says what it
+// is.
 func (ix *Index) findDesignated(c claim.Claim) *Passage {
 	if ablate.Off(ablate.Designator) || c.Kind != claim.Name {
 		return nil
