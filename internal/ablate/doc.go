@@ -96,6 +96,16 @@ const (
 	// "Henry VI"; claim.Numerals), as is a name's final capital letter
 	// alone ("Vitamin D" not by "Vitamin C"; claim.FinalLetter).
 	Numeral = "numeral"
+	// Designator: a country's subdivision named with its kind's word
+	// ("Shizuoka Prefecture", "County Cork") is stated by its name alone
+	// ("Shizuoka"), where ISO 3166-2 lists a subdivision of that name and
+	// kind (lexicon.Subdivisions, from Debian's iso-codes).
+	Designator = "designator"
+	// Abbreviation: an abbreviation the claim's sentence defines by a
+	// name in front of it ("Teaching Excellence Framework (TEF)") takes
+	// that name's verdict where the sources state the name or leave it
+	// undecided.
+	Abbreviation = "abbreviation"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -77,6 +77,9 @@ func FuzzOtherForms(f *testing.F) {
 		{"The 2016–17 season. It was rebuilt 1962–68. From Sept. 3, 1990 to may 1995. Between Jun 2 1871 and Dec. 1880. Then 1999 to 20", "In 2017, in 1965, in 1993, in 1875 and in 1999."},
 		{"In World War II Queen Elizabeth II's barge sank. WWI. Henry VI. In London I met Pius X", "World War I, Elizabeth I's barge, World War II and Henry V. In London I saw Pius X I."},
 		{"Tin mines of Cornwall. Florentine bankers. Salvadoran farmers. Soviet", "A Cornish mine, Bankers of Florence, El Salvador, the Soviet Union and Cornish Cornish."},
+		{"Born in Shizuoka. Cork. Kyoto University. Bihar, Anhui", "Shizuoka Prefecture, County Cork, Province of Anhui, Kyoto Prefecture, Bihār State, Prefecture, County of, Cork County."},
+		{"Prince Harry, Duke of Sussex. Tom Kell was knighted. The Duke of Kent.", "Prince Harry, Duke of Cornwall; Tom Kell was appointed Knight Commander of the Order of the British Empire (KBE). Grand Duke of, Duke of of The, , Duke of X"},
+		{"The Teaching Excellence Framework. T.E.F", "The Teaching Excellence Framework (TEF), the (T.E.F.), (TEF, Framework (F) and A (AAAAAAAAA) ()."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -32,6 +32,9 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 			return p
 		}
 	}
+	if p := ix.findDesignated(c); p != nil {
+		return p
+	}
 	return ix.findSynonym(c)
 }
 

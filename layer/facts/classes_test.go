@@ -38,6 +38,8 @@ func TestFalseFlagClasses(t *testing.T) {
 		{"hour without a time of day", "Jacob: Got it! 7? 8?\nAlex: Let's make it 7.", "They agree to meet at 7 pm.", "They agree to meet at 9 pm."},
 		{"name made of common words", "She studied literature at Ohio State, graduating in 1998.", "She graduated from Ohio State in 1998 as a Bachelor of Arts.", "She graduated from Ohio State in 1998 as a Kessler Fellow of Arts."},
 		{"country of several words for its nationality", "The American army said the base was closed.", "The United States Army said the base was closed.", "The United States Navy said the base was closed."},
+		{"subdivision with its kind's word", "Ona Vey was born in Shizuoka and studied in Leeds.", "Ona Vey was born in Shizuoka Prefecture.", "Ona Vey was born in Nagano Prefecture."},
+		{"abbreviation the sentence defines", "The college was rated gold by the Teaching Excellence Framework.", "The college was rated gold by the Teaching Excellence Framework (TEF).", "The college was rated gold by the Research Excellence Framework (REF)."},
 		{"weekday the sources give in other words", "Steve: do you fancy a drink at the weekend?\nCarly: I was ill all weekend.", "Steve and Carly plan to meet up on Friday for a drink.", "Steve and Carly plan to meet up on Friday for a drink at 9 pm."},
 	}
 	flagged := func(f layer.Findings) []result.Issue {
