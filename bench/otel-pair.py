@@ -19,8 +19,9 @@ Run from the repository root (the corpus is ../shared/testdata/mcp-tools/bench-c
   (cd ../main-worktree && go build -o /tmp/judge-main ./cmd/judge)
   python3 bench/otel-pair.py --main /tmp/judge-main --new /tmp/judge-new --load /tmp/load
 """
-import argparse, json, os, statistics, subprocess, tempfile, threading
-from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+import argparse, os, statistics
+
+import otelserve
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--main", required=True, help="the judge binary to compare against")
@@ -31,55 +32,14 @@ ap.add_argument("--rounds", type=int, default=10)
 ap.add_argument("--duration", default="4s", help="one round's load on one server")
 args = ap.parse_args()
 
-# The bodies: each case's valid and invalid document against its schema,
-# as bench/run writes them (corpus.ValidateBody).
-bodies = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
-with open(args.corpus) as f:
-    for c in json.load(f)["cases"]:
-        for doc in (c["valid"], c["invalid"]):
-            out = json.loads(doc) if isinstance(doc, str) else doc
-            bodies.write(json.dumps({"output": out, "expected_schema": c["schema"]}, separators=(",", ":")) + "\n")
-bodies.close()
-exports = [0, 0]
+bodies = otelserve.write_bodies(args.corpus)
+sink_url, exports = otelserve.start_sink()
+cpu = otelserve.cpu
 
-class Sink(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_POST(self):
-        n = int(self.headers.get("Content-Length", 0))
-        body = self.rfile.read(n)
-        exports[0] += 1; exports[1] += len(body)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-    def log_message(self, *a): pass
-
-sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
-threading.Thread(target=sink.serve_forever, daemon=True).start()
-sink_url = "http://127.0.0.1:%d" % sink.server_address[1]
 
 def start(binary, export):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
-    if export:
-        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = sink_url
-    p = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = None
-    while url is None:
-        line = p.stderr.readline()
-        if not line:
-            raise SystemExit("%s exited before it listened" % binary)
-        try:
-            m = json.loads(line)
-        except ValueError:
-            continue
-        url = m.get("url") if "listening" in m.get("msg", "") else None
-    # drain stderr (the access log) so the pipe never fills
-    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
-    return p, url
+    return otelserve.start_serve(binary, sink_url, export)
 
-def cpu(pid):
-    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / 100.0
 
 def switches(pid):
     n = 0
@@ -93,12 +53,8 @@ def switches(pid):
     return n
 
 def load(url, d):
-    out = subprocess.run([args.load, "-url", url, "-path", "/validate", "-bodies", bodies.name, "-conns", "4", "-duration", d],
-                         capture_output=True, text=True, check=True).stdout
-    rep = json.loads(out)
-    if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
-        raise SystemExit("bench/load: %s" % out[:500])
-    return rep["requests"]
+    return otelserve.load(args.load, url, bodies, d)
+
 
 servers = {}
 for name, binary, export in [("main-on", args.main, True), ("main-off", args.main, False),
@@ -124,7 +80,7 @@ try:
 finally:
     for p, _ in servers.values():
         p.kill()
-    os.unlink(bodies.name)
+    os.unlink(bodies)
 med = {k: statistics.median(v) for k, v in res.items()}
 for b in ("main", "new"):
     ratios = [a / o for a, o in zip(res[b + "-on"], res[b + "-off"])]

@@ -20,8 +20,9 @@ Run from the repository root (the corpus is ../shared/testdata/mcp-tools/bench-c
   go build -o /tmp/judge ./cmd/judge && go build -o /tmp/load ./bench/load
   python3 bench/otel-perf.py --judge /tmp/judge --load /tmp/load --out /tmp/otel-perf
 """
-import argparse, collections, json, os, re, signal, subprocess, tempfile, threading
-from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+import argparse, collections, os, re, signal, subprocess
+
+import otelserve
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--judge", required=True, help="the judge binary")
@@ -34,64 +35,17 @@ ap.add_argument("--top", type=int, default=30, help="functions listed")
 args = ap.parse_args()
 os.makedirs(args.out, exist_ok=True)
 
-bodies = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
-with open(args.corpus) as f:
-    for c in json.load(f)["cases"]:
-        for doc in (c["valid"], c["invalid"]):
-            out = json.loads(doc) if isinstance(doc, str) else doc
-            bodies.write(json.dumps({"output": out, "expected_schema": c["schema"]}, separators=(",", ":")) + "\n")
-bodies.close()
-
-
-class Sink(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def log_message(self, *a):
-        pass
-
-
-sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
-threading.Thread(target=sink.serve_forever, daemon=True).start()
+bodies = otelserve.write_bodies(args.corpus)
+sink_url, _ = otelserve.start_sink()
+cpu = otelserve.cpu
 
 
 def start(export):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
-    if export:
-        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:%d" % sink.server_address[1]
-    p = subprocess.Popen([args.judge, "serve", "--addr", "127.0.0.1:0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = None
-    while url is None:
-        line = p.stderr.readline()
-        if not line:
-            raise SystemExit("judge serve exited before it listened")
-        try:
-            m = json.loads(line)
-        except ValueError:
-            continue
-        url = m.get("url") if "listening" in m.get("msg", "") else None
-    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()  # the access log
-    return p, url
-
-
-def cpu(pid):
-    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / 100.0
+    return otelserve.start_serve(args.judge, sink_url, export)
 
 
 def load(url, d):
-    out = subprocess.run([args.load, "-url", url, "-path", "/validate", "-bodies", bodies.name, "-conns", "4", "-duration", d],
-                         capture_output=True, text=True, check=True).stdout
-    rep = json.loads(out)
-    if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
-        raise SystemExit("bench/load: %s" % out[:500])
-    return rep["requests"]
+    return otelserve.load(args.load, url, bodies, d)
 
 
 servers = {"on": start(True), "off": start(False)}
@@ -116,7 +70,7 @@ finally:
         q.wait()
     for p, _ in servers.values():
         p.kill()
-    os.unlink(bodies.name)
+    os.unlink(bodies)
 
 # Parts of a request, by the first of their frames met from the leaf up.
 PARTS = [("telemetry", ["agentjudge/judge/telemetry.", "otel/trace.", "otelattr"]), ("collector", ["gcBgMarkWorker"]),

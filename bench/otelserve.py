@@ -1,0 +1,84 @@
+"""What bench/otel-pair.py and bench/otel-perf.py share: the bench row's
+request bodies, a loopback OTLP receiver, `judge serve` started with
+span export on or off, a process's CPU time, and one round of bench/load."""
+import json, os, subprocess, tempfile, threading
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+
+
+def write_bodies(corpus):
+    """The bodies (each case's valid and invalid document against its schema,
+    as bench/run writes them: corpus.ValidateBody) in a temporary JSONL file;
+    returns its name (the caller removes it)."""
+    bodies = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
+    with open(corpus) as f:
+        for c in json.load(f)["cases"]:
+            for doc in (c["valid"], c["invalid"]):
+                out = json.loads(doc) if isinstance(doc, str) else doc
+                bodies.write(json.dumps({"output": out, "expected_schema": c["schema"]}, separators=(",", ":")) + "\n")
+    bodies.close()
+    return bodies.name
+
+
+def start_sink():
+    """Starts an OTLP/HTTP receiver on loopback that reads and discards
+    every export; returns its URL and [exports, bytes] received so far."""
+    exports = [0, 0]
+
+    class Sink(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            exports[0] += 1
+            exports[1] += len(body)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-protobuf")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    threading.Thread(target=sink.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % sink.server_address[1], exports
+
+
+def start_serve(binary, sink_url, export):
+    """Starts `binary serve` on a loopback port, exporting spans to sink_url
+    when export is true (no OTEL_ variable of this process is passed on);
+    returns the process and its URL once it listens."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    if export:
+        env["OTEL_EXPORTER_OTLP_ENDPOINT"] = sink_url
+    p = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = None
+    while url is None:
+        line = p.stderr.readline()
+        if not line:
+            raise SystemExit("%s exited before it listened" % binary)
+        try:
+            m = json.loads(line)
+        except ValueError:
+            continue
+        url = m.get("url") if "listening" in m.get("msg", "") else None
+    # drain stderr (the access log) so the pipe never fills
+    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
+    return p, url
+
+
+def cpu(pid):
+    """The process's CPU time so far (user + system, every thread), seconds."""
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / 100.0
+
+
+def load(load_bin, url, bodies, d):
+    """One round of bench/load (4 connections, duration d) on url's
+    /validate; returns the requests answered (all must be 200)."""
+    out = subprocess.run([load_bin, "-url", url, "-path", "/validate", "-bodies", bodies, "-conns", "4", "-duration", d],
+                         capture_output=True, text=True, check=True).stdout
+    rep = json.loads(out)
+    if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
+        raise SystemExit("bench/load: %s" % out[:500])
+    return rep["requests"]
