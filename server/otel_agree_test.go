@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -121,16 +120,11 @@ func TestSpansAgreeThroughServe(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := New(newEngine(t, judge.WithTracerProvider(tel.TracerProvider)), Options{Telemetry: tel})
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- s.Serve(ctx, ln) }()
+		url, done := serve(t, ctx, s)
 		client := &http.Client{}
 		for _, r := range reqs {
-			req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/validate", strings.NewReader(r.body))
+			req, err := http.NewRequest(http.MethodPost, url+"/validate", strings.NewReader(r.body))
 			if err != nil {
 				t.Fatal(err)
 			}
