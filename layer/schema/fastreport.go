@@ -714,10 +714,8 @@ func (s *scanner) robject(n *node, i int) int {
 	var names []*jsonschema.ValidationError
 	objPath := len(s.path)
 	count, end, ok := s.members(i, func(keyAt int, key []byte, at int) (int, bool) {
-		// n.member's lookup written out, as in object: table.find inlines
-		// here, which a call to member would not.
-		var k keyInfo
-		var known bool
+		// n.member written out, as in object: table.find inlines here.
+		k, known := keyInfo{}, false
 		if n.table != nil {
 			k, known = n.table.find(key)
 		} else {
