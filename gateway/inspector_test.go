@@ -52,7 +52,10 @@ func TestInspectorCLI(t *testing.T) {
 	lines := map[sdkRun]map[string]featureLine{}
 	var wg sync.WaitGroup
 	for r, target := range targets {
-		lines[r] = map[string]featureLine{}
+		// Each run's own map, written under mu: the goroutines never read
+		// lines itself, which this loop writes as they run.
+		m := map[string]featureLine{}
+		lines[r] = m
 		for _, feat := range features {
 			wg.Go(func() {
 				args := append([]string{cli, "--cli"}, target...)
@@ -62,7 +65,7 @@ func TestInspectorCLI(t *testing.T) {
 				out, err := cmd.Output()
 				l := inspectorLine(feat.name, out, stderr.String(), err)
 				mu.Lock()
-				lines[r][feat.name] = l
+				m[feat.name] = l
 				mu.Unlock()
 			})
 		}
