@@ -26,10 +26,7 @@ import otelserve
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--main", required=True, help="the judge binary to compare against")
 ap.add_argument("--new", required=True, help="the judge binary measured")
-ap.add_argument("--load", required=True, help="bench/load's binary")
-ap.add_argument("--corpus", default="../shared/testdata/mcp-tools/bench-corpus.json")
-ap.add_argument("--rounds", type=int, default=10)
-ap.add_argument("--duration", default="4s", help="one round's load on one server")
+otelserve.add_load_args(ap, 10)
 args = ap.parse_args()
 
 bodies = otelserve.write_bodies(args.corpus)

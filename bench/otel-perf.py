@@ -26,11 +26,8 @@ import otelserve
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--judge", required=True, help="the judge binary")
-ap.add_argument("--load", required=True, help="bench/load's binary")
 ap.add_argument("--out", required=True, help="a directory for the perf data")
-ap.add_argument("--corpus", default="../shared/testdata/mcp-tools/bench-corpus.json")
-ap.add_argument("--rounds", type=int, default=8)
-ap.add_argument("--duration", default="4s", help="one round's load on one server")
+otelserve.add_load_args(ap, 8)
 ap.add_argument("--top", type=int, default=30, help="functions listed")
 args = ap.parse_args()
 os.makedirs(args.out, exist_ok=True)

@@ -5,6 +5,15 @@ import json, os, subprocess, tempfile, threading
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 
+def add_load_args(ap, rounds):
+    """The arguments both scripts take for the load: bench/load's binary,
+    the corpus, the rounds (default rounds) and one round's duration."""
+    ap.add_argument("--load", required=True, help="bench/load's binary")
+    ap.add_argument("--corpus", default="../shared/testdata/mcp-tools/bench-corpus.json")
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--duration", default="4s", help="one round's load on one server")
+
+
 def write_bodies(corpus):
     """The bodies (each case's valid and invalid document against its schema,
     as bench/run writes them: corpus.ValidateBody) in a temporary JSONL file;
