@@ -110,14 +110,6 @@ const (
 	// initials ("A.V.", "D.C.") ends no sentence unless a capitalized
 	// function word follows ("The A.V. Club" is one sentence).
 	Initialism = "initialism"
-	// QualifierOffice, QualifierPlace and QualifierOf: a name the
-	// sentence gives only as background to a name the sources state is
-	// undecided: an office in apposition ("Ona Vey, Mayor of Tolby,"), a
-	// place's country or subdivision ("Tolby, Ohio"), the body a person
-	// writes for ("Ann Lenk of "The Tolby Star"").
-	QualifierOffice = "qualifier-office"
-	QualifierPlace  = "qualifier-place"
-	QualifierOf     = "qualifier-of"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

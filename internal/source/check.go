@@ -124,9 +124,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.definedAbbreviation(c); ok {
 			return v
 		}
-		if v, ok := ix.qualifier(c); ok {
-			return v
-		}
 	default:
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
