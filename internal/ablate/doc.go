@@ -106,6 +106,10 @@ const (
 	// that name's verdict where the sources state the name or leave it
 	// undecided.
 	Abbreviation = "abbreviation"
+	// Initialism: a dot ending an abbreviation written with its
+	// initials ("A.V.", "D.C.") ends no sentence unless a capitalized
+	// function word follows ("The A.V. Club" is one sentence).
+	Initialism = "initialism"
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"

@@ -2,6 +2,8 @@ package claim
 
 import (
 	"fmt"
+
+	"github.com/agentjudge/judge/internal/ablate"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +46,7 @@ func Sentences(text string) []Span {
 			if j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
 				continue
 			}
-			if c == '.' && endsAbbreviation(text[start:i]) {
+			if c == '.' && endsAbbreviation(text[start:i]) && !(initialism(text[start:i]) && opensSentence(text[j:]) && !ablate.Off(ablate.Initialism)) {
 				continue
 			}
 			emit(j, j)
@@ -61,7 +63,37 @@ func endsAbbreviation(s string) bool {
 	if len(w) == 1 && w[0] >= 'a' && w[0] <= 'z' {
 		return true // an initial: "J. Smith"
 	}
+	if initialism(s) && !ablate.Off(ablate.Initialism) {
+		return true // "The A.V. Club", "Washington, D.C."
+	}
 	return abbreviations[w]
+}
+
+// initialism reports whether s ends in letters each followed by a dot
+// but the last ("A.V", "D.C", "U.S"): an abbreviation written with its
+// initials, whose final dot may end the sentence as well.
+func initialism(s string) bool {
+	w := s[strings.LastIndexAny(s, " \t\n(\"")+1:]
+	if len(w) < 3 {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		letter := w[k] >= 'A' && w[k] <= 'Z' || w[k] >= 'a' && w[k] <= 'z'
+		if k%2 == 0 && !letter || k%2 == 1 && w[k] != '.' {
+			return false
+		}
+	}
+	return len(w)%2 == 1
+}
+
+// opensSentence reports whether rest, the text after an abbreviation's
+// dot, starts with a capitalized function word ("The", "He", "In"),
+// which starts a new sentence: "in the U.S. The company" is two, "The
+// A.V. Club" one.
+func opensSentence(rest string) bool {
+	w, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
+	w = strings.TrimRight(w, ",;:")
+	return w != "" && w[0] >= 'A' && w[0] <= 'Z' && stopwords[strings.ToLower(w)]
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
