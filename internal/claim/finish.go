@@ -2,11 +2,11 @@ package claim
 
 import (
 	"fmt"
-
-	"github.com/agentjudge/judge/internal/ablate"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentjudge/judge/internal/ablate"
 )
 
 // Span is a byte range [Start, End) of a text.
