@@ -109,4 +109,8 @@ const (
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"
+	// NumericDate: a date written in digits with dots, slashes or
+	// hyphens ("31.12.2009", "12/31/2009", "2009/12/31") is a date, not
+	// a version or three numbers (claim: numericDates).
+	NumericDate = "numeric-date"
 )

@@ -23,7 +23,7 @@ var (
 	rangeOpRE   = regexp.MustCompile(`(?i)\b(prior to|before|earlier than|older than|lower than|below|until|up to and including|up to|through|at most|after|later than|newer than|higher than|above|since|at least|starting (?:with|from|at)|from)\s+(?:versions?\s+|releases?\s+)?(` + versionCore + `)`)
 	rangeSymRE  = regexp.MustCompile(`(<=|>=|≤|≥|<|>|==|=)\s*(` + versionCore + `)`)
 	rangeSpanRE = regexp.MustCompile(`(?i)\b(?:versions?|releases?|v)\s+(` + versionCore + `)\s*(?:to|through|-|–)\s*(` + versionCore + `)\b`)
-	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+\.\d+\b`)
+	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+(?:\.\d+){1,3}\b`)
 
 	monthAlt  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
 	isoDateRE = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:\b|T\d)`)
@@ -155,6 +155,9 @@ func (x *extractor) run() {
 			}
 			x.add(Claim{Kind: Path, Start: m[2], End: m[3], Value: p})
 		})
+	}
+	if x.hasDigit && strings.ContainsAny(x.text, "./-") {
+		x.numericDates()
 	}
 	if x.hasDigit && strings.Contains(x.text, ".") {
 		x.versions()
