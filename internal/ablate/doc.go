@@ -113,4 +113,13 @@ const (
 	// hyphens ("31.12.2009", "12/31/2009", "2009/12/31") is a date, not
 	// a version or three numbers (claim: numericDates).
 	NumericDate = "numeric-date"
+	// InitialDot: a capital letter with its dot is a word of the name
+	// it stands in ("John F. Kennedy", "J. R. R. Tolkien"), not the
+	// name's end.
+	InitialDot = "initial-dot"
+	// TitleDot: an abbreviated title or place word with its dot
+	// ("Gen.", "Sen.", "Dr.", "St.", "Mt.") is the first word of the
+	// name after it ("Gen. Douglas MacArthur"), a title the sources may
+	// leave out; the sentence does not end at its dot.
+	TitleDot = "title-dot"
 )

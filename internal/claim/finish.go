@@ -2,6 +2,8 @@ package claim
 
 import (
 	"fmt"
+
+	"github.com/agentjudge/judge/internal/ablate"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +46,7 @@ func Sentences(text string) []Span {
 			if j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
 				continue
 			}
-			if c == '.' && endsAbbreviation(text[start:i]) {
+			if c == '.' && (endsAbbreviation(text[start:i]) || titleBefore(text[start:i], text[j:])) {
 				continue
 			}
 			emit(j, j)
@@ -62,6 +64,18 @@ func endsAbbreviation(s string) bool {
 		return true // an initial: "J. Smith"
 	}
 	return abbreviations[w]
+}
+
+// titleBefore reports whether before ends in an abbreviated title written
+// capitalized ("Gen", "Sen") and after, past spaces, starts with a
+// capital letter: "Gen. Douglas MacArthur" is one sentence.
+func titleBefore(before, after string) bool {
+	if ablate.Off(ablate.TitleDot) {
+		return false
+	}
+	i := strings.LastIndexAny(before, " \t\n(\"")
+	after = strings.TrimLeft(after, " \t")
+	return titleAbbrevs[before[i+1:]] && after != "" && after[0] >= 'A' && after[0] <= 'Z'
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
