@@ -122,4 +122,8 @@ const (
 	// name after it ("Gen. Douglas MacArthur"), a title the sources may
 	// leave out; the sentence does not end at its dot.
 	TitleDot = "title-dot"
+	// OrdinalWords: a compound ordinal in words ("forty-fourth",
+	// "twenty-first") is the number it orders, read as the same ordinal
+	// in digits ("44th"), not the tens with a unit ("40 fourth").
+	OrdinalWords = "ordinal-words"
 )

@@ -515,6 +515,11 @@ func (x *extractor) numberWords() {
 		if sc := strings.ToLower(x.group(m, 3)); sc != "" {
 			f *= scales[sc]
 		}
+		if n, unit, end := x.ordinalAfter(m[1], w, x.group(m, 2) == "" && x.group(m, 3) == ""); end > 0 {
+			// "forty-fourth": the ordinal 44, as "44th" is read.
+			x.addOrdinal(m[0], end, f+n, unit)
+			return
+		}
 		if w == "one" && x.group(m, 3) == "" {
 			// "one of", "no one", "one day": too often not a count.
 			next := firstWord(x.text[m[1]:])

@@ -23,3 +23,19 @@ func TestNumericDateVerdicts(t *testing.T) {
 	}
 	checkVerdicts(t, ix, tests, firstOf(claim.Date), nil)
 }
+
+// TestOrdinalWordVerdicts: an ordinal in words is stated by the same
+// ordinal in digits and back, and contradicted by another; the sentences
+// are written for this test.
+func TestOrdinalWordVerdicts(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "club.txt", Content: "Ada Lenk became the club's 44th president in 2001.\n" +
+		"The Tolby fair held its twenty-first edition in June."})
+	tests := []verdictCase{
+		{"Ada Lenk became the club's forty-fourth president.", source.Supported},
+		{"The Tolby fair held its 21st edition in June.", source.Supported},
+		{"Ada Lenk became the club's forty-third president.", flagged},
+		{"The Tolby fair held its twenty-second edition in June.", flagged},
+	}
+	checkVerdicts(t, ix, tests, firstOf(claim.Number), nil)
+}
