@@ -141,6 +141,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 			return v
 		}
 	}
+	if v, ok := ix.repeatedYear(c); ok {
+		return v
+	}
 	if v, ok := ix.yearInSpan(c, q); ok {
 		return v
 	}
