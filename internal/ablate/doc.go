@@ -126,9 +126,4 @@ const (
 	// "twenty-first") is the number it orders, read as the same ordinal
 	// in digits ("44th"), not the tens with a unit ("40 fourth").
 	OrdinalWords = "ordinal-words"
-	// RepeatedYear: a year alone that the claim's sentence also gives in
-	// a fuller date ("the 2018 festival" beside "on 18 October 2018") is
-	// undecided where that date is supported or undecided: one specific
-	// written twice is weighed once.
-	RepeatedYear = "repeated-year"
 )

@@ -141,9 +141,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 			return v
 		}
 	}
-	if v, ok := ix.repeatedYear(c); ok {
-		return v
-	}
 	if v, ok := ix.yearInSpan(c, q); ok {
 		return v
 	}
