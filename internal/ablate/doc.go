@@ -126,8 +126,4 @@ const (
 	// "twenty-first") is the number it orders, read as the same ordinal
 	// in digits ("44th"), not the tens with a unit ("40 fourth").
 	OrdinalWords = "ordinal-words"
-	// RelativeMonth: relative-date also leaves a month without a year
-	// undecided ("in April of that year" against "This week, she
-	// accepted the award"), not only a date with a year.
-	RelativeMonth = "relative-month"
 )

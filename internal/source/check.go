@@ -499,10 +499,7 @@ func (ix *Index) eventDate(c claim.Claim, q query) (Verdict, bool) {
 // so the claim is undecided, with Why quoting the relative date.
 func (ix *Index) relativeDate(c claim.Claim, q query) (Verdict, bool) {
 	cd, ok := claim.ParseDate(c.Value)
-	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Period != 0 {
-		return Verdict{}, false
-	}
-	if cd.Year == 0 && (cd.Month == 0 || ablate.Off(ablate.RelativeMonth)) {
+	if ablate.Off(ablate.RelativeDate) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Period != 0 {
 		return Verdict{}, false
 	}
 	cands := ix.candidates(q)
