@@ -51,8 +51,8 @@ func TestTitleDotSentences(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]int{
 		"Gen. Ada Lenk spoke. Sen. Ona Vey left.": 2,
-		"He asked the gen. Ona left.":              2,
-		"He met the Gen. and left.":                2,
+		"He asked the gen. Ona left.":             2,
+		"He met the Gen. and left.":               2,
 	} {
 		if got := len(claim.Sentences(text)); got != want {
 			t.Errorf("%q: %d sentences, want %d", text, got, want)
