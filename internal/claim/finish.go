@@ -68,14 +68,19 @@ func endsAbbreviation(s string) bool {
 
 // titleBefore reports whether before ends in an abbreviated title written
 // capitalized ("Gen", "Sen") and after, past spaces, starts with a
-// capital letter: "Gen. Douglas MacArthur" is one sentence.
+// capitalized word other than a function word: "Gen. Douglas MacArthur"
+// is one sentence, "He made Col. The next year he left." two.
 func titleBefore(before, after string) bool {
 	if ablate.Off(ablate.TitleDot) {
 		return false
 	}
 	i := strings.LastIndexAny(before, " \t\n(\"")
 	after = strings.TrimLeft(after, " \t")
-	return titleAbbrevs[before[i+1:]] && after != "" && after[0] >= 'A' && after[0] <= 'Z'
+	if !titleAbbrevs[before[i+1:]] || after == "" || after[0] < 'A' || after[0] > 'Z' {
+		return false
+	}
+	next := strings.ToLower(firstWord(after))
+	return !stopwords[next] && !negators[next] // "promoted to Col. The next year": two sentences
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

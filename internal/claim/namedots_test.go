@@ -53,6 +53,7 @@ func TestTitleDotSentences(t *testing.T) {
 		"Gen. Ada Lenk spoke. Sen. Ona Vey left.": 2,
 		"He asked the gen. Ona left.":             2,
 		"He met the Gen. and left.":               2,
+		"He was made Col. The next year he left.": 2,
 	} {
 		if got := len(claim.Sentences(text)); got != want {
 			t.Errorf("%q: %d sentences, want %d", text, got, want)
