@@ -45,6 +45,7 @@ var (
 	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
 	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
 	colorRE    = regexp.MustCompile(`(?i)\b(red|orange|yellow|green|blue|purple|pink|white|black|brown|grey|gray|silver|gold|violet|turquoise)\b`)
+	nameRE     = regexp.MustCompile(`\b` + nameWord + `(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?` + nameWord + `)*`)
 	negRE      = regexp.MustCompile(`(?i)\b(not|never|no|none|nothing|nobody|neither|nor|cannot|without)\b|n['’]t\b`)
 )
 
@@ -678,13 +679,14 @@ func (x *extractor) names() {
 	}
 }
 
-// nameMatches returns the spans of the name pattern's matches, each cut after a
+// nameMatches returns the spans of nameRE's matches, joined across the
+// dots of initials and titles (joinDotted), each cut after a
 // dotted abbreviation that a capitalized function word follows: the dot
 // ended a sentence there ("the U.S. The company" is "U.S." then "The
 // company").
 func (x *extractor) nameMatches() [][]int {
 	var out [][]int
-	for _, m := range nameREFor(!ablate.Off(ablate.InitialDot), !ablate.Off(ablate.TitleDot)).FindAllStringIndex(x.text, -1) {
+	for _, m := range x.joinDotted(nameRE.FindAllStringIndex(x.text, -1)) {
 		s := m[0]
 		for i := m[0]; i < m[1]; i++ {
 			if x.text[i] != '.' || i+1 >= m[1] || x.text[i+1] != ' ' && x.text[i+1] != '\t' {

@@ -1,53 +1,65 @@
 package claim
 
-import "regexp"
+import (
+	"strings"
 
-// The parts of the name pattern. A name is nameWord, then more of them
-// after spaces, each maybe after a particle ("Bank of America", "Ludwig
-// van Beethoven").
-const (
-	nameParticle = `(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?`
-	// nameInitial is a capital letter with its dot before another word of
-	// the name: "F. " of "John F. Kennedy", each of "J. R. R. " of "J. R.
-	// R. Tolkien". "I." is left out: a name ending in the numeral ends a
-	// sentence there ("served in World War I. Churchill said").
-	nameInitial = `(?:[A-HJ-Z]\.[ \t]+)*`
-	// nameTitle is an abbreviated title or place word with its dot at the
-	// start of a name ("Gen. Douglas MacArthur", "Sen. Ada Lenk", "St.
-	// Mary Church", "Lt. Col. Ada Lenk"): only there, as "Main St.
-	// Police" is a street and then a new sentence.
-	nameTitle = `(?:(?:` + titleAbbrevAlt + `)\.[ \t]+)*`
-	// titleAbbrevAlt are the abbreviations nameTitle reads; titleAbbrevs
-	// holds them for the sentence splitter.
-	titleAbbrevAlt = `Mrs|Mr|Ms|Dr|Prof|St|Mt|Ft|Gen|Sen|Rep|Gov|Lt|Col|Capt|Sgt|Maj|Adm|Rev|Hon|Fr`
+	"github.com/agentjudge/judge/internal/ablate"
 )
 
-// titleAbbrevs are titleAbbrevAlt's words: written capitalized before a
+// titleAbbrevs are the titles and place words written abbreviated with a
+// dot before a name ("Gen. Douglas MacArthur", "St. Mary Church"): the
+// name goes on after the dot, and, written capitalized before a
 // capitalized word, their dot does not end a sentence.
 var titleAbbrevs = setOf(`Mrs Mr Ms Dr Prof St Mt Ft Gen Sen Rep Gov Lt Col Capt Sgt Maj Adm Rev Hon Fr`)
 
-// nameREs are the name pattern with and without initials (index 1 of the
-// first dimension: with) and titles (of the second) read as its words;
-// nameREFor picks one, so that internal/ablate can turn either off.
-var nameREs = func() (res [2][2]*regexp.Regexp) {
-	for i, initial := range []string{"", nameInitial} {
-		for j, title := range []string{"", nameTitle} {
-			word := initial + nameWord
-			res[i][j] = regexp.MustCompile(`\b` + title + word + `(?:[ \t]+` + nameParticle + word + `)*`)
+// joinDotted joins each name match to the next where only a dot and
+// spaces part them and the dot is not the name's end: after a capital
+// letter standing alone, a middle initial ("John F. Kennedy", each of "J.
+// R. R. Tolkien"; not "I.", which ends "World War I."), and after a match
+// made only of abbreviated titles ("Gen. Douglas MacArthur", "Lt. Col.
+// Ona Vey"; not "Main St. Police", whose "St." ends a street's name). A
+// next match starting with a function word ("Gen. The") is not joined.
+// The name pattern stops at a dot, so the joining is done here rather
+// than by a larger pattern, which cost every text 15% more time.
+func (x *extractor) joinDotted(ms [][]int) [][]int {
+	initials, titles := !ablate.Off(ablate.InitialDot), !ablate.Off(ablate.TitleDot)
+	if !initials && !titles || len(ms) < 2 {
+		return ms
+	}
+	out := ms[:0:0]
+	cur := ms[0]
+	for _, m := range ms[1:] {
+		if x.dotJoins(cur, m, initials, titles) {
+			cur = []int{cur[0], m[1]}
+			continue
+		}
+		out = append(out, cur)
+		cur = m
+	}
+	return append(out, cur)
+}
+
+// dotJoins reports whether match m goes on name match cur across a dot.
+func (x *extractor) dotJoins(cur, m []int, initials, titles bool) bool {
+	gap := x.text[cur[1]:m[0]]
+	if len(gap) < 2 || gap[0] != '.' || strings.Trim(gap[1:], " \t") != "" {
+		return false
+	}
+	if next := strings.ToLower(firstWord(x.text[m[0]:m[1]])); stopwords[next] || negators[next] {
+		return false
+	}
+	words := strings.Fields(x.text[cur[0]:cur[1]])
+	last := words[len(words)-1]
+	if initials && len(last) == 1 && last[0] >= 'A' && last[0] <= 'Z' && last[0] != 'I' {
+		return true
+	}
+	if !titles {
+		return false
+	}
+	for _, w := range words {
+		if !titleAbbrevs[strings.TrimSuffix(w, ".")] {
+			return false
 		}
 	}
-	return res
-}()
-
-// nameREFor returns the name pattern reading initials and titles as words
-// of a name or not.
-func nameREFor(initials, titles bool) *regexp.Regexp {
-	i, j := 0, 0
-	if initials {
-		i = 1
-	}
-	if titles {
-		j = 1
-	}
-	return nameREs[i][j]
+	return true
 }

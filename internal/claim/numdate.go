@@ -28,7 +28,7 @@ var (
 // and one with slashes or hyphens, which the United States writes month
 // first and most others day first, keeps only its year.
 func (x *extractor) numericDates() {
-	if ablate.Off(ablate.NumericDate) {
+	if ablate.Off(ablate.NumericDate) || !mayHoldNumericDate(x.text) {
 		return
 	}
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -84,4 +84,20 @@ func (x *extractor) longerRun(s, e int) bool {
 		return true
 	}
 	return e+1 < len(x.text) && joined(x.text[e]) && isDigit(x.text[e+1])
+}
+
+// mayHoldNumericDate reports whether s holds a digit, a dot, slash or
+// hyphen, one or two digits and the same mark again ("1.12.", "31/12/"):
+// without it neither pattern can match, and most texts are spared both.
+func mayHoldNumericDate(s string) bool {
+	for i := 1; i+3 < len(s); i++ {
+		c := s[i]
+		if c != '.' && c != '/' && c != '-' || !isDigit(s[i-1]) || !isDigit(s[i+1]) {
+			continue
+		}
+		if s[i+2] == c || isDigit(s[i+2]) && s[i+3] == c {
+			return true
+		}
+	}
+	return false
 }
