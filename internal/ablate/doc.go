@@ -113,4 +113,21 @@ const (
 	// Coverage: a sentence of which the sources hold less than a quarter
 	// of the content words is unsupported as a whole.
 	Coverage = "coverage"
+	// NumericDate: a date written in digits with dots, slashes or
+	// hyphens ("31.12.2009", "12/31/2009", "2009/12/31") is a date, not
+	// a version or three numbers (claim: numericDates).
+	NumericDate = "numeric-date"
+	// InitialDot: a capital letter with its dot is a word of the name
+	// it stands in ("John F. Kennedy", "J. R. R. Tolkien"), not the
+	// name's end.
+	InitialDot = "initial-dot"
+	// TitleDot: an abbreviated title or place word with its dot
+	// ("Gen.", "Sen.", "Dr.", "St.", "Mt.") is the first word of the
+	// name after it ("Gen. Douglas MacArthur"), a title the sources may
+	// leave out; the sentence does not end at its dot.
+	TitleDot = "title-dot"
+	// OrdinalWords: a compound ordinal in words ("forty-fourth",
+	// "twenty-first") is the number it orders, read as the same ordinal
+	// in digits ("44th"), not the tens with a unit ("40 fourth").
+	OrdinalWords = "ordinal-words"
 )

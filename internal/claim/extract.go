@@ -23,7 +23,7 @@ var (
 	rangeOpRE   = regexp.MustCompile(`(?i)\b(prior to|before|earlier than|older than|lower than|below|until|up to and including|up to|through|at most|after|later than|newer than|higher than|above|since|at least|starting (?:with|from|at)|from)\s+(?:versions?\s+|releases?\s+)?(` + versionCore + `)`)
 	rangeSymRE  = regexp.MustCompile(`(<=|>=|≤|≥|<|>|==|=)\s*(` + versionCore + `)`)
 	rangeSpanRE = regexp.MustCompile(`(?i)\b(?:versions?|releases?|v)\s+(` + versionCore + `)\s*(?:to|through|-|–)\s*(` + versionCore + `)\b`)
-	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+\.\d+\b`)
+	versionRE   = regexp.MustCompile(`(?i)\bv?\d+\.\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?\b|(?i)\b(?:version|release|v)\s*\d+(?:\.\d+){1,3}\b`)
 
 	monthAlt  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
 	isoDateRE = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:\b|T\d)`)
@@ -44,8 +44,8 @@ var (
 	numberRE   = regexp.MustCompile(`(?i)(?:^|[^\w.,\-–])(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:[\s\x{00A0}]*(%|percent|per cent|percentage points?|k|mn|mln|bn|bln|tn|million|billion|trillion|thousand|hundred)\b|\s*(%))?`)
 	numWordRE  = regexp.MustCompile(`(?i)\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|twice|thrice|double|triple)(?:[- ](one|two|three|four|five|six|seven|eight|nine))?(?:\s+(hundred|thousand|million|billion))?\b`)
 	citationRE = regexp.MustCompile(`(?i)\b(?:according to|as reported by|as stated by|as published by|citing|source:)\s+(?:the\s+)?([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)`)
-	nameRE     = regexp.MustCompile(`\b` + nameWord + `(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?` + nameWord + `)*`)
 	colorRE    = regexp.MustCompile(`(?i)\b(red|orange|yellow|green|blue|purple|pink|white|black|brown|grey|gray|silver|gold|violet|turquoise)\b`)
+	nameRE     = regexp.MustCompile(`\b` + nameWord + `(?:[ \t]+(?:(?:of|de|van|von|der|den|la|le|du|da|del|bin|al|the)[ \t]+)?` + nameWord + `)*`)
 	negRE      = regexp.MustCompile(`(?i)\b(not|never|no|none|nothing|nobody|neither|nor|cannot|without)\b|n['’]t\b`)
 )
 
@@ -155,6 +155,9 @@ func (x *extractor) run() {
 			}
 			x.add(Claim{Kind: Path, Start: m[2], End: m[3], Value: p})
 		})
+	}
+	if x.hasDigit && strings.ContainsAny(x.text, "./-") {
+		x.numericDates()
 	}
 	if x.hasDigit && strings.Contains(x.text, ".") {
 		x.versions()
@@ -513,6 +516,11 @@ func (x *extractor) numberWords() {
 		if sc := strings.ToLower(x.group(m, 3)); sc != "" {
 			f *= scales[sc]
 		}
+		if n, unit, end := x.ordinalAfter(m[1], w, x.group(m, 2) == "" && x.group(m, 3) == ""); end > 0 {
+			// "forty-fourth": the ordinal 44, as "44th" is read.
+			x.addOrdinal(m[0], end, f+n, unit)
+			return
+		}
 		if w == "one" && x.group(m, 3) == "" {
 			// "one of", "no one", "one day": too often not a count.
 			next := firstWord(x.text[m[1]:])
@@ -671,13 +679,14 @@ func (x *extractor) names() {
 	}
 }
 
-// nameMatches returns the spans of nameRE's matches, each cut after a
+// nameMatches returns the spans of nameRE's matches, joined across the
+// dots of initials and titles (joinDotted), each cut after a
 // dotted abbreviation that a capitalized function word follows: the dot
 // ended a sentence there ("the U.S. The company" is "U.S." then "The
 // company").
 func (x *extractor) nameMatches() [][]int {
 	var out [][]int
-	for _, m := range nameRE.FindAllStringIndex(x.text, -1) {
+	for _, m := range x.joinDotted(nameRE.FindAllStringIndex(x.text, -1)) {
 		s := m[0]
 		for i := m[0]; i < m[1]; i++ {
 			if x.text[i] != '.' || i+1 >= m[1] || x.text[i+1] != ' ' && x.text[i+1] != '\t' {

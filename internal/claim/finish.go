@@ -46,7 +46,7 @@ func Sentences(text string) []Span {
 			if j < len(text) && text[j] != ' ' && text[j] != '\t' && text[j] != '\n' {
 				continue
 			}
-			if c == '.' && endsAbbreviation(text[start:i]) && !(initialism(text[start:i]) && opensSentence(text[j:]) && !ablate.Off(ablate.Initialism)) {
+			if c == '.' && dotContinues(text[start:i], text[j:]) {
 				continue
 			}
 			emit(j, j)
@@ -67,6 +67,20 @@ func endsAbbreviation(s string) bool {
 		return true // "The A.V. Club", "Washington, D.C."
 	}
 	return abbreviations[w]
+}
+
+// dotContinues reports whether a dot between before and after ends no
+// sentence: it ends an abbreviation (but an initialism's dot before a
+// capitalized function word ends the sentence too), or an abbreviated
+// title before a name ("Gen. Douglas MacArthur").
+func dotContinues(before, after string) bool {
+	if titleBefore(before, after) {
+		return true
+	}
+	if !endsAbbreviation(before) {
+		return false
+	}
+	return !(initialism(before) && opensSentence(after) && !ablate.Off(ablate.Initialism))
 }
 
 // initialism reports whether s ends in letters each followed by a dot
@@ -94,6 +108,23 @@ func opensSentence(rest string) bool {
 	w, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
 	w = strings.TrimRight(w, ",;:")
 	return w != "" && w[0] >= 'A' && w[0] <= 'Z' && stopwords[strings.ToLower(w)]
+}
+
+// titleBefore reports whether before ends in an abbreviated title written
+// capitalized ("Gen", "Sen") and after, past spaces, starts with a
+// capitalized word other than a function word: "Gen. Douglas MacArthur"
+// is one sentence, "He made Col. The next year he left." two.
+func titleBefore(before, after string) bool {
+	if ablate.Off(ablate.TitleDot) {
+		return false
+	}
+	i := strings.LastIndexAny(before, " \t\n(\"")
+	after = strings.TrimLeft(after, " \t")
+	if !titleAbbrevs[before[i+1:]] || after == "" || after[0] < 'A' || after[0] > 'Z' {
+		return false
+	}
+	next := strings.ToLower(firstWord(after))
+	return !stopwords[next] && !negators[next] // "promoted to Col. The next year": two sentences
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

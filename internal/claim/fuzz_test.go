@@ -21,6 +21,9 @@ func FuzzExtract(f *testing.F) {
 		"the U.S Presidential Election Day", "to the U.S. The D.C. office", "A.B.C. D. E.F.", "U.S.\tThe X.Y.",
 		"In 1558 Elizabeth I became queen. In London I met him. World War I, Henry V's I", "Finally I don’t I'm I’ve Bob I I",
 		"I", "A I", "The I. X I\tV I's, In I", "Tolby I don’t. Tolby I 9 Tolby I—",
+		"31.12.2009 12/31/2009 2009/12/31 1.2.31.12.2009 05/04/2010 version 1.12.2009 0/0/2000 31.12/2009-",
+		"Ada F. Lenk, P. Q. R. Orwin, Gen. Lt. Col. Ona Vey. St. Tolby St. Police I. A. B. Gen. the X. Y.\tZ. Dr.",
+		"forty-fourth Twenty-First ninety-ninthly sixty- seventy-fifths thirty-first-", "twenty-",
 	} {
 		f.Add(s)
 	}

@@ -47,7 +47,7 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	}
 	var core []string
 	for _, w := range words {
-		if !titles[w] {
+		if !titles[w] && (ablate.Off(ablate.TitleDot) || !titleAbbrevs[w]) {
 			core = append(core, w)
 		}
 	}
@@ -357,6 +357,12 @@ func isLetterOrDigit(b byte) bool {
 // particles are the lower-case words a name of several words may hold
 // ("Bank of America"); they have no initial.
 var particles = map[string]bool{"of": true, "the": true, "and": true, "de": true, "for": true, "van": true, "von": true, "der": true, "la": true, "le": true, "du": true, "da": true, "del": true}
+
+// titleAbbrevs are the titles written abbreviated before a name that the
+// claim extractor reads as the name's first word ("Gen. Douglas
+// MacArthur"): as optional as the titles written out ("General").
+var titleAbbrevs = map[string]bool{"gen": true, "sen": true, "rep": true, "gov": true, "lt": true, "col": true, "capt": true,
+	"sgt": true, "maj": true, "adm": true, "rev": true, "hon": true, "fr": true}
 
 var titles = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "president": true, "minister": true,
 	"senator": true, "sir": true, "king": true, "queen": true, "prince": true, "princ": true, "pope": true, "captain": true,
