@@ -190,3 +190,29 @@ func TestRoundingShortcuts(t *testing.T) {
 		}
 	}
 }
+
+// shorter's ASCII prefix shortcut agrees with counting the characters, on
+// texts around the limits whose first bytes are ASCII, multi-byte,
+// stray continuation bytes or invalid UTF-8 at each position.
+func TestShorterAsciiPrefix(t *testing.T) {
+	t.Parallel()
+	cases := []string{"", "short", "Missing required field 'owner' at root", "ten chars!", "nine char"}
+	for _, filler := range []string{"é", "€", "\x80", "\xff", "𝄞", "\xe2\x82"} {
+		for at := range 12 {
+			for _, size := range []int{9, 10, 11, 16, 17, 39, 40} {
+				b := []byte(strings.Repeat("a", size))
+				if at < len(b) {
+					b = append(append(b[:at:at], filler...), b[at:]...)
+				}
+				cases = append(cases, string(b))
+			}
+		}
+	}
+	for _, s := range cases {
+		for _, n := range []int{1, MinTextLen, 16, MaxTextLen} {
+			if got, want := shorter(s, n), utf8.RuneCountInString(s) < n; got != want {
+				t.Errorf("shorter(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
+	}
+}
