@@ -490,7 +490,7 @@ func normalizeIn(is *Issue) {
 	if !plainEnds(m) {
 		m = strings.TrimSpace(m)
 	}
-	if !fits(m) {
+	if !fitsASCII(m) && !fits(m) {
 		meaning := typeMeaning(is.Type)
 		is.Message = fitText(m, meaning+": ", meaning)
 	} else if len(m) != len(is.Message) {
@@ -501,7 +501,7 @@ func normalizeIn(is *Issue) {
 	if !plainEnds(sg) {
 		sg = strings.TrimSpace(sg)
 	}
-	if sg != "" && !fits(sg) {
+	if sg != "" && !fitsASCII(sg) && !fits(sg) {
 		is.Suggestion = fitText(sg, "Suggested fix: ", "Follow the message: "+typeMeaning(is.Type))
 	} else if len(sg) != len(is.Suggestion) {
 		is.Suggestion = sg
@@ -551,6 +551,19 @@ func fitText(s, prefix, fallback string) string {
 	return s
 }
 
+// fitsASCII reports, without counting characters, that s fits (within
+// MinTextLen and MaxTextLen characters) when its first eight bytes are
+// ASCII, eight characters, and at least utf8.UTFMax times the
+// MinTextLen-8 characters still wanted follow; when it does not, fits
+// decides. Every text the fast path writes is ASCII at its start, and
+// counting the characters of those under 4*MinTextLen bytes was a quarter
+// of normalizeIn's instructions on an invalid corpus document. It inlines
+// where fits, inlined, is called.
+func fitsASCII(s string) bool {
+	return len(s) >= 8+utf8.UTFMax*(MinTextLen-8) && len(s) <= MaxTextLen &&
+		(s[0]|s[1]|s[2]|s[3]|s[4]|s[5]|s[6]|s[7])&0x80 == 0
+}
+
 // shorter reports whether s has fewer than n characters, without counting
 // them when its length in bytes (at least its characters, at most four
 // times as many) decides, and counting no further than n when it does not.
@@ -558,7 +571,7 @@ func shorter(s string, n int) bool {
 	switch {
 	case len(s) < n:
 		return true
-	case len(s) >= utf8.UTFMax*n, asciiPrefix(s, n):
+	case len(s) >= utf8.UTFMax*n:
 		return false
 	}
 	c := 0
@@ -568,26 +581,6 @@ func shorter(s string, n int) bool {
 		}
 	}
 	return true
-}
-
-// asciiPrefix reports whether the first n bytes of s (len(s) >= n) are
-// ASCII, so that s has at least n characters (an ASCII byte is one
-// character of its own however the bytes around it decode): read eight
-// bytes at a time, it spares counting the characters of the fast path's
-// texts of MinTextLen to 4*MinTextLen bytes, every one of them ASCII
-// at its start (the loop over their characters was a quarter of
-// normalizeIn's instructions).
-func asciiPrefix(s string, n int) bool {
-	var or uint64
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		or |= uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	}
-	for ; i < n; i++ {
-		or |= uint64(s[i])
-	}
-	return or&0x8080808080808080 == 0
 }
 
 // ClipText is [Clip] of s with each run of white space made one space: for
