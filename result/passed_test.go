@@ -133,6 +133,9 @@ func FuzzFound(f *testing.F) {
 			if plainEnds(s) && strings.TrimSpace(s) != s {
 				t.Fatalf("plainEnds(%q), but strings.TrimSpace changes it to %q", s, strings.TrimSpace(s))
 			}
+			if n := utf8.RuneCountInString(s); fitsASCII(s) && (n < MinTextLen || n > MaxTextLen) {
+				t.Fatalf("fitsASCII(%q) with %d characters", s, n)
+			}
 			for _, n := range []int{MinTextLen, MaxTextLen} {
 				if got, want := shorter(s, n), utf8.RuneCountInString(s) < n; got != want {
 					t.Fatalf("shorter(%q, %d) = %v, want %v", s, n, got, want)
@@ -188,5 +191,41 @@ func TestRoundingShortcuts(t *testing.T) {
 		if got, want := unit(x), math.Round(min(max(x, 0), 1)*10000)/10000; got != want {
 			t.Errorf("unit(%v) = %v, want %v", x, got, want)
 		}
+	}
+}
+
+// fitsASCII, normalizeIn's shortcut before fits, holds only of texts that
+// fit: texts of 8 to 40 bytes with multi-byte, stray continuation or
+// invalid bytes at each position, against utf8.RuneCountInString.
+func TestFitsASCII(t *testing.T) {
+	t.Parallel()
+	cases := []string{"", "short", "Missing required field 'owner' at root", "ten chars!", "sixteen chars ok", strings.Repeat("x", MaxTextLen+1)}
+	for _, filler := range []string{"é", "€", "\x80", "\xff", "𝄞", "\xe2\x82"} {
+		for at := range 17 {
+			for _, size := range []int{7, 8, 9, 12, 15, 16, 17, 39, 40} {
+				b := []byte(strings.Repeat("a", size))
+				if at < len(b) {
+					b = append(append(b[:at:at], filler...), b[at:]...)
+				}
+				cases = append(cases, string(b))
+			}
+		}
+	}
+	took := 0
+	for _, s := range cases {
+		n := utf8.RuneCountInString(s)
+		want := n >= MinTextLen && n <= MaxTextLen
+		if fitsASCII(s) {
+			took++
+			if !want {
+				t.Errorf("fitsASCII(%q) with %d characters", s, n)
+			}
+		}
+		if got := fits(s); got != want {
+			t.Errorf("fits(%q) = %v, want %v", s, got, want)
+		}
+	}
+	if took == 0 {
+		t.Error("fitsASCII took no text")
 	}
 }
