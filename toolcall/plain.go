@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/layer/schema"
 	"github.com/agentjudge/judge/result"
 )
 
@@ -25,6 +26,16 @@ func (ct *Contract) plainValid(call Call) (missing uint64, ok bool) {
 	raw := call.Arguments
 	if len(raw) > MaxArgumentsBytes || len(ct.rules) > 0 || (call.Goal != "" && WantsAll(call.Goal)) {
 		return 0, false
+	}
+	if ct.closed != nil {
+		if v := ct.closed(); v != nil {
+			i := jsonvalue.SkipSpace(raw, 0)
+			if i >= len(raw) || raw[i] != '{' {
+				return 0, false
+			}
+			valid, sure := v.Check(raw, 0)
+			return 0, valid && sure
+		}
 	}
 	missing, end, ok := ct.plainKeys(raw)
 	if !ok {
@@ -160,6 +171,58 @@ func (ct *Contract) compilePlain() {
 	if ct.defaultMembers == nil {
 		ct.defaultMembers = [][]byte{}
 	}
+}
+
+// closable reports whether the input schema closed to unknown
+// parameters (closedSchema) can decide the undecoded path alone, without
+// plainKeys reading the keys first: judge reports unknown parameters, of
+// the root's own properties only (no patternProperties, allOf, anyOf,
+// oneOf, $ref: then additionalProperties false rejects exactly those
+// judge reports), no parameter has a default or an action scope, and
+// every parameter a coercion may change has a "type" its schema applies
+// (no $ref beside it) that a value coerce changes fails: a string for one
+// that takes numbers but not strings, a single value of another type for
+// one that takes arrays, unless it takes integers but not numbers (1.0 is
+// a valid integer that coerce, reading it as a number, wraps in a list).
+// A document the closed
+// schema finds valid for sure is then one plainKeys accepts with nothing
+// missing, or one whose keys it does not read (an escaped key) that the
+// usual path finds valid, changing nothing.
+func (ct *Contract) closable(root map[string]any) bool {
+	if root == nil || !ct.checkUnknown || ct.patterns || len(ct.defaultNames) > 0 || len(ct.def.AppliesWhen) > 0 {
+		return false
+	}
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		if _, ok := root[kw]; ok {
+			return false
+		}
+	}
+	if p, ok := root["properties"]; ok {
+		if _, isMap := p.(map[string]any); !isMap {
+			return false
+		}
+	}
+	for _, p := range ct.coercible {
+		if p.array && slices.Contains(p.types, "integer") && !slices.Contains(p.types, "number") {
+			return false
+		}
+		if _, ref := asMap(ct.props[p.name])["$ref"]; ref {
+			return false
+		}
+	}
+	return true
+}
+
+// closedSchema compiles root with additionalProperties false; nil when it
+// does not compile.
+func closedSchema(root map[string]any) *schema.Validator {
+	closed := maps.Clone(root)
+	closed["additionalProperties"] = false
+	v, err := schema.CompileValue(closed, schema.Options{})
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // keyInfo returns what normalization may do with the root parameter key,
