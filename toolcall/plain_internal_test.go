@@ -99,7 +99,13 @@ func TestPlainSameAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, calls := 0, 0
+	plain, calls, closed := 0, 0, 0
+	for _, ct := range ts.contracts {
+		if ct.closed != nil {
+			closed++
+		}
+	}
+	t.Logf("%d of %d corpus tools decided by their closed schema", closed, len(ts.contracts))
 	for _, cs := range corpus.Cases {
 		if sameAnswer(t, ts, Call{Tool: cs.Name, Arguments: json.RawMessage(cs.Valid)}) {
 			plain++
@@ -142,10 +148,58 @@ func TestPlainSameAnswer(t *testing.T) {
 	}
 }
 
+// closable is true for the contracts whose closed schema alone may decide
+// the undecoded path, and false for each thing that keeps plainKeys
+// needed.
+func TestClosable(t *testing.T) {
+	t.Parallel()
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, schema, applies string
+		want                  bool
+	}{
+		{"plain", `{"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}, "required": ["q"]}`, "", true},
+		{"no properties", `{"type": "object"}`, "", true},
+		{"a default", `{"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}`, "", false},
+		{"an action scope", `{"type": "object", "properties": {"a": {"type": "string"}, "id": {"type": "string"}}}`, `{"id": {"a": ["get"]}}`, false},
+		{"an array", `{"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}}}}`, "", true},
+		{"an array or a number", `{"type": "object", "properties": {"ids": {"type": ["array", "number"]}}}`, "", true},
+		{"an array or an integer", `{"type": "object", "properties": {"ids": {"type": ["array", "integer"]}}}`, "", false},
+		{"a $ref beside a number's type", `{"type": "object", "properties": {"n": {"$ref": "#/$defs/n", "type": "integer"}}, "$defs": {"n": {}}}`, "", false},
+		{"allOf", `{"type": "object", "allOf": [{"properties": {"q": {"type": "string"}}}]}`, "", false},
+		{"anyOf", `{"type": "object", "properties": {"q": {}}, "anyOf": [{"required": ["q"]}]}`, "", false},
+		{"patternProperties", `{"type": "object", "patternProperties": {"^x": {}}}`, "", false},
+		{"additionalProperties", `{"type": "object", "additionalProperties": {"type": "string"}}`, "", false},
+		{"$ref", `{"$ref": "#/$defs/a", "$defs": {"a": {"type": "object"}}}`, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			def := `{"name": "t", "inputSchema": ` + tc.schema
+			if tc.applies != "" {
+				def += `, "applies_when": ` + tc.applies
+			}
+			defs, err := ParseDefinitions([]byte("["+def+"}]"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts, err := c.NewToolset(defs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ts.contracts["t"].closed != nil; got != tc.want {
+				t.Errorf("closable %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // FuzzPlainCheck holds Check's undecoded answer to the usual path's on any
 // arguments, for a contract with every kind of normalization: a default,
 // an action scope, parameters a coercion applies to, unknown parameters
-// reported.
+// reported; and for one without any, which its closed schema decides
+// alone (see closable).
 func FuzzPlainCheck(f *testing.F) {
 	c, err := New()
 	if err != nil {
@@ -155,7 +209,10 @@ func FuzzPlainCheck(f *testing.F) {
 		"q": {"type": "string", "minLength": 1}, "n": {"type": "integer", "default": 5}, "tags": {"type": "array", "items": {"type": "string"}},
 		"action": {"type": "string", "enum": ["list", "get"]}, "id": {"type": "integer"}, "o": {"type": "object"}}},
 		"applies_when": {"id": {"action": ["get"]}}},
-		{"name": "b", "inputSchema": {"type": "object", "properties": {"x": {}}, "additionalProperties": true}}]`), "")
+		{"name": "b", "inputSchema": {"type": "object", "properties": {"x": {}}, "additionalProperties": true}},
+		{"name": "c", "inputSchema": {"type": "object", "required": ["q"], "properties": {
+		"q": {"type": "string"}, "n": {"type": ["integer", "null"], "minimum": 1}, "r": {"type": "number"}, "o": {"type": "object"},
+		"l": {"type": "array", "items": {"type": "integer"}}, "m": {"type": ["array", "number"]}}}}]`), "")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -168,6 +225,12 @@ func FuzzPlainCheck(f *testing.F) {
 		`{"q":"x","n":1e400}`, "{\"q\":\"\xff\",\"n\":1}", `{"q": "x", "n": 1, "zz": 1}`, `{"x": [1, {"y": null}]}`, ``} {
 		f.Add("a", s)
 		f.Add("b", s)
+		f.Add("c", s)
+	}
+	for _, s := range []string{`{"q": "x", "n": 1.0, "r": 2}`, `{"q": "x", "r": "2"}`, `{"q": "x", "n": null}`, `{"\u0071": "x", "n": 3}`,
+		`{"q": "x", "o": {"zz": 1}}`, `{"q": "x", "zz": 1}`, ` {"q": "x"} `, `{"q": "x", "q": "y"}`, `{"q": "x", "n": "0"}`,
+		`{"q": "x", "l": 1}`, `{"q": "x", "l": [1.0]}`, `{"q": "x", "m": 1.0}`, `{"q": "x", "m": [1]}`, `{"q": "x", "m": "1"}`, `{"q": "x", "m": null}`} {
+		f.Add("c", s)
 	}
 	// Nesting about the decoder's limit (jsonvalue.DefaultMaxDepth), which
 	// the undecoded path must keep.
