@@ -301,3 +301,89 @@ func FuzzReadBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestBatchQueueTakesBuffers: addTaking queues an item's own bytes and
+// hands back a buffer only once an item using it has been exported
+// (keepBufs, through release), emptied; the exporter sees every item's
+// bytes as they were queued although their buffers are reused for later
+// items; a buffer over maxKeptBuf is not kept, nor more than
+// MaxQueueSize; a queue that is full or shut down takes nothing.
+func TestBatchQueueTakesBuffers(t *testing.T) {
+	t.Parallel()
+	type item struct{ b []byte }
+	var mu sync.Mutex
+	var got []string
+	var q *batchQueue[item]
+	q = newBatchQueue(func(_ context.Context, items []item) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, it := range items {
+			got = append(got, string(it.b))
+		}
+		return nil
+	}, func(context.Context) error { return nil },
+		func(items []item) { q.keepBufs(items, func(it item) []byte { return it.b }) },
+		Batch{Delay: time.Hour, MaxQueueSize: 4, MaxExportBatchSize: 4})
+	var want []string
+	buf := []byte(nil)
+	seen := map[*byte]bool{} // the arrays queued and not yet exported
+	for round := range 3 {
+		for i := range 3 {
+			buf = append(buf[:0], "span "+strconv.Itoa(round)+"."+strconv.Itoa(i)...)
+			want = append(want, string(buf))
+			seen[&buf[:1][0]] = true
+			spare, ok := q.addTaking(item{buf})
+			if !ok {
+				t.Fatalf("round %d, item %d not queued", round, i)
+			}
+			if len(spare) != 0 {
+				t.Fatalf("a spare buffer of %d bytes, want it emptied", len(spare))
+			}
+			if cap(spare) > 0 && seen[&spare[:1][0]] {
+				t.Fatalf("round %d: a buffer still queued was handed back", round)
+			}
+			buf = spare
+		}
+		if err := q.ForceFlush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		clear(seen)
+		if round == 0 {
+			q.mu.Lock()
+			if n := len(q.bufs); n != 3 {
+				t.Errorf("%d buffers kept after the first export, want 3", n)
+			}
+			q.mu.Unlock()
+		}
+	}
+	mu.Lock()
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("exported %q, want %q", got, want)
+	}
+	mu.Unlock()
+	// A large buffer is not kept; no more than MaxQueueSize are.
+	q.keepBufs([]item{{make([]byte, 1, maxKeptBuf+1)}, {make([]byte, 0)}}, func(it item) []byte { return it.b })
+	q.keepBufs(make([]item, 10), func(item) []byte { return make([]byte, 0, 8) })
+	q.mu.Lock()
+	for _, b := range q.bufs {
+		if cap(b) > maxKeptBuf || cap(b) == 0 {
+			t.Errorf("a buffer of capacity %d kept", cap(b))
+		}
+	}
+	if len(q.bufs) != 4 {
+		t.Errorf("%d buffers kept, want MaxQueueSize (4)", len(q.bufs))
+	}
+	q.mu.Unlock()
+	// Full: the fifth item is dropped and the caller keeps its bytes.
+	for i := range 5 {
+		if _, ok := q.addTaking(item{[]byte{byte(i)}}); ok != (i < 4) {
+			t.Errorf("item %d of a queue of 4: queued %v", i, ok)
+		}
+	}
+	if err := q.Shutdown(context.Background()); err != nil && !strings.Contains(err.Error(), "dropped") {
+		t.Fatal(err)
+	}
+	if _, ok := q.addTaking(item{[]byte("late")}); ok {
+		t.Error("an item was queued after Shutdown")
+	}
+}

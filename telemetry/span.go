@@ -109,7 +109,7 @@ func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdk
 	p.normTracer = p.norm.Tracer(ScopeName)
 	p.spanKey = spanKeyOf()
 	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
-		exp.Shutdown, func([]encSpan) {}, b)
+		exp.Shutdown, func(spans []encSpan) { p.queue.keepBufs(spans, func(s encSpan) []byte { return s.b }) }, b)
 	return p
 }
 
@@ -161,7 +161,8 @@ func (p *provider) Shutdown(ctx context.Context) error {
 const maxFree = 1024
 
 // encSpan is an ended span in the batch: its Span message, encoded as
-// it ended (in the queue's arena), and its tracer, for its scope.
+// it ended (in its record's buffer, which the queue took: addTaking),
+// and its tracer, for its scope.
 type encSpan struct {
 	tr *tracer
 	b  []byte
@@ -244,7 +245,12 @@ func (p *provider) ended(r *spanRec, pre []byte) {
 			pre = blockEncoding(r.block)
 		}
 		r.enc.encodeData(&r.spanData, pre)
-		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
+		// The queue takes the record's buffer itself and gives back
+		// one it has exported (or none: the next span's encoding
+		// makes one).
+		if spare, ok := p.queue.addTaking(encSpan{r.tr, r.enc.b}); ok {
+			r.enc.b = spare
+		}
 	}
 	p.release(r)
 }
@@ -461,6 +467,11 @@ type span struct {
 
 	mu  sync.Mutex
 	rec *spanRec
+	// ended is set, under mu, when rec is handed on (rec nil): what
+	// IsRecording reads, without the lock (the engine, the verdict's
+	// setter and the request's end each ask, a request's span up to
+	// four times).
+	ended atomic.Bool
 
 	// ids, for a SERVER span (nil for others), is where its trace id and
 	// span id are written in hex for the log lines logged under it
@@ -508,9 +519,7 @@ func (s *span) SpanContext() trace.SpanContext { return s.sc }
 
 // IsRecording reports whether the span has not ended.
 func (s *span) IsRecording() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.rec != nil
+	return !s.ended.Load()
 }
 
 // SetStatus sets the status, as the SDK does: a code below the one set is
@@ -625,6 +634,7 @@ func (s *span) endAt(ts time.Time) {
 	}
 	r.end = ts
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	s.tr.p.ended(r, nil)
 }
@@ -652,6 +662,7 @@ func (s *span) endWith(b *requestBlock, end time.Time) bool {
 	}
 	r.end = end
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	p.ended(r, b.enc)
 	return true
@@ -689,6 +700,7 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 		r.end = r.start.Add(time.Since(r.start))
 	}
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	s.tr.p.ended(r, nil)
 }
