@@ -78,7 +78,8 @@ type batchQueue[T any] struct {
 	// bufs are the buffers of exported items that addTaking queued
 	// (judge's own spans, encoded as they end; the SDK's spans have
 	// none), emptied, for addTaking to hand back (keepBufs).
-	bufs [][]byte
+	bufs     [][]byte
+	bufBytes int // the capacity of bufs' buffers together
 
 	kick     chan struct{}     // capacity 1: a batch has begun or is full
 	flushReq chan flushRequest // ForceFlush
@@ -152,8 +153,13 @@ func (b *batchQueue[T]) add(s T) bool {
 
 // maxKeptBuf is the largest item buffer kept for reuse once exported (a
 // span with a tool's whole arguments captured may be far larger than
-// the usual few hundred bytes).
-const maxKeptBuf = 16 << 10
+// the usual few hundred bytes), and maxKeptBufs the most bytes the
+// buffers kept hold together (what the arena of encoded spans kept
+// before: decision 101).
+const (
+	maxKeptBuf  = 16 << 10
+	maxKeptBufs = 4 << 20
+)
 
 // addTaking queues item, whose bytes the queue now owns until it is
 // exported (judge's own spans, encoded as they end: the record's buffer
@@ -174,13 +180,15 @@ func (b *batchQueue[T]) addTaking(item T) (spare []byte, ok bool) {
 		spare = b.bufs[n-1]
 		b.bufs[n-1] = nil
 		b.bufs = b.bufs[:n-1]
+		b.bufBytes -= cap(spare)
 	}
 	b.queuedLocked()
 	return spare, true
 }
 
-// keepBufs keeps the buffers of exported items (buf of each; not larger
-// than maxKeptBuf, at most MaxQueueSize kept) for addTaking to hand out.
+// keepBufs keeps the buffers of exported items (buf of each; none larger
+// than maxKeptBuf, at most MaxQueueSize and maxKeptBufs bytes kept) for
+// addTaking to hand out.
 // The items' bytes must not be read afterwards.
 func (b *batchQueue[T]) keepBufs(items []T, buf func(T) []byte) {
 	b.mu.Lock()
@@ -188,8 +196,9 @@ func (b *batchQueue[T]) keepBufs(items []T, buf func(T) []byte) {
 		if len(b.bufs) >= b.o.MaxQueueSize {
 			break
 		}
-		if p := buf(it); cap(p) > 0 && cap(p) <= maxKeptBuf {
+		if p := buf(it); cap(p) > 0 && cap(p) <= maxKeptBuf && b.bufBytes+cap(p) <= maxKeptBufs {
 			b.bufs = append(b.bufs, p[:0])
+			b.bufBytes += cap(p)
 		}
 	}
 	b.mu.Unlock()

@@ -373,6 +373,15 @@ func TestBatchQueueTakesBuffers(t *testing.T) {
 	if len(q.bufs) != 4 {
 		t.Errorf("%d buffers kept, want MaxQueueSize (4)", len(q.bufs))
 	}
+	// Nor more than maxKeptBufs bytes together.
+	q.bufs, q.bufBytes, q.o.MaxQueueSize = nil, 0, 1<<20
+	q.mu.Unlock()
+	q.keepBufs(make([]item, maxKeptBufs/maxKeptBuf+3), func(item) []byte { return make([]byte, 0, maxKeptBuf) })
+	q.mu.Lock()
+	if n := len(q.bufs); n != maxKeptBufs/maxKeptBuf || q.bufBytes != maxKeptBufs {
+		t.Errorf("%d buffers of %d bytes kept (%d bytes), want %d", n, maxKeptBuf, q.bufBytes, maxKeptBufs/maxKeptBuf)
+	}
+	q.bufs, q.bufBytes, q.o.MaxQueueSize = q.bufs[:0], 0, 4
 	q.mu.Unlock()
 	// Full: the fifth item is dropped and the caller keeps its bytes.
 	for i := range 5 {
