@@ -75,11 +75,11 @@ type batchQueue[T any] struct {
 
 	spare []T // the exported queue, emptied, for reuse; the loop's own
 
-	// bufs are the buffers of exported items that addTaking queued
+	// arena holds the bytes of the queued items that addBytes queued
 	// (judge's own spans, encoded as they end; the SDK's spans have
-	// none), emptied, for addTaking to hand back (keepBufs).
-	bufs     [][]byte
-	bufBytes int // the capacity of bufs' buffers together
+	// none): items point into it, and it is swapped with the queue at
+	// export. spareArena is the exported one, emptied, for reuse.
+	arena, spareArena []byte
 
 	kick     chan struct{}     // capacity 1: a batch has begun or is full
 	flushReq chan flushRequest // ForceFlush
@@ -151,57 +151,25 @@ func (b *batchQueue[T]) add(s T) bool {
 	return true
 }
 
-// maxKeptBuf is the largest item buffer kept for reuse once exported (a
-// span with a tool's whole arguments captured may be far larger than
-// the usual few hundred bytes), and maxKeptBufs the most bytes the
-// buffers kept hold together (what the arena of encoded spans kept
-// before: decision 101).
-const (
-	maxKeptBuf  = 16 << 10
-	maxKeptBufs = 4 << 20
-)
+// maxKeptArena is the most arena bytes kept for reuse once exported.
+const maxKeptArena = 4 << 20
 
-// addTaking queues item, whose bytes the queue now owns until it is
-// exported (judge's own spans, encoded as they end: the record's buffer
-// itself, not a copy), and returns an emptied buffer of an item already
-// exported for the caller's next one (nil when none is kept), and
-// whether item was queued (see add; when not, the caller keeps its
-// bytes). Only a slice is appended under the lock, where a copy of the
-// bytes into memory the exporting goroutine last read would be: the
-// hand-off costs no copy and no write to another core's cache lines.
-func (b *batchQueue[T]) addTaking(item T) (spare []byte, ok bool) {
+// addBytes queues the item that item makes of a copy of p, kept in the
+// arena until the item is exported, and reports whether it was queued
+// (see add).
+func (b *batchQueue[T]) addBytes(p []byte, item func([]byte) T) bool {
 	b.mu.Lock()
 	if !b.admitLocked() {
 		b.mu.Unlock()
-		return nil, false
+		return false
 	}
-	b.queue = append(b.queue, item)
-	if n := len(b.bufs); n > 0 {
-		spare = b.bufs[n-1]
-		b.bufs[n-1] = nil
-		b.bufs = b.bufs[:n-1]
-		b.bufBytes -= cap(spare)
-	}
+	// An item keeps pointing to its bytes when a later append moves the
+	// arena: the old array is left as it was.
+	off := len(b.arena)
+	b.arena = append(b.arena, p...)
+	b.queue = append(b.queue, item(b.arena[off:len(b.arena):len(b.arena)]))
 	b.queuedLocked()
-	return spare, true
-}
-
-// keepBufs keeps the buffers of exported items (buf of each; none larger
-// than maxKeptBuf, at most MaxQueueSize and maxKeptBufs bytes kept) for
-// addTaking to hand out.
-// The items' bytes must not be read afterwards.
-func (b *batchQueue[T]) keepBufs(items []T, buf func(T) []byte) {
-	b.mu.Lock()
-	for _, it := range items {
-		if len(b.bufs) >= b.o.MaxQueueSize {
-			break
-		}
-		if p := buf(it); cap(p) > 0 && cap(p) <= maxKeptBuf && b.bufBytes+cap(p) <= maxKeptBufs {
-			b.bufs = append(b.bufs, p[:0])
-			b.bufBytes += cap(p)
-		}
-	}
-	b.mu.Unlock()
+	return true
 }
 
 // admitLocked reports whether one more item may be queued, counting it
@@ -275,8 +243,8 @@ func (b *batchQueue[T]) queued() int {
 // exporter's errors, and one for spans dropped since the last export.
 func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.mu.Lock()
-	spans, dropped := b.queue, b.dropped
-	b.queue, b.dropped = b.spare, 0
+	spans, dropped, arena := b.queue, b.dropped, b.arena
+	b.queue, b.dropped, b.arena = b.spare, 0, b.spareArena
 	b.mu.Unlock()
 	var errs []error
 	if dropped > 0 {
@@ -292,6 +260,11 @@ func (b *batchQueue[T]) export(ctx context.Context) error {
 	b.release(spans) // done with: let the collector (or a pool) have them
 	clear(spans)
 	b.spare = spans[:0]
+	if cap(arena) <= maxKeptArena {
+		b.spareArena = arena[:0]
+	} else {
+		b.spareArena = nil
+	}
 	return errors.Join(errs...)
 }
 

@@ -109,7 +109,7 @@ func newProvider(exp *otlpHTTPExporter, b Batch, res *resource.Resource, smp sdk
 	p.normTracer = p.norm.Tracer(ScopeName)
 	p.spanKey = spanKeyOf()
 	p.queue = newBatchQueue(func(ctx context.Context, spans []encSpan) error { return exp.exportEncoded(ctx, res, spans) },
-		exp.Shutdown, func(spans []encSpan) { p.queue.keepBufs(spans, func(s encSpan) []byte { return s.b }) }, b)
+		exp.Shutdown, func([]encSpan) {}, b)
 	return p
 }
 
@@ -161,8 +161,7 @@ func (p *provider) Shutdown(ctx context.Context) error {
 const maxFree = 1024
 
 // encSpan is an ended span in the batch: its Span message, encoded as
-// it ended (in its record's buffer, which the queue took: addTaking),
-// and its tracer, for its scope.
+// it ended (in the queue's arena), and its tracer, for its scope.
 type encSpan struct {
 	tr *tracer
 	b  []byte
@@ -245,12 +244,7 @@ func (p *provider) ended(r *spanRec, pre []byte) {
 			pre = blockEncoding(r.block)
 		}
 		r.enc.encodeData(&r.spanData, pre)
-		// The queue takes the record's buffer itself and gives back
-		// one it has exported (or none: the next span's encoding
-		// makes one).
-		if spare, ok := p.queue.addTaking(encSpan{r.tr, r.enc.b}); ok {
-			r.enc.b = spare
-		}
+		p.queue.addBytes(r.enc.b, func(b []byte) encSpan { return encSpan{r.tr, b} })
 	}
 	p.release(r)
 }
