@@ -71,6 +71,20 @@ func (g *Gateway) HTTPHandler(opts HTTPOptions) http.Handler {
 	return g.traceHTTP(checkOrigin(opts, h))
 }
 
+// HTTPServer returns an http.Server for [Gateway.HTTPHandler] of opts: a
+// request header must arrive within 10 s, and, when the gateway's
+// Telemetry records spans, each connection's context is made by
+// telemetry's ConnContext (which saves each request's span the search
+// for a parent above the connection). The caller serves it and shuts it
+// down.
+func (g *Gateway) HTTPServer(opts HTTPOptions) *http.Server {
+	return &http.Server{
+		Handler:           g.HTTPHandler(opts),
+		ReadHeaderTimeout: 10 * time.Second,
+		ConnContext:       func(ctx context.Context, _ net.Conn) context.Context { return g.opts.Telemetry.ConnContext(ctx) },
+	}
+}
+
 // checkOrigin refuses, with 403, a request whose Origin is present and
 // not allowed.
 func checkOrigin(opts HTTPOptions, next http.Handler) http.Handler {

@@ -219,6 +219,7 @@ func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 		ShutdownTimeout: p.opts.ShutdownTimeout,
 		Logger:          p.log,
 		Ready:           &p.ready,
+		ConnContext:     p.opts.Telemetry.ConnContext,
 	})
 	if err != nil {
 		return fmt.Errorf("proxy: %w", err)

@@ -1,11 +1,15 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -160,4 +164,85 @@ func TestProxySpan(t *testing.T) {
 // logLines is the lines written to logs so far.
 func logLines(logs *sharedtest.SyncBuffer) []string {
 	return strings.Split(strings.TrimSpace(logs.String()), "\n")
+}
+
+// TestProxyConnContext serves the proxy (Proxy.Serve, a real loopback
+// listener) with judge's own spans exported to a loopback OTLP receiver
+// and sends requests in turn on one kept-alive connection, with and
+// without a traceparent: each request's SERVER span is the child of its
+// traceparent or a root, and the trace API asks the context the
+// connection started from for a span once (Telemetry.ConnContext's
+// check), not once a request.
+func TestProxyConnContext(t *testing.T) {
+	t.Parallel()
+	sink := sharedtest.NewOTLPSink(t)
+	tel, err := telemetry.New(context.Background(), telemetry.Config{Export: true, Protocol: "http/protobuf", Endpoint: sink.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := proxytest.New(t, proxytest.Script{Choices: []proxytest.Choice{{Content: "hello"}}})
+	p, err := New(Options{Upstream: up.URL + "/v1", Telemetry: tel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := &sharedtest.CountingListener{Listener: l}
+	base, cancel := context.WithCancel(context.Background())
+	lookups := sharedtest.NewSpanLookups(base)
+	done := make(chan error, 1)
+	go func() { done <- p.Serve(lookups, ln) }()
+	// Three requests without a traceparent: without ConnContext each of
+	// their spans asks the connection's context for a parent.
+	parents := []string{"00f067aa0ba902b7", "", "", "b7ad6b7169203331", ""}
+	// One connection for all (the transport may otherwise dial a new one
+	// before the last is back in its pool).
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	for i, parent := range parents {
+		req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/v1/chat/completions",
+			strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if parent != "" {
+			req.Header.Set("traceparent", fmt.Sprintf("00-4bf92f3577b34da6a3ce929d0e0e473%d-%s-01", i, parent))
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	client.CloseIdleConnections()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n, conns := lookups.Count(), ln.Count(); n != conns || conns >= 3 {
+		t.Errorf("the connections' context was asked for a span %d times over %d requests (3 without a traceparent) on %d connections, want once a connection (ConnContext), on fewer connections than 3", n, len(parents), conns)
+	}
+	var got []string
+	for _, tr := range sink.Traces(t) {
+		for _, s := range tr {
+			if s.Span.GetName() == "POST /v1/chat/completions" {
+				got = append(got, strings.TrimPrefix(s.ParentName, "remote "))
+			}
+		}
+	}
+	slices.Sort(got)
+	want := slices.Clone(parents)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the SERVER spans' parents %q, want %q (\"\": a root)", got, want)
+	}
 }

@@ -461,6 +461,11 @@ type span struct {
 
 	mu  sync.Mutex
 	rec *spanRec
+	// ended is set, under mu, when rec is handed on (rec nil): what
+	// IsRecording reads, without the lock (the engine, the verdict's
+	// setter and the request's end each ask, a request's span up to
+	// four times).
+	ended atomic.Bool
 
 	// ids, for a SERVER span (nil for others), is where its trace id and
 	// span id are written in hex for the log lines logged under it
@@ -508,9 +513,7 @@ func (s *span) SpanContext() trace.SpanContext { return s.sc }
 
 // IsRecording reports whether the span has not ended.
 func (s *span) IsRecording() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.rec != nil
+	return !s.ended.Load()
 }
 
 // SetStatus sets the status, as the SDK does: a code below the one set is
@@ -625,6 +628,7 @@ func (s *span) endAt(ts time.Time) {
 	}
 	r.end = ts
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	s.tr.p.ended(r, nil)
 }
@@ -652,6 +656,7 @@ func (s *span) endWith(b *requestBlock, end time.Time) bool {
 	}
 	r.end = end
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	p.ended(r, b.enc)
 	return true
@@ -689,6 +694,7 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 		r.end = r.start.Add(time.Since(r.start))
 	}
 	s.rec = nil
+	s.ended.Store(true)
 	s.mu.Unlock()
 	s.tr.p.ended(r, nil)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -370,10 +369,7 @@ func serveGatewayHTTP(ctx context.Context, gw *gateway.Gateway, params gatewayPa
 	// it waits only for the POSTs in flight.
 	stopping, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	srv := &http.Server{
-		Handler:           gw.HTTPHandler(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := gw.HTTPServer(gateway.HTTPOptions{Token: token, AllowedOrigins: params.allowOrigins, Loopback: loopback, Stopping: stopping})
 	srv.RegisterOnShutdown(endStreams)
 	logger.Info("listening", "url", "http://"+ln.Addr().String()+gateway.HTTPPath, "auth", token != "", "loopback_origins", loopback, "allowed_origins", params.allowOrigins)
 	if token == "" && !loopback {
