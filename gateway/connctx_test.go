@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -83,21 +82,5 @@ func TestHTTPServerConnContext(t *testing.T) {
 	if err := tel.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if n, conns := lookups.Count(), ln.Count(); n != conns || conns >= 3 {
-		t.Errorf("the connections' context was asked for a span %d times over %d requests (3 without a traceparent) on %d connections, want once a connection (ConnContext), on fewer connections than 3", n, len(parents), conns)
-	}
-	var got []string
-	for _, tr := range sink.Traces(t) {
-		for _, s := range tr {
-			if s.Span.GetName() == "POST "+gateway.HTTPPath {
-				got = append(got, strings.TrimPrefix(s.ParentName, "remote "))
-			}
-		}
-	}
-	slices.Sort(got)
-	want := slices.Clone(parents)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("the SERVER spans' parents %q, want %q (\"\": a root)", got, want)
-	}
+	sharedtest.CheckConnSpans(t, lookups, ln, sink, "POST "+gateway.HTTPPath, parents)
 }

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -228,21 +227,5 @@ func TestProxyConnContext(t *testing.T) {
 	if err := tel.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if n, conns := lookups.Count(), ln.Count(); n != conns || conns >= 3 {
-		t.Errorf("the connections' context was asked for a span %d times over %d requests (3 without a traceparent) on %d connections, want once a connection (ConnContext), on fewer connections than 3", n, len(parents), conns)
-	}
-	var got []string
-	for _, tr := range sink.Traces(t) {
-		for _, s := range tr {
-			if s.Span.GetName() == "POST /v1/chat/completions" {
-				got = append(got, strings.TrimPrefix(s.ParentName, "remote "))
-			}
-		}
-	}
-	slices.Sort(got)
-	want := slices.Clone(parents)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("the SERVER spans' parents %q, want %q (\"\": a root)", got, want)
-	}
+	sharedtest.CheckConnSpans(t, lookups, ln, sink, "POST /v1/chat/completions", parents)
 }

@@ -3,7 +3,10 @@ package sharedtest
 import (
 	"context"
 	"net"
+	"slices"
+	"strings"
 	"sync/atomic"
+	"testing"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -70,3 +73,29 @@ func (l *CountingListener) Accept() (net.Conn, error) {
 
 // Count is the number of connections accepted so far.
 func (l *CountingListener) Count() int64 { return l.n.Load() }
+
+// CheckConnSpans checks, once a server has been shut down and its
+// telemetry flushed to sink, that its connections' starting context was
+// asked for a span once a connection (lookups, ln) over fewer connections
+// than 3, and that the SERVER spans named name have exactly parents as
+// their parents' names ("" for a root), in any order.
+func CheckConnSpans(tb testing.TB, lookups *SpanLookups, ln *CountingListener, sink *OTLPSink, name string, parents []string) {
+	tb.Helper()
+	if n, conns := lookups.Count(), ln.Count(); n != conns || conns >= 3 {
+		tb.Errorf("the connections' context was asked for a span %d times over %d requests (3 without a traceparent) on %d connections, want once a connection (ConnContext), on fewer connections than 3", n, len(parents), conns)
+	}
+	var got []string
+	for _, tr := range sink.Traces(tb) {
+		for _, s := range tr {
+			if s.Span.GetName() == name {
+				got = append(got, strings.TrimPrefix(s.ParentName, "remote "))
+			}
+		}
+	}
+	slices.Sort(got)
+	want := slices.Clone(parents)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		tb.Errorf("the SERVER spans' parents %q, want %q (\"\": a root)", got, want)
+	}
+}
