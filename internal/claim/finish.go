@@ -105,7 +105,10 @@ func initialism(s string) bool {
 // which starts a new sentence: "in the U.S. The company" is two, "The
 // A.V. Club" one.
 func opensSentence(rest string) bool {
-	w, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
+	w := strings.TrimLeft(rest, " \t")
+	if k := strings.IndexAny(w, " \t\n\r"); k >= 0 {
+		w = w[:k] // the first word only: not the rest of a text without spaces
+	}
 	w = strings.TrimRight(w, ",;:")
 	return w != "" && w[0] >= 'A' && w[0] <= 'Z' && stopwords[strings.ToLower(w)]
 }

@@ -27,20 +27,44 @@ func (x *extractor) joinDotted(ms [][]int) [][]int {
 		return ms
 	}
 	out := ms[:0:0]
+	// Each match's words are read once (wordsOf), not the joined name's
+	// again at each join: last is cur's last word, onlyTitles whether all
+	// of cur's words are abbreviated titles.
 	cur := ms[0]
+	last, onlyTitles := x.wordsOf(cur)
 	for _, m := range ms[1:] {
-		if x.dotJoins(cur, m, initials, titles) {
-			cur = []int{cur[0], m[1]}
+		mLast, mTitles := x.wordsOf(m)
+		if x.dotJoins(cur, m, last, onlyTitles, initials, titles) {
+			cur, last, onlyTitles = []int{cur[0], m[1]}, mLast, onlyTitles && mTitles
 			continue
 		}
 		out = append(out, cur)
-		cur = m
+		cur, last, onlyTitles = m, mLast, mTitles
 	}
 	return append(out, cur)
 }
 
-// dotJoins reports whether match m goes on name match cur across a dot.
-func (x *extractor) dotJoins(cur, m []int, initials, titles bool) bool {
+// wordsOf returns the last word of match m and whether all its words are
+// abbreviated titles.
+func (x *extractor) wordsOf(m []int) (last string, onlyTitles bool) {
+	words := strings.Fields(x.text[m[0]:m[1]])
+	onlyTitles = true
+	for _, w := range words {
+		if !titleAbbrevs[strings.TrimSuffix(w, ".")] {
+			onlyTitles = false
+			break
+		}
+	}
+	if len(words) == 0 {
+		return "", onlyTitles
+	}
+	return words[len(words)-1], onlyTitles
+}
+
+// dotJoins reports whether match m goes on name match cur across a dot;
+// last is cur's last word, onlyTitles whether all its words are
+// abbreviated titles.
+func (x *extractor) dotJoins(cur, m []int, last string, onlyTitles, initials, titles bool) bool {
 	gap := x.text[cur[1]:m[0]]
 	if len(gap) < 2 || gap[0] != '.' || strings.Trim(gap[1:], " \t") != "" {
 		return false
@@ -48,18 +72,8 @@ func (x *extractor) dotJoins(cur, m []int, initials, titles bool) bool {
 	if next := strings.ToLower(firstWord(x.text[m[0]:m[1]])); stopwords[next] || negators[next] {
 		return false
 	}
-	words := strings.Fields(x.text[cur[0]:cur[1]])
-	last := words[len(words)-1]
 	if initials && len(last) == 1 && last[0] >= 'A' && last[0] <= 'Z' && last[0] != 'I' {
 		return true
 	}
-	if !titles {
-		return false
-	}
-	for _, w := range words {
-		if !titleAbbrevs[strings.TrimSuffix(w, ".")] {
-			return false
-		}
-	}
-	return true
+	return titles && onlyTitles
 }

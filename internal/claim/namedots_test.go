@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -57,6 +58,27 @@ func TestTitleDotSentences(t *testing.T) {
 	} {
 		if got := len(claim.Sentences(text)); got != want {
 			t.Errorf("%q: %d sentences, want %d", text, got, want)
+		}
+	}
+}
+
+// TestExtractDotsLinear holds that what Extract allocates grows with the
+// text, not its square, on texts the session's readers join or look back
+// across: a title or an initial repeated (joinDotted split every joined
+// name into words again at each join) and dates in digits after a long
+// word (numericDates lower-cased all of it looking for "version").
+func TestExtractDotsLinear(t *testing.T) {
+	alloc := func(text string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		claim.Extract(text, "")
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, unit := range []string{"Gen.\t", "Ada F.\t", "12/31/2009,X,"} {
+		small, large := alloc(strings.Repeat(unit, 1000)), alloc(strings.Repeat(unit, 4000))
+		if large > 8*small {
+			t.Errorf("Extract of %q x4000 allocated %d bytes, x1000 %d: %.1f times, want at most 8", unit, large, small, float64(large)/float64(small))
 		}
 	}
 }

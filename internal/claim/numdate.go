@@ -3,6 +3,7 @@ package claim
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/agentjudge/judge/internal/ablate"
 )
@@ -35,7 +36,7 @@ func (x *extractor) numericDates() {
 	for _, re := range []*regexp.Regexp{ymdNumRE, dmyNumRE} {
 		for _, m := range re.FindAllStringSubmatchIndex(x.text, -1) {
 			sep := x.group(m, 2)
-			if sep != x.group(m, 4) || x.longerRun(m[0], m[1]) || versionWords[lastWord(x.text[:m[0]])] {
+			if sep != x.group(m, 4) || x.longerRun(m[0], m[1]) || versionBefore(x.text[:m[0]]) {
 				continue
 			}
 			// Year first is always year, month, day.
@@ -56,6 +57,19 @@ func (x *extractor) numericDates() {
 
 // versionWords name a version after them.
 var versionWords = setOf(`version versions release releases build v`)
+
+// versionBefore reports whether s ends in a word of versionWords (as
+// lastWord reads words), reading no more of s than the longest of them:
+// not all of a long word before each of many dates.
+func versionBefore(s string) bool {
+	s = strings.TrimRight(s, " \t\n")
+	tail := s[max(0, len(s)-len("releases")-1):]
+	i := strings.LastIndexAny(tail, " \t\n(\"'")
+	if i < 0 && len(tail) < len(s) {
+		return false // a word longer than any of versionWords
+	}
+	return versionWords[strings.ToLower(tail[i+1:])]
+}
 
 // dayMonth reads a date in digits with the year y last and the numbers a
 // and b before it: the one above 12 is the day; where neither is, a is

@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -47,6 +48,23 @@ func TestSentencesInitialism(t *testing.T) {
 				t.Errorf("Sentences(%q) = %q, want %q", tc.text, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSentencesInitialismsLinear holds that the word after an
+// initialism's dot is read up to the next space, tab or line break only,
+// not to the next space: "U.S.\t" repeated made each dot read (and
+// lower-case a copy of) the rest of the text, quadratic in its length.
+func TestSentencesInitialismsLinear(t *testing.T) {
+	for _, unit := range []string{"U.S.\t", "U.S.\n", "D.C. \t"} {
+		text := strings.Repeat(unit, 4000)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		claim.Sentences(text)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > uint64(64*len(text)) {
+			t.Errorf("Sentences of %q x4000 (%d bytes) allocated %d bytes, want at most %d", unit, len(text), got, 64*len(text))
+		}
 	}
 }
 
