@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,7 +138,11 @@ func readStream(t testing.TB, base string, params openai.ChatCompletionNewParams
 	}
 	out.err = s.Err()
 	if ctx.Err() != nil {
-		t.Fatalf("the stream hung: %v", ctx.Err())
+		// Every goroutine's stack, so that a hang seen once (a loaded CI
+		// run) names where the proxy, the upstream or the client waits.
+		stacks := make([]byte, 1<<20)
+		stacks = stacks[:runtime.Stack(stacks, true)]
+		t.Fatalf("the stream hung: %v (%d chunks read)\n%s", ctx.Err(), out.chunks, stacks)
 	}
 	return out
 }
