@@ -69,9 +69,6 @@ type Contract struct {
 	// keys are the root parameters with what normalization may do to
 	// each, for the arguments Check answers without decoding.
 	keys map[string]keyInfo
-	// keyIndex holds keys as well, for the lookups of the undecoded
-	// path; nil when their names do not fit one (see newKeyIndex).
-	keyIndex *keyIndex
 	// closed, when not nil, returns the input schema with unknown
 	// parameters made errors (nil if it does not compile), compiled on
 	// the first call that needs it: its fast path alone decides the
@@ -291,7 +288,6 @@ func (c *Checker) compile(d Definition, digest string) (*Contract, error) {
 	ct.defaults = ct.validDefaults()
 	ct.defaultNames = slices.Sorted(maps.Keys(ct.defaults))
 	ct.compilePlain()
-	ct.keyIndex = newKeyIndex(ct.keys)
 	if ct.closable(root) {
 		ct.closed = sync.OnceValue(func() *schema.Validator { return closedSchema(root) })
 	}

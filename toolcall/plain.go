@@ -3,7 +3,6 @@ package toolcall
 import (
 	"bytes"
 	"maps"
-	"math/bits"
 	"slices"
 	"time"
 
@@ -225,95 +224,6 @@ func closedSchema(root map[string]any) *schema.Validator {
 	return v
 }
 
-// keyInfo returns what normalization may do with the root parameter key,
-// and whether it is one: from ct.keyIndex when there is one, else from
-// ct.keys.
-func (ct *Contract) keyInfo(key []byte) (keyInfo, bool) {
-	if t := ct.keyIndex; t != nil {
-		return t.find(key)
-	}
-	ki, ok := ct.keys[string(key)]
-	return ki, ok
-}
-
-// keyIndex finds the keyInfo of a root parameter without hashing all of
-// its name, as the undecoded path reads each key of every call: a slot
-// from the name's length and its first, middle and last bytes
-// (keySummary), then the names from there on to the first free slot
-// (open addressing, at most half the slots used). It exists when every
-// name is within maxKeyProbes slots of its own; else (names alike at
-// those bytes, as field_100 … field_199) ct.keys serves.
-type keyIndex struct {
-	mul   uint32
-	shift uint32
-	mask  uint32
-	slots []keySlot
-}
-
-type keySlot struct {
-	name string
-	info keyInfo
-	used bool
-}
-
-// maxKeyProbes bounds the slots a lookup in a keyIndex reads for a name
-// the index holds.
-const maxKeyProbes = 4
-
-// keySummary is key's length and its first, middle and last bytes.
-func keySummary(key []byte) uint32 {
-	if len(key) == 0 {
-		return 0
-	}
-	return uint32(len(key)) ^ uint32(key[0])<<8 ^ uint32(key[len(key)/2])<<16 ^ uint32(key[len(key)-1])<<24
-}
-
-// newKeyIndex returns the keyIndex of keys, nil when one of the names is
-// more than maxKeyProbes slots from its own under every multiplier
-// tried.
-func newKeyIndex(keys map[string]keyInfo) *keyIndex {
-	size := 4
-	for size < 2*len(keys) {
-		size *= 2
-	}
-	shift := uint32(32 - bits.TrailingZeros(uint(size)))
-	names := slices.Sorted(maps.Keys(keys))
-	for _, mul := range [...]uint32{0x9e3779b1, 0x85ebca6b, 0xc2b2ae35, 0x27d4eb2f} {
-		t := &keyIndex{mul: mul, shift: shift, mask: uint32(size - 1), slots: make([]keySlot, size)}
-		ok := true
-		for _, name := range names {
-			i, probes := (keySummary([]byte(name))*mul)>>shift, 1
-			for t.slots[i].used {
-				i, probes = (i+1)&t.mask, probes+1
-			}
-			if probes > maxKeyProbes {
-				ok = false
-				break
-			}
-			t.slots[i] = keySlot{name: name, info: keys[name], used: true}
-		}
-		if ok {
-			return t
-		}
-	}
-	return nil
-}
-
-// find returns the keyInfo of key, and whether the index holds it.
-func (t *keyIndex) find(key []byte) (keyInfo, bool) {
-	i := (keySummary(key) * t.mul) >> t.shift
-	for {
-		sl := &t.slots[i]
-		if !sl.used {
-			return keyInfo{}, false
-		}
-		if sl.name == string(key) {
-			return sl.info, true
-		}
-		i = (i + 1) & t.mask
-	}
-}
-
 // plainKeys reads the members of raw, an object, at its top level only:
 // it reports whether none of them is a parameter normalization could drop
 // or coerce or an unknown one, which parameters with a default are
@@ -360,7 +270,7 @@ func (ct *Contract) plainKeys(raw []byte) (missing uint64, end int, ok bool) {
 		if i = jsonvalue.SkipValue(raw, i, 1, jsonvalue.DefaultMaxDepth); i < 0 {
 			return 0, 0, false
 		}
-		ki, known := ct.keyInfo(key)
+		ki, known := ct.keys[string(key)]
 		if !known && unknown || ki.flags&keyScoped != 0 ||
 			ki.flags&keyCoercible != 0 && (first == '"' || ki.flags&keyArray != 0 && first != '[') {
 			return 0, 0, false
