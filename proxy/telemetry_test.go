@@ -38,13 +38,11 @@ func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// modelCallSpans posts body to path on ts (with traceparent when not
-// ""), wants a 200, closes ts, and returns the request's SERVER span and the model
-// call's span ("chat m") among rec's, the second a CLIENT span under the
-// first.
-func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecorder, path, body, traceparent string) (server, model sdktrace.ReadOnlySpan) {
+// postOK posts body as JSON to url with client (and traceparent when
+// not ""), reads the whole answer and wants a 200.
+func postOK(t *testing.T, client *http.Client, url, body, traceparent string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +50,7 @@ func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecord
 	if traceparent != "" {
 		req.Header.Set("traceparent", traceparent)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +59,15 @@ func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecord
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
+}
+
+// modelCallSpans posts body to path on ts (with traceparent when not
+// ""), wants a 200, closes ts, and returns the request's SERVER span and the model
+// call's span ("chat m") among rec's, the second a CLIENT span under the
+// first.
+func modelCallSpans(t *testing.T, ts *httptest.Server, rec *tracetest.SpanRecorder, path, body, traceparent string) (server, model sdktrace.ReadOnlySpan) {
+	t.Helper()
+	postOK(t, http.DefaultClient, ts.URL+path, body, traceparent)
 	// The client may have the whole body before the middleware has
 	// written its log line and ended the SERVER span; Close waits for the
 	// request's handler to return.
@@ -200,24 +207,12 @@ func TestProxyConnContext(t *testing.T) {
 	// before the last is back in its pool).
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
 	for i, parent := range parents {
-		req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/v1/chat/completions",
-			strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
+		traceparent := ""
 		if parent != "" {
-			req.Header.Set("traceparent", fmt.Sprintf("00-4bf92f3577b34da6a3ce929d0e0e473%d-%s-01", i, parent))
+			traceparent = fmt.Sprintf("00-4bf92f3577b34da6a3ce929d0e0e473%d-%s-01", i, parent)
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("status %d", resp.StatusCode)
-		}
+		postOK(t, client, "http://"+ln.Addr().String()+"/v1/chat/completions",
+			`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, traceparent)
 	}
 	client.CloseIdleConnections()
 	cancel()
