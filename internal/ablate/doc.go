@@ -144,4 +144,8 @@ const (
 	// giving it as a word ("sixth") and sharing a word with the claim's
 	// sentence.
 	OrdinalNames = "ordinal-names"
+	// ColorWord: a colour is stated by a passage giving its word
+	// capitalized ("the top Gold rating"), which the reader takes for a
+	// name, and sharing a word with the claim's sentence.
+	ColorWord = "color-word"
 )

@@ -26,3 +26,19 @@ func TestOrdinalNameVerdicts(t *testing.T) {
 	}
 	checkVerdicts(t, ix, tests, firstOf(claim.Number), nil)
 }
+
+// TestColorWordVerdicts: a colour is stated by a passage giving its word
+// capitalized, which the reader takes for a name, about the same thing;
+// not by another colour, nor by the word in a passage about something
+// else. The sentences are written for this test.
+func TestColorWordVerdicts(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "awards.txt", Content: "The Tolby bakery received the top Gold rating from the guild.\n" +
+		"Ona Vey drives a car with Blue Marlow plates."})
+	tests := []verdictCase{
+		{"The Tolby bakery was placed in the gold category by the guild.", source.Supported},
+		{"The Tolby bakery was placed in the silver category by the guild.", flagged},
+		{"The Harwick mill painted its doors blue.", flagged},
+	}
+	checkVerdicts(t, ix, tests, firstOf(claim.Color), nil)
+}
