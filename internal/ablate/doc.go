@@ -148,4 +148,8 @@ const (
 	// capitalized ("the top Gold rating"), which the reader takes for a
 	// name, and sharing a word with the claim's sentence.
 	ColorWord = "color-word"
+	// Apostrophe: a word written with a typographic apostrophe
+	// ("O’Brien") is the same word written with a straight one
+	// ("O'Brien").
+	Apostrophe = "apostrophe"
 )

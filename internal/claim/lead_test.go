@@ -54,3 +54,34 @@ func TestNameRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsApostrophe: a word with a typographic apostrophe is the word
+// with a straight one, and a possessive of either kind is left out.
+func TestWordsApostrophe(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"Ona O’Brien’s visit to Côte d’Ivoire": "ona o'brien visit to côte d'ivoire",
+		"Ona O'Brien's visit to Côte d'Ivoire": "ona o'brien visit to côte d'ivoire",
+		"it’s Tolby’s":                         "it tolby",
+		"rock ’n’ roll":                        "rock n roll",
+	} {
+		if got := strings.Join(claim.Words(text), " "); got != want {
+			t.Errorf("Words(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// FuzzWords checks that the words of any text are each non-empty and
+// never hold a typographic apostrophe.
+func FuzzWords(f *testing.F) {
+	for _, s := range []string{"O’Brien’s", "d’’Ivoire", "’’", "a’b’c’s", "É’S", "x’\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, w := range claim.Words(s) {
+			if w == "" || strings.Contains(w, "’") {
+				t.Fatalf("Words(%q) gives %q", s, w)
+			}
+		}
+	})
+}
