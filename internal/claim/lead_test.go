@@ -85,3 +85,25 @@ func FuzzWords(f *testing.F) {
 		}
 	})
 }
+
+// TestOrdinalWording: a message names an ordinal as one ("Ordinal
+// 32nd"), not as a count of its suffix ("Number of nd 32"); a count keeps
+// its unit. The sentences are written for this test.
+func TestOrdinalWording(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"It won at the 32nd Tolby Awards.":       "Ordinal 32nd",
+		"She was the club's forty-fourth chair.": "Ordinal forty-fourth",
+		"Ona Vey ran 12 laps.":                   "Number of lap 12",
+	} {
+		var got string
+		for _, c := range claim.Extract(text, "").Claims {
+			if c.Kind == claim.Number {
+				got = c.Subject() + " " + c.Quoted()
+			}
+		}
+		if got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
