@@ -130,4 +130,26 @@ const (
 	// "twenty-first") is the number it orders, read as the same ordinal
 	// in digits ("44th"), not the tens with a unit ("40 fourth").
 	OrdinalWords = "ordinal-words"
+	// CommonLead: a sentence's first word that is a common word (a
+	// participle, an adverb, a preposition) before "the" is not a word
+	// of the name after it ("Dubbed the National Bird Project" names
+	// the National Bird Project).
+	CommonLead = "common-lead"
+	// MidThe: a run of capitalized words joined across "the" is two
+	// names where two capitalized words or more follow it ("In England
+	// the Shuttleworth Collection"); an epithet of one word ("Alexander
+	// the Great") stays a word of the name.
+	MidThe = "mid-the"
+	// OrdinalNames: an ordinal in digits ("6th") is stated by a passage
+	// giving it as a word ("sixth") and sharing a word with the claim's
+	// sentence.
+	OrdinalNames = "ordinal-names"
+	// ColorWord: a colour is stated by a passage giving its word
+	// capitalized ("the top Gold rating"), which the reader takes for a
+	// name, and sharing a word with the claim's sentence.
+	ColorWord = "color-word"
+	// Apostrophe: a word written with a typographic apostrophe
+	// ("O’Brien") is the same word written with a straight one
+	// ("O'Brien").
+	Apostrophe = "apostrophe"
 )

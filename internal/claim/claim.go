@@ -123,6 +123,9 @@ func (c Claim) Subject() string {
 	}
 	switch c.Kind {
 	case Number:
+		if ordinalUnit(c.Unit) {
+			return "Ordinal" // "Ordinal 32nd", not "Number of nd 32"
+		}
 		if c.Unit != "" && c.Unit != "%" && c.Unit != "$" {
 			return "Number of " + c.Unit
 		}
@@ -164,10 +167,21 @@ func (c Claim) Noun() string {
 // 1.24.0'", "'Alice Smith'").
 func (c Claim) Quoted() string {
 	switch c.Kind {
-	case Number, Date, Time, Version:
+	case Number:
+		if ordinalUnit(c.Unit) && c.Text != "" && strings.Trim(c.Text, "0123456789") == "" {
+			return c.Text + c.Unit // "32nd": the span is the digits
+		}
+		return c.Text
+	case Date, Time, Version:
 		return c.Text
 	}
 	return "'" + c.Text + "'"
+}
+
+// ordinalUnit reports whether unit is the suffix of an ordinal ("th" of
+// "44th").
+func ordinalUnit(unit string) bool {
+	return unit == "st" || unit == "nd" || unit == "rd" || unit == "th"
 }
 
 func (c Claim) String() string {

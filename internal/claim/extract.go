@@ -623,11 +623,23 @@ func (x *extractor) names() {
 		words := strings.Fields(x.text[s:e])
 		// Drop leading function words ("The", "In") and trailing particles.
 		articles := true // whether only articles were dropped
-		for len(words) > 0 && (stopwords[strings.ToLower(words[0])] || negators[strings.ToLower(words[0])]) {
-			articles = articles && leadArticles[strings.ToLower(words[0])]
+		drop := func() {
 			s = strings.Index(x.text[s:e], words[0]) + s + len(words[0])
 			s += len(x.text[s:e]) - len(strings.TrimLeft(x.text[s:e], " \t\n"))
 			words = words[1:]
+		}
+		for len(words) > 0 && (stopwords[strings.ToLower(words[0])] || negators[strings.ToLower(words[0])]) {
+			articles = articles && leadArticles[strings.ToLower(words[0])]
+			drop()
+		}
+		if x.commonLead(s, words) {
+			// "Dubbed the National Bird Project", "Following the Battle
+			// of Hastings": the sentence's first word is a common word
+			// capitalized, and the name starts after "the".
+			articles = false
+			for drop(); len(words) > 0 && stopwords[strings.ToLower(words[0])]; {
+				drop()
+			}
 		}
 		numeral := false
 		if n := len(words); n >= 1 {
@@ -648,7 +660,7 @@ func (x *extractor) names() {
 			if name == "" {
 				continue
 			}
-			e = s + strings.Index(x.text[s:e], lastField(name)) + len(lastField(name))
+			e = s + strings.LastIndex(x.text[s:e], lastField(name)) + len(lastField(name))
 		}
 		lw := strings.ToLower(name)
 		if _, isMonth := monthNames[lw]; isMonth || weekdays[strings.TrimSuffix(lw, "s")] || len(name) < 2 {
@@ -697,9 +709,45 @@ func (x *extractor) nameMatches() [][]int {
 				s = i + 1 + len(x.text[i+1:m[1]]) - len(strings.TrimLeft(x.text[i+1:m[1]], " \t"))
 			}
 		}
-		out = append(out, []int{s, m[1]})
+		out = x.splitThe(out, s, m[1])
 	}
 	return out
+}
+
+// splitThe appends the name match [s, e) to out, cut in two at a "the"
+// that two capitalized words or more follow: "In England the
+// Shuttleworth Collection" names England and the Shuttleworth
+// Collection, "Monday the Prime Minister" the Prime Minister. The
+// pattern joins names across one function word, and "the" is a word of a
+// name only before an epithet of one word ("Alexander the Great", "Winnie
+// the Pooh", "Rage Against the Machine"), which is kept whole.
+func (x *extractor) splitThe(out [][]int, s, e int) [][]int {
+	if ablate.Off(ablate.MidThe) {
+		return append(out, []int{s, e})
+	}
+	for i := s; ; {
+		j := strings.Index(x.text[i:e], "the")
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + 3
+		if at == s || at+4 >= e || x.text[at-1] != ' ' && x.text[at-1] != '\t' || x.text[at+3] != ' ' && x.text[at+3] != '\t' {
+			continue
+		}
+		if caps := strings.Fields(x.text[at+4 : e]); len(caps) < 2 || !startsUpper(caps[0]) || !startsUpper(caps[1]) {
+			continue
+		}
+		out = append(out, []int{s, at})
+		s = at
+	}
+	return append(out, []int{s, e})
+}
+
+// startsUpper reports whether w starts with a capital letter.
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
 }
 
 func lastField(s string) string {
@@ -785,6 +833,26 @@ func commonInitial(w string) bool {
 		}
 	}
 	return false
+}
+
+// commonLead reports whether the run of a name's words starting at s
+// begins with a common word capitalized only because it starts the
+// sentence, followed by "the": a participle, an adverb or a preposition
+// ("Dubbed the National Bird Project", "Following the Battle of Hastings",
+// "Despite the Great Depression", "Finally the United Nations"). A name
+// with "the" after its first word ("Alfred the Great", "Ivan the
+// Terrible", "Billy the Kid") keeps it: a given name is not such a word
+// (one ending "-red" as "Alfred", or shorter than six letters, is not
+// taken for a participle or adverb), and a word the text also
+// capitalizes mid-sentence is a name.
+func (x *extractor) commonLead(s int, words []string) bool {
+	if len(words) < 3 || words[1] != "the" || ablate.Off(ablate.CommonLead) || !x.sentenceInitial(s) {
+		return false
+	}
+	w := strings.ToLower(words[0])
+	common := initialWords[w] || len(w) >= 6 && (strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ly") ||
+		strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "red"))
+	return common && lowerWord(w) && !x.capitalizedElsewhere(words[0])
 }
 
 // capitalizedElsewhere reports whether word appears capitalized in the

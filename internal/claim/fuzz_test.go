@@ -24,6 +24,8 @@ func FuzzExtract(f *testing.F) {
 		"31.12.2009 12/31/2009 2009/12/31 1.2.31.12.2009 05/04/2010 version 1.12.2009 0/0/2000 31.12/2009-",
 		"Ada F. Lenk, P. Q. R. Orwin, Gen. Lt. Col. Ona Vey. St. Tolby St. Police I. A. B. Gen. the X. Y.\tZ. Dr.",
 		"forty-fourth Twenty-First ninety-ninthly sixty- seventy-fifths thirty-first-", "twenty-",
+		"Dubbed the Tolby Giant, it stood. In Tolby the Marlow Club met. Alfred the Great. the the The X the Y Z",
+		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",
 	} {
 		f.Add(s)
 	}
@@ -38,6 +40,11 @@ func FuzzExtract(f *testing.F) {
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(c.Location()) {
 				t.Fatalf("location %q is not UTF-8", c.Location())
+			}
+			// A name's span holds its words, no fewer ("Unit" of
+			// "United States Army Rifle Unit" was one).
+			if tf := strings.Join(strings.Fields(strings.ToLower(c.Text)), " "); c.Kind == claim.Name && tf != c.Value {
+				t.Fatalf("name %q is written otherwise than its value %q", c.Text, c.Value)
 			}
 			// Every other form of a name keeps a word of it, and is
 			// not the name itself.

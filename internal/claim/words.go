@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentjudge/judge/internal/ablate"
 )
 
 // stopwords are function words: never a name on their own, never what a
@@ -161,6 +163,11 @@ func WordsFunc(s string, f func(w string, start, end int)) {
 			break
 		}
 		w := strings.ToLower(s[start:i])
+		if strings.Contains(w, "’") && !ablate.Off(ablate.Apostrophe) {
+			// "O’Brien" and "O'Brien", "d’Ivoire" and "d'Ivoire" are one
+			// word: a typographic apostrophe is the same mark.
+			w = strings.ReplaceAll(w, "’", "'")
+		}
 		end := i
 		for _, suf := range []string{"'s", "’s"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf) {

@@ -128,6 +128,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if p := ix.findValue(c, q); p != nil {
 			return Verdict{Status: Supported, Evidence: p}
 		}
+		if p := ix.valueInWords(c, q); p != nil {
+			return Verdict{Status: Supported, Evidence: p}
+		}
 		if v, ok := ix.age(c); ok {
 			return v
 		}
