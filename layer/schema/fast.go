@@ -42,12 +42,8 @@ const (
 
 // node is one compiled schema of the fast path.
 type node struct {
-	// loc is the Location of the schema the node was compiled from, which
-	// the fast path's issues name ("" for the additionalItems false of
-	// noItems); the schema itself is found by it in the full form, when
-	// an issue needs more of it (scanner.schemaOf). draft is its
-	// DraftVersion.
-	loc    string
+	// draft is the DraftVersion of the schema the node was compiled
+	// from (see loc).
 	draft  int16
 	always int8 // 1: the schema true, -1: false, 0: check the keywords
 	// plain holds the kinds of value (kString, …) the node accepts
@@ -126,6 +122,12 @@ type node struct {
 	// at a site of at most one key, kept for the next documents (see
 	// cachedText).
 	texts atomic.Pointer[[]cachedText]
+	// loc is the Location of the schema the node was compiled from, which
+	// the fast path's issues name ("" for the additionalItems false of
+	// noItems); the schema itself is found by it in the full form, when
+	// an issue needs more of it (scanner.schemaOf). Read by report mode
+	// only, so it sits with the other such fields, after the scan's.
+	loc string
 }
 
 // keyInfo is what a node knows of one property name: its schema in
