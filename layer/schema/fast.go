@@ -42,9 +42,9 @@ const (
 
 // node is one compiled schema of the fast path.
 type node struct {
-	// sch is the schema the node was compiled from, which the fast path's
-	// issues name (nil for the additionalItems false of noItems).
-	sch    *jsonschema.Schema
+	// draft is the DraftVersion of the schema the node was compiled
+	// from (see loc).
+	draft  int16
 	always int8 // 1: the schema true, -1: false, 0: check the keywords
 	// plain holds the kinds of value (kString, …) the node accepts
 	// whatever they hold once well formed: the scan only skips them (see
@@ -122,6 +122,12 @@ type node struct {
 	// at a site of at most one key, kept for the next documents (see
 	// cachedText).
 	texts atomic.Pointer[[]cachedText]
+	// loc is the Location of the schema the node was compiled from, which
+	// the fast path's issues name ("" for the additionalItems false of
+	// noItems); the schema itself is found by it in the full form, when
+	// an issue needs more of it (scanner.schemaOf). Read by report mode
+	// only, so it sits with the other such fields, after the scan's.
+	loc string
 }
 
 // keyInfo is what a node knows of one property name: its schema in
@@ -389,7 +395,7 @@ func (fc *fastCompiler) node(s *jsonschema.Schema) *node {
 	if n, ok := fc.nodes[s]; ok {
 		return n
 	}
-	n := &node{sch: s, minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minLen: -1, maxLen: -1}
+	n := &node{loc: s.Location, draft: int16(s.DraftVersion), minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minContains: -1, maxContains: -1, minLen: -1, maxLen: -1}
 	fc.nodes[s] = n
 	fc.count++
 	if fc.count > maxFastNodes || fc.why != "" {

@@ -2,10 +2,13 @@ package schema
 
 import (
 	"bytes"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentjudge/judge/internal/location"
 	"github.com/agentjudge/judge/result"
@@ -477,14 +480,14 @@ func (s *scanner) valueIssue(n *node, keyword string, raw, str []byte, l int) {
 	refText := string(b[ref:])
 	b = b[:ref]
 	var reason, sugg string
-	holder := s.comp.index[n.sch.Location]
+	holder := n.bounds()
 	switch keyword {
 	case "minLength":
 		reason, sugg = minLengthWords(show(string(str)), l, n.minLen, refText, holder)
 	case "maxLength":
 		reason, sugg = maxLengthWords(l, n.maxLen, refText, holder)
 	case "pattern":
-		reason, sugg = patternWords(show(string(str)), n.sch.Pattern.String(), refText)
+		reason, sugg = patternWords(show(string(str)), n.pattern.String(), refText)
 	case "multipleOf":
 		reason, sugg = multipleOfWords(result.Clip(string(raw), maxShown), n.multipleOf.rat, refText)
 	default:
@@ -502,6 +505,30 @@ func (s *scanner) valueIssue(n *node, keyword string, raw, str []byte, l int) {
 		s.keep(n, b, key, root, string(raw), name)
 	}
 	s.checkBudget()
+}
+
+// bounds is a schema holding only n's length and numeric bounds: what
+// the words of a failed length or numeric keyword read of the failed
+// schema (lengthSuggestion, numberBounds), without its full form, which
+// a schema the fast path covers may have to compile again (compiled.form).
+func (n *node) bounds() *jsonschema.Schema {
+	h := &jsonschema.Schema{}
+	if n.minLen >= 0 {
+		h.MinLength = &n.minLen
+	}
+	if n.maxLen >= 0 {
+		h.MaxLength = &n.maxLen
+	}
+	h.Minimum, h.Maximum, h.ExclusiveMinimum, h.ExclusiveMaximum = n.minimum.ratOf(), n.maximum.ratOf(), n.exMin.ratOf(), n.exMax.ratOf()
+	return h
+}
+
+// ratOf is b's value, nil for no bound.
+func (b *bound) ratOf() *big.Rat {
+	if b == nil {
+		return nil
+	}
+	return b.rat
 }
 
 // bound is n's bound of a numeric keyword.
@@ -575,13 +602,15 @@ func (s *scanner) words(n *node) *nodeWords {
 	if w := n.words.Load(); w != nil {
 		return w
 	}
+	full := s.comp.form(false)
+	sch := full.index[n.loc]
 	w := &nodeWords{want: strings.Join(n.typeNames, " or ")}
 	w.wantArticle = article(w.want)
 	if n.hasConst {
-		w.constWant = show(*n.sch.Const)
+		w.constWant = show(*sch.Const)
 	}
 	if n.hasEnum {
-		want := n.sch.Enum.Values
+		want := sch.Enum.Values
 		if w.enumOne = len(want) == 1; w.enumOne {
 			w.enumWant = show(want[0])
 		} else {
@@ -589,12 +618,12 @@ func (s *scanner) words(n *node) *nodeWords {
 			w.enumInReason = len(want) <= 5 && utf8.RuneCountInString(w.enumList) <= 150
 		}
 	}
-	holder := s.comp.index[n.sch.Location]
+	holder := sch
 	if n.addlFalse {
 		w.declared, w.allowed = addlDeclared(holder)
 	}
-	r := reporter{c: s.comp}
-	for _, full := range n.sch.Required {
+	r := reporter{c: s.comp, held: full}
+	for _, full := range sch.Required {
 		b, ok := n.names[full]
 		if !ok {
 			continue // as missingNames: not tracked, never missing

@@ -54,7 +54,7 @@ func (s *scanner) tokens() []string {
 
 // newError is an error of kind k of n's schema at the value being read.
 func (s *scanner) newError(n *node, k jsonschema.ErrorKind) *jsonschema.ValidationError {
-	return &jsonschema.ValidationError{SchemaURL: n.sch.Location, InstanceLocation: s.tokens(), ErrorKind: k}
+	return &jsonschema.ValidationError{SchemaURL: n.loc, InstanceLocation: s.tokens(), ErrorKind: k}
 }
 
 // errorOf is an error and its kind, allocated together.
@@ -73,7 +73,7 @@ func newErr[K any, PK interface {
 	p := &errorOf[K]{k: k}
 	// Field by field: a whole struct written to the heap object would go
 	// through a bulk write barrier.
-	p.e.SchemaURL, p.e.InstanceLocation, p.e.ErrorKind = n.sch.Location, toks, PK(&p.k)
+	p.e.SchemaURL, p.e.InstanceLocation, p.e.ErrorKind = n.loc, toks, PK(&p.k)
 	return &p.e
 }
 
@@ -172,6 +172,12 @@ func (s *scanner) decodeAt(i, end int) (any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// schemaOf returns the schema n was compiled from, for an error the
+// reporter will word: the full form is kept from then on (compiled.form).
+func (s *scanner) schemaOf(n *node) *jsonschema.Schema {
+	return s.comp.form(true).index[n.loc]
 }
 
 // fastReport validates doc against c's fast path in report mode and
@@ -490,12 +496,12 @@ func (s *scanner) rown(n *node, i int) (end int, done bool) {
 			if e := s.popOne(rs); e == nil {
 				s.errs = append(s.errs, nil) // written directly
 			} else {
-				ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.sch.Location})
+				ref := newErr(s, n, kind.Reference{Keyword: "$ref", URL: n.ref.loc})
 				ref.Causes = causesOf(e)
 				s.errs = append(s.errs, ref)
 			}
 		}
-		if n.sch.DraftVersion < 2019 {
+		if n.draft < 2019 {
 			return end, true
 		}
 	}
@@ -557,9 +563,9 @@ func (s *scanner) rconstEnum(n *node, i int) (end int, stop bool) {
 		return end, true
 	}
 	if !constOK {
-		addErr(s, n, kind.Const{Got: v, Want: *n.sch.Const})
+		addErr(s, n, kind.Const{Got: v, Want: *s.schemaOf(n).Const})
 	} else {
-		addErr(s, n, kind.Enum{Got: v, Want: n.sch.Enum.Values})
+		addErr(s, n, kind.Enum{Got: v, Want: s.schemaOf(n).Enum.Values})
 	}
 	return end, true
 }
@@ -814,7 +820,7 @@ func (s *scanner) rpropName(n *node, keyAt int, key []byte, names []*jsonschema.
 		return names
 	}
 	e := s.popOne(es)
-	return append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.sch.Location,
+	return append(names, &jsonschema.ValidationError{SchemaURL: n.propNames.loc,
 		InstanceLocation: s.tokens(), ErrorKind: &kind.PropertyNames{Property: string(key)}, Causes: causesOf(e)})
 }
 
@@ -845,7 +851,7 @@ func (s *scanner) objectCounts(n *node, start, count, reqSeen int, present uint6
 	direct := false
 	if s.direct && s.tree == 0 {
 		direct = s.requiredIssues(n, present)
-	} else if missing := missingNames(n, present, n.sch.Required); missing != nil {
+	} else if missing := missingNames(n, present, s.schemaOf(n).Required); missing != nil {
 		pre = append(pre, newErr(s, n, kind.Required{Missing: missing}))
 	}
 	for _, dr := range n.depReq {
@@ -1024,7 +1030,7 @@ func (s *scanner) rstring(n *node, i int) int {
 			s.valueIssue(n, "pattern", s.data[i:end], str, 0)
 			s.errs = append(s.errs, nil)
 		case !match:
-			addErr(s, n, kind.Pattern{Got: string(str), Want: n.sch.Pattern.String()})
+			addErr(s, n, kind.Pattern{Got: string(str), Want: n.pattern.String()})
 		}
 	}
 	return end

@@ -51,6 +51,7 @@ type finding struct {
 // reporter turns a *jsonschema.ValidationError tree into findings.
 type reporter struct {
 	c     *compiled // nil when the instance is a schema checked against a meta-schema
+	held  *fullForm // c's full form, once asked for (see form)
 	doc   instance  // the validated value
 	noun  string    // how messages name the instance: "the output"
 	found []finding
@@ -205,10 +206,19 @@ func clipLeft(s string, n int) string {
 }
 
 func (r *reporter) schema(url string) *jsonschema.Schema {
-	if r.c == nil {
-		return nil
+	if f := r.form(); f != nil {
+		return f.index[url]
 	}
-	return r.c.index[url]
+	return nil
+}
+
+// form is the full form of r.c (nil without one), kept from the first
+// call: a reporter words issues of one document against one full form.
+func (r *reporter) form() *fullForm {
+	if r.held == nil && r.c != nil {
+		r.held = r.c.form(true)
+	}
+	return r.held
 }
 
 func (r *reporter) value(tokens []string) any {
@@ -1100,14 +1110,15 @@ func describeField(prop *jsonschema.Schema) fieldDesc {
 // worked out: a missing field is the most common issue, and its
 // description the longest text of it.
 func (r *reporter) fieldInfo(prop *jsonschema.Schema) fieldDesc {
-	if r.c == nil || prop == nil {
+	full := r.form()
+	if full == nil || prop == nil {
 		return describeField(prop)
 	}
-	if f, ok := r.c.fields.Load(prop); ok {
+	if f, ok := full.fields.Load(prop); ok {
 		return f.(fieldDesc)
 	}
 	f := describeField(prop)
-	r.c.fields.Store(prop, f)
+	full.fields.Store(prop, f)
 	return f
 }
 

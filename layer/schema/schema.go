@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -102,9 +101,11 @@ func run(ctx context.Context, p *layer.Pass) error {
 // compiled is what the cache holds for one (schema, local schemas,
 // assert_format) triple. It is immutable and safe for concurrent use.
 type compiled struct {
-	sch *jsonschema.Schema
-	// index holds every compiled schema reachable from sch by its Location.
-	index map[string]*jsonschema.Schema
+	// full holds santhosh-tekuri's compiled form (see fullForm and form):
+	// strongly when the schema takes the slow path, else weakly.
+	full fullHolder
+	// schemas counts the full form's schemas (see Size).
+	schemas int
 	// names maps a document's URL to how a location in it is written in an
 	// InputError: "expected_schema" or `schemas["uri"]`.
 	names map[string]string
@@ -117,9 +118,6 @@ type compiled struct {
 	docBytes int64
 	// stream holds what streams of this schema share (see Validator.Stream).
 	stream streamCache
-	// fields holds the fieldDesc of property schemas named by issues
-	// (see reporter.fieldInfo), by *jsonschema.Schema.
-	fields sync.Map
 }
 
 // load returns the compiled schema of in from cache, compiling it on a
@@ -193,14 +191,16 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 	if err != nil {
 		return nil, b.inputError(err)
 	}
-	c = &compiled{sch: sch, index: indexSchemas(sch), names: b.names, docBytes: valueBytes(expected)}
+	f := &fullForm{sch: sch, index: indexSchemas(sch)}
+	c = &compiled{schemas: len(f.index), names: b.names, docBytes: valueBytes(expected)}
 	for _, l := range locals {
 		c.docBytes += valueBytes(l)
 	}
-	if err := c.checkRefCycles(); err != nil {
+	if err := c.checkRefCycles(f); err != nil {
 		return nil, err
 	}
 	c.fast, c.nodes, c.slow = compileFast(sch)
+	c.hold(f, &fullSource{expected: expected, locals: locals, assertFormat: assertFormat})
 	return c, nil
 }
 
@@ -224,7 +224,7 @@ func (c *compiled) report(v any, noun string) (r *reporter, err error) {
 			r, err = nil, fmt.Errorf("schema: validation panicked: %v", p)
 		}
 	}()
-	verr := c.sch.Validate(v)
+	verr := c.form(true).sch.Validate(v)
 	if verr == nil {
 		return nil, nil
 	}
@@ -246,7 +246,7 @@ func (c *compiled) report(v any, noun string) (r *reporter, err error) {
 // {"$ref": "#"} or {"if": {"$ref": "#"}}: whatever the output, validation
 // would loop. The validator finds such loops too, but not under "not" or
 // "if", where it only asks whether a value matches.
-func (c *compiled) checkRefCycles() error {
+func (c *compiled) checkRefCycles(f *fullForm) error {
 	const (
 		visiting = 1
 		done     = 2
@@ -279,8 +279,8 @@ func (c *compiled) checkRefCycles() error {
 		state[s] = done
 		return nil
 	}
-	for _, loc := range slices.Sorted(maps.Keys(c.index)) {
-		if err := visit(c.index[loc]); err != nil {
+	for _, loc := range slices.Sorted(maps.Keys(f.index)) {
+		if err := visit(f.index[loc]); err != nil {
 			return err
 		}
 	}

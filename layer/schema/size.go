@@ -15,7 +15,7 @@ const (
 // layer's cache charges it against its byte budget.
 func (c *compiled) Size() int64 {
 	n := int64(unsafe.Sizeof(*c)) + c.docBytes
-	n += int64(len(c.index)) * (schemaNodeBytes + 64)
+	n += int64(c.schemas) * (schemaNodeBytes + 64)
 	n += int64(c.nodes) * fastNodeBytes
 	for k, v := range c.names {
 		n += int64(len(k)+len(v)) + 64

@@ -294,7 +294,8 @@ func (sc *streamCache) build(c *compiled) {
 	defer sc.mu.Unlock()
 	sc.building = true
 	sc.plans = map[*jsonschema.Schema]*splan{}
-	for _, s := range c.index {
+	f := c.form(true)
+	for _, s := range f.index {
 		if s.DynamicRef != nil || s.RecursiveRef != nil {
 			sc.dynamic = true
 		}
@@ -338,7 +339,7 @@ func (sc *streamCache) build(c *compiled) {
 			p.items = sc.planLocked(s.Items2020).closure
 		}
 	}
-	sc.root = sc.planLocked(c.sch).closure
+	sc.root = sc.planLocked(f.sch).closure
 	sc.building = false
 }
 
