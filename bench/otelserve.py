@@ -48,16 +48,22 @@ def start_sink():
         def log_message(self, *a):
             pass
 
-    sink = ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+    class Server(ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            pass  # a server killed at the end resets its connection: not worth a traceback
+
+    sink = Server(("127.0.0.1", 0), Sink)
     threading.Thread(target=sink.serve_forever, daemon=True).start()
     return "http://127.0.0.1:%d" % sink.server_address[1], exports
 
 
-def start_serve(binary, sink_url, export):
+def start_serve(binary, sink_url, export, extra_env=None, on_line=None):
     """Starts `binary serve` on a loopback port, exporting spans to sink_url
-    when export is true (no OTEL_ variable of this process is passed on);
-    returns the process and its URL once it listens."""
+    when export is true (no OTEL_ variable of this process is passed on;
+    extra_env is added); returns the process and its URL once it listens.
+    on_line, if given, is called with every later line of its stderr."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+    env.update(extra_env or {})
     if export:
         env["OTEL_EXPORTER_OTLP_ENDPOINT"] = sink_url
     p = subprocess.Popen([binary, "serve", "--addr", "127.0.0.1:0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -72,7 +78,7 @@ def start_serve(binary, sink_url, export):
             continue
         url = m.get("url") if "listening" in m.get("msg", "") else None
     # drain stderr (the access log) so the pipe never fills
-    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
+    threading.Thread(target=lambda: [on_line and on_line(ln) for ln in p.stderr], daemon=True).start()
     return p, url
 
 
@@ -85,9 +91,21 @@ def cpu(pid):
 def load(load_bin, url, bodies, d):
     """One round of bench/load (4 connections, duration d) on url's
     /validate; returns the requests answered (all must be 200)."""
-    out = subprocess.run([load_bin, "-url", url, "-path", "/validate", "-bodies", bodies, "-conns", "4", "-duration", d],
-                         capture_output=True, text=True, check=True).stdout
-    rep = json.loads(out)
-    if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
-        raise SystemExit("bench/load: %s" % out[:500])
-    return rep["requests"]
+    return load_all(load_bin, [url], bodies, d)[0]
+
+
+def load_all(load_bin, urls, bodies, d):
+    """load on every URL at once, one bench/load process each; returns
+    the requests each answered."""
+    ps = [subprocess.Popen([load_bin, "-url", url, "-path", "/validate", "-bodies", bodies, "-conns", "4", "-duration", d],
+                           stdout=subprocess.PIPE, text=True) for url in urls]
+    ns = []
+    for p in ps:
+        out = p.communicate()[0]
+        if p.returncode != 0:
+            raise SystemExit("bench/load exited with %d" % p.returncode)
+        rep = json.loads(out)
+        if rep["requests"] == 0 or set(rep["status"]) != {"200"}:
+            raise SystemExit("bench/load: %s" % out[:500])
+        ns.append(rep["requests"])
+    return ns

@@ -233,8 +233,16 @@ func (e *otlpEncoder) encodeEncoded(res *resource.Resource, spans []encSpan) []b
 	if len(spans) == 0 {
 		return e.b
 	}
-	// The distinct scopes, in e.groups (only their scope is used).
+	// The distinct scopes, in e.groups (only their scope is used). A
+	// batch's spans come from a tracer or two, so a span of the tracer
+	// of the span before it is not compared again (a scope comparison
+	// is four strings and an attribute set).
+	var last *tracer
 	for _, s := range spans {
+		if s.tr == last {
+			continue
+		}
+		last = s.tr
 		if !slices.ContainsFunc(e.groups, func(g spanGroup) bool { return g.scope == s.tr.scope }) {
 			e.groups = append(e.groups, spanGroup{scope: s.tr.scope})
 		}
@@ -248,8 +256,12 @@ func (e *otlpEncoder) encodeEncoded(res *resource.Resource, spans []encSpan) []b
 	for _, g := range e.groups {
 		ss := e.open(fResourceSpansScopeSpans)
 		e.scope(g.scope)
+		last, in := (*tracer)(nil), false // the last span's tracer, and whether its scope is g's
 		for _, s := range spans {
-			if s.tr.scope == g.scope {
+			if s.tr != last {
+				last, in = s.tr, s.tr.scope == g.scope
+			}
+			if in {
 				e.b = append(e.b, s.b...)
 			}
 		}

@@ -302,3 +302,54 @@ func FuzzOTLPEncode(f *testing.F) {
 		sameRequest(t, got, off.request(t, mk(func(s string) string { return s })))
 	})
 }
+
+// TestEncodeEncodedScopes: a batch of judge's own spans from tracers of
+// different scopes, interleaved (two tracers of one scope among them),
+// is written as one ScopeSpans per distinct scope, in the order the
+// scopes first appear, each with its spans in their order: what encode
+// writes for the SDK's spans of the same scopes.
+func TestEncodeEncodedScopes(t *testing.T) {
+	t.Parallel()
+	a := instrumentation.Scope{Name: "a", Version: "1"}
+	b := instrumentation.Scope{Name: "b", SchemaURL: "https://opentelemetry.io/schemas/1.26.0"}
+	ta, tb, ta2, t0 := &tracer{scope: a}, &tracer{scope: b}, &tracer{scope: a}, &tracer{}
+	res := resource.NewSchemaless(attribute.String("service.name", "judge"))
+	for _, c := range []struct {
+		name    string
+		tracers []*tracer
+		want    [][]int // per scope in order, the indexes of its spans
+	}{
+		{"one tracer", []*tracer{ta, ta, ta}, [][]int{{0, 1, 2}}},
+		{"interleaved", []*tracer{ta, tb, ta2, ta, tb, t0, tb}, [][]int{{0, 2, 3}, {1, 4, 6}, {5}}},
+		{"runs", []*tracer{tb, tb, ta, ta, ta2, tb}, [][]int{{0, 1, 5}, {2, 3, 4}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var spans []encSpan
+			for i, tr := range c.tracers {
+				spans = append(spans, encSpan{tr, []byte{fScopeSpansSpans<<3 | wireBytes, 3, fSpanName<<3 | wireBytes, 1, byte('a' + i)}}) // a Span named by its index
+			}
+			var e otlpEncoder
+			got := decodeRequest(t, slices.Clone(e.encodeEncoded(res, spans)))
+			if n := len(got.ResourceSpans); n != 1 {
+				t.Fatalf("%d ResourceSpans, want 1", n)
+			}
+			ss := got.ResourceSpans[0].ScopeSpans
+			if len(ss) != len(c.want) {
+				t.Fatalf("%d ScopeSpans, want %d", len(ss), len(c.want))
+			}
+			for g, want := range c.want {
+				scope := c.tracers[want[0]].scope
+				if ss[g].GetScope().GetName() != scope.Name || ss[g].GetScope().GetVersion() != scope.Version || ss[g].SchemaUrl != scope.SchemaURL {
+					t.Errorf("ScopeSpans %d: scope %v, schema %q, want %+v", g, ss[g].GetScope(), ss[g].SchemaUrl, scope)
+				}
+				var ids []int
+				for _, s := range ss[g].Spans {
+					ids = append(ids, int(s.Name[0]-'a'))
+				}
+				if !slices.Equal(ids, want) {
+					t.Errorf("ScopeSpans %d: spans %v, want %v", g, ids, want)
+				}
+			}
+		})
+	}
+}

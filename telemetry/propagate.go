@@ -2,7 +2,6 @@ package telemetry
 
 import (
 	"context"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -409,9 +408,7 @@ func spanIDAttrs(sp trace.Span) (slog.Attr, slog.Attr) {
 func hexIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
 	// Both ids in one string, cut in two: one allocation, not two.
 	var b [48]byte
-	tid, sid := sc.TraceID(), sc.SpanID()
-	hex.Encode(b[:32], tid[:])
-	hex.Encode(b[32:], sid[:])
+	putHexIDs(&b, sc.TraceID(), sc.SpanID())
 	ids := string(b[:])
 	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
 }

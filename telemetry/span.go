@@ -3,7 +3,6 @@ package telemetry
 import (
 	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -497,9 +496,7 @@ func (s *span) logIDs() (slog.Attr, slog.Attr) {
 	}
 	s.mu.Lock()
 	if s.ids[0] == 0 { // not written yet: a hex digit is never 0
-		tid, sid := s.sc.TraceID(), s.sc.SpanID()
-		hex.Encode(s.ids[:32], tid[:])
-		hex.Encode(s.ids[32:], sid[:])
+		putHexIDs(s.ids, s.sc.TraceID(), s.sc.SpanID())
 	}
 	s.mu.Unlock()
 	// The bytes are not written again once set, and the handle lives as
