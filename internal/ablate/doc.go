@@ -130,4 +130,8 @@ const (
 	// "twenty-first") is the number it orders, read as the same ordinal
 	// in digits ("44th"), not the tens with a unit ("40 fourth").
 	OrdinalWords = "ordinal-words"
+	// DurationUnit: a number of a unit of time ("three years") is not
+	// stated by the same number counting something else ("3 Sparrows",
+	// a title), nor a count by a length of time.
+	DurationUnit = "duration-unit"
 )
