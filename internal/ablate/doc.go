@@ -134,4 +134,8 @@ const (
 	// stated by the same number counting something else ("3 Sparrows",
 	// a title), nor a count by a length of time.
 	DurationUnit = "duration-unit"
+	// HyphenSame: a name the extractor cut from a hyphenated word ("Blu"
+	// of "Blu-ray") is stated by a passage writing the same hyphenated
+	// word.
+	HyphenSame = "hyphen-same"
 )

@@ -44,3 +44,42 @@ func TestOtherMeasure(t *testing.T) {
 		checkVerdicts(t, ix, []verdictCase{{tt.text, tt.status}}, numberWritten(tt.number), nil)
 	}
 }
+
+// nameWritten picks a sentence's name claim written as text.
+func nameWritten(text string) func([]claim.Claim) *claim.Claim {
+	return func(cs []claim.Claim) *claim.Claim {
+		for i := range cs {
+			if cs[i].Kind == claim.Name && cs[i].Text == text {
+				return &cs[i]
+			}
+		}
+		return nil
+	}
+}
+
+// TestHyphenatedName checks that a name the extractor cuts from a
+// hyphenated word ("Zeta" of "a Zeta-ray disc", "Tolby" of "a
+// Tolby-based band") is stated by a passage writing the same hyphenated
+// word, and by nothing else: another word after the hyphen, the name
+// before another hyphen, or no such word leave it flagged. The sentences
+// are written for this test.
+func TestHyphenatedName(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "shop.txt", Content: "Marrow Films' new Zeta-ray disc presents the film restored.\n" +
+		"The Tolby-based band Grey Ferns toured in May.\n" +
+		"A Corla-led group of growers met in June."})
+	tests := []struct {
+		text, name string
+		status     source.Status // or flagged
+	}{
+		{"Marrow Films released a Zeta-ray edition of the film.", "Zeta", source.Supported},
+		{"Marrow Films released a Zeta-disc edition of the film.", "Zeta", flagged},
+		{"Grey Ferns are a Tolby-based band.", "Tolby", source.Supported},
+		{"Grey Ferns are a Tolby-led band.", "Tolby", flagged},
+		{"The growers met in a Corla-based hall.", "Corla", flagged},
+		{"Grey Ferns are a Vanna-based band.", "Vanna", flagged},
+	}
+	for _, tt := range tests {
+		checkVerdicts(t, ix, []verdictCase{{tt.text, tt.status}}, nameWritten(tt.name), nil)
+	}
+}
