@@ -138,4 +138,7 @@ const (
 	// of "Blu-ray") is stated by a passage writing the same hyphenated
 	// word.
 	HyphenSame = "hyphen-same"
+	// WeekdayName: a weekday that is a word of a name ("The Sunday
+	// Times", "Good Friday") is not a day (claim: weekdayInName).
+	WeekdayName = "weekday-name"
 )
