@@ -141,4 +141,8 @@ const (
 	// WeekdayName: a weekday that is a word of a name ("The Sunday
 	// Times", "Good Friday") is not a day (claim: weekdayInName).
 	WeekdayName = "weekday-name"
+	// DateBeforeName: a month or weekday the dates took, right before a
+	// name ("In March Ona Vey left"), leaves the name after it a name;
+	// it had swallowed the name (claim: names).
+	DateBeforeName = "date-before-name"
 )

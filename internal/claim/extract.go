@@ -606,6 +606,13 @@ func parseNum(s string) (float64, bool) {
 // "1,200", "1200" and "1.2 thousand" are "1200".
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', 12, 64) }
 
+// dateWord reports whether w is a month's or weekday's name.
+func dateWord(w string) bool {
+	lw := strings.ToLower(strings.TrimRight(w, ".,;:"))
+	_, isMonth := monthNames[lw]
+	return isMonth || weekdays[strings.TrimSuffix(lw, "s")]
+}
+
 // trimName drops trailing particles from a name match.
 func trimName(s string) string {
 	fs := strings.Fields(s)
@@ -631,6 +638,14 @@ func (x *extractor) names() {
 		articles := true // whether only articles were dropped
 		for len(words) > 0 && (stopwords[strings.ToLower(words[0])] || negators[strings.ToLower(words[0])]) {
 			articles = articles && leadArticles[strings.ToLower(words[0])]
+			s = strings.Index(x.text[s:e], words[0]) + s + len(words[0])
+			s += len(x.text[s:e]) - len(strings.TrimLeft(x.text[s:e], " \t\n"))
+			words = words[1:]
+		}
+		// A month or weekday the dates took, before a name ("In March Ona
+		// Vey left", "On Friday Tolby Council voted"), is the date's, not
+		// the name's: the name starts after it.
+		for len(words) > 1 && x.taken[s] && !ablate.Off(ablate.DateBeforeName) && dateWord(words[0]) {
 			s = strings.Index(x.text[s:e], words[0]) + s + len(words[0])
 			s += len(x.text[s:e]) - len(strings.TrimLeft(x.text[s:e], " \t\n"))
 			words = words[1:]

@@ -38,3 +38,28 @@ func TestWeekdayInName(t *testing.T) {
 		}
 	}
 }
+
+// TestDateBeforeName: a month or weekday read as a date right before a
+// name leaves the name after it a name (it had swallowed it); a name
+// that only the date's word precedes after a comma, and a weekday of a
+// name, are read as before. The sentences are written for this test.
+func TestDateBeforeName(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ text, want string }{
+		{"On Friday Ona Vey left Tolby.", "date Friday; name Ona Vey; name Tolby"},
+		{"In March Ona Vey left.", "date March; name Ona Vey"},
+		{"By Monday Tolby Council had voted.", "date Monday; name Tolby Council"},
+		{"March 5 Ona Vey left.", "date March 5; name Ona Vey"},
+		{"On Friday, Ona Vey left.", "date Friday; name Ona Vey"},
+		{"She wrote for the Monday Ledger.", "name Monday Ledger"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range claim.Extract(tt.text, "").Claims {
+			got = append(got, string(c.Kind)+" "+c.Text)
+		}
+		if g := strings.Join(got, "; "); g != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.text, g, tt.want)
+		}
+	}
+}
