@@ -152,4 +152,19 @@ const (
 	// ("O’Brien") is the same word written with a straight one
 	// ("O'Brien").
 	Apostrophe = "apostrophe"
+	// DurationUnit: a number of a unit of time ("three years") is not
+	// stated by the same number counting something else ("3 Sparrows",
+	// a title), nor a count by a length of time.
+	DurationUnit = "duration-unit"
+	// HyphenSame: a name the extractor cut from a hyphenated word ("Blu"
+	// of "Blu-ray") is stated by a passage writing the same hyphenated
+	// word.
+	HyphenSame = "hyphen-same"
+	// WeekdayName: a weekday that is a word of a name ("The Sunday
+	// Times", "Good Friday") is not a day (claim: weekdayInName).
+	WeekdayName = "weekday-name"
+	// DateBeforeName: a month or weekday the dates took, right before a
+	// name ("In March Ona Vey left"), leaves the name after it a name;
+	// it had swallowed the name (claim: names).
+	DateBeforeName = "date-before-name"
 )

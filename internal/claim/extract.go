@@ -325,9 +325,15 @@ func (x *extractor) dates() {
 		})
 	}
 	if x.hasUpper && strings.Contains(x.text, "day") {
-		x.each(weekdayRE, 0, func(m []int) {
+		for _, m := range weekdayRE.FindAllStringSubmatchIndex(x.text, -1) {
+			if len(x.claims) > MaxClaims {
+				break
+			}
+			if x.weekdayInName(m[0], m[1]) || !x.take(m[0], m[1]) {
+				continue
+			}
 			add(m, DateValue{Weekday: strings.ToLower(x.group(m, 1))})
-		})
+		}
 	}
 	if x.hasDigit {
 		defer x.each(yearRE, 1, func(m []int) {
@@ -600,6 +606,13 @@ func parseNum(s string) (float64, bool) {
 // "1,200", "1200" and "1.2 thousand" are "1200".
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', 12, 64) }
 
+// dateWord reports whether w is a month's or weekday's name.
+func dateWord(w string) bool {
+	lw := strings.ToLower(strings.TrimRight(w, ".,;:"))
+	_, isMonth := monthNames[lw]
+	return isMonth || weekdays[strings.TrimSuffix(lw, "s")]
+}
+
 // trimName drops trailing particles from a name match.
 func trimName(s string) string {
 	fs := strings.Fields(s)
@@ -640,6 +653,12 @@ func (x *extractor) names() {
 			for drop(); len(words) > 0 && stopwords[strings.ToLower(words[0])]; {
 				drop()
 			}
+		}
+		// A month or weekday the dates took, before a name ("In March Ona
+		// Vey left", "On Friday Tolby Council voted"), is the date's, not
+		// the name's: the name starts after it.
+		for len(words) > 1 && x.taken[s] && !ablate.Off(ablate.DateBeforeName) && dateWord(words[0]) {
+			drop()
 		}
 		numeral := false
 		if n := len(words); n >= 1 {
@@ -809,6 +828,48 @@ func (x *extractor) sentenceInitial(s int) bool {
 		}
 	}
 	return false
+}
+
+// weekdayInName reports whether the weekday at text[s:e] is a word of a
+// name rather than a day: after a capitalized word that is neither a
+// function word nor the sentence's first ("Good Friday", "Super
+// Tuesday"), or after "the", "a" or an opening quote and before a
+// capitalized word that is no month or weekday ("The Sunday Times", "the
+// Sunday Telegraph", "a Monday Club"). "On Sunday March 5", "on Friday
+// Ona Vey left" and "Last Friday" stay days; the name extractor then
+// reads the name whole.
+func (x *extractor) weekdayInName(s, e int) bool {
+	if ablate.Off(ablate.WeekdayName) {
+		return false
+	}
+	before := x.text[:s]
+	prev := ""
+	if strings.HasSuffix(before, " ") {
+		w := strings.TrimRight(before, " ")
+		i := strings.LastIndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		if i < len(w)-1 && i+1 < len(w) {
+			prev = w[i+1:]
+			if r, _ := utf8.DecodeRuneInString(prev); unicode.IsUpper(r) && !stopwords[strings.ToLower(prev)] && !negators[strings.ToLower(prev)] && !x.sentenceInitial(i+1) {
+				return true
+			}
+		}
+	}
+	quoted := strings.HasSuffix(before, "\"") || strings.HasSuffix(before, "“") || strings.HasSuffix(before, "‘")
+	if lp := strings.ToLower(prev); !quoted && lp != "the" && lp != "a" && lp != "an" {
+		return false
+	}
+	after := x.text[e:]
+	if !strings.HasPrefix(after, " ") {
+		return false
+	}
+	next := strings.TrimLeft(after, " ")
+	r, _ := utf8.DecodeRuneInString(next)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	lw := firstWord(next)
+	_, isMonth := monthNames[lw]
+	return lw != "" && !isMonth && !weekdays[strings.TrimSuffix(lw, "s")] && !stopwords[lw]
 }
 
 // initialWords are common words that start sentences and headings

@@ -23,6 +23,7 @@ func FuzzExtract(f *testing.F) {
 		"I", "A I", "The I. X I\tV I's, In I", "Tolby I don’t. Tolby I 9 Tolby I—",
 		"31.12.2009 12/31/2009 2009/12/31 1.2.31.12.2009 05/04/2010 version 1.12.2009 0/0/2000 31.12/2009-",
 		"Ada F. Lenk, P. Q. R. Orwin, Gen. Lt. Col. Ona Vey. St. Tolby St. Police I. A. B. Gen. the X. Y.\tZ. Dr.",
+		"\"The Sunday Courier\" the Monday Ledger, Grey Friday; a Friday Club. On Sunday March 5 “Tuesday X the Sunday the Sunday", "Good Friday", "the Sunday ", "In March Ona Vey left. On Friday Tolby Council May June X. Sunday Sunday Times Mays",
 		"forty-fourth Twenty-First ninety-ninthly sixty- seventy-fifths thirty-first-", "twenty-",
 		"Dubbed the Tolby Giant, it stood. In Tolby the Marlow Club met. Alfred the Great. the the The X the Y Z",
 		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",

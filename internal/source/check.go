@@ -307,8 +307,8 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 				// is about the same thing.
 				su := p.Claims[i].Unit
 				um := c.Kind != claim.Number || c.Unit == "" || su == "" || sameUnit(c.Unit, su)
-				if c.Kind == claim.Number && c.Unit != "" && su != "" && !um && timeUnits[claim.Stem(c.Unit)] && timeUnits[claim.Stem(su)] {
-					continue // "one month" is not "one year"
+				if !um && otherMeasure(c.Unit, su) {
+					continue
 				}
 				score := q.overlap(p)
 				if score > bestScore || score == bestScore && um && !unitMatch {
@@ -327,6 +327,20 @@ func (ix *Index) findValue(c claim.Claim, q query) *Passage {
 		return nil
 	}
 	return best
+}
+
+// otherMeasure reports whether a number of unit b can never state one of
+// unit a (two units, not the same): "one month" is not "one year", and a
+// length of time is not a count of things, either way: "three years" is
+// not stated by the film title "3 Sparrows", nor "3 goals" by "3 years".
+// Two counts of things ("870 infections", "870 people infected") may be
+// the same count, which the passage's words decide.
+func otherMeasure(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ta, tb := timeUnits[claim.Stem(a)], timeUnits[claim.Stem(b)]
+	return ta && tb || ta != tb && !ablate.Off(ablate.DurationUnit)
 }
 
 // timeUnits are the stems of units of time: a number of one is never a

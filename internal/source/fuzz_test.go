@@ -79,6 +79,7 @@ func FuzzOtherForms(f *testing.F) {
 		{"Tin mines of Cornwall. Florentine bankers. Salvadoran farmers. Soviet", "A Cornish mine, Bankers of Florence, El Salvador, the Soviet Union and Cornish Cornish."},
 		{"Born in Shizuoka. Cork. Kyoto University. Bihar, Anhui", "Shizuoka Prefecture, County Cork, Province of Anhui, Kyoto Prefecture, Bihār State, Prefecture, County of, Cork County."},
 		{"Prince Harry, Duke of Sussex. Tom Kell was knighted. The Duke of Kent.", "Prince Harry, Duke of Cornwall; Tom Kell was appointed Knight Commander of the Order of the British Empire (KBE). Grand Duke of, Duke of of The, , Duke of X"},
+		{"The new Zeta-ray disc. A Tolby-based band. After five years and a hit like 3 Sparrows. Zeta-", "A Zeta-ray edition, a Tolby-led band, a Zeta- -ray, three years, 3 goals, 5 years and Zeta-Ray."},
 		{"The Teaching Excellence Framework. T.E.F", "The Teaching Excellence Framework (TEF), the (T.E.F.), (TEF, Framework (F) and A (AAAAAAAAA) ()."},
 	} {
 		f.Add(s[0], s[1])

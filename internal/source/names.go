@@ -35,7 +35,42 @@ func (ix *Index) findName(c claim.Claim) *Passage {
 	if p := ix.findDesignated(c); p != nil {
 		return p
 	}
+	if p := ix.findHyphenated(c); p != nil {
+		return p
+	}
 	return ix.findSynonym(c)
+}
+
+// findHyphenated returns a passage writing the hyphenated word the
+// claim's name was cut from, as the claim's sentence writes it: the
+// extractor takes "Blu" from "a Blu-ray edition" and "Tolby" from "a
+// Tolby-based band", and a passage saying "Blu-ray" or "Tolby-based"
+// states the name (the index keeps a hyphenated word whole, so the name
+// alone finds no passage). Another word after the hyphen ("Tolby-led")
+// states nothing: that is the part of a hyphenated word, which is not
+// enough. Nil when none.
+func (ix *Index) findHyphenated(c claim.Claim) *Passage {
+	if ablate.Off(ablate.HyphenSame) || c.Text == "" {
+		return nil
+	}
+	i := strings.Index(c.Sentence, c.Text+"-")
+	if i < 0 {
+		return nil
+	}
+	rest := c.Sentence[i+len(c.Text)+1:]
+	n := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+	if n < 0 {
+		n = len(rest)
+	}
+	suffix := rest[:n]
+	if suffix == "" || strings.ToLower(suffix) != suffix {
+		return nil
+	}
+	words := claim.ContentWords(c.Text + "-" + suffix)
+	if len(words) == 0 || !strings.Contains(words[len(words)-1], "-") {
+		return nil
+	}
+	return ix.findWords(words)
 }
 
 // findNameAs returns a passage that names c as written, in the ways
