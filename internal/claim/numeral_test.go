@@ -2,6 +2,7 @@ package claim_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentjudge/judge/internal/claim"
@@ -20,6 +21,21 @@ func names(text string) []string {
 	}
 	return out
 }
+
+// shown joins with "; " what show makes of each claim of text, leaving
+// out the claims it makes nothing of.
+func shown(text string, show func(claim.Claim) string) string {
+	var out []string
+	for _, c := range claim.Extract(text, "").Claims {
+		if s := show(c); s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// kindText shows a claim as its kind and text ("date March 5").
+func kindText(c claim.Claim) string { return string(c.Kind) + " " + c.Text }
 
 // TestNameNumeral checks that a name's Roman numeral "I" is a word of the
 // name where the grammar rules out the pronoun (nothing, punctuation or a

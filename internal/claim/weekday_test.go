@@ -1,11 +1,6 @@
 package claim_test
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/agentjudge/judge/internal/claim"
-)
+import "testing"
 
 // TestWeekdayInName: a weekday that is a word of a name (after a
 // capitalized word mid-sentence, or after "the", "a" or an opening quote
@@ -29,11 +24,7 @@ func TestWeekdayInName(t *testing.T) {
 		{"It opened on the Sunday before Easter.", "date Sunday; name Easter"},
 	}
 	for _, tt := range tests {
-		var got []string
-		for _, c := range claim.Extract(tt.text, "").Claims {
-			got = append(got, string(c.Kind)+" "+c.Text)
-		}
-		if g := strings.Join(got, "; "); g != tt.want {
+		if g := shown(tt.text, kindText); g != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.text, g, tt.want)
 		}
 	}
@@ -54,11 +45,7 @@ func TestDateBeforeName(t *testing.T) {
 		{"She wrote for the Monday Ledger.", "name Monday Ledger"},
 	}
 	for _, tt := range tests {
-		var got []string
-		for _, c := range claim.Extract(tt.text, "").Claims {
-			got = append(got, string(c.Kind)+" "+c.Text)
-		}
-		if g := strings.Join(got, "; "); g != tt.want {
+		if g := shown(tt.text, kindText); g != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.text, g, tt.want)
 		}
 	}
