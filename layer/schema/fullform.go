@@ -100,7 +100,13 @@ func (c *compiled) hold(f *fullForm, src *fullSource) {
 // as compile does, without its checks of the schema's depth and $ref
 // cycles (done once, by compile).
 func compileFull(expected any, locals map[string]any, assertFormat bool) (*fullForm, error) {
-	b := newBuilder(expected, locals)
+	return newBuilder(expected, locals).compileFull(expected, assertFormat)
+}
+
+// compileFull compiles expected, whose documents b holds, into
+// santhosh-tekuri's form; its errors are the compiler's, which compile
+// turns into input errors.
+func (b *builder) compileFull(expected any, assertFormat bool) (*fullForm, error) {
 	comp := jsonschema.NewCompiler()
 	comp.UseLoader(loader{b.docs})
 	comp.DefaultDraft(b.draft)

@@ -178,20 +178,11 @@ func compile(expected any, locals map[string]any, assertFormat bool) (c *compile
 	if depth(expected, MaxSchemaDepth+1) > MaxSchemaDepth {
 		return nil, &layer.InputError{Layer: "schema", Location: "expected_schema", Msg: tooDeep}
 	}
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(loader{b.docs})
-	comp.DefaultDraft(b.draft)
-	if assertFormat {
-		comp.AssertFormat()
-	}
-	if err := comp.AddResource(b.mainURL, expected); err != nil {
-		return nil, b.inputError(err)
-	}
-	sch, err := comp.Compile(b.mainURL)
+	f, err := b.compileFull(expected, assertFormat)
 	if err != nil {
 		return nil, b.inputError(err)
 	}
-	f := &fullForm{sch: sch, index: indexSchemas(sch)}
+	sch := f.sch
 	c = &compiled{schemas: len(f.index), names: b.names, docBytes: valueBytes(expected)}
 	for _, l := range locals {
 		c.docBytes += valueBytes(l)
