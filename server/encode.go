@@ -137,10 +137,10 @@ func appendIssues(b []byte, issues []result.Issue) []byte {
 	return append(b, "\n  ]"...)
 }
 
-// encodeResult returns the JSON answer of r: appendResult's bytes, or
-// result.WriteJSON's where appendResult declines.
-func encodeResult(r *result.ValidationResult) ([]byte, error) {
-	if b, ok := appendResult(make([]byte, 0, 512+256*len(r.Issues)), r); ok {
+// encodeResult appends the JSON answer of r to dst: appendResult's
+// bytes, or result.WriteJSON's where appendResult declines.
+func encodeResult(dst []byte, r *result.ValidationResult) ([]byte, error) {
+	if b, ok := appendResult(dst, r); ok {
 		return b, nil
 	}
 	var buf bytes.Buffer
@@ -148,4 +148,28 @@ func encodeResult(r *result.ValidationResult) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// maxPooledAnswer is the largest answer buffer the server keeps for the
+// next answer; a larger one is left to the collector.
+const maxPooledAnswer = 64 << 10
+
+// answerBuf returns an empty buffer for an answer, one a previous answer
+// used when there is one.
+func (s *Server) answerBuf() *[]byte {
+	if bp, ok := s.answers.Get().(*[]byte); ok {
+		return bp
+	}
+	b := make([]byte, 0, 2048)
+	return &b
+}
+
+// keepAnswerBuf gives back bp, whose answer (out, grown from it) has been
+// written: net/http copied it into its own buffer or onto the connection.
+func (s *Server) keepAnswerBuf(bp *[]byte, out []byte) {
+	if cap(out) > maxPooledAnswer {
+		return
+	}
+	*bp = out[:0]
+	s.answers.Put(bp)
 }

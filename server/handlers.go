@@ -32,13 +32,19 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.observeValidation(res)
-	out, err := encodeResult(res)
+	bp := s.answerBuf()
+	out, err := encodeResult(*bp, res)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	writeBody(w, http.StatusOK, api.MediaTypeJSON, out)
+	// The answer (its length set) leaves now: counting it below, and the
+	// middleware's metrics and access-log line after this returns, are
+	// no longer between the request and its answer (decision 110).
+	httpapi.Flush(w)
+	s.keepAnswerBuf(bp, out)
+	s.observeValidation(res)
 }
 
 // acceptBody checks the media type, reads the whole body and then admits
