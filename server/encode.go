@@ -150,26 +150,28 @@ func encodeResult(dst []byte, r *result.ValidationResult) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// maxPooledAnswer is the largest answer buffer the server keeps for the
-// next answer; a larger one is left to the collector.
-const maxPooledAnswer = 64 << 10
+// maxPooledBuf is the largest buffer the server keeps for the next
+// request; a larger one is left to the collector.
+const maxPooledBuf = 64 << 10
 
-// answerBuf returns an empty buffer for an answer, one a previous answer
-// used when there is one.
-func (s *Server) answerBuf() *[]byte {
-	if bp, ok := s.answers.Get().(*[]byte); ok {
+// buf returns an empty buffer for a request body or an answer: one a
+// previous request used when there is one.
+func (s *Server) buf() *[]byte {
+	if bp, ok := s.bufs.Get().(*[]byte); ok {
 		return bp
 	}
 	b := make([]byte, 0, 2048)
 	return &b
 }
 
-// keepAnswerBuf gives back bp, whose answer (out, grown from it) has been
-// written: net/http copied it into its own buffer or onto the connection.
-func (s *Server) keepAnswerBuf(bp *[]byte, out []byte) {
-	if cap(out) > maxPooledAnswer {
+// keepBuf gives back bp for the next request, as b (bp's array, or the
+// one that grew from it) once the caller no longer reads it: an answer
+// net/http has copied into its own buffer or onto the connection, a body
+// decoded into a request that holds copies.
+func (s *Server) keepBuf(bp *[]byte, b []byte) {
+	if cap(b) > maxPooledBuf {
 		return
 	}
-	*bp = out[:0]
-	s.answers.Put(bp)
+	*bp = b[:0]
+	s.bufs.Put(bp)
 }

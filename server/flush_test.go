@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -102,3 +105,53 @@ func TestValidateAnswersBeforeAccessLog(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateReusedBuffers: the server reads bodies into, and encodes
+// answers in, buffers reused from request to request; over the corpus's
+// 234 bodies sent at once from eight clients, each answer is the one the
+// same body gets alone (duration aside), so no request reads another's
+// body or answer.
+func TestValidateReusedBuffers(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, Options{})
+	bodies := corpusBodies(t)
+	// answer posts body and returns its answer with duration_ms 0.
+	answer := func(body []byte) ([]byte, error) {
+		resp, err := ts.Client().Post(ts.URL+"/validate", "application/json", bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("status %d, %v: %s", resp.StatusCode, err, b)
+		}
+		return durationMS.ReplaceAll(b, []byte(`"duration_ms": 0,`)), nil
+	}
+	want := make([][]byte, len(bodies))
+	for i, b := range bodies {
+		var err error
+		if want[i], err = answer(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const clients = 8
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			for i := c; i < 4*len(bodies); i += clients {
+				k := (i * 7) % len(bodies)
+				got, err := answer(bodies[k])
+				if err != nil || !bytes.Equal(got, want[k]) {
+					t.Errorf("body %d: %v, answer\n%s\nwant\n%s", k, err, got, want[k])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// durationMS is the duration in an answer, which differs between two
+// answers to the same body.
+var durationMS = regexp.MustCompile(`"duration_ms": [0-9.e+-]+,`)

@@ -159,9 +159,9 @@ type Server struct {
 	// a validation in the metrics and the history.
 	history       *history.History
 	layerObserver judge.LayerObserver
-	// answers keeps buffers of encoded answers (*[]byte) for the next
-	// ones, once written.
-	answers sync.Pool
+	// bufs keeps the buffers (*[]byte) of request bodies and encoded
+	// answers for the next requests, once read (see keepBuf).
+	bufs sync.Pool
 }
 
 // route is one route the server serves.

@@ -22,6 +22,13 @@ import (
 // that cannot be read otherwise is a *judge.RequestError, or the request
 // context's error when the client went away.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, readTimeout time.Duration) ([]byte, error) {
+	return ReadBodyInto(nil, w, r, limit, readTimeout)
+}
+
+// ReadBodyInto is [ReadBody] reading a body of announced length into
+// dst's array when it is large enough (a buffer the caller reuses once
+// done with the body), else into a new one.
+func ReadBodyInto(dst []byte, w http.ResponseWriter, r *http.Request, limit int64, readTimeout time.Duration) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, &http.MaxBytesError{Limit: limit}
 	}
@@ -30,7 +37,11 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, readTimeout t
 		// body give: one buffer of that size is the whole read, without
 		// a MaxBytesReader or a buffer grown with room to spare (two
 		// allocations and a copy of the body's size, per request).
-		body := make([]byte, r.ContentLength)
+		body := dst[:0]
+		if int64(cap(body)) < r.ContentLength {
+			body = make([]byte, 0, r.ContentLength)
+		}
+		body = body[:r.ContentLength]
 		n, err := io.ReadFull(r.Body, body)
 		if err != nil {
 			return nil, bodyError(r, err, readTimeout, int64(n))
