@@ -96,10 +96,8 @@ type flushingHandler struct {
 }
 
 func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
-	var err error
-	if line, ok := h.accessLine(r); ok {
-		_, err = h.buf.Write(line)
-	} else {
+	ok, err := h.writeAccessLine(r)
+	if !ok {
 		err = h.Handler.Handle(ctx, r)
 	}
 	if r.Level >= slog.LevelWarn || r.Message != server.AccessLogMessage {
@@ -110,14 +108,20 @@ func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 	return err
 }
 
-// accessLine returns r's JSON line when the handler is direct and r is an
-// access-log line that appendAccessLine writes.
-func (h flushingHandler) accessLine(r slog.Record) ([]byte, bool) {
+// writeAccessLine writes r's JSON line to the buffer, and true, when the
+// handler is direct and r is an access-log line that appendAccessLine
+// takes; the line is made on the stack (the buffer copies it).
+func (h flushingHandler) writeAccessLine(r slog.Record) (bool, error) {
 	if !h.direct || r.Message != server.AccessLogMessage {
-		return nil, false
+		return false, nil
 	}
 	var arr [512]byte
-	return appendAccessLine(arr[:0], r)
+	line, ok := appendAccessLine(arr[:0], r)
+	if !ok {
+		return false, nil
+	}
+	_, err := h.buf.Write(line)
+	return true, err
 }
 
 // appendAccessLine appends the line slog.JSONHandler (no options but the

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -214,6 +215,28 @@ func TestLogBufferAccessLineDirect(t *testing.T) {
 			}
 			if got, _ := sink.text(); got != c.ref() {
 				t.Fatalf("got\n%s\nwant\n%s", got, c.ref())
+			}
+		})
+	}
+}
+
+// BenchmarkAccessLine: one access-log line through judge serve's handler
+// into its buffer, written directly and through slog.JSONHandler (the
+// handler with an attribute added, which is never direct).
+func BenchmarkAccessLine(b *testing.B) {
+	r := accessRecord(time.Now(), slog.LevelInfo, "/validate", "mccldppnfsnmh6b6whbcfghifx", 200, 28103)
+	for _, c := range []struct {
+		name   string
+		direct bool
+	}{{"direct", true}, {"json_handler", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := newLogBuffer(io.Discard, time.Hour)
+			h := flushingHandler{slog.NewJSONHandler(buf, nil), buf, c.direct}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := h.Handle(context.Background(), r); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
