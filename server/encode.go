@@ -137,10 +137,10 @@ func appendIssues(b []byte, issues []result.Issue) []byte {
 	return append(b, "\n  ]"...)
 }
 
-// encodeResult returns the JSON answer of r: appendResult's bytes, or
-// result.WriteJSON's where appendResult declines.
-func encodeResult(r *result.ValidationResult) ([]byte, error) {
-	if b, ok := appendResult(make([]byte, 0, 512+256*len(r.Issues)), r); ok {
+// encodeResult appends the JSON answer of r to dst: appendResult's
+// bytes, or result.WriteJSON's where appendResult declines.
+func encodeResult(dst []byte, r *result.ValidationResult) ([]byte, error) {
+	if b, ok := appendResult(dst, r); ok {
 		return b, nil
 	}
 	var buf bytes.Buffer
@@ -148,4 +148,30 @@ func encodeResult(r *result.ValidationResult) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// maxPooledBuf is the largest buffer the server keeps for the next
+// request; a larger one is left to the collector.
+const maxPooledBuf = 64 << 10
+
+// buf returns an empty buffer for a request body or an answer: one a
+// previous request used when there is one.
+func (s *Server) buf() *[]byte {
+	if bp, ok := s.bufs.Get().(*[]byte); ok {
+		return bp
+	}
+	b := make([]byte, 0, 2048)
+	return &b
+}
+
+// keepBuf gives back bp for the next request, as b (bp's array, or the
+// one that grew from it) once the caller no longer reads it: an answer
+// net/http has copied into its own buffer or onto the connection, a body
+// decoded into a request that holds copies.
+func (s *Server) keepBuf(bp *[]byte, b []byte) {
+	if cap(b) > maxPooledBuf {
+		return
+	}
+	*bp = b[:0]
+	s.bufs.Put(bp)
 }

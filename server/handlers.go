@@ -17,7 +17,8 @@ import (
 // when the output is invalid; only a request that cannot be answered is an
 // error.
 func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
-	body, release, ok := s.acceptBody(w, r)
+	bb := s.buf()
+	body, release, ok := s.acceptBodyInto(w, r, *bb)
 	if !ok {
 		return
 	}
@@ -27,18 +28,25 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	s.keepBuf(bb, body) // the request holds copies of what it keeps
 	res, err := s.engine.Validate(judge.ObserveLayers(r.Context(), s.layerObserver), req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.observeValidation(res)
-	out, err := encodeResult(res)
+	bp := s.buf()
+	out, err := encodeResult(*bp, res)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	writeBody(w, http.StatusOK, api.MediaTypeJSON, out)
+	// The answer (its length set) leaves now: counting it below, and the
+	// middleware's metrics and access-log line after this returns, are
+	// no longer between the request and its answer (decision 114).
+	httpapi.Flush(w)
+	s.keepBuf(bp, out)
+	s.observeValidation(res)
 }
 
 // acceptBody checks the media type, reads the whole body and then admits
@@ -50,11 +58,17 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 // when the server is saturated) and returns ok false; otherwise the caller
 // calls release when done with the request.
 func (s *Server) acceptBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
+	return s.acceptBodyInto(w, r, nil)
+}
+
+// acceptBodyInto is acceptBody reading the body into dst's array when it
+// is large enough (see httpapi.ReadBodyInto).
+func (s *Server) acceptBodyInto(w http.ResponseWriter, r *http.Request, dst []byte) (body []byte, release func(), ok bool) {
 	if err := httpapi.CheckMediaType(r.Header); err != nil {
 		s.writeError(w, r, err)
 		return nil, nil, false
 	}
-	body, err := s.readBody(w, r)
+	body, err := httpapi.ReadBodyInto(dst, w, r, s.opts.MaxBodyBytes, s.opts.ReadTimeout)
 	if err != nil {
 		s.writeError(w, r, err)
 		return nil, nil, false
@@ -65,12 +79,6 @@ func (s *Server) acceptBody(w http.ResponseWriter, r *http.Request) (body []byte
 		return nil, nil, false
 	}
 	return body, release, true
-}
-
-// readBody reads the whole body within MaxBodyBytes (see
-// httpapi.ReadBody).
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	return httpapi.ReadBody(w, r, s.opts.MaxBodyBytes, s.opts.ReadTimeout)
 }
 
 // admit takes an in-flight slot and weight bytes of MaxInFlightBytes

@@ -71,6 +71,33 @@ type metrics struct {
 	// does not hash its labels each time.
 	layers       sync.Map // layer label → *layerSeries
 	layerIssueOf sync.Map // layerIssueKey → prometheus.Counter
+	// valid and invalid are judge_validations_total's two series;
+	// series caches the children of the request and issue series as
+	// layers does, in a map read under a lock (a sync.Map would box each
+	// key it is asked for: an allocation a request).
+	valid, invalid prometheus.Counter
+	seriesMu       sync.RWMutex
+	requestOf      map[requestKey]requestSeries
+	issueOf        map[issueKey]prometheus.Counter
+}
+
+// requestKey are the labels of one request series (the status as a
+// number, whose label strconv.Itoa makes once).
+type requestKey struct {
+	route, method string
+	status        int
+}
+
+// requestSeries are the series of one requestKey.
+type requestSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
+}
+
+// issueKey are the labels of one issue series.
+type issueKey struct {
+	typ result.Type
+	sev result.Severity
 }
 
 // layerSeries are the series of one layer.
@@ -165,8 +192,9 @@ func newMetrics(cacheStats func() ([]layer.CacheStats, int64)) *metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	// Both outcomes are exported from the start, at 0.
-	m.validations.WithLabelValues("true")
-	m.validations.WithLabelValues("false")
+	m.valid = m.validations.WithLabelValues("true")
+	m.invalid = m.validations.WithLabelValues("false")
+	m.requestOf, m.issueOf = map[requestKey]requestSeries{}, map[issueKey]prometheus.Counter{}
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
 		ErrorHandling: promhttp.ContinueOnError,
 		Registry:      m.reg,
@@ -180,15 +208,41 @@ func (m *metrics) Begin() { m.inFlight.Inc() }
 // End counts one answered request.
 func (m *metrics) End(route, method string, status int, d time.Duration) {
 	m.inFlight.Dec()
-	m.requests.WithLabelValues(route, methodLabel(method), strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	key := requestKey{route, methodLabel(method), status}
+	m.seriesMu.RLock()
+	rs, ok := m.requestOf[key]
+	m.seriesMu.RUnlock()
+	if !ok {
+		// route and method are bounded labels, and net/http writes only
+		// three-digit statuses: the map is as bounded as the series.
+		rs = requestSeries{m.requests.WithLabelValues(route, key.method, strconv.Itoa(status)), m.duration.WithLabelValues(route)}
+		m.seriesMu.Lock()
+		m.requestOf[key] = rs
+		m.seriesMu.Unlock()
+	}
+	rs.count.Inc()
+	rs.duration.Observe(d.Seconds())
 }
 
 // observeResult counts one validation result and its issues.
 func (m *metrics) observeResult(r *result.ValidationResult) {
-	m.validations.WithLabelValues(strconv.FormatBool(r.Valid)).Inc()
+	if r.Valid {
+		m.valid.Inc()
+	} else {
+		m.invalid.Inc()
+	}
 	for _, is := range r.Issues {
-		m.issues.WithLabelValues(issueType(is.Type), string(is.Severity)).Inc()
+		key := issueKey{result.Type(issueType(is.Type)), is.Severity}
+		m.seriesMu.RLock()
+		c, ok := m.issueOf[key]
+		m.seriesMu.RUnlock()
+		if !ok {
+			c = m.issues.WithLabelValues(string(key.typ), string(key.sev))
+			m.seriesMu.Lock()
+			m.issueOf[key] = c
+			m.seriesMu.Unlock()
+		}
+		c.Inc()
 	}
 }
 

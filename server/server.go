@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -158,6 +159,9 @@ type Server struct {
 	// a validation in the metrics and the history.
 	history       *history.History
 	layerObserver judge.LayerObserver
+	// bufs keeps the buffers (*[]byte) of request bodies and encoded
+	// answers for the next requests, once read (see keepBuf).
+	bufs sync.Pool
 }
 
 // route is one route the server serves.

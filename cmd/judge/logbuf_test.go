@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -43,7 +45,7 @@ func TestLogBuffer(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
 	buf := newLogBuffer(sink, time.Hour)
-	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf})
+	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 
 	log.Info(server.AccessLogMessage, "n", 1)
 	log.Info(server.AccessLogMessage, "n", 2)
@@ -80,7 +82,7 @@ func TestLogBufferDelay(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
 	buf := newLogBuffer(sink, 10*time.Millisecond)
-	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf})
+	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 	start := time.Now()
 	log.Info(server.AccessLogMessage, "n", 1)
 	select {
@@ -92,4 +94,150 @@ func TestLogBufferDelay(t *testing.T) {
 		t.Fatalf("written %q", got)
 	}
 	t.Logf("written after %v", time.Since(start))
+}
+
+// accessRecord is an access-log record as the server's middleware makes
+// it, with the given path, request id, status and time.
+func accessRecord(t time.Time, level slog.Level, path, id string, status int, d time.Duration) slog.Record {
+	r := slog.NewRecord(t, level, server.AccessLogMessage, 0)
+	r.AddAttrs(slog.String("method", "POST"), slog.String("route", "/validate"), slog.String("path", path),
+		slog.Int("status", status), slog.Duration("duration", d), slog.Int64("bytes", 345),
+		slog.String("request_id", id), slog.String("remote", "127.0.0.1:33688"))
+	return r
+}
+
+// sameAsJSONHandler checks appendAccessLine against slog.JSONHandler on r:
+// the same line when it takes r (and it must when want), no line when not.
+func sameAsJSONHandler(t *testing.T, r slog.Record, want bool) {
+	t.Helper()
+	var ref bytes.Buffer
+	if err := slog.NewJSONHandler(&ref, &slog.HandlerOptions{Level: slog.LevelDebug}).Handle(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := appendAccessLine(nil, r)
+	if ok && string(got) != ref.String() {
+		t.Fatalf("appendAccessLine\n%s\nslog.JSONHandler\n%s", got, ref.String())
+	}
+	if want && !ok {
+		t.Fatalf("appendAccessLine declined %s", ref.String())
+	}
+}
+
+// TestAccessLine: judge serve writes an access-log line itself, byte for
+// byte the line slog.JSONHandler writes, and leaves to that handler any
+// record it would write otherwise (escapes, other kinds, odd times).
+func TestAccessLine(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 0, 56, 37, 956044615, time.UTC)
+	paris := time.FixedZone("CET", 3600)
+	group := accessRecord(now, slog.LevelInfo, "/validate", "a", 200, time.Microsecond)
+	group.AddAttrs(slog.Group("g", slog.Int("n", 1)))
+	float := accessRecord(now, slog.LevelInfo, "/validate", "a", 200, time.Microsecond)
+	float.AddAttrs(slog.Float64("f", 1.5))
+	for _, c := range []struct {
+		name string
+		r    slog.Record
+		take bool
+	}{
+		{"usual", accessRecord(now, slog.LevelInfo, "/validate", "mccldppnfsnmh6b6whbcfghifx", 200, 28103), true},
+		{"error level", accessRecord(now, slog.LevelError, "/v1/validate", "req-1", 503, 2*time.Second), true},
+		{"odd level", accessRecord(now, slog.LevelInfo+2, "/x", "r", 404, 0), true},
+		{"whole second", accessRecord(now.Truncate(time.Second), slog.LevelInfo, "/x", "r", 200, 1), true},
+		{"another zone", accessRecord(now.In(paris), slog.LevelInfo, "/x", "r", 200, 1), true},
+		{"negative duration", accessRecord(now, slog.LevelInfo, "/x", "r", 200, -5), true},
+		{"quote in path", accessRecord(now, slog.LevelInfo, `/a"b`, "r", 404, 1), false},
+		{"html in path", accessRecord(now, slog.LevelInfo, "/a<b>&c", "r", 404, 1), false},
+		{"non-ascii id", accessRecord(now, slog.LevelInfo, "/x", "réq", 200, 1), false},
+		{"control byte", accessRecord(now, slog.LevelInfo, "/x\x01", "r", 200, 1), false},
+		{"zero time", accessRecord(time.Time{}, slog.LevelInfo, "/x", "r", 200, 1), false},
+		{"year 10000", accessRecord(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo, "/x", "r", 200, 1), false},
+		{"group", group, false},
+		{"float", float, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sameAsJSONHandler(t, c.r, c.take)
+			if _, ok := appendAccessLine(nil, c.r); ok != c.take {
+				t.Fatalf("taken %v, want %v", ok, c.take)
+			}
+		})
+	}
+}
+
+// FuzzAccessLine holds appendAccessLine to slog.JSONHandler on any path,
+// request id, status, duration and time.
+func FuzzAccessLine(f *testing.F) {
+	f.Add("/validate", "mccldppnfsnmh6b6whbcfghifx", 200, int64(28103), int64(1795828597956044615))
+	f.Add(`/a"<&>`, "r\u2028", -1, int64(-1), int64(0))
+	f.Fuzz(func(t *testing.T, path, id string, status int, d, unixNano int64) {
+		sameAsJSONHandler(t, accessRecord(time.Unix(0, unixNano), slog.LevelInfo, path, id, status, time.Duration(d)), false)
+	})
+}
+
+// TestLogBufferAccessLineDirect: through judge serve's handler, an access
+// line that appendAccessLine takes and one it leaves to the JSON handler
+// (a path with a quote) both reach the output as that handler writes them,
+// in order; through a handler with attributes added, none is taken.
+func TestLogBufferAccessLineDirect(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 1, 2, 3, 4, time.UTC)
+	recs := []slog.Record{
+		accessRecord(now, slog.LevelInfo, "/validate", "a", 200, 10),
+		accessRecord(now, slog.LevelInfo, `/x"y`, "b", 404, 20),
+	}
+	var want bytes.Buffer
+	ref := slog.NewJSONHandler(&want, nil)
+	for _, r := range recs {
+		_ = ref.Handle(context.Background(), r)
+	}
+	for _, c := range []struct {
+		name string
+		h    func(*logBuffer) slog.Handler
+		ref  func() string
+	}{
+		{"direct", func(b *logBuffer) slog.Handler { return flushingHandler{slog.NewJSONHandler(b, nil), b, true} }, want.String},
+		{"with attributes", func(b *logBuffer) slog.Handler {
+			return flushingHandler{slog.NewJSONHandler(b, nil), b, true}.WithAttrs([]slog.Attr{slog.String("k", "v")})
+		}, func() string {
+			return strings.ReplaceAll(want.String(), `"msg":"request",`, `"msg":"request","k":"v",`)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sink := &lineSink{wrote: make(chan struct{}, 1)}
+			buf := newLogBuffer(sink, time.Hour)
+			h := c.h(buf)
+			for _, r := range recs {
+				if err := h.Handle(context.Background(), r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := buf.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := sink.text(); got != c.ref() {
+				t.Fatalf("got\n%s\nwant\n%s", got, c.ref())
+			}
+		})
+	}
+}
+
+// BenchmarkAccessLine: one access-log line through judge serve's handler
+// into its buffer, written directly and through slog.JSONHandler (the
+// handler with an attribute added, which is never direct).
+func BenchmarkAccessLine(b *testing.B) {
+	r := accessRecord(time.Now(), slog.LevelInfo, "/validate", "mccldppnfsnmh6b6whbcfghifx", 200, 28103)
+	for _, c := range []struct {
+		name   string
+		direct bool
+	}{{"direct", true}, {"json_handler", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := newLogBuffer(io.Discard, time.Hour)
+			h := flushingHandler{slog.NewJSONHandler(buf, nil), buf, c.direct}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := h.Handle(context.Background(), r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

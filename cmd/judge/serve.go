@@ -138,7 +138,7 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	}
 	logBuf := newLogBuffer(logOut, accessLogDelay)
 	defer logBuf.Flush()
-	tel, logger, flush, err := startTelemetry(ctx, flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf})
+	tel, logger, flush, err := startTelemetry(ctx, flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf, true})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -21,8 +22,31 @@ import (
 // that cannot be read otherwise is a *judge.RequestError, or the request
 // context's error when the client went away.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, readTimeout time.Duration) ([]byte, error) {
+	return ReadBodyInto(nil, w, r, limit, readTimeout)
+}
+
+// ReadBodyInto is [ReadBody] reading a body of announced length into
+// dst's array when it is large enough (a buffer the caller reuses once
+// done with the body), else into a new one.
+func ReadBodyInto(dst []byte, w http.ResponseWriter, r *http.Request, limit int64, readTimeout time.Duration) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, &http.MaxBytesError{Limit: limit}
+	}
+	if r.ContentLength > 0 && r.ContentLength <= maxExactBody {
+		// An announced length within the limit is all net/http lets the
+		// body give: one buffer of that size is the whole read, without
+		// a MaxBytesReader or a buffer grown with room to spare (two
+		// allocations and a copy of the body's size, per request).
+		body := dst[:0]
+		if int64(cap(body)) < r.ContentLength {
+			body = make([]byte, 0, r.ContentLength)
+		}
+		body = body[:r.ContentLength]
+		n, err := io.ReadFull(r.Body, body)
+		if err != nil {
+			return nil, bodyError(r, err, readTimeout, int64(n))
+		}
+		return body, nil
 	}
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
@@ -30,25 +54,38 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64, readTimeout t
 		// reserve the whole limit before sending anything.
 		// The extra MinRead spares ReadFrom a second allocation (and a
 		// copy of the body) when it checks for more after the last byte.
-		buf.Grow(int(min(r.ContentLength, 64<<10)) + bytes.MinRead)
+		buf.Grow(int(min(r.ContentLength, maxExactBody)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 			return nil, err
 		}
-		// The server's own read deadline, not the client, ended the read:
-		// the connection's failed read also cancels the request's
-		// context, so this is checked first.
-		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, &BodyTimeoutError{Timeout: readTimeout, Read: int64(buf.Len()), Err: err}
-		}
-		if r.Context().Err() != nil {
-			return nil, r.Context().Err()
-		}
-		return nil, &judge.RequestError{Field: "body", Msg: "the request body could not be read: " + err.Error(), Err: err}
+		return nil, bodyError(r, err, readTimeout, int64(buf.Len()))
 	}
 	return buf.Bytes(), nil
+}
+
+// maxExactBody is the largest announced body length ReadBody allocates
+// at once, before any of it has arrived: a slow client must not reserve
+// the whole limit before sending anything.
+const maxExactBody = 64 << 10
+
+// bodyError is the error of a body read that failed with err after read
+// bytes: a *BodyTimeoutError when the server's read deadline
+// (readTimeout) ended it, the request context's error when the client
+// went away, a *judge.RequestError otherwise.
+func bodyError(r *http.Request, err error, readTimeout time.Duration, read int64) error {
+	// The server's own read deadline, not the client, ended the read:
+	// the connection's failed read also cancels the request's context,
+	// so this is checked first.
+	if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
+		return &BodyTimeoutError{Timeout: readTimeout, Read: read, Err: err}
+	}
+	if r.Context().Err() != nil {
+		return r.Context().Err()
+	}
+	return &judge.RequestError{Field: "body", Msg: "the request body could not be read: " + err.Error(), Err: err}
 }
 
 // BodyTimeoutError is a request whose body had not arrived whole when the

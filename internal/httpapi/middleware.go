@@ -34,7 +34,20 @@ func RequestID(client string) string {
 	if client != "" && len(client) <= MaxRequestIDLen && !strings.ContainsFunc(client, func(r rune) bool { return r <= ' ' || r > '~' }) {
 		return client
 	}
-	return strings.ToLower(rand.Text())
+	return newRequestID()
+}
+
+// newRequestID returns strings.ToLower(rand.Text()) in one allocation
+// (there were two): 26 base32 letters of crypto/rand, 130 bits, as
+// rand.Text makes them, with the lower-case alphabet.
+func newRequestID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var b [26]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand.Read's documentation)
+	for i := range b {
+		b[i] = alphabet[b[i]%32]
+	}
+	return string(b[:])
 }
 
 // StatusWriter records the status and size of a response.
@@ -109,16 +122,19 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := RequestID(r.Header.Get(HeaderRequestID))
+		// The writer, the id's context and its header value in one
+		// allocation (they were three).
+		st := &requestState{sw: StatusWriter{ResponseWriter: w}, ctx: idContext{Context: r.Context(), id: id}, idv: [1]string{id}}
 		// HeaderRequestID is in canonical form: the map is written
 		// directly, as Header.Set would after canonicalizing it.
-		w.Header()[HeaderRequestID] = []string{id}
+		w.Header()[HeaderRequestID] = st.idv[:]
 		rt := route(r.URL.Path)
-		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+		var ctx context.Context = &st.ctx
 		if spans != nil {
 			ctx = spans.StartRequest(ctx, r, rt, start)
 		}
 		r = r.WithContext(ctx)
-		sw := &StatusWriter{ResponseWriter: w}
+		sw := &st.sw
 		m.Begin()
 		defer func() {
 			status := sw.Status
@@ -147,6 +163,29 @@ func ObserveSpans(log *slog.Logger, route func(path string) string, m RequestMet
 		}()
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// requestState is what [ObserveSpans] keeps for a request, allocated
+// together.
+type requestState struct {
+	sw  StatusWriter
+	ctx idContext
+	idv [1]string // the X-Request-Id header's value
+}
+
+// idContext is a context carrying a request's id, as context.WithValue
+// with requestIDKey would.
+type idContext struct {
+	context.Context
+	id string
+}
+
+// Value returns the id for requestIDKey, and asks the parent otherwise.
+func (c *idContext) Value(key any) any {
+	if _, ok := key.(requestIDKey); ok {
+		return c.id
+	}
+	return c.Context.Value(key)
 }
 
 // ContextAttrsHandler is a slog.Handler that adds attributes of the

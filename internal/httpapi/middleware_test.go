@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -182,6 +183,59 @@ func TestObserveSpansLogLine(t *testing.T) {
 				if !strings.Contains(line, want) {
 					t.Errorf("no %s in %s", want, line)
 				}
+			}
+		})
+	}
+}
+
+// TestRequestID: a usable client id is kept, any other replaced by 26
+// base32 letters in lower case (as strings.ToLower(rand.Text()) made
+// them), new each time; the handler's context carries the id and, past
+// it, the parent's values and cancellation; the answer's header has it.
+func TestRequestID(t *testing.T) {
+	t.Parallel()
+	generated := func(id string) bool {
+		return len(id) == 26 && strings.Trim(id, "abcdefghijklmnopqrstuvwxyz234567") == ""
+	}
+	type parentKey struct{}
+	for _, c := range []struct {
+		name, client string
+		keep         bool
+	}{
+		{"none", "", false},
+		{"usable", "req-42", true},
+		{"space", "req 42", false},
+		{"non-ascii", "réq", false},
+		{"too long", strings.Repeat("a", MaxRequestIDLen+1), false},
+		{"longest", strings.Repeat("a", MaxRequestIDLen), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var inHandler, parentValue string
+			var cancelled bool
+			h := Observe(slog.New(slog.DiscardHandler), func(string) string { return "/r" }, noMetrics{},
+				http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					inHandler = RequestIDFrom(r.Context())
+					parentValue, _ = r.Context().Value(parentKey{}).(string)
+					<-r.Context().Done()
+					cancelled = r.Context().Err() != nil
+				}))
+			ctx, cancel := context.WithCancel(context.WithValue(context.Background(), parentKey{}, "parent"))
+			cancel()
+			req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/x", nil)
+			if c.client != "" {
+				req.Header.Set(HeaderRequestID, c.client)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			got := rec.Header().Get(HeaderRequestID)
+			if got != inHandler || parentValue != "parent" || !cancelled {
+				t.Fatalf("header %q, handler's id %q, parent's value %q, cancelled %v", got, inHandler, parentValue, cancelled)
+			}
+			if c.keep && got != c.client || !c.keep && !generated(got) {
+				t.Fatalf("client id %q gave %q", c.client, got)
+			}
+			if again := RequestID(c.client); !c.keep && again == got {
+				t.Fatalf("the same id %q twice", got)
 			}
 		})
 	}

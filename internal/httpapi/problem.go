@@ -216,3 +216,25 @@ func WriteBody(w http.ResponseWriter, status int, mediaType string, body []byte)
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// Flush sends what w holds to the client now, through the writers that
+// wrap it (each with an Unwrap method, as http.ResponseController finds
+// them), without the allocation of a ResponseController. A handler that
+// has written its whole answer with [WriteBody], whose Content-Length is
+// set, calls it so that the work left after the answer (metrics, the
+// access-log line) does not delay it: the answer is the same bytes, sent
+// before the handler returns rather than after. A writer that cannot
+// flush is left as it is.
+func Flush(w http.ResponseWriter) {
+	for {
+		switch t := w.(type) {
+		case http.Flusher:
+			t.Flush()
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = t.Unwrap()
+		default:
+			return
+		}
+	}
+}
