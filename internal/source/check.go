@@ -147,6 +147,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.yearInSpan(c, q); ok {
 		return v
 	}
+	if v, ok := ix.dayInSpan(c, q); ok {
+		return v
+	}
 	if v, ok := ix.bounded(c, q); ok {
 		return v
 	}
