@@ -173,9 +173,4 @@ const (
 	// passage gives ("runs May 11–22") is not contradicted by its ends
 	// (claim: dateRanges; source: dayInSpan).
 	DateRange = "date-range"
-	// SplitDate: a full date whose year the passage best matching its
-	// sentence gives bare ("In 1995, the band released"), and whose day
-	// and month the same page gives without a year ("It's Oct. 6"), is
-	// undecided (source: splitDate).
-	SplitDate = "split-date"
 )

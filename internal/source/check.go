@@ -140,9 +140,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
-		if v, ok := ix.splitDate(c, q); ok {
-			return v
-		}
 		if v, ok := ix.eventDate(c, q); ok {
 			return v
 		}
@@ -464,59 +461,6 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 		}
 	}
 	return Verdict{}, false
-}
-
-// splitDate decides a full date claim (day, month and year) no passage
-// states, where the passage that best matches its sentence (sharing
-// minRelativeOverlap words or more, and a quarter of the sentence's)
-// gives its year bare and no other date with a month ("In 1995, the band
-// released the song to radio"), and the same document gives its day and
-// month without a year ("It's Oct. 6, and here is why this day
-// matters"): the page writes the date in two parts it does not join, so
-// the claim is undecided, with Why saying so. Another day, another month
-// or another year is not given in part, and is left to the other rules.
-func (ix *Index) splitDate(c claim.Claim, q query) (Verdict, bool) {
-	cd, ok := claim.ParseDate(c.Value)
-	if ablate.Off(ablate.SplitDate) || c.Kind != claim.Date || !ok || cd.Year == 0 || cd.Month == 0 || cd.Day == 0 || cd.Period != 0 {
-		return Verdict{}, false
-	}
-	cands := ix.candidates(q)
-	need := max(minRelativeOverlap, (2*len(q.attr)+len(q.ctx)+3)/4)
-	if len(cands) == 0 || cands[0].score < need || !bareYear(cands[0].p, cd.Year) {
-		return Verdict{}, false
-	}
-	part := ix.partOf(cands[0].p)
-	for _, id := range part.values["date:m:"+strconv.Itoa(cd.Month)] {
-		p := &part.passages[id]
-		for _, s := range p.Claims {
-			sd, ok := claim.ParseDate(s.Value)
-			if s.Kind != claim.Date || !ok || sd.Year != 0 || sd.Period != 0 || sd.Month != cd.Month || sd.Day != cd.Day {
-				continue
-			}
-			return Verdict{Status: Undecided, Evidence: cands[0].p, Found: s,
-				Why: fmt.Sprintf("the source gives %s without a year, and %d apart from it", s.Quoted(), cd.Year)}, true
-		}
-	}
-	return Verdict{}, false
-}
-
-// bareYear reports whether passage p gives year y alone (a date of that
-// year with no month, or the bare number) and no date with a month.
-func bareYear(p *Passage, y int) bool {
-	found := false
-	for _, s := range p.Claims {
-		switch s.Kind {
-		case claim.Date:
-			sd, ok := claim.ParseDate(s.Value)
-			if !ok || sd.Month != 0 {
-				return false
-			}
-			found = found || sd.Year == y && sd.Period == 0
-		case claim.Number:
-			found = found || s.Unit == "" && s.Num == float64(y)
-		}
-	}
-	return found
 }
 
 // eventDate aligns a date claim with the source's date of the same event
