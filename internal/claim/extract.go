@@ -282,12 +282,7 @@ func twoDigits(n int) string {
 func (x *extractor) dates() {
 	month := func(s string) int { return monthNames[strings.ToLower(strings.TrimSuffix(s, "."))] }
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	add := func(m []int, d DateValue) {
-		if d.Month > 12 || d.Day > 31 {
-			return
-		}
-		x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
-	}
+	add := x.addDate
 	if strings.Contains(x.lower, "centur") {
 		x.each(centuryRE, 0, func(m []int) {
 			n := atoi(x.group(m, 1))
@@ -343,9 +338,7 @@ func (x *extractor) dates() {
 	if !x.hasUpper || !containsAny(x.text, monthPrefixes) {
 		return
 	}
-	if x.hasDigit && !ablate.Off(ablate.DateRange) {
-		x.dateRanges(add)
-	}
+	x.dateRanges()
 	x.each(mdyRE, 0, func(m []int) {
 		add(m, DateValue{Year: atoi(x.group(m, 3)), Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
 	})
@@ -383,6 +376,15 @@ func (x *extractor) dates() {
 	}
 }
 
+// addDate adds the date d read at span m, unless its month or day is
+// none of a calendar's.
+func (x *extractor) addDate(m []int, d DateValue) {
+	if d.Month > 12 || d.Day > 31 {
+		return
+	}
+	x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
+}
+
 // dayRangeRE finds a range of days in one month, with or without a
 // year after it: "March 3–9, 2016", "May 11-22", "June 2 to 5 2019".
 var dayRangeRE = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
@@ -399,7 +401,11 @@ var monthRangeRE = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd
 // 2018" is August 25, 2017: a range runs forward, so a start month later
 // than the end's is of the year before. A day that is not a day of its
 // month (the second number over 31, or not after the first) is no range.
-func (x *extractor) dateRanges(add func([]int, DateValue)) {
+func (x *extractor) dateRanges() {
+	if !x.hasDigit || ablate.Off(ablate.DateRange) {
+		return
+	}
+	add := x.addDate
 	month := func(s string) int { return monthNames[strings.ToLower(strings.TrimSuffix(s, "."))] }
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	for _, m := range dayRangeRE.FindAllStringSubmatchIndex(x.text, -1) {
