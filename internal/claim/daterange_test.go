@@ -10,7 +10,8 @@ import (
 // TestDateRanges: a range of days gives both its ends as dates, each with
 // the year written once after its end, and a start month later than the
 // end's is of the year before; a pair of numbers that is no range of days
-// (not rising, over 31) is not read as one. The sentences are written for
+// (not rising, over 31) is not read as one; a day and month "of" a year
+// are one date, as a month "of" a year is. The sentences are written for
 // this test.
 func TestDateRanges(t *testing.T) {
 	t.Parallel()
@@ -29,6 +30,10 @@ func TestDateRanges(t *testing.T) {
 		{"The Tolby fair runs May 22-11.", "May 22|?-05-22"},
 		{"The Tolby fair runs May 11-45 now.", "May 11|?-05-11"},
 		{"The Tolby fair opened on March 9, 2016.", "March 9, 2016|2016-03-09"},
+		// A day and month "of" a year are one date; "of that year"
+		// leaves the day without one.
+		{"The Tolby fair opened on October 6 of 1995.", "October 6 of 1995|1995-10-06"},
+		{"The Tolby fair opened on October 6 of that year.", "October 6|?-10-06"},
 	}
 	for _, tt := range tests {
 		g := shown(tt.text, func(c claim.Claim) string {

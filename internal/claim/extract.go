@@ -27,7 +27,7 @@ var (
 
 	monthAlt  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
 	isoDateRE = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:\b|T\d)`)
-	mdyRE     = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	mdyRE     = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:of\s+)?(\d{4})\b`)
 	dmyRE     = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `,?\s+(\d{4})\b`)
 	myRE      = regexp.MustCompile(`\b` + monthAlt + `,?\s+(?:of\s+)?(\d{4})\b`)
 	mdRE      = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
