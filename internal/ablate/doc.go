@@ -173,4 +173,8 @@ const (
 	// passage gives ("runs May 11–22") is not contradicted by its ends
 	// (claim: dateRanges; source: dayInSpan).
 	DateRange = "date-range"
+	// DateWeekday: a weekday written before a full date ("Friday, October
+	// 6, 1995") is stated by a passage stating that date when the calendar
+	// puts the date on that weekday (source: dateWeekday).
+	DateWeekday = "date-weekday"
 )
