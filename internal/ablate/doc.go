@@ -167,4 +167,14 @@ const (
 	// name ("In March Ona Vey left"), leaves the name after it a name;
 	// it had swallowed the name (claim: names).
 	DateBeforeName = "date-before-name"
+	// DateRange: a range of days reads both ends as dates, each with the
+	// range's year ("March 3–9, 2016": March 3 and March 9, 2016; "Aug.
+	// 25 – April 1, 2018": August 25, 2017), and a day inside a range a
+	// passage gives ("runs May 11–22") is not contradicted by its ends
+	// (claim: dateRanges; source: dayInSpan).
+	DateRange = "date-range"
+	// DateWeekday: a weekday written before a full date ("Friday, October
+	// 6, 1995") is stated by a passage stating that date when the calendar
+	// puts the date on that weekday (source: dateWeekday).
+	DateWeekday = "date-weekday"
 )

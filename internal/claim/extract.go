@@ -27,7 +27,7 @@ var (
 
 	monthAlt  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?`
 	isoDateRE = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})(?:\b|T\d)`)
-	mdyRE     = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	mdyRE     = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:of\s+)?(\d{4})\b`)
 	dmyRE     = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `,?\s+(\d{4})\b`)
 	myRE      = regexp.MustCompile(`\b` + monthAlt + `,?\s+(?:of\s+)?(\d{4})\b`)
 	mdRE      = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\b`)
@@ -282,12 +282,7 @@ func twoDigits(n int) string {
 func (x *extractor) dates() {
 	month := func(s string) int { return monthNames[strings.ToLower(strings.TrimSuffix(s, "."))] }
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	add := func(m []int, d DateValue) {
-		if d.Month > 12 || d.Day > 31 {
-			return
-		}
-		x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
-	}
+	add := x.addDate
 	if strings.Contains(x.lower, "centur") {
 		x.each(centuryRE, 0, func(m []int) {
 			n := atoi(x.group(m, 1))
@@ -343,6 +338,7 @@ func (x *extractor) dates() {
 	if !x.hasUpper || !containsAny(x.text, monthPrefixes) {
 		return
 	}
+	x.dateRanges()
 	x.each(mdyRE, 0, func(m []int) {
 		add(m, DateValue{Year: atoi(x.group(m, 3)), Month: month(x.group(m, 1)), Day: atoi(x.group(m, 2))})
 	})
@@ -378,6 +374,94 @@ func (x *extractor) dates() {
 			add(m, DateValue{Month: month(name)})
 		}
 	}
+}
+
+// addDate adds the date d read at span m, unless its month or day is
+// none of a calendar's.
+func (x *extractor) addDate(m []int, d DateValue) {
+	if d.Month > 12 || d.Day > 31 {
+		return
+	}
+	x.add(Claim{Kind: Date, Start: m[0], End: m[1], Value: d.String()})
+}
+
+// dayRangeRE finds a range of days in one month, with or without a
+// year after it: "March 3–9, 2016", "May 11-22", "June 2 to 5 2019".
+var dayRangeRE = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|\bto\b|\bthrough\b|\buntil\b)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
+
+// monthRangeRE finds a range of days across two months whose year is
+// written once, after its end: "August 25 – April 1, 2018", "March 3 to
+// March 9, 2016".
+var monthRangeRE = regexp.MustCompile(`\b` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?\s*(?:–|—|-|\bto\b|\bthrough\b|\buntil\b)\s*` + monthAlt + `\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+
+// dateRanges reads a range of days as the two dates it gives, each with
+// the year written once after its end: "March 3–9, 2016" is March 3,
+// 2016 and March 9, 2016 (not a yearless March 3 and a bare 2016), "May
+// 11-22" is May 11 and May 22, and the start of "August 25 – April 1,
+// 2018" is August 25, 2017: a range runs forward, so a start month later
+// than the end's is of the year before. A day that is not a day of its
+// month (the second number over 31, or not after the first) is no range.
+func (x *extractor) dateRanges() {
+	if !x.hasDigit || ablate.Off(ablate.DateRange) {
+		return
+	}
+	add := x.addDate
+	month := func(s string) int { return monthNames[strings.ToLower(strings.TrimSuffix(s, "."))] }
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	for _, m := range dayRangeRE.FindAllStringSubmatchIndex(x.text, -1) {
+		mo, d1, d2, y := month(x.group(m, 1)), atoi(x.group(m, 2)), atoi(x.group(m, 3)), atoi(x.group(m, 4))
+		if d2 <= d1 || d2 > 31 || !x.take(m[0], m[5]) {
+			continue
+		}
+		e := m[7]
+		if y != 0 {
+			e = m[9]
+		}
+		if !x.take(m[6], e) {
+			continue
+		}
+		add([]int{m[0], m[5]}, DateValue{Year: y, Month: mo, Day: d1})
+		add([]int{m[6], e}, DateValue{Year: y, Month: mo, Day: d2})
+	}
+	for _, m := range monthRangeRE.FindAllStringSubmatchIndex(x.text, -1) {
+		m1, m2, y := month(x.group(m, 1)), month(x.group(m, 3)), atoi(x.group(m, 5))
+		if m1 == 0 || m2 == 0 {
+			continue
+		}
+		if m1 > m2 {
+			y--
+		}
+		if x.take(m[0], m[5]) {
+			add([]int{m[0], m[5]}, DateValue{Year: y, Month: m1, Day: atoi(x.group(m, 2))})
+		}
+	}
+}
+
+// DayRange is a range of days of one month a text gives ("May 11-22"):
+// Year is 0 when the text writes none.
+type DayRange struct {
+	Year, Month, From, To int
+	// Text is the range as written.
+	Text string
+}
+
+// DayRanges returns the ranges of days of one month that text gives, as
+// dateRanges reads them.
+func DayRanges(text string) []DayRange {
+	if !strings.ContainsAny(text, "0123456789") {
+		return nil
+	}
+	var out []DayRange
+	for _, m := range dayRangeRE.FindAllStringSubmatch(text, -1) {
+		from, _ := strconv.Atoi(m[2])
+		to, _ := strconv.Atoi(m[3])
+		y, _ := strconv.Atoi(m[4])
+		mo := monthNames[strings.ToLower(strings.TrimSuffix(m[1], "."))]
+		if mo != 0 && to > from && to <= 31 {
+			out = append(out, DayRange{Year: y, Month: mo, From: from, To: to, Text: m[0]})
+		}
+	}
+	return out
 }
 
 // ordinalWords are the centuries centuryRE reads in words.

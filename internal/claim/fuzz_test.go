@@ -27,6 +27,7 @@ func FuzzExtract(f *testing.F) {
 		"forty-fourth Twenty-First ninety-ninthly sixty- seventy-fifths thirty-first-", "twenty-",
 		"Dubbed the Tolby Giant, it stood. In Tolby the Marlow Club met. Alfred the Great. the the The X the Y Z",
 		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",
+		"May 11-22, March 3–9, 2016, Aug. 25 - April 1, 2018, June 2 to 5 2019, May 22-11, Dec. 30–31 9999, Jan 1-99", "May 1-", "October 6 of 1995, Oct. 6th of of 1995",
 	} {
 		f.Add(s)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
@@ -134,6 +135,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.age(c); ok {
 			return v
 		}
+		if p := ix.dateWeekday(c); p != nil {
+			return Verdict{Status: Supported, Evidence: p}
+		}
 		if v, ok := ix.pageDated(c, q); ok {
 			return v
 		}
@@ -145,6 +149,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		}
 	}
 	if v, ok := ix.yearInSpan(c, q); ok {
+		return v
+	}
+	if v, ok := ix.dayInSpan(c, q); ok {
 		return v
 	}
 	if v, ok := ix.bounded(c, q); ok {
@@ -458,6 +465,36 @@ func (ix *Index) partialDate(c claim.Claim, q query) (Verdict, bool) {
 		}
 	}
 	return Verdict{}, false
+}
+
+// dateWeekday returns the passage stating the full date written right
+// after weekday claim c in its sentence ("Friday, October 6, 1995"), when
+// the calendar puts that date on c's weekday: a page giving the date
+// gives its weekday. Another weekday ("Monday, October 6, 1995") is not
+// stated, and a weekday alone is left to the other rules.
+func (ix *Index) dateWeekday(c claim.Claim) *Passage {
+	cd, ok := claim.ParseDate(c.Value)
+	if ablate.Off(ablate.DateWeekday) || c.Kind != claim.Date || !ok || cd.Weekday == "" || cd.Year != 0 || cd.Month != 0 {
+		return nil
+	}
+	at := strings.Index(c.Sentence, c.Text)
+	if at < 0 {
+		return nil
+	}
+	end := at + len(c.Text)
+	for _, d := range claim.Extract(c.Sentence, "").Claims {
+		dd, ok := claim.ParseDate(d.Value)
+		if d.Kind != claim.Date || !ok || d.Start < end || strings.Trim(c.Sentence[end:d.Start], ", ") != "" ||
+			dd.Year == 0 || dd.Month == 0 || dd.Day == 0 || dd.Period != 0 {
+			continue
+		}
+		day := time.Date(dd.Year, time.Month(dd.Month), dd.Day, 0, 0, 0, 0, time.UTC)
+		if day.Month() != time.Month(dd.Month) || lowerWeekday(day.Weekday()) != cd.Weekday {
+			return nil
+		}
+		return ix.findValue(d, newQuery(d))
+	}
+	return nil
 }
 
 // eventDate aligns a date claim with the source's date of the same event

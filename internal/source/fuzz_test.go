@@ -65,6 +65,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"Montréal, Zürich, ßÆœ-Łódź and São Paulo.", "Montreal, Zurich, SSAEOE-Lodz, Sao Paulo and Ǆ."},
 		{"He was mayor from 1990 to 1995. Between May 1870 and 1880 it grew. 1999–05, 2001-2 and 2010 and 2012.", "He was mayor in 1993. It grew in 1875, 2003 and 2011."},
 		{"from 9999 to 1000 between 1000 and and 2000 1990-", "In 1995 and 1500 and 2001."},
+		{"It opened on October 6, 1995. February 29, 2001.", "On Friday, October 6, 1995, Monday, October 6, 1995, Thursday, February 29, 2001 and Friday , , 6 Oct 0001."},
+		{"The fair runs May 11-22. Aug. 25 - April 1, 2018. March 3–9, 2016. May 31-32, Dec 1 to 1 0", "It opened on May 19, 2016, on August 30, 2017 and March 5, 2016, and May 31."},
 		{"It grossed over $100 million. Fewer than 300 came. About 12,000 lived there. Nearly $1.8 billion moved.", "It grossed $105 million, 250 came, 12,345 lived there and over $1.75 billion moved."},
 		{"over 0 under -5 about about 1e308 up to", "It was over 0.5 and 1e309 and under -3."},
 		{"The choir of St. Brenna's Church. Mt. Tarrow. Corlan United F.C. Acme Corp.", "Saint Brenna's Church, Mount Tarrow, Corlan United and Acme Corporation Inc. St. St."},

@@ -81,3 +81,31 @@ func (ix *Index) yearInSpan(c claim.Claim, q query) (Verdict, bool) {
 
 // andRE finds "and" as a word.
 var andRE = regexp.MustCompile(`(?i)\band\b`)
+
+// dayInSpan decides a date claim with a day that a passage about the same
+// thing (sharing as many words with its sentence as a contradiction needs)
+// gives only as lying inside a range of days of the same month ("The
+// festival runs May 11-22" for "premiered on May 19"), in the claim's
+// year or in none: the range's ends do not contradict the day, and the
+// passage does not say which of its days the claim's event fell on, so
+// the claim is undecided, with Why quoting the range. A day outside the
+// range, or another month, is left to the contradiction.
+func (ix *Index) dayInSpan(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if ablate.Off(ablate.DateRange) || c.Kind != claim.Date || !ok || cd.Day == 0 || cd.Month == 0 || cd.Period != 0 {
+		return Verdict{}, false
+	}
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		for _, r := range claim.DayRanges(cand.p.Text) {
+			if r.Month == cd.Month && r.From < cd.Day && cd.Day < r.To && (r.Year == 0 || cd.Year == 0 || r.Year == cd.Year) {
+				return Verdict{Status: Undecided, Evidence: cand.p,
+					Why: fmt.Sprintf("the source gives the range %q, which holds %s, without saying on which of its days", r.Text, cd.Human())}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}

@@ -60,3 +60,32 @@ func TestYearInSpan(t *testing.T) {
 		return ""
 	})
 }
+
+// TestDayInSpan checks that a day inside a range of days a passage about
+// the same thing gives is undecided, not contradicted by the range's
+// ends, and that each changed counterpart (a day outside the range,
+// another month, another year, a passage about something else) is still
+// flagged, and a day a range ends on still supported. The sentences are
+// written for this test.
+func TestDayInSpan(t *testing.T) {
+	t.Parallel()
+	ix := mustIndex(t, source.Doc{ID: "page.txt", Content: "The Tolby reed festival runs May 11-22 on the harbour.\n" +
+		"The Harrow quilt show ran March 3–9, 2016 in the hall.\n" +
+		"The Kelt bridge was painted on June 4, 2010."})
+	tests := []verdictCase{
+		{"The Tolby reed festival opened on May 19, 2016.", source.Undecided},
+		{"The Tolby reed festival opened on May 25, 2016.", flagged},
+		{"The Tolby reed festival opened on June 19, 2016.", flagged},
+		{"The Tolby reed festival opened on May 11.", source.Supported},
+		{"The Harrow quilt show ran on March 5, 2016.", source.Undecided},
+		{"The Harrow quilt show ran on March 5, 2017.", flagged},
+		{"The Harrow quilt show ran on March 9, 2016.", source.Supported},
+		{"The Kelt bridge was painted on June 6, 2010.", flagged},
+	}
+	checkVerdicts(t, ix, tests, firstOf(claim.Date), func(tt verdictCase, v source.Verdict) string {
+		if tt.status == source.Undecided && (v.Evidence == nil || !strings.Contains(v.Why, "the range")) {
+			return "undecided without the range quoted: Why " + v.Why
+		}
+		return ""
+	})
+}
