@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentjudge/judge/result"
+	"github.com/agentjudge/judge/server/api"
 )
 
 // holdingHandler is a slog handler whose access-log lines wait until
@@ -155,3 +157,49 @@ func TestValidateReusedBuffers(t *testing.T) {
 // durationMS is the duration in an answer, which differs between two
 // answers to the same body.
 var durationMS = regexp.MustCompile(`"duration_ms": [0-9.e+-]+,`)
+
+// probeWriter is a ResponseWriter that, at the answer's first write,
+// asks the same server for its dashboard and keeps the validations it
+// counts: what a client reading the dashboard on another connection the
+// moment the answer arrives would see.
+type probeWriter struct {
+	*httptest.ResponseRecorder
+	h    http.Handler
+	seen int
+	read bool
+}
+
+func (w *probeWriter) Write(b []byte) (int, error) {
+	if !w.read {
+		w.read = true
+		rec := httptest.NewRecorder()
+		w.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/v1/dashboard", nil))
+		var d api.Dashboard
+		if err := json.Unmarshal(rec.Body.Bytes(), &d); err != nil {
+			return 0, fmt.Errorf("GET /v1/dashboard: %d %s: %w", rec.Code, rec.Body, err)
+		}
+		w.seen = d.Totals.Validations
+	}
+	return w.ResponseRecorder.Write(b)
+}
+
+// TestValidationCountedBeforeAnswer: a validation is in the dashboard's
+// history before its answer is written, so that a client holding the
+// answer finds it counted (the answer itself leaves before the request's
+// own metrics and access line, decision 114).
+func TestValidationCountedBeforeAnswer(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	for i := 1; i <= 2; i++ {
+		w := &probeWriter{ResponseRecorder: httptest.NewRecorder(), h: s.Handler()}
+		req := httptest.NewRequest(http.MethodPost, "/validate", strings.NewReader(`{"output": {"name": "Ada"}, "expected_schema": `+personSchema+`}`))
+		req.Header.Set("Content-Type", "application/json")
+		s.Handler().ServeHTTP(w, req)
+		if w.Code != http.StatusOK || !w.read {
+			t.Fatalf("POST /validate: %d %s (written: %v)", w.Code, w.Body, w.read)
+		}
+		if w.seen != i {
+			t.Errorf("validation %d: the dashboard counted %d validations when the answer was written, want %d", i, w.seen, i)
+		}
+	}
+}

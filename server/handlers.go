@@ -40,13 +40,15 @@ func (s *Server) handleValidate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// The validation is counted (metrics, the dashboard's history) before
+	// its answer leaves, so a client that reads the dashboard once it has
+	// the answer finds it there; the answer (its length set) then leaves
+	// before the middleware's request metrics and access-log line, which
+	// run after this returns (decision 114).
+	s.observeValidation(res)
 	writeBody(w, http.StatusOK, api.MediaTypeJSON, out)
-	// The answer (its length set) leaves now: counting it below, and the
-	// middleware's metrics and access-log line after this returns, are
-	// no longer between the request and its answer (decision 114).
 	httpapi.Flush(w)
 	s.keepBuf(bp, out)
-	s.observeValidation(res)
 }
 
 // acceptBody checks the media type, reads the whole body and then admits
