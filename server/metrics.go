@@ -209,19 +209,28 @@ func (m *metrics) Begin() { m.inFlight.Inc() }
 func (m *metrics) End(route, method string, status int, d time.Duration) {
 	m.inFlight.Dec()
 	key := requestKey{route, methodLabel(method), status}
-	m.seriesMu.RLock()
-	rs, ok := m.requestOf[key]
-	m.seriesMu.RUnlock()
-	if !ok {
-		// route and method are bounded labels, and net/http writes only
-		// three-digit statuses: the map is as bounded as the series.
-		rs = requestSeries{m.requests.WithLabelValues(route, key.method, strconv.Itoa(status)), m.duration.WithLabelValues(route)}
-		m.seriesMu.Lock()
-		m.requestOf[key] = rs
-		m.seriesMu.Unlock()
-	}
+	// route and method are bounded labels, and net/http writes only
+	// three-digit statuses: the map is as bounded as the series.
+	rs := seriesOf(&m.seriesMu, m.requestOf, key, func() requestSeries {
+		return requestSeries{m.requests.WithLabelValues(route, key.method, strconv.Itoa(status)), m.duration.WithLabelValues(route)}
+	})
 	rs.count.Inc()
 	rs.duration.Observe(d.Seconds())
+}
+
+// seriesOf returns of[key], made by mk and kept under mu the first time
+// it is asked for.
+func seriesOf[K comparable, V any](mu *sync.RWMutex, of map[K]V, key K, mk func() V) V {
+	mu.RLock()
+	v, ok := of[key]
+	mu.RUnlock()
+	if !ok {
+		v = mk()
+		mu.Lock()
+		of[key] = v
+		mu.Unlock()
+	}
+	return v
 }
 
 // observeResult counts one validation result and its issues.
@@ -233,16 +242,9 @@ func (m *metrics) observeResult(r *result.ValidationResult) {
 	}
 	for _, is := range r.Issues {
 		key := issueKey{result.Type(issueType(is.Type)), is.Severity}
-		m.seriesMu.RLock()
-		c, ok := m.issueOf[key]
-		m.seriesMu.RUnlock()
-		if !ok {
-			c = m.issues.WithLabelValues(string(key.typ), string(key.sev))
-			m.seriesMu.Lock()
-			m.issueOf[key] = c
-			m.seriesMu.Unlock()
-		}
-		c.Inc()
+		seriesOf(&m.seriesMu, m.issueOf, key, func() prometheus.Counter {
+			return m.issues.WithLabelValues(string(key.typ), string(key.sev))
+		}).Inc()
 	}
 }
 
