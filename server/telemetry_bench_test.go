@@ -11,11 +11,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/agentjudge/judge"
+	"github.com/agentjudge/judge/internal/accesslog"
 	"github.com/agentjudge/judge/internal/sharedtest"
 	"github.com/agentjudge/judge/telemetry"
 )
@@ -162,7 +164,7 @@ func BenchmarkTelemetryParts(b *testing.B) {
 				if tel != nil {
 					opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
 				}
-				s := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: slog.New(telemetry.LogHandler(slog.NewJSONHandler(io.Discard, nil)))})
+				s := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: serveLogger()})
 				ts := httptest.NewServer(s.Handler())
 				defer ts.Close()
 				client := ts.Client()
@@ -195,7 +197,8 @@ func BenchmarkTelemetryParts(b *testing.B) {
 
 // BenchmarkTelemetryRecord measures what recording spans costs POST
 // /validate, in process and without the network (the server's handler
-// and middleware, the JSON access log as judge serve writes it), over the
+// and middleware, the JSON access log as judge serve writes it: its
+// buffer and its direct access line, serveLogger), over the
 // bench row's documents (the 234 tool-argument documents, valid and
 // invalid in turn: the engine's fast path, 2 spans a request), from 4
 // goroutines at once as the bench row's 4 connections: off (no span),
@@ -239,8 +242,7 @@ func BenchmarkTelemetryRecord(b *testing.B) {
 			if tel != nil {
 				opts = append(opts, judge.WithTracerProvider(tel.TracerProvider))
 			}
-			log := slog.New(telemetry.LogHandler(slog.NewJSONHandler(io.Discard, nil)))
-			h := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: log}).Handler()
+			h := New(newEngine(b, opts...), Options{Telemetry: tel, Logger: serveLogger()}).Handler()
 			for _, body := range bodies { // compile every schema
 				req := httptest.NewRequest(http.MethodPost, "/validate", bytes.NewReader(body))
 				h.ServeHTTP(&discardWriter{h: http.Header{}}, req)
@@ -274,4 +276,12 @@ func BenchmarkTelemetryRecord(b *testing.B) {
 			}
 		})
 	}
+}
+
+// serveLogger is judge serve's logger writing to io.Discard: the access
+// log's buffer and handler (internal/accesslog: the access-log line
+// written directly, not through slog.JSONHandler) under
+// telemetry.LogHandler, as cmd/judge's runServe and startTelemetry make it.
+func serveLogger() *slog.Logger {
+	return slog.New(telemetry.LogHandler(accesslog.NewHandler(accesslog.NewBuffer(io.Discard, time.Hour), slog.LevelInfo)))
 }

@@ -1,4 +1,9 @@
-package main
+// Package accesslog is judge serve's log output: a buffer that holds
+// the access-log lines of many requests for one write, and a JSON handler
+// that writes the usual access-log line directly into it, byte for byte
+// what slog.JSONHandler writes, without that handler's general path.
+// Server benchmarks log through it to measure what judge serve does.
+package accesslog
 
 import (
 	"context"
@@ -8,22 +13,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentjudge/judge/server"
+	"github.com/agentjudge/judge/internal/httpapi"
 )
 
-// accessLogDelay is how long judge serve may hold access-log lines before
-// writing them; maxLogBuffer is how many bytes it holds at most.
-const (
-	accessLogDelay = 100 * time.Millisecond
-	maxLogBuffer   = 32 << 10
-)
+// maxLogBuffer is how many bytes a Buffer holds at most.
+const maxLogBuffer = 32 << 10
 
-// logBuffer batches the lines written to w: a server under load writes an
+// Buffer batches the lines written to w: a server under load writes an
 // access-log line per request, and one write (a system call) per line cost
 // as much as a tenth of a request's CPU time. Lines are held until Flush,
 // until maxLogBuffer bytes wait, or for at most delay. It is safe for
 // concurrent use.
-type logBuffer struct {
+type Buffer struct {
 	mu    sync.Mutex
 	w     io.Writer
 	buf   []byte
@@ -33,15 +34,16 @@ type logBuffer struct {
 	err   error // the first write error, returned by every later call
 }
 
-func newLogBuffer(w io.Writer, delay time.Duration) *logBuffer {
-	b := &logBuffer{w: w, delay: delay}
+// NewBuffer returns a Buffer writing to w, holding lines at most delay.
+func NewBuffer(w io.Writer, delay time.Duration) *Buffer {
+	b := &Buffer{w: w, delay: delay}
 	b.timer = time.AfterFunc(time.Hour, func() { _ = b.Flush() })
 	b.timer.Stop()
 	return b
 }
 
 // Write holds p (one log line: slog's handlers write each record whole).
-func (b *logBuffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.err != nil {
@@ -59,13 +61,13 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 }
 
 // Flush writes the lines held.
-func (b *logBuffer) Flush() error {
+func (b *Buffer) Flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.flushLocked()
 }
 
-func (b *logBuffer) flushLocked() error {
+func (b *Buffer) flushLocked() error {
 	if b.armed {
 		b.armed = false
 		b.timer.Stop()
@@ -81,6 +83,13 @@ func (b *logBuffer) flushLocked() error {
 	return b.err
 }
 
+// NewHandler returns judge serve's handler: slog.JSONHandler writing to
+// buf at level, the access-log lines below WARN held in buf and written
+// directly where they can be, every other line flushed at once.
+func NewHandler(buf *Buffer, level slog.Leveler) slog.Handler {
+	return flushingHandler{slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}), buf, true}
+}
+
 // flushingHandler writes every record through h and flushes buf after
 // each one but the server's access-log lines below WARN: only those wait
 // in the buffer; the start, errors, panics and shutdown are written at
@@ -91,7 +100,7 @@ func (b *logBuffer) flushLocked() error {
 // general path (8% of a request's instructions).
 type flushingHandler struct {
 	slog.Handler
-	buf    *logBuffer
+	buf    *Buffer
 	direct bool
 }
 
@@ -100,7 +109,7 @@ func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 	if !ok {
 		err = h.Handler.Handle(ctx, r)
 	}
-	if r.Level >= slog.LevelWarn || r.Message != server.AccessLogMessage {
+	if r.Level >= slog.LevelWarn || r.Message != httpapi.AccessLogMessage {
 		if ferr := h.buf.Flush(); err == nil {
 			err = ferr
 		}
@@ -112,7 +121,7 @@ func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 // handler is direct and r is an access-log line that appendAccessLine
 // takes; the line is made on the stack (the buffer copies it).
 func (h flushingHandler) writeAccessLine(r slog.Record) (bool, error) {
-	if !h.direct || r.Message != server.AccessLogMessage {
+	if !h.direct || r.Message != httpapi.AccessLogMessage {
 		return false, nil
 	}
 	var arr [512]byte
