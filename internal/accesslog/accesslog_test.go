@@ -163,6 +163,60 @@ func TestAccessLine(t *testing.T) {
 	}
 }
 
+// plainRef is plainJSON a byte at a time.
+func plainRef(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !plainByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlainJSON: the eight-bytes-at-a-time check agrees with plainByte
+// for every byte value at every position of strings of 1 to 24 bytes
+// (three words and every tail), among plain bytes and beside another
+// byte that is not.
+func TestPlainJSON(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		fill byte
+		del  bool // the last byte 0x7f as well
+	}{{"plain", 'a', false}, {"edge fill", 0x7e, false}, {"space fill", ' ', false}, {"and a DEL", 'a', true}} {
+		t.Run(c.name, func(t *testing.T) {
+			for n := 1; n <= 24; n++ {
+				for pos := range n {
+					for v := range 256 {
+						b := bytes.Repeat([]byte{c.fill}, n)
+						if c.del {
+							b[n-1] = 0x7f
+						}
+						b[pos] = byte(v)
+						if got, want := plainJSON(string(b)), plainRef(string(b)); got != want {
+							t.Fatalf("plainJSON(%q) = %v, want %v", b, got, want)
+						}
+					}
+				}
+			}
+			if !plainJSON("") {
+				t.Fatal("the empty string is plain")
+			}
+		})
+	}
+}
+
+// FuzzPlainJSON holds plainJSON to plainRef.
+func FuzzPlainJSON(f *testing.F) {
+	f.Add("4bf92f3577b34da6a3ce929d0e0e4736")
+	f.Add("abcdefgh<abcdefg&\\\"\x7f\x80\x1f")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := plainJSON(s), plainRef(s); got != want {
+			t.Fatalf("plainJSON(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
 // FuzzAccessLine holds appendAccessLine to slog.JSONHandler on any path,
 // request id, status, duration and time.
 func FuzzAccessLine(f *testing.F) {
