@@ -178,44 +178,47 @@ func appendAccessLine(b []byte, r slog.Record) ([]byte, bool) {
 }
 
 // plainJSON reports whether s is written in JSON by slog as it is,
-// between quotes: printable ASCII but for ", \, <, > and &. It reads
-// eight bytes at a time (an access line's strings are 60-130 bytes, the
-// log ids' alone 63, where a byte at a time cost ~20 instructions each);
-// plainByte reads the rest.
+// between quotes: printable ASCII but for ", \, <, > and &. A string of
+// eight bytes or more is read eight bytes at a time, its last eight
+// bytes last (the log ids' 63 bytes a line cost ~20 instructions a byte
+// one at a time), by the bit tricks for a byte below n in a word,
+// (x - n·ones) &^ x & highs (exact, for n <= 0x80, as to whether any
+// byte is), and for a zero byte (the same with n = 1, of x XOR a byte
+// repeated): a high bit set (>= 0x80), a byte below 0x20, 0x7f, a
+// backslash, and two pairs each found by one comparison after setting
+// the bit they differ by ('"' 0x22 and '&' 0x26 by 0x04, '<' 0x3c and
+// '>' 0x3e by 0x02).
 func plainJSON(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if !plainWord(uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56) {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if !plainByte(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i := 0; ; i += 8 {
+		i = min(i, n-8)
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		del, bs := x^0x7f*ones, x^'\\'*ones
+		qa, lg := (x|0x04*ones)^0x26*ones, (x|0x02*ones)^0x3e*ones
+		bad := x | (x-0x20*ones)&^x | (del-ones)&^del | (bs-ones)&^bs | (qa-ones)&^qa | (lg-ones)&^lg
+		if bad&highs != 0 {
 			return false
 		}
-	}
-	for ; i < len(s); i++ {
-		if !plainByte(s[i]) {
-			return false
+		if i == n-8 {
+			return true
 		}
 	}
-	return true
 }
 
 // plainByte reports whether c is written by slog as it is.
 func plainByte(c byte) bool {
 	return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-}
-
-// plainWord is plainByte of each of x's eight bytes, by the bit tricks
-// for a byte below n ((x - n·ones) &^ x & highs, exact for n <= 0x80
-// as to whether any byte is) and a zero byte (the same with n = 1,
-// applied to x XOR a byte repeated): a high bit set (>= 0x80), a byte
-// below 0x20, 0x7f, a backslash, and two pairs each found by one
-// comparison after setting the bit they differ by ('"' 0x22 and '&' 0x26
-// by 0x04, '<' 0x3c and '>' 0x3e by 0x02).
-func plainWord(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	bad := x&highs | (x-0x20*ones)&^x&highs |
-		zero(x^0x7f*ones) | zero(x^'\\'*ones) | zero((x|0x04*ones)^0x26*ones) | zero((x|0x02*ones)^0x3e*ones)
-	return bad == 0
 }
 
 func (h flushingHandler) WithAttrs(as []slog.Attr) slog.Handler {
