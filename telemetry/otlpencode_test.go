@@ -353,3 +353,36 @@ func TestEncodeEncodedScopes(t *testing.T) {
 		})
 	}
 }
+
+// TestValidUTF8: validUTF8 is utf8.ValidString for strings of 1 to 24
+// bytes, ASCII or not, valid or not, with a byte of every value at every
+// position (so that the last, overlapping word and every tail are read).
+func TestValidUTF8(t *testing.T) {
+	t.Parallel()
+	for _, fill := range []string{"a", "é", "\x7f"} {
+		for n := 1; n <= 24; n++ {
+			base := []byte(strings.Repeat(fill, n))[:n]
+			for pos := range n {
+				for v := range 256 {
+					b := bytes.Clone(base)
+					b[pos] = byte(v)
+					if got, want := validUTF8(string(b)), utf8.Valid(b); got != want {
+						t.Fatalf("validUTF8(%q) = %v, want %v", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzValidUTF8 holds validUTF8 to utf8.ValidString.
+func FuzzValidUTF8(f *testing.F) {
+	f.Add("POST /validate")
+	f.Add("judge.validate \xff")
+	f.Add("ünïcödé, then ASCII")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validUTF8(s), utf8.ValidString(s); got != want {
+			t.Fatalf("validUTF8(%q) = %v, want %v", s, got, want)
+		}
+	})
+}

@@ -292,9 +292,18 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 		ctx = context.Background()
 	}
 	var psc trace.SpanContext
-	if cfg.newRoot {
+	var parent *span // the parent's handle, when it is one of judge's
+	switch {
+	case cfg.newRoot:
 		ctx = trace.ContextWithSpanContext(ctx, psc)
-	} else {
+	case t.key != nil: // trace.SpanContextFromContext, and the parent's handle
+		switch v := ctx.Value(t.key).(type) {
+		case *span:
+			parent, psc = v, v.sc
+		case trace.Span:
+			psc = v.SpanContext()
+		}
+	default:
 		psc = trace.SpanContextFromContext(ctx)
 	}
 	tid := psc.TraceID()
@@ -331,14 +340,7 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 	if r.start = cfg.ts; r.start.IsZero() {
 		r.start = time.Now()
 	}
-	var s *span
-	if r.kind == trace.SpanKindServer { // a request's: its log lines' ids in the same allocation
-		h := &spanWithIDs{span: span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}}
-		s = &h.span
-		s.ids = &h.ids
-	} else {
-		s = &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
-	}
+	s := t.newHandle(ctx, parent, sc, r)
 	for _, l := range cfg.links {
 		s.AddLink(l)
 	}
@@ -348,6 +350,27 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 		return trace.ContextWithSpan(ctx, s), s
 	}
 	return s, s
+}
+
+// newHandle makes a recording span's handle: a SERVER span's (a
+// request's) with its log lines' ids and a spare handle for its first
+// child in the same allocation (spanWithIDs); the first child of such a
+// span, other than a SERVER span, takes that spare (one
+// allocation a request fewer: judge serve's validation span); any other
+// span is allocated on its own. A spare is taken once (taken) and so,
+// like every handle, never reused; it lives as long as its parent's.
+func (t *tracer) newHandle(ctx context.Context, parent *span, sc trace.SpanContext, r *spanRec) *span {
+	if r.kind == trace.SpanKindServer {
+		h := &spanWithIDs{span: span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}}
+		h.span.ext = &h.ext
+		return &h.span
+	}
+	if parent != nil && parent.ext != nil && parent.ext.taken.CompareAndSwap(false, true) {
+		s := &parent.ext.child
+		s.sc, s.tr, s.rec, s.ctxOfSpan = sc, t, r, ctxOfSpan{parent: ctx, key: t.key}
+		return s
+	}
+	return &span{sc: sc, tr: t, rec: r, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
 }
 
 // parentOnResult is what ParentBased(AlwaysSample()), with the SDK's
@@ -466,21 +489,32 @@ type span struct {
 	// four times).
 	ended atomic.Bool
 
-	// ids, for a SERVER span (nil for others), is where its trace id and
-	// span id are written in hex for the log lines logged under it
-	// (LogHandler's trace_id and span_id): once, when first asked for
-	// (under mu), and never again. It is part of the handle's own
-	// allocation (spanWithIDs), which is not reused, so that the lines'
-	// two strings point into it and cost no allocation of their own
-	// (see logIDs); a request's log lines are under its SERVER span.
-	ids *[48]byte
+	// ext, for a SERVER span (nil for others), is the rest of its
+	// handle's allocation (spanWithIDs): its log ids' bytes and a spare
+	// handle for its first child.
+	ext *serverExt
 }
 
-// spanWithIDs is a SERVER span's handle: the span and its ids' bytes
-// (span.ids), in one allocation.
+// spanWithIDs is a SERVER span's handle: the span and its serverExt, in
+// one allocation.
 type spanWithIDs struct {
 	span
+	ext serverExt
+}
+
+// serverExt is what a SERVER span's handle holds beside the span.
+type serverExt struct {
+	// ids is where the span's trace id and span id are written in hex
+	// for the log lines logged under it (LogHandler's trace_id and
+	// span_id): once, when first asked for (under the span's mu), and
+	// never again. It is part of the handle's own allocation, which is
+	// not reused, so that the lines' two strings point into it and cost
+	// no allocation of their own (see logIDs); a request's log lines
+	// are under its SERVER span.
 	ids [48]byte
+	// taken is set by the child that takes child (tracer.newHandle).
+	taken atomic.Bool
+	child span
 }
 
 var (
@@ -489,19 +523,20 @@ var (
 )
 
 // logIDs returns the trace_id and span_id attributes of the span's log
-// lines (spanIDAttrs's), their strings in s.ids when it has them.
+// lines (spanIDAttrs's), their strings in s.ext.ids when it has them.
 func (s *span) logIDs() (slog.Attr, slog.Attr) {
-	if s.ids == nil {
+	if s.ext == nil {
 		return hexIDAttrs(s.sc)
 	}
+	b := &s.ext.ids
 	s.mu.Lock()
-	if s.ids[0] == 0 { // not written yet: a hex digit is never 0
-		putHexIDs(s.ids, s.sc.TraceID(), s.sc.SpanID())
+	if b[0] == 0 { // not written yet: a hex digit is never 0
+		putHexIDs(b, s.sc.TraceID(), s.sc.SpanID())
 	}
 	s.mu.Unlock()
 	// The bytes are not written again once set, and the handle lives as
 	// long as a string points into it.
-	ids := unsafe.String(&s.ids[0], len(s.ids))
+	ids := unsafe.String(&b[0], len(b))
 	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
 }
 

@@ -504,3 +504,65 @@ func TestSpanIsItsContext(t *testing.T) {
 		})
 	}
 }
+
+// TestServerSpanSpareHandle: a SERVER span's first child (not itself a
+// SERVER span) takes the spare handle in the SERVER span's allocation,
+// and only that child: a second child and a SERVER child get handles of
+// their own. Each child
+// is its own span (its context, parent, End and late calls), and the
+// first child costs no allocation.
+func TestServerSpanSpareHandle(t *testing.T) { // not parallel: AllocsPerRun
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces",
+		Batch: Batch{MaxQueueSize: 1 << 16}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(context.Background()) //nolint:errcheck // nothing listens: the export fails
+	tr := tel.Tracer()
+	ctx, srv := tr.Start(context.Background(), "server", trace.WithSpanKind(trace.SpanKindServer))
+	spare := &srv.(*span).ext.child
+	c1ctx, c1 := tr.Start(ctx, "first")
+	c2ctx, c2 := tr.Start(ctx, "second")
+	_, c3 := tr.Start(ctx, "server child", trace.WithSpanKind(trace.SpanKindServer))
+	if c1.(*span) != spare {
+		t.Fatal("the first child did not take the spare handle")
+	}
+	for _, c := range []trace.Span{c2, c3} {
+		if c.(*span) == spare {
+			t.Fatalf("%v took the spare handle, taken already or not to be given", c)
+		}
+	}
+	for _, c := range []struct {
+		ctx context.Context
+		s   trace.Span
+	}{{c1ctx, c1}, {c2ctx, c2}} {
+		if trace.SpanFromContext(c.ctx) != c.s || c.s.SpanContext().TraceID() != srv.SpanContext().TraceID() ||
+			c.s.SpanContext().SpanID() == srv.SpanContext().SpanID() || c.s.(*span).rec.parent.SpanID() != srv.SpanContext().SpanID() {
+			t.Fatalf("a child's context or parent is wrong: %+v", c.s.SpanContext())
+		}
+	}
+	if c1.SpanContext().SpanID() == c2.SpanContext().SpanID() {
+		t.Fatal("two children share a span id")
+	}
+	c1.End()
+	c1.SetAttributes(attribute.String("late", "x")) // ignored, as after any End
+	if c1.IsRecording() || !c2.IsRecording() || !srv.IsRecording() {
+		t.Fatal("ending the spare's span ended another, or not itself")
+	}
+	for _, s := range []trace.Span{c2, c3, srv} {
+		s.End()
+	}
+	serverAlone := testing.AllocsPerRun(200, func() {
+		_, s := tr.Start(context.Background(), "server", trace.WithSpanKind(trace.SpanKindServer))
+		s.End()
+	})
+	withChild := testing.AllocsPerRun(200, func() {
+		ctx, s := tr.Start(context.Background(), "server", trace.WithSpanKind(trace.SpanKindServer))
+		_, c := tr.Start(ctx, "child")
+		c.End()
+		s.End()
+	})
+	if withChild != serverAlone {
+		t.Fatalf("a SERVER span and its first child: %v allocations, the SERVER span alone %v", withChild, serverAlone)
+	}
+}

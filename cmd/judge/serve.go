@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjudge/judge"
 	"github.com/agentjudge/judge/console"
+	"github.com/agentjudge/judge/internal/accesslog"
 	"github.com/agentjudge/judge/internal/config"
 	"github.com/agentjudge/judge/layer"
 	"github.com/agentjudge/judge/result"
@@ -23,6 +24,10 @@ import (
 	"github.com/agentjudge/judge/server/history"
 	"github.com/agentjudge/judge/toolcall"
 )
+
+// accessLogDelay is how long judge serve may hold access-log lines before
+// writing them.
+const accessLogDelay = 100 * time.Millisecond
 
 // DefaultTokenEnv names the environment variable judge serve reads its
 // bearer token from unless --token-env names another.
@@ -136,9 +141,9 @@ func runServe(ctx context.Context, params serveParams, _ []string, logOut io.Wri
 	if err := level.UnmarshalText([]byte(params.logLevel.value)); err != nil {
 		return badInputf("--log-level: %v", err)
 	}
-	logBuf := newLogBuffer(logOut, accessLogDelay)
+	logBuf := accesslog.NewBuffer(logOut, accessLogDelay)
 	defer logBuf.Flush()
-	tel, logger, flush, err := startTelemetry(ctx, flushingHandler{slog.NewJSONHandler(logBuf, &slog.HandlerOptions{Level: level}), logBuf, true})
+	tel, logger, flush, err := startTelemetry(ctx, accesslog.NewHandler(logBuf, level))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package accesslog
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjudge/judge/server"
+	"github.com/agentjudge/judge/internal/httpapi"
 )
 
 // lineSink records what reaches it, one Write at a time, and signals each.
@@ -44,11 +44,11 @@ func (s *lineSink) text() (string, int) {
 func TestLogBuffer(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
-	buf := newLogBuffer(sink, time.Hour)
+	buf := NewBuffer(sink, time.Hour)
 	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 
-	log.Info(server.AccessLogMessage, "n", 1)
-	log.Info(server.AccessLogMessage, "n", 2)
+	log.Info(httpapi.AccessLogMessage, "n", 1)
+	log.Info(httpapi.AccessLogMessage, "n", 2)
 	if got, n := sink.text(); n != 0 {
 		t.Fatalf("access lines written before a flush: %q", got)
 	}
@@ -57,18 +57,18 @@ func TestLogBuffer(t *testing.T) {
 	if n != 1 || strings.Count(got, "\n") != 3 || !strings.Contains(got, `"n":1`) || strings.Index(got, `"n":2`) > strings.Index(got, "listening") {
 		t.Fatalf("after a start line: %d writes %q, want the three lines in order in one write", n, got)
 	}
-	log.Error(server.AccessLogMessage, "status", 500)
+	log.Error(httpapi.AccessLogMessage, "status", 500)
 	if _, n := sink.text(); n != 2 {
 		t.Fatalf("an access line at ERROR waited: %d writes", n)
 	}
 	line := `{"msg":"request","pad":"` + strings.Repeat("x", 1000) + "\"}\n"
 	for range maxLogBuffer/len(line) + 1 {
-		log.Info(server.AccessLogMessage, "pad", strings.Repeat("x", 1000))
+		log.Info(httpapi.AccessLogMessage, "pad", strings.Repeat("x", 1000))
 	}
 	if _, n := sink.text(); n != 3 {
 		t.Fatalf("a full buffer was not written: %d writes", n)
 	}
-	log.Info(server.AccessLogMessage, "n", 3)
+	log.Info(httpapi.AccessLogMessage, "n", 3)
 	if err := buf.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestLogBuffer(t *testing.T) {
 func TestLogBufferDelay(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
-	buf := newLogBuffer(sink, 10*time.Millisecond)
+	buf := NewBuffer(sink, 10*time.Millisecond)
 	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 	start := time.Now()
-	log.Info(server.AccessLogMessage, "n", 1)
+	log.Info(httpapi.AccessLogMessage, "n", 1)
 	select {
 	case <-sink.wrote:
 	case <-time.After(10 * time.Second):
@@ -99,7 +99,7 @@ func TestLogBufferDelay(t *testing.T) {
 // accessRecord is an access-log record as the server's middleware makes
 // it, with the given path, request id, status and time.
 func accessRecord(t time.Time, level slog.Level, path, id string, status int, d time.Duration) slog.Record {
-	r := slog.NewRecord(t, level, server.AccessLogMessage, 0)
+	r := slog.NewRecord(t, level, httpapi.AccessLogMessage, 0)
 	r.AddAttrs(slog.String("method", "POST"), slog.String("route", "/validate"), slog.String("path", path),
 		slog.Int("status", status), slog.Duration("duration", d), slog.Int64("bytes", 345),
 		slog.String("request_id", id), slog.String("remote", "127.0.0.1:33688"))
@@ -163,6 +163,60 @@ func TestAccessLine(t *testing.T) {
 	}
 }
 
+// plainRef is plainJSON a byte at a time.
+func plainRef(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !plainByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlainJSON: the eight-bytes-at-a-time check agrees with plainByte
+// for every byte value at every position of strings of 1 to 24 bytes
+// (three words and every tail), among plain bytes and beside another
+// byte that is not.
+func TestPlainJSON(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		fill byte
+		del  bool // the last byte 0x7f as well
+	}{{"plain", 'a', false}, {"edge fill", 0x7e, false}, {"space fill", ' ', false}, {"and a DEL", 'a', true}} {
+		t.Run(c.name, func(t *testing.T) {
+			for n := 1; n <= 24; n++ {
+				for pos := range n {
+					for v := range 256 {
+						b := bytes.Repeat([]byte{c.fill}, n)
+						if c.del {
+							b[n-1] = 0x7f
+						}
+						b[pos] = byte(v)
+						if got, want := plainJSON(string(b)), plainRef(string(b)); got != want {
+							t.Fatalf("plainJSON(%q) = %v, want %v", b, got, want)
+						}
+					}
+				}
+			}
+			if !plainJSON("") {
+				t.Fatal("the empty string is plain")
+			}
+		})
+	}
+}
+
+// FuzzPlainJSON holds plainJSON to plainRef.
+func FuzzPlainJSON(f *testing.F) {
+	f.Add("4bf92f3577b34da6a3ce929d0e0e4736")
+	f.Add("abcdefgh<abcdefg&\\\"\x7f\x80\x1f")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := plainJSON(s), plainRef(s); got != want {
+			t.Fatalf("plainJSON(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
 // FuzzAccessLine holds appendAccessLine to slog.JSONHandler on any path,
 // request id, status, duration and time.
 func FuzzAccessLine(f *testing.F) {
@@ -191,11 +245,11 @@ func TestLogBufferAccessLineDirect(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		h    func(*logBuffer) slog.Handler
+		h    func(*Buffer) slog.Handler
 		ref  func() string
 	}{
-		{"direct", func(b *logBuffer) slog.Handler { return flushingHandler{slog.NewJSONHandler(b, nil), b, true} }, want.String},
-		{"with attributes", func(b *logBuffer) slog.Handler {
+		{"direct", func(b *Buffer) slog.Handler { return flushingHandler{slog.NewJSONHandler(b, nil), b, true} }, want.String},
+		{"with attributes", func(b *Buffer) slog.Handler {
 			return flushingHandler{slog.NewJSONHandler(b, nil), b, true}.WithAttrs([]slog.Attr{slog.String("k", "v")})
 		}, func() string {
 			return strings.ReplaceAll(want.String(), `"msg":"request",`, `"msg":"request","k":"v",`)
@@ -203,7 +257,7 @@ func TestLogBufferAccessLineDirect(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sink := &lineSink{wrote: make(chan struct{}, 1)}
-			buf := newLogBuffer(sink, time.Hour)
+			buf := NewBuffer(sink, time.Hour)
 			h := c.h(buf)
 			for _, r := range recs {
 				if err := h.Handle(context.Background(), r); err != nil {
@@ -230,7 +284,7 @@ func BenchmarkAccessLine(b *testing.B) {
 		direct bool
 	}{{"direct", true}, {"json_handler", false}} {
 		b.Run(c.name, func(b *testing.B) {
-			buf := newLogBuffer(io.Discard, time.Hour)
+			buf := NewBuffer(io.Discard, time.Hour)
 			h := flushingHandler{slog.NewJSONHandler(buf, nil), buf, c.direct}
 			b.ReportAllocs()
 			for b.Loop() {
