@@ -182,8 +182,4 @@ const (
 	// to 2003" against "served from 1997 to 2003") does not contradict
 	// the claim (source: statesOwn).
 	OwnValue = "own-value"
-	// LoneDate: a date no passage states or contradicts, the only
-	// specific of its sentence the sources do not bear out, is undecided
-	// (source: loneDate).
-	LoneDate = "lone-date"
 )

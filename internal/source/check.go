@@ -102,11 +102,6 @@ const maxCandidates = 12
 // (they name sources, see the facts layer); they come back Undecided.
 func (ix *Index) Check(c claim.Claim) Verdict {
 	v := ix.check(c)
-	if v.Status == Unsupported {
-		if w, ok := ix.loneDate(c); ok {
-			v = w
-		}
-	}
 	if v.Evidence != nil {
 		v.Source = ix.source(v.Evidence.Doc)
 	}
@@ -162,7 +157,7 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.bounded(c, q); ok {
 		return v
 	}
-	if v, ok := ix.contradiction(c, q, true); ok {
+	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
 	if v, ok := ix.genericName(c); ok {
@@ -687,7 +682,7 @@ type scored struct {
 
 // contradiction looks for a passage about the same thing as c that states
 // another value of the same kind.
-func (ix *Index) contradiction(c claim.Claim, q query, skipOwn bool) (Verdict, bool) {
+func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 	switch c.Kind {
 	case claim.Number, claim.Date, claim.Time, claim.Version, claim.VersionRange, claim.Name, claim.CVE:
 	default:
@@ -712,7 +707,7 @@ func (ix *Index) contradiction(c claim.Claim, q query, skipOwn bool) (Verdict, b
 				// event than the claim's.
 				continue
 			}
-			if ok && skipOwn && !ablate.Off(ablate.OwnValue) {
+			if ok && !ablate.Off(ablate.OwnValue) {
 				if !ownRead {
 					own, ownRead = sentenceClaims(c), true
 				}
@@ -1100,47 +1095,3 @@ func (ix *Index) DroppedNegation(sentence string) *Passage {
 // minNegationOverlap is the fewest content words a passage must share
 // with a sentence for a negation it drops to count.
 const minNegationOverlap = 4
-
-// loneDate decides a date claim no passage states or contradicts that is
-// the only specific of its sentence the sources do not bear out: every
-// other specific of the sentence is stated or undecided, and one at least
-// stated. A page gives a date in more forms than a reader knows (in parts,
-// in a heading, in a dateline cut from the passage), so one it does not
-// give, alone among specifics it does, is weak evidence, and the claim is
-// undecided, with Why saying so and the passage stating one of the other
-// specifics as evidence. It stays unsupported where a passage about the
-// same thing gives another date (even one the sentence itself gives, as
-// "on Sunday rather than Saturday" does), where the sources give no year
-// at all (they cannot have given it in a form the reader missed), and for
-// a weekday, which the calendar and the page's date decide.
-func (ix *Index) loneDate(c claim.Claim) (Verdict, bool) {
-	cd, ok := claim.ParseDate(c.Value)
-	if ablate.Off(ablate.LoneDate) || c.Kind != claim.Date || !ok || cd.Period != 0 || cd.Weekday != "" {
-		return Verdict{}, false
-	}
-	if !slices.ContainsFunc(ix.parts, func(p *DocIndex) bool { return p.years }) {
-		return Verdict{}, false
-	}
-	if _, conflict := ix.contradiction(c, newQuery(c), false); conflict {
-		return Verdict{}, false
-	}
-	var evidence *Passage
-	for _, o := range claim.Extract(c.Sentence, "").Claims {
-		if o.Kind == claim.Date && o.Text == c.Text || o.Kind == claim.Citation {
-			continue
-		}
-		switch v := ix.check(o); v.Status {
-		case Unsupported, Contradicted:
-			return Verdict{}, false
-		case Supported:
-			if evidence == nil {
-				evidence = v.Evidence
-			}
-		}
-	}
-	if evidence == nil {
-		return Verdict{}, false
-	}
-	return Verdict{Status: Undecided, Evidence: evidence,
-		Why: "it is the only specific of its sentence the sources do not give (they state its others), and no passage about it gives a date"}, true
-}

@@ -132,9 +132,8 @@ type DocIndex struct {
 	// "montréal"), to the passages holding it.
 	folded map[string][]int32
 	// clock, dated and weekday are set when a passage gives a time of
-	// day, a date with its day and month, or a weekday; years when one
-	// gives a date with a year (or a decade or century).
-	clock, dated, weekday, years bool
+	// day, a date with its day and month, or a weekday.
+	clock, dated, weekday bool
 }
 
 // Doc returns the indexed document.
@@ -234,9 +233,6 @@ func (x *DocIndex) add(text string, line int) {
 		case claim.Time:
 			x.clock = true
 		case claim.Date:
-			if d, ok := claim.ParseDate(c.Value); ok && d.Year != 0 {
-				x.years = true
-			}
 			if d, ok := claim.ParseDate(c.Value); ok && d.Day != 0 && d.Month != 0 {
 				x.dated = true
 			} else if ok && d.Weekday != "" {
