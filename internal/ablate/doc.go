@@ -177,4 +177,9 @@ const (
 	// 6, 1995") is stated by a passage stating that date when the calendar
 	// puts the date on that weekday (source: dateWeekday).
 	DateWeekday = "date-weekday"
+	// OwnValue: a value a passage gives that the claim's own sentence
+	// gives to another of its parts ("retired in 1996; served from 1997
+	// to 2003" against "served from 1997 to 2003") does not contradict
+	// the claim (source: statesOwn).
+	OwnValue = "own-value"
 )

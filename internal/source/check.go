@@ -692,6 +692,8 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	need := contradictionOverlap(q)
+	var own []claim.Claim
+	ownRead := false
 	for _, cand := range ix.candidates(q) {
 		if cand.score < need {
 			break
@@ -705,12 +707,69 @@ func (ix *Index) contradiction(c claim.Claim, q query) (Verdict, bool) {
 				// event than the claim's.
 				continue
 			}
+			if ok && !ablate.Off(ablate.OwnValue) {
+				if !ownRead {
+					own, ownRead = sentenceClaims(c), true
+				}
+				if statesOwn(s, own) {
+					// "retired in 1996; Oue served from 1997 to 2003"
+					// against "Oue served from 1997 to 2003": the value
+					// is the one the sentence gives its other part.
+					continue
+				}
+			}
 			if ok {
 				return Verdict{Status: Contradicted, Evidence: cand.p, Found: s, Near: near}, true
 			}
 		}
 	}
 	return Verdict{}, false
+}
+
+// sentenceClaims returns the claims of c's sentence other than c: those
+// its other specifics are.
+func sentenceClaims(c claim.Claim) []claim.Claim {
+	var out []claim.Claim
+	for _, o := range claim.Extract(c.Sentence, "").Claims {
+		if o.Kind == c.Kind && (o.Text == c.Text || o.Value == c.Value) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// statesOwn reports whether source claim s gives the value of one of the
+// claims own, those of a claim's sentence other than the claim: then s is
+// that other part of the sentence ("After his retirement in 1996, Oue
+// served from 1997 to 2003" against "Oue served from 1997 to 2003"; "in
+// 1997 he was awarded the medal for his actions on December 26, 1944"
+// against a citation dated 26 December 1944, "on Sunday rather than
+// Saturday" against "on Saturday"), and says nothing of the claim's
+// value either way.
+func statesOwn(s claim.Claim, own []claim.Claim) bool {
+	for _, o := range own {
+		if o.Kind != s.Kind {
+			continue
+		}
+		switch o.Kind {
+		case claim.Date:
+			od, ok1 := claim.ParseDate(o.Value)
+			sd, ok2 := claim.ParseDate(s.Value)
+			if ok1 && ok2 && od.Period == 0 && sd.Period == 0 && od.Shared(sd) && od.Agrees(sd) {
+				return true
+			}
+		case claim.Number:
+			if closeEnough(o.Num, s.Num, 1e-9) && (o.Unit == "" || s.Unit == "" || sameUnit(o.Unit, s.Unit)) {
+				return true
+			}
+		default:
+			if o.Value == s.Value {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contradictionOverlap is the score a passage needs to be about the same

@@ -83,6 +83,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"Prince Harry, Duke of Sussex. Tom Kell was knighted. The Duke of Kent.", "Prince Harry, Duke of Cornwall; Tom Kell was appointed Knight Commander of the Order of the British Empire (KBE). Grand Duke of, Duke of of The, , Duke of X"},
 		{"The new Zeta-ray disc. A Tolby-based band. After five years and a hit like 3 Sparrows. Zeta-", "A Zeta-ray edition, a Tolby-led band, a Zeta- -ray, three years, 3 goals, 5 years and Zeta-Ray."},
 		{"The Teaching Excellence Framework. T.E.F", "The Teaching Excellence Framework (TEF), the (T.E.F.), (TEF, Framework (F) and A (AAAAAAAAA) ()."},
+		// A value the sentence gives its other part (own-value).
+		{"Ada Lenk led the Tolby choir from 1997 to 2003.", "After Ona Vey retired in 1996, Ada Lenk led the Tolby choir from 1997 to 2003, on Sunday rather than Saturday."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -129,3 +129,37 @@ func TestSentenceUncovered(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnValueNotContradicted: a passage's value that the claim's own
+// sentence gives to another of its parts is not reported as the value the
+// claim should have ("Date stated as 1996 but 1997"): the claim is
+// unsupported, and the suggestion names no value; a sentence without that
+// other part is still contradicted, with the source's value. The
+// sentences are written for this test.
+func TestOwnValueNotContradicted(t *testing.T) {
+	t.Parallel()
+	src := []layer.Source{{ID: "src", Content: "Ada Lenk led the Tolby choir from 1997 to 2003."}}
+	tests := []struct {
+		output string
+		typ    result.Type
+		not    string // what the finding must not say
+	}{
+		{"After Ona Vey retired in 1996, Ada Lenk led the Tolby choir from 1997 to 2003.", result.UnsupportedClaim, "1997"},
+		{"Ada Lenk took over the Tolby choir in 1996.", result.Hallucination, ""},
+	}
+	for _, tt := range tests {
+		var got []result.Issue
+		for _, is := range runFacts(t, &layer.Input{Output: tt.output, Sources: src}).Issues {
+			if (is.Type == result.Hallucination || is.Type == result.UnsupportedClaim) && strings.Contains(is.Message, "1996") {
+				got = append(got, is)
+			}
+		}
+		if len(got) != 1 || got[0].Type != tt.typ {
+			t.Errorf("%q: %s, want one %s about 1996", tt.output, dump(got), tt.typ)
+			continue
+		}
+		if tt.not != "" && (strings.Contains(got[0].Message, tt.not) || strings.Contains(got[0].Suggestion, tt.not)) {
+			t.Errorf("%q: %s names %s, the sentence's own value", tt.output, dump(got), tt.not)
+		}
+	}
+}
