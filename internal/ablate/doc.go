@@ -177,4 +177,8 @@ const (
 	// 6, 1995") is stated by a passage stating that date when the calendar
 	// puts the date on that weekday (source: dateWeekday).
 	DateWeekday = "date-weekday"
+	// Conversion: a measure and its conversion written in parentheses
+	// after it ("355 feet (108 m)") are one quantity, stated where either
+	// is (claim: conversions; source: Index.Check).
+	Conversion = "conversion"
 )

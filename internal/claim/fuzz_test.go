@@ -28,6 +28,7 @@ func FuzzExtract(f *testing.F) {
 		"Dubbed the Tolby Giant, it stood. In Tolby the Marlow Club met. Alfred the Great. the the The X the Y Z",
 		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",
 		"May 11-22, March 3–9, 2016, Aug. 25 - April 1, 2018, June 2 to 5 2019, May 22-11, Dec. 30–31 9999, Jan 1-99", "May 1-", "October 6 of 1995, Oct. 6th of of 1995",
+		"355 feet (108 m), 390 ft (120 m; 0 mi) 180,000 sq ft (17,000 m) 95 °F (35 °C) 1 (1 ft) 0 m (0 ft) 2 ft (",
 	} {
 		f.Add(s)
 	}
@@ -47,6 +48,12 @@ func FuzzExtract(f *testing.F) {
 			// "United States Army Rifle Unit" was one).
 			if tf := strings.Join(strings.Fields(strings.ToLower(c.Text)), " "); c.Kind == claim.Name && tf != c.Value {
 				t.Fatalf("name %q is written otherwise than its value %q", c.Text, c.Value)
+			}
+			// A conversion is another number of the text, linked back
+			// and to nothing else.
+			if o := c.Converted; o != nil && (c.Kind != claim.Number || o.Kind != claim.Number || o.Converted != nil ||
+				o.Start < 0 || o.End > len(s) || s[o.Start:o.End] != o.Text || o.Start < c.End && o.End > c.Start) {
+				t.Fatalf("claim %q has the conversion %+v", c.Text, *o)
 			}
 			// Every other form of a name keeps a word of it, and is
 			// not the name itself.
