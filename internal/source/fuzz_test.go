@@ -83,6 +83,8 @@ func FuzzOtherForms(f *testing.F) {
 		{"Prince Harry, Duke of Sussex. Tom Kell was knighted. The Duke of Kent.", "Prince Harry, Duke of Cornwall; Tom Kell was appointed Knight Commander of the Order of the British Empire (KBE). Grand Duke of, Duke of of The, , Duke of X"},
 		{"The new Zeta-ray disc. A Tolby-based band. After five years and a hit like 3 Sparrows. Zeta-", "A Zeta-ray edition, a Tolby-led band, a Zeta- -ray, three years, 3 goals, 5 years and Zeta-Ray."},
 		{"The Teaching Excellence Framework. T.E.F", "The Teaching Excellence Framework (TEF), the (T.E.F.), (TEF, Framework (F) and A (AAAAAAAAA) ()."},
+		{"Posted: Dec 31, 9999\nThe board said this week and last month and TODAY it voted.\nThe hall is 108 metres long.", "In December the board said it voted. On January 2 the board voted. The hall is 355 feet (108 m) long, 1 ft (0 m) and 0 m (0 ft)."},
+		{"Posted: Jan 1, 1500\nThe board voted last week and yesterday.", "In December the board voted on December 31, 1499."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -165,3 +165,76 @@ func (ix *Index) partOf(p *Passage) *DocIndex {
 func lowerWeekday(w time.Weekday) string {
 	return [...]string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}[w]
 }
+
+// pageRelativeRE finds the words by which a passage dates what it tells
+// by days relative to the day its page was written: "today", "yesterday",
+// "this week", "last month".
+var pageRelativeRE = regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|month)|last (?:night|week|month))\b`)
+
+// relativeDays returns the first and last day a passage's relative words
+// rel name in a page written on day t: "today" is t, "this week" the week
+// (Monday to Sunday) holding t, "last month" the month before t's.
+func relativeDays(rel string, t time.Time) (first, last time.Time) {
+	monday := t.AddDate(0, 0, -((int(t.Weekday()) + 6) % 7))
+	month := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	switch strings.Join(strings.Fields(strings.ToLower(rel)), " ") {
+	case "yesterday", "last night":
+		return t.AddDate(0, 0, -1), t.AddDate(0, 0, -1)
+	case "tomorrow":
+		return t.AddDate(0, 0, 1), t.AddDate(0, 0, 1)
+	case "this week":
+		return monday, monday.AddDate(0, 0, 6)
+	case "last week":
+		return monday.AddDate(0, 0, -7), monday.AddDate(0, 0, -1)
+	case "this month":
+		return month, month.AddDate(0, 1, -1)
+	case "last month":
+		return month.AddDate(0, -1, 0), month.AddDate(0, 0, -1)
+	}
+	return t, t // today, tonight, this morning, afternoon, evening
+}
+
+// pageRelative decides a month, or a day and month, that no passage
+// states as written, where the passage best matching the claim's sentence
+// (as many shared words as relativeDate needs) dates what it tells
+// relative to its page's date (pageDate) by days: "The Arts Board said
+// this week that …" in a page posted November 14, 2018 states "In
+// November the Arts Board said …". The days the words name must lie in
+// the claim's month (and year, when it gives one): then a claim without a
+// day is stated, a day they name alone is stated, and a day among several
+// ("this week" for "on April 10") is undecided, as a day inside a range
+// of days is. Days in another month decide nothing: the page's date may
+// be an archive's, and its first full date another story's.
+func (ix *Index) pageRelative(c claim.Claim, q query) (Verdict, bool) {
+	cd, ok := claim.ParseDate(c.Value)
+	if ablate.Off(ablate.PageRelative) || c.Kind != claim.Date || !ok || cd.Period != 0 || cd.Month == 0 || cd.Weekday != "" {
+		return Verdict{}, false
+	}
+	need := max(minRelativeOverlap, (2*len(q.attr)+len(q.ctx)+3)/4)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		loc := pageRelativeRE.FindStringIndex(cand.p.Text)
+		if loc == nil || strings.ToUpper(cand.p.Text[loc[0]:loc[1]]) == cand.p.Text[loc[0]:loc[1]] {
+			// No relative date ("TODAY" in capitals is a name).
+			continue
+		}
+		t, ok := ix.partOf(cand.p).pageDate()
+		if !ok {
+			return Verdict{}, false
+		}
+		rel := cand.p.Text[loc[0]:loc[1]]
+		first, last := relativeDays(rel, t)
+		if first.Month() != last.Month() || int(first.Month()) != cd.Month || cd.Year != 0 && first.Year() != cd.Year ||
+			cd.Day != 0 && (cd.Day < first.Day() || cd.Day > last.Day()) {
+			return Verdict{}, false
+		}
+		if cd.Day == 0 || first.Equal(last) {
+			return Verdict{Status: Supported, Evidence: cand.p}, true
+		}
+		return Verdict{Status: Undecided, Evidence: cand.p,
+			Why: fmt.Sprintf("the source dates it %q in a page dated %s, which holds %s without saying on which of its days", rel, t.Format("January 2, 2006"), c.Text)}, true
+	}
+	return Verdict{}, false
+}
