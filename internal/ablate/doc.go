@@ -186,4 +186,8 @@ const (
 	// week" in a page posted November 14, 2018, for "In November") is
 	// stated, or undecided for a day among several (source: pageRelative).
 	PageRelative = "page-relative"
+	// FoldStem: a word with accents and the same word without them state
+	// each other also where the stemmer cuts the plain word's last letter
+	// ("José" and "Jose", "Lagacé" and "Lagace"; source: foldedStem).
+	FoldStem = "fold-stem"
 )
