@@ -190,4 +190,9 @@ const (
 	// each other also where the stemmer cuts the plain word's last letter
 	// ("José" and "Jose", "Lagacé" and "Lagace"; source: foldedStem).
 	FoldStem = "fold-stem"
+	// ClaimBound: a number the claim gives as a bound or an estimate
+	// ("over 100 countries", "about 12,000") is stated by an exact number
+	// of a passage about the same thing that the bound holds of (112,
+	// 12,345), which had contradicted it (source: ownBound).
+	ClaimBound = "claim-bound"
 )
