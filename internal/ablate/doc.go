@@ -195,4 +195,9 @@ const (
 	// of a passage about the same thing that the bound holds of (112,
 	// 12,345), which had contradicted it (source: ownBound).
 	ClaimBound = "claim-bound"
+	// Rounded: a number written rounded with two significant digits or
+	// more ("$45 million") is stated by a more precise number of a
+	// passage about the same thing that rounds to it ($45.3 million),
+	// which had been a near miss (source: rounded).
+	Rounded = "rounded"
 )

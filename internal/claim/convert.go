@@ -232,3 +232,31 @@ func step(text string) float64 {
 	}
 	return math.Pow(10, float64(z))
 }
+
+// Rounding returns, for a number written in digits, the value of its last
+// significant digit, scaled as the number is ("$45 million": 1 million;
+// "12,000": 1,000; "1.25": 0.01), and how many significant digits it has
+// (2, 2, 3); 0, 0 for a number in words or another kind of claim.
+func Rounding(c Claim) (unit float64, digits int) {
+	if c.Kind != Number {
+		return 0, 0
+	}
+	i := strings.IndexFunc(c.Text, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return 0, 0
+	}
+	j := i
+	for j < len(c.Text) && (isDigit(c.Text[j]) || c.Text[j] == ',' || c.Text[j] == '.' && j+1 < len(c.Text) && isDigit(c.Text[j+1])) {
+		j++
+	}
+	written := strings.ReplaceAll(c.Text[i:j], ",", "")
+	v, ok := parseNum(written)
+	if !ok || v <= 0 {
+		return 0, 0
+	}
+	sig := strings.TrimLeft(strings.ReplaceAll(written, ".", ""), "0")
+	if !strings.Contains(written, ".") {
+		sig = strings.TrimRight(sig, "0")
+	}
+	return step(written) * math.Abs(c.Num) / v, len(sig)
+}

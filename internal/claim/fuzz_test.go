@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,11 @@ func FuzzExtract(f *testing.F) {
 			// "United States Army Rifle Unit" was one).
 			if tf := strings.Join(strings.Fields(strings.ToLower(c.Text)), " "); c.Kind == claim.Name && tf != c.Value {
 				t.Fatalf("name %q is written otherwise than its value %q", c.Text, c.Value)
+			}
+			// A number's rounding is a finite step, and its digits are
+			// counted only where it has one.
+			if u, d := claim.Rounding(c); math.IsNaN(u) || math.IsInf(u, 0) || u < 0 || d < 0 || (u == 0) != (d == 0) {
+				t.Fatalf("claim %q rounds to %v with %d digits", c.Text, u, d)
 			}
 			// A conversion is another number of the text, linked back
 			// and to nothing else.

@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -125,6 +126,42 @@ func (ix *Index) ownBound(c claim.Claim, q query, own string) (Verdict, bool) {
 				holds = closeEnough(c.Num, s.Num, maxEstimateGap)
 			}
 			if holds {
+				return Verdict{Status: Supported, Evidence: p}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// rounded decides a number claim written rounded, with two significant
+// digits or more ("grossed $45 million", "12,000 residents"), that a
+// passage about the same thing (as for a contradiction) gives more
+// precisely, rounding to it: $45.3 million, 12,345. The claim says the
+// source's number at its own precision, so it is stated; it had been a
+// near miss. A number that does not round to the claim's ("$45 million"
+// for $45.6 million), one of one significant digit ("1,000" for 1,400:
+// too loose a rounding to say), and a source's number as round as the
+// claim's or rounder decide nothing here.
+func (ix *Index) rounded(c claim.Claim, q query) (Verdict, bool) {
+	step, digits := claim.Rounding(c)
+	if ablate.Off(ablate.Rounded) || digits < 2 || step <= 0 {
+		return Verdict{}, false
+	}
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		p := cand.p
+		for _, s := range p.Claims {
+			if _, ok := conflicts(c, s); !ok || s.Start < 0 || s.Start > len(p.Text) {
+				continue
+			}
+			before := p.Text[:s.Start]
+			if lowerBoundRE.MatchString(before) || upperBoundRE.MatchString(before) || estimateRE.MatchString(before) {
+				continue
+			}
+			if sstep, _ := claim.Rounding(s); sstep > 0 && sstep < step && math.Abs(s.Num-c.Num) <= step/2 {
 				return Verdict{Status: Supported, Evidence: p}, true
 			}
 		}

@@ -167,6 +167,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 	if v, ok := ix.bounded(c, q); ok {
 		return v
 	}
+	if v, ok := ix.rounded(c, q); ok {
+		return v
+	}
 	if v, ok := ix.contradiction(c, q); ok {
 		return v
 	}
