@@ -200,4 +200,7 @@ const (
 	// passage about the same thing that rounds to it ($45.3 million),
 	// which had been a near miss (source: rounded).
 	Rounded = "rounded"
+	// Generational: a person's name with "Jr." or "Sr." after it is
+	// stated by the name without it (claim: WordForms).
+	Generational = "generational"
 )
