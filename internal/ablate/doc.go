@@ -203,4 +203,8 @@ const (
 	// Generational: a person's name with "Jr." or "Sr." after it is
 	// stated by the name without it (claim: WordForms).
 	Generational = "generational"
+	// Exchange: a sum of money and its value in another currency written
+	// in parentheses after it ("£5 million ($6.5 million)") are one
+	// quantity, as a measure and its conversion are (claim: exchanges).
+	Exchange = "exchange"
 )

@@ -2,6 +2,7 @@ package claim
 
 import (
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/agentjudge/judge/internal/ablate"
@@ -11,8 +12,10 @@ import (
 // in parentheses ("355 feet (108 m)", "5 miles (8 km; 3 nmi)", "180,000
 // square feet (17,000 m²)", "95 °F (35 °C)"), is one quantity written
 // twice: encyclopedias and newspapers add the conversion themselves, and a
-// source gives the quantity in one unit or the other. conversions links
-// the two numbers of each such pair through [Claim.Converted].
+// source gives the quantity in one unit or the other. So is a sum of money
+// with its value in another currency ("£5 million ($6.5 million)"), read
+// at a rough rate. conversions links the two numbers of each such pair
+// through [Claim.Converted].
 
 // measure is a unit of measure: its dimension and its size in the
 // dimension's base unit (metre, square metre, cubic metre, kilogram,
@@ -116,9 +119,6 @@ func unitAt(s string) (measure, int, bool) {
 // after one of area or volume is the square or cube whose sign was lost
 // ("180,000 sq ft (17,000 m)").
 func (x *extractor) conversions() {
-	if ablate.Off(ablate.Conversion) {
-		return
-	}
 	for i := 0; i < len(x.claims); i++ {
 		a := &x.claims[i]
 		if a.Kind != Number {
@@ -132,7 +132,7 @@ func (x *extractor) conversions() {
 			continue
 		}
 		b := &x.claims[j]
-		if b.Start <= a.End || !converts(x.text[a.End:b.Start], x.text[b.End:], a, b) {
+		if b.Start <= a.End || (ablate.Off(ablate.Conversion) || !converts(x.text[a.End:b.Start], x.text[b.End:], a, b)) && !exchanges(x.text[a.End:b.Start], x.text[b.End:], a, b) {
 			continue
 		}
 		ca, cb := *a, *b
@@ -259,4 +259,62 @@ func Rounding(c Claim) (unit float64, digits int) {
 		sig = strings.TrimRight(sig, "0")
 	}
 	return step(written) * math.Abs(c.Num) / v, len(sig)
+}
+
+// currencies are the sizes of a unit of money in US dollars, as a text
+// converts a sum into another currency ("£5 million ($6.5 million)"): a
+// rough rate, since rates move, read with maxRateFactor; "¥" is the yen
+// or the yuan.
+var currencies = map[string][]float64{
+	"$": {1}, "dollar": {1}, "usd": {1},
+	"£": {1.3}, "pound": {1.3}, "gbp": {1.3},
+	"€": {1.1}, "euro": {1.1}, "eur": {1.1},
+	"¥": {0.008, 0.14}, "yen": {0.008}, "yuan": {0.14}, "rmb": {0.14},
+	"₹": {0.013}, "rupee": {0.013}, "inr": {0.013},
+	"chf": {1.1}, "franc": {1.1},
+}
+
+// maxRateFactor is how far from the rough rate a sum's conversion may be
+// and still be read as one: rates move over years and between dollars.
+const maxRateFactor = 2
+
+// exchangeRE is what may stand between a sum and its conversion into
+// another currency: the parenthesis, a word of estimate, and the
+// country letters of a dollar ("US$85 million", "A$5").
+var exchangeRE = regexp.MustCompile(`^\s*\(\s*(?:(?:about|approximately|approx\.|around|roughly|some|c\.|ca\.|circa)\s+)?(?:US|U\.S\.|A|AU|C|CA|NZ|HK|S)?$`)
+
+// exchanges reports whether b, in parentheses right after a (between is
+// the text from a's end to b's start, after the text after b), is the sum
+// a in another currency: "£5 million ($6.5 million)", "5 million euros
+// (US$5.6 million)", "¥1 billion (about $9 million)".
+func exchanges(between, after string, a, b *Claim) bool {
+	ra, rb := currencies[a.Unit], currencies[b.Unit]
+	if ablate.Off(ablate.Exchange) || len(ra) == 0 || len(rb) == 0 || a.Unit == b.Unit || a.Num <= 0 || b.Num <= 0 {
+		return false
+	}
+	if w := strings.TrimLeft(between, " "); a.Unit[0] >= 'a' && a.Unit[0] <= 'z' {
+		// The currency written as a word after the number: "euros (".
+		n := strings.IndexAny(w, " (")
+		if n < 0 || singular(strings.ToLower(w[:n])) != a.Unit {
+			return false
+		}
+		between = w[n:]
+	}
+	rest := strings.TrimLeft(after, " ")
+	if b.Unit[0] >= 'a' && b.Unit[0] <= 'z' {
+		if n := strings.IndexAny(rest, " );,"); n >= 0 {
+			rest = strings.TrimLeft(rest[n:], " ")
+		}
+	}
+	if !exchangeRE.MatchString(between) || rest == "" || rest[0] != ')' && rest[0] != ';' && rest[0] != ',' {
+		return false
+	}
+	for _, sa := range ra {
+		for _, sb := range rb {
+			if r := a.Num * sa / (b.Num * sb); r <= maxRateFactor && r >= 1/float64(maxRateFactor) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -8,10 +8,11 @@ import (
 
 // TestConversions checks that a measure and its conversion written in
 // parentheses after it are linked as one quantity, both ways round, in
-// every dimension and with a lost square or cube sign, and that two
-// numbers that are no such pair stay apart: a conversion that does not
-// convert, a parenthesis that is not a measure, money, units of two
-// dimensions. The sentences are written for this test.
+// every dimension and with a lost square or cube sign, a sum of money
+// and its value in another currency, and that two numbers that are no
+// such pair stay apart: a conversion that does not convert, a
+// parenthesis that is not a measure, units of two dimensions, a sum in
+// the same currency or at no rate near one. The sentences are written for this test.
 func TestConversions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -31,11 +32,18 @@ func TestConversions(t *testing.T) {
 		{"It reached 95 °F (35 °C) in June.", "95", "35"},
 		{"The car reached 100 mph (160 km/h).", "100", "160"},
 		{"The river is 1.2 million kilometres (750,000 mi) long.", "1.2 million", "750,000"},
+		// A sum and its value in another currency.
+		{"The club paid £5 million ($6.5 million) for him.", "£5 million", "$6.5 million"},
+		{"The fee was 4 million euros ($5 million).", "4 million", "$5 million"},
+		{"The bridge cost €76 million (US$85 million).", "€76 million", "$85 million"},
+		{"The bridge cost ¥1 billion (about $9 million).", "¥1 billion", "$9 million"},
 		// No pair.
 		{"The Tolby tower is 355 feet (200 m) tall.", "355", ""},
 		{"The hall is 390 ft (120 kg) deep.", "390", ""},
 		{"The album sold 5 million copies (3 million in 2019).", "5 million", ""},
-		{"The fee was $5 million (4 million euros).", "$5 million", ""},
+		{"The fee was $5.6 million (£43 million).", "$5.6 million", ""},
+		{"The fee was $5.6 million ($4.3 million in 2010).", "$5.6 million", ""},
+		{"The fee was £5 million (paid in $6.5 million of shares).", "£5 million", ""},
 		{"The tower is 355 feet tall (108 m with its mast).", "355", ""},
 		{"The office covers 180,000 square feet (17,000 kg).", "180,000", ""},
 	}

@@ -30,6 +30,7 @@ func FuzzExtract(f *testing.F) {
 		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",
 		"May 11-22, March 3–9, 2016, Aug. 25 - April 1, 2018, June 2 to 5 2019, May 22-11, Dec. 30–31 9999, Jan 1-99", "May 1-", "October 6 of 1995, Oct. 6th of of 1995",
 		"355 feet (108 m), 390 ft (120 m; 0 mi) 180,000 sq ft (17,000 m) 95 °F (35 °C) 1 (1 ft) 0 m (0 ft) 2 ft (",
+		"£5 million ($6.5 million), 5 million euros (US$5.6 million), ¥1 billion (about $9 million), $0 (£0) 1 euros ( $",
 	} {
 		f.Add(s)
 	}
