@@ -140,12 +140,20 @@ func (ix *Index) ownBound(c claim.Claim, q query, own string) (Verdict, bool) {
 // source's number at its own precision, so it is stated; it had been a
 // near miss. A number that does not round to the claim's ("$45 million"
 // for $45.6 million), one of one significant digit ("1,000" for 1,400:
-// too loose a rounding to say), and a source's number as round as the
-// claim's or rounder decide nothing here.
+// too loose a rounding to say), a claim that is a bound ("under 12,000"
+// for 12,345), and a source's number as round as the claim's or rounder
+// decide nothing here.
 func (ix *Index) rounded(c claim.Claim, q query) (Verdict, bool) {
 	step, digits := claim.Rounding(c)
 	if ablate.Off(ablate.Rounded) || digits < 2 || step <= 0 {
 		return Verdict{}, false
+	}
+	if i := strings.Index(c.Sentence, c.Text); i >= 0 {
+		// A bound ("under 12,000") is no rounding: ownBound reads it.
+		own := c.Sentence[:i]
+		if lowerBoundRE.MatchString(own) || upperBoundRE.MatchString(own) {
+			return Verdict{}, false
+		}
 	}
 	need := contradictionOverlap(q)
 	for _, cand := range ix.candidates(q) {

@@ -30,6 +30,8 @@ func TestRounded(t *testing.T) {
 		{"Tolby has a population of 13,000 residents.", flagged},
 		{"The Marrow club has 1,000 members.", flagged},
 		{"The Corla dam is 96.4 metres high.", flagged},
+		{"Tolby has a population of under 12,000 residents.", flagged},
+		{"Tolby has a population of over 12,400 residents.", flagged},
 	}
 	var cases []verdictCase
 	for _, tt := range tests {
