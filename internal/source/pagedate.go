@@ -195,9 +195,10 @@ func relativeDays(rel string, t time.Time) (first, last time.Time) {
 }
 
 // pageRelative decides a month, or a day and month, that no passage
-// states as written, where the passage best matching the claim's sentence
-// (as many shared words as relativeDate needs) dates what it tells
-// relative to its page's date (pageDate) by days: "The Arts Board said
+// states as written, where the best-matching passage that dates what it
+// tells by days relative to its page's date (pageDate), among those
+// sharing as many words with the claim's sentence as relativeDate needs,
+// resolves to it: "The Arts Board said
 // this week that …" in a page posted November 14, 2018 states "In
 // November the Arts Board said …". The days the words name must lie in
 // the claim's month (and year, when it gives one): then a claim without a
