@@ -181,11 +181,6 @@ const (
 	// after it ("355 feet (108 m)") are one quantity, stated where either
 	// is (claim: conversions; source: Index.Check).
 	Conversion = "conversion"
-	// PageRelative: a month, or a day, that the passage best matching
-	// its sentence dates by days relative to its page's date ("said this
-	// week" in a page posted November 14, 2018, for "In November") is
-	// stated, or undecided for a day among several (source: pageRelative).
-	PageRelative = "page-relative"
 	// FoldStem: a word with accents and the same word without them state
 	// each other also where the stemmer cuts the plain word's last letter
 	// ("José" and "Jose", "Lagacé" and "Lagace"; source: foldedStem).

@@ -148,9 +148,6 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		if v, ok := ix.pageDated(c, q); ok {
 			return v
 		}
-		if v, ok := ix.pageRelative(c, q); ok {
-			return v
-		}
 		if v, ok := ix.partialDate(c, q); ok {
 			return v
 		}
