@@ -182,4 +182,29 @@ const (
 	// to 2003" against "served from 1997 to 2003") does not contradict
 	// the claim (source: statesOwn).
 	OwnValue = "own-value"
+	// Conversion: a measure and its conversion written in parentheses
+	// after it ("355 feet (108 m)") are one quantity, stated where either
+	// is (claim: conversions; source: Index.Check).
+	Conversion = "conversion"
+	// FoldStem: a word with accents and the same word without them state
+	// each other also where the stemmer cuts the plain word's last letter
+	// ("José" and "Jose", "Lagacé" and "Lagace"; source: foldedStem).
+	FoldStem = "fold-stem"
+	// ClaimBound: a number the claim gives as a bound or an estimate
+	// ("over 100 countries", "about 12,000") is stated by an exact number
+	// of a passage about the same thing that the bound holds of (112,
+	// 12,345), which had contradicted it (source: ownBound).
+	ClaimBound = "claim-bound"
+	// Rounded: a number written rounded with two significant digits or
+	// more ("$45 million") is stated by a more precise number of a
+	// passage about the same thing that rounds to it ($45.3 million),
+	// which had been a near miss (source: rounded).
+	Rounded = "rounded"
+	// Generational: a person's name with "Jr." or "Sr." after it is
+	// stated by the name without it (claim: WordForms).
+	Generational = "generational"
+	// Exchange: a sum of money and its value in another currency written
+	// in parentheses after it ("£5 million ($6.5 million)") are one
+	// quantity, as a measure and its conversion are (claim: exchanges).
+	Exchange = "exchange"
 )

@@ -72,6 +72,11 @@ type Claim struct {
 	Certain bool
 	// CertainWord is the certainty word used, when Certain.
 	CertainWord string
+	// Converted is, for a number written with its conversion into
+	// another unit in parentheses ("355 feet (108 m)"), the other number
+	// of the pair, as extracted; nil otherwise. The two are one quantity,
+	// stated where either is.
+	Converted *Claim
 }
 
 // Key is the attribute in snake case: "cvss_score", or "" when unknown.

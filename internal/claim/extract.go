@@ -71,6 +71,7 @@ func Extract(text, path string) Set {
 		set.Truncated = true
 	}
 	x.finish()
+	x.conversions()
 	set.Claims = x.claims
 	return set
 }

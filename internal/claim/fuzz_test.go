@@ -1,6 +1,7 @@
 package claim_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,8 @@ func FuzzExtract(f *testing.F) {
 		"Dubbed the Tolby Giant, it stood. In Tolby the Marlow Club met. Alfred the Great. the the The X the Y Z",
 		"Finally the\tA B the C the D E the", "United States Army Rifle Unit", "Unit Unit United Un U",
 		"May 11-22, March 3–9, 2016, Aug. 25 - April 1, 2018, June 2 to 5 2019, May 22-11, Dec. 30–31 9999, Jan 1-99", "May 1-", "October 6 of 1995, Oct. 6th of of 1995",
+		"355 feet (108 m), 390 ft (120 m; 0 mi) 180,000 sq ft (17,000 m) 95 °F (35 °C) 1 (1 ft) 0 m (0 ft) 2 ft (",
+		"£5 million ($6.5 million), 5 million euros (US$5.6 million), ¥1 billion (about $9 million), $0 (£0) 1 euros ( $",
 	} {
 		f.Add(s)
 	}
@@ -48,6 +51,17 @@ func FuzzExtract(f *testing.F) {
 			if tf := strings.Join(strings.Fields(strings.ToLower(c.Text)), " "); c.Kind == claim.Name && tf != c.Value {
 				t.Fatalf("name %q is written otherwise than its value %q", c.Text, c.Value)
 			}
+			// A number's rounding is a finite step, and its digits are
+			// counted only where it has one.
+			if u, d := claim.Rounding(c); math.IsNaN(u) || math.IsInf(u, 0) || u < 0 || d < 0 || (u == 0) != (d == 0) {
+				t.Fatalf("claim %q rounds to %v with %d digits", c.Text, u, d)
+			}
+			// A conversion is another number of the text, linked back
+			// and to nothing else.
+			if o := c.Converted; o != nil && (c.Kind != claim.Number || o.Kind != claim.Number || o.Converted != nil ||
+				o.Start < 0 || o.End > len(s) || s[o.Start:o.End] != o.Text || o.Start < c.End && o.End > c.Start) {
+				t.Fatalf("claim %q has the conversion %+v", c.Text, *o)
+			}
 			// Every other form of a name keeps a word of it, and is
 			// not the name itself.
 			for _, alt := range c.Alternatives() {
@@ -62,7 +76,7 @@ func FuzzExtract(f *testing.F) {
 // FuzzNameForms checks that the other forms of any text (WordForms) are
 // never empty, never the text itself, and never repeated.
 func FuzzNameForms(f *testing.F) {
-	for _, s := range []string{"St. Mary's", "Manchester United F.C.", "& &", "and", "A and", "Inc", "st St ST st."} {
+	for _, s := range []string{"St. Mary's", "Manchester United F.C.", "& &", "and", "A and", "Inc", "st St ST st.", "Ona Vey Jr.", "Jr. Sr.", "A B Sr"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

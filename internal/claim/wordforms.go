@@ -26,12 +26,17 @@ national:natl avenue:ave street:st road:rd boulevard:blvd`) {
 // legalForms are the words at the end of a company's or a club's name that
 // give its legal form, which texts as often leave out: "Manchester United
 // F.C.", "Acme Inc.", "Rolls-Royce plc".
+// generational are the suffixes after a person's name that tell a son
+// from his father ("Jr.", "Sr."), which pages often leave out.
+var generational = setOf(`jr sr`)
+
 var legalForms = setOf(`fc f.c afc a.f.c cf c.f sc s.c inc ltd llc plc corp co gmbh ag sa s.a nv n.v bv b.v lp llp pty`)
 
 // WordForms returns other ways of writing the name text word by word,
 // best first: a word abbreviated or written out ("St. Mary" is "Saint
 // Mary", "Mount Everest" is "Mt. Everest"), and the name without the legal form at its end ("Manchester United
-// F.C." is "Manchester United"). Each form keeps the name's other words;
+// F.C." is "Manchester United"), and a person's name without "Jr." or
+// "Sr." after it ("Martin Luther King Jr." is "Martin Luther King"). Each form keeps the name's other words;
 // nil when there is none.
 func WordForms(text string) []string {
 	if ablate.Off(ablate.WordForms) {
@@ -48,6 +53,12 @@ func WordForms(text string) []string {
 		}
 	}
 	if n := len(words); n >= 2 && legalForms[strings.ToLower(strings.TrimRight(words[n-1], ".,"))] {
+		add(words[:n-1])
+	}
+	if n := len(words); n >= 3 && generational[strings.ToLower(strings.TrimRight(words[n-1], ".,"))] && !ablate.Off(ablate.Generational) {
+		// "Martin Luther King Jr." is the man a page calls "Martin
+		// Luther King": the suffix tells him from his father, whom the
+		// same page would name with "Sr.".
 		add(words[:n-1])
 	}
 	for i, w := range words {

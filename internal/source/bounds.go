@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -51,7 +52,7 @@ func (ix *Index) bounded(c claim.Claim, q query) (Verdict, bool) {
 		// is not implied by another bound ("over 100").
 		own := c.Sentence[:i]
 		if lowerBoundRE.MatchString(own) || upperBoundRE.MatchString(own) || estimateRE.MatchString(own) {
-			return Verdict{}, false
+			return ix.ownBound(c, q, own)
 		}
 	}
 	need := contradictionOverlap(q)
@@ -79,6 +80,97 @@ func (ix *Index) bounded(c claim.Claim, q query) (Verdict, bool) {
 			if ok {
 				return Verdict{Status: Undecided, Evidence: p, Found: s,
 					Why: fmt.Sprintf("the source gives %q, a bound or an estimate, not the number itself", strings.TrimSpace(w)+" "+s.Text)}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// ownBound decides a number claim that is itself a bound or an estimate
+// (own is its sentence up to the number): "over 100 countries", "more
+// than 5,000 people", "about 12,000 residents", "nearly $46 million". A
+// passage about the same thing (as for a contradiction: the same
+// attribute or the same unit counted) giving an exact number the bound
+// holds of states it: "over 100 countries" is said of 112, within
+// maxBoundFactor as a source's bound is read, and "about 12,000" of 12,345,
+// within maxEstimateGap. Such a number had contradicted the claim, which
+// says no more than the source. A number the bound does not hold of, or
+// that the source gives as a bound or an estimate itself, decides
+// nothing here.
+func (ix *Index) ownBound(c claim.Claim, q query, own string) (Verdict, bool) {
+	if ablate.Off(ablate.ClaimBound) {
+		return Verdict{}, false
+	}
+	lower, upper := lowerBoundRE.MatchString(own), upperBoundRE.MatchString(own)
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		p := cand.p
+		for _, s := range p.Claims {
+			if _, ok := conflicts(c, s); !ok || s.Start < 0 || s.Start > len(p.Text) || s.Num <= 0 || c.Num <= 0 {
+				continue
+			}
+			before := p.Text[:s.Start]
+			if lowerBoundRE.MatchString(before) || upperBoundRE.MatchString(before) || estimateRE.MatchString(before) {
+				continue
+			}
+			var holds bool
+			switch {
+			case lower:
+				holds = s.Num > c.Num && s.Num <= maxBoundFactor*c.Num
+			case upper:
+				holds = s.Num < c.Num && s.Num*maxBoundFactor >= c.Num
+			default:
+				holds = closeEnough(c.Num, s.Num, maxEstimateGap)
+			}
+			if holds {
+				return Verdict{Status: Supported, Evidence: p}, true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// rounded decides a number claim written rounded, with two significant
+// digits or more ("grossed $45 million", "12,000 residents"), that a
+// passage about the same thing (as for a contradiction) gives more
+// precisely, rounding to it: $45.3 million, 12,345. The claim says the
+// source's number at its own precision, so it is stated; it had been a
+// near miss. A number that does not round to the claim's ("$45 million"
+// for $45.6 million), one of one significant digit ("1,000" for 1,400:
+// too loose a rounding to say), a claim that is a bound ("under 12,000"
+// for 12,345), and a source's number as round as the claim's or rounder
+// decide nothing here.
+func (ix *Index) rounded(c claim.Claim, q query) (Verdict, bool) {
+	step, digits := claim.Rounding(c)
+	if ablate.Off(ablate.Rounded) || digits < 2 || step <= 0 {
+		return Verdict{}, false
+	}
+	if i := strings.Index(c.Sentence, c.Text); i >= 0 {
+		// A bound ("under 12,000") is no rounding: ownBound reads it.
+		own := c.Sentence[:i]
+		if lowerBoundRE.MatchString(own) || upperBoundRE.MatchString(own) {
+			return Verdict{}, false
+		}
+	}
+	need := contradictionOverlap(q)
+	for _, cand := range ix.candidates(q) {
+		if cand.score < need {
+			break
+		}
+		p := cand.p
+		for _, s := range p.Claims {
+			if _, ok := conflicts(c, s); !ok || s.Start < 0 || s.Start > len(p.Text) {
+				continue
+			}
+			before := p.Text[:s.Start]
+			if lowerBoundRE.MatchString(before) || upperBoundRE.MatchString(before) || estimateRE.MatchString(before) {
+				continue
+			}
+			if sstep, _ := claim.Rounding(s); sstep > 0 && sstep < step && math.Abs(s.Num-c.Num) <= step/2 {
+				return Verdict{Status: Supported, Evidence: p}, true
 			}
 		}
 	}

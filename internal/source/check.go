@@ -102,6 +102,13 @@ const maxCandidates = 12
 // (they name sources, see the facts layer); they come back Undecided.
 func (ix *Index) Check(c claim.Claim) Verdict {
 	v := ix.check(c)
+	if c.Converted != nil && v.Status != Supported {
+		// A measure and its conversion are one quantity: stated, or left
+		// undecided, where either is.
+		if o := ix.check(*c.Converted); o.Status == Supported || o.Status == Undecided && v.Status == Unsupported {
+			v = o
+		}
+	}
 	if v.Evidence != nil {
 		v.Source = ix.source(v.Evidence.Doc)
 	}
@@ -155,6 +162,9 @@ func (ix *Index) check(c claim.Claim) Verdict {
 		return v
 	}
 	if v, ok := ix.bounded(c, q); ok {
+		return v
+	}
+	if v, ok := ix.rounded(c, q); ok {
 		return v
 	}
 	if v, ok := ix.contradiction(c, q); ok {

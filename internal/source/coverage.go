@@ -71,8 +71,10 @@ func (ix *Index) Uncovered(sentence, prev string) (Coverage, bool) {
 // hyphenated word, or with other accents.
 func (ix *Index) holds(w string) bool {
 	f := fold(w)
+	fs := foldedStem(f)
 	for _, part := range ix.parts {
-		if len(part.words[w]) > 0 || len(part.hyph[w]) > 0 || len(part.folded[f]) > 0 || len(part.words[f]) > 0 {
+		if len(part.words[w]) > 0 || len(part.hyph[w]) > 0 || len(part.folded[f]) > 0 || len(part.words[f]) > 0 ||
+			fs != f && (len(part.words[fs]) > 0 || len(part.folded[fs]) > 0) {
 			return true
 		}
 	}

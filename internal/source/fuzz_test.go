@@ -85,6 +85,9 @@ func FuzzOtherForms(f *testing.F) {
 		{"The Teaching Excellence Framework. T.E.F", "The Teaching Excellence Framework (TEF), the (T.E.F.), (TEF, Framework (F) and A (AAAAAAAAA) ()."},
 		// A value the sentence gives its other part (own-value).
 		{"Ada Lenk led the Tolby choir from 1997 to 2003.", "After Ona Vey retired in 1996, Ada Lenk led the Tolby choir from 1997 to 2003, on Sunday rather than Saturday."},
+		{"Posted: Dec 31, 9999\nThe board said this week and last month and TODAY it voted.\nThe hall is 108 metres long.", "In December the board said it voted. On January 2 the board voted. The hall is 355 feet (108 m) long, 1 ft (0 m) and 0 m (0 ft)."},
+		{"Posted: Jan 1, 1500\nThe board voted last week and yesterday.", "In December the board voted on December 31, 1499."},
+		{"The film grossed $45.3 million. It grossed over 0 and 1e308 and about -5 dollars.", "The film grossed over $45 million, about 0, nearly 1e309 and under -3 dollars."},
 	} {
 		f.Add(s[0], s[1])
 	}

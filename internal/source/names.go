@@ -131,6 +131,10 @@ func (ix *Index) findParts(core []string) *Passage {
 			if f != w {
 				got = append(got, part.words[f]...)
 			}
+			if fs := foldedStem(f); fs != f {
+				got = append(got, part.words[fs]...)
+				got = append(got, part.folded[fs]...)
+			}
 			slices.Sort(got)
 			got = slices.Compact(got)
 			if i == 0 {
@@ -490,6 +494,20 @@ func splitEntries(line string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// foldedStem is the stem of f, a stem written without its accents, when
+// the stemmer reads it otherwise than the accented word: "josé" and
+// "lagacé" keep their last letter, "jose" and "lagace" lose it, so the
+// plain form of an accented stem ("jose") is not the plain word's stem
+// ("jos"). The index keeps an accented word under both, and a name's word
+// is looked up under both, so "José" and "Jose" state each other. It is f
+// itself with the fold-stem switch off.
+func foldedStem(f string) string {
+	if ablate.Off(ablate.FoldStem) {
+		return f
+	}
+	return claim.Stem(f)
 }
 
 // fold returns the lower-case word w without the accents of Latin

@@ -202,6 +202,9 @@ func (x *DocIndex) add(text string, line int) {
 		x.words[w] = append(x.words[w], id)
 		if f := fold(w); f != w {
 			x.folded[f] = append(x.folded[f], id)
+			if fs := foldedStem(f); fs != f {
+				x.folded[fs] = append(x.folded[fs], id)
+			}
 		}
 		if !strings.Contains(w, "-") {
 			continue
