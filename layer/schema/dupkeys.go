@@ -123,22 +123,24 @@ func withoutDropped(doc []byte, drop [][2]int) []byte {
 // with repeated keys: the issues of the value the decoder gives, and the
 // repeated keys as the decoder lists them (nil when there is none).
 func (c *compiled) fastIssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	return c.issuesDuplicates(doc, maxDepth, c.fastIssues)
+	issues, _, repeated, sure = c.issuesDuplicates(doc, maxDepth, false, c.fastIssuesGuarded)
+	return issues, repeated, sure
 }
 
 // issuesDuplicates is fastIssuesDuplicates with the fast path's issues
-// from issuesOf (the tests' have no recover).
-func (c *compiled) issuesDuplicates(doc []byte, maxDepth int,
-	issuesOf func([]byte, int) ([]result.Issue, bool)) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	if issues, sure = issuesOf(doc, maxDepth); sure || c.fast == nil {
-		return issues, nil, sure
+// from issuesOf (the tests' have no recover), in a result.Room when
+// inRoom (see fastIssuesIn).
+func (c *compiled) issuesDuplicates(doc []byte, maxDepth int, inRoom bool,
+	issuesOf func([]byte, int, bool) ([]result.Issue, result.Room, bool)) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
+	if issues, room, sure = issuesOf(doc, maxDepth, inRoom); sure || c.fast == nil {
+		return issues, room, nil, sure
 	}
 	d, ok := collectDuplicates(doc, maxDepth)
 	if !ok || len(d.keys) == 0 {
-		return nil, nil, false
+		return nil, result.Room{}, nil, false
 	}
-	if issues, sure = issuesOf(withoutDropped(doc, d.drop), maxDepth); !sure {
-		return nil, nil, false
+	if issues, room, sure = issuesOf(withoutDropped(doc, d.drop), maxDepth, inRoom); !sure {
+		return nil, result.Room{}, nil, false
 	}
-	return issues, d.duplicates(doc), true
+	return issues, room, d.duplicates(doc), true
 }
