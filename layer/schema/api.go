@@ -144,7 +144,7 @@ func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.
 // them (result.NewRoom), which result.FoundIn then fills instead of
 // allocating another. The issues and the rest are IssuesDuplicates'.
 func (v *Validator) IssuesDuplicatesRoom(doc []byte, maxDepth int) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
-	return v.c.issuesDuplicates(doc, maxDepth, true, v.c.fastIssuesGuarded)
+	return v.c.issuesDuplicates(doc, maxDepth, true, true)
 }
 
 // Path says which path the schema takes: fast is true for the compiled
