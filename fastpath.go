@@ -218,11 +218,12 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 		return nil
 	}
 	var issues []result.Issue
+	var room result.Room
 	var sure bool
 	switch {
 	case p.dups != nil:
 		var repeated []jsonvalue.Duplicate
-		issues, repeated, sure = p.dups.IssuesDuplicates(req.Output, e.maxDepth)
+		issues, room, repeated, sure = p.dups.IssuesDuplicatesRoom(req.Output, e.maxDepth)
 		if sure && len(repeated) > 0 {
 			// The warnings readOutput gives of the decoder's duplicates.
 			issues = appendDuplicateKeys(issues, repeated, "output.duplicate_key", "of the output", 0)
@@ -247,9 +248,11 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 	}
 	// An invalid output: what finish builds of the outcome the layer's Run
 	// would have given (one deterministic check, confidence 1, and its
-	// issues), without decoding the output; the issues are the result's.
+	// issues), without decoding the output; the issues are the result's,
+	// and the result is the room allocated with them, when they are the
+	// room's (a repeated key's warning appended makes them another array).
 	e.observeFast(ctx, took, issues)
-	return result.Found(e.fast.Name, 1, took, e.selfCheck, issues)
+	return result.FoundIn(room, e.fast.Name, 1, took, e.selfCheck, issues)
 }
 
 // observeFast tells the observer of ctx, if there is one, of the fast
@@ -263,9 +266,11 @@ func (e *Engine) observeFast(ctx context.Context, took time.Duration, issues []r
 // duplicateIssuer is a prepared schema that also answers for an output
 // with repeated keys (schema.Validator): the issues of the value the
 // decoder gives, and the repeated keys as the decoder describes them,
-// which the engine reports as readOutput does.
+// which the engine reports as readOutput does; the issues it writes
+// itself come in a result.Room, a result allocated with them, which
+// result.FoundIn fills (one allocation for an invalid output).
 type duplicateIssuer interface {
-	IssuesDuplicates(output []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool)
+	IssuesDuplicatesRoom(output []byte, maxDepth int) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool)
 }
 
 // fastEligible reports whether req may take the fast path: the fast layer

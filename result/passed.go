@@ -51,6 +51,19 @@ func single(typ string, confidence float64, d time.Duration) *ValidationResult {
 	return r
 }
 
+// fill is single's work on a room's result (see Room), zero but for its
+// one-element ValidationTypesRun and its issues: the same fields, through
+// write barriers (the compiler cannot know the room's result is zero).
+// Found sets the issues.
+func fill(r *ValidationResult, typ string, confidence float64, d time.Duration) {
+	r.PassedCriteria = []string{}
+	r.FailedCriteria = []string{}
+	r.Metadata.Model = Deterministic
+	r.Confidence = unit(confidence)
+	r.Metadata.DurationMS = durationMS(d)
+	r.Metadata.ValidationTypesRun[0] = typ
+}
+
 // Found returns the result of one validation type that ran and found
 // issues: the given issues, confidence and duration. It is
 // NewBuilder().SelfCheck(sc).Ran(typ).Add(issues...).Confidence(confidence).Duration(d).Build(),
@@ -65,6 +78,15 @@ func single(typ string, confidence float64, d time.Duration) *ValidationResult {
 // builder's own steps (TestFoundIsTheBuilders and FuzzFound hold the two
 // equal).
 func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issues []Issue) *ValidationResult {
+	return FoundIn(Room{}, typ, confidence, d, sc, issues)
+}
+
+// FoundIn is [Found], with the result filled in room when issues are
+// room's own (see [NewRoom]): one allocation for the result and its issues
+// where Found, given issues allocated on their own, makes a second for the
+// result. Any other issues, or a room without a result, are Found's: room
+// is then left unused. The result is the same either way.
+func FoundIn(room Room, typ string, confidence float64, d time.Duration, sc *SelfCheck, issues []Issue) *ValidationResult {
 	if issues == nil {
 		issues = []Issue{}
 	}
@@ -75,7 +97,13 @@ func Found(typ string, confidence float64, d time.Duration, sc *SelfCheck, issue
 		b := Builder{types: []string{typ}, confidence: confidence, duration: d, maxIssues: DefaultMaxIssues, check: sc}
 		return b.build(issues)
 	}
-	r := single(typ, confidence, d)
+	var r *ValidationResult
+	if room.owns(issues) {
+		r = room.r
+		fill(r, typ, confidence, d)
+	} else {
+		r = single(typ, confidence, d)
+	}
 	r.Issues = issues
 	r.Metadata.TotalIssues = len(issues)
 	// The counts and QualityScore's product in one pass.
@@ -118,4 +146,68 @@ func increasing(issues []Issue) bool {
 		}
 	}
 	return true
+}
+
+// Room is a result and room for its issues in one allocation, for a
+// validator that writes an invalid document's issues before the result is
+// built (the engine's fast path): [FoundIn] fills the room's result when
+// given the room's own issues. The zero Room has no result and no issues.
+// It is one pointer: the result's Issues and ValidationTypesRun hold the
+// room's arrays until FoundIn fills it.
+type Room struct {
+	r *ValidationResult
+}
+
+// maxRoomIssues is the most issues NewRoom allocates with a result: an
+// invalid small document has one to a few.
+const maxRoomIssues = 4
+
+// NewRoom returns a Room of n zero issues, with a result beside them in one
+// allocation, for 1 to 4 issues, and the issues, for the validator to
+// write; for any other n, the zero Room and n issues (make), for which
+// FoundIn allocates the result as Found does. The room's result is the
+// caller's only through FoundIn.
+func NewRoom(n int) (Room, []Issue) {
+	var r *ValidationResult
+	switch n {
+	case 1:
+		one := &struct {
+			r      ValidationResult
+			types  [1]string
+			issues [1]Issue
+		}{}
+		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+	case 2:
+		one := &struct {
+			r      ValidationResult
+			types  [1]string
+			issues [2]Issue
+		}{}
+		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+	case 3:
+		one := &struct {
+			r      ValidationResult
+			types  [1]string
+			issues [3]Issue
+		}{}
+		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+	case maxRoomIssues:
+		one := &struct {
+			r      ValidationResult
+			types  [1]string
+			issues [maxRoomIssues]Issue
+		}{}
+		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+	default:
+		return Room{}, make([]Issue, n)
+	}
+	return Room{r: r}, r.Issues
+}
+
+// owns reports whether m has a result not yet filled (fill sets its
+// model) and issues is m's issues (the same array, from its start, no
+// longer): a room serves one FoundIn, and a second is given a result of
+// its own.
+func (m Room) owns(issues []Issue) bool {
+	return m.r != nil && m.r.Metadata.Model == "" && len(issues) > 0 && len(issues) <= len(m.r.Issues) && &issues[0] == &m.r.Issues[0]
 }

@@ -93,6 +93,69 @@ func TestFoundIsTheBuilders(t *testing.T) {
 		if err := Check(got); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+		// The same issues written in a room, as the schema layer's scan
+		// writes them: FoundIn gives the same result, in the room's
+		// result when the issues go the direct way (in order, within
+		// the cap, one to four of them).
+		room, in := NewRoom(len(tc.issues))
+		copy(in, tc.issues)
+		got = FoundIn(room, "schema", 0.5, time.Millisecond, &SelfCheck{}, in)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: FoundIn = %+v, want %+v", tc.name, got, want)
+		}
+		normal := slices.Clone(tc.issues)
+		for i := range normal {
+			normalizeIn(&normal[i])
+		}
+		direct := len(normal) >= 1 && len(normal) <= maxRoomIssues && increasing(normal)
+		if used := room.r != nil && got == room.r; used != direct {
+			t.Errorf("%s: FoundIn filled the room's result: %v, want %v", tc.name, used, direct)
+		}
+	}
+}
+
+// A room's result serves the room's own issues, once: issues of another
+// array (a repeated key's warning appended to the room's), a second
+// FoundIn of the same room, or a room asked for no issue or too many get a
+// result of their own, equal to Found's.
+func TestRoomOwnsItsIssuesOnce(t *testing.T) {
+	t.Parallel()
+	want := func(issues []Issue) *ValidationResult {
+		return Found("schema", 1, time.Microsecond, nil, slices.Clone(issues))
+	}
+	room, in := NewRoom(2)
+	copy(in, typicalIssues())
+	first := FoundIn(room, "schema", 1, time.Microsecond, nil, in)
+	if first != room.r || !reflect.DeepEqual(first, want(typicalIssues())) {
+		t.Fatalf("first FoundIn: %p (room %p) %+v", first, room.r, first)
+	}
+	again := FoundIn(room, "schema", 1, 2*time.Microsecond, nil, slices.Clone(typicalIssues()))
+	if again == room.r || first.Metadata.DurationMS != 0.001 {
+		t.Errorf("a second FoundIn wrote the room's result again: duration %v", first.Metadata.DurationMS)
+	}
+	room, in = NewRoom(1)
+	copy(in, typicalIssues()[:1])
+	more := append(in, Issue{Severity: Warning, Type: DuplicateKey, Location: "z", Message: "Key 'z' appears twice in an object of the output"})
+	if got := FoundIn(room, "schema", 1, time.Microsecond, nil, more); got == room.r || !reflect.DeepEqual(got, want(more)) {
+		t.Errorf("issues appended past the room: %p (room %p) %+v", got, room.r, got)
+	}
+	for _, n := range []int{0, maxRoomIssues + 1, 40} {
+		room, in := NewRoom(n)
+		if room.r != nil || len(in) != n {
+			t.Errorf("NewRoom(%d): result %v, %d issues", n, room.r != nil, len(in))
+		}
+	}
+}
+
+// Found through a room allocates once: the result and its issues.
+func TestRoomAllocations(t *testing.T) {
+	issues := typicalIssues()
+	if n := testing.AllocsPerRun(100, func() {
+		room, in := NewRoom(len(issues))
+		copy(in, issues)
+		FoundIn(room, "schema", 1, time.Microsecond, nil, in)
+	}); n != 1 {
+		t.Errorf("NewRoom and FoundIn: %v allocations, want 1", n)
 	}
 }
 

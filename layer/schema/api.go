@@ -138,6 +138,15 @@ func (v *Validator) IssuesDuplicates(doc []byte, maxDepth int) (issues []result.
 	return v.c.fastIssuesDuplicates(doc, maxDepth)
 }
 
+// IssuesDuplicatesRoom is IssuesDuplicates for a caller that builds a
+// result of the issues: those the scan writes itself (an invalid small
+// document's, nearly always) come in room, allocated with a result beside
+// them (result.NewRoom), which result.FoundIn then fills instead of
+// allocating another. The issues and the rest are IssuesDuplicates'.
+func (v *Validator) IssuesDuplicatesRoom(doc []byte, maxDepth int) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
+	return v.c.issuesDuplicates(doc, maxDepth, true, true)
+}
+
 // Path says which path the schema takes: fast is true for the compiled
 // fast path, with the number of compiled subschemas; else why says which
 // keyword or feature sends it to the slow path.

@@ -123,22 +123,33 @@ func withoutDropped(doc []byte, drop [][2]int) []byte {
 // with repeated keys: the issues of the value the decoder gives, and the
 // repeated keys as the decoder lists them (nil when there is none).
 func (c *compiled) fastIssuesDuplicates(doc []byte, maxDepth int) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	return c.issuesDuplicates(doc, maxDepth, c.fastIssues)
+	issues, _, repeated, sure = c.issuesDuplicates(doc, maxDepth, false, true)
+	return issues, repeated, sure
 }
 
-// issuesDuplicates is fastIssuesDuplicates with the fast path's issues
-// from issuesOf (the tests' have no recover).
-func (c *compiled) issuesDuplicates(doc []byte, maxDepth int,
-	issuesOf func([]byte, int) ([]result.Issue, bool)) (issues []result.Issue, repeated []jsonvalue.Duplicate, sure bool) {
-	if issues, sure = issuesOf(doc, maxDepth); sure || c.fast == nil {
-		return issues, nil, sure
+// issuesDuplicates is fastIssuesDuplicates with the fast path's issues in
+// a result.Room when inRoom (see fastIssuesIn), and without the recover
+// unless guarded (the tests' fail on a panic instead).
+func (c *compiled) issuesDuplicates(doc []byte, maxDepth int, inRoom, guarded bool) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
+	if issues, room, sure = c.issuesOf(doc, maxDepth, inRoom, guarded); sure || c.fast == nil {
+		return issues, room, nil, sure
 	}
 	d, ok := collectDuplicates(doc, maxDepth)
 	if !ok || len(d.keys) == 0 {
-		return nil, nil, false
+		return nil, result.Room{}, nil, false
 	}
-	if issues, sure = issuesOf(withoutDropped(doc, d.drop), maxDepth); !sure {
-		return nil, nil, false
+	if issues, room, sure = c.issuesOf(withoutDropped(doc, d.drop), maxDepth, inRoom, guarded); !sure {
+		return nil, result.Room{}, nil, false
 	}
-	return issues, d.duplicates(doc), true
+	return issues, room, d.duplicates(doc), true
+}
+
+// issuesOf is fastIssuesGuarded when guarded, else fastIssuesIn: a call,
+// where a method value passed in would cost its wrapper's copies of the
+// results.
+func (c *compiled) issuesOf(doc []byte, maxDepth int, inRoom, guarded bool) ([]result.Issue, result.Room, bool) {
+	if guarded {
+		return c.fastIssuesGuarded(doc, maxDepth, inRoom)
+	}
+	return c.fastIssuesIn(doc, maxDepth, inRoom)
 }

@@ -47,7 +47,14 @@ func RawSkip(doc []byte, i int) int { return rawSkip(doc, i) }
 // FastIssuesDuplicates is Validator.IssuesDuplicates without the recover
 // that production keeps.
 func FastIssuesDuplicates(v *Validator, doc []byte) ([]result.Issue, []jsonvalue.Duplicate, bool) {
-	return v.c.issuesDuplicates(doc, v.maxDepth, v.c.fastIssuesUnguarded)
+	issues, _, repeated, sure := v.c.issuesDuplicates(doc, v.maxDepth, false, false)
+	return issues, repeated, sure
+}
+
+// FastIssuesDuplicatesRoom is Validator.IssuesDuplicatesRoom without the
+// recover that production keeps.
+func FastIssuesDuplicatesRoom(v *Validator, doc []byte) ([]result.Issue, result.Room, []jsonvalue.Duplicate, bool) {
+	return v.c.issuesDuplicates(doc, v.maxDepth, true, false)
 }
 
 // DirectReport is the report scan with issues written directly: the

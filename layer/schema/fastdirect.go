@@ -750,7 +750,12 @@ func (s *scanner) directIssues() []result.Issue {
 			break
 		}
 	}
-	out := make([]result.Issue, len(s.found))
+	var out []result.Issue
+	if s.inRoom {
+		s.room, out = result.NewRoom(len(s.found))
+	} else {
+		out = make([]result.Issue, len(s.found))
+	}
 	for i := range s.found {
 		f := &s.found[i]
 		// Field by field: a whole struct written to the heap would go

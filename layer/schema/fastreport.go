@@ -254,18 +254,33 @@ func (s *scanner) report(c *compiled, doc []byte, maxDepth int, direct bool) (ve
 // document to the slow path rather than failing it; the tests call
 // fastIssuesUnguarded, so that such a panic fails them instead of hiding.
 func (c *compiled) fastIssues(doc []byte, maxDepth int) (issues []result.Issue, sure bool) {
+	issues, _, sure = c.fastIssuesGuarded(doc, maxDepth, false)
+	return issues, sure
+}
+
+// fastIssuesGuarded is fastIssuesIn with fastIssues' recover.
+func (c *compiled) fastIssuesGuarded(doc []byte, maxDepth int, inRoom bool) (issues []result.Issue, room result.Room, sure bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			issues, sure = nil, false
+			issues, room, sure = nil, result.Room{}, false
 		}
 	}()
-	return c.fastIssuesUnguarded(doc, maxDepth)
+	return c.fastIssuesIn(doc, maxDepth, inRoom)
 }
 
 // fastIssuesUnguarded is fastIssues without its recover.
 func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue, bool) {
+	issues, _, sure := c.fastIssuesIn(doc, maxDepth, false)
+	return issues, sure
+}
+
+// fastIssuesIn is fastIssuesUnguarded that, when inRoom, writes the issues
+// the scan writes itself in a result.Room (a result allocated with them)
+// and returns it; the issues are the room's unless the reporter added
+// some (result.FoundIn tells).
+func (c *compiled) fastIssuesIn(doc []byte, maxDepth int, inRoom bool) ([]result.Issue, result.Room, bool) {
 	if c.fast == nil {
-		return nil, false
+		return nil, result.Room{}, false
 	}
 	// The verdict scan first: a valid document is read once by it, which
 	// costs less than report mode's bookkeeping (about a fifth less CPU on
@@ -279,16 +294,19 @@ func (c *compiled) fastIssuesUnguarded(doc []byte, maxDepth int) ([]result.Issue
 	s := scannerPool.Get().(*scanner)
 	if valid, sure := s.verdict(c.fast, c.nodes, doc, maxDepth); !sure || valid {
 		s.release()
-		return nil, sure
+		return nil, result.Room{}, sure
 	}
+	s.inRoom = inRoom
 	issues, sure := c.reportIssues(s, doc, maxDepth, true)
 	if !sure && issues != nil {
 		// More issues than the budget: which ones are kept depends on the
 		// reporter's order over all of them, so none is written directly.
 		issues, sure = c.reportIssues(s, doc, maxDepth, false)
 	}
+	room := s.room
+	s.inRoom, s.room = false, result.Room{}
 	s.release()
-	return issues, sure
+	return issues, room, sure
 }
 
 // reportIssues reads doc with s in report mode (direct as fastReport)

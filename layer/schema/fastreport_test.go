@@ -286,6 +286,12 @@ func FuzzFastDuplicates(f *testing.F) {
 func duplicatesMatchDecoder(t *testing.T, v *schema.Validator, doc []byte) (sure bool) {
 	t.Helper()
 	issues, repeated, sure := schema.FastIssuesDuplicates(v, doc)
+	// The engine's call, with the issues written in a result.Room: the
+	// same answer.
+	inRoom, _, repeatedRoom, sureRoom := schema.FastIssuesDuplicatesRoom(v, doc)
+	if sureRoom != sure || !reflect.DeepEqual(inRoom, issues) || !reflect.DeepEqual(repeatedRoom, repeated) {
+		t.Fatalf("document %q: in a room %v %+v %+v, without %v %+v %+v", doc, sureRoom, inRoom, repeatedRoom, sure, issues, repeated)
+	}
 	if !sure {
 		return false
 	}

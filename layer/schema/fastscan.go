@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjudge/judge/internal/jsontoken/lex"
 	"github.com/agentjudge/judge/internal/jsonvalue"
+	"github.com/agentjudge/judge/result"
 )
 
 // decimal is what the fast path reads of a number's text: its sign, where
@@ -186,6 +187,10 @@ type scanner struct {
 	comp   *compiled
 	text   []byte
 	found  []directIssue
+	// inRoom has directIssues write the issues in a result.Room, kept in
+	// room (see fastIssuesIn).
+	inRoom bool
+	room   result.Room
 
 	// tab holds the hash tables of the keys of the objects being read
 	// (see keySet), hashed with seed.
