@@ -171,37 +171,36 @@ func NewRoom(n int) (Room, []Issue) {
 	var r *ValidationResult
 	switch n {
 	case 1:
-		one := &struct {
-			r      ValidationResult
-			types  [1]string
-			issues [1]Issue
-		}{}
-		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+		one := &roomOf[[1]Issue]{}
+		r = one.bind(one.issues[:])
 	case 2:
-		one := &struct {
-			r      ValidationResult
-			types  [1]string
-			issues [2]Issue
-		}{}
-		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+		one := &roomOf[[2]Issue]{}
+		r = one.bind(one.issues[:])
 	case 3:
-		one := &struct {
-			r      ValidationResult
-			types  [1]string
-			issues [3]Issue
-		}{}
-		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+		one := &roomOf[[3]Issue]{}
+		r = one.bind(one.issues[:])
 	case maxRoomIssues:
-		one := &struct {
-			r      ValidationResult
-			types  [1]string
-			issues [maxRoomIssues]Issue
-		}{}
-		r, one.r.Issues, one.r.Metadata.ValidationTypesRun = &one.r, one.issues[:], one.types[:]
+		one := &roomOf[[maxRoomIssues]Issue]{}
+		r = one.bind(one.issues[:])
 	default:
 		return Room{}, make([]Issue, n)
 	}
 	return Room{r: r}, r.Issues
+}
+
+// roomOf is NewRoom's one allocation: a result, its one validation type
+// and an array A of issues.
+type roomOf[A any] struct {
+	r      ValidationResult
+	types  [1]string
+	issues A
+}
+
+// bind points the result's issues at issues (the room's own array) and its
+// validation types at the room's, and returns the result.
+func (o *roomOf[A]) bind(issues []Issue) *ValidationResult {
+	o.r.Issues, o.r.Metadata.ValidationTypesRun = issues, o.types[:]
+	return &o.r
 }
 
 // owns reports whether m has a result not yet filled (fill sets its
