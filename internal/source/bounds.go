@@ -102,35 +102,21 @@ func (ix *Index) ownBound(c claim.Claim, q query, own string) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	lower, upper := lowerBoundRE.MatchString(own), upperBoundRE.MatchString(own)
-	need := contradictionOverlap(q)
-	for _, cand := range ix.candidates(q) {
-		if cand.score < need {
-			break
+	p := ix.plainFigure(c, q, func(s claim.Claim) bool {
+		switch {
+		case s.Num <= 0 || c.Num <= 0:
+			return false
+		case lower:
+			return s.Num > c.Num && s.Num <= maxBoundFactor*c.Num
+		case upper:
+			return s.Num < c.Num && s.Num*maxBoundFactor >= c.Num
 		}
-		p := cand.p
-		for _, s := range p.Claims {
-			if _, ok := conflicts(c, s); !ok || s.Start < 0 || s.Start > len(p.Text) || s.Num <= 0 || c.Num <= 0 {
-				continue
-			}
-			before := p.Text[:s.Start]
-			if lowerBoundRE.MatchString(before) || upperBoundRE.MatchString(before) || estimateRE.MatchString(before) {
-				continue
-			}
-			var holds bool
-			switch {
-			case lower:
-				holds = s.Num > c.Num && s.Num <= maxBoundFactor*c.Num
-			case upper:
-				holds = s.Num < c.Num && s.Num*maxBoundFactor >= c.Num
-			default:
-				holds = closeEnough(c.Num, s.Num, maxEstimateGap)
-			}
-			if holds {
-				return Verdict{Status: Supported, Evidence: p}, true
-			}
-		}
+		return closeEnough(c.Num, s.Num, maxEstimateGap)
+	})
+	if p == nil {
+		return Verdict{}, false
 	}
-	return Verdict{}, false
+	return Verdict{Status: Supported, Evidence: p}, true
 }
 
 // rounded decides a number claim written rounded, with two significant
@@ -155,6 +141,21 @@ func (ix *Index) rounded(c claim.Claim, q query) (Verdict, bool) {
 			return Verdict{}, false
 		}
 	}
+	p := ix.plainFigure(c, q, func(s claim.Claim) bool {
+		sstep, _ := claim.Rounding(s)
+		return sstep > 0 && sstep < step && math.Abs(s.Num-c.Num) <= step/2
+	})
+	if p == nil {
+		return Verdict{}, false
+	}
+	return Verdict{Status: Supported, Evidence: p}, true
+}
+
+// plainFigure returns the first passage about the same thing as c (as for
+// a contradiction: candidates sharing enough of q) giving a number c
+// conflicts with, not as a bound or an estimate, that holds accepts; nil
+// when none does.
+func (ix *Index) plainFigure(c claim.Claim, q query, holds func(s claim.Claim) bool) *Passage {
 	need := contradictionOverlap(q)
 	for _, cand := range ix.candidates(q) {
 		if cand.score < need {
@@ -169,10 +170,10 @@ func (ix *Index) rounded(c claim.Claim, q query) (Verdict, bool) {
 			if lowerBoundRE.MatchString(before) || upperBoundRE.MatchString(before) || estimateRE.MatchString(before) {
 				continue
 			}
-			if sstep, _ := claim.Rounding(s); sstep > 0 && sstep < step && math.Abs(s.Num-c.Num) <= step/2 {
-				return Verdict{Status: Supported, Evidence: p}, true
+			if holds(s) {
+				return p
 			}
 		}
 	}
-	return Verdict{}, false
+	return nil
 }
