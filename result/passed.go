@@ -69,7 +69,8 @@ func fill(r *ValidationResult, typ string, confidence float64, d time.Duration) 
 // NewBuilder().SelfCheck(sc).Ran(typ).Add(issues...).Confidence(confidence).Duration(d).Build(),
 // except that it takes issues over: the result's issues are normalized in
 // issues' own array (which the caller must not use again) instead of a
-// copy. The engine answers an invalid document of its fast path with it.
+// copy. The engine answers an invalid document of its fast path with
+// [FoundIn], which is Found with the result in the issues' own allocation.
 //
 // Issues already in strictly increasing order under [CompareIssues] and
 // within the cap (the schema layer's scan writes them so) are neither

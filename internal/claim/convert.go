@@ -159,7 +159,7 @@ func converts(between, after string, a, b *Claim) bool {
 		return false
 	}
 	if ua.dim == 'F' || ua.dim == 'C' {
-		return ub.dim != ua.dim && (ub.dim == 'F' || ub.dim == 'C') && sameDegrees(a.Num, ua.dim, b.Num, b.Text)
+		return ub.dim != ua.dim && (ub.dim == 'F' || ub.dim == 'C') && sameDegrees(a.Num, ua.dim, b.Num, b.Text, a.Text)
 	}
 	ua, ub = lostPower(ua, ub), lostPower(ub, ua)
 	if ua.dim != ub.dim {
@@ -167,7 +167,7 @@ func converts(between, after string, a, b *Claim) bool {
 	}
 	for _, sa := range ua.sizes {
 		for _, sb := range ub.sizes {
-			if rounds(a.Num*sa/sb, b.Num, b.Text) {
+			if rounds(a.Num*sa/sb, b.Num, b.Text, a.Text) {
 				return true
 			}
 		}
@@ -192,27 +192,45 @@ func lostPower(u, other measure) measure {
 	return out
 }
 
-// sameDegrees reports whether temperature a in degrees dim is b, written
-// text, in the other scale.
-func sameDegrees(a float64, dim byte, b float64, text string) bool {
+// sameDegrees reports whether temperature a in degrees dim, written from,
+// is b, written text, in the other scale.
+func sameDegrees(a float64, dim byte, b float64, text, from string) bool {
 	want := (a - 32) * 5 / 9
 	if dim == 'C' {
 		want = a*9/5 + 32
 	}
-	return rounds(want, b, text)
+	return rounds(want, b, text, from)
 }
 
-// rounds reports whether want, written rounded, may be got, written text:
-// within 5%, or within half the step of got's last written digit ("120"
-// for 118.9, "17,000" for 16,723, "2" for 1.6; not "200" for 108).
-func rounds(want, got float64, text string) bool {
+// rounds reports whether want, the conversion of a number written from,
+// may be got, written text: within 5%, or within half the step of got's
+// last written digit ("120" for 118.9, "17,000" for 16,723, "2" for 1.6;
+// not "200" for 108). A got of one significant digit is read so only
+// where from has one too: a converter keeps a measure's precision, and
+// half a step of one digit is up to half the number ("10,000" is no
+// rounding of 14,569, the hectares of "36,000 acres").
+func rounds(want, got float64, text, from string) bool {
 	if want <= 0 || got <= 0 {
 		return want == got
 	}
 	if math.Abs(want-got) <= 0.05*want {
 		return true
 	}
+	if significant(text) < 2 && significant(from) > 1 {
+		return false
+	}
 	return math.Abs(want-got) <= step(text)/2
+}
+
+// significant is how many significant digits a number written in digits
+// has ("17,000": 2; "2.50": 3; "108": 3); 0 for a number in words.
+func significant(text string) int {
+	written := digitsOf(text)
+	sig := strings.TrimLeft(strings.ReplaceAll(written, ".", ""), "0")
+	if !strings.Contains(written, ".") {
+		sig = strings.TrimRight(sig, "0")
+	}
+	return len(sig)
 }
 
 // step is the value of the last significant digit of a number written in
@@ -241,35 +259,38 @@ func Rounding(c Claim) (unit float64, digits int) {
 	if c.Kind != Number {
 		return 0, 0
 	}
-	i := strings.IndexFunc(c.Text, func(r rune) bool { return r >= '0' && r <= '9' })
-	if i < 0 {
+	written := digitsOf(c.Text)
+	v, ok := parseNum(written)
+	if written == "" || !ok || v <= 0 {
 		return 0, 0
+	}
+	return step(written) * math.Abs(c.Num) / v, significant(written)
+}
+
+// digitsOf is the first number written in digits in text, without its
+// thousands commas ("$45,000 million": "45000"); "" where there is none.
+func digitsOf(text string) string {
+	i := strings.IndexFunc(text, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return ""
 	}
 	j := i
-	for j < len(c.Text) && (isDigit(c.Text[j]) || c.Text[j] == ',' || c.Text[j] == '.' && j+1 < len(c.Text) && isDigit(c.Text[j+1])) {
+	for j < len(text) && (isDigit(text[j]) || text[j] == ',' || text[j] == '.' && j+1 < len(text) && isDigit(text[j+1])) {
 		j++
 	}
-	written := strings.ReplaceAll(c.Text[i:j], ",", "")
-	v, ok := parseNum(written)
-	if !ok || v <= 0 {
-		return 0, 0
-	}
-	sig := strings.TrimLeft(strings.ReplaceAll(written, ".", ""), "0")
-	if !strings.Contains(written, ".") {
-		sig = strings.TrimRight(sig, "0")
-	}
-	return step(written) * math.Abs(c.Num) / v, len(sig)
+	return strings.ReplaceAll(text[i:j], ",", "")
 }
 
 // currencies are the sizes of a unit of money in US dollars, as a text
 // converts a sum into another currency ("£5 million ($6.5 million)"): a
-// rough rate, since rates move, read with maxRateFactor; "¥" is the yen
-// or the yuan.
+// rough rate, since rates move, read with maxRateFactor. "¥" is the yen
+// or the yuan, some eighteen times apart, and has no rate: a sum in "¥"
+// links to no conversion.
 var currencies = map[string][]float64{
 	"$": {1}, "dollar": {1}, "usd": {1},
 	"£": {1.3}, "pound": {1.3}, "gbp": {1.3},
 	"€": {1.1}, "euro": {1.1}, "eur": {1.1},
-	"¥": {0.008, 0.14}, "yen": {0.008}, "yuan": {0.14}, "rmb": {0.14},
+	"yen": {0.008}, "yuan": {0.14}, "rmb": {0.14},
 	"₹": {0.013}, "rupee": {0.013}, "inr": {0.013},
 	"chf": {1.1}, "franc": {1.1},
 }
@@ -286,7 +307,7 @@ var exchangeRE = regexp.MustCompile(`^\s*\(\s*(?:(?:about|approximately|approx\.
 // exchanges reports whether b, in parentheses right after a (between is
 // the text from a's end to b's start, after the text after b), is the sum
 // a in another currency: "£5 million ($6.5 million)", "5 million euros
-// (US$5.6 million)", "¥1 billion (about $9 million)".
+// (US$5.6 million)", "1 billion yen (about $9 million)".
 func exchanges(between, after string, a, b *Claim) bool {
 	ra, rb := currencies[a.Unit], currencies[b.Unit]
 	if ablate.Off(ablate.Exchange) || len(ra) == 0 || len(rb) == 0 || a.Unit == b.Unit || a.Num <= 0 || b.Num <= 0 {

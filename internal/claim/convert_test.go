@@ -36,12 +36,17 @@ func TestConversions(t *testing.T) {
 		{"The club paid £5 million ($6.5 million) for him.", "£5 million", "$6.5 million"},
 		{"The fee was 4 million euros ($5 million).", "4 million", "$5 million"},
 		{"The bridge cost €76 million (US$85 million).", "€76 million", "$85 million"},
-		{"The bridge cost ¥1 billion (about $9 million).", "¥1 billion", "$9 million"},
+		{"The bridge cost 1 billion yen (about $9 million).", "1 billion", "$9 million"},
 		// No pair.
 		{"The Tolby tower is 355 feet (200 m) tall.", "355", ""},
 		{"The hall is 390 ft (120 kg) deep.", "390", ""},
 		{"The album sold 5 million copies (3 million in 2019).", "5 million", ""},
 		{"The fee was $5.6 million (£43 million).", "$5.6 million", ""},
+		// "¥" is the yen or the yuan: no rate reads it.
+		{"The bridge cost ¥10 billion ($1 billion).", "¥10 billion", ""},
+		// One significant digit is a rounding only of a measure with one.
+		{"The estate covers 36,000 acres (10,000 ha).", "36,000", ""},
+		{"The walk is 1 mile (2 km) long.", "1", "2"},
 		{"The fee was $5.6 million ($4.3 million in 2010).", "$5.6 million", ""},
 		{"The fee was £5 million (paid in $6.5 million of shares).", "£5 million", ""},
 		{"The tower is 355 feet tall (108 m with its mast).", "355", ""},

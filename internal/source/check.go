@@ -102,9 +102,10 @@ const maxCandidates = 12
 // (they name sources, see the facts layer); they come back Undecided.
 func (ix *Index) Check(c claim.Claim) Verdict {
 	v := ix.check(c)
-	if c.Converted != nil && v.Status != Supported {
+	if c.Converted != nil && (v.Status == Unsupported || v.Status == Undecided) {
 		// A measure and its conversion are one quantity: stated, or left
-		// undecided, where either is.
+		// undecided, where either is; contradicted where one is, whatever
+		// the other finds.
 		if o := ix.check(*c.Converted); o.Status == Supported || o.Status == Undecided && v.Status == Unsupported {
 			v = o
 		}
