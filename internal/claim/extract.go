@@ -764,7 +764,11 @@ func (x *extractor) names() {
 			if name == "" {
 				continue
 			}
-			e = s + strings.LastIndex(x.text[s:e], lastField(name)) + len(lastField(name))
+			// The name ends with its own last word, the k-th word of the
+			// match, not where that word's letters last appear ("Ma" of
+			// "Ma MaY", whose "MaY" is the particle "may").
+			k := len(strings.Fields(name))
+			e = s + fieldStart(x.text[s:e], k-1) + len(lastField(name))
 		}
 		lw := strings.ToLower(name)
 		if _, isMonth := monthNames[lw]; isMonth || weekdays[strings.TrimSuffix(lw, "s")] || len(name) < 2 {
@@ -852,6 +856,25 @@ func (x *extractor) splitThe(out [][]int, s, e int) [][]int {
 func startsUpper(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
+}
+
+// fieldStart is the offset in s of its k-th field (from 0), as
+// strings.Fields splits it; len(s) where s has no more.
+func fieldStart(s string, k int) int {
+	in := false
+	for i, r := range s {
+		switch space := unicode.IsSpace(r); {
+		case !space && !in:
+			if k == 0 {
+				return i
+			}
+			k--
+			in = true
+		case space:
+			in = false
+		}
+	}
+	return len(s)
 }
 
 func lastField(s string) string {

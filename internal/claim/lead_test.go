@@ -41,6 +41,9 @@ func TestNameRuns(t *testing.T) {
 		// A last word that an earlier word of the name starts with.
 		{"He served in the United States Army Rifle Unit for years.", "United States Army Rifle Unit"},
 		{"She coached Tolby Town and Tolby.", "Tolby Town; Tolby"},
+		// A last word whose letters start the particle after it.
+		{"Then Ma MaY go home.", "Ma"},
+		{"Then Ko Ma Ma May go home.", "Ko Ma Ma"},
 	}
 	for _, tt := range tests {
 		if g := strings.Join(names(tt.text), "; "); g != tt.want {
