@@ -213,9 +213,18 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 	if !e.fastEligible(ctx, req) {
 		return nil
 	}
-	p := e.fastSchemaDoc(req, doc)
+	// fastSchemaDoc's usual answer, found here: a schema prepared already.
+	var p *prepared
+	if len(req.Schemas) == 0 {
+		if doc == nil {
+			doc = e.docs.get(req.ExpectedSchema)
+		}
+		p = doc.fast[assertFormat(req)].Load()
+	}
 	if p == nil {
-		return nil
+		if p = e.fastSchemaDoc(req, doc); p == nil {
+			return nil
+		}
 	}
 	var issues []result.Issue
 	var room result.Room
@@ -240,10 +249,12 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 		return nil
 	}
 	took := e.clock() - at
+	if fn := observerOf(ctx); fn != nil {
+		e.observeFast(fn, took, issues)
+	}
 	if len(issues) == 0 {
 		// What finish builds of the fast layer's outcome alone, with
 		// confidence 1 and no issue, in one allocation.
-		e.observeFast(ctx, took, nil)
 		return result.Passed(e.fast.Name, 1, took, e.selfCheck)
 	}
 	// An invalid output: what finish builds of the outcome the layer's Run
@@ -251,16 +262,16 @@ func (e *Engine) validateFastDoc(ctx context.Context, req *Request, at time.Dura
 	// issues), without decoding the output; the issues are the result's,
 	// and the result is the room allocated with them, when they are the
 	// room's (a repeated key's warning appended makes them another array).
-	e.observeFast(ctx, took, issues)
 	return result.FoundIn(room, e.fast.Name, 1, took, e.selfCheck, issues)
 }
 
-// observeFast tells the observer of ctx, if there is one, of the fast
-// layer's run, as observe does of its outcome.
-func (e *Engine) observeFast(ctx context.Context, took time.Duration, issues []result.Issue) {
-	if fn, _ := ctx.Value(observerKey{}).(LayerObserver); fn != nil {
-		fn(LayerRun{Layer: e.fast.Name, Duration: took, Issues: issues})
+// observeFast tells fn, the observer of a validation's context, of the
+// fast layer's run, as observe does of its outcome (no issues: nil).
+func (e *Engine) observeFast(fn LayerObserver, took time.Duration, issues []result.Issue) {
+	if len(issues) == 0 {
+		issues = nil
 	}
+	fn(LayerRun{Layer: e.fast.Name, Duration: took, Issues: issues})
 }
 
 // duplicateIssuer is a prepared schema that also answers for an output
@@ -312,14 +323,10 @@ func (e *Engine) fastSchema(req *Request) *prepared {
 func (e *Engine) fastSchemaDoc(req *Request, doc *schemaDoc) *prepared {
 	var slot *atomic.Pointer[prepared]
 	if len(req.Schemas) == 0 {
-		af := 0
-		if req.Options.AssertFormat {
-			af = 1
-		}
 		if doc == nil {
 			doc = e.docs.get(req.ExpectedSchema)
 		}
-		slot = &doc.fast[af]
+		slot = &doc.fast[assertFormat(req)]
 		if p := slot.Load(); p != nil {
 			return p
 		}
@@ -339,6 +346,14 @@ func (e *Engine) fastSchemaDoc(req *Request, doc *schemaDoc) *prepared {
 		}
 	}
 	return p
+}
+
+// assertFormat is the index in schemaDoc.fast of req's assert_format.
+func assertFormat(req *Request) int {
+	if req.Options.AssertFormat {
+		return 1
+	}
+	return 0
 }
 
 // plainString reports whether the JSON text b, which starts with a

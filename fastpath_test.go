@@ -326,3 +326,27 @@ func TestPreparedKeepsItsDocument(t *testing.T) {
 		t.Errorf("the engine holds %d schema documents after the Prepared's outputs, want 0: it looked its schema up again", st.Entries)
 	}
 }
+
+// TestFastPathAssertFormat holds the fast path to the schema prepared for
+// the request's assert_format: one schema's two preparations (without and
+// with the format asserted, which draft 2020-12 only annotates otherwise)
+// sit in two slots of its document, which validateFastDoc reads itself; alternated in both orders, each request
+// gets the slow path's answer, through the fast path.
+func TestFastPathAssertFormat(t *testing.T) {
+	schema := []byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"email": {"type": "string", "format": "email"}}}`)
+	out := json.RawMessage(`{"email": "not an address"}`)
+	for _, order := range [][]bool{{false, true, false, true}, {true, false, true, false}} {
+		fast, slow := twoEngines(t)
+		for _, af := range order {
+			req := &Request{Output: out, ExpectedSchema: schema, Options: Options{AssertFormat: af}}
+			sameResult(t, "assert_format", fast, slow, req)
+			r := fast.validateFast(context.Background(), req, fast.clock())
+			if r == nil {
+				t.Fatalf("assert_format %v: the fast path did not answer", af)
+			}
+			if r.Valid == af {
+				t.Errorf("assert_format %v: valid %v", af, r.Valid)
+			}
+		}
+	}
+}

@@ -38,10 +38,16 @@ func ObserveLayers(ctx context.Context, fn LayerObserver) context.Context {
 	return context.WithValue(ctx, observerKey{}, fn)
 }
 
+// observerOf returns the observer ctx carries, or nil.
+func observerOf(ctx context.Context) LayerObserver {
+	fn, _ := ctx.Value(observerKey{}).(LayerObserver)
+	return fn
+}
+
 // observe tells the observer of ctx, if there is one, of the layer runs
 // outs.
 func observe(ctx context.Context, outs []LayerOutcome) {
-	fn, _ := ctx.Value(observerKey{}).(LayerObserver)
+	fn := observerOf(ctx)
 	if fn == nil {
 		return
 	}

@@ -131,25 +131,22 @@ func (c *compiled) fastIssuesDuplicates(doc []byte, maxDepth int) (issues []resu
 // a result.Room when inRoom (see fastIssuesIn), and without the recover
 // unless guarded (the tests' fail on a panic instead).
 func (c *compiled) issuesDuplicates(doc []byte, maxDepth int, inRoom, guarded bool) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
-	if issues, room, sure = c.issuesOf(doc, maxDepth, inRoom, guarded); sure || c.fast == nil {
+	if issues, room, sure = c.fastIssuesIn(doc, maxDepth, inRoom, guarded); sure || c.fast == nil {
 		return issues, room, nil, sure
 	}
+	return c.issuesWithoutDuplicates(doc, maxDepth, inRoom, guarded)
+}
+
+// issuesWithoutDuplicates is issuesDuplicates once the fast path was not
+// sure of doc: the issues of doc without the members its repeated keys
+// drop, when that is why.
+func (c *compiled) issuesWithoutDuplicates(doc []byte, maxDepth int, inRoom, guarded bool) (issues []result.Issue, room result.Room, repeated []jsonvalue.Duplicate, sure bool) {
 	d, ok := collectDuplicates(doc, maxDepth)
 	if !ok || len(d.keys) == 0 {
 		return nil, result.Room{}, nil, false
 	}
-	if issues, room, sure = c.issuesOf(withoutDropped(doc, d.drop), maxDepth, inRoom, guarded); !sure {
+	if issues, room, sure = c.fastIssuesIn(withoutDropped(doc, d.drop), maxDepth, inRoom, guarded); !sure {
 		return nil, result.Room{}, nil, false
 	}
 	return issues, room, d.duplicates(doc), true
-}
-
-// issuesOf is fastIssuesGuarded when guarded, else fastIssuesIn: a call,
-// where a method value passed in would cost its wrapper's copies of the
-// results.
-func (c *compiled) issuesOf(doc []byte, maxDepth int, inRoom, guarded bool) ([]result.Issue, result.Room, bool) {
-	if guarded {
-		return c.fastIssuesGuarded(doc, maxDepth, inRoom)
-	}
-	return c.fastIssuesIn(doc, maxDepth, inRoom)
 }

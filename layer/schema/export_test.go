@@ -63,3 +63,17 @@ func DirectReport(v *Validator, doc []byte) ([]result.Issue, bool) {
 	_, _, issues, sure := fastReport(v.c, doc, v.maxDepth, true)
 	return issues, sure
 }
+
+// BreakKeyTable empties the key table of v's fast root, so that the scan
+// panics at the root's first key (an index out of range): the guard's
+// test. It reports whether the root has a key table.
+func BreakKeyTable(v *Validator) bool {
+	if v.c.fast == nil || v.c.fast.table == nil {
+		return false
+	}
+	v.c.fast.table.slots = nil
+	return true
+}
+
+// MaxDepth is the nesting limit v was compiled with.
+func MaxDepth(v *Validator) int { return v.maxDepth }

@@ -292,6 +292,12 @@ func duplicatesMatchDecoder(t *testing.T, v *schema.Validator, doc []byte) (sure
 	if sureRoom != sure || !reflect.DeepEqual(inRoom, issues) || !reflect.DeepEqual(repeatedRoom, repeated) {
 		t.Fatalf("document %q: in a room %v %+v %+v, without %v %+v %+v", doc, sureRoom, inRoom, repeatedRoom, sure, issues, repeated)
 	}
+	// The engine's call itself, which writes issuesDuplicates' steps out
+	// (guarded): the same answer.
+	public, _, repeatedPublic, surePublic := v.IssuesDuplicatesRoom(doc, schema.MaxDepth(v))
+	if surePublic != sure || !reflect.DeepEqual(public, issues) || !reflect.DeepEqual(repeatedPublic, repeated) {
+		t.Fatalf("document %q: IssuesDuplicatesRoom %v %+v %+v, without the room %v %+v %+v", doc, surePublic, public, repeatedPublic, sure, issues, repeated)
+	}
 	if !sure {
 		return false
 	}
@@ -562,5 +568,49 @@ func TestDirectKeywords(t *testing.T) {
 			t.Errorf("%s: the scan wrote %d of the %d issues itself", tc.name, len(direct), len(slow))
 		}
 		fastMatchesSlow(t, v, tc.name, doc)
+	}
+}
+
+// TestGuardedScanRecovers holds the recover that fastIssuesIn defers
+// when guarded: a panic of the scan leaves the document to the slow path
+// (sure false, no issues) through Issues and IssuesDuplicatesRoom, the
+// tests' unguarded call panics, and the scanner pool still serves other
+// schemas.
+func TestGuardedScanRecovers(t *testing.T) {
+	const sch = `{"type": "object", "properties": {"owner": {"type": "string"}, "repo": {"type": "string"}}, "required": ["owner"]}`
+	v, err := schema.Compile([]byte(sch), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := schema.Compile([]byte(sch), schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{`{"owner": "o", "repo": "r"}`, `{"owner": 1}`, `{"repo": "r", "repo": "s"}`} {
+		want, wantSure := schema.FastIssues(other, []byte(doc))
+		if !wantSure && !strings.Contains(doc, `"repo": "s"`) {
+			t.Fatalf("%s: the fast path is not sure", doc)
+		}
+		if !schema.BreakKeyTable(v) {
+			t.Fatal("the root has no key table")
+		}
+		if issues, sure := v.Issues([]byte(doc), 0); sure || issues != nil {
+			t.Errorf("%s: Issues after a panic = %v, %v; want nil, false", doc, issues, sure)
+		}
+		if issues, room, repeated, sure := v.IssuesDuplicatesRoom([]byte(doc), 0); sure || issues != nil || room != (result.Room{}) || repeated != nil {
+			t.Errorf("%s: IssuesDuplicatesRoom after a panic = %v, %v, %v, %v; want nothing, false", doc, issues, room, repeated, sure)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: the unguarded scan did not panic", doc)
+				}
+			}()
+			schema.FastIssues(v, []byte(doc))
+		}()
+		got, sure := schema.FastIssues(other, []byte(doc))
+		if sure != wantSure || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: another schema after the panic = %v, %v; want %v, %v", doc, got, sure, want, wantSure)
+		}
 	}
 }
