@@ -207,4 +207,9 @@ const (
 	// in parentheses after it ("£5 million ($6.5 million)") are one
 	// quantity, as a measure and its conversion are (claim: exchanges).
 	Exchange = "exchange"
+	// Undotted: a name of initials written with dots ("U.S.", "U.K.",
+	// "D.C.") is stated by a passage writing the same capitals without
+	// them ("US", "UK", "DC") as a word of its own, not beside another
+	// word in capitals ("TELL US MORE"; source: findUndotted).
+	Undotted = "undotted"
 )
