@@ -212,4 +212,9 @@ const (
 	// them ("US", "UK", "DC") as a word of its own, not beside another
 	// word in capitals ("TELL US MORE"; source: findUndotted).
 	Undotted = "undotted"
+	// Spelling: a word in British spelling and the same word in American
+	// spelling are one word ("Ministry of Defence" and "Ministry of
+	// Defense", "Centre" and "Center", "organisation" and "organization";
+	// claim: american, Stem).
+	Spelling = "spelling"
 )
