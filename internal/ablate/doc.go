@@ -217,4 +217,9 @@ const (
 	// Defense", "Centre" and "Center", "organisation" and "organization";
 	// claim: american, Stem).
 	Spelling = "spelling"
+	// DescribedName: a capitalized word a lower-case word joins by a
+	// hyphen ("Merlin-powered", "London-based") ends the name it starts:
+	// the name described comes after it ("a Merlin-powered Tolby Sea
+	// Hawk" names Merlin and the Tolby Sea Hawk; claim: splitDescribed).
+	DescribedName = "described-name"
 )
