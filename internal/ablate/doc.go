@@ -222,4 +222,8 @@ const (
 	// the name described comes after it ("a Merlin-powered Tolby Sea
 	// Hawk" names Merlin and the Tolby Sea Hawk; claim: splitDescribed).
 	DescribedName = "described-name"
+	// Elision: a word a page writes after an elided particle ("Ivoire" of
+	// "Côte d'Ivoire", "Arc" of "Jeanne d'Arc") is a word of the page,
+	// as the claim reader takes it (source: elided).
+	Elision = "elision"
 )
