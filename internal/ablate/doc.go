@@ -207,4 +207,23 @@ const (
 	// in parentheses after it ("£5 million ($6.5 million)") are one
 	// quantity, as a measure and its conversion are (claim: exchanges).
 	Exchange = "exchange"
+	// Undotted: a name of initials written with dots ("U.S.", "U.K.",
+	// "D.C.") is stated by a passage writing the same capitals without
+	// them ("US", "UK", "DC") as a word of its own, not beside another
+	// word in capitals ("TELL US MORE"; source: findUndotted).
+	Undotted = "undotted"
+	// Spelling: a word in British spelling and the same word in American
+	// spelling are one word ("Ministry of Defence" and "Ministry of
+	// Defense", "Centre" and "Center", "organisation" and "organization";
+	// claim: american, Stem).
+	Spelling = "spelling"
+	// DescribedName: a capitalized word a lower-case word joins by a
+	// hyphen ("Merlin-powered", "London-based") ends the name it starts:
+	// the name described comes after it ("a Merlin-powered Tolby Sea
+	// Hawk" names Merlin and the Tolby Sea Hawk; claim: splitDescribed).
+	DescribedName = "described-name"
+	// Elision: a word a page writes after an elided particle ("Ivoire" of
+	// "Côte d'Ivoire", "Arc" of "Jeanne d'Arc") is a word of the page,
+	// as the claim reader takes it (source: elided).
+	Elision = "elision"
 )

@@ -819,6 +819,41 @@ func (x *extractor) nameMatches() [][]int {
 		}
 		out = x.splitThe(out, s, m[1])
 	}
+	return x.splitDescribed(out)
+}
+
+// splitDescribed cuts each name match after a word that a lower-case word
+// joins by a hyphen, where more words follow: "a Merlin-powered Tolby Sea
+// Hawk" names Merlin, which powers it, and the Tolby Sea Hawk, as "the
+// London-based Tolby Records" names London and Tolby Records; the words
+// after the hyphen describe the name after them (names cuts them from
+// the first). "Rolls-Royce", "Stratford-upon-Avon" stay whole, and so do
+// names whose lower-case part is no such word ("Kim Jong-un Stadium").
+func (x *extractor) splitDescribed(spans [][]int) [][]int {
+	if ablate.Off(ablate.DescribedName) {
+		return spans
+	}
+	var out [][]int
+	for _, m := range spans {
+		s := m[0]
+		for i := m[0]; i < m[1]; {
+			end := m[1]
+			if n := strings.IndexFunc(x.text[i:m[1]], unicode.IsSpace); n >= 0 {
+				end = i + n
+			}
+			next := end + len(x.text[end:m[1]]) - len(strings.TrimLeftFunc(x.text[end:m[1]], unicode.IsSpace))
+			w := x.text[i:end]
+			if h := strings.LastIndexByte(w, '-'); h > 0 && next < m[1] && startsUpper(w) && describing(w[h+1:]) {
+				out = append(out, []int{s, end})
+				s = next
+			}
+			if end == i {
+				break
+			}
+			i = next
+		}
+		out = append(out, []int{s, m[1]})
+	}
 	return out
 }
 
@@ -851,6 +886,17 @@ func (x *extractor) splitThe(out [][]int, s, e int) [][]int {
 	}
 	return append(out, []int{s, e})
 }
+
+// describing reports whether w, the lower-case part after a name's hyphen,
+// describes what follows by the name: a participle ("powered", "winning")
+// or a word of the kind ("born", "led", "style").
+func describing(w string) bool {
+	return lowerWord(w) && (len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) || describers[w])
+}
+
+// describers are the words after a hyphen, other than participles, that
+// make a name describe what follows ("London-born", "Tolby-led").
+var describers = setOf(`born led run made built bred bound wide like style era based owned`)
 
 // startsUpper reports whether w starts with a capital letter.
 func startsUpper(w string) bool {

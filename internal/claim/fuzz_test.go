@@ -19,6 +19,8 @@ func FuzzExtract(f *testing.F) {
 		"$5bn, 45%, seven people, 1:34 PM, 2024-02-13, https://x.test/a, a@b.co, /etc/x/y",
 		"He wasn't happy.\nNo one came. 1.2 to 1.5 >= 2.0",
 		"", ".", "\x00\xff", "May May May 31st", "1,000,000.5 bn",
+		"The Tolby Ministry of Defence's Centre organised colourful programmes in kilometres.",
+		"A Merlin-powered Tolby Sea Hawk, the London-based X-ed Y, A-led B-c D-ing- E Kim Jong-un Hall and Tolby-based-",
 		"the U.S Presidential Election Day", "to the U.S. The D.C. office", "A.B.C. D. E.F.", "U.S.\tThe X.Y.",
 		"In 1558 Elizabeth I became queen. In London I met him. World War I, Henry V's I", "Finally I don’t I'm I’ve Bob I I",
 		"I", "A I", "The I. X I\tV I's, In I", "Tolby I don’t. Tolby I 9 Tolby I—",

@@ -11,7 +11,9 @@ import (
 // holds. A sentence's first word that is a common word before "the" is
 // no word of the name after it; a run joined across "the" that two
 // capitalized words follow is two names; a name's span ends at its own
-// last word, not at an earlier word that starts with it. Each is beside
+// last word, not at an earlier word that starts with it; a name that a
+// participle joins by a hyphen ("Merlin-powered") describes the name
+// after it, and ends there. Each is beside
 // a name of the same shape that stays whole. The sentences are written
 // for this test.
 func TestNameRuns(t *testing.T) {
@@ -44,6 +46,16 @@ func TestNameRuns(t *testing.T) {
 		// A last word whose letters start the particle after it.
 		{"Then Ma MaY go home.", "Ma"},
 		{"Then Ko Ma Ma May go home.", "Ko Ma Ma"},
+		// A name a participle or a word of its kind joins by a hyphen
+		// describes the name after it (described-name).
+		{"A Merlin-powered Tolby Sea Hawk flew at the show.", "Merlin; Tolby Sea Hawk"},
+		{"The London-based Tolby Records signed Ona Vey.", "London; Tolby Records; Ona Vey"},
+		{"The Emmy-nominated Tolby Show aired in May.", "Emmy; Tolby Show"},
+		// Kept whole: a capitalized part after the hyphen, a lower-case
+		// part that describes nothing, a hyphenated last word.
+		{"Ona Vey drove a Rolls-Royce Phantom to Stratford-upon-Avon Hall.", "Ona Vey; Rolls-Royce Phantom; Stratford-upon-Avon Hall"},
+		{"Then Kim Jong-un Stadium opened.", "Kim Jong-un Stadium"},
+		{"Ona Vey joined a Tolby-based band.", "Ona Vey; Tolby"},
 	}
 	for _, tt := range tests {
 		if g := strings.Join(names(tt.text), "; "); g != tt.want {

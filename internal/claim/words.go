@@ -182,10 +182,14 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 
 // Stem reduces a lower-case word to a crude stem so that plural and
 // inflected forms meet: "versions" and "version", "affects" and
-// "affected" and "affecting".
+// "affected" and "affecting"; a word in British spelling is read in
+// American spelling first ("colours" and "colors"; american).
 func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
+	}
+	if a := american(w); a != w && !ablate.Off(ablate.Spelling) {
+		w = a // "colour" and "color", "centre" and "center"
 	}
 	for _, suf := range []string{"ies", "ing", "ed", "es", "s", "ly"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {

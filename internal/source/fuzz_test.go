@@ -88,6 +88,10 @@ func FuzzOtherForms(f *testing.F) {
 		{"Posted: Dec 31, 9999\nThe board said this week and last month and TODAY it voted.\nThe hall is 108 metres long.", "In December the board said it voted. On January 2 the board voted. The hall is 355 feet (108 m) long, 1 ft (0 m) and 0 m (0 ft)."},
 		{"Posted: Jan 1, 1500\nThe board voted last week and yesterday.", "In December the board voted on December 31, 1499."},
 		{"The film grossed $45.3 million. It grossed over 0 and 1e308 and about -5 dollars.", "The film grossed over $45 million, about 0, nearly 1e309 and under -3 dollars."},
+		// A name of dotted initials by its capitals (undotted).
+		{"Some US adults. TELL US MORE. UKIP. US", "The U.S. adults, the U.K., Washington, D.C., A.B.C.D.E. and U.S and U."},
+		// A word after an elided particle (elision).
+		{"Côte d'Ivoire, d’Arc, l'X, dell'Orto, d'', d'ab-c, O'Brien", "Cote d’Ivoire, Arc, X, Orto, Brien and d' and l'Ab."},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -109,6 +109,9 @@ func (ix *Index) findNameAs(c claim.Claim) *Passage {
 	if p := ix.findInitials(c.Text); p != nil {
 		return p
 	}
+	if p := ix.findUndotted(c.Text); p != nil {
+		return p
+	}
 	if ablate.Off(ablate.Squeezed) {
 		return nil
 	}
@@ -372,6 +375,95 @@ func (ix *Index) findInitials(text string) *Passage {
 		}
 	}
 	return nil
+}
+
+// findUndotted returns a passage writing the initials of text, a name of
+// capitals each followed by a dot ("U.S.", "U.K.", "D.C."), without the
+// dots: "US", "UK", "DC" as a word of their own, not beside another word
+// in capitals, which would make it a word of a heading or a shout ("TELL
+// US MORE"). The squeezed form is too short for findSqueezed, and "us" is
+// no content word the index keeps, so every passage is read. Nil when
+// none, or when text is not such a name.
+func (ix *Index) findUndotted(text string) *Passage {
+	if ablate.Off(ablate.Undotted) {
+		return nil
+	}
+	plain := undotted(text)
+	if plain == "" {
+		return nil
+	}
+	for _, part := range ix.parts {
+		for i := range part.passages {
+			if p := &part.passages[i]; capsToken(p.Text, plain) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// undotted returns the capitals of a name written as two to four capitals
+// each followed by a dot, the last dot optional ("U.S", "D.C."), or "".
+func undotted(text string) string {
+	text = strings.TrimSuffix(text, ".")
+	parts := strings.Split(text, ".")
+	if len(parts) < 2 || len(parts) > 4 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if len(p) != 1 || p[0] < 'A' || p[0] > 'Z' {
+			return ""
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// capsToken reports whether text holds tok as a whole word whose
+// neighbouring words are not in capitals too ("US troops", not "TELL US").
+func capsToken(text, tok string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], tok)
+		if j < 0 {
+			return false
+		}
+		s, e := i+j, i+j+len(tok)
+		i = e
+		if s > 0 && isLetterOrDigit(text[s-1]) || e < len(text) && isLetterOrDigit(text[e]) {
+			continue
+		}
+		if !capsWord(lastWord(text[:s])) && !capsWord(firstWord(text[e:])) {
+			return true
+		}
+	}
+}
+
+// capsWord reports whether w is a word of two letters or more, all capitals.
+func capsWord(w string) bool {
+	n := 0
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// lastWord returns the last run of letters of s, past spaces and
+// punctuation; firstWord the first.
+func lastWord(s string) string {
+	s = strings.TrimRightFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	return s[strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })+1:]
+}
+
+func firstWord(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+	if n := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }); n >= 0 {
+		return s[:n]
+	}
+	return s
 }
 
 // hasToken reports whether text holds tok as a whole word.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentjudge/judge/internal/ablate"
 	"github.com/agentjudge/judge/internal/claim"
 	"github.com/agentjudge/judge/internal/jsonvalue"
 )
@@ -188,6 +189,20 @@ var implicitNegRE = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed)?|refus(?:e|es|ed)|
 // week", "next month".
 var relativeDateRE = regexp.MustCompile(`(?i)\b(?:today|yesterday|tomorrow|tonight|(?:this|last|next|past|coming) (?:year|month|week|season|summer|winter|spring|autumn|fall|weekend|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|may|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b`)
 
+// elided returns the stem of w after a French or Italian particle elided
+// before it ("d'ivoire" of "Côte d'Ivoire", "l'enfant", "dell'orto"), or
+// "" when it has none: the claim reader takes the word after the
+// apostrophe for a word of the name, as a name starts there. "O'Brien"
+// keeps its "O'".
+func elided(w string) string {
+	for _, p := range [...]string{"d'", "l'", "dell'", "dall'", "nell'", "all'", "sull'"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && len(rest) >= 3 && !strings.ContainsAny(rest, "'-.") && !ablate.Off(ablate.Elision) {
+			return claim.Stem(rest)
+		}
+	}
+	return ""
+}
+
 // relative returns the words by which the passage dates something
 // relative to a day it does not give ("today", "this year", "last
 // week"), or "": its other dates may be of another event than the one it
@@ -200,6 +215,13 @@ func (x *DocIndex) add(text string, line int) {
 	p.stems = claim.ContentWords(text)
 	for _, w := range p.stems {
 		x.words[w] = append(x.words[w], id)
+		if rest := elided(w); rest != "" {
+			// "d'ivoire" of "Côte d'Ivoire": the reader takes "Ivoire"
+			// for the name's word, without its elided particle.
+			if ids := x.words[rest]; len(ids) == 0 || ids[len(ids)-1] != id {
+				x.words[rest] = append(ids, id)
+			}
+		}
 		if f := fold(w); f != w {
 			x.folded[f] = append(x.folded[f], id)
 			if fs := foldedStem(f); fs != f {
