@@ -446,7 +446,9 @@ func (l *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return &logHandler{l.Handler.WithAttrs(attrs)}
 }
 
-func (l *logHandler) WithGroup(name string) slog.Handler { return &logHandler{l.Handler.WithGroup(name)} }
+func (l *logHandler) WithGroup(name string) slog.Handler {
+	return &logHandler{l.Handler.WithGroup(name)}
+}
 
 // Handler wraps next so that each request gets its SERVER span (see
 // [Telemetry.StartHTTPServer]) for the whole of its handling, the

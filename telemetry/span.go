@@ -264,6 +264,9 @@ var _ trace.Tracer = (*tracer)(nil)
 // always, the sampler's decision and trace state; a span that is not
 // recorded keeps its context and records nothing.
 func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	if len(opts) == 0 { // what the configuration of no option gives
+		return t.start(ctx, name, spanStart{})
+	}
 	cfg := trace.NewSpanStartConfig(opts...)
 	return t.start(ctx, name, spanStart{newRoot: cfg.NewRoot(), kind: cfg.SpanKind(), ts: cfg.Timestamp(), attrs: cfg.Attributes(), links: cfg.Links()})
 }
@@ -306,28 +309,37 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 	default:
 		psc = trace.SpanContextFromContext(ctx)
 	}
-	tid := psc.TraceID()
-	if !tid.IsValid() {
-		tid = newTraceID()
-	}
+	var sc trace.SpanContext
 	var sr sdktrace.SamplingResult
-	if t.p.parentOn {
-		sr = parentOnResult(psc)
+	if parent != nil && t.p.parentOn && psc.IsSampled() && !psc.IsRemote() {
+		// A sampled span of judge's under the default sampler (judge
+		// serve's judge.validate under its SERVER span): what follows
+		// decides to sample it, with the parent's trace id, flags and
+		// trace state, which are psc's; a span id of its own.
+		sc, sr.Decision = psc.WithSpanID(newSpanID()), sdktrace.RecordAndSample
 	} else {
-		sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
-			ParentContext: ctx,
-			TraceID:       tid,
-			Name:          name,
-			Kind:          cfg.kind,
-			Attributes:    cfg.attrs,
-			Links:         cfg.links,
-		})
+		tid := psc.TraceID()
+		if !tid.IsValid() {
+			tid = newTraceID()
+		}
+		if t.p.parentOn {
+			sr = parentOnResult(psc)
+		} else {
+			sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+				ParentContext: ctx,
+				TraceID:       tid,
+				Name:          name,
+				Kind:          cfg.kind,
+				Attributes:    cfg.attrs,
+				Links:         cfg.links,
+			})
+		}
+		flags := psc.TraceFlags() &^ trace.FlagsSampled
+		if sr.Decision == sdktrace.RecordAndSample {
+			flags |= trace.FlagsSampled
+		}
+		sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
 	}
-	flags := psc.TraceFlags() &^ trace.FlagsSampled
-	if sr.Decision == sdktrace.RecordAndSample {
-		flags |= trace.FlagsSampled
-	}
-	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
 	if sr.Decision != sdktrace.RecordOnly && sr.Decision != sdktrace.RecordAndSample {
 		s := &nonRecordingSpan{sc: sc, p: t.p, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
 		if t.key == nil {
