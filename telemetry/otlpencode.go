@@ -404,7 +404,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
 	e.b = append(e.b, pre...)
-	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	if s.droppedAttrs > 0 {
+		e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	}
 	for _, ev := range s.events {
 		m := e.open(fSpanEvents)
 		e.fixed64(fEventTime, unixNano(ev.Time.UnixNano()))
@@ -415,7 +417,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.uint(fEventDroppedAttributes, clampCount(ev.DroppedAttributeCount))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	if s.droppedEvents > 0 {
+		e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	}
 	for _, l := range s.links {
 		m := e.open(fSpanLinks)
 		ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
@@ -428,7 +432,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.fixed32(fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
+	if s.droppedLinks > 0 {
+		e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
+	}
 	switch c := statusCode(s.status.Code); {
 	case s.status.Description != "":
 		st := e.open(fSpanStatus)
@@ -651,6 +657,10 @@ func (e *otlpEncoder) str(num protowire.Number, s string) {
 func (e *otlpEncoder) strAlways(num protowire.Number, s string) {
 	if !validUTF8(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if num <= 15 && len(s) < 0x80 { // a one-byte tag and a one-byte length
+		e.b = append(append(e.b, byte(num)<<3|wireBytes, byte(len(s))), s...)
+		return
 	}
 	e.b = protowire.AppendTag(e.b, num, protowire.BytesType)
 	e.b = protowire.AppendString(e.b, s)

@@ -25,6 +25,7 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -440,6 +441,24 @@ func TestEncodeDataWide(t *testing.T) {
 			without.encodeData(&d, nil)
 			if !bytes.Equal(with.b, without.b) {
 				t.Fatalf("%d attributes, %.20q: with pre %d bytes, without %d", n, d.name, len(with.b), len(without.b))
+			}
+		}
+	}
+}
+
+// TestStrAlways: a string field is written as protowire writes it, a
+// one-byte tag and length taken directly (field numbers up to 15,
+// strings under 128 bytes) or not, at each side of those bounds.
+func TestStrAlways(t *testing.T) {
+	t.Parallel()
+	for _, num := range []protowire.Number{1, 15, 16, 300} {
+		for _, n := range []int{0, 1, 127, 128, 129, 20000} {
+			s := strings.Repeat("x", n)
+			var e otlpEncoder
+			e.strAlways(num, s)
+			want := protowire.AppendString(protowire.AppendTag(nil, num, protowire.BytesType), s)
+			if !bytes.Equal(e.b, want) {
+				t.Fatalf("field %d, %d bytes: %x…, want %x…", num, n, e.b[:min(8, len(e.b))], want[:min(8, len(want))])
 			}
 		}
 	}

@@ -200,19 +200,30 @@ func (p *provider) release(r *spanRec) {
 // (its length only): each pointer written while the collector marks
 // costs a write barrier.
 func (p *provider) empty(r *spanRec) {
-	clear(r.attrs)
-	clear(r.events)
-	clear(r.links)
-	r.attrs, r.events, r.links, r.enc.b = r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
-	if cap(r.attrs) > maxKeptAttrs {
-		r.attrs = make([]attribute.KeyValue, 0, 16)
+	// A slice grows only with its length: an empty one (a span of
+	// blocks, with no event or link) is left as it is.
+	if len(r.attrs) > 0 {
+		clear(r.attrs)
+		r.attrs = r.attrs[:0]
+		if cap(r.attrs) > maxKeptAttrs {
+			r.attrs = make([]attribute.KeyValue, 0, 16)
+		}
 	}
-	if cap(r.events) > maxKeptAttrs {
-		r.events = nil
+	if len(r.events) > 0 {
+		clear(r.events)
+		r.events = r.events[:0]
+		if cap(r.events) > maxKeptAttrs {
+			r.events = nil
+		}
 	}
-	if cap(r.links) > maxKeptAttrs {
-		r.links = nil
+	if len(r.links) > 0 {
+		clear(r.links)
+		r.links = r.links[:0]
+		if cap(r.links) > maxKeptAttrs {
+			r.links = nil
+		}
 	}
+	r.enc.b = r.enc.b[:0]
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
