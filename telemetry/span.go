@@ -728,7 +728,10 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 		s.mu.Unlock()
 		return
 	}
-	cfg := trace.NewSpanEndConfig(opts...)
+	var cfg trace.SpanConfig // what no option gives
+	if len(opts) > 0 {
+		cfg = trace.NewSpanEndConfig(opts...)
+	}
 	if recovered := recover(); recovered != nil {
 		defer panic(recovered) // recorded, not stopped
 		kv := []attribute.KeyValue{
