@@ -2,9 +2,14 @@ package telemetry
 
 import (
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agentjudge/judge/internal/accesslog"
 )
 
 // checkHexIDs fails t unless putHexIDs writes what hex.Encode does.
@@ -51,4 +56,16 @@ func FuzzPutHexIDs(f *testing.F) {
 		}
 		checkHexIDs(t, trace.TraceID(b[:16]), trace.SpanID(b[16:24]))
 	})
+}
+
+// TestAccessLogTakesIDs: judge serve's access-log handler is an
+// idsHandler, so that LogHandler hands it the ids' digits (an interface
+// of another package's shape, held here: a change of either signature
+// would only turn the direct path off).
+func TestAccessLogTakesIDs(t *testing.T) {
+	t.Parallel()
+	h := accesslog.NewHandler(accesslog.NewBuffer(io.Discard, time.Hour), slog.LevelInfo)
+	if _, ok := h.(idsHandler); !ok {
+		t.Fatalf("%T is not an idsHandler", h)
+	}
 }

@@ -368,7 +368,16 @@ const (
 // among s.attrs'): a request's or a verdict's, encoded once for many
 // spans (see span.endWith, span.SetBlock).
 func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
-	m := e.open(fScopeSpansSpans)
+	// A span of pre-encoded attributes is 128 bytes or longer (judge
+	// serve's two spans are): its length is given two bytes at once,
+	// where open's one byte would be widened at close by moving the
+	// whole message.
+	var m int
+	if minSpanLen+len(pre) >= 0x80 {
+		m = e.openWide(fScopeSpansSpans)
+	} else {
+		m = e.open(fScopeSpansSpans)
+	}
 	tid, sid := s.sc.TraceID(), s.sc.SpanID()
 	e.b = append(e.b, fSpanTraceID<<3|wireBytes, byte(len(tid)))
 	e.b = append(e.b, tid[:]...)
@@ -395,7 +404,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.keyValue(fSpanAttributes, s.attrs[i])
 	}
 	e.b = append(e.b, pre...)
-	e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	if s.droppedAttrs > 0 {
+		e.uint(fSpanDroppedAttributes, clampCount(s.droppedAttrs))
+	}
 	for _, ev := range s.events {
 		m := e.open(fSpanEvents)
 		e.fixed64(fEventTime, unixNano(ev.Time.UnixNano()))
@@ -406,7 +417,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.uint(fEventDroppedAttributes, clampCount(ev.DroppedAttributeCount))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	if s.droppedEvents > 0 {
+		e.uint(fSpanDroppedEvents, clampCount(s.droppedEvents))
+	}
 	for _, l := range s.links {
 		m := e.open(fSpanLinks)
 		ltid, lsid := l.SpanContext.TraceID(), l.SpanContext.SpanID()
@@ -419,7 +432,9 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 		e.fixed32(fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
 		e.close(m)
 	}
-	e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
+	if s.droppedLinks > 0 {
+		e.uint(fSpanDroppedLinks, clampCount(s.droppedLinks))
+	}
 	switch c := statusCode(s.status.Code); {
 	case s.status.Description != "":
 		st := e.open(fSpanStatus)
@@ -435,7 +450,11 @@ func (e *otlpEncoder) encodeData(s *spanData, pre []byte) {
 	const flagsTag = fSpanFlags<<3 | uint64(protowire.Fixed32Type)
 	e.b = append(e.b, byte(flagsTag&0x7f|0x80), byte(flagsTag>>7))
 	e.b = binary.LittleEndian.AppendUint32(e.b, spanFlags(s.sc.TraceFlags(), s.parent))
-	e.close(m)
+	if minSpanLen+len(pre) >= 0x80 {
+		e.closeWide(m)
+	} else {
+		e.close(m)
+	}
 }
 
 // keyValue writes kv as a KeyValue message in field num.
@@ -581,10 +600,48 @@ func (e *otlpEncoder) close(start int) {
 		e.b[start-1] = byte(n)
 		return
 	}
+	e.widen(start, 1, n)
+}
+
+// widen writes the length n of the content at start, behind which has
+// room bytes for it, moving the content by what a varint of n needs more.
+func (e *otlpEncoder) widen(start, room, n int) {
 	k := protowire.SizeVarint(uint64(n))
-	e.b = append(e.b, make([]byte, k-1)...) // no allocation when it fits
-	copy(e.b[start-1+k:], e.b[start:start+n])
-	protowire.AppendVarint(e.b[:start-1], uint64(n))
+	e.b = append(e.b, make([]byte, k-room)...) // no allocation when it fits
+	copy(e.b[start-room+k:], e.b[start:start+n])
+	protowire.AppendVarint(e.b[:start-room], uint64(n))
+}
+
+// minSpanLen is the fewest bytes encodeData writes for a span before its
+// attributes: its ids (18 and 10 bytes), its start and end times (9
+// each), an empty status (2) and its flags (6).
+const minSpanLen = 18 + 10 + 9 + 9 + 2 + 6
+
+// openWide is open for a message known to be 128 bytes or longer, of
+// a field number up to 15 (a one-byte tag): its length gets two bytes,
+// for closeWide.
+func (e *otlpEncoder) openWide(num protowire.Number) int {
+	e.b = append(e.b, byte(num)<<3|wireBytes, 0, 0)
+	return len(e.b)
+}
+
+// closeWide ends the field openWide returned start for: a length of 128
+// to 16383 bytes is written in its two bytes; any other takes the bytes
+// it needs, the content moved (a shorter one too: every length is the
+// shortest varint, as close writes it).
+func (e *otlpEncoder) closeWide(start int) {
+	n := len(e.b) - start
+	if n >= 0x80 && n < 0x4000 {
+		e.b[start-2], e.b[start-1] = byte(n)|0x80, byte(n>>7)
+		return
+	}
+	if n < 0x80 {
+		copy(e.b[start-1:], e.b[start:])
+		e.b = e.b[:len(e.b)-1]
+		e.b[start-2] = byte(n)
+		return
+	}
+	e.widen(start, 2, n)
 }
 
 // str writes a string field, left out when empty (proto3).
@@ -600,6 +657,10 @@ func (e *otlpEncoder) str(num protowire.Number, s string) {
 func (e *otlpEncoder) strAlways(num protowire.Number, s string) {
 	if !validUTF8(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if num <= 15 && len(s) < 0x80 { // a one-byte tag and a one-byte length
+		e.b = append(append(e.b, byte(num)<<3|wireBytes, byte(len(s))), s...)
+		return
 	}
 	e.b = protowire.AppendTag(e.b, num, protowire.BytesType)
 	e.b = protowire.AppendString(e.b, s)

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -385,4 +387,79 @@ func FuzzValidUTF8(f *testing.F) {
 			t.Fatalf("validUTF8(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// TestCloseWide: a message opened with a two-byte length (openWide) is
+// written byte for byte as open and close write it, whatever its length:
+// under 128 bytes (moved down), 128 to 16383 (in place), longer (moved
+// up), each behind a prefix and followed by more bytes.
+func TestCloseWide(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 127, 128, 129, 300, 16383, 16384, 16385, 1 << 21} {
+		content := bytes.Repeat([]byte{0xa5}, n)
+		var narrow, wide otlpEncoder
+		for _, e := range []*otlpEncoder{&narrow, &wide} {
+			e.b = append(e.b, "prefix"...)
+		}
+		m := narrow.open(fScopeSpansSpans)
+		narrow.b = append(narrow.b, content...)
+		narrow.close(m)
+		m = wide.openWide(fScopeSpansSpans)
+		wide.b = append(wide.b, content...)
+		wide.closeWide(m)
+		narrow.b, wide.b = append(narrow.b, 1, 2), append(wide.b, 1, 2)
+		if !bytes.Equal(narrow.b, wide.b) {
+			t.Fatalf("length %d: openWide/closeWide wrote %d bytes, open/close %d", n, len(wide.b), len(narrow.b))
+		}
+	}
+}
+
+// TestEncodeDataWide: a span written with a two-byte length (its
+// pre-encoded attributes make it 128 bytes or longer) is the span
+// written without them in pre, the same attributes as its own.
+func TestEncodeDataWide(t *testing.T) {
+	t.Parallel()
+	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{4, 5, 6}, TraceFlags: trace.FlagsSampled})
+	start := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	for _, n := range []int{1, 2, 3, 6, 400} {
+		var kv []attribute.KeyValue
+		for i := range n {
+			kv = append(kv, attribute.Int(fmt.Sprintf("k%d", i), i))
+		}
+		var pre otlpEncoder
+		for _, a := range kv {
+			pre.keyValue(fSpanAttributes, a)
+		}
+		for _, d := range []spanData{
+			{sc: sc, name: "judge.validate", start: start, end: start.Add(time.Millisecond)},
+			{sc: sc, name: "zero times"},
+			{sc: sc, name: strings.Repeat("long name ", 2000), start: start, end: start},
+		} {
+			var with, without otlpEncoder
+			with.encodeData(&d, pre.b)
+			d.attrs = kv
+			without.encodeData(&d, nil)
+			if !bytes.Equal(with.b, without.b) {
+				t.Fatalf("%d attributes, %.20q: with pre %d bytes, without %d", n, d.name, len(with.b), len(without.b))
+			}
+		}
+	}
+}
+
+// TestStrAlways: a string field is written as protowire writes it, a
+// one-byte tag and length taken directly (field numbers up to 15,
+// strings under 128 bytes) or not, at each side of those bounds.
+func TestStrAlways(t *testing.T) {
+	t.Parallel()
+	for _, num := range []protowire.Number{1, 15, 16, 300} {
+		for _, n := range []int{0, 1, 127, 128, 129, 20000} {
+			s := strings.Repeat("x", n)
+			var e otlpEncoder
+			e.strAlways(num, s)
+			want := protowire.AppendString(protowire.AppendTag(nil, num, protowire.BytesType), s)
+			if !bytes.Equal(e.b, want) {
+				t.Fatalf("field %d, %d bytes: %x…, want %x…", num, n, e.b[:min(8, len(e.b))], want[:min(8, len(want))])
+			}
+		}
+	}
 }

@@ -369,16 +369,40 @@ func itoa(n int) string {
 // LogHandler wraps h so that every record logged with a context holding a
 // valid span carries trace_id and span_id, for finding a log line's trace
 // (and a trace's log lines).
-func LogHandler(h slog.Handler) slog.Handler { return logHandler{h} }
+func LogHandler(h slog.Handler) slog.Handler { return &logHandler{h} }
 
+// logHandler is LogHandler's handler, a pointer (ContextAttrs returns
+// it as a slog.Handler: a value would be copied to the heap each time).
 type logHandler struct{ slog.Handler }
 
-func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
-	if sp := trace.SpanFromContext(ctx); sp.SpanContext().IsValid() {
-		tid, sid := spanIDAttrs(sp)
-		r = r.Clone()
-		r.AddAttrs(tid, sid)
+// idsHandler is a handler that writes a record's trace_id and span_id
+// itself, from their digits, where it can (internal/accesslog's, the
+// access-log line): HandleIDs(ctx, r, ids) handles r as Handle handles
+// it with the attributes trace_id ids[:32] and span_id ids[32:] added
+// last, and reports true; or does nothing and reports false. ids are
+// the trace id's and the span id's lowercase hex digits (putHexIDs).
+type idsHandler interface {
+	HandleIDs(ctx context.Context, r slog.Record, ids [48]byte) (bool, error)
+}
+
+func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
+	sp := trace.SpanFromContext(ctx)
+	sc := sp.SpanContext()
+	if !sc.IsValid() {
+		return l.Handler.Handle(ctx, r)
 	}
+	if w, ok := l.Handler.(idsHandler); ok {
+		// The digits handed over as they are: no attributes, no copy of
+		// the record, and nothing for the writer to check.
+		var ids [48]byte
+		putHexIDs(&ids, sc.TraceID(), sc.SpanID())
+		if done, err := w.HandleIDs(ctx, r, ids); done {
+			return err
+		}
+	}
+	tid, sid := spanIDAttrs(sp)
+	r = r.Clone()
+	r.AddAttrs(tid, sid)
 	return l.Handler.Handle(ctx, r)
 }
 
@@ -387,8 +411,13 @@ func (l logHandler) Handle(ctx context.Context, r slog.Record) error {
 // otherwise), and the handler it wraps, for a caller that makes its
 // record with them (internal/httpapi's ContextAttrsHandler, the
 // access-log line): Handle must clone the record it is given and grow
-// its attributes to add them.
-func (l logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler) {
+// its attributes to add them. When the handler it wraps writes the ids
+// itself (an idsHandler), it returns none and l: Handle then adds them
+// without a copy.
+func (l *logHandler) ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler) {
+	if _, ok := l.Handler.(idsHandler); ok {
+		return attrs, 0, l
+	}
 	if sp := trace.SpanFromContext(ctx); sp.SpanContext().IsValid() {
 		attrs[0], attrs[1] = spanIDAttrs(sp)
 		n = 2
@@ -413,11 +442,13 @@ func hexIDAttrs(sc trace.SpanContext) (slog.Attr, slog.Attr) {
 	return slog.String("trace_id", ids[:32]), slog.String("span_id", ids[32:])
 }
 
-func (l logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return logHandler{l.Handler.WithAttrs(attrs)}
+func (l *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &logHandler{l.Handler.WithAttrs(attrs)}
 }
 
-func (l logHandler) WithGroup(name string) slog.Handler { return logHandler{l.Handler.WithGroup(name)} }
+func (l *logHandler) WithGroup(name string) slog.Handler {
+	return &logHandler{l.Handler.WithGroup(name)}
+}
 
 // Handler wraps next so that each request gets its SERVER span (see
 // [Telemetry.StartHTTPServer]) for the whole of its handling, the

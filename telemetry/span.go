@@ -200,19 +200,30 @@ func (p *provider) release(r *spanRec) {
 // (its length only): each pointer written while the collector marks
 // costs a write barrier.
 func (p *provider) empty(r *spanRec) {
-	clear(r.attrs)
-	clear(r.events)
-	clear(r.links)
-	r.attrs, r.events, r.links, r.enc.b = r.attrs[:0], r.events[:0], r.links[:0], r.enc.b[:0]
-	if cap(r.attrs) > maxKeptAttrs {
-		r.attrs = make([]attribute.KeyValue, 0, 16)
+	// A slice grows only with its length: an empty one (a span of
+	// blocks, with no event or link) is left as it is.
+	if len(r.attrs) > 0 {
+		clear(r.attrs)
+		r.attrs = r.attrs[:0]
+		if cap(r.attrs) > maxKeptAttrs {
+			r.attrs = make([]attribute.KeyValue, 0, 16)
+		}
 	}
-	if cap(r.events) > maxKeptAttrs {
-		r.events = nil
+	if len(r.events) > 0 {
+		clear(r.events)
+		r.events = r.events[:0]
+		if cap(r.events) > maxKeptAttrs {
+			r.events = nil
+		}
 	}
-	if cap(r.links) > maxKeptAttrs {
-		r.links = nil
+	if len(r.links) > 0 {
+		clear(r.links)
+		r.links = r.links[:0]
+		if cap(r.links) > maxKeptAttrs {
+			r.links = nil
+		}
 	}
+	r.enc.b = r.enc.b[:0]
 	if cap(r.enc.b) > maxKeptAttrs*64 {
 		r.enc.b = nil
 	}
@@ -264,6 +275,9 @@ var _ trace.Tracer = (*tracer)(nil)
 // always, the sampler's decision and trace state; a span that is not
 // recorded keeps its context and records nothing.
 func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	if len(opts) == 0 { // what the configuration of no option gives
+		return t.start(ctx, name, spanStart{})
+	}
 	cfg := trace.NewSpanStartConfig(opts...)
 	return t.start(ctx, name, spanStart{newRoot: cfg.NewRoot(), kind: cfg.SpanKind(), ts: cfg.Timestamp(), attrs: cfg.Attributes(), links: cfg.Links()})
 }
@@ -306,28 +320,37 @@ func (t *tracer) start(ctx context.Context, name string, cfg spanStart) (context
 	default:
 		psc = trace.SpanContextFromContext(ctx)
 	}
-	tid := psc.TraceID()
-	if !tid.IsValid() {
-		tid = newTraceID()
-	}
+	var sc trace.SpanContext
 	var sr sdktrace.SamplingResult
-	if t.p.parentOn {
-		sr = parentOnResult(psc)
+	if parent != nil && t.p.parentOn && psc.IsSampled() && !psc.IsRemote() {
+		// A sampled span of judge's under the default sampler (judge
+		// serve's judge.validate under its SERVER span): what follows
+		// decides to sample it, with the parent's trace id, flags and
+		// trace state, which are psc's; a span id of its own.
+		sc, sr.Decision = psc.WithSpanID(newSpanID()), sdktrace.RecordAndSample
 	} else {
-		sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
-			ParentContext: ctx,
-			TraceID:       tid,
-			Name:          name,
-			Kind:          cfg.kind,
-			Attributes:    cfg.attrs,
-			Links:         cfg.links,
-		})
+		tid := psc.TraceID()
+		if !tid.IsValid() {
+			tid = newTraceID()
+		}
+		if t.p.parentOn {
+			sr = parentOnResult(psc)
+		} else {
+			sr = t.p.sampler.ShouldSample(sdktrace.SamplingParameters{
+				ParentContext: ctx,
+				TraceID:       tid,
+				Name:          name,
+				Kind:          cfg.kind,
+				Attributes:    cfg.attrs,
+				Links:         cfg.links,
+			})
+		}
+		flags := psc.TraceFlags() &^ trace.FlagsSampled
+		if sr.Decision == sdktrace.RecordAndSample {
+			flags |= trace.FlagsSampled
+		}
+		sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
 	}
-	flags := psc.TraceFlags() &^ trace.FlagsSampled
-	if sr.Decision == sdktrace.RecordAndSample {
-		flags |= trace.FlagsSampled
-	}
-	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(), TraceFlags: flags, TraceState: sr.Tracestate})
 	if sr.Decision != sdktrace.RecordOnly && sr.Decision != sdktrace.RecordAndSample {
 		s := &nonRecordingSpan{sc: sc, p: t.p, ctxOfSpan: ctxOfSpan{parent: ctx, key: t.key}}
 		if t.key == nil {
@@ -705,7 +728,10 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 		s.mu.Unlock()
 		return
 	}
-	cfg := trace.NewSpanEndConfig(opts...)
+	var cfg trace.SpanConfig // what no option gives
+	if len(opts) > 0 {
+		cfg = trace.NewSpanEndConfig(opts...)
+	}
 	if recovered := recover(); recovered != nil {
 		defer panic(recovered) // recorded, not stopped
 		kv := []attribute.KeyValue{

@@ -52,7 +52,7 @@ func BenchmarkSpans(b *testing.B) {
 					_, v := tr.Start(ctx, "judge.validate")
 					set.Verdict(v, res, otelattr.FastPath.Bool(true))
 					v.End()
-					if _, n, _ := (logHandler{}).ContextAttrs(ctx); n != 2 {
+					if _, n, _ := (&logHandler{}).ContextAttrs(ctx); n != 2 {
 						b.Fatal("no log ids")
 					}
 					tel.EndRequest(ctx, r, "/validate", http.StatusOK, start.Add(time.Since(start)))

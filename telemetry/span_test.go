@@ -566,3 +566,51 @@ func TestServerSpanSpareHandle(t *testing.T) { // not parallel: AllocsPerRun
 		t.Fatalf("a SERVER span and its first child: %v allocations, the SERVER span alone %v", withChild, serverAlone)
 	}
 }
+
+// TestChildOfOwnSpan: a span started under a sampled span of judge's,
+// under the default sampler (the parent's context copied with a span
+// id of its own, without the sampler's decision), has the span context
+// the SDK gives a child of a parent of the same context: its trace id,
+// flags and trace state, not remote, a new span id; with and without
+// options, under parents whose own parents were remote, with a trace
+// state and flags beyond the sampled bit, or none.
+func TestChildOfOwnSpan(t *testing.T) {
+	t.Parallel()
+	tel, err := New(context.Background(), Config{Export: true, Protocol: "http/protobuf", Endpoint: "http://127.0.0.1:1/v1/traces"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(context.Background()) //nolint:errcheck // nothing listens: the export fails
+	sdk := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.AlwaysSample())))
+	defer sdk.Shutdown(context.Background()) //nolint:errcheck // nothing is exported
+	ts, err := trace.ParseTraceState("k=v,a=b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases := []context.Context{context.Background()}
+	for _, flags := range []trace.TraceFlags{trace.FlagsSampled, trace.FlagsSampled | 0x02} {
+		for _, state := range []trace.TraceState{{}, ts} {
+			bases = append(bases, trace.ContextWithRemoteSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
+				TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: flags, TraceState: state, Remote: true})))
+		}
+	}
+	for i, base := range bases {
+		ctx, parent := tel.Tracer().Start(base, "POST /validate", trace.WithSpanKind(trace.SpanKindServer))
+		psc := parent.SpanContext()
+		for _, opts := range [][]trace.SpanStartOption{nil, {trace.WithAttributes(attribute.Int("n", 1))}} {
+			_, child := tel.Tracer().Start(ctx, "judge.validate", opts...)
+			_, ref := sdk.Tracer("t").Start(trace.ContextWithSpanContext(context.Background(), psc), "judge.validate", opts...)
+			got, want := child.SpanContext(), ref.SpanContext()
+			if _, own := child.(*span); !own || !child.IsRecording() {
+				t.Fatalf("base %d: the child is %T, recording %v", i, child, child.IsRecording())
+			}
+			if got.TraceID() != psc.TraceID() || got.TraceFlags() != want.TraceFlags() || got.TraceState().String() != want.TraceState().String() ||
+				got.IsRemote() || !got.SpanID().IsValid() || got.SpanID() == psc.SpanID() {
+				t.Errorf("base %d, %d options: child %+v, parent %+v; the SDK's child %+v", i, len(opts), got, psc, want)
+			}
+			child.End()
+			ref.End()
+		}
+		parent.End()
+	}
+}

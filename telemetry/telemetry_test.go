@@ -18,6 +18,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	oteltrace "go.opentelemetry.io/otel/trace"
 
+	"github.com/agentjudge/judge/internal/accesslog"
+	"github.com/agentjudge/judge/internal/httpapi"
 	"github.com/agentjudge/judge/telemetry"
 )
 
@@ -294,6 +296,57 @@ func TestHTTPServerContext(t *testing.T) {
 		}
 		if parent != c.parent || got != c.baggage {
 			t.Errorf("%s: parent %q, baggage %q; want %q, %q", c.name, parent, got, c.parent, c.baggage)
+		}
+	}
+}
+
+// TestLogHandlerIDs: over judge serve's access log (internal/accesslog,
+// which takes the ids' digits from LogHandler rather than as attributes),
+// a record logged under a span, or under none, is written as over
+// slog.JSONHandler, through Handle and through ContextAttrs as
+// internal/httpapi's access log uses it: an access line the access log
+// writes directly, one it leaves to the JSON handler (a quote in the
+// path), another message.
+func TestLogHandlerIDs(t *testing.T) {
+	t.Parallel()
+	spanCtx, span := trace.NewTracerProvider().Tracer("t").Start(context.Background(), "x")
+	defer span.End()
+	at := time.Date(2026, 11, 28, 13, 0, 0, 0, time.UTC)
+	access := func(path string) slog.Record {
+		r := slog.NewRecord(at, slog.LevelInfo, httpapi.AccessLogMessage, 0)
+		r.AddAttrs(slog.String("method", "POST"), slog.String("route", "/validate"), slog.String("path", path), slog.Int("status", 200),
+			slog.Duration("duration", 1500), slog.Int64("bytes", 10), slog.String("request_id", "r"), slog.String("remote", "127.0.0.1:1"))
+		return r
+	}
+	other := slog.NewRecord(at, slog.LevelWarn, "something", 0)
+	other.AddAttrs(slog.String("k", "v"))
+	for _, ctx := range []context.Context{spanCtx, context.Background()} {
+		for _, rec := range []slog.Record{access("/validate"), access(`/a"b`), other} {
+			var ref bytes.Buffer
+			if err := telemetry.LogHandler(slog.NewJSONHandler(&ref, nil)).Handle(ctx, rec.Clone()); err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			buf := accesslog.NewBuffer(&out, time.Hour)
+			h := telemetry.LogHandler(accesslog.NewHandler(buf, slog.LevelInfo))
+			if err := h.Handle(ctx, rec.Clone()); err != nil {
+				t.Fatal(err)
+			}
+			extra, n, next := h.(httpapi.ContextAttrsHandler).ContextAttrs(ctx)
+			r := rec.Clone()
+			r.AddAttrs(extra[:n]...)
+			if err := next.Handle(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			if err := buf.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if want := ref.String() + ref.String(); out.String() != want {
+				t.Errorf("%s, under a span %v: got\n%s\nwant\n%s", rec.Message, ctx == spanCtx, out.String(), want)
+			}
+			if ctx == spanCtx && !strings.Contains(out.String(), `"trace_id":"`+span.SpanContext().TraceID().String()+`","span_id":"`+span.SpanContext().SpanID().String()+`"`) {
+				t.Errorf("no ids in %s", out.String())
+			}
 		}
 	}
 }

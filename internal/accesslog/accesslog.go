@@ -87,7 +87,7 @@ func (b *Buffer) flushLocked() error {
 // buf at level, the access-log lines below WARN held in buf and written
 // directly where they can be, every other line flushed at once.
 func NewHandler(buf *Buffer, level slog.Leveler) slog.Handler {
-	return flushingHandler{slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}), buf, true}
+	return &flushingHandler{slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}), buf, true}
 }
 
 // flushingHandler writes every record through h and flushes buf after
@@ -97,18 +97,41 @@ func NewHandler(buf *Buffer, level slog.Leveler) slog.Handler {
 // buf, with no attributes or groups added and no ReplaceAttr, and an
 // access-log line whose values need no escaping is written to buf by
 // appendAccessLine, byte for byte the line h writes, without h's
-// general path (8% of a request's instructions).
+// general path (8% of a request's instructions). It is used as a
+// pointer: a value in an interface is called through a wrapper that
+// copies it.
 type flushingHandler struct {
 	slog.Handler
 	buf    *Buffer
 	direct bool
 }
 
-func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
-	ok, err := h.writeAccessLine(r)
+func (h *flushingHandler) Handle(ctx context.Context, r slog.Record) error {
+	ok, err := h.writeAccessLine(&r, nil)
 	if !ok {
 		err = h.Handler.Handle(ctx, r)
 	}
+	return h.flushAfter(&r, err)
+}
+
+// HandleIDs writes r's access-log line directly with the attributes
+// trace_id ids[:32] and span_id ids[32:] added last, and reports true,
+// where Handle would write it directly; else it does nothing and reports
+// false. ids are a trace id's and a span id's lowercase hex digits,
+// written as they are: telemetry.LogHandler hands them over so (its
+// idsHandler), rather than as attributes to copy the record for and
+// check byte by byte.
+func (h *flushingHandler) HandleIDs(_ context.Context, r slog.Record, ids [48]byte) (bool, error) {
+	ok, err := h.writeAccessLine(&r, &ids)
+	if !ok {
+		return false, nil
+	}
+	return true, h.flushAfter(&r, err)
+}
+
+// flushAfter flushes the buffer after r was handled (with err) unless
+// r is an access-log line below WARN, and returns the first error.
+func (h *flushingHandler) flushAfter(r *slog.Record, err error) error {
 	if r.Level >= slog.LevelWarn || r.Message != httpapi.AccessLogMessage {
 		if ferr := h.buf.Flush(); err == nil {
 			err = ferr
@@ -117,15 +140,16 @@ func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 	return err
 }
 
-// writeAccessLine writes r's JSON line to the buffer, and true, when the
-// handler is direct and r is an access-log line that appendAccessLine
-// takes; the line is made on the stack (the buffer copies it).
-func (h flushingHandler) writeAccessLine(r slog.Record) (bool, error) {
+// writeAccessLine writes r's JSON line, with ids (see HandleIDs) when
+// not nil, to the buffer, and true, when the handler is direct and r is
+// an access-log line that appendAccessLine takes; the line is made on
+// the stack (the buffer copies it).
+func (h *flushingHandler) writeAccessLine(r *slog.Record, ids *[48]byte) (bool, error) {
 	if !h.direct || r.Message != httpapi.AccessLogMessage {
 		return false, nil
 	}
 	var arr [512]byte
-	line, ok := appendAccessLine(arr[:0], r)
+	line, ok := appendAccessLine(arr[:0], r, ids)
 	if !ok {
 		return false, nil
 	}
@@ -134,13 +158,15 @@ func (h flushingHandler) writeAccessLine(r slog.Record) (bool, error) {
 }
 
 // appendAccessLine appends the line slog.JSONHandler (no options but the
-// level) writes for r, and true; or false when r has something that
+// level) writes for r, with trace_id and span_id attributes of ids'
+// digits added last when ids is not nil, and true; or false when r has
+// something that
 // handler writes in a way this one does not: a zero time or one outside
 // years 0-9999, a value that is not a string, an integer or a duration,
 // or a key, message or string that JSON would escape (a quote, a
 // backslash, a control or non-ASCII byte, or <, > and &, which
 // slog escapes as encoding/json does).
-func appendAccessLine(b []byte, r slog.Record) ([]byte, bool) {
+func appendAccessLine(b []byte, r *slog.Record, ids *[48]byte) ([]byte, bool) {
 	if y := r.Time.Year(); r.Time.IsZero() || y < 0 || y >= 10000 || !plainJSON(r.Message) {
 		return b, false
 	}
@@ -174,6 +200,13 @@ func appendAccessLine(b []byte, r slog.Record) ([]byte, bool) {
 		}
 		return ok
 	})
+	if ids != nil {
+		b = append(b, `,"trace_id":"`...)
+		b = append(b, ids[:32]...)
+		b = append(b, `","span_id":"`...)
+		b = append(b, ids[32:]...)
+		b = append(b, '"')
+	}
 	return append(b, "}\n"...), ok
 }
 
@@ -221,10 +254,10 @@ func plainByte(c byte) bool {
 	return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
 }
 
-func (h flushingHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return flushingHandler{h.Handler.WithAttrs(as), h.buf, false}
+func (h *flushingHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &flushingHandler{h.Handler.WithAttrs(as), h.buf, false}
 }
 
-func (h flushingHandler) WithGroup(name string) slog.Handler {
-	return flushingHandler{h.Handler.WithGroup(name), h.buf, false}
+func (h *flushingHandler) WithGroup(name string) slog.Handler {
+	return &flushingHandler{h.Handler.WithGroup(name), h.buf, false}
 }

@@ -3,6 +3,7 @@ package accesslog
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"io"
 	"log/slog"
 	"strings"
@@ -45,7 +46,7 @@ func TestLogBuffer(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
 	buf := NewBuffer(sink, time.Hour)
-	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
+	log := slog.New(&flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 
 	log.Info(httpapi.AccessLogMessage, "n", 1)
 	log.Info(httpapi.AccessLogMessage, "n", 2)
@@ -82,7 +83,7 @@ func TestLogBufferDelay(t *testing.T) {
 	t.Parallel()
 	sink := &lineSink{wrote: make(chan struct{}, 1)}
 	buf := NewBuffer(sink, 10*time.Millisecond)
-	log := slog.New(flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
+	log := slog.New(&flushingHandler{slog.NewJSONHandler(buf, nil), buf, true})
 	start := time.Now()
 	log.Info(httpapi.AccessLogMessage, "n", 1)
 	select {
@@ -107,19 +108,36 @@ func accessRecord(t time.Time, level slog.Level, path, id string, status int, d 
 }
 
 // sameAsJSONHandler checks appendAccessLine against slog.JSONHandler on r:
-// the same line when it takes r (and it must when want), no line when not.
+// the same line when it takes r (and it must when want), no line when not;
+// and the same with ids (hex digits of a trace id and a span id) against
+// r with their trace_id and span_id attributes added last, taken or not
+// as r is.
 func sameAsJSONHandler(t *testing.T, r slog.Record, want bool) {
 	t.Helper()
-	var ref bytes.Buffer
-	if err := slog.NewJSONHandler(&ref, &slog.HandlerOptions{Level: slog.LevelDebug}).Handle(context.Background(), r); err != nil {
-		t.Fatal(err)
+	got, ok := appendAccessLine(nil, &r, nil)
+	var ids [48]byte
+	hex.Encode(ids[:], []byte("0123456789abcdef\xfe\xdc\xba\x98\x76\x54\x32\x10"))
+	withIDs := r.Clone()
+	withIDs.AddAttrs(slog.String("trace_id", string(ids[:32])), slog.String("span_id", string(ids[32:])))
+	gotIDs, okIDs := appendAccessLine(nil, &r, &ids)
+	for _, c := range []struct {
+		r   slog.Record
+		got []byte
+		ok  bool
+	}{{r, got, ok}, {withIDs, gotIDs, okIDs}} {
+		var ref bytes.Buffer
+		if err := slog.NewJSONHandler(&ref, &slog.HandlerOptions{Level: slog.LevelDebug}).Handle(context.Background(), c.r); err != nil {
+			t.Fatal(err)
+		}
+		if c.ok && string(c.got) != ref.String() {
+			t.Fatalf("appendAccessLine\n%s\nslog.JSONHandler\n%s", c.got, ref.String())
+		}
+		if want && !c.ok {
+			t.Fatalf("appendAccessLine declined %s", ref.String())
+		}
 	}
-	got, ok := appendAccessLine(nil, r)
-	if ok && string(got) != ref.String() {
-		t.Fatalf("appendAccessLine\n%s\nslog.JSONHandler\n%s", got, ref.String())
-	}
-	if want && !ok {
-		t.Fatalf("appendAccessLine declined %s", ref.String())
+	if ok != okIDs {
+		t.Fatalf("taken %v without ids, %v with them", ok, okIDs)
 	}
 }
 
@@ -156,7 +174,7 @@ func TestAccessLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sameAsJSONHandler(t, c.r, c.take)
-			if _, ok := appendAccessLine(nil, c.r); ok != c.take {
+			if _, ok := appendAccessLine(nil, &c.r, nil); ok != c.take {
 				t.Fatalf("taken %v, want %v", ok, c.take)
 			}
 		})
@@ -248,9 +266,9 @@ func TestLogBufferAccessLineDirect(t *testing.T) {
 		h    func(*Buffer) slog.Handler
 		ref  func() string
 	}{
-		{"direct", func(b *Buffer) slog.Handler { return flushingHandler{slog.NewJSONHandler(b, nil), b, true} }, want.String},
+		{"direct", func(b *Buffer) slog.Handler { return &flushingHandler{slog.NewJSONHandler(b, nil), b, true} }, want.String},
 		{"with attributes", func(b *Buffer) slog.Handler {
-			return flushingHandler{slog.NewJSONHandler(b, nil), b, true}.WithAttrs([]slog.Attr{slog.String("k", "v")})
+			return (&flushingHandler{slog.NewJSONHandler(b, nil), b, true}).WithAttrs([]slog.Attr{slog.String("k", "v")})
 		}, func() string {
 			return strings.ReplaceAll(want.String(), `"msg":"request",`, `"msg":"request","k":"v",`)
 		}},
@@ -285,12 +303,76 @@ func BenchmarkAccessLine(b *testing.B) {
 	}{{"direct", true}, {"json_handler", false}} {
 		b.Run(c.name, func(b *testing.B) {
 			buf := NewBuffer(io.Discard, time.Hour)
-			h := flushingHandler{slog.NewJSONHandler(buf, nil), buf, c.direct}
+			h := &flushingHandler{slog.NewJSONHandler(buf, nil), buf, c.direct}
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := h.Handle(context.Background(), r); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestHandleIDs: HandleIDs writes what Handle writes for the record with
+// the ids' trace_id and span_id attributes added last, when the line is
+// written directly; otherwise (a line the direct writer leaves to the
+// JSON handler, another message, a handler with attributes added) it
+// writes nothing and reports false. A line written directly is flushed
+// as Handle flushes it: an access line below WARN waits, others do not.
+func TestHandleIDs(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 1, 2, 3, 4, time.UTC)
+	var ids [48]byte
+	copy(ids[:], "4bf92f3577b34da6a3ce929d0e0e473600f067aa0ba902b7")
+	other := slog.NewRecord(now, slog.LevelInfo, "started", 0)
+	for _, c := range []struct {
+		name  string
+		r     slog.Record
+		attrs bool // the handler has an attribute added
+		done  bool
+		waits bool // the line waits in the buffer
+	}{
+		{"access line", accessRecord(now, slog.LevelInfo, "/validate", "a", 200, 10), false, true, true},
+		{"access line, error", accessRecord(now, slog.LevelError, "/validate", "a", 503, 10), false, true, false},
+		{"quote in path", accessRecord(now, slog.LevelInfo, `/x"y`, "b", 404, 20), false, false, false},
+		{"another message", other, false, false, false},
+		{"with attributes", accessRecord(now, slog.LevelInfo, "/validate", "a", 200, 10), true, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sink := &lineSink{wrote: make(chan struct{}, 1)}
+			buf := NewBuffer(sink, time.Hour)
+			var h slog.Handler = &flushingHandler{slog.NewJSONHandler(buf, nil), buf, true}
+			if c.attrs {
+				h = h.WithAttrs([]slog.Attr{slog.String("k", "v")})
+			}
+			done, err := h.(interface {
+				HandleIDs(context.Context, slog.Record, [48]byte) (bool, error)
+			}).HandleIDs(context.Background(), c.r, ids)
+			if err != nil || done != c.done {
+				t.Fatalf("HandleIDs: %v, %v; want %v", done, err, c.done)
+			}
+			if got, _ := sink.text(); got != "" && c.waits {
+				t.Fatalf("written at once: %s", got)
+			}
+			if err := buf.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := sink.text()
+			if !done {
+				if got != "" {
+					t.Fatalf("declined, but wrote %s", got)
+				}
+				return
+			}
+			var want bytes.Buffer
+			r := c.r.Clone()
+			r.AddAttrs(slog.String("trace_id", string(ids[:32])), slog.String("span_id", string(ids[32:])))
+			if err := slog.NewJSONHandler(&want, nil).Handle(context.Background(), r); err != nil {
+				t.Fatal(err)
+			}
+			if got != want.String() {
+				t.Fatalf("got\n%s\nwant\n%s", got, want.String())
 			}
 		})
 	}

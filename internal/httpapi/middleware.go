@@ -199,7 +199,9 @@ type ContextAttrsHandler interface {
 	slog.Handler
 	// ContextAttrs returns the attributes Handle adds to a record logged
 	// with ctx (the first n of attrs) and the handler Handle then hands
-	// the record to.
+	// the record to; or none and a handler that adds them itself without
+	// a copy (telemetry.LogHandler's over judge serve's access log,
+	// which writes the ids from their digits).
 	ContextAttrs(ctx context.Context) (attrs [2]slog.Attr, n int, next slog.Handler)
 }
 

@@ -134,17 +134,16 @@ type listValue struct {
 // attribute.
 const maxLayerValues = 16
 
-// attrID is key's attribute of names, its value made once per list, and
-// the list's number among those kept (from 1, never changing: the lists
-// kept are only appended to), 0 when the list is not kept (its value made
-// for this call). names does not escape: a list not seen before is
+// attr is key's attribute of names, its value made once per list, and
+// the list as kept (never changed), nil when it is not kept (its value
+// made for this call). names does not escape: a list not seen before is
 // copied.
-func (l *listValues) attrID(key attribute.Key, names []string) (attribute.KeyValue, int) {
+func (l *listValues) attr(key attribute.Key, names []string) (attribute.KeyValue, []string) {
 	known := l.known.Load()
 	if known != nil {
-		for i, v := range *known {
+		for _, v := range *known {
 			if slices.Equal(v.names, names) {
-				return attribute.KeyValue{Key: key, Value: v.value}, i + 1
+				return attribute.KeyValue{Key: key, Value: v.value}, v.names
 			}
 		}
 	}
@@ -156,9 +155,11 @@ func (l *listValues) attrID(key attribute.Key, names []string) (attribute.KeyVal
 			next = slices.Clip(*known)
 		}
 		next = append(next, listValue{names: own, value: kv.Value})
-		l.known.CompareAndSwap(known, &next) // lost to another: made again next time
+		if l.known.CompareAndSwap(known, &next) { // lost to another: made again next time
+			return kv, own
+		}
 	}
-	return kv, 0
+	return kv, nil
 }
 
 // maxTypesOnStack is how many issues' types Verdict sorts without an
@@ -179,24 +180,35 @@ func (v *Setter) Verdict(span trace.Span, r *result.ValidationResult, extra ...a
 		v.set(span, kv)
 		return
 	}
-	var (
-		types, layers     attribute.KeyValue
-		typesID, layersID int
-	)
+	var buf [maxTypesOnStack]string
+	var names []string // the distinct issue types, sorted
 	if len(r.Issues) > 0 {
-		var buf [maxTypesOnStack]string
-		names := buf[:0]
+		names = buf[:0]
 		for _, is := range r.Issues {
 			names = append(names, string(is.Type))
 		}
 		slices.Sort(names)
-		types, typesID = v.types.attrID(IssueTypes, slices.Compact(names))
+		names = slices.Compact(names)
+	}
+	bs, blocks := span.(BlockSetter)
+	if blocks {
+		if b := v.verdicts.find(r, names, extra); b != nil {
+			bs.SetBlock(b)
+			return
+		}
+	}
+	var (
+		types, layers         attribute.KeyValue
+		typesKept, layersKept []string
+	)
+	if len(r.Issues) > 0 {
+		types, typesKept = v.types.attr(IssueTypes, names)
 	}
 	if len(r.Metadata.ValidationTypesRun) > 0 {
-		layers, layersID = v.layers.attrID(Layers, r.Metadata.ValidationTypesRun)
+		layers, layersKept = v.layers.attr(Layers, r.Metadata.ValidationTypesRun)
 	}
-	if bs, ok := span.(BlockSetter); ok {
-		if b := v.verdicts.block(r, types, typesID, layers, layersID, extra); b != nil {
+	if blocks {
+		if b := v.verdicts.block(r, types, typesKept, layers, layersKept, extra); b != nil {
 			bs.SetBlock(b)
 			return
 		}
@@ -259,17 +271,16 @@ type BlockSetter interface {
 	SetBlock(b *Block)
 }
 
-// verdictKey is what a verdict's attributes are made of: two verdicts
-// of the same key have the same attributes. Floats are kept as their
-// bits (0 and -0 are written differently); a list of names as its
-// number among those a listValues keeps; the extra attribute (at most
-// one, a scalar) as its key, type and value. Plain fields, those that
-// differ most often first: comparing two keys is a comparison of
+// verdictKey is what a verdict's attributes are made of but its lists
+// of names (issue types, layers), which its entry holds: two verdicts of
+// the same key and lists have the same attributes. Floats are kept as
+// their bits (0 and -0 are written differently); the extra attribute (at
+// most one, a scalar) as its key, type and value. Plain fields, those
+// that differ most often first: comparing two keys is a comparison of
 // memory and three strings.
 type verdictKey struct {
 	quality, confidence         uint64
 	issues, errors, warns, info int
-	types, layers               int
 	valid                       bool
 	extraType                   attribute.Type
 	extraBits                   uint64 // a bool's, int's or float's
@@ -288,9 +299,12 @@ type verdictBlocks struct {
 	misses atomic.Uint32
 }
 
+// verdictEntry is a verdict's block, its key and its lists of names
+// (as a listValues keeps them: never changed).
 type verdictEntry struct {
-	key   verdictKey
-	block *Block
+	key           verdictKey
+	types, layers []string
+	block         *Block
 }
 
 const (
@@ -298,26 +312,18 @@ const (
 	remakeEvery = 64
 )
 
-// block returns the block of r's verdict and extra, its issue types and
-// layers attributes given with their numbers, or nil when it is not to
-// be made one: a list of names not kept, a NaN, more than one extra
-// attribute or one that is not a scalar or repeats a verdict's key.
-func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyValue, typesID int, layers attribute.KeyValue, layersID int, extra []attribute.KeyValue) *Block {
-	if len(extra) > 1 || (len(r.Issues) > 0 && typesID == 0) || (len(r.Metadata.ValidationTypesRun) > 0 && layersID == 0) ||
-		math.IsNaN(r.Confidence) || math.IsNaN(r.QualityScore) {
-		return nil
+// keyOf sets *k (zero) to the key of r's verdict and extra, and reports
+// false when it is not to be made a block: a NaN, more than one extra
+// attribute or one that is not a scalar. (A pointer: the key is ~130
+// bytes, copied on a return.)
+func keyOf(k *verdictKey, r *result.ValidationResult, extra []attribute.KeyValue) bool {
+	if len(extra) > 1 || math.IsNaN(r.Confidence) || math.IsNaN(r.QualityScore) {
+		return false
 	}
-	k := verdictKey{
-		valid: r.Valid, confidence: math.Float64bits(r.Confidence), quality: math.Float64bits(r.QualityScore),
-		issues: len(r.Issues), errors: r.Metadata.ErrorCount, warns: r.Metadata.WarningCount, info: r.Metadata.InfoCount,
-		types: typesID, layers: layersID, model: r.Metadata.Model,
-	}
+	k.valid, k.confidence, k.quality = r.Valid, math.Float64bits(r.Confidence), math.Float64bits(r.QualityScore)
+	k.issues, k.errors, k.warns, k.info = len(r.Issues), r.Metadata.ErrorCount, r.Metadata.WarningCount, r.Metadata.InfoCount
+	k.model = r.Metadata.Model
 	if len(extra) == 1 {
-		switch extra[0].Value.Type() {
-		case attribute.BOOL, attribute.INT64, attribute.FLOAT64, attribute.STRING:
-		default:
-			return nil
-		}
 		switch v := extra[0].Value; v.Type() {
 		case attribute.BOOL:
 			if v.AsBool() {
@@ -327,18 +333,45 @@ func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyVal
 			k.extraBits = uint64(v.AsInt64())
 		case attribute.FLOAT64:
 			if math.IsNaN(v.AsFloat64()) {
-				return nil
+				return false
 			}
 			k.extraBits = math.Float64bits(v.AsFloat64())
 		case attribute.STRING:
 			k.extraStr = v.AsString()
+		default:
+			return false
 		}
 		k.extraKey, k.extraType = string(extra[0].Key), extra[0].Value.Type()
 	}
+	return true
+}
+
+// find returns the block kept of r's verdict and extra, types the
+// distinct issue types sorted, or nil: the key and the lists compared,
+// no attribute made.
+func (m *verdictBlocks) find(r *result.ValidationResult, types []string, extra []attribute.KeyValue) *Block {
+	var k verdictKey
+	if !keyOf(&k, r, extra) {
+		return nil
+	}
 	for i := range m.slots {
-		if e := m.slots[i].Load(); e != nil && e.key == k {
+		if e := m.slots[i].Load(); e != nil && e.key == k && slices.Equal(e.types, types) && slices.Equal(e.layers, r.Metadata.ValidationTypesRun) {
 			return e.block
 		}
+	}
+	return nil
+}
+
+// block makes and keeps the block of r's verdict and extra (which find
+// did not find), its issue types and layers attributes given with their
+// lists as kept, or returns nil when it is not to be made one: a list
+// of names not kept, a key keyOf refuses, an extra attribute that
+// repeats a verdict's key, or, once the slots have filled, all but one
+// time in remakeEvery.
+func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyValue, typesKept []string, layers attribute.KeyValue, layersKept []string, extra []attribute.KeyValue) *Block {
+	var k verdictKey
+	if !keyOf(&k, r, extra) || (len(r.Issues) > 0 && typesKept == nil) || (len(r.Metadata.ValidationTypesRun) > 0 && layersKept == nil) {
+		return nil
 	}
 	if m.made.Load() >= maxVerdicts && m.misses.Add(1)%remakeEvery != 0 {
 		return nil
@@ -356,7 +389,7 @@ func (m *verdictBlocks) block(r *result.ValidationResult, types attribute.KeyVal
 		kv = append(kv, extra[0])
 	}
 	b := &Block{kv: kv}
-	m.slots[(m.made.Add(1)-1)%maxVerdicts].Store(&verdictEntry{key: k, block: b})
+	m.slots[(m.made.Add(1)-1)%maxVerdicts].Store(&verdictEntry{key: k, types: typesKept, layers: layersKept, block: b})
 	return b
 }
 

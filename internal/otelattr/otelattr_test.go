@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/agentjudge/judge/result"
 )
@@ -116,5 +117,56 @@ func TestSetterLayers(t *testing.T) {
 	}
 	if n := len(*v.layers.known.Load()); n != maxLayerValues {
 		t.Errorf("%d lists kept, want at most %d", n, maxLayerValues)
+	}
+}
+
+// blockSpan is a recording span that takes blocks, as judge's recorder
+// does: it keeps the attributes set, a block's as SetAttributes would.
+type blockSpan struct {
+	noop.Span
+	kv     []attribute.KeyValue
+	blocks int
+}
+
+func (s *blockSpan) IsRecording() bool                      { return true }
+func (s *blockSpan) SetAttributes(kv ...attribute.KeyValue) { s.kv = append(s.kv, kv...) }
+func (s *blockSpan) SetBlock(b *Block)                      { s.blocks++; s.kv = append(s.kv, b.Attributes()...) }
+
+// TestVerdictBlocksFound: a verdict's block is found by its values and
+// its lists of names, so that verdicts that differ only in their issue
+// types, in their layers (in order or count), or in a list changed
+// after its verdict was set, each get their own attributes; verdicts
+// seen again are given blocks.
+func TestVerdictBlocksFound(t *testing.T) {
+	t.Parallel()
+	mk := func(types []result.Type, layers ...string) *result.ValidationResult {
+		r := &result.ValidationResult{Confidence: 1, QualityScore: 0.8, Metadata: result.Metadata{ErrorCount: len(types), ValidationTypesRun: layers}}
+		for _, ty := range types {
+			r.Issues = append(r.Issues, result.Issue{Type: ty})
+		}
+		return r
+	}
+	changed := mk([]result.Type{"missing_field"}, "schema")
+	rs := []*result.ValidationResult{
+		mk([]result.Type{"missing_field"}, "schema"), mk([]result.Type{"invalid_type"}, "schema"),
+		mk([]result.Type{"missing_field"}, "schema", "criteria"), mk([]result.Type{"missing_field"}, "criteria", "schema"),
+		mk([]result.Type{"missing_field"}), mk([]result.Type{"invalid_type", "missing_field"}[:1], "schema"), changed,
+	}
+	var v Setter
+	for round := range 3 {
+		if round == 1 {
+			changed.Metadata.ValidationTypesRun[0] = "facts"
+		}
+		for i, r := range rs {
+			s := &blockSpan{}
+			v.Verdict(s, r, FastPath.Bool(true))
+			want := append(Verdict(r), FastPath.Bool(true))
+			if !slices.EqualFunc(s.kv, want, func(a, b attribute.KeyValue) bool { return a.Key == b.Key && a.Value.String() == b.Value.String() }) {
+				t.Fatalf("round %d, verdict %d: %v, want %v", round, i, s.kv, want)
+			}
+			if round == 2 && s.blocks != 1 {
+				t.Errorf("verdict %d, seen again: no block", i)
+			}
+		}
 	}
 }
